@@ -1,0 +1,180 @@
+//! Short codes and target URLs: what a custom code may be, how random codes are drawn, and
+//! which destinations a chain may point at.
+
+use rand::RngExt;
+
+/// Characters of generated codes: unambiguous in URLs and case-sensitive.
+const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+
+/// Longest custom code accepted.
+pub const MAX_CODE_LEN: usize = 64;
+
+/// Longest target URL accepted; browsers and proxies start failing beyond this.
+pub const MAX_URL_LEN: usize = 2048;
+
+/// Top-level path segments of the API. A code equal to one (in any case) would shadow an
+/// endpoint, so it is refused at creation (contract section 3).
+pub const RESERVED_CODES: &[&str] = &[
+    "admin",
+    "api",
+    "card",
+    "chains",
+    "domains",
+    "favicon.ico",
+    "groups",
+    "healthz",
+    "openapi",
+    "openapi.json",
+    "readyz",
+    "robots.txt",
+    "static",
+    "templates",
+    "uploads",
+    "wx-chains",
+];
+
+/// Why a custom code was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CodeError {
+    /// Empty or longer than [`MAX_CODE_LEN`].
+    #[error("code must be 1 to {MAX_CODE_LEN} characters")]
+    Length,
+    /// Outside `[A-Za-z0-9_-]`.
+    #[error("code may contain only letters, digits, '-' and '_'")]
+    Charset,
+    /// Equal to an API path segment.
+    #[error("code {0:?} is reserved")]
+    Reserved(String),
+}
+
+/// Checks a custom code.
+pub fn validate_code(code: &str) -> Result<(), CodeError> {
+    if code.is_empty() || code.len() > MAX_CODE_LEN {
+        return Err(CodeError::Length);
+    }
+    if !code
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    {
+        return Err(CodeError::Charset);
+    }
+    if is_reserved(code) {
+        return Err(CodeError::Reserved(code.to_owned()));
+    }
+    Ok(())
+}
+
+/// Whether `segment` is a reserved top-level path segment.
+pub fn is_reserved(segment: &str) -> bool {
+    RESERVED_CODES
+        .iter()
+        .any(|r| r.eq_ignore_ascii_case(segment))
+}
+
+/// A random code of `len` characters from [`ALPHABET`].
+pub fn random_code(len: usize) -> String {
+    let mut rng = rand::rng();
+    (0..len)
+        .map(|_| char::from(ALPHABET[rng.random_range(0..ALPHABET.len())]))
+        .collect()
+}
+
+/// Why a target URL was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TargetUrlError {
+    /// Not a URL at all.
+    #[error("target_url is not a valid URL: {0}")]
+    Invalid(String),
+    /// Not http or https.
+    #[error("target_url must use http or https")]
+    Scheme,
+    /// Longer than [`MAX_URL_LEN`].
+    #[error("target_url is longer than {MAX_URL_LEN} characters")]
+    Length,
+    /// Carries a user name or password, a common phishing disguise.
+    #[error("target_url must not contain credentials")]
+    Credentials,
+}
+
+/// Checks a destination and returns it normalised by the URL parser.
+pub fn validate_target_url(raw: &str) -> Result<String, TargetUrlError> {
+    let raw = raw.trim();
+    if raw.len() > MAX_URL_LEN {
+        return Err(TargetUrlError::Length);
+    }
+    let url = url::Url::parse(raw).map_err(|e| TargetUrlError::Invalid(e.to_string()))?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(TargetUrlError::Scheme);
+    }
+    if url.host_str().is_none_or(str::is_empty) {
+        return Err(TargetUrlError::Invalid("no host".into()));
+    }
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err(TargetUrlError::Credentials);
+    }
+    let normalised = String::from(url);
+    if normalised.len() > MAX_URL_LEN {
+        return Err(TargetUrlError::Length);
+    }
+    Ok(normalised)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn custom_codes_are_checked() {
+        assert_eq!(validate_code("promo-2026_a"), Ok(()));
+        assert_eq!(validate_code(""), Err(CodeError::Length));
+        assert_eq!(validate_code(&"a".repeat(65)), Err(CodeError::Length));
+        assert_eq!(validate_code("a/b"), Err(CodeError::Charset));
+        assert_eq!(validate_code("héllo"), Err(CodeError::Charset));
+        assert!(matches!(
+            validate_code("Chains"),
+            Err(CodeError::Reserved(_))
+        ));
+        assert!(matches!(
+            validate_code("ADMIN"),
+            Err(CodeError::Reserved(_))
+        ));
+    }
+
+    #[test]
+    fn random_codes_use_the_alphabet() {
+        let code = random_code(12);
+        assert_eq!(code.len(), 12);
+        assert!(code.bytes().all(|b| ALPHABET.contains(&b)));
+        assert_ne!(random_code(12), code);
+    }
+
+    #[test]
+    fn only_http_targets() {
+        assert_eq!(
+            validate_target_url("https://example.com/a?b=1").as_deref(),
+            Ok("https://example.com/a?b=1")
+        );
+        assert_eq!(
+            validate_target_url("HTTP://Example.com").as_deref(),
+            Ok("http://example.com/")
+        );
+        assert_eq!(
+            validate_target_url("javascript:alert(1)"),
+            Err(TargetUrlError::Scheme)
+        );
+        assert_eq!(
+            validate_target_url("ftp://example.com/"),
+            Err(TargetUrlError::Scheme)
+        );
+        assert!(matches!(
+            validate_target_url("not a url"),
+            Err(TargetUrlError::Invalid(_))
+        ));
+        assert_eq!(
+            validate_target_url("https://user:pw@example.com/"),
+            Err(TargetUrlError::Credentials)
+        );
+        let long = format!("https://example.com/{}", "a".repeat(MAX_URL_LEN));
+        assert_eq!(validate_target_url(&long), Err(TargetUrlError::Length));
+    }
+}

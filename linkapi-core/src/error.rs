@@ -1,0 +1,133 @@
+//! The service error: every failure a request can meet, each with an HTTP status and the stable
+//! short name the primary error envelope carries in `code`.
+
+use http::StatusCode;
+
+use crate::model::Scope;
+use crate::store::StoreError;
+
+/// A failure of a service call or of request handling.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The request is malformed or breaks a rule; `code` names which.
+    #[error("{message}")]
+    BadRequest {
+        /// Stable short name, e.g. `invalid_target_url`.
+        code: &'static str,
+        /// What is wrong, for a person.
+        message: String,
+    },
+    /// No key, or a key that is unknown, revoked or expired.
+    #[error("invalid api key")]
+    InvalidApiKey,
+    /// The key lacks the scope the endpoint needs.
+    #[error("api key scope does not permit this endpoint (requires {0})")]
+    Forbidden(Scope),
+    /// The thing does not exist or is not the caller's (the two are not told apart).
+    #[error("{0} not found")]
+    NotFound(&'static str),
+    /// The path exists but not with this method.
+    #[error("method not allowed")]
+    MethodNotAllowed {
+        /// Value of the `Allow` header.
+        allow: String,
+    },
+    /// A unique value is taken.
+    #[error("{message}")]
+    Conflict {
+        /// Stable short name, e.g. `code_taken`.
+        code: &'static str,
+        /// What is taken, for a person.
+        message: String,
+    },
+    /// The body is larger than the server accepts.
+    #[error("request body is larger than {limit} bytes")]
+    PayloadTooLarge {
+        /// The limit in bytes.
+        limit: usize,
+    },
+    /// The body is not JSON.
+    #[error("content type must be application/json")]
+    UnsupportedMediaType,
+    /// The key sent more requests than its rate allows.
+    #[error("rate limit exceeded, retry in {retry_after} s")]
+    RateLimited {
+        /// Seconds until a request will be accepted.
+        retry_after: u64,
+    },
+    /// The user created as many chains today as the quota allows.
+    #[error("daily creation quota of {limit} chains reached")]
+    QuotaExceeded {
+        /// The user's daily quota.
+        limit: i64,
+        /// Seconds until the quota resets.
+        retry_after: u64,
+    },
+    /// Something failed inside the server; the cause is logged, never sent.
+    #[error("internal error")]
+    Internal(#[source] Box<dyn std::error::Error + Send + Sync>),
+}
+
+impl Error {
+    /// A 400 with a short name and a message.
+    pub fn bad_request(code: &'static str, message: impl Into<String>) -> Self {
+        Error::BadRequest {
+            code,
+            message: message.into(),
+        }
+    }
+
+    /// The HTTP status of this error.
+    pub fn status(&self) -> StatusCode {
+        match self {
+            Error::BadRequest { .. } => StatusCode::BAD_REQUEST,
+            Error::InvalidApiKey => StatusCode::UNAUTHORIZED,
+            Error::Forbidden(_) => StatusCode::FORBIDDEN,
+            Error::NotFound(_) => StatusCode::NOT_FOUND,
+            Error::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
+            Error::Conflict { .. } => StatusCode::CONFLICT,
+            Error::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            Error::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Error::RateLimited { .. } | Error::QuotaExceeded { .. } => {
+                StatusCode::TOO_MANY_REQUESTS
+            }
+            Error::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// The stable short name of the primary error envelope.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::BadRequest { code, .. } | Error::Conflict { code, .. } => code,
+            Error::InvalidApiKey => "invalid_api_key",
+            Error::Forbidden(_) => "forbidden",
+            Error::NotFound(_) => "not_found",
+            Error::MethodNotAllowed { .. } => "method_not_allowed",
+            Error::PayloadTooLarge { .. } => "payload_too_large",
+            Error::UnsupportedMediaType => "unsupported_media_type",
+            Error::RateLimited { .. } => "rate_limited",
+            Error::QuotaExceeded { .. } => "quota_exceeded",
+            Error::Internal(_) => "internal_error",
+        }
+    }
+
+    /// Seconds a client should wait before retrying, for 429s.
+    pub fn retry_after(&self) -> Option<u64> {
+        match self {
+            Error::RateLimited { retry_after } | Error::QuotaExceeded { retry_after, .. } => {
+                Some(*retry_after)
+            }
+            _ => None,
+        }
+    }
+}
+
+impl From<StoreError> for Error {
+    fn from(err: StoreError) -> Self {
+        Error::Internal(Box::new(err))
+    }
+}
+
+/// Result of service calls.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,144 @@
+//! Administration: `/admin/users`, `/admin/keys`, `/admin/domains` (scope `admin`).
+
+use http::StatusCode;
+
+use super::Call;
+use crate::clock::format_rfc3339;
+use crate::error::Result;
+use crate::http::request::{json, path_id, query};
+use crate::http::response::{Body, primary, primary_with};
+use crate::model::{ApiKeyRecord, Domain, DomainId, KeyId, User, UserId};
+use crate::service::App;
+use crate::wire::admin as wire;
+
+type Response = http::Response<Body>;
+
+fn user_out(u: &User) -> wire::User {
+    wire::User {
+        id: u.id.0,
+        name: u.name.clone(),
+        daily_quota: u.daily_quota,
+        created_at: format_rfc3339(u.created_at),
+    }
+}
+
+fn key_out(k: &ApiKeyRecord, now: i64) -> wire::Key {
+    let state = if k.revoked_at.is_some() {
+        "revoked"
+    } else if k.expires_at.is_some_and(|t| t <= now) {
+        "expired"
+    } else {
+        "active"
+    };
+    wire::Key {
+        id: k.id.0,
+        user_id: k.user_id.0,
+        name: k.name.clone(),
+        prefix: k.prefix.clone(),
+        scopes: k.scopes.iter().map(ToString::to_string).collect(),
+        created_at: format_rfc3339(k.created_at),
+        expires_at: k.expires_at,
+        revoked_at: k.revoked_at.map(format_rfc3339),
+        state: state.into(),
+    }
+}
+
+fn domain_out(d: &Domain) -> wire::Domain {
+    wire::Domain {
+        id: d.id.0,
+        domain: d.host.clone(),
+        scheme: d.scheme.as_str().into(),
+        scene: d.scene.clone(),
+        shared: d.shared,
+        user_id: d.user_id.map(|u| u.0),
+        status: d.status.code(),
+        created_at: format_rfc3339(d.created_at),
+    }
+}
+
+/// # `POST /admin/users`
+pub(crate) async fn create_user(app: &App, call: Call) -> Result<Response> {
+    let input: wire::CreateUser = json(&call.parts.headers, &call.body)?;
+    let user = app.create_user(&input.name, input.daily_quota).await?;
+    Ok(primary_with(StatusCode::CREATED, user_out(&user)))
+}
+
+/// # `GET /admin/users`
+pub(crate) async fn list_users(app: &App, _call: Call) -> Result<Response> {
+    let users = app.users().await?;
+    Ok(primary(users.iter().map(user_out).collect::<Vec<_>>()))
+}
+
+/// # `POST /admin/keys`
+pub(crate) async fn create_key(app: &App, call: Call) -> Result<Response> {
+    let input: wire::CreateKey = json(&call.parts.headers, &call.body)?;
+    let (key, secret) = app
+        .create_key(
+            UserId(input.user_id),
+            &input.scopes,
+            input.name.as_deref(),
+            input.expires_at,
+        )
+        .await?;
+    Ok(primary_with(
+        StatusCode::CREATED,
+        wire::CreatedKey {
+            key: key_out(&key, app.now()),
+            api_key: secret,
+        },
+    ))
+}
+
+/// Query of `GET /admin/keys`.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct KeyFilter {
+    user_id: Option<i64>,
+}
+
+/// # `GET /admin/keys`
+pub(crate) async fn list_keys(app: &App, call: Call) -> Result<Response> {
+    let filter: KeyFilter = query(&call.parts)?;
+    let keys = app.keys(filter.user_id.map(UserId)).await?;
+    let now = app.now();
+    Ok(primary(
+        keys.iter().map(|k| key_out(k, now)).collect::<Vec<_>>(),
+    ))
+}
+
+/// # `DELETE /admin/keys/{id}`
+pub(crate) async fn revoke_key(app: &App, call: Call) -> Result<Response> {
+    let id = KeyId(path_id(call.param.as_deref(), "key")?);
+    let key = app.revoke_key(id).await?;
+    Ok(primary(key_out(&key, app.now())))
+}
+
+/// # `POST /admin/domains`
+pub(crate) async fn create_domain(app: &App, call: Call) -> Result<Response> {
+    let input: wire::CreateDomain = json(&call.parts.headers, &call.body)?;
+    let domain = app
+        .create_domain(
+            &call.who,
+            &input.domain,
+            &input.scheme,
+            input.scene.as_deref(),
+            input.shared.unwrap_or(false),
+            input.user_id.map(UserId),
+        )
+        .await?;
+    Ok(primary_with(StatusCode::CREATED, domain_out(&domain)))
+}
+
+/// # `GET /admin/domains`
+pub(crate) async fn list_domains(app: &App, _call: Call) -> Result<Response> {
+    let domains = app.all_domains().await?;
+    Ok(primary(domains.iter().map(domain_out).collect::<Vec<_>>()))
+}
+
+/// # `PATCH /admin/domains/{id}`
+pub(crate) async fn update_domain(app: &App, call: Call) -> Result<Response> {
+    let id = DomainId(path_id(call.param.as_deref(), "domain")?);
+    let input: wire::UpdateDomain = json(&call.parts.headers, &call.body)?;
+    let domain = app.set_domain_status(id, input.status).await?;
+    Ok(primary(domain_out(&domain)))
+}

@@ -1,0 +1,188 @@
+//! Compatibility surface: `/openapi/v1/chain/*`, `group/*`, `domain/list`.
+
+use super::Call;
+use crate::clock::format_sql;
+use crate::error::{Error, Result};
+use crate::http::request::compat_input;
+use crate::http::response::{Body, compat};
+use crate::model::{DomainId, GroupId};
+use crate::service::{App, ChainView, NewShortChain, ShortChainPatch};
+use crate::wire::compat as wire;
+use crate::wire::envelope::Empty;
+use crate::wire::{IntList, LenientInt};
+
+type Response = http::Response<Body>;
+
+/// The compatibility surface sends domains as a list; a chain lives on one.
+fn one_domain(domain: Option<IntList>) -> Result<Option<DomainId>> {
+    match domain.map(|d| d.0).as_deref() {
+        None | Some([]) | Some([0]) => Ok(None),
+        Some([id]) => Ok(Some(DomainId(*id))),
+        Some(_) => Err(Error::bad_request(
+            "invalid_domain",
+            "domain takes one domain id",
+        )),
+    }
+}
+
+/// 0 means "no group" on this surface.
+fn group(id: Option<LenientInt>) -> Option<GroupId> {
+    id.map(|g| g.0).filter(|g| *g != 0).map(GroupId)
+}
+
+fn item(view: &ChainView) -> wire::ChainItem {
+    let c = &view.chain;
+    wire::ChainItem {
+        chain: c.code.clone(),
+        chain_id: c.id.0,
+        chain_title: c.title.clone(),
+        create_time: format_sql(c.created_at),
+        domain: c.domain.id.0,
+        domain_status: c.domain.status.code(),
+        domain_url: c.domain.host.clone(),
+        group_id: c.group_ids.first().map_or(0, |g| g.0),
+        pv_history: view.views.history,
+        pv_today: view.views.today,
+        render_url: c.render_url(),
+        status: view.status.label().into(),
+        sub_type: c.sub_type.unwrap_or(0),
+        chain_type: c.kind.code(),
+        target_url: c.target_url.clone(),
+        valid_time: if c.valid_time == 0 {
+            String::new()
+        } else {
+            format_sql(c.valid_time)
+        },
+    }
+}
+
+/// # `POST /openapi/v1/chain/create` (`chains:write`)
+pub(crate) async fn create_chain(app: &App, call: Call) -> Result<Response> {
+    let input: wire::CreateChain = compat_input(&call.parts, &call.body)?;
+    let created = app
+        .create_short_chain(
+            &call.who,
+            NewShortChain {
+                target_url: input.target_url,
+                domain_id: one_domain(input.domain)?,
+                title: input.chain_title,
+                code: input.code.filter(|c| !c.is_empty()),
+                valid_time: input.valid_time.map_or(0, |t| t.0),
+                group_id: group(input.group_id),
+            },
+        )
+        .await?;
+    let chain = &created.view.chain;
+    Ok(compat(wire::CreatedChain {
+        chain: chain.code.clone(),
+        chain_title: chain.title.clone(),
+        created_today: created.created_today,
+        group_id: chain.group_ids.first().map_or(0, |g| g.0),
+        render_url: chain.render_url(),
+    }))
+}
+
+/// # `POST /openapi/v1/chain/edit` (`chains:write`)
+pub(crate) async fn edit_chain(app: &App, call: Call) -> Result<Response> {
+    let input: wire::EditChain = compat_input(&call.parts, &call.body)?;
+    let view = app
+        .update_short_chain_by_code(
+            &call.who,
+            &input.chain.chain,
+            one_domain(input.chain.domain)?,
+            ShortChainPatch {
+                title: input.chain_title,
+                target_url: input.target_url,
+                valid_time: input.valid_time.map(|t| t.0),
+            },
+        )
+        .await?;
+    Ok(compat(wire::EditedChain {
+        render_url: view.chain.render_url(),
+        target_url: view.chain.target_url,
+    }))
+}
+
+/// # `POST /openapi/v1/chain/delete` (`chains:write`)
+pub(crate) async fn delete_chains(app: &App, call: Call) -> Result<Response> {
+    let input: wire::DeleteChains = compat_input(&call.parts, &call.body)?;
+    app.delete_short_chains_by_code(&call.who, &input.chains, one_domain(input.domain)?)
+        .await?;
+    Ok(compat(Empty::default()))
+}
+
+/// # `GET|POST /openapi/v1/chain/list` (`chains:read`)
+pub(crate) async fn list_chains(app: &App, call: Call) -> Result<Response> {
+    let input: wire::ListChains = compat_input(&call.parts, &call.body)?;
+    let (found, _, _) = app
+        .list_short_chains(
+            &call.who,
+            input.page.map(|p| p.0),
+            input.page_size.map(|p| p.0),
+            group(input.group_id),
+            input.keyword,
+        )
+        .await?;
+    let list: Vec<_> = found.items.iter().map(item).collect();
+    Ok(compat(wire::ChainList {
+        list_num: list.len() as i64,
+        list,
+        total: found.total,
+    }))
+}
+
+/// # `GET|POST /openapi/v1/chain/info` (`chains:read`)
+pub(crate) async fn chain_info(app: &App, call: Call) -> Result<Response> {
+    let input: wire::ChainInfo = compat_input(&call.parts, &call.body)?;
+    let view = app
+        .short_chain_by_code(&call.who, &input.chain, one_domain(input.domain)?)
+        .await?;
+    Ok(compat(item(&view)))
+}
+
+/// # `POST /openapi/v1/group/create` (`groups:write`)
+pub(crate) async fn create_group(app: &App, call: Call) -> Result<Response> {
+    let input: wire::CreateGroup = compat_input(&call.parts, &call.body)?;
+    let g = app
+        .create_group(&call.who, &input.name, input.chain_type.map_or(0, |t| t.0))
+        .await?;
+    Ok(compat(wire::CreatedGroup {
+        group_id: g.id.0.to_string(),
+    }))
+}
+
+/// # `GET|POST /openapi/v1/group/list` (`groups:read`)
+pub(crate) async fn list_groups(app: &App, call: Call) -> Result<Response> {
+    let groups = app.groups(&call.who).await?;
+    Ok(compat(wire::GroupList {
+        total: groups.len() as i64,
+        list: groups
+            .iter()
+            .map(|g| wire::GroupItem {
+                chain_num: g.chain_count,
+                chain_type: g.chain_type.code(),
+                group_id: g.id.0,
+                group_name: g.name.clone(),
+            })
+            .collect(),
+    }))
+}
+
+/// # `GET|POST /openapi/v1/domain/list` (`domains:read`)
+pub(crate) async fn list_domains(app: &App, call: Call) -> Result<Response> {
+    let user = call.who.user_id;
+    let domains = app.domains_for(user).await?;
+    Ok(compat(wire::DomainList {
+        domain_list: domains
+            .iter()
+            .map(|d| wire::DomainItem {
+                id: d.id.0,
+                is_my: i64::from(d.user_id == Some(user)),
+                url: format!("{}://{}", d.scheme.as_str(), d.host),
+                domain_status: d.status.code(),
+                scheme: d.scheme.as_str().into(),
+                scene: d.scene.clone(),
+            })
+            .collect(),
+    }))
+}

@@ -1,0 +1,24 @@
+//! Handlers, one module per API area. Each decodes its input, calls one service method and
+//! encodes the answer; rules live in [`crate::service`].
+
+pub(crate) mod admin;
+pub(crate) mod compat;
+pub(crate) mod primary;
+pub(crate) mod public;
+
+use bytes::Bytes;
+use http::request::Parts;
+
+use crate::service::Principal;
+
+/// A decoded, authenticated API request.
+pub(crate) struct Call {
+    /// Method, URI and headers.
+    pub(crate) parts: Parts,
+    /// The body, already read under the size limit.
+    pub(crate) body: Bytes,
+    /// The path parameter (`{id}`), if the route has one.
+    pub(crate) param: Option<String>,
+    /// Who is calling.
+    pub(crate) who: Principal,
+}

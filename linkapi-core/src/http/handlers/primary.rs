@@ -1,0 +1,150 @@
+//! Primary surface: `/chains`, `/groups`, `/domains`.
+
+use http::StatusCode;
+
+use super::Call;
+use crate::clock::format_rfc3339;
+use crate::error::Result;
+use crate::http::request::{json, path_id, query};
+use crate::http::response::{Body, primary, primary_with};
+use crate::model::{ChainId, Domain, DomainId, Group, GroupId, UserId};
+use crate::service::{App, ChainView, NewShortChain, ShortChainPatch};
+use crate::wire::primary as wire;
+
+type Response = http::Response<Body>;
+
+pub(crate) fn chain_out(view: &ChainView) -> wire::Chain {
+    let c = &view.chain;
+    wire::Chain {
+        id: c.id.0,
+        code: c.code.clone(),
+        status: view.status.code(),
+        status_label: view.status.label().into(),
+        target_url: c.target_url.clone(),
+        chain_type: c.kind.code(),
+        sub_type: c.sub_type,
+        domain_id: c.domain.id.0,
+        chain_title: c.title.clone(),
+        valid_time: c.valid_time,
+        render_url: c.render_url(),
+        group_id: c.group_ids.first().map(|g| g.0),
+        pv_today: view.views.today,
+        pv_history: view.views.history,
+        created_at: format_rfc3339(c.created_at),
+        updated_at: format_rfc3339(c.updated_at),
+    }
+}
+
+pub(crate) fn group_out(g: &Group) -> wire::Group {
+    wire::Group {
+        chain_count: g.chain_count,
+        chain_type: g.chain_type.code(),
+        created_at: format_rfc3339(g.created_at),
+        id: g.id.0,
+        name: g.name.clone(),
+    }
+}
+
+fn domain_out(d: &Domain, user: UserId) -> wire::Domain {
+    wire::Domain {
+        domain: d.host.clone(),
+        id: d.id.0,
+        scene: d.scene.clone(),
+        scheme: d.scheme.as_str().into(),
+        domain_status: d.status.code(),
+        is_my: i64::from(d.user_id == Some(user)),
+    }
+}
+
+/// # `POST /chains` (`chains:write`)
+pub(crate) async fn create_chain(app: &App, call: Call) -> Result<Response> {
+    let input: wire::CreateChain = json(&call.parts.headers, &call.body)?;
+    let created = app
+        .create_short_chain(
+            &call.who,
+            NewShortChain {
+                target_url: input.target_url,
+                domain_id: input.domain_id.map(DomainId),
+                title: input.chain_title,
+                code: input.code,
+                valid_time: input.valid_time.unwrap_or(0),
+                group_id: input.group_id.map(GroupId),
+            },
+        )
+        .await?;
+    Ok(primary_with(StatusCode::CREATED, chain_out(&created.view)))
+}
+
+/// # `GET /chains` (`chains:read`)
+pub(crate) async fn list_chains(app: &App, call: Call) -> Result<Response> {
+    let q: wire::ListChains = query(&call.parts)?;
+    let (found, page, page_size) = app
+        .list_short_chains(&call.who, q.page, q.page_size, q.group_id.map(GroupId), q.q)
+        .await?;
+    Ok(primary(wire::ChainPage {
+        list: found.items.iter().map(chain_out).collect(),
+        total: found.total,
+        page,
+        page_size,
+    }))
+}
+
+/// # `GET /chains/{id}` (`chains:read`)
+pub(crate) async fn get_chain(app: &App, call: Call) -> Result<Response> {
+    let id = ChainId(path_id(call.param.as_deref(), "chain")?);
+    Ok(primary(chain_out(&app.short_chain(&call.who, id).await?)))
+}
+
+/// # `PATCH /chains/{id}` (`chains:write`)
+pub(crate) async fn update_chain(app: &App, call: Call) -> Result<Response> {
+    let id = ChainId(path_id(call.param.as_deref(), "chain")?);
+    let input: wire::UpdateChain = json(&call.parts.headers, &call.body)?;
+    let view = app
+        .update_short_chain(
+            &call.who,
+            id,
+            ShortChainPatch {
+                title: input.chain_title,
+                target_url: input.target_url,
+                valid_time: input.valid_time,
+            },
+        )
+        .await?;
+    Ok(primary(chain_out(&view)))
+}
+
+/// # `DELETE /chains/{id}` (`chains:write`)
+pub(crate) async fn delete_chain(app: &App, call: Call) -> Result<Response> {
+    let id = ChainId(path_id(call.param.as_deref(), "chain")?);
+    app.delete_short_chain(&call.who, id).await?;
+    Ok(primary(wire::DeletedChain {
+        id: id.0,
+        deleted: true,
+    }))
+}
+
+/// # `POST /groups` (`groups:write`)
+pub(crate) async fn create_group(app: &App, call: Call) -> Result<Response> {
+    let input: wire::CreateGroup = json(&call.parts.headers, &call.body)?;
+    let group = app
+        .create_group(&call.who, &input.name, input.chain_type)
+        .await?;
+    Ok(primary_with(StatusCode::CREATED, group_out(&group)))
+}
+
+/// # `GET /groups` (`groups:read`)
+pub(crate) async fn list_groups(app: &App, call: Call) -> Result<Response> {
+    let groups = app.groups(&call.who).await?;
+    Ok(primary(groups.iter().map(group_out).collect::<Vec<_>>()))
+}
+
+/// # `GET /domains` (`domains:read`)
+pub(crate) async fn list_domains(app: &App, call: Call) -> Result<Response> {
+    let domains = app.domains_for(call.who.user_id).await?;
+    Ok(primary(
+        domains
+            .iter()
+            .map(|d| domain_out(d, call.who.user_id))
+            .collect::<Vec<_>>(),
+    ))
+}

@@ -1,0 +1,99 @@
+//! Unauthenticated endpoints: health checks and the redirect of `/{code}`.
+
+use std::net::SocketAddr;
+
+use http::request::Parts;
+use http::{HeaderValue, Method, StatusCode, header};
+use sha2::{Digest, Sha256};
+
+use crate::error::Result;
+use crate::http::response::{Body, error, page, primary};
+use crate::http::router::Surface;
+use crate::service::{App, Resolution};
+
+type Response = http::Response<Body>;
+
+/// Health answer.
+#[derive(serde::Serialize)]
+struct Health {
+    status: &'static str,
+}
+
+/// # `GET /healthz`: the process answers.
+pub(crate) fn healthz() -> Response {
+    primary(Health { status: "ok" })
+}
+
+/// # `GET /readyz`: the store answers too.
+pub(crate) async fn readyz(app: &App) -> Result<Response> {
+    app.ready().await?;
+    Ok(primary(Health { status: "ready" }))
+}
+
+/// The host a request was sent to: `Host` on HTTP/1.1, the authority on HTTP/2.
+fn request_host(parts: &Parts) -> Option<&str> {
+    parts
+        .headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .or_else(|| parts.uri.authority().map(|a| a.as_str()))
+}
+
+/// A stable, non-reversible visitor id: address and user agent, hashed and shortened.
+fn visitor(parts: &Parts, peer: SocketAddr) -> String {
+    let agent = parts
+        .headers
+        .get(header::USER_AGENT)
+        .map(HeaderValue::as_bytes)
+        .unwrap_or_default();
+    let mut hasher = Sha256::new();
+    hasher.update(peer.ip().to_string().as_bytes());
+    hasher.update([0]);
+    hasher.update(agent);
+    hasher.finalize()[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// # `GET|HEAD /{code}` on a chain's domain: 302, 404 or 410.
+pub(crate) async fn redirect(
+    app: &App,
+    parts: &Parts,
+    code: &str,
+    peer: SocketAddr,
+) -> Result<Response> {
+    let host = request_host(parts).unwrap_or_default();
+    match app.resolve(host, code).await? {
+        Resolution::Redirect { chain_id, location } => {
+            let Ok(value) = HeaderValue::from_str(&location) else {
+                // Stored targets passed URL validation, so this is data damaged at rest.
+                return Err(crate::error::Error::Internal(
+                    format!("chain {chain_id} has an unusable target").into(),
+                ));
+            };
+            // Link checkers and previews send HEAD; only real visits count.
+            if parts.method == Method::GET {
+                app.record_visit(chain_id, visitor(parts, peer)).await;
+            }
+            let mut response = page(StatusCode::FOUND, "Redirecting", "Redirecting…");
+            let headers = response.headers_mut();
+            headers.insert(header::LOCATION, value);
+            // Edits must take effect at once, so browsers may not keep the redirect.
+            headers.insert(
+                header::CACHE_CONTROL,
+                HeaderValue::from_static("private, no-cache"),
+            );
+            Ok(response)
+        }
+        Resolution::NotFound => Ok(error(
+            Surface::Public,
+            &crate::error::Error::NotFound("link"),
+        )),
+        Resolution::Gone => Ok(page(
+            StatusCode::GONE,
+            "Link expired",
+            "This short link has expired.",
+        )),
+    }
+}

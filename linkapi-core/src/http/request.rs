@@ -1,0 +1,125 @@
+//! Decoding requests: the API key, bodies under a size limit, JSON and query strings.
+
+use bytes::Bytes;
+use http::request::Parts;
+use http::{HeaderMap, Method, header};
+use http_body_util::{BodyExt, Limited};
+use hyper::body::Incoming;
+use serde::de::DeserializeOwned;
+
+use crate::error::{Error, Result};
+
+/// The key a request presents: `Authorization: Bearer`, `X-API-Key`, or (where the route
+/// allows it) `?apikey=`.
+pub(crate) fn api_key(parts: &Parts, allow_query: bool) -> Option<String> {
+    if let Some(value) = parts.headers.get(header::AUTHORIZATION)
+        && let Ok(value) = value.to_str()
+        && let Some((scheme, token)) = value.split_once(' ')
+        && scheme.eq_ignore_ascii_case("bearer")
+        && !token.trim().is_empty()
+    {
+        return Some(token.trim().to_owned());
+    }
+    if let Some(value) = parts.headers.get("x-api-key")
+        && let Ok(value) = value.to_str()
+        && !value.trim().is_empty()
+    {
+        return Some(value.trim().to_owned());
+    }
+    if allow_query {
+        let query = parts.uri.query()?;
+        return url::form_urlencoded::parse(query.as_bytes())
+            .find(|(k, _)| k == "apikey")
+            .map(|(_, v)| v.into_owned())
+            .filter(|v| !v.is_empty());
+    }
+    None
+}
+
+/// Reads the whole body, refusing more than `limit` bytes with 413.
+pub(crate) async fn body_bytes(headers: &HeaderMap, body: Incoming, limit: usize) -> Result<Bytes> {
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|len| len > limit as u64) {
+        return Err(Error::PayloadTooLarge { limit });
+    }
+    match Limited::new(body, limit).collect().await {
+        Ok(collected) => Ok(collected.to_bytes()),
+        Err(err) if err.is::<http_body_util::LengthLimitError>() => {
+            Err(Error::PayloadTooLarge { limit })
+        }
+        Err(err) => Err(Error::bad_request(
+            "bad_body",
+            format!("could not read the request body: {err}"),
+        )),
+    }
+}
+
+fn is_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|mime| {
+            let mime = mime.trim();
+            mime.eq_ignore_ascii_case("application/json")
+                || (mime.len() > 5 && mime[mime.len() - 5..].eq_ignore_ascii_case("+json"))
+        })
+}
+
+/// Decodes a JSON body. An empty body with no content type is `{}`, so actions whose fields are
+/// all optional can be called without one; any other body must be `application/json` (415).
+pub(crate) fn json<T: DeserializeOwned>(headers: &HeaderMap, body: &[u8]) -> Result<T> {
+    let has_type = headers.contains_key(header::CONTENT_TYPE);
+    if body.is_empty() && !has_type {
+        return decode_json(b"{}");
+    }
+    if !is_json(headers) {
+        return Err(Error::UnsupportedMediaType);
+    }
+    decode_json(body)
+}
+
+fn decode_json<T: DeserializeOwned>(body: &[u8]) -> Result<T> {
+    serde_json::from_slice(body).map_err(|e| {
+        let code = if e.is_data() {
+            "invalid_field"
+        } else {
+            "invalid_json"
+        };
+        Error::bad_request(code, format!("request body: {e}"))
+    })
+}
+
+/// Decodes the query string (absent is empty).
+pub(crate) fn query<T: DeserializeOwned>(parts: &Parts) -> Result<T> {
+    serde_urlencoded::from_str(parts.uri.query().unwrap_or_default())
+        .map_err(|e| Error::bad_request("invalid_query", format!("query string: {e}")))
+}
+
+/// Decodes a compatibility action's input: the query on GET, the JSON body otherwise. The key
+/// parameter `apikey` is not an input field and is dropped.
+pub(crate) fn compat_input<T: DeserializeOwned>(parts: &Parts, body: &[u8]) -> Result<T> {
+    if parts.method == Method::GET || parts.method == Method::HEAD {
+        let query = parts.uri.query().unwrap_or_default();
+        let pairs: Vec<(String, String)> = url::form_urlencoded::parse(query.as_bytes())
+            .filter(|(k, _)| k != "apikey")
+            .map(|(k, v)| (k.into_owned(), v.into_owned()))
+            .collect();
+        let encoded = serde_urlencoded::to_string(&pairs).unwrap_or_default();
+        serde_urlencoded::from_str(&encoded)
+            .map_err(|e| Error::bad_request("invalid_query", format!("query string: {e}")))
+    } else {
+        json(&parts.headers, body)
+    }
+}
+
+/// Parses an id path segment.
+pub(crate) fn path_id(param: Option<&str>, what: &'static str) -> Result<i64> {
+    param
+        .and_then(|p| p.parse::<i64>().ok())
+        .filter(|id| *id > 0)
+        .ok_or(Error::NotFound(what))
+}

@@ -1,0 +1,57 @@
+//! linkapi-core: the short-link service as a library.
+//!
+//! It holds the service model, the storage boundary with its SQLite backend, every business
+//! rule, and an embeddable hyper server. It never prints, reads the environment or exits; it
+//! emits `tracing` events and returns typed errors.
+//!
+//! # Layout
+//!
+//! - [`model`]: domain types: newtype ids, the contract's integer codes as enums, records.
+//! - [`wire`]: JSON shapes of each surface and the envelopes; shared with clients.
+//! - [`store`]: the storage traits ([`store::Store`]) and the SQLite backend.
+//! - [`service`]: [`App`], the rules: keys and scopes, chains, groups, domains, admin,
+//!   the redirect cache, visit recording, rate limits and quotas.
+//! - [`http`]: [`serve`], the accept loop, router, request decoding, envelopes, handlers.
+//! - [`codes`]: short-code and target-URL rules.
+//! - [`clock`]: the injectable clock and the wire time formats.
+//! - [`error`]: [`Error`], each failure with its HTTP status and stable short name.
+//!
+//! # Running a server
+//!
+//! ```no_run
+//! use std::sync::Arc;
+//! use linkapi_core::{App, AppConfig, ServerConfig, SqliteStore, SystemClock, serve};
+//!
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! let store = SqliteStore::open(std::path::Path::new("linkapi.db"))?;
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+//! let config = AppConfig {
+//!     default_host: listener.local_addr()?.to_string(),
+//!     ..AppConfig::default()
+//! };
+//! let app = App::start(Arc::new(store), Arc::new(SystemClock), config).await?;
+//! if let Some(key) = app.bootstrap(None).await? {
+//!     println!("admin key: {}", key.secret);
+//! }
+//! serve(listener, app, ServerConfig::default(), async {
+//!     let _ = tokio::signal::ctrl_c().await;
+//! })
+//! .await?;
+//! # Ok(())
+//! # }
+//! ```
+
+pub mod clock;
+pub mod codes;
+pub mod error;
+pub mod http;
+pub mod model;
+pub mod service;
+pub mod store;
+pub mod wire;
+
+pub use clock::{Clock, ManualClock, SystemClock};
+pub use error::Error;
+pub use http::{ServerConfig, serve};
+pub use service::{App, AppConfig};
+pub use store::sqlite::SqliteStore;

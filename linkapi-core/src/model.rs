@@ -1,0 +1,469 @@
+//! Domain types: newtype ids, the integer codes of the contract as enums, and the records the
+//! services work with. Wire shapes live in [`crate::wire`]; nothing here knows about JSON layout.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+/// Seconds since the Unix epoch, UTC. The whole crate keeps time in this one unit.
+pub type Timestamp = i64;
+
+macro_rules! id_type {
+    ($(#[$doc:meta] $name:ident),* $(,)?) => {$(
+        #[$doc]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        #[serde(transparent)]
+        pub struct $name(pub i64);
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                self.0.fmt(f)
+            }
+        }
+    )*};
+}
+
+id_type! {
+    /// A user: the owner of keys, chains, groups and private domains.
+    UserId,
+    /// An API key's row id (not its secret).
+    KeyId,
+    /// A chain of any kind.
+    ChainId,
+    /// A group of chains.
+    GroupId,
+    /// A domain chains are served on.
+    DomainId,
+}
+
+/// What a scope grants access to. `write` never implies `read` (contract section 2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Resource {
+    /// Chains of every kind on the primary and compatibility surfaces.
+    Chains,
+    /// Groups of chains.
+    Groups,
+    /// Domain listings.
+    Domains,
+    /// Jump-page templates.
+    Templates,
+    /// Image uploads.
+    Uploads,
+    /// Chain statistics.
+    Stats,
+    /// Ad-conversion reports.
+    Conversions,
+    /// Work-chat assembly and transfer data.
+    Workchat,
+    /// The card namespace (`/card`).
+    Card,
+}
+
+impl Resource {
+    /// Every resource, in the order the contract lists them.
+    pub const ALL: [Resource; 9] = [
+        Resource::Chains,
+        Resource::Groups,
+        Resource::Domains,
+        Resource::Templates,
+        Resource::Uploads,
+        Resource::Stats,
+        Resource::Conversions,
+        Resource::Workchat,
+        Resource::Card,
+    ];
+
+    /// The name used in scope strings.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Resource::Chains => "chains",
+            Resource::Groups => "groups",
+            Resource::Domains => "domains",
+            Resource::Templates => "templates",
+            Resource::Uploads => "uploads",
+            Resource::Stats => "stats",
+            Resource::Conversions => "conversions",
+            Resource::Workchat => "workchat",
+            Resource::Card => "card",
+        }
+    }
+}
+
+/// A permission carried by an API key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Scope {
+    /// `<resource>:read`
+    Read(Resource),
+    /// `<resource>:write`
+    Write(Resource),
+    /// `admin`: the `/admin` endpoints.
+    Admin,
+    /// `*`: everything.
+    All,
+}
+
+impl Scope {
+    /// Whether a key holding `held` may use an endpoint that requires `self`.
+    pub fn is_granted_by(self, held: &[Scope]) -> bool {
+        held.iter().any(|s| *s == Scope::All || *s == self)
+    }
+}
+
+impl fmt::Display for Scope {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Scope::Read(r) => write!(f, "{}:read", r.as_str()),
+            Scope::Write(r) => write!(f, "{}:write", r.as_str()),
+            Scope::Admin => f.write_str("admin"),
+            Scope::All => f.write_str("*"),
+        }
+    }
+}
+
+/// A scope string that names no scope of the contract.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown scope {0:?}")]
+pub struct UnknownScope(pub String);
+
+impl FromStr for Scope {
+    type Err = UnknownScope;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "*" => return Ok(Scope::All),
+            "admin" => return Ok(Scope::Admin),
+            _ => {}
+        }
+        let unknown = || UnknownScope(s.to_owned());
+        let (resource, access) = s.split_once(':').ok_or_else(unknown)?;
+        let resource = Resource::ALL
+            .into_iter()
+            .find(|r| r.as_str() == resource)
+            .ok_or_else(unknown)?;
+        match access {
+            "read" => Ok(Scope::Read(resource)),
+            "write" => Ok(Scope::Write(resource)),
+            _ => Err(unknown()),
+        }
+    }
+}
+
+/// `chain_type` (and `type` on output), contract section 4.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ChainKind {
+    /// 1: short link redirecting to `target_url`.
+    Short,
+    /// 2: messaging-app external link.
+    External,
+    /// 3: work-chat chain.
+    WorkChat,
+    /// 4: external link in the card namespace.
+    Card,
+}
+
+impl ChainKind {
+    /// The wire integer.
+    pub fn code(self) -> i64 {
+        match self {
+            ChainKind::Short => 1,
+            ChainKind::External => 2,
+            ChainKind::WorkChat => 3,
+            ChainKind::Card => 4,
+        }
+    }
+
+    /// Reads a wire integer; 0 is taken as 1 (contract section 4).
+    pub fn from_code(code: i64) -> Option<Self> {
+        match code {
+            0 | 1 => Some(ChainKind::Short),
+            2 => Some(ChainKind::External),
+            3 => Some(ChainKind::WorkChat),
+            4 => Some(ChainKind::Card),
+            _ => None,
+        }
+    }
+}
+
+/// A chain's status as clients see it (contract section 4). Only `Normal` and `Disabled` are
+/// stored; `Expired` and `DomainNotEffective` are derived when the chain is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChainStatus {
+    /// 1: serving.
+    Normal,
+    /// 2: `valid_time` has passed.
+    Expired,
+    /// 3: switched off.
+    Disabled,
+    /// 4: its domain's status is 99.
+    DomainNotEffective,
+}
+
+impl ChainStatus {
+    /// The wire integer.
+    pub fn code(self) -> i64 {
+        match self {
+            ChainStatus::Normal => 1,
+            ChainStatus::Expired => 2,
+            ChainStatus::Disabled => 3,
+            ChainStatus::DomainNotEffective => 4,
+        }
+    }
+
+    /// The human-readable label of listings.
+    pub fn label(self) -> &'static str {
+        match self {
+            ChainStatus::Normal => "normal",
+            ChainStatus::Expired => "expired",
+            ChainStatus::Disabled => "disabled",
+            ChainStatus::DomainNotEffective => "domain not effective",
+        }
+    }
+
+    /// Reads a stored integer.
+    pub fn from_code(code: i64) -> Option<Self> {
+        match code {
+            1 => Some(ChainStatus::Normal),
+            2 => Some(ChainStatus::Expired),
+            3 => Some(ChainStatus::Disabled),
+            4 => Some(ChainStatus::DomainNotEffective),
+            _ => None,
+        }
+    }
+}
+
+/// `domain_status`: 1 effective, 99 not effective.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DomainStatus {
+    /// 1: chains on it are served.
+    Effective,
+    /// 99: chains on it answer 404 and new chains are refused.
+    NotEffective,
+}
+
+impl DomainStatus {
+    /// The wire integer.
+    pub fn code(self) -> i64 {
+        match self {
+            DomainStatus::Effective => 1,
+            DomainStatus::NotEffective => 99,
+        }
+    }
+
+    /// Reads a wire integer.
+    pub fn from_code(code: i64) -> Option<Self> {
+        match code {
+            1 => Some(DomainStatus::Effective),
+            99 => Some(DomainStatus::NotEffective),
+            _ => None,
+        }
+    }
+}
+
+/// The scheme a domain is served on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scheme {
+    /// `http`
+    Http,
+    /// `https`
+    Https,
+}
+
+impl Scheme {
+    /// The scheme's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scheme::Http => "http",
+            Scheme::Https => "https",
+        }
+    }
+
+    /// Reads a scheme name.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "http" => Some(Scheme::Http),
+            "https" => Some(Scheme::Https),
+            _ => None,
+        }
+    }
+}
+
+/// A user.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct User {
+    /// Row id.
+    pub id: UserId,
+    /// Display name, unique.
+    pub name: String,
+    /// Chains the user may create per UTC day; `None` takes the server's default.
+    pub daily_quota: Option<i64>,
+    /// When the user was created.
+    pub created_at: Timestamp,
+}
+
+/// An API key as stored: never its secret, only the secret's hash.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiKeyRecord {
+    /// Row id.
+    pub id: KeyId,
+    /// The user the key acts as.
+    pub user_id: UserId,
+    /// A label chosen at creation.
+    pub name: String,
+    /// The first characters of the secret, so an operator can tell keys apart.
+    pub prefix: String,
+    /// What the key may do.
+    pub scopes: Vec<Scope>,
+    /// When the key was created.
+    pub created_at: Timestamp,
+    /// After this instant the key is refused; `None` never expires.
+    pub expires_at: Option<Timestamp>,
+    /// When the key was revoked, if it was.
+    pub revoked_at: Option<Timestamp>,
+}
+
+/// A domain chains are served on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Domain {
+    /// Row id.
+    pub id: DomainId,
+    /// Host, lower case, with a port when it is not the scheme's default.
+    pub host: String,
+    /// The scheme `render_url` uses.
+    pub scheme: Scheme,
+    /// Free-form label of what the domain is for.
+    pub scene: String,
+    /// Offered to every user when true; otherwise only to `user_id`.
+    pub shared: bool,
+    /// The owner of a private domain.
+    pub user_id: Option<UserId>,
+    /// Effective or not.
+    pub status: DomainStatus,
+    /// When the domain was registered.
+    pub created_at: Timestamp,
+}
+
+impl Domain {
+    /// `scheme://host/code`.
+    pub fn render_url(&self, code: &str) -> String {
+        format!("{}://{}/{}", self.scheme.as_str(), self.host, code)
+    }
+
+    /// Whether `user` may create chains on and list this domain.
+    pub fn is_visible_to(&self, user: UserId) -> bool {
+        self.shared || self.user_id == Some(user)
+    }
+}
+
+/// A group of chains.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Group {
+    /// Row id.
+    pub id: GroupId,
+    /// Owner.
+    pub user_id: UserId,
+    /// Name, unique per user.
+    pub name: String,
+    /// The kind of chain the group holds.
+    pub chain_type: ChainKind,
+    /// Live chains in the group.
+    pub chain_count: i64,
+    /// When the group was created.
+    pub created_at: Timestamp,
+}
+
+/// A chain of any kind with the fields every kind shares.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Chain {
+    /// Row id.
+    pub id: ChainId,
+    /// Owner.
+    pub user_id: UserId,
+    /// Kind of chain.
+    pub kind: ChainKind,
+    /// Destination kind of messaging-app chains.
+    pub sub_type: Option<i64>,
+    /// The domain it is served on.
+    pub domain: Domain,
+    /// The unique suffix of its public URL on its domain.
+    pub code: String,
+    /// Optional label.
+    pub title: String,
+    /// Destination of a short chain.
+    pub target_url: String,
+    /// Groups it belongs to, in the order given.
+    pub group_ids: Vec<GroupId>,
+    /// Unix seconds after which it answers 410; 0 is permanent.
+    pub valid_time: Timestamp,
+    /// Stored status: `Normal` or `Disabled`.
+    pub stored_status: ChainStatus,
+    /// When it was deleted, if it was.
+    pub deleted_at: Option<Timestamp>,
+    /// Creation time.
+    pub created_at: Timestamp,
+    /// Last change.
+    pub updated_at: Timestamp,
+}
+
+impl Chain {
+    /// The status clients see at `now`: domain state first, then expiry, then what is stored.
+    pub fn status_at(&self, now: Timestamp) -> ChainStatus {
+        if self.domain.status == DomainStatus::NotEffective {
+            ChainStatus::DomainNotEffective
+        } else if is_expired(self.valid_time, now) {
+            ChainStatus::Expired
+        } else {
+            self.stored_status
+        }
+    }
+
+    /// `scheme://domain/code`.
+    pub fn render_url(&self) -> String {
+        self.domain.render_url(&self.code)
+    }
+}
+
+/// Whether a chain with `valid_time` has expired at `now` (0 is permanent).
+pub fn is_expired(valid_time: Timestamp, now: Timestamp) -> bool {
+    valid_time != 0 && valid_time <= now
+}
+
+/// Page views of one chain.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PageViews {
+    /// Visits since the start of the current UTC day.
+    pub today: i64,
+    /// Visits ever.
+    pub history: i64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scopes_round_trip_and_reject_unknown_names() {
+        for s in ["chains:read", "card:write", "admin", "*", "workchat:read"] {
+            let scope: Scope = s.parse().expect("valid scope");
+            assert_eq!(scope.to_string(), s);
+        }
+        for s in ["chains", "chains:delete", "links:read", "", "admin:read"] {
+            assert!(s.parse::<Scope>().is_err(), "{s} should be refused");
+        }
+    }
+
+    #[test]
+    fn write_does_not_imply_read_but_star_implies_everything() {
+        let held = [Scope::Write(Resource::Chains)];
+        assert!(Scope::Write(Resource::Chains).is_granted_by(&held));
+        assert!(!Scope::Read(Resource::Chains).is_granted_by(&held));
+        assert!(Scope::Admin.is_granted_by(&[Scope::All]));
+        assert!(!Scope::Admin.is_granted_by(&[Scope::Read(Resource::Chains)]));
+    }
+
+    #[test]
+    fn chain_type_zero_is_a_short_chain() {
+        assert_eq!(ChainKind::from_code(0), Some(ChainKind::Short));
+        assert_eq!(ChainKind::from_code(5), None);
+    }
+}

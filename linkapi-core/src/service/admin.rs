@@ -1,0 +1,208 @@
+//! Administration: users, keys and domains. Callers hold scope `admin`.
+
+use super::{App, Principal, conflict_as, normalize_host};
+use crate::error::{Error, Result};
+use crate::model::{
+    ApiKeyRecord, Domain, DomainId, DomainStatus, KeyId, Scheme, Scope, User, UserId,
+};
+use crate::store::{NewDomain, NewUser, Unique};
+
+/// Longest user or key name.
+const MAX_NAME_CHARS: usize = 64;
+
+fn check_name(field: &str, name: &str, allow_empty: bool) -> Result<String> {
+    let name = name.trim();
+    if (!allow_empty && name.is_empty()) || name.chars().count() > MAX_NAME_CHARS {
+        return Err(Error::bad_request(
+            "invalid_name",
+            format!("{field} must be 1 to {MAX_NAME_CHARS} characters"),
+        ));
+    }
+    Ok(name.to_owned())
+}
+
+impl App {
+    /// Creates a user.
+    ///
+    /// # Errors
+    /// 400 for a bad name or a negative quota; 409 when the name is taken.
+    pub async fn create_user(&self, name: &str, daily_quota: Option<i64>) -> Result<User> {
+        let name = check_name("name", name, false)?;
+        if daily_quota.is_some_and(|q| q < 0) {
+            return Err(Error::bad_request(
+                "invalid_quota",
+                "daily_quota must not be negative",
+            ));
+        }
+        self.store()
+            .insert_user(NewUser {
+                name: name.clone(),
+                daily_quota,
+                created_at: self.now(),
+            })
+            .await
+            .map_err(|e| {
+                conflict_as(
+                    e,
+                    Unique::UserName,
+                    "user_exists",
+                    format!("a user named {name:?} exists"),
+                )
+            })
+    }
+
+    /// Every user, oldest first.
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub async fn users(&self) -> Result<Vec<User>> {
+        Ok(self.store().users().await?)
+    }
+
+    /// Creates a key for a user; returns the record and the secret, which is never shown again.
+    ///
+    /// # Errors
+    /// 400 for an unknown user or scope, no scopes, or an expiry in the past.
+    pub async fn create_key(
+        &self,
+        user_id: UserId,
+        scopes: &[String],
+        name: Option<&str>,
+        expires_at: Option<i64>,
+    ) -> Result<(ApiKeyRecord, String)> {
+        if self.store().user(user_id).await?.is_none() {
+            return Err(Error::bad_request(
+                "invalid_user",
+                format!("no user {user_id}"),
+            ));
+        }
+        if scopes.is_empty() {
+            return Err(Error::bad_request(
+                "invalid_scope",
+                "give at least one scope",
+            ));
+        }
+        let mut parsed: Vec<Scope> = Vec::with_capacity(scopes.len());
+        for s in scopes {
+            let scope = s
+                .parse::<Scope>()
+                .map_err(|e| Error::bad_request("invalid_scope", e.to_string()))?;
+            if !parsed.contains(&scope) {
+                parsed.push(scope);
+            }
+        }
+        if expires_at.is_some_and(|t| t <= self.now()) {
+            return Err(Error::bad_request(
+                "invalid_expiry",
+                "expires_at must be in the future",
+            ));
+        }
+        let name = check_name("name", name.unwrap_or_default(), true)?;
+        self.issue_key(user_id, name, parsed, expires_at).await
+    }
+
+    /// Keys, all or one user's; never their secrets.
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub async fn keys(&self, user: Option<UserId>) -> Result<Vec<ApiKeyRecord>> {
+        Ok(self.store().keys(user).await?)
+    }
+
+    /// Revokes a key at once; revoking a revoked key changes nothing.
+    ///
+    /// # Errors
+    /// 404 for an unknown key.
+    pub async fn revoke_key(&self, id: KeyId) -> Result<ApiKeyRecord> {
+        self.store()
+            .revoke_key(id, self.now())
+            .await?
+            .ok_or(Error::NotFound("key"))
+    }
+
+    /// Registers a domain. A private domain belongs to `owner`, or to the caller.
+    ///
+    /// # Errors
+    /// 400 for a bad host, scheme or owner; 409 when the host is registered.
+    pub async fn create_domain(
+        &self,
+        who: &Principal,
+        host: &str,
+        scheme: &str,
+        scene: Option<&str>,
+        shared: bool,
+        owner: Option<UserId>,
+    ) -> Result<Domain> {
+        let host = normalize_host(host).ok_or_else(|| {
+            Error::bad_request("invalid_domain", format!("{host:?} is not a host name"))
+        })?;
+        let scheme = Scheme::parse(scheme)
+            .ok_or_else(|| Error::bad_request("invalid_scheme", "scheme must be http or https"))?;
+        let user_id = match (shared, owner) {
+            (true, Some(_)) => {
+                return Err(Error::bad_request(
+                    "invalid_owner",
+                    "a shared domain has no owner",
+                ));
+            }
+            (true, None) => None,
+            (false, Some(owner)) => {
+                if self.store().user(owner).await?.is_none() {
+                    return Err(Error::bad_request(
+                        "invalid_user",
+                        format!("no user {owner}"),
+                    ));
+                }
+                Some(owner)
+            }
+            (false, None) => Some(who.user_id),
+        };
+        let scene = check_name("scene", scene.unwrap_or_default(), true)?;
+        let domain = self
+            .store()
+            .insert_domain(NewDomain {
+                host: host.clone(),
+                scheme,
+                scene,
+                shared,
+                user_id,
+                status: DomainStatus::Effective,
+                created_at: self.now(),
+            })
+            .await
+            .map_err(|e| {
+                conflict_as(
+                    e,
+                    Unique::DomainHost,
+                    "domain_exists",
+                    format!("{host} is already registered"),
+                )
+            })?;
+        self.reload_domains().await?;
+        Ok(domain)
+    }
+
+    /// Every domain, oldest first.
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub async fn all_domains(&self) -> Result<Vec<Domain>> {
+        Ok(self.store().domains().await?)
+    }
+
+    /// Sets a domain effective (1) or not (99). Its chains follow at once.
+    ///
+    /// # Errors
+    /// 400 for another status; 404 for an unknown domain.
+    pub async fn set_domain_status(&self, id: DomainId, status: i64) -> Result<Domain> {
+        let status = DomainStatus::from_code(status)
+            .ok_or_else(|| Error::bad_request("invalid_status", "status must be 1 or 99"))?;
+        let domain = self
+            .store()
+            .set_domain_status(id, status)
+            .await?
+            .ok_or(Error::NotFound("domain"))?;
+        self.reload_domains().await?;
+        Ok(domain)
+    }
+}

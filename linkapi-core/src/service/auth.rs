@@ -1,0 +1,210 @@
+//! API keys: how secrets are made and hashed, who a key acts as, and the first key of a new
+//! deployment.
+
+use sha2::{Digest, Sha256};
+
+use super::App;
+use crate::codes::random_code;
+use crate::error::{Error, Result};
+use crate::model::{ApiKeyRecord, KeyId, Scope, UserId};
+use crate::store::{NewApiKey, NewUser, StoreError, Unique};
+
+/// Visible prefix of every secret, so secret scanners can find leaked keys.
+pub const KEY_PREFIX: &str = "lk_";
+
+/// Random characters after the prefix: 40 from a 56-letter alphabet is about 232 bits.
+const KEY_RANDOM_LEN: usize = 40;
+
+/// Characters of the secret kept in the clear for telling keys apart.
+const VISIBLE_LEN: usize = 8;
+
+/// Shortest bootstrap key accepted from the environment.
+const MIN_BOOTSTRAP_LEN: usize = 20;
+
+/// Who is calling: taken from the key alone, never from the request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Principal {
+    /// The user the key acts as.
+    pub user_id: UserId,
+    /// The key, for rate limiting and logs.
+    pub key_id: KeyId,
+    /// What the key may do.
+    pub scopes: Vec<Scope>,
+}
+
+/// A key made at bootstrap.
+#[derive(Debug, Clone)]
+pub struct BootstrapKey {
+    /// The secret; shown once.
+    pub secret: String,
+    /// Whether the server generated it (and so must show it) or it came from the environment.
+    pub generated: bool,
+}
+
+/// SHA-256 of a secret, hex: the only form a key is stored in. Keys carry 128+ random bits, so
+/// a fast unsalted hash is enough and keeps authentication a single indexed lookup.
+pub fn hash_key(secret: &str) -> String {
+    Sha256::digest(secret.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+fn visible_prefix(secret: &str) -> String {
+    secret
+        .chars()
+        .take(KEY_PREFIX.len() + VISIBLE_LEN)
+        .collect()
+}
+
+impl App {
+    /// Resolves a presented secret to its principal.
+    ///
+    /// # Errors
+    /// [`Error::InvalidApiKey`] for an unknown, revoked or expired key.
+    pub async fn authenticate(&self, secret: &str) -> Result<Principal> {
+        let key = self
+            .store()
+            .key_by_hash(&hash_key(secret))
+            .await?
+            .ok_or(Error::InvalidApiKey)?;
+        let now = self.now();
+        if key.revoked_at.is_some() || key.expires_at.is_some_and(|t| t <= now) {
+            return Err(Error::InvalidApiKey);
+        }
+        Ok(Principal {
+            user_id: key.user_id,
+            key_id: key.id,
+            scopes: key.scopes,
+        })
+    }
+
+    /// Checks that the principal's key holds `scope`.
+    ///
+    /// # Errors
+    /// [`Error::Forbidden`] when it does not.
+    pub fn authorize(&self, principal: &Principal, scope: Scope) -> Result<()> {
+        if scope.is_granted_by(&principal.scopes) {
+            Ok(())
+        } else {
+            Err(Error::Forbidden(scope))
+        }
+    }
+
+    /// Creates a key with a fresh random secret; returns its record and the secret.
+    pub(super) async fn issue_key(
+        &self,
+        user_id: UserId,
+        name: String,
+        scopes: Vec<Scope>,
+        expires_at: Option<i64>,
+    ) -> Result<(ApiKeyRecord, String)> {
+        // A collision of 232 random bits does not happen; the loop only guards the contract.
+        loop {
+            let secret = format!("{KEY_PREFIX}{}", random_code(KEY_RANDOM_LEN));
+            match self
+                .store_key(user_id, name.clone(), scopes.clone(), expires_at, &secret)
+                .await
+            {
+                Err(StoreError::Conflict(Unique::KeyHash)) => continue,
+                other => return Ok((other?, secret)),
+            }
+        }
+    }
+
+    async fn store_key(
+        &self,
+        user_id: UserId,
+        name: String,
+        scopes: Vec<Scope>,
+        expires_at: Option<i64>,
+        secret: &str,
+    ) -> Result<ApiKeyRecord, StoreError> {
+        self.store()
+            .insert_key(NewApiKey {
+                user_id,
+                name,
+                prefix: visible_prefix(secret),
+                hash: hash_key(secret),
+                scopes,
+                created_at: self.now(),
+                expires_at,
+            })
+            .await
+    }
+
+    /// Makes the first key of an empty deployment: an `admin` user and a key with scope `*`,
+    /// whose secret is `initial` when given (`LINKAPI_INITIAL_API_KEY`) or generated. Does
+    /// nothing when any key exists.
+    ///
+    /// # Errors
+    /// When `initial` is too short to be a safe key, or the store fails.
+    pub async fn bootstrap(&self, initial: Option<&str>) -> Result<Option<BootstrapKey>> {
+        if self.store().count_keys().await? > 0 {
+            return Ok(None);
+        }
+        if let Some(secret) = initial
+            && (secret.len() < MIN_BOOTSTRAP_LEN || secret.chars().any(char::is_whitespace))
+        {
+            return Err(Error::bad_request(
+                "invalid_initial_key",
+                format!(
+                    "the initial API key must be at least {MIN_BOOTSTRAP_LEN} characters without spaces"
+                ),
+            ));
+        }
+        let user = match self
+            .store()
+            .insert_user(NewUser {
+                name: "admin".into(),
+                daily_quota: None,
+                created_at: self.now(),
+            })
+            .await
+        {
+            Ok(user) => user,
+            // A deployment whose keys were all deleted by hand may still have its admin user.
+            Err(StoreError::Conflict(Unique::UserName)) => self
+                .store()
+                .users()
+                .await?
+                .into_iter()
+                .find(|u| u.name == "admin")
+                .ok_or(Error::NotFound("user"))?,
+            Err(e) => return Err(e.into()),
+        };
+        let name = "bootstrap".to_owned();
+        let key = match initial {
+            Some(secret) => {
+                self.store_key(user.id, name, vec![Scope::All], None, secret)
+                    .await?;
+                BootstrapKey {
+                    secret: secret.to_owned(),
+                    generated: false,
+                }
+            }
+            None => BootstrapKey {
+                secret: self
+                    .issue_key(user.id, name, vec![Scope::All], None)
+                    .await?
+                    .1,
+                generated: true,
+            },
+        };
+        Ok(Some(key))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hashes_are_hex_sha256() {
+        assert_eq!(
+            hash_key("abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+        assert_eq!(visible_prefix("lk_abcdefghijkl"), "lk_abcdefgh");
+    }
+}

@@ -1,0 +1,469 @@
+//! Short chains: creation with generated or custom codes, reading, listing, editing, deleting.
+
+use std::collections::HashMap;
+
+use super::{App, Principal, conflict_as};
+use crate::clock::start_of_day;
+use crate::codes::{is_reserved, random_code, validate_code, validate_target_url};
+use crate::error::{Error, Result};
+use crate::model::{
+    Chain, ChainId, ChainKind, ChainStatus, DomainId, DomainStatus, GroupId, PageViews, Timestamp,
+};
+use crate::store::{ChainPatch, ChainQuery, NewChain, Page, Quota, StoreError, Unique};
+
+/// Longest chain title.
+const MAX_TITLE_CHARS: usize = 255;
+/// Largest page of a listing.
+pub const MAX_PAGE_SIZE: i64 = 100;
+/// Page size when none is asked for.
+pub const DEFAULT_PAGE_SIZE: i64 = 20;
+/// Random codes tried at one length before the next is longer.
+const TRIES_PER_LENGTH: usize = 3;
+/// Lengths tried beyond the configured one before giving up.
+const EXTRA_LENGTHS: usize = 3;
+
+/// What a caller asks for when creating a short chain.
+#[derive(Debug, Clone, Default)]
+pub struct NewShortChain {
+    /// Destination.
+    pub target_url: String,
+    /// Domain; the default domain when `None`.
+    pub domain_id: Option<DomainId>,
+    /// Label.
+    pub title: Option<String>,
+    /// Custom code; generated when `None`.
+    pub code: Option<String>,
+    /// Expiry, 0 permanent.
+    pub valid_time: Timestamp,
+    /// Group.
+    pub group_id: Option<GroupId>,
+}
+
+/// Changes to a short chain.
+#[derive(Debug, Clone, Default)]
+pub struct ShortChainPatch {
+    /// New label.
+    pub title: Option<String>,
+    /// New destination.
+    pub target_url: Option<String>,
+    /// New expiry.
+    pub valid_time: Option<Timestamp>,
+}
+
+/// A chain as read: the record, its status now, and its page views.
+#[derive(Debug, Clone)]
+pub struct ChainView {
+    /// The chain.
+    pub chain: Chain,
+    /// Status at the time of reading.
+    pub status: ChainStatus,
+    /// Visits.
+    pub views: PageViews,
+}
+
+/// A chain just created and the caller's count of chains created today.
+#[derive(Debug, Clone)]
+pub struct CreatedChain {
+    /// The chain.
+    pub view: ChainView,
+    /// Chains created today (UTC), this one included.
+    pub created_today: i64,
+}
+
+fn check_title(title: Option<String>) -> Result<Option<String>> {
+    match title {
+        Some(t) if t.chars().count() > MAX_TITLE_CHARS => Err(Error::bad_request(
+            "invalid_title",
+            format!("chain_title is longer than {MAX_TITLE_CHARS} characters"),
+        )),
+        other => Ok(other.map(|t| t.trim().to_owned())),
+    }
+}
+
+fn check_target(url: &str) -> Result<String> {
+    validate_target_url(url).map_err(|e| Error::bad_request("invalid_target_url", e.to_string()))
+}
+
+fn check_valid_time(valid_time: Timestamp, now: Timestamp) -> Result<()> {
+    if valid_time < 0 || (valid_time != 0 && valid_time <= now) {
+        return Err(Error::bad_request(
+            "invalid_valid_time",
+            "valid_time must be 0 (permanent) or a time in the future",
+        ));
+    }
+    Ok(())
+}
+
+/// Seconds from `now` to the next UTC midnight.
+fn until_tomorrow(now: Timestamp) -> u64 {
+    u64::try_from(start_of_day(now) + 86_400 - now).unwrap_or(1)
+}
+
+impl App {
+    /// Creates a short chain for the caller.
+    ///
+    /// # Errors
+    /// 400 for an invalid target, code, title, expiry, domain or group; 409 when a custom code
+    /// is taken on the domain; 429 when the daily quota is reached.
+    pub async fn create_short_chain(
+        &self,
+        who: &Principal,
+        input: NewShortChain,
+    ) -> Result<CreatedChain> {
+        let now = self.now();
+        let target_url = check_target(&input.target_url)?;
+        let title = check_title(input.title)?.unwrap_or_default();
+        check_valid_time(input.valid_time, now)?;
+        if let Some(code) = &input.code {
+            validate_code(code).map_err(|e| Error::bad_request("invalid_code", e.to_string()))?;
+        }
+        let domain_id = input.domain_id.unwrap_or(self.inner.default_domain);
+        let domain = self
+            .store()
+            .domain(domain_id)
+            .await?
+            .filter(|d| d.is_visible_to(who.user_id))
+            .ok_or_else(|| {
+                Error::bad_request("invalid_domain", format!("no domain {domain_id} for you"))
+            })?;
+        if domain.status == DomainStatus::NotEffective {
+            return Err(Error::bad_request(
+                "domain_not_effective",
+                format!("domain {} is not effective", domain.host),
+            ));
+        }
+        let group_ids = match input.group_id {
+            Some(g) => vec![self.group_for_chain(who, g, ChainKind::Short).await?],
+            None => Vec::new(),
+        };
+        let quota = Quota {
+            limit: self.daily_quota(who).await?,
+            since: start_of_day(now),
+        };
+        let mut new = NewChain {
+            user_id: who.user_id,
+            kind: ChainKind::Short,
+            sub_type: None,
+            domain_id,
+            code: String::new(),
+            title,
+            target_url,
+            group_ids,
+            valid_time: input.valid_time,
+            created_at: now,
+        };
+        let chain = match input.code {
+            Some(code) => {
+                new.code = code;
+                self.insert_chain(new, quota).await?
+            }
+            None => self.insert_with_random_code(new, quota).await?,
+        };
+        self.invalidate_link(chain.domain.id, &chain.code);
+        let created_today = self
+            .store()
+            .chains_created_since(who.user_id, start_of_day(now))
+            .await?;
+        Ok(CreatedChain {
+            view: ChainView {
+                status: chain.status_at(now),
+                chain,
+                views: PageViews::default(),
+            },
+            created_today,
+        })
+    }
+
+    async fn insert_chain(&self, new: NewChain, quota: Quota) -> Result<Chain> {
+        let code = new.code.clone();
+        match self.store().insert_chain(new, Some(quota)).await {
+            Ok(chain) => Ok(chain),
+            Err(StoreError::QuotaReached) => Err(Error::QuotaExceeded {
+                limit: quota.limit,
+                retry_after: until_tomorrow(self.now()),
+            }),
+            Err(e) => Err(conflict_as(
+                e,
+                Unique::ChainCode,
+                "code_taken",
+                format!("code {code:?} is already taken on this domain"),
+            )),
+        }
+    }
+
+    async fn insert_with_random_code(&self, mut new: NewChain, quota: Quota) -> Result<Chain> {
+        let base = self.inner.config.code_length.max(1);
+        for attempt in 0..TRIES_PER_LENGTH * (EXTRA_LENGTHS + 1) {
+            new.code = random_code(base + attempt / TRIES_PER_LENGTH);
+            if is_reserved(&new.code) {
+                continue;
+            }
+            match self.insert_chain(new.clone(), quota).await {
+                Err(Error::Conflict { .. }) => continue,
+                other => return other,
+            }
+        }
+        Err(Error::Internal(
+            "no free code after repeated collisions; raise the code length".into(),
+        ))
+    }
+
+    /// The user's daily creation quota.
+    async fn daily_quota(&self, who: &Principal) -> Result<i64> {
+        let user = self.store().user(who.user_id).await?;
+        Ok(user
+            .and_then(|u| u.daily_quota)
+            .unwrap_or(self.inner.config.daily_create_quota))
+    }
+
+    /// Checks that `group` is the caller's and holds chains of `kind`.
+    async fn group_for_chain(
+        &self,
+        who: &Principal,
+        group: GroupId,
+        kind: ChainKind,
+    ) -> Result<GroupId> {
+        let group = self
+            .store()
+            .group(who.user_id, group)
+            .await?
+            .ok_or_else(|| Error::bad_request("invalid_group", format!("no group {group}")))?;
+        if group.chain_type != kind {
+            return Err(Error::bad_request(
+                "invalid_group",
+                format!(
+                    "group {} holds chains of type {}, not {}",
+                    group.id,
+                    group.chain_type.code(),
+                    kind.code()
+                ),
+            ));
+        }
+        Ok(group.id)
+    }
+
+    async fn view(&self, chains: Vec<Chain>) -> Result<Vec<ChainView>> {
+        let now = self.now();
+        let ids: Vec<ChainId> = chains.iter().map(|c| c.id).collect();
+        let mut views: HashMap<ChainId, PageViews> =
+            self.store().page_views(&ids, start_of_day(now)).await?;
+        Ok(chains
+            .into_iter()
+            .map(|chain| ChainView {
+                status: chain.status_at(now),
+                views: views.remove(&chain.id).unwrap_or_default(),
+                chain,
+            })
+            .collect())
+    }
+
+    async fn view_one(&self, chain: Chain) -> Result<ChainView> {
+        self.view(vec![chain])
+            .await?
+            .pop()
+            .ok_or(Error::NotFound("chain"))
+    }
+
+    /// One of the caller's short chains by id.
+    ///
+    /// # Errors
+    /// 404 when the caller has no live short chain with that id.
+    pub async fn short_chain(&self, who: &Principal, id: ChainId) -> Result<ChainView> {
+        let chain = self.own_short_chain(who, id).await?;
+        self.view_one(chain).await
+    }
+
+    async fn own_short_chain(&self, who: &Principal, id: ChainId) -> Result<Chain> {
+        self.store()
+            .chain(who.user_id, id)
+            .await?
+            .filter(|c| c.kind == ChainKind::Short)
+            .ok_or(Error::NotFound("chain"))
+    }
+
+    /// One of the caller's short chains by code; `domain` picks among equal codes on several
+    /// domains.
+    ///
+    /// # Errors
+    /// 404 when there is none; 400 when the code is on several of the caller's domains and no
+    /// domain was given.
+    pub async fn short_chain_by_code(
+        &self,
+        who: &Principal,
+        code: &str,
+        domain: Option<DomainId>,
+    ) -> Result<ChainView> {
+        let chain = self.find_by_code(who, code, domain).await?;
+        self.view_one(chain).await
+    }
+
+    async fn find_by_code(
+        &self,
+        who: &Principal,
+        code: &str,
+        domain: Option<DomainId>,
+    ) -> Result<Chain> {
+        let mut found: Vec<Chain> = self
+            .store()
+            .chains_by_code(who.user_id, code)
+            .await?
+            .into_iter()
+            .filter(|c| c.kind == ChainKind::Short && domain.is_none_or(|d| c.domain.id == d))
+            .collect();
+        match found.len() {
+            0 => Err(Error::NotFound("chain")),
+            1 => Ok(found.remove(0)),
+            _ => Err(Error::bad_request(
+                "ambiguous_code",
+                format!("you have {code:?} on several domains; name the domain"),
+            )),
+        }
+    }
+
+    /// A page of the caller's short chains, newest first.
+    ///
+    /// # Errors
+    /// 400 for a page below 1 or a page size outside 1..=100.
+    pub async fn list_short_chains(
+        &self,
+        who: &Principal,
+        page: Option<i64>,
+        page_size: Option<i64>,
+        group_id: Option<GroupId>,
+        text: Option<String>,
+    ) -> Result<(Page<ChainView>, i64, i64)> {
+        let page = page.unwrap_or(1);
+        let page_size = page_size.unwrap_or(DEFAULT_PAGE_SIZE);
+        if page < 1 {
+            return Err(Error::bad_request("invalid_page", "page starts at 1"));
+        }
+        if !(1..=MAX_PAGE_SIZE).contains(&page_size) {
+            return Err(Error::bad_request(
+                "invalid_page_size",
+                format!("page_size must be 1 to {MAX_PAGE_SIZE}"),
+            ));
+        }
+        let query = ChainQuery {
+            kinds: vec![ChainKind::Short],
+            group_id,
+            text: text.filter(|t| !t.is_empty()),
+            offset: (page - 1).saturating_mul(page_size),
+            limit: page_size,
+        };
+        let found = self.store().chains(who.user_id, &query).await?;
+        let items = self.view(found.items).await?;
+        Ok((
+            Page {
+                items,
+                total: found.total,
+            },
+            page,
+            page_size,
+        ))
+    }
+
+    /// Edits one of the caller's short chains.
+    ///
+    /// # Errors
+    /// 404 when the caller has no such chain; 400 for an empty patch or invalid fields.
+    pub async fn update_short_chain(
+        &self,
+        who: &Principal,
+        id: ChainId,
+        patch: ShortChainPatch,
+    ) -> Result<ChainView> {
+        let now = self.now();
+        let patch = ChainPatch {
+            title: check_title(patch.title)?,
+            target_url: patch.target_url.as_deref().map(check_target).transpose()?,
+            valid_time: match patch.valid_time {
+                Some(t) => {
+                    check_valid_time(t, now)?;
+                    Some(t)
+                }
+                None => None,
+            },
+            status: None,
+        };
+        if patch.is_empty() {
+            return Err(Error::bad_request(
+                "empty_update",
+                "give at least one of chain_title, target_url, valid_time",
+            ));
+        }
+        self.own_short_chain(who, id).await?;
+        let chain = self
+            .store()
+            .update_chain(who.user_id, id, &patch, now)
+            .await?
+            .ok_or(Error::NotFound("chain"))?;
+        self.invalidate_link(chain.domain.id, &chain.code);
+        self.view_one(chain).await
+    }
+
+    /// Edits one of the caller's short chains named by code.
+    ///
+    /// # Errors
+    /// As [`App::short_chain_by_code`] and [`App::update_short_chain`].
+    pub async fn update_short_chain_by_code(
+        &self,
+        who: &Principal,
+        code: &str,
+        domain: Option<DomainId>,
+        patch: ShortChainPatch,
+    ) -> Result<ChainView> {
+        let chain = self.find_by_code(who, code, domain).await?;
+        self.update_short_chain(who, chain.id, patch).await
+    }
+
+    /// Deletes one of the caller's short chains. Its code is never reused.
+    ///
+    /// # Errors
+    /// 404 when the caller has no such chain.
+    pub async fn delete_short_chain(&self, who: &Principal, id: ChainId) -> Result<()> {
+        self.own_short_chain(who, id).await?;
+        self.delete_chains(who, &[id]).await?;
+        Ok(())
+    }
+
+    /// Deletes the caller's short chains named by code, all or none.
+    ///
+    /// # Errors
+    /// 400 for an empty list; 404 naming the first code the caller has no chain for.
+    pub async fn delete_short_chains_by_code(
+        &self,
+        who: &Principal,
+        codes: &[String],
+        domain: Option<DomainId>,
+    ) -> Result<usize> {
+        if codes.is_empty() {
+            return Err(Error::bad_request("empty_delete", "chains is empty"));
+        }
+        let mut ids = Vec::with_capacity(codes.len());
+        for code in codes {
+            let chain = self
+                .find_by_code(who, code, domain)
+                .await
+                .map_err(|e| match e {
+                    Error::NotFound(_) => {
+                        Error::bad_request("unknown_chain", format!("no chain {code:?}"))
+                    }
+                    other => other,
+                })?;
+            ids.push(chain.id);
+        }
+        ids.dedup();
+        self.delete_chains(who, &ids).await
+    }
+
+    async fn delete_chains(&self, who: &Principal, ids: &[ChainId]) -> Result<usize> {
+        let deleted = self
+            .store()
+            .delete_chains(who.user_id, ids, self.now())
+            .await?;
+        for chain in &deleted {
+            self.invalidate_link(chain.domain.id, &chain.code);
+        }
+        Ok(deleted.len())
+    }
+}

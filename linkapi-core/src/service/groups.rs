@@ -1,0 +1,61 @@
+//! Groups of chains.
+
+use super::{App, Principal, conflict_as};
+use crate::error::{Error, Result};
+use crate::model::{ChainKind, Group};
+use crate::store::{NewGroup, Unique};
+
+/// Longest group name.
+const MAX_NAME_CHARS: usize = 64;
+
+impl App {
+    /// Creates a group; `chain_type` 0 is taken as 1.
+    ///
+    /// # Errors
+    /// 400 for an empty or long name or an unknown chain type; 409 when the caller already has
+    /// a group of that name.
+    pub async fn create_group(
+        &self,
+        who: &Principal,
+        name: &str,
+        chain_type: i64,
+    ) -> Result<Group> {
+        let name = name.trim();
+        if name.is_empty() || name.chars().count() > MAX_NAME_CHARS {
+            return Err(Error::bad_request(
+                "invalid_name",
+                format!("name must be 1 to {MAX_NAME_CHARS} characters"),
+            ));
+        }
+        let chain_type = ChainKind::from_code(chain_type).ok_or_else(|| {
+            Error::bad_request(
+                "invalid_chain_type",
+                format!("chain_type {chain_type} is not 1, 2, 3 or 4"),
+            )
+        })?;
+        self.store()
+            .insert_group(NewGroup {
+                user_id: who.user_id,
+                name: name.to_owned(),
+                chain_type,
+                created_at: self.now(),
+            })
+            .await
+            .map_err(|e| {
+                conflict_as(
+                    e,
+                    Unique::GroupName,
+                    "group_exists",
+                    format!("you already have a group named {name:?}"),
+                )
+            })
+    }
+
+    /// The caller's groups, oldest first.
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub async fn groups(&self, who: &Principal) -> Result<Vec<Group>> {
+        Ok(self.store().groups(who.user_id).await?)
+    }
+}

@@ -1,0 +1,851 @@
+//! The embedded SQLite backend: one file in WAL mode, one writer connection and a few readers.
+//! rusqlite is blocking, so every call runs on tokio's blocking pool; no connection lock is ever
+//! held across an `.await`.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use async_trait::async_trait;
+use rusqlite::{Connection, OpenFlags, OptionalExtension, Row, Transaction, params};
+
+use super::{
+    ChainPatch, ChainQuery, ChainStore, Click, DomainStore, GroupStore, KeyStore, LinkTarget,
+    NewApiKey, NewChain, NewDomain, NewGroup, NewUser, Page, Quota, Store, StoreError, StoreResult,
+    Unique, UserStore,
+};
+use crate::model::{
+    ApiKeyRecord, Chain, ChainId, ChainKind, ChainStatus, Domain, DomainId, DomainStatus, Group,
+    GroupId, KeyId, PageViews, Scheme, Scope, Timestamp, User, UserId,
+};
+
+mod schema;
+
+/// Reader connections; WAL lets them read while the writer writes.
+const READERS: usize = 4;
+
+/// A SQLite database file behind the [`Store`] traits. Cheap to clone.
+#[derive(Clone)]
+pub struct SqliteStore {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    /// SQLite allows one writer at a time; a single connection makes that explicit and lets
+    /// multi-statement writes (quota check + insert) run in one transaction.
+    writer: Mutex<Connection>,
+    /// Readers, handed out round-robin.
+    readers: Vec<Mutex<Connection>>,
+    /// Next reader to try.
+    next_reader: AtomicUsize,
+}
+
+impl std::fmt::Debug for SqliteStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SqliteStore").finish_non_exhaustive()
+    }
+}
+
+fn backend(err: impl std::error::Error + Send + Sync + 'static) -> StoreError {
+    StoreError::Backend(Box::new(err))
+}
+
+/// Maps a UNIQUE violation to [`StoreError::Conflict`], anything else to a backend error.
+fn unique_or_backend(err: rusqlite::Error, what: Unique) -> StoreError {
+    match &err {
+        rusqlite::Error::SqliteFailure(e, _)
+            if e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE
+                || e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY =>
+        {
+            StoreError::Conflict(what)
+        }
+        _ => backend(err),
+    }
+}
+
+/// A database file whose schema is newer than this build knows.
+#[derive(Debug, thiserror::Error)]
+#[error("database schema version {found} is newer than this linkapi supports ({supported})")]
+struct SchemaTooNew {
+    found: i64,
+    supported: i64,
+}
+
+fn configure(conn: &Connection) -> rusqlite::Result<()> {
+    conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    // FULL: a commit is on disk before the client hears it succeeded, even across power loss.
+    conn.pragma_update(None, "synchronous", "FULL")?;
+    Ok(())
+}
+
+impl SqliteStore {
+    /// Opens (creating if needed) the database at `path` and runs pending migrations.
+    ///
+    /// # Errors
+    /// When the file cannot be opened, or its schema is newer than this build.
+    pub fn open(path: &Path) -> StoreResult<Self> {
+        let mut writer = Connection::open(path).map_err(backend)?;
+        writer
+            .pragma_update(None, "journal_mode", "WAL")
+            .map_err(backend)?;
+        configure(&writer).map_err(backend)?;
+        let found: i64 = writer
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .map_err(backend)?;
+        if found > schema::latest_version() {
+            return Err(backend(SchemaTooNew {
+                found,
+                supported: schema::latest_version(),
+            }));
+        }
+        schema::migrate(&mut writer).map_err(backend)?;
+        let readers = (0..READERS)
+            .map(|_| {
+                let conn = Connection::open_with_flags(
+                    path,
+                    OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+                )?;
+                configure(&conn)?;
+                Ok(Mutex::new(conn))
+            })
+            .collect::<rusqlite::Result<Vec<_>>>()
+            .map_err(backend)?;
+        Ok(SqliteStore {
+            inner: Arc::new(Inner {
+                writer: Mutex::new(writer),
+                readers,
+                next_reader: AtomicUsize::new(0),
+            }),
+        })
+    }
+
+    /// Runs `f` on a reader connection on the blocking pool.
+    async fn read<T, F>(&self, f: F) -> StoreResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Connection) -> rusqlite::Result<T> + Send + 'static,
+    {
+        let inner = self.inner.clone();
+        tokio::task::spawn_blocking(move || {
+            let conn = inner.reader();
+            f(&conn).map_err(backend)
+        })
+        .await
+        .map_err(backend)?
+    }
+
+    /// Runs `f` in a write transaction on the blocking pool; commits when it returns `Ok`.
+    async fn write<T, F>(&self, f: F) -> StoreResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Transaction<'_>) -> StoreResult<T> + Send + 'static,
+    {
+        let inner = self.inner.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut conn = lock(&inner.writer);
+            let tx = conn.transaction().map_err(backend)?;
+            let value = f(&tx)?;
+            tx.commit().map_err(backend)?;
+            Ok(value)
+        })
+        .await
+        .map_err(backend)?
+    }
+}
+
+/// Locks a connection. A panic while holding it cannot leave SQLite half-written (the
+/// transaction rolls back on drop), so a poisoned lock is safe to take over.
+fn lock(m: &Mutex<Connection>) -> MutexGuard<'_, Connection> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl Inner {
+    fn reader(&self) -> MutexGuard<'_, Connection> {
+        let start = self.next_reader.fetch_add(1, Ordering::Relaxed);
+        for i in 0..self.readers.len() {
+            if let Ok(guard) = self.readers[(start + i) % self.readers.len()].try_lock() {
+                return guard;
+            }
+        }
+        lock(&self.readers[start % self.readers.len()])
+    }
+}
+
+fn bad_value(column: usize, value: i64) -> rusqlite::Error {
+    rusqlite::Error::IntegralValueOutOfRange(column, value)
+}
+
+fn chain_kind(row: &Row<'_>, idx: usize) -> rusqlite::Result<ChainKind> {
+    let v: i64 = row.get(idx)?;
+    ChainKind::from_code(v).ok_or_else(|| bad_value(idx, v))
+}
+
+fn chain_status(row: &Row<'_>, idx: usize) -> rusqlite::Result<ChainStatus> {
+    let v: i64 = row.get(idx)?;
+    ChainStatus::from_code(v).ok_or_else(|| bad_value(idx, v))
+}
+
+fn domain_status(row: &Row<'_>, idx: usize) -> rusqlite::Result<DomainStatus> {
+    let v: i64 = row.get(idx)?;
+    DomainStatus::from_code(v).ok_or_else(|| bad_value(idx, v))
+}
+
+// ---- users ---------------------------------------------------------------------------------
+
+const USER_COLUMNS: &str = "id, name, daily_quota, created_at";
+
+fn user_from_row(row: &Row<'_>) -> rusqlite::Result<User> {
+    Ok(User {
+        id: UserId(row.get(0)?),
+        name: row.get(1)?,
+        daily_quota: row.get(2)?,
+        created_at: row.get(3)?,
+    })
+}
+
+#[async_trait]
+impl UserStore for SqliteStore {
+    async fn insert_user(&self, new: NewUser) -> StoreResult<User> {
+        self.write(move |tx| {
+            tx.execute(
+                "INSERT INTO users (name, daily_quota, created_at) VALUES (?1, ?2, ?3)",
+                params![new.name, new.daily_quota, new.created_at],
+            )
+            .map_err(|e| unique_or_backend(e, Unique::UserName))?;
+            Ok(User {
+                id: UserId(tx.last_insert_rowid()),
+                name: new.name,
+                daily_quota: new.daily_quota,
+                created_at: new.created_at,
+            })
+        })
+        .await
+    }
+
+    async fn user(&self, id: UserId) -> StoreResult<Option<User>> {
+        self.read(move |c| {
+            c.query_row(
+                &format!("SELECT {USER_COLUMNS} FROM users WHERE id = ?1"),
+                [id.0],
+                user_from_row,
+            )
+            .optional()
+        })
+        .await
+    }
+
+    async fn users(&self) -> StoreResult<Vec<User>> {
+        self.read(|c| {
+            c.prepare(&format!("SELECT {USER_COLUMNS} FROM users ORDER BY id"))?
+                .query_map([], user_from_row)?
+                .collect()
+        })
+        .await
+    }
+}
+
+// ---- keys ----------------------------------------------------------------------------------
+
+const KEY_COLUMNS: &str = "id, user_id, name, prefix, scopes, created_at, expires_at, revoked_at";
+
+fn scopes_to_text(scopes: &[Scope]) -> String {
+    scopes
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn key_from_row(row: &Row<'_>) -> rusqlite::Result<ApiKeyRecord> {
+    let scopes: String = row.get(4)?;
+    let scopes = scopes
+        .split_whitespace()
+        .map(|s| {
+            s.parse::<Scope>().map_err(|e| {
+                rusqlite::Error::FromSqlConversionFailure(4, rusqlite::types::Type::Text, e.into())
+            })
+        })
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(ApiKeyRecord {
+        id: KeyId(row.get(0)?),
+        user_id: UserId(row.get(1)?),
+        name: row.get(2)?,
+        prefix: row.get(3)?,
+        scopes,
+        created_at: row.get(5)?,
+        expires_at: row.get(6)?,
+        revoked_at: row.get(7)?,
+    })
+}
+
+#[async_trait]
+impl KeyStore for SqliteStore {
+    async fn insert_key(&self, new: NewApiKey) -> StoreResult<ApiKeyRecord> {
+        self.write(move |tx| {
+            tx.execute(
+                "INSERT INTO api_keys (user_id, name, prefix, hash, scopes, created_at, expires_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![
+                    new.user_id.0,
+                    new.name,
+                    new.prefix,
+                    new.hash,
+                    scopes_to_text(&new.scopes),
+                    new.created_at,
+                    new.expires_at
+                ],
+            )
+            .map_err(|e| unique_or_backend(e, Unique::KeyHash))?;
+            Ok(ApiKeyRecord {
+                id: KeyId(tx.last_insert_rowid()),
+                user_id: new.user_id,
+                name: new.name,
+                prefix: new.prefix,
+                scopes: new.scopes,
+                created_at: new.created_at,
+                expires_at: new.expires_at,
+                revoked_at: None,
+            })
+        })
+        .await
+    }
+
+    async fn key_by_hash(&self, hash: &str) -> StoreResult<Option<ApiKeyRecord>> {
+        let hash = hash.to_owned();
+        self.read(move |c| {
+            c.query_row(
+                &format!("SELECT {KEY_COLUMNS} FROM api_keys WHERE hash = ?1"),
+                [hash],
+                key_from_row,
+            )
+            .optional()
+        })
+        .await
+    }
+
+    async fn keys(&self, user: Option<UserId>) -> StoreResult<Vec<ApiKeyRecord>> {
+        self.read(move |c| {
+            c.prepare(&format!(
+                "SELECT {KEY_COLUMNS} FROM api_keys WHERE ?1 IS NULL OR user_id = ?1 ORDER BY id"
+            ))?
+            .query_map([user.map(|u| u.0)], key_from_row)?
+            .collect()
+        })
+        .await
+    }
+
+    async fn revoke_key(&self, id: KeyId, at: Timestamp) -> StoreResult<Option<ApiKeyRecord>> {
+        self.write(move |tx| {
+            tx.execute(
+                "UPDATE api_keys SET revoked_at = ?2 WHERE id = ?1 AND revoked_at IS NULL",
+                params![id.0, at],
+            )
+            .map_err(backend)?;
+            tx.query_row(
+                &format!("SELECT {KEY_COLUMNS} FROM api_keys WHERE id = ?1"),
+                [id.0],
+                key_from_row,
+            )
+            .optional()
+            .map_err(backend)
+        })
+        .await
+    }
+
+    async fn count_keys(&self) -> StoreResult<i64> {
+        self.read(|c| c.query_row("SELECT count(*) FROM api_keys", [], |r| r.get(0)))
+            .await
+    }
+}
+
+// ---- domains -------------------------------------------------------------------------------
+
+const DOMAIN_COLUMNS: &str = "id, host, scheme, scene, shared, user_id, status, created_at";
+
+/// Reads a domain from eight columns starting at `at`.
+fn domain_at(row: &Row<'_>, at: usize) -> rusqlite::Result<Domain> {
+    let scheme: String = row.get(at + 2)?;
+    Ok(Domain {
+        id: DomainId(row.get(at)?),
+        host: row.get(at + 1)?,
+        scheme: Scheme::parse(&scheme).ok_or_else(|| {
+            rusqlite::Error::InvalidColumnType(at + 2, scheme, rusqlite::types::Type::Text)
+        })?,
+        scene: row.get(at + 3)?,
+        shared: row.get(at + 4)?,
+        user_id: row.get::<_, Option<i64>>(at + 5)?.map(UserId),
+        status: domain_status(row, at + 6)?,
+        created_at: row.get(at + 7)?,
+    })
+}
+
+fn domain_from_row(row: &Row<'_>) -> rusqlite::Result<Domain> {
+    domain_at(row, 0)
+}
+
+fn domain_by_id(c: &Connection, id: DomainId) -> rusqlite::Result<Option<Domain>> {
+    c.query_row(
+        &format!("SELECT {DOMAIN_COLUMNS} FROM domains WHERE id = ?1"),
+        [id.0],
+        domain_from_row,
+    )
+    .optional()
+}
+
+#[async_trait]
+impl DomainStore for SqliteStore {
+    async fn insert_domain(&self, new: NewDomain) -> StoreResult<Domain> {
+        self.write(move |tx| {
+            tx.execute(
+                "INSERT INTO domains (host, scheme, scene, shared, user_id, status, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![
+                    new.host,
+                    new.scheme.as_str(),
+                    new.scene,
+                    new.shared,
+                    new.user_id.map(|u| u.0),
+                    new.status.code(),
+                    new.created_at
+                ],
+            )
+            .map_err(|e| unique_or_backend(e, Unique::DomainHost))?;
+            Ok(Domain {
+                id: DomainId(tx.last_insert_rowid()),
+                host: new.host,
+                scheme: new.scheme,
+                scene: new.scene,
+                shared: new.shared,
+                user_id: new.user_id,
+                status: new.status,
+                created_at: new.created_at,
+            })
+        })
+        .await
+    }
+
+    async fn domain(&self, id: DomainId) -> StoreResult<Option<Domain>> {
+        self.read(move |c| domain_by_id(c, id)).await
+    }
+
+    async fn domains(&self) -> StoreResult<Vec<Domain>> {
+        self.read(|c| {
+            c.prepare(&format!("SELECT {DOMAIN_COLUMNS} FROM domains ORDER BY id"))?
+                .query_map([], domain_from_row)?
+                .collect()
+        })
+        .await
+    }
+
+    async fn set_domain_status(
+        &self,
+        id: DomainId,
+        status: DomainStatus,
+    ) -> StoreResult<Option<Domain>> {
+        self.write(move |tx| {
+            tx.execute(
+                "UPDATE domains SET status = ?2 WHERE id = ?1",
+                params![id.0, status.code()],
+            )
+            .map_err(backend)?;
+            domain_by_id(tx, id).map_err(backend)
+        })
+        .await
+    }
+}
+
+// ---- groups --------------------------------------------------------------------------------
+
+const GROUP_SELECT: &str = "SELECT g.id, g.user_id, g.name, g.chain_type, g.created_at,
+        (SELECT count(*) FROM chain_group_members m JOIN chains c ON c.id = m.chain_id
+          WHERE m.group_id = g.id AND c.deleted_at IS NULL)
+    FROM chain_groups g";
+
+fn group_from_row(row: &Row<'_>) -> rusqlite::Result<Group> {
+    Ok(Group {
+        id: GroupId(row.get(0)?),
+        user_id: UserId(row.get(1)?),
+        name: row.get(2)?,
+        chain_type: chain_kind(row, 3)?,
+        created_at: row.get(4)?,
+        chain_count: row.get(5)?,
+    })
+}
+
+#[async_trait]
+impl GroupStore for SqliteStore {
+    async fn insert_group(&self, new: NewGroup) -> StoreResult<Group> {
+        self.write(move |tx| {
+            tx.execute(
+                "INSERT INTO chain_groups (user_id, name, chain_type, created_at)
+                 VALUES (?1, ?2, ?3, ?4)",
+                params![
+                    new.user_id.0,
+                    new.name,
+                    new.chain_type.code(),
+                    new.created_at
+                ],
+            )
+            .map_err(|e| unique_or_backend(e, Unique::GroupName))?;
+            Ok(Group {
+                id: GroupId(tx.last_insert_rowid()),
+                user_id: new.user_id,
+                name: new.name,
+                chain_type: new.chain_type,
+                chain_count: 0,
+                created_at: new.created_at,
+            })
+        })
+        .await
+    }
+
+    async fn group(&self, user: UserId, id: GroupId) -> StoreResult<Option<Group>> {
+        self.read(move |c| {
+            c.query_row(
+                &format!("{GROUP_SELECT} WHERE g.user_id = ?1 AND g.id = ?2"),
+                [user.0, id.0],
+                group_from_row,
+            )
+            .optional()
+        })
+        .await
+    }
+
+    async fn groups(&self, user: UserId) -> StoreResult<Vec<Group>> {
+        self.read(move |c| {
+            c.prepare(&format!(
+                "{GROUP_SELECT} WHERE g.user_id = ?1 ORDER BY g.id"
+            ))?
+            .query_map([user.0], group_from_row)?
+            .collect()
+        })
+        .await
+    }
+}
+
+// ---- chains --------------------------------------------------------------------------------
+
+const CHAIN_SELECT: &str = "SELECT c.id, c.user_id, c.chain_type, c.sub_type, c.code, c.title,
+        c.target_url, c.valid_time, c.status, c.deleted_at, c.created_at, c.updated_at,
+        (SELECT group_concat(group_id) FROM
+            (SELECT group_id FROM chain_group_members m WHERE m.chain_id = c.id ORDER BY position)),
+        d.id, d.host, d.scheme, d.scene, d.shared, d.user_id, d.status, d.created_at
+    FROM chains c JOIN domains d ON d.id = c.domain_id";
+
+fn chain_from_row(row: &Row<'_>) -> rusqlite::Result<Chain> {
+    let groups: Option<String> = row.get(12)?;
+    let group_ids = groups
+        .unwrap_or_default()
+        .split(',')
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse::<i64>().map(GroupId))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| {
+            rusqlite::Error::FromSqlConversionFailure(12, rusqlite::types::Type::Text, e.into())
+        })?;
+    Ok(Chain {
+        id: ChainId(row.get(0)?),
+        user_id: UserId(row.get(1)?),
+        kind: chain_kind(row, 2)?,
+        sub_type: row.get(3)?,
+        code: row.get(4)?,
+        title: row.get(5)?,
+        target_url: row.get(6)?,
+        valid_time: row.get(7)?,
+        stored_status: chain_status(row, 8)?,
+        deleted_at: row.get(9)?,
+        created_at: row.get(10)?,
+        updated_at: row.get(11)?,
+        group_ids,
+        domain: domain_at(row, 13)?,
+    })
+}
+
+fn chain_by_id(c: &Connection, user: UserId, id: ChainId) -> rusqlite::Result<Option<Chain>> {
+    c.query_row(
+        &format!("{CHAIN_SELECT} WHERE c.user_id = ?1 AND c.id = ?2 AND c.deleted_at IS NULL"),
+        [user.0, id.0],
+        chain_from_row,
+    )
+    .optional()
+}
+
+/// Escapes `%`, `_` and `\` for a LIKE pattern with `ESCAPE '\'`.
+fn like_pattern(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('%');
+    for ch in text.chars() {
+        if matches!(ch, '%' | '_' | '\\') {
+            out.push('\\');
+        }
+        out.push(ch);
+    }
+    out.push('%');
+    out
+}
+
+#[async_trait]
+impl ChainStore for SqliteStore {
+    async fn insert_chain(&self, new: NewChain, quota: Option<Quota>) -> StoreResult<Chain> {
+        self.write(move |tx| {
+            if let Some(quota) = quota {
+                let created: i64 = tx
+                    .query_row(
+                        "SELECT count(*) FROM chains WHERE user_id = ?1 AND created_at >= ?2",
+                        params![new.user_id.0, quota.since],
+                        |r| r.get(0),
+                    )
+                    .map_err(backend)?;
+                if created >= quota.limit {
+                    return Err(StoreError::QuotaReached);
+                }
+            }
+            tx.execute(
+                "INSERT INTO chains (user_id, chain_type, sub_type, domain_id, code, title,
+                    target_url, valid_time, status, created_at, updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10)",
+                params![
+                    new.user_id.0,
+                    new.kind.code(),
+                    new.sub_type,
+                    new.domain_id.0,
+                    new.code,
+                    new.title,
+                    new.target_url,
+                    new.valid_time,
+                    ChainStatus::Normal.code(),
+                    new.created_at
+                ],
+            )
+            .map_err(|e| unique_or_backend(e, Unique::ChainCode))?;
+            let id = ChainId(tx.last_insert_rowid());
+            for (position, group) in new.group_ids.iter().enumerate() {
+                tx.execute(
+                    "INSERT OR IGNORE INTO chain_group_members (chain_id, group_id, position)
+                     VALUES (?1, ?2, ?3)",
+                    params![id.0, group.0, position as i64],
+                )
+                .map_err(backend)?;
+            }
+            chain_by_id(tx, new.user_id, id)
+                .map_err(backend)?
+                .ok_or_else(|| backend(rusqlite::Error::QueryReturnedNoRows))
+        })
+        .await
+    }
+
+    async fn chain(&self, user: UserId, id: ChainId) -> StoreResult<Option<Chain>> {
+        self.read(move |c| chain_by_id(c, user, id)).await
+    }
+
+    async fn chains_by_code(&self, user: UserId, code: &str) -> StoreResult<Vec<Chain>> {
+        let code = code.to_owned();
+        self.read(move |c| {
+            c.prepare(&format!(
+                "{CHAIN_SELECT} WHERE c.user_id = ?1 AND c.code = ?2 AND c.deleted_at IS NULL
+                 ORDER BY c.id"
+            ))?
+            .query_map(params![user.0, code], chain_from_row)?
+            .collect()
+        })
+        .await
+    }
+
+    async fn chains(&self, user: UserId, query: &ChainQuery) -> StoreResult<Page<Chain>> {
+        let query = query.clone();
+        self.read(move |c| {
+            let kinds = query
+                .kinds
+                .iter()
+                .map(|k| k.code().to_string())
+                .collect::<Vec<_>>()
+                .join(",");
+            let filter = String::from(
+                "c.user_id = ?1 AND c.deleted_at IS NULL
+                 AND (?2 = '' OR instr(',' || ?2 || ',', ',' || c.chain_type || ',') > 0)
+                 AND (?3 IS NULL OR EXISTS (SELECT 1 FROM chain_group_members m
+                        WHERE m.chain_id = c.id AND m.group_id = ?3))
+                 AND (?4 IS NULL OR c.title LIKE ?4 ESCAPE '\\' OR c.code LIKE ?4 ESCAPE '\\')",
+            );
+            let text = query.text.as_deref().map(like_pattern);
+            let group = query.group_id.map(|g| g.0);
+            let total: i64 = c.query_row(
+                &format!("SELECT count(*) FROM chains c WHERE {filter}"),
+                params![user.0, kinds, group, text],
+                |r| r.get(0),
+            )?;
+            let items = c
+                .prepare(&format!(
+                    "{CHAIN_SELECT} WHERE {filter}
+                     ORDER BY c.created_at DESC, c.id DESC LIMIT ?5 OFFSET ?6"
+                ))?
+                .query_map(
+                    params![user.0, kinds, group, text, query.limit, query.offset],
+                    chain_from_row,
+                )?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            Ok(Page { items, total })
+        })
+        .await
+    }
+
+    async fn update_chain(
+        &self,
+        user: UserId,
+        id: ChainId,
+        patch: &ChainPatch,
+        at: Timestamp,
+    ) -> StoreResult<Option<Chain>> {
+        let patch = patch.clone();
+        self.write(move |tx| {
+            let changed = tx
+                .execute(
+                    "UPDATE chains SET
+                        title = coalesce(?3, title),
+                        target_url = coalesce(?4, target_url),
+                        valid_time = coalesce(?5, valid_time),
+                        status = coalesce(?6, status),
+                        updated_at = ?7
+                     WHERE user_id = ?1 AND id = ?2 AND deleted_at IS NULL",
+                    params![
+                        user.0,
+                        id.0,
+                        patch.title,
+                        patch.target_url,
+                        patch.valid_time,
+                        patch.status.map(ChainStatus::code),
+                        at
+                    ],
+                )
+                .map_err(backend)?;
+            if changed == 0 {
+                return Ok(None);
+            }
+            chain_by_id(tx, user, id).map_err(backend)
+        })
+        .await
+    }
+
+    async fn delete_chains(
+        &self,
+        user: UserId,
+        ids: &[ChainId],
+        at: Timestamp,
+    ) -> StoreResult<Vec<Chain>> {
+        let ids = ids.to_vec();
+        self.write(move |tx| {
+            let mut deleted = Vec::with_capacity(ids.len());
+            for id in ids {
+                let Some(chain) = chain_by_id(tx, user, id).map_err(backend)? else {
+                    continue;
+                };
+                tx.execute(
+                    "UPDATE chains SET deleted_at = ?2, updated_at = ?2 WHERE id = ?1",
+                    params![id.0, at],
+                )
+                .map_err(backend)?;
+                deleted.push(Chain {
+                    deleted_at: Some(at),
+                    updated_at: at,
+                    ..chain
+                });
+            }
+            Ok(deleted)
+        })
+        .await
+    }
+
+    async fn chains_created_since(&self, user: UserId, since: Timestamp) -> StoreResult<i64> {
+        self.read(move |c| {
+            c.query_row(
+                "SELECT count(*) FROM chains WHERE user_id = ?1 AND created_at >= ?2",
+                params![user.0, since],
+                |r| r.get(0),
+            )
+        })
+        .await
+    }
+
+    async fn link(&self, domain: DomainId, code: &str) -> StoreResult<Option<LinkTarget>> {
+        let code = code.to_owned();
+        self.read(move |c| {
+            c.query_row(
+                "SELECT id, chain_type, target_url, valid_time, status, deleted_at IS NOT NULL
+                 FROM chains WHERE domain_id = ?1 AND code = ?2",
+                params![domain.0, code],
+                |row| {
+                    Ok(LinkTarget {
+                        chain_id: ChainId(row.get(0)?),
+                        kind: chain_kind(row, 1)?,
+                        target_url: row.get(2)?,
+                        valid_time: row.get(3)?,
+                        status: chain_status(row, 4)?,
+                        deleted: row.get(5)?,
+                    })
+                },
+            )
+            .optional()
+        })
+        .await
+    }
+
+    async fn insert_clicks(&self, clicks: &[Click]) -> StoreResult<()> {
+        let clicks = clicks.to_vec();
+        self.write(move |tx| {
+            let mut insert = tx
+                .prepare_cached("INSERT INTO clicks (chain_id, at, visitor) VALUES (?1, ?2, ?3)")
+                .map_err(backend)?;
+            let mut daily = tx
+                .prepare_cached(
+                    "INSERT INTO chain_daily_clicks (chain_id, day, clicks) VALUES (?1, ?2, 1)
+                     ON CONFLICT (chain_id, day) DO UPDATE SET clicks = clicks + 1",
+                )
+                .map_err(backend)?;
+            for click in &clicks {
+                insert
+                    .execute(params![click.chain_id.0, click.at, click.visitor])
+                    .map_err(backend)?;
+                daily
+                    .execute(params![
+                        click.chain_id.0,
+                        crate::clock::start_of_day(click.at)
+                    ])
+                    .map_err(backend)?;
+            }
+            Ok(())
+        })
+        .await
+    }
+
+    async fn page_views(
+        &self,
+        ids: &[ChainId],
+        today_start: Timestamp,
+    ) -> StoreResult<HashMap<ChainId, PageViews>> {
+        let ids = ids.to_vec();
+        self.read(move |c| {
+            let mut stmt = c.prepare_cached(
+                "SELECT coalesce(sum(clicks), 0),
+                        coalesce(sum(CASE WHEN day >= ?2 THEN clicks ELSE 0 END), 0)
+                 FROM chain_daily_clicks WHERE chain_id = ?1",
+            )?;
+            let mut views = HashMap::with_capacity(ids.len());
+            for id in ids {
+                let (history, today) =
+                    stmt.query_row(params![id.0, today_start], |r| Ok((r.get(0)?, r.get(1)?)))?;
+                views.insert(id, PageViews { today, history });
+            }
+            Ok(views)
+        })
+        .await
+    }
+}
+
+#[async_trait]
+impl Store for SqliteStore {
+    async fn ping(&self) -> StoreResult<()> {
+        self.read(|c| c.query_row("SELECT 1", [], |_| Ok(()))).await
+    }
+}

@@ -1,0 +1,233 @@
+//! Versioned migrations. `PRAGMA user_version` records how many have run; each runs once, in
+//! its own transaction. Never edit a migration that has shipped: append a new one.
+//!
+//! The first migration models every resource of the specification, including those whose
+//! behaviour later work adds (messaging-app fields and channels, templates, uploads,
+//! conversions, work-chat data), so that work adds behaviour rather than reshaping tables.
+
+use rusqlite::Connection;
+
+const MIGRATIONS: &[&str] = &[r#"
+CREATE TABLE users (
+    id          INTEGER PRIMARY KEY,
+    name        TEXT    NOT NULL UNIQUE,
+    daily_quota INTEGER,
+    created_at  INTEGER NOT NULL
+);
+
+CREATE TABLE api_keys (
+    id         INTEGER PRIMARY KEY,
+    user_id    INTEGER NOT NULL REFERENCES users(id),
+    name       TEXT    NOT NULL DEFAULT '',
+    prefix     TEXT    NOT NULL,
+    hash       TEXT    NOT NULL UNIQUE,
+    scopes     TEXT    NOT NULL,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER,
+    revoked_at INTEGER
+);
+CREATE INDEX api_keys_user ON api_keys(user_id);
+
+CREATE TABLE domains (
+    id         INTEGER PRIMARY KEY,
+    host       TEXT    NOT NULL UNIQUE,
+    scheme     TEXT    NOT NULL CHECK (scheme IN ('http', 'https')),
+    scene      TEXT    NOT NULL DEFAULT '',
+    shared     INTEGER NOT NULL DEFAULT 0,
+    user_id    INTEGER REFERENCES users(id),
+    status     INTEGER NOT NULL DEFAULT 1,
+    created_at INTEGER NOT NULL
+);
+
+CREATE TABLE chain_groups (
+    id         INTEGER PRIMARY KEY,
+    user_id    INTEGER NOT NULL REFERENCES users(id),
+    name       TEXT    NOT NULL,
+    chain_type INTEGER NOT NULL,
+    created_at INTEGER NOT NULL,
+    UNIQUE (user_id, name)
+);
+
+-- Jump-page templates; user_id NULL marks a template offered to every user.
+CREATE TABLE templates (
+    id         INTEGER PRIMARY KEY,
+    user_id    INTEGER REFERENCES users(id),
+    name       TEXT    NOT NULL,
+    style      TEXT    NOT NULL DEFAULT '',
+    type       INTEGER NOT NULL DEFAULT 1,
+    thumb      TEXT    NOT NULL DEFAULT '',
+    body       TEXT    NOT NULL DEFAULT '',
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+);
+
+-- Every kind of chain. Codes are unique per domain across deleted rows too: a code is never
+-- reused, so a printed link can never start pointing somewhere its owner did not choose.
+CREATE TABLE chains (
+    id               INTEGER PRIMARY KEY,
+    user_id          INTEGER NOT NULL REFERENCES users(id),
+    chain_type       INTEGER NOT NULL,
+    sub_type         INTEGER,
+    domain_id        INTEGER NOT NULL REFERENCES domains(id),
+    code             TEXT    NOT NULL,
+    title            TEXT    NOT NULL DEFAULT '',
+    target_url       TEXT    NOT NULL DEFAULT '',
+    valid_time       INTEGER NOT NULL DEFAULT 0,
+    status           INTEGER NOT NULL DEFAULT 1,
+    deleted_at       INTEGER,
+    created_at       INTEGER NOT NULL,
+    updated_at       INTEGER NOT NULL,
+    wx_id            TEXT,
+    scan_qr_url      TEXT,
+    avatar           TEXT,
+    guide_text       TEXT,
+    promo_desc       TEXT,
+    description      TEXT,
+    sub_title        TEXT,
+    qwhk_url         TEXT,
+    mini_appid       TEXT,
+    mini_path        TEXT,
+    shop_appid       TEXT,
+    shop_path        TEXT,
+    is_direct_jump   INTEGER NOT NULL DEFAULT 0,
+    show_type        INTEGER NOT NULL DEFAULT 1,
+    jump_template_id INTEGER NOT NULL DEFAULT 0,
+    scan_tips        INTEGER NOT NULL DEFAULT 0,
+    qrcode_vc_type   INTEGER NOT NULL DEFAULT 1,
+    visit_type       INTEGER NOT NULL DEFAULT 1,
+    wxwork_type      INTEGER,
+    customer_id      INTEGER,
+    rotation_cursor  INTEGER NOT NULL DEFAULT 0,
+    UNIQUE (domain_id, code)
+);
+CREATE INDEX chains_user_created ON chains(user_id, deleted_at, created_at DESC, id DESC);
+CREATE INDEX chains_user_code ON chains(user_id, code);
+
+CREATE TABLE chain_group_members (
+    chain_id INTEGER NOT NULL REFERENCES chains(id),
+    group_id INTEGER NOT NULL REFERENCES chain_groups(id),
+    position INTEGER NOT NULL,
+    PRIMARY KEY (chain_id, group_id)
+);
+CREATE INDEX chain_group_members_group ON chain_group_members(group_id);
+
+-- QR-code channels of messaging-app chains.
+CREATE TABLE channels (
+    id          INTEGER PRIMARY KEY,
+    chain_id    INTEGER NOT NULL REFERENCES chains(id),
+    sort        INTEGER NOT NULL DEFAULT 0,
+    qrcode_name TEXT    NOT NULL DEFAULT '',
+    url         TEXT    NOT NULL DEFAULT '',
+    url2        TEXT    NOT NULL DEFAULT '',
+    qrcode_time INTEGER NOT NULL DEFAULT 0,
+    ratio       INTEGER NOT NULL DEFAULT 0,
+    visit_limit INTEGER NOT NULL DEFAULT 0,
+    status      INTEGER NOT NULL DEFAULT 1,
+    visit_count INTEGER NOT NULL DEFAULT 0,
+    deleted_at  INTEGER,
+    created_at  INTEGER NOT NULL
+);
+CREATE INDEX channels_chain ON channels(chain_id);
+
+CREATE TABLE channel_daily_visits (
+    channel_id INTEGER NOT NULL REFERENCES channels(id),
+    day        INTEGER NOT NULL,
+    visits     INTEGER NOT NULL,
+    PRIMARY KEY (channel_id, day)
+) WITHOUT ROWID;
+
+-- One row per visit, for unique visitors; chain_daily_clicks keeps the per-day totals that
+-- listings and trends read.
+CREATE TABLE clicks (
+    id         INTEGER PRIMARY KEY,
+    chain_id   INTEGER NOT NULL REFERENCES chains(id),
+    channel_id INTEGER,
+    at         INTEGER NOT NULL,
+    visitor    TEXT    NOT NULL
+);
+CREATE INDEX clicks_chain_at ON clicks(chain_id, at);
+
+CREATE TABLE chain_daily_clicks (
+    chain_id INTEGER NOT NULL REFERENCES chains(id),
+    day      INTEGER NOT NULL,
+    clicks   INTEGER NOT NULL,
+    PRIMARY KEY (chain_id, day)
+) WITHOUT ROWID;
+
+CREATE TABLE uploads (
+    id           INTEGER PRIMARY KEY,
+    user_id      INTEGER NOT NULL REFERENCES users(id),
+    object_key   TEXT    NOT NULL UNIQUE,
+    file_name    TEXT    NOT NULL,
+    content_type TEXT    NOT NULL,
+    size_bytes   INTEGER NOT NULL,
+    sha256       TEXT    NOT NULL,
+    created_at   INTEGER NOT NULL
+);
+CREATE INDEX uploads_user ON uploads(user_id);
+
+-- NULL out_ids are distinct in SQLite, so only reports that carry an out_id are deduplicated.
+CREATE TABLE conversions (
+    id              INTEGER PRIMARY KEY,
+    event_id        TEXT    NOT NULL UNIQUE,
+    user_id         INTEGER NOT NULL REFERENCES users(id),
+    chain_id        INTEGER NOT NULL REFERENCES chains(id),
+    conv_type       TEXT    NOT NULL,
+    out_id          TEXT,
+    clickid         TEXT,
+    platform        TEXT,
+    ad_platform     TEXT    NOT NULL,
+    external_userid TEXT,
+    value_cents     INTEGER,
+    created_at      INTEGER NOT NULL,
+    UNIQUE (user_id, chain_id, conv_type, out_id)
+);
+
+-- Work-chat customer-acquisition links (the assembly list).
+CREATE TABLE workchat_assemblies (
+    id          INTEGER PRIMARY KEY,
+    user_id     INTEGER NOT NULL REFERENCES users(id),
+    link_id     TEXT    NOT NULL,
+    link_name   TEXT    NOT NULL,
+    url         TEXT    NOT NULL,
+    auth_status TEXT    NOT NULL DEFAULT '',
+    use_status  INTEGER NOT NULL DEFAULT 0,
+    created_at  INTEGER NOT NULL,
+    UNIQUE (user_id, link_id)
+);
+
+-- Work-chat customer-ownership transfers, one row per customer moved.
+CREATE TABLE workchat_transfers (
+    id              INTEGER PRIMARY KEY,
+    user_id         INTEGER NOT NULL REFERENCES users(id),
+    corp_id         TEXT    NOT NULL,
+    handover_userid TEXT    NOT NULL,
+    takeover_userid TEXT    NOT NULL,
+    external_userid TEXT    NOT NULL,
+    customer_name   TEXT    NOT NULL DEFAULT '',
+    status          INTEGER NOT NULL,
+    takeover_time   INTEGER NOT NULL DEFAULT 0,
+    errcode         INTEGER NOT NULL DEFAULT 0,
+    reason          TEXT    NOT NULL DEFAULT '',
+    created_at      INTEGER NOT NULL,
+    UNIQUE (user_id, corp_id, handover_userid, external_userid)
+);
+"#];
+
+/// Brings the database up to the newest schema.
+pub(super) fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
+    let applied: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    let applied = usize::try_from(applied).unwrap_or(0);
+    for (index, sql) in MIGRATIONS.iter().enumerate().skip(applied) {
+        let tx = conn.transaction()?;
+        tx.execute_batch(sql)?;
+        tx.pragma_update(None, "user_version", (index + 1) as i64)?;
+        tx.commit()?;
+    }
+    Ok(())
+}
+
+/// How many migrations exist; a database newer than this was written by a newer linkapi.
+pub(super) fn latest_version() -> i64 {
+    MIGRATIONS.len() as i64
+}

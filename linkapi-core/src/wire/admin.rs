@@ -1,0 +1,124 @@
+//! Administration shapes (`{base}/admin/...`, primary envelopes, scope `admin`).
+
+use serde::{Deserialize, Serialize};
+
+/// `POST /admin/users`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateUser {
+    /// Unique name.
+    pub name: String,
+    /// Chains the user may create per UTC day; the server default when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub daily_quota: Option<i64>,
+}
+
+/// A user.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct User {
+    /// Row id.
+    pub id: i64,
+    /// Name.
+    pub name: String,
+    /// Per-user daily quota, null for the server default.
+    pub daily_quota: Option<i64>,
+    /// RFC 3339.
+    pub created_at: String,
+}
+
+/// `POST /admin/keys`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateKey {
+    /// The user the key acts as.
+    pub user_id: i64,
+    /// Scope names, e.g. `chains:read`.
+    pub scopes: Vec<String>,
+    /// Label.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Unix seconds after which the key is refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<i64>,
+}
+
+/// A key as listed: never its secret.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Key {
+    /// Row id.
+    pub id: i64,
+    /// Owner.
+    pub user_id: i64,
+    /// Label.
+    pub name: String,
+    /// Visible start of the secret.
+    pub prefix: String,
+    /// Scope names.
+    pub scopes: Vec<String>,
+    /// RFC 3339.
+    pub created_at: String,
+    /// Unix seconds, null for never.
+    pub expires_at: Option<i64>,
+    /// RFC 3339, null while the key is live.
+    pub revoked_at: Option<String>,
+    /// `active`, `expired` or `revoked`.
+    pub state: String,
+}
+
+/// Answer of `POST /admin/keys`: the only time the secret is shown.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CreatedKey {
+    /// The key's record.
+    #[serde(flatten)]
+    pub key: Key,
+    /// The secret, `lk_...`.
+    pub api_key: String,
+}
+
+/// `POST /admin/domains`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateDomain {
+    /// Host, optionally with a port.
+    pub domain: String,
+    /// `http` or `https`.
+    pub scheme: String,
+    /// Label.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scene: Option<String>,
+    /// Offered to every user.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shared: Option<bool>,
+    /// Owner of a private domain; the caller when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user_id: Option<i64>,
+}
+
+/// `PATCH /admin/domains/{id}`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UpdateDomain {
+    /// 1 effective, 99 not effective.
+    pub status: i64,
+}
+
+/// A domain as administrators see it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Domain {
+    /// Row id.
+    pub id: i64,
+    /// Host.
+    pub domain: String,
+    /// `http` or `https`.
+    pub scheme: String,
+    /// Label.
+    pub scene: String,
+    /// Offered to every user.
+    pub shared: bool,
+    /// Owner of a private domain.
+    pub user_id: Option<i64>,
+    /// 1 effective, 99 not effective.
+    pub status: i64,
+    /// RFC 3339.
+    pub created_at: String,
+}

@@ -1,0 +1,221 @@
+//! Compatibility-surface shapes (`{base}/openapi/v1/...`, spec 2.5). Requests are lenient:
+//! older clients send integers as strings and fields this server does not know.
+
+use serde::{Deserialize, Serialize};
+
+use super::{FlexibleTime, IntList, LenientInt};
+
+/// `chain/create`.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct CreateChain {
+    /// Label.
+    #[serde(default)]
+    pub chain_title: Option<String>,
+    /// Destination.
+    pub target_url: String,
+    /// Group to put the chain in; 0 is none.
+    #[serde(default)]
+    pub group_id: Option<LenientInt>,
+    /// Domain id, as a one-element list (or a bare integer).
+    #[serde(default)]
+    pub domain: Option<IntList>,
+    /// Expiry: text or Unix seconds; empty or 0 permanent.
+    #[serde(default)]
+    pub valid_time: Option<FlexibleTime>,
+    /// Optional custom code.
+    #[serde(default)]
+    pub code: Option<String>,
+}
+
+/// Answer of `chain/create`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CreatedChain {
+    /// The new chain's code.
+    pub chain: String,
+    /// Label.
+    pub chain_title: String,
+    /// Chains the caller created today, this one included.
+    pub created_today: i64,
+    /// Group, 0 for none.
+    pub group_id: i64,
+    /// `scheme://domain/code`.
+    pub render_url: String,
+}
+
+/// Names one chain by code; `domain` picks among equal codes on different domains.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct ChainRef {
+    /// The code.
+    pub chain: String,
+    /// Domain id, needed only when the caller has the code on several domains.
+    #[serde(default)]
+    pub domain: Option<IntList>,
+}
+
+/// `chain/edit`.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct EditChain {
+    /// Which chain.
+    #[serde(flatten)]
+    pub chain: ChainRef,
+    /// New label.
+    #[serde(default)]
+    pub chain_title: Option<String>,
+    /// New destination.
+    #[serde(default)]
+    pub target_url: Option<String>,
+    /// New expiry.
+    #[serde(default)]
+    pub valid_time: Option<FlexibleTime>,
+}
+
+/// Answer of `chain/edit`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct EditedChain {
+    /// `scheme://domain/code`.
+    pub render_url: String,
+    /// Destination as it now stands.
+    pub target_url: String,
+}
+
+/// `chain/delete`.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct DeleteChains {
+    /// Codes to delete.
+    pub chains: Vec<String>,
+    /// Domain id, needed only when a code exists on several of the caller's domains.
+    #[serde(default)]
+    pub domain: Option<IntList>,
+}
+
+/// `chain/list` (JSON body or query).
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct ListChains {
+    /// 1-based page.
+    #[serde(default)]
+    pub page: Option<LenientInt>,
+    /// Rows per page, at most 100.
+    #[serde(default)]
+    pub page_size: Option<LenientInt>,
+    /// Only chains in this group.
+    #[serde(default)]
+    pub group_id: Option<LenientInt>,
+    /// Only chains whose title or code contains this.
+    #[serde(default, alias = "q")]
+    pub keyword: Option<String>,
+}
+
+/// `chain/info` (JSON body or query).
+pub type ChainInfo = ChainRef;
+
+/// A chain in listings and `chain/info` (spec 2.5).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChainItem {
+    /// Code.
+    pub chain: String,
+    /// Row id.
+    pub chain_id: i64,
+    /// Label.
+    pub chain_title: String,
+    /// `YYYY-MM-DD HH:MM:SS` UTC.
+    pub create_time: String,
+    /// Domain id.
+    pub domain: i64,
+    /// 1 effective, 99 not effective.
+    pub domain_status: i64,
+    /// Domain host.
+    pub domain_url: String,
+    /// Group, 0 for none.
+    pub group_id: i64,
+    /// Visits ever.
+    pub pv_history: i64,
+    /// Visits today (UTC).
+    pub pv_today: i64,
+    /// `scheme://domain/code`.
+    pub render_url: String,
+    /// Status label.
+    pub status: String,
+    /// Destination kind of messaging-app chains, 0 for short chains.
+    pub sub_type: i64,
+    /// Kind of chain.
+    #[serde(rename = "type")]
+    pub chain_type: i64,
+    /// Destination.
+    pub target_url: String,
+    /// Expiry: `YYYY-MM-DD HH:MM:SS` UTC, empty when permanent.
+    pub valid_time: String,
+}
+
+/// Answer of `chain/list`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ChainList {
+    /// This page.
+    pub list: Vec<ChainItem>,
+    /// Rows on this page.
+    pub list_num: i64,
+    /// Rows on all pages.
+    pub total: i64,
+}
+
+/// `group/create`.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct CreateGroup {
+    /// Name.
+    pub name: String,
+    /// Kind of chains it holds; 0 or absent is 1.
+    #[serde(default)]
+    pub chain_type: Option<LenientInt>,
+}
+
+/// Answer of `group/create`: the id as a string, as the spec has it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CreatedGroup {
+    /// The new group's id.
+    pub group_id: String,
+}
+
+/// A group in `group/list`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct GroupItem {
+    /// Live chains in the group.
+    pub chain_num: i64,
+    /// Kind of chains it holds.
+    pub chain_type: i64,
+    /// Row id.
+    pub group_id: i64,
+    /// Name.
+    pub group_name: String,
+}
+
+/// Answer of `group/list`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct GroupList {
+    /// The caller's groups, oldest first.
+    pub list: Vec<GroupItem>,
+    /// How many.
+    pub total: i64,
+}
+
+/// A domain in `domain/list`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct DomainItem {
+    /// Row id.
+    pub id: i64,
+    /// 1 when the caller owns the domain, 0 when it is shared.
+    pub is_my: i64,
+    /// `scheme://host`.
+    pub url: String,
+    /// 1 effective, 99 not effective.
+    pub domain_status: i64,
+    /// `http` or `https`.
+    pub scheme: String,
+    /// Label.
+    pub scene: String,
+}
+
+/// Answer of `domain/list`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct DomainList {
+    /// Domains the caller may use.
+    pub domain_list: Vec<DomainItem>,
+}

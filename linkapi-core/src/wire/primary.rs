@@ -1,0 +1,164 @@
+//! Primary-surface shapes (`{base}/chains`, `/groups`, `/domains`, ...). Requests refuse unknown
+//! fields so a misspelt field is an error rather than silently ignored.
+
+use serde::{Deserialize, Serialize};
+
+/// `POST /chains`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateChain {
+    /// Destination, http or https.
+    pub target_url: String,
+    /// Domain to serve on; the server's default domain when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub domain_id: Option<i64>,
+    /// Optional label.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain_title: Option<String>,
+    /// Optional custom code; a random one when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    /// Unix seconds after which the chain answers 410; 0 or absent is permanent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub valid_time: Option<i64>,
+    /// Group to put the chain in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group_id: Option<i64>,
+}
+
+/// `PATCH /chains/{id}`: fields left out stay as they are.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UpdateChain {
+    /// New label.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain_title: Option<String>,
+    /// New destination.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target_url: Option<String>,
+    /// New expiry; 0 makes the chain permanent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub valid_time: Option<i64>,
+}
+
+/// `GET /chains` query.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListChains {
+    /// 1-based page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// Rows per page, at most 100.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_size: Option<i64>,
+    /// Only chains in this group.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group_id: Option<i64>,
+    /// Only chains whose title or code contains this.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub q: Option<String>,
+}
+
+/// A chain on the primary surface (spec 2.1 plus what clients need to use it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Chain {
+    /// Row id.
+    pub id: i64,
+    /// Short code.
+    pub code: String,
+    /// 1 normal, 2 expired, 3 disabled, 4 domain not effective.
+    pub status: i64,
+    /// Label of `status`.
+    pub status_label: String,
+    /// Destination.
+    pub target_url: String,
+    /// Kind of chain: 1 short, 2 external, 3 work-chat, 4 card.
+    #[serde(rename = "type")]
+    pub chain_type: i64,
+    /// Destination kind of messaging-app chains.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sub_type: Option<i64>,
+    /// Domain id.
+    pub domain_id: i64,
+    /// Label.
+    pub chain_title: String,
+    /// Expiry in Unix seconds; 0 permanent.
+    pub valid_time: i64,
+    /// `scheme://domain/code`.
+    pub render_url: String,
+    /// First group, if any.
+    pub group_id: Option<i64>,
+    /// Visits today (UTC).
+    pub pv_today: i64,
+    /// Visits ever.
+    pub pv_history: i64,
+    /// RFC 3339.
+    pub created_at: String,
+    /// RFC 3339.
+    pub updated_at: String,
+}
+
+/// A page of chains.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ChainPage {
+    /// The chains of this page, newest first.
+    pub list: Vec<Chain>,
+    /// Chains matching the filter on all pages.
+    pub total: i64,
+    /// This page, 1-based.
+    pub page: i64,
+    /// Rows per page.
+    pub page_size: i64,
+}
+
+/// `DELETE /chains/{id}` answer.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct DeletedChain {
+    /// The deleted chain's id.
+    pub id: i64,
+    /// Always true.
+    pub deleted: bool,
+}
+
+/// `POST /groups`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateGroup {
+    /// Name, unique per user.
+    pub name: String,
+    /// Kind of chains it holds; 0 or absent is 1 (short).
+    #[serde(default)]
+    pub chain_type: i64,
+}
+
+/// A group (spec 2.3).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Group {
+    /// Live chains in the group.
+    pub chain_count: i64,
+    /// Kind of chains it holds.
+    pub chain_type: i64,
+    /// RFC 3339.
+    pub created_at: String,
+    /// Row id.
+    pub id: i64,
+    /// Name.
+    pub name: String,
+}
+
+/// A domain the caller may use (spec 2.3).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Domain {
+    /// Host.
+    pub domain: String,
+    /// Row id.
+    pub id: i64,
+    /// Label.
+    pub scene: String,
+    /// `http` or `https`.
+    pub scheme: String,
+    /// 1 effective, 99 not effective.
+    pub domain_status: i64,
+    /// 1 when the caller owns it, 0 when it is shared.
+    pub is_my: i64,
+}
