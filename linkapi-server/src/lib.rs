@@ -1,1 +1,315 @@
-//! x
+//! linkapi-server: the process around [`linkapi_core`]: flags and configuration file, data
+//! directory, logging, signals, and the first admin key. `linkapi-server` and `linkapi serve`
+//! share [`ServeArgs`], so both take the same flags and behave the same.
+//!
+//! # Layout
+//!
+//! - [`ServeArgs`] and [`FileConfig`]: flags (with `LINKAPI_*` environment fallbacks) and the
+//!   TOML configuration file; flags win over the file, the file over defaults.
+//! - [`Server`]: [`Server::bind`] opens the store, binds the listener, starts the services and
+//!   makes the bootstrap key; [`Server::run`] serves until the shutdown future completes.
+//! - [`init_logging`] and [`shutdown_signal`]: process concerns for binaries.
+
+use std::io::IsTerminal;
+use std::net::SocketAddr;
+use std::num::NonZeroU32;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+use linkapi_core::model::Scheme;
+use linkapi_core::service::{BootstrapKey, RateLimit};
+use linkapi_core::{App, AppConfig, ServerConfig, SqliteStore, SystemClock};
+use serde::Deserialize;
+use tokio::net::TcpListener;
+
+/// Name of the database file inside the data directory.
+pub const DATABASE_FILE: &str = "linkapi.db";
+
+/// Environment variable holding the first admin key of an empty deployment.
+pub const INITIAL_KEY_ENV: &str = "LINKAPI_INITIAL_API_KEY";
+
+/// Flags of `linkapi-server` and `linkapi serve`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct ServeArgs {
+    /// Address to listen on [default: 127.0.0.1:8080]
+    #[arg(long, env = "LINKAPI_LISTEN", value_name = "ADDR")]
+    pub listen: Option<SocketAddr>,
+
+    /// Directory of the SQLite database and uploads [default: the user's data directory]
+    #[arg(long, env = "LINKAPI_DATA_DIR", value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+
+    /// Public base URL of short links, e.g. https://s.example.com [default: http://ADDR]
+    #[arg(long, env = "LINKAPI_PUBLIC_URL", value_name = "URL")]
+    pub public_url: Option<String>,
+
+    /// TOML configuration file; flags override its values
+    #[arg(long, env = "LINKAPI_CONFIG", value_name = "FILE")]
+    pub config: Option<PathBuf>,
+}
+
+/// The configuration file. Every key is optional.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileConfig {
+    /// As `--listen`.
+    pub listen: Option<SocketAddr>,
+    /// As `--data-dir`.
+    pub data_dir: Option<PathBuf>,
+    /// As `--public-url`.
+    pub public_url: Option<String>,
+    /// Requests per second per API key; 0 turns rate limiting off.
+    pub rate_limit_per_second: Option<u32>,
+    /// Requests a key may send at once.
+    pub rate_limit_burst: Option<u32>,
+    /// Chains a user may create per UTC day, unless the user has its own quota.
+    pub daily_create_quota: Option<i64>,
+    /// Length of generated codes.
+    pub code_length: Option<usize>,
+    /// Links kept in the redirect cache.
+    pub link_cache_capacity: Option<usize>,
+    /// Connections served at once.
+    pub max_connections: Option<usize>,
+    /// Largest JSON request body, in bytes.
+    pub max_body_bytes: Option<usize>,
+    /// Seconds a client has to send request headers.
+    pub header_read_timeout_secs: Option<u64>,
+    /// Seconds shutdown waits for open connections.
+    pub grace_period_secs: Option<u64>,
+}
+
+impl FileConfig {
+    /// Reads a configuration file.
+    ///
+    /// # Errors
+    /// When the file cannot be read or is not valid.
+    pub fn load(path: &Path) -> Result<Self> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("reading config {}", path.display()))?;
+        toml::from_str(&text).with_context(|| format!("parsing config {}", path.display()))
+    }
+}
+
+/// The directory data goes to when none is given: the user's data directory.
+///
+/// # Errors
+/// When the platform has no home directory.
+pub fn default_data_dir() -> Result<PathBuf> {
+    directories::ProjectDirs::from("", "", "linkapi")
+        .map(|dirs| dirs.data_dir().to_path_buf())
+        .context("no home directory to keep data in; pass --data-dir")
+}
+
+/// Host and scheme of the default domain: from the public URL, else the bound address.
+fn default_domain(public_url: Option<&str>, bound: SocketAddr) -> Result<(String, Scheme)> {
+    let Some(raw) = public_url else {
+        let ip = if bound.ip().is_unspecified() {
+            // 0.0.0.0 is not an address a browser can open; loopback is, on this machine.
+            std::net::IpAddr::from([127, 0, 0, 1])
+        } else {
+            bound.ip()
+        };
+        return Ok((SocketAddr::new(ip, bound.port()).to_string(), Scheme::Http));
+    };
+    let (scheme, rest) = raw
+        .split_once("://")
+        .with_context(|| format!("public URL {raw:?} has no scheme"))?;
+    let scheme = Scheme::parse(&scheme.to_ascii_lowercase())
+        .with_context(|| format!("public URL {raw:?} must be http or https"))?;
+    let host = rest.trim_end_matches('/');
+    if host.is_empty() || host.contains('/') {
+        bail!("public URL {raw:?} must be scheme://host[:port] with no path");
+    }
+    Ok((host.to_owned(), scheme))
+}
+
+/// A bound, started server that has not begun accepting.
+pub struct Server {
+    listener: TcpListener,
+    app: App,
+    config: ServerConfig,
+    /// Where it listens.
+    pub local_addr: SocketAddr,
+    /// Where its data lives.
+    pub data_dir: PathBuf,
+    /// `scheme://host` of the default domain.
+    pub public_url: String,
+    /// The first admin key, when this start created one.
+    pub bootstrap: Option<BootstrapKey>,
+}
+
+impl Server {
+    /// Opens the data directory and database, binds, starts the services and, on an empty
+    /// database, creates the first admin key (from `initial_key` when given).
+    ///
+    /// # Errors
+    /// On a bad configuration, an unusable data directory or address, or a store failure.
+    pub async fn bind(args: &ServeArgs, initial_key: Option<&str>) -> Result<Server> {
+        let file = match &args.config {
+            Some(path) => FileConfig::load(path)?,
+            None => FileConfig::default(),
+        };
+        let data_dir = match args.data_dir.clone().or(file.data_dir.clone()) {
+            Some(dir) => dir,
+            None => default_data_dir()?,
+        };
+        std::fs::create_dir_all(&data_dir)
+            .with_context(|| format!("creating data directory {}", data_dir.display()))?;
+        let store = SqliteStore::open(&data_dir.join(DATABASE_FILE))
+            .with_context(|| format!("opening database in {}", data_dir.display()))?;
+
+        let listen = args
+            .listen
+            .or(file.listen)
+            .unwrap_or_else(|| SocketAddr::from(([127, 0, 0, 1], 8080)));
+        let listener = TcpListener::bind(listen)
+            .await
+            .with_context(|| format!("listening on {listen}"))?;
+        let local_addr = listener.local_addr()?;
+
+        let public_url = args.public_url.clone().or(file.public_url.clone());
+        let (default_host, default_scheme) = default_domain(public_url.as_deref(), local_addr)?;
+        let rate_limit = match (file.rate_limit_per_second, file.rate_limit_burst) {
+            (Some(0), _) => None,
+            (per_second, burst) => {
+                let default = RateLimit::default();
+                let per_second = per_second
+                    .and_then(NonZeroU32::new)
+                    .unwrap_or(default.per_second);
+                Some(RateLimit {
+                    per_second,
+                    burst: burst
+                        .and_then(NonZeroU32::new)
+                        .unwrap_or(per_second.max(default.burst)),
+                })
+            }
+        };
+        let defaults = AppConfig::default();
+        let app_config = AppConfig {
+            default_host: default_host.clone(),
+            default_scheme,
+            code_length: file
+                .code_length
+                .unwrap_or(defaults.code_length)
+                .clamp(4, 32),
+            rate_limit,
+            daily_create_quota: file
+                .daily_create_quota
+                .unwrap_or(defaults.daily_create_quota),
+            link_cache_capacity: file
+                .link_cache_capacity
+                .unwrap_or(defaults.link_cache_capacity),
+        };
+        let server_defaults = ServerConfig::default();
+        let config = ServerConfig {
+            max_connections: file
+                .max_connections
+                .unwrap_or(server_defaults.max_connections),
+            header_read_timeout: file
+                .header_read_timeout_secs
+                .map_or(server_defaults.header_read_timeout, Duration::from_secs),
+            max_body_bytes: file
+                .max_body_bytes
+                .unwrap_or(server_defaults.max_body_bytes),
+            grace_period: file
+                .grace_period_secs
+                .map_or(server_defaults.grace_period, Duration::from_secs),
+        };
+        let app = App::start(Arc::new(store), Arc::new(SystemClock), app_config)
+            .await
+            .context("starting services")?;
+        let bootstrap = app
+            .bootstrap(initial_key)
+            .await
+            .context("creating the first API key")?;
+        Ok(Server {
+            listener,
+            app,
+            config,
+            local_addr,
+            data_dir,
+            public_url: format!("{}://{}", default_scheme.as_str(), default_host),
+            bootstrap,
+        })
+    }
+
+    /// Serves until `shutdown` completes, then drains.
+    ///
+    /// # Errors
+    /// When the server fails fatally.
+    pub async fn run(self, shutdown: impl Future<Output = ()>) -> Result<()> {
+        tracing::info!(addr = %self.local_addr, data_dir = %self.data_dir.display(), "serving");
+        linkapi_core::serve(self.listener, self.app, self.config, shutdown).await?;
+        tracing::info!("stopped");
+        Ok(())
+    }
+}
+
+/// Installs the log subscriber: `LINKAPI_LOG` (or `RUST_LOG`) as filter, `info` by default,
+/// written to stderr, coloured only on a terminal without `NO_COLOR`.
+pub fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("LINKAPI_LOG")
+        .or_else(|_| tracing_subscriber::EnvFilter::try_from_default_env())
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let colour = std::io::stderr().is_terminal()
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(colour)
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
+/// Completes on Ctrl-C or, on Unix, SIGTERM.
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {}
+        () = terminate => {}
+    }
+}
+
+/// What a binary prints, once, when a start created the first key.
+pub fn bootstrap_notice(server: &Server) -> Option<String> {
+    let key = server.bootstrap.as_ref().filter(|k| k.generated)?;
+    Some(format!(
+        "Created the first admin API key (scope *). It is shown once; keep it safe:\n\n    {}\n",
+        key.secret
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_domain_comes_from_the_public_url_or_the_address() {
+        let bound: SocketAddr = "0.0.0.0:9000".parse().expect("addr");
+        assert_eq!(
+            default_domain(None, bound).expect("ok"),
+            ("127.0.0.1:9000".into(), Scheme::Http)
+        );
+        assert_eq!(
+            default_domain(Some("https://s.example.com/"), bound).expect("ok"),
+            ("s.example.com".into(), Scheme::Https)
+        );
+        assert!(default_domain(Some("s.example.com"), bound).is_err());
+        assert!(default_domain(Some("ftp://x"), bound).is_err());
+        assert!(default_domain(Some("https://x/y"), bound).is_err());
+    }
+}

@@ -1,0 +1,46 @@
+//! `linkapi-server`: the standalone server.
+
+use std::process::ExitCode;
+
+use clap::Parser;
+use linkapi_server::{INITIAL_KEY_ENV, ServeArgs, Server, bootstrap_notice, init_logging};
+
+/// The linkapi short-link server.
+#[derive(Parser)]
+#[command(name = "linkapi-server", version, about)]
+struct Cli {
+    #[command(flatten)]
+    serve: ServeArgs,
+}
+
+#[allow(clippy::print_stderr)] // a binary reports to its user on stderr
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_logging();
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(rt) => rt,
+        Err(err) => {
+            eprintln!("linkapi-server: error: starting the runtime: {err}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let result = runtime.block_on(async {
+        let initial = std::env::var(INITIAL_KEY_ENV).ok();
+        let server = Server::bind(&cli.serve, initial.as_deref()).await?;
+        if let Some(notice) = bootstrap_notice(&server) {
+            eprintln!("{notice}");
+        }
+        eprintln!(
+            "linkapi-server: listening on http://{} (short links: {})",
+            server.local_addr, server.public_url
+        );
+        server.run(linkapi_server::shutdown_signal()).await
+    });
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("linkapi-server: error: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
