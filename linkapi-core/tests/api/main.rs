@@ -1,0 +1,13 @@
+//! Integration tests of the HTTP API: a real server, a real SQLite file, real HTTP.
+
+#![allow(clippy::unwrap_used)]
+
+mod admin;
+mod auth;
+mod compat;
+mod limits;
+mod persistence;
+mod primary;
+mod redirect;
+mod server;
+mod support;

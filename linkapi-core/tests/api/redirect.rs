@@ -1,0 +1,233 @@
+//! Redirects: 302, 404, 410, visit counts, and the cache staying coherent with writes.
+
+use reqwest::StatusCode;
+use serde_json::json;
+
+use crate::support::{ADMIN_KEY, START, TestServer, eventually};
+
+#[tokio::test]
+async fn live_unknown_deleted_and_expired_links() {
+    let server = TestServer::start().await;
+    let (_, key) = server.full_user("visitor").await;
+    let chain = server
+        .create_chain(&key, json!({"target_url": "https://example.com/landing?utm=1", "code": "go", "valid_time": START + 100}))
+        .await;
+
+    let hit = server.visit("go").await;
+    assert_eq!(hit.status, StatusCode::FOUND);
+    assert_eq!(
+        hit.header("location"),
+        Some("https://example.com/landing?utm=1")
+    );
+    assert_eq!(hit.header("cache-control"), Some("private, no-cache"));
+
+    let head = server.client.head(server.url("/go")).send().await.unwrap();
+    assert_eq!(head.status(), StatusCode::FOUND);
+
+    let unknown = server.visit("nothing-here").await;
+    assert_eq!(unknown.status, StatusCode::NOT_FOUND);
+    assert!(
+        unknown
+            .header("content-type")
+            .unwrap()
+            .starts_with("text/html")
+    );
+
+    // Expiry: 410 once valid_time passes, and status 2 on reads.
+    server.clock.advance(100);
+    assert_eq!(server.visit("go").await.status, StatusCode::GONE);
+    let read = server.get(&format!("/chains/{}", chain["id"]), &key).await;
+    assert_eq!(read.primary_data()["status"], 2);
+    assert_eq!(read.primary_data()["status_label"], "expired");
+    let info = server.get("/openapi/v1/chain/info?chain=go", &key).await;
+    assert_eq!(info.compat_result()["status"], "expired");
+
+    // Extending an expired chain revives it.
+    server
+        .patch(
+            &format!("/chains/{}", chain["id"]),
+            &key,
+            json!({"valid_time": 0}),
+        )
+        .await
+        .primary_data();
+    assert_eq!(server.visit("go").await.status, StatusCode::FOUND);
+
+    server
+        .delete(&format!("/chains/{}", chain["id"]), &key)
+        .await
+        .primary_data();
+    assert_eq!(server.visit("go").await.status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn only_the_chains_own_domain_serves_it() {
+    let server = TestServer::start().await;
+    let (_, key) = server.full_user("hosts").await;
+    let other = server
+        .post(
+            "/admin/domains",
+            ADMIN_KEY,
+            json!({"domain": "other.test", "scheme": "http", "shared": true}),
+        )
+        .await;
+    let other_id = other.primary_data()["id"].as_i64().unwrap();
+    server
+        .create_chain(
+            &key,
+            json!({"target_url": "https://e.com/other", "code": "here", "domain_id": other_id}),
+        )
+        .await;
+    // Same code, asked on the default host: not there.
+    assert_eq!(server.visit("here").await.status, StatusCode::NOT_FOUND);
+    let visit = |host: &'static str| {
+        server
+            .client
+            .get(server.url("/here"))
+            .header("host", host)
+            .send()
+    };
+    let on_other = visit("other.test").await.unwrap();
+    assert_eq!(on_other.status(), StatusCode::FOUND);
+    assert_eq!(
+        visit("OTHER.test:80").await.unwrap().status(),
+        StatusCode::FOUND
+    );
+    assert_eq!(
+        visit("unknown.test").await.unwrap().status(),
+        StatusCode::NOT_FOUND
+    );
+
+    server
+        .patch(
+            &format!("/admin/domains/{other_id}"),
+            ADMIN_KEY,
+            json!({"status": 99}),
+        )
+        .await
+        .primary_data();
+    assert_eq!(
+        visit("other.test").await.unwrap().status(),
+        StatusCode::NOT_FOUND
+    );
+    server
+        .patch(
+            &format!("/admin/domains/{other_id}"),
+            ADMIN_KEY,
+            json!({"status": 1}),
+        )
+        .await
+        .primary_data();
+    assert_eq!(
+        visit("other.test").await.unwrap().status(),
+        StatusCode::FOUND
+    );
+}
+
+#[tokio::test]
+async fn the_cache_follows_edits_deletes_and_new_codes() {
+    let server = TestServer::start().await;
+    let (_, key) = server.full_user("cache").await;
+
+    // A miss is cached too; creating the code must replace that answer.
+    assert_eq!(server.visit("fresh").await.status, StatusCode::NOT_FOUND);
+    let chain = server
+        .create_chain(
+            &key,
+            json!({"target_url": "https://one.example/", "code": "fresh"}),
+        )
+        .await;
+    assert_eq!(
+        server.visit("fresh").await.header("location"),
+        Some("https://one.example/")
+    );
+
+    // Edited on the primary surface: the next hit sees the new target.
+    server
+        .patch(
+            &format!("/chains/{}", chain["id"]),
+            &key,
+            json!({"target_url": "https://two.example/"}),
+        )
+        .await
+        .primary_data();
+    assert_eq!(
+        server.visit("fresh").await.header("location"),
+        Some("https://two.example/")
+    );
+
+    // Edited on the compatibility surface.
+    server
+        .post(
+            "/openapi/v1/chain/edit",
+            &key,
+            json!({"chain": "fresh", "target_url": "https://three.example/"}),
+        )
+        .await
+        .compat_result();
+    assert_eq!(
+        server.visit("fresh").await.header("location"),
+        Some("https://three.example/")
+    );
+
+    // Expiry set on a cached link applies at once.
+    server
+        .patch(
+            &format!("/chains/{}", chain["id"]),
+            &key,
+            json!({"valid_time": START + 10}),
+        )
+        .await
+        .primary_data();
+    assert_eq!(server.visit("fresh").await.status, StatusCode::FOUND);
+    server.clock.advance(10);
+    assert_eq!(server.visit("fresh").await.status, StatusCode::GONE);
+    server.clock.advance(-10);
+
+    // Deleted on the compatibility surface.
+    server
+        .post(
+            "/openapi/v1/chain/delete",
+            &key,
+            json!({"chains": ["fresh"]}),
+        )
+        .await
+        .compat_result();
+    assert_eq!(server.visit("fresh").await.status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn visits_are_counted_and_head_is_not() {
+    let server = TestServer::start().await;
+    let (_, key) = server.full_user("counter").await;
+    let chain = server
+        .create_chain(
+            &key,
+            json!({"target_url": "https://e.com", "code": "count"}),
+        )
+        .await;
+    for _ in 0..3 {
+        assert_eq!(server.visit("count").await.status, StatusCode::FOUND);
+    }
+    server
+        .client
+        .head(server.url("/count"))
+        .send()
+        .await
+        .unwrap();
+    let path = format!("/chains/{}", chain["id"]);
+    let counted = eventually(|| async {
+        let read = server.get(&path, &key).await;
+        read.body["data"]["pv_history"] == 3
+    })
+    .await;
+    assert!(counted, "three visits counted");
+    let read = server.get(&path, &key).await;
+    assert_eq!(read.primary_data()["pv_today"], 3);
+
+    // Tomorrow they are history, not today.
+    server.clock.advance(86_400);
+    let read = server.get("/openapi/v1/chain/info?chain=count", &key).await;
+    assert_eq!(read.compat_result()["pv_today"], 0);
+    assert_eq!(read.compat_result()["pv_history"], 3);
+}

@@ -1,0 +1,87 @@
+//! Server plumbing: health, unknown routes, methods, request ids, HTTP/2.
+
+use reqwest::StatusCode;
+
+use crate::support::{ADMIN_KEY, Reply, TestServer};
+
+#[tokio::test]
+async fn health_and_readiness() {
+    let server = TestServer::start().await;
+    let health = Reply::from(
+        server
+            .client
+            .get(server.url("/healthz"))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(health.primary_data()["status"], "ok");
+    let ready = Reply::from(
+        server
+            .client
+            .get(server.url("/readyz"))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(ready.primary_data()["status"], "ready");
+}
+
+#[tokio::test]
+async fn unknown_paths_and_wrong_methods() {
+    let server = TestServer::start().await;
+    let unknown = server.get("/no/such/path", ADMIN_KEY).await;
+    unknown.assert_primary_error(StatusCode::NOT_FOUND, "not_found");
+    // API prefixes are never treated as codes.
+    server
+        .get("/admin", ADMIN_KEY)
+        .await
+        .assert_primary_error(StatusCode::NOT_FOUND, "not_found");
+
+    let wrong = server.delete("/groups", ADMIN_KEY).await;
+    wrong.assert_primary_error(StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed");
+    assert_eq!(wrong.header("allow"), Some("GET, POST, HEAD"));
+    let wrong = server.get("/admin/keys/3", ADMIN_KEY).await;
+    assert_eq!(wrong.header("allow"), Some("DELETE"));
+}
+
+#[tokio::test]
+async fn request_ids_are_echoed_or_made() {
+    let server = TestServer::start().await;
+    let made = server
+        .client
+        .get(server.url("/healthz"))
+        .send()
+        .await
+        .unwrap();
+    let id = made.headers()["x-request-id"].to_str().unwrap().to_owned();
+    assert_eq!(id.len(), 16);
+    let echoed = server
+        .client
+        .get(server.url("/healthz"))
+        .header("x-request-id", "trace-abc-123")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(echoed.headers()["x-request-id"], "trace-abc-123");
+}
+
+#[tokio::test]
+async fn http2_without_tls_is_served() {
+    let server = TestServer::start().await;
+    let client = reqwest::Client::builder()
+        .http2_prior_knowledge()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let reply = client
+        .get(server.url("/chains"))
+        .bearer_auth(ADMIN_KEY)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(reply.version(), reqwest::Version::HTTP_2);
+    assert_eq!(reply.status(), StatusCode::OK);
+}

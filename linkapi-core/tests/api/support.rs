@@ -1,0 +1,308 @@
+//! A real server on 127.0.0.1:0 over a real SQLite file in a temp dir, and a small client.
+
+use std::net::SocketAddr;
+use std::num::NonZeroU32;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use linkapi_core::service::RateLimit;
+use linkapi_core::{App, AppConfig, ManualClock, ServerConfig, SqliteStore, serve};
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+use tempfile::TempDir;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+/// 2027-01-15 08:00:00 UTC: far from a day boundary, so "today" is stable within a test.
+pub const START: i64 = 1_800_000_000;
+pub const ADMIN_KEY: &str = "lk_test_admin_key_0123456789";
+
+pub struct Options {
+    pub rate_limit: Option<RateLimit>,
+    pub daily_create_quota: i64,
+    pub max_body_bytes: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            // Generous: tests that are not about rate limits must never meet one.
+            rate_limit: Some(RateLimit {
+                per_second: NonZeroU32::new(1000).expect("non-zero"),
+                burst: NonZeroU32::new(1000).expect("non-zero"),
+            }),
+            daily_create_quota: 10_000,
+            max_body_bytes: 4096,
+        }
+    }
+}
+
+pub struct TestServer {
+    pub addr: SocketAddr,
+    pub clock: ManualClock,
+    pub dir: Arc<TempDir>,
+    pub client: reqwest::Client,
+    shutdown: Option<oneshot::Sender<()>>,
+    task: Option<JoinHandle<()>>,
+}
+
+pub struct Reply {
+    pub status: StatusCode,
+    pub headers: reqwest::header::HeaderMap,
+    pub body: Value,
+    pub text: String,
+}
+
+impl TestServer {
+    pub async fn start() -> Self {
+        Self::start_with(Options::default()).await
+    }
+
+    pub async fn start_with(options: Options) -> Self {
+        let dir = Arc::new(TempDir::new().expect("temp dir"));
+        Self::start_in(dir, ManualClock::new(START), options).await
+    }
+
+    async fn start_in(dir: Arc<TempDir>, clock: ManualClock, options: Options) -> Self {
+        let store = SqliteStore::open(&dir.path().join("linkapi.db")).expect("open store");
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let addr = listener.local_addr().expect("addr");
+        let config = AppConfig {
+            default_host: addr.to_string(),
+            rate_limit: options.rate_limit,
+            daily_create_quota: options.daily_create_quota,
+            ..AppConfig::default()
+        };
+        let app = App::start(Arc::new(store), Arc::new(clock.clone()), config)
+            .await
+            .expect("start app");
+        app.bootstrap(Some(ADMIN_KEY)).await.expect("bootstrap");
+        let server_config = ServerConfig {
+            max_body_bytes: options.max_body_bytes,
+            grace_period: Duration::from_secs(2),
+            ..ServerConfig::default()
+        };
+        let (tx, rx) = oneshot::channel::<()>();
+        let task = tokio::spawn(async move {
+            serve(listener, app, server_config, async {
+                let _ = rx.await;
+            })
+            .await
+            .expect("serve");
+        });
+        let client = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .expect("client");
+        TestServer {
+            addr,
+            clock,
+            dir,
+            client,
+            shutdown: Some(tx),
+            task: Some(task),
+        }
+    }
+
+    /// Stops the server (draining, flushing visits) and starts a new one on the same data.
+    pub async fn restart(mut self) -> Self {
+        self.stop().await;
+        let dir = self.dir.clone();
+        let clock = self.clock.clone();
+        Self::start_in(dir, clock, Options::default()).await
+    }
+
+    pub async fn stop(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        if let Some(task) = self.task.take() {
+            task.await.expect("server task");
+        }
+    }
+
+    pub fn db_path(&self) -> PathBuf {
+        self.dir.path().join("linkapi.db")
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{}", self.addr, path)
+    }
+
+    /// Sends a request; `key` goes in `Authorization: Bearer`.
+    pub async fn call(
+        &self,
+        method: Method,
+        path: &str,
+        key: Option<&str>,
+        body: Option<Value>,
+    ) -> Reply {
+        let mut req = self.client.request(method, self.url(path));
+        if let Some(key) = key {
+            req = req.bearer_auth(key);
+        }
+        if let Some(body) = body {
+            req = req.json(&body);
+        }
+        Reply::from(req.send().await.expect("request")).await
+    }
+
+    pub async fn get(&self, path: &str, key: &str) -> Reply {
+        self.call(Method::GET, path, Some(key), None).await
+    }
+
+    pub async fn post(&self, path: &str, key: &str, body: Value) -> Reply {
+        self.call(Method::POST, path, Some(key), Some(body)).await
+    }
+
+    pub async fn patch(&self, path: &str, key: &str, body: Value) -> Reply {
+        self.call(Method::PATCH, path, Some(key), Some(body)).await
+    }
+
+    pub async fn delete(&self, path: &str, key: &str) -> Reply {
+        self.call(Method::DELETE, path, Some(key), None).await
+    }
+
+    /// GET of a short link, not following the redirect.
+    pub async fn visit(&self, code: &str) -> Reply {
+        let resp = self
+            .client
+            .get(self.url(&format!("/{code}")))
+            .send()
+            .await
+            .expect("visit");
+        Reply::from(resp).await
+    }
+
+    /// A new user and a key for it with `scopes`; returns (user id, key).
+    pub async fn user_with_key(&self, name: &str, scopes: &[&str]) -> (i64, String) {
+        let user = self
+            .post("/admin/users", ADMIN_KEY, json!({ "name": name }))
+            .await;
+        assert_eq!(user.status, StatusCode::CREATED, "{}", user.text);
+        let user_id = user.body["data"]["id"].as_i64().expect("user id");
+        let key = self
+            .post(
+                "/admin/keys",
+                ADMIN_KEY,
+                json!({ "user_id": user_id, "scopes": scopes }),
+            )
+            .await;
+        assert_eq!(key.status, StatusCode::CREATED, "{}", key.text);
+        (
+            user_id,
+            key.body["data"]["api_key"]
+                .as_str()
+                .expect("secret")
+                .to_owned(),
+        )
+    }
+
+    /// A user whose key holds every chain, group and domain scope.
+    pub async fn full_user(&self, name: &str) -> (i64, String) {
+        self.user_with_key(
+            name,
+            &[
+                "chains:read",
+                "chains:write",
+                "groups:read",
+                "groups:write",
+                "domains:read",
+            ],
+        )
+        .await
+    }
+
+    /// Creates a short chain on the primary surface and returns its `data`.
+    pub async fn create_chain(&self, key: &str, body: Value) -> Value {
+        let reply = self.post("/chains", key, body).await;
+        assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text);
+        reply.body["data"].clone()
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+    }
+}
+
+impl Reply {
+    pub async fn from(resp: reqwest::Response) -> Self {
+        let status = resp.status();
+        let headers = resp.headers().clone();
+        let text = resp.text().await.expect("body");
+        let body = serde_json::from_str(&text).unwrap_or(Value::Null);
+        Reply {
+            status,
+            headers,
+            body,
+            text,
+        }
+    }
+
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
+
+    /// Asserts a primary-surface error envelope with this status and short name.
+    pub fn assert_primary_error(&self, status: StatusCode, code: &str) {
+        assert_eq!(self.status, status, "{}", self.text);
+        assert_eq!(self.body["code"], code, "{}", self.text);
+        assert_eq!(self.body["status"], status.as_u16(), "{}", self.text);
+        assert!(
+            self.body["message"].as_str().is_some_and(|m| !m.is_empty()),
+            "{}",
+            self.text
+        );
+        assert_eq!(self.header("content-type"), Some("application/json"));
+    }
+
+    /// Asserts a compatibility-surface error envelope with this status.
+    pub fn assert_compat_error(&self, status: StatusCode) {
+        assert_eq!(self.status, status, "{}", self.text);
+        assert_eq!(self.body["code"], 0, "{}", self.text);
+        assert!(
+            self.body["msg"].as_str().is_some_and(|m| !m.is_empty()),
+            "{}",
+            self.text
+        );
+        assert!(self.body.get("result").is_none(), "{}", self.text);
+    }
+
+    /// Asserts a primary success envelope and returns `data`.
+    pub fn primary_data(&self) -> &Value {
+        assert!(self.status.is_success(), "{}", self.text);
+        assert_eq!(self.body["code"], 1, "{}", self.text);
+        assert_eq!(self.body["message"], "ok", "{}", self.text);
+        &self.body["data"]
+    }
+
+    /// Asserts a compatibility success envelope and returns `result`.
+    pub fn compat_result(&self) -> &Value {
+        assert_eq!(self.status, StatusCode::OK, "{}", self.text);
+        assert_eq!(self.body["code"], 1, "{}", self.text);
+        assert_eq!(self.body["msg"], "ok", "{}", self.text);
+        &self.body["result"]
+    }
+}
+
+/// Polls `f` until it returns true, for effects that land a moment later (visit counts).
+pub async fn eventually<F, Fut>(mut f: F) -> bool
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    for _ in 0..60 {
+        if f().await {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    false
+}
