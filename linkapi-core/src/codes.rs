@@ -71,7 +71,7 @@ pub fn is_reserved(segment: &str) -> bool {
         .any(|r| r.eq_ignore_ascii_case(segment))
 }
 
-/// A random code of `len` characters from [`ALPHABET`].
+/// A random code of `len` characters from an alphabet without look-alikes (no 0/O, 1/l/I).
 pub fn random_code(len: usize) -> String {
     let mut rng = rand::rng();
     (0..len)

@@ -2,9 +2,9 @@
 //!
 //! [`serve`] runs the accept loop: a connection cap, per-connection tasks watched for graceful
 //! shutdown, and accept errors that are logged and backed off rather than fatal. Each request
-//! gets an id and a tracing span, is routed ([`router`]), authenticated, rate limited and
+//! gets an id and a tracing span, is routed (`router`), authenticated, rate limited and
 //! authorised, then handed to a handler; every failure becomes an enveloped response of the
-//! route's surface ([`response::error`]).
+//! route's surface (`response::error`).
 
 mod handlers;
 mod request;

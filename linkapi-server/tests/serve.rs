@@ -1,0 +1,80 @@
+//! The server library: bind on port 0, serve, shut down gracefully on request.
+
+#![allow(clippy::unwrap_used)]
+
+use linkapi_server::{ServeArgs, Server};
+
+#[tokio::test]
+async fn binds_serves_and_drains_on_shutdown() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("linkapi.toml");
+    std::fs::write(
+        &config,
+        "public_url = \"https://s.example.com\"\ncode_length = 8\nrate_limit_per_second = 0\n",
+    )
+    .unwrap();
+    let args = ServeArgs {
+        listen: Some("127.0.0.1:0".parse().unwrap()),
+        data_dir: Some(dir.path().join("data")),
+        public_url: None,
+        config: Some(config),
+    };
+    let server = Server::bind(&args, Some("lk_server_test_key_000001"))
+        .await
+        .unwrap();
+    assert_eq!(server.public_url, "https://s.example.com");
+    assert!(server.bootstrap.as_ref().is_some_and(|k| !k.generated));
+    let addr = server.local_addr;
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let task = tokio::spawn(server.run(async {
+        let _ = stopped.await;
+    }));
+
+    let client = reqwest::Client::new();
+    let created: serde_json::Value = client
+        .post(format!("http://{addr}/chains"))
+        .bearer_auth("lk_server_test_key_000001")
+        .json(&serde_json::json!({"target_url": "https://example.com"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let render_url = created["data"]["render_url"].as_str().unwrap();
+    let code = render_url.strip_prefix("https://s.example.com/").unwrap();
+    assert_eq!(code.len(), 8, "code_length from the config file");
+    // With rate limiting off there are no rate headers.
+    let reply = client
+        .get(format!("http://{addr}/chains"))
+        .bearer_auth("lk_server_test_key_000001")
+        .send()
+        .await
+        .unwrap();
+    assert!(reply.headers().get("x-ratelimit-limit").is_none());
+
+    stop.send(()).unwrap();
+    task.await.unwrap().unwrap();
+    assert!(
+        client
+            .get(format!("http://{addr}/healthz"))
+            .send()
+            .await
+            .is_err()
+    );
+}
+
+#[tokio::test]
+async fn a_bad_config_file_is_an_error_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("bad.toml");
+    std::fs::write(&config, "listen = 12\n").unwrap();
+    let args = ServeArgs {
+        listen: Some("127.0.0.1:0".parse().unwrap()),
+        data_dir: Some(dir.path().to_path_buf()),
+        public_url: None,
+        config: Some(config),
+    };
+    let err = Server::bind(&args, None).await.err().unwrap();
+    assert!(format!("{err:#}").contains("bad.toml"), "{err:#}");
+}
