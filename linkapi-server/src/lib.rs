@@ -41,7 +41,7 @@ pub struct ServeArgs {
     #[arg(long, env = "LINKAPI_DATA_DIR", value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
 
-    /// Public base URL of short links, as scheme://host[:port] [default: http://ADDR]
+    /// Public base URL of short links, as scheme://host or scheme://host:port [default: http://ADDR]
     #[arg(long, env = "LINKAPI_PUBLIC_URL", value_name = "URL")]
     pub public_url: Option<String>,
 
