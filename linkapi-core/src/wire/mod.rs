@@ -9,22 +9,24 @@ pub mod primary;
 
 use serde::{Deserialize, Deserializer};
 
+/// A JSON integer or string; what the compatibility surface's lenient inputs start from.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum IntOrText {
+    Int(i64),
+    Text(String),
+}
+
 /// An integer that older compatibility clients may send as a JSON string (`"12"`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LenientInt(pub i64);
 
 impl<'de> Deserialize<'de> for LenientInt {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Either {
-            Int(i64),
-            Text(String),
-        }
-        match Either::deserialize(d)? {
-            Either::Int(v) => Ok(LenientInt(v)),
-            Either::Text(s) if s.trim().is_empty() => Ok(LenientInt(0)),
-            Either::Text(s) => {
+        match IntOrText::deserialize(d)? {
+            IntOrText::Int(v) => Ok(LenientInt(v)),
+            IntOrText::Text(s) if s.trim().is_empty() => Ok(LenientInt(0)),
+            IntOrText::Text(s) => {
                 s.trim().parse().map(LenientInt).map_err(|_| {
                     serde::de::Error::custom(format!("expected an integer, found {s:?}"))
                 })
@@ -59,15 +61,9 @@ pub struct FlexibleTime(pub i64);
 
 impl<'de> Deserialize<'de> for FlexibleTime {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Either {
-            Int(i64),
-            Text(String),
-        }
-        match Either::deserialize(d)? {
-            Either::Int(v) => Ok(FlexibleTime(v)),
-            Either::Text(s) => crate::clock::parse_flexible(&s)
+        match IntOrText::deserialize(d)? {
+            IntOrText::Int(v) => Ok(FlexibleTime(v)),
+            IntOrText::Text(s) => crate::clock::parse_flexible(&s)
                 .map(FlexibleTime)
                 .ok_or_else(|| {
                     serde::de::Error::custom(format!(

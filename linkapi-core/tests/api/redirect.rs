@@ -231,3 +231,35 @@ async fn visits_are_counted_and_head_is_not() {
     assert_eq!(read.compat_result()["pv_today"], 0);
     assert_eq!(read.compat_result()["pv_history"], 3);
 }
+
+#[tokio::test]
+async fn a_cached_link_is_served_without_reading_the_database() {
+    let server = TestServer::start().await;
+    let (_, key) = server.full_user("cached").await;
+    server
+        .create_chain(
+            &key,
+            json!({"target_url": "https://cached.example/", "code": "hot"}),
+        )
+        .await;
+    assert_eq!(
+        server.visit("hot").await.header("location"),
+        Some("https://cached.example/")
+    );
+
+    // Change the row behind the server's back: a hit that read the database would see it.
+    let db = rusqlite::Connection::open(server.db_path()).unwrap();
+    let changed = db
+        .execute(
+            "UPDATE chains SET target_url = 'https://sneaky.example/' WHERE code = 'hot'",
+            [],
+        )
+        .unwrap();
+    assert_eq!(changed, 1);
+    for _ in 0..3 {
+        assert_eq!(
+            server.visit("hot").await.header("location"),
+            Some("https://cached.example/")
+        );
+    }
+}

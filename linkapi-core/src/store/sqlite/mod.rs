@@ -572,6 +572,15 @@ fn chain_by_id(c: &Connection, user: UserId, id: ChainId) -> rusqlite::Result<Op
     .optional()
 }
 
+/// Chains `user` created since `since`, deleted ones included.
+fn created_since(c: &Connection, user: UserId, since: Timestamp) -> rusqlite::Result<i64> {
+    c.query_row(
+        "SELECT count(*) FROM chains WHERE user_id = ?1 AND created_at >= ?2",
+        params![user.0, since],
+        |r| r.get(0),
+    )
+}
+
 /// Escapes `%`, `_` and `\` for a LIKE pattern with `ESCAPE '\'`.
 fn like_pattern(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
@@ -591,13 +600,7 @@ impl ChainStore for SqliteStore {
     async fn insert_chain(&self, new: NewChain, quota: Option<Quota>) -> StoreResult<Chain> {
         self.write(move |tx| {
             if let Some(quota) = quota {
-                let created: i64 = tx
-                    .query_row(
-                        "SELECT count(*) FROM chains WHERE user_id = ?1 AND created_at >= ?2",
-                        params![new.user_id.0, quota.since],
-                        |r| r.get(0),
-                    )
-                    .map_err(backend)?;
+                let created = created_since(tx, new.user_id, quota.since).map_err(backend)?;
                 if created >= quota.limit {
                     return Err(StoreError::QuotaReached);
                 }
@@ -758,14 +761,7 @@ impl ChainStore for SqliteStore {
     }
 
     async fn chains_created_since(&self, user: UserId, since: Timestamp) -> StoreResult<i64> {
-        self.read(move |c| {
-            c.query_row(
-                "SELECT count(*) FROM chains WHERE user_id = ?1 AND created_at >= ?2",
-                params![user.0, since],
-                |r| r.get(0),
-            )
-        })
-        .await
+        self.read(move |c| created_since(c, user, since)).await
     }
 
     async fn link(&self, domain: DomainId, code: &str) -> StoreResult<Option<LinkTarget>> {
