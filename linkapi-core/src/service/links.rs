@@ -5,8 +5,9 @@
 //!
 //! A miss reads the store and inserts what it found. An edit racing with that read could leave
 //! a stale entry behind (read old row, edit commits and invalidates, miss inserts old row), so
-//! each invalidation bumps a generation counter and a miss inserts only when the counter did not
-//! move during its read.
+//! each invalidation bumps a generation counter before removing the entry, and a miss keeps
+//! what it inserted only when the counter did not move from before its read to after its
+//! insert.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -102,7 +103,13 @@ impl App {
                 let generation = cache.generation.load(Ordering::SeqCst);
                 let link = self.store().link(domain.id, code).await?;
                 if cache.generation.load(Ordering::SeqCst) == generation {
-                    cache.links.insert(key, link.clone());
+                    cache.links.insert(key.clone(), link.clone());
+                    // An invalidation may have landed between the check and the insert; its
+                    // removal may then have run before our insert. Checking again after the
+                    // insert closes that gap: either we see its bump, or its removal follows.
+                    if cache.generation.load(Ordering::SeqCst) != generation {
+                        cache.links.remove(&key);
+                    }
                 }
                 link
             }

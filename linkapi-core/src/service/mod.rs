@@ -117,10 +117,7 @@ impl App {
                     status: DomainStatus::Effective,
                     created_at: clock.now(),
                 };
-                match store.insert_domain(new).await {
-                    Ok(d) => d.id,
-                    Err(e) => return Err(e.into()),
-                }
+                store.insert_domain(new).await?.id
             }
         };
         let links = links::LinkCache::new(config.link_cache_capacity);
