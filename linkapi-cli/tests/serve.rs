@@ -10,6 +10,15 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+/// A reqwest client that does not follow redirects (with the crypto provider reqwest needs).
+fn http_client() -> reqwest::Client {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap()
+}
+
 /// Kills the server when the test ends, however it ends.
 struct Running(Child);
 
@@ -73,10 +82,7 @@ async fn first_start_prints_a_key_that_creates_a_working_short_link() {
         .expect("the first start prints the admin key")
         .to_owned();
     let addr = address(&lines);
-    let client = reqwest::Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
-        .build()
-        .unwrap();
+    let client = http_client();
     let created: Value = client
         .post(format!("http://{addr}/chains"))
         .bearer_auth(&key)
@@ -105,7 +111,7 @@ async fn the_initial_key_comes_from_the_environment_and_is_not_printed() {
     let (_server, lines) = start(dir.path(), Some(key));
     assert!(!lines.iter().any(|l| l.contains(key)), "{lines:?}");
     let addr = address(&lines);
-    let reply = reqwest::Client::new()
+    let reply = http_client()
         .get(format!("http://{addr}/admin/users"))
         .bearer_auth(key)
         .send()

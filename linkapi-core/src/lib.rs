@@ -15,6 +15,7 @@
 //! - [`codes`]: short-code and target-URL rules.
 //! - [`clock`]: the injectable clock and the wire time formats.
 //! - [`error`]: [`Error`], each failure with its HTTP status and stable short name.
+//! - `client` (feature `client`): a typed async HTTP client of the same API.
 //!
 //! # Running a server
 //!
@@ -41,6 +42,8 @@
 //! # }
 //! ```
 
+#[cfg(feature = "client")]
+pub mod client;
 pub mod clock;
 pub mod codes;
 pub mod error;

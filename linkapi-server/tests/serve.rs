@@ -30,6 +30,7 @@ async fn binds_serves_and_drains_on_shutdown() {
         let _ = stopped.await;
     }));
 
+    let _ = rustls::crypto::ring::default_provider().install_default();
     let client = reqwest::Client::new();
     let created: serde_json::Value = client
         .post(format!("http://{addr}/chains"))

@@ -6,24 +6,24 @@ use serde::{Deserialize, Serialize};
 use super::{FlexibleTime, IntList, LenientInt};
 
 /// `chain/create`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct CreateChain {
     /// Label.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chain_title: Option<String>,
     /// Destination.
     pub target_url: String,
     /// Group to put the chain in; 0 is none.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub group_id: Option<LenientInt>,
     /// Domain id, as a one-element list (or a bare integer).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub domain: Option<IntList>,
     /// Expiry: text or Unix seconds; empty or 0 permanent.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub valid_time: Option<FlexibleTime>,
     /// Optional custom code.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
 }
 
@@ -43,29 +43,29 @@ pub struct CreatedChain {
 }
 
 /// Names one chain by code; `domain` picks among equal codes on different domains.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct ChainRef {
     /// The code.
     pub chain: String,
     /// Domain id, needed only when the caller has the code on several domains.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub domain: Option<IntList>,
 }
 
 /// `chain/edit`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct EditChain {
     /// Which chain.
     #[serde(flatten)]
     pub chain: ChainRef,
     /// New label.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chain_title: Option<String>,
     /// New destination.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target_url: Option<String>,
     /// New expiry.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub valid_time: Option<FlexibleTime>,
 }
 
@@ -79,29 +79,29 @@ pub struct EditedChain {
 }
 
 /// `chain/delete`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct DeleteChains {
     /// Codes to delete.
     pub chains: Vec<String>,
     /// Domain id, needed only when a code exists on several of the caller's domains.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub domain: Option<IntList>,
 }
 
 /// `chain/list` (JSON body or query).
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct ListChains {
     /// 1-based page.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<LenientInt>,
     /// Rows per page, at most 100.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page_size: Option<LenientInt>,
     /// Only chains in this group.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub group_id: Option<LenientInt>,
     /// Only chains whose title or code contains this.
-    #[serde(default, alias = "q")]
+    #[serde(default, alias = "q", skip_serializing_if = "Option::is_none")]
     pub keyword: Option<String>,
 }
 
@@ -158,12 +158,12 @@ pub struct ChainList {
 }
 
 /// `group/create`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct CreateGroup {
     /// Name.
     pub name: String,
     /// Kind of chains it holds; 0 or absent is 1.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chain_type: Option<LenientInt>,
 }
 

@@ -7,7 +7,7 @@ pub mod compat;
 pub mod envelope;
 pub mod primary;
 
-use serde::{Deserialize, Deserializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// A JSON integer or string; what the compatibility surface's lenient inputs start from.
 #[derive(Deserialize)]
@@ -35,6 +35,12 @@ impl<'de> Deserialize<'de> for LenientInt {
     }
 }
 
+impl Serialize for LenientInt {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_i64(self.0)
+    }
+}
+
 /// One integer or a list of them; the compatibility surface takes ids as either.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct IntList(pub Vec<i64>);
@@ -54,6 +60,12 @@ impl<'de> Deserialize<'de> for IntList {
     }
 }
 
+impl Serialize for IntList {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
+}
+
 /// A time the compatibility surface accepts: text (`YYYY-MM-DD HH:MM:SS`, RFC 3339, Unix
 /// seconds) or a JSON integer of Unix seconds. Empty and 0 are permanent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,6 +82,17 @@ impl<'de> Deserialize<'de> for FlexibleTime {
                         "valid_time {s:?} is not YYYY-MM-DD HH:MM:SS, RFC 3339 or Unix seconds"
                     ))
                 }),
+        }
+    }
+}
+
+/// Sent as the spec's canonical text, `YYYY-MM-DD HH:MM:SS` (UTC), or `""` for permanent.
+impl Serialize for FlexibleTime {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if self.0 == 0 {
+            s.serialize_str("")
+        } else {
+            s.serialize_str(&crate::clock::format_sql(self.0))
         }
     }
 }
@@ -94,5 +117,16 @@ mod tests {
         assert_eq!((p.a.0, p.b.0, p.t.0), (7, vec![1, 2], 86_400));
         assert!(serde_json::from_str::<Probe>(r#"{"a":"x","b":1,"t":0}"#).is_err());
         assert!(serde_json::from_str::<Probe>(r#"{"a":1,"b":1,"t":"soon"}"#).is_err());
+    }
+
+    #[test]
+    fn lenient_values_serialize_in_canonical_form() {
+        let json = serde_json::json!([
+            LenientInt(4),
+            IntList(vec![1, 2]),
+            FlexibleTime(86_400),
+            FlexibleTime(0)
+        ]);
+        assert_eq!(json.to_string(), r#"[4,[1,2],"1970-01-02 00:00:00",""]"#);
     }
 }

@@ -71,11 +71,7 @@ async fn request_ids_are_echoed_or_made() {
 #[tokio::test]
 async fn http2_without_tls_is_served() {
     let server = TestServer::start().await;
-    let client = reqwest::Client::builder()
-        .http2_prior_knowledge()
-        .redirect(reqwest::redirect::Policy::none())
-        .build()
-        .unwrap();
+    let client = crate::support::http_client(reqwest::Client::builder().http2_prior_knowledge());
     let reply = client
         .get(server.url("/chains"))
         .bearer_auth(ADMIN_KEY)

@@ -93,10 +93,7 @@ impl TestServer {
             .await
             .expect("serve");
         });
-        let client = reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .build()
-            .expect("client");
+        let client = http_client(reqwest::Client::builder());
         TestServer {
             addr,
             clock,
@@ -290,6 +287,16 @@ impl Reply {
         assert_eq!(self.body["msg"], "ok", "{}", self.text);
         &self.body["result"]
     }
+}
+
+/// Builds a reqwest client that does not follow redirects. reqwest is built without a bundled
+/// crypto provider, so one is installed first.
+pub fn http_client(builder: reqwest::ClientBuilder) -> reqwest::Client {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    builder
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .expect("client")
 }
 
 /// Polls `f` until it returns true, for effects that land a moment later (visit counts).

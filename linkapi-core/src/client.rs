@@ -1,0 +1,610 @@
+//! A typed async client of the linkapi HTTP API (feature `client`): every operation of the
+//! primary, compatibility and admin surfaces, returning the same wire types the server uses.
+//!
+//! ```no_run
+//! use linkapi_core::client::Client;
+//! use linkapi_core::wire::primary::CreateChain;
+//!
+//! # async fn demo() -> Result<(), linkapi_core::client::ClientError> {
+//! let client = Client::new("http://127.0.0.1:8080", "lk_...")?;
+//! let chain = client
+//!     .create_chain(&CreateChain {
+//!         target_url: "https://example.com".into(),
+//!         chain_title: Some("launch".into()),
+//!         ..CreateChain::default()
+//!     })
+//!     .await?;
+//! println!("{}", chain.render_url);
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! Errors carry the HTTP status and the envelope's code and message ([`ClientError::Api`]), or
+//! say what failed on the way ([`ClientError::Connect`], [`ClientError::Timeout`], ...).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use reqwest::{Method, RequestBuilder, StatusCode};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::wire::envelope::{CompatError, CompatOk, PrimaryError, PrimaryOk};
+use crate::wire::{admin, compat, primary};
+
+/// Why a call failed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ClientError {
+    /// The server answered with an error envelope.
+    #[error("{message} (HTTP {status}, {code})")]
+    Api {
+        /// HTTP status.
+        status: u16,
+        /// The primary envelope's short name; on the compatibility surface, derived from the
+        /// status (`not_found`, `forbidden`, ...).
+        code: String,
+        /// The server's message.
+        message: String,
+        /// `Retry-After`, for 429s.
+        retry_after: Option<u64>,
+        /// `x-request-id`, to find the request in the server's logs.
+        request_id: Option<String>,
+    },
+    /// No connection could be made.
+    #[error("could not connect to {url}")]
+    Connect {
+        /// What was asked for.
+        url: String,
+        /// The transport's error.
+        #[source]
+        source: reqwest::Error,
+    },
+    /// The server did not answer in time.
+    #[error("no answer from {url} in time")]
+    Timeout {
+        /// What was asked for.
+        url: String,
+    },
+    /// The exchange failed otherwise.
+    #[error("request to {url} failed")]
+    Transport {
+        /// What was asked for.
+        url: String,
+        /// The transport's error.
+        #[source]
+        source: reqwest::Error,
+    },
+    /// The answer was not what the API sends.
+    #[error("unexpected answer from {url}: {detail}")]
+    Decode {
+        /// What was asked for.
+        url: String,
+        /// What was wrong with it.
+        detail: String,
+    },
+    /// The base URL is not an http(s) URL.
+    #[error("invalid server URL {0:?}: give http://host[:port] or https://host[:port]")]
+    InvalidBase(String),
+}
+
+impl ClientError {
+    /// The HTTP status, when the server answered.
+    pub fn status(&self) -> Option<u16> {
+        match self {
+            ClientError::Api { status, .. } => Some(*status),
+            _ => None,
+        }
+    }
+}
+
+/// Short name for an HTTP status, for envelopes that carry none.
+fn status_code_name(status: StatusCode) -> &'static str {
+    match status.as_u16() {
+        400 => "bad_request",
+        401 => "invalid_api_key",
+        403 => "forbidden",
+        404 => "not_found",
+        405 => "method_not_allowed",
+        409 => "conflict",
+        413 => "payload_too_large",
+        415 => "unsupported_media_type",
+        429 => "rate_limited",
+        500..=599 => "internal_error",
+        _ => "error",
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Surface {
+    Primary,
+    Compat,
+}
+
+/// A connection to one linkapi server with one API key. Cheap to clone.
+#[derive(Clone)]
+pub struct Client {
+    http: reqwest::Client,
+    base: Arc<str>,
+    key: Arc<str>,
+}
+
+impl std::fmt::Debug for Client {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The key is a secret: never in logs or panics.
+        f.debug_struct("Client")
+            .field("base", &self.base)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Client {
+    /// A client of the server at `base` (`http://host:port`) acting with `api_key`, with
+    /// 10 s to connect and 60 s per request.
+    ///
+    /// # Errors
+    /// [`ClientError::InvalidBase`] for a base that is not an http(s) URL.
+    pub fn new(base: &str, api_key: &str) -> Result<Client, ClientError> {
+        // reqwest is built without a bundled crypto provider (aws-lc's C build is slow); use
+        // ring unless the program installed one itself.
+        if rustls::crypto::CryptoProvider::get_default().is_none() {
+            let _ = rustls::crypto::ring::default_provider().install_default();
+        }
+        let http = reqwest::Client::builder()
+            .connect_timeout(Duration::from_secs(10))
+            .timeout(Duration::from_secs(60))
+            .redirect(reqwest::redirect::Policy::none())
+            .user_agent(concat!("linkapi/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|source| ClientError::Transport {
+                url: base.to_owned(),
+                source,
+            })?;
+        Client::with_http(http, base, api_key)
+    }
+
+    /// A client over a `reqwest::Client` the caller configured.
+    ///
+    /// # Errors
+    /// [`ClientError::InvalidBase`] for a base that is not an http(s) URL.
+    pub fn with_http(
+        http: reqwest::Client,
+        base: &str,
+        api_key: &str,
+    ) -> Result<Client, ClientError> {
+        let parsed = url::Url::parse(base).map_err(|_| ClientError::InvalidBase(base.into()))?;
+        if !matches!(parsed.scheme(), "http" | "https") || parsed.host_str().is_none() {
+            return Err(ClientError::InvalidBase(base.into()));
+        }
+        Ok(Client {
+            http,
+            base: base.trim_end_matches('/').into(),
+            key: api_key.into(),
+        })
+    }
+
+    /// The server's base URL.
+    pub fn base(&self) -> &str {
+        &self.base
+    }
+
+    fn request(&self, method: Method, path: &str) -> (RequestBuilder, String) {
+        let url = format!("{}{}", self.base, path);
+        (self.http.request(method, &url).bearer_auth(&*self.key), url)
+    }
+
+    async fn send<T: DeserializeOwned>(
+        &self,
+        surface: Surface,
+        request: RequestBuilder,
+        url: String,
+    ) -> Result<T, ClientError> {
+        let response = request.send().await.map_err(|source| {
+            if source.is_timeout() {
+                ClientError::Timeout { url: url.clone() }
+            } else if source.is_connect() {
+                ClientError::Connect {
+                    url: url.clone(),
+                    source,
+                }
+            } else {
+                ClientError::Transport {
+                    url: url.clone(),
+                    source,
+                }
+            }
+        })?;
+        let status = response.status();
+        let header = |name: &str| {
+            response
+                .headers()
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned)
+        };
+        let retry_after = header("retry-after").and_then(|v| v.parse().ok());
+        let request_id = header("x-request-id");
+        let bytes = response
+            .bytes()
+            .await
+            .map_err(|source| ClientError::Transport {
+                url: url.clone(),
+                source,
+            })?;
+        let decode = |detail: String| ClientError::Decode {
+            url: url.clone(),
+            detail,
+        };
+        if status.is_success() {
+            return match surface {
+                Surface::Primary => serde_json::from_slice::<PrimaryOk<T>>(&bytes)
+                    .map(|ok| ok.data)
+                    .map_err(|e| decode(e.to_string())),
+                Surface::Compat => serde_json::from_slice::<CompatOk<T>>(&bytes)
+                    .map(|ok| ok.result)
+                    .map_err(|e| decode(e.to_string())),
+            };
+        }
+        let (code, message) = if let Ok(err) = serde_json::from_slice::<PrimaryError>(&bytes) {
+            (err.code, err.message)
+        } else if let Ok(err) = serde_json::from_slice::<CompatError>(&bytes) {
+            (status_code_name(status).to_owned(), err.msg)
+        } else {
+            // Not one of ours: a proxy's error page, say.
+            (
+                status_code_name(status).to_owned(),
+                status.canonical_reason().unwrap_or("error").to_lowercase(),
+            )
+        };
+        Err(ClientError::Api {
+            status: status.as_u16(),
+            code,
+            message,
+            retry_after,
+            request_id,
+        })
+    }
+
+    async fn get<T: DeserializeOwned>(
+        &self,
+        surface: Surface,
+        path: &str,
+    ) -> Result<T, ClientError> {
+        let (request, url) = self.request(Method::GET, path);
+        self.send(surface, request, url).await
+    }
+
+    async fn with_body<T: DeserializeOwned>(
+        &self,
+        surface: Surface,
+        method: Method,
+        path: &str,
+        body: &impl Serialize,
+    ) -> Result<T, ClientError> {
+        let (request, url) = self.request(method, path);
+        self.send(surface, request.json(body), url).await
+    }
+
+    // ---- primary surface ------------------------------------------------------------------
+
+    /// `POST /chains`
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn create_chain(
+        &self,
+        input: &primary::CreateChain,
+    ) -> Result<primary::Chain, ClientError> {
+        self.with_body(Surface::Primary, Method::POST, "/chains", input)
+            .await
+    }
+
+    /// `GET /chains`
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn list_chains(
+        &self,
+        query: &primary::ListChains,
+    ) -> Result<primary::ChainPage, ClientError> {
+        let query = serde_urlencoded::to_string(query).map_err(|e| ClientError::Decode {
+            url: self.base.to_string(),
+            detail: e.to_string(),
+        })?;
+        let path = if query.is_empty() {
+            "/chains".to_owned()
+        } else {
+            format!("/chains?{query}")
+        };
+        self.get(Surface::Primary, &path).await
+    }
+
+    /// `GET /chains/{id}`
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn chain(&self, id: i64) -> Result<primary::Chain, ClientError> {
+        self.get(Surface::Primary, &format!("/chains/{id}")).await
+    }
+
+    /// `PATCH /chains/{id}`
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn update_chain(
+        &self,
+        id: i64,
+        input: &primary::UpdateChain,
+    ) -> Result<primary::Chain, ClientError> {
+        self.with_body(
+            Surface::Primary,
+            Method::PATCH,
+            &format!("/chains/{id}"),
+            input,
+        )
+        .await
+    }
+
+    /// `DELETE /chains/{id}`
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn delete_chain(&self, id: i64) -> Result<primary::DeletedChain, ClientError> {
+        let (request, url) = self.request(Method::DELETE, &format!("/chains/{id}"));
+        self.send(Surface::Primary, request, url).await
+    }
+
+    /// `POST /groups`
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn create_group(
+        &self,
+        input: &primary::CreateGroup,
+    ) -> Result<primary::Group, ClientError> {
+        self.with_body(Surface::Primary, Method::POST, "/groups", input)
+            .await
+    }
+
+    /// `GET /groups`
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn groups(&self) -> Result<Vec<primary::Group>, ClientError> {
+        self.get(Surface::Primary, "/groups").await
+    }
+
+    /// `GET /domains`
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn domains(&self) -> Result<Vec<primary::Domain>, ClientError> {
+        self.get(Surface::Primary, "/domains").await
+    }
+
+    // ---- compatibility surface -------------------------------------------------------------
+
+    /// `POST /openapi/v1/chain/create`
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn compat_create_chain(
+        &self,
+        input: &compat::CreateChain,
+    ) -> Result<compat::CreatedChain, ClientError> {
+        self.with_body(
+            Surface::Compat,
+            Method::POST,
+            "/openapi/v1/chain/create",
+            input,
+        )
+        .await
+    }
+
+    /// `POST /openapi/v1/chain/edit`
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn compat_edit_chain(
+        &self,
+        input: &compat::EditChain,
+    ) -> Result<compat::EditedChain, ClientError> {
+        self.with_body(
+            Surface::Compat,
+            Method::POST,
+            "/openapi/v1/chain/edit",
+            input,
+        )
+        .await
+    }
+
+    /// `POST /openapi/v1/chain/delete`
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn compat_delete_chains(
+        &self,
+        input: &compat::DeleteChains,
+    ) -> Result<(), ClientError> {
+        let _: Vec<serde_json::Value> = self
+            .with_body(
+                Surface::Compat,
+                Method::POST,
+                "/openapi/v1/chain/delete",
+                input,
+            )
+            .await?;
+        Ok(())
+    }
+
+    /// `POST /openapi/v1/chain/list`
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn compat_list_chains(
+        &self,
+        input: &compat::ListChains,
+    ) -> Result<compat::ChainList, ClientError> {
+        self.with_body(
+            Surface::Compat,
+            Method::POST,
+            "/openapi/v1/chain/list",
+            input,
+        )
+        .await
+    }
+
+    /// `POST /openapi/v1/chain/info`
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn compat_chain_info(
+        &self,
+        input: &compat::ChainInfo,
+    ) -> Result<compat::ChainItem, ClientError> {
+        self.with_body(
+            Surface::Compat,
+            Method::POST,
+            "/openapi/v1/chain/info",
+            input,
+        )
+        .await
+    }
+
+    /// `POST /openapi/v1/group/create`
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn compat_create_group(
+        &self,
+        input: &compat::CreateGroup,
+    ) -> Result<compat::CreatedGroup, ClientError> {
+        self.with_body(
+            Surface::Compat,
+            Method::POST,
+            "/openapi/v1/group/create",
+            input,
+        )
+        .await
+    }
+
+    /// `POST /openapi/v1/group/list`
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn compat_groups(&self) -> Result<compat::GroupList, ClientError> {
+        self.with_body(
+            Surface::Compat,
+            Method::POST,
+            "/openapi/v1/group/list",
+            &serde_json::json!({}),
+        )
+        .await
+    }
+
+    /// `POST /openapi/v1/domain/list`
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn compat_domains(&self) -> Result<compat::DomainList, ClientError> {
+        self.with_body(
+            Surface::Compat,
+            Method::POST,
+            "/openapi/v1/domain/list",
+            &serde_json::json!({}),
+        )
+        .await
+    }
+
+    // ---- administration --------------------------------------------------------------------
+
+    /// `POST /admin/users`
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn create_user(&self, input: &admin::CreateUser) -> Result<admin::User, ClientError> {
+        self.with_body(Surface::Primary, Method::POST, "/admin/users", input)
+            .await
+    }
+
+    /// `GET /admin/users`
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn users(&self) -> Result<Vec<admin::User>, ClientError> {
+        self.get(Surface::Primary, "/admin/users").await
+    }
+
+    /// `POST /admin/keys`: the answer holds the secret, shown this once.
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn create_key(
+        &self,
+        input: &admin::CreateKey,
+    ) -> Result<admin::CreatedKey, ClientError> {
+        self.with_body(Surface::Primary, Method::POST, "/admin/keys", input)
+            .await
+    }
+
+    /// `GET /admin/keys`, all or one user's.
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn keys(&self, user_id: Option<i64>) -> Result<Vec<admin::Key>, ClientError> {
+        match user_id {
+            Some(user) => {
+                self.get(Surface::Primary, &format!("/admin/keys?user_id={user}"))
+                    .await
+            }
+            None => self.get(Surface::Primary, "/admin/keys").await,
+        }
+    }
+
+    /// `DELETE /admin/keys/{id}`
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn revoke_key(&self, id: i64) -> Result<admin::Key, ClientError> {
+        let (request, url) = self.request(Method::DELETE, &format!("/admin/keys/{id}"));
+        self.send(Surface::Primary, request, url).await
+    }
+
+    /// `POST /admin/domains`
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn create_domain(
+        &self,
+        input: &admin::CreateDomain,
+    ) -> Result<admin::Domain, ClientError> {
+        self.with_body(Surface::Primary, Method::POST, "/admin/domains", input)
+            .await
+    }
+
+    /// `GET /admin/domains`
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn admin_domains(&self) -> Result<Vec<admin::Domain>, ClientError> {
+        self.get(Surface::Primary, "/admin/domains").await
+    }
+
+    /// `PATCH /admin/domains/{id}`
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn set_domain_status(
+        &self,
+        id: i64,
+        status: i64,
+    ) -> Result<admin::Domain, ClientError> {
+        self.with_body(
+            Surface::Primary,
+            Method::PATCH,
+            &format!("/admin/domains/{id}"),
+            &admin::UpdateDomain { status },
+        )
+        .await
+    }
+}
