@@ -1,0 +1,534 @@
+//! The command tree. Completions and man pages are generated from these same definitions, so
+//! help, completions and manuals cannot drift apart.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use linkapi_server::ServeArgs;
+
+const ROOT_AFTER_HELP: &str = "\
+Exit status:
+  0  success
+  1  failure: the server refused the request (other than auth), not found, network or I/O error
+  2  usage error, or a confirmation that cannot be asked (no terminal and no --yes)
+  4  authentication: no stored key, the key was refused (401) or lacks a scope (403)
+
+Environment:
+  LINKAPI_HOST         server URL, overriding the profile's
+  LINKAPI_API_KEY      API key, overriding every stored key
+  LINKAPI_PROFILE      profile to use (default: config.toml's default_profile, else \"default\")
+  LINKAPI_CONFIG_DIR   where config.toml and credentials.toml live
+  LINKAPI_KEYRING      \"none\" to never use the OS keyring (keys go to credentials.toml)
+  LINKAPI_NO_INPUT     never prompt (like --no-input)
+  NO_COLOR             no colour in output
+
+Start with `linkapi serve` in one terminal; in another, `linkapi chain create https://example.com`.";
+
+/// Programmatic short links: run a linkapi server and drive it from the shell.
+#[derive(Debug, Parser)]
+#[command(
+    name = "linkapi",
+    version,
+    propagate_version = true,
+    after_help = ROOT_AFTER_HELP
+)]
+pub struct Cli {
+    /// Options of every command.
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Options of every command.
+#[derive(Debug, Clone, Args)]
+pub struct GlobalArgs {
+    /// Server URL [default: the profile's host, else http://127.0.0.1:8080]
+    #[arg(
+        long,
+        global = true,
+        env = "LINKAPI_HOST",
+        hide_env_values = true,
+        value_name = "URL"
+    )]
+    pub host: Option<String>,
+
+    /// Profile: a named server and key [default: config.toml's default_profile, else "default"]
+    #[arg(
+        long,
+        global = true,
+        env = "LINKAPI_PROFILE",
+        hide_env_values = true,
+        value_name = "NAME"
+    )]
+    pub profile: Option<String>,
+
+    /// Never prompt; fail instead where a prompt would be needed
+    #[arg(long, global = true, env = "LINKAPI_NO_INPUT", hide_env_values = true)]
+    pub no_input: bool,
+}
+
+/// The command groups.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Log in to a server, see where keys come from, log out
+    #[command(subcommand)]
+    Auth(AuthCommand),
+    /// Create, list, inspect, edit and delete short links
+    #[command(subcommand)]
+    Chain(ChainCommand),
+    /// Create and list groups of chains
+    #[command(subcommand)]
+    Group(GroupCommand),
+    /// List the domains you may create chains on
+    #[command(subcommand)]
+    Domain(DomainCommand),
+    /// Manage users, API keys and domains (needs a key with scope admin)
+    #[command(subcommand)]
+    Admin(AdminCommand),
+    /// Run the server locally (same flags as linkapi-server)
+    #[command(after_help = "\
+On a new data directory the first start creates an admin key, prints it once and stores it in
+profile \"local\" (in the OS keyring, or credentials.toml when no keyring works), so commands in
+another terminal work at once.
+
+Examples:
+  linkapi serve
+  linkapi serve --listen 127.0.0.1:9000 --data-dir ./data
+  linkapi serve --public-url https://go.example.com --listen 0.0.0.0:8080")]
+    Serve(ServeArgs),
+    /// Print a shell completion script
+    #[command(after_help = "\
+Install:
+  bash        linkapi completions bash > ~/.local/share/bash-completion/completions/linkapi
+  zsh         linkapi completions zsh > \"${fpath[1]}/_linkapi\"
+  fish        linkapi completions fish > ~/.config/fish/completions/linkapi.fish
+  powershell  linkapi completions powershell >> $PROFILE
+  elvish      linkapi completions elvish >> ~/.config/elvish/rc.elv")]
+    Completions {
+        /// The shell
+        shell: Shell,
+    },
+    /// Print the manual page, or write every page into a directory
+    Man {
+        /// Write linkapi.1 and one page per subcommand here instead of printing linkapi.1
+        #[arg(long, value_name = "DIR")]
+        out_dir: Option<PathBuf>,
+    },
+}
+
+/// Shells with completion scripts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Shell {
+    /// Bash
+    Bash,
+    /// Zsh
+    Zsh,
+    /// Fish
+    Fish,
+    /// PowerShell
+    Powershell,
+    /// Elvish
+    Elvish,
+}
+
+/// `--json` with optional field selection.
+#[derive(Debug, Clone, Default, Args)]
+pub struct JsonArgs {
+    /// Print JSON; with =FIELDS (comma-separated) only those fields
+    #[arg(
+        long,
+        value_name = "FIELDS",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = ""
+    )]
+    pub json: Option<String>,
+}
+
+/// `linkapi auth ...`
+#[derive(Debug, Subcommand)]
+pub enum AuthCommand {
+    /// Store an API key for a server, checked against the server first
+    #[command(after_help = "\
+The key is read from a hidden prompt, or with --with-key from standard input; never from the
+command line, where it would land in shell history and process listings.
+
+Examples:
+  linkapi auth login --host https://links.example.com
+  echo \"$KEY\" | linkapi auth login --host https://links.example.com --with-key
+  linkapi auth login --profile staging --host https://staging.example.com")]
+    Login {
+        /// Read the key from standard input
+        #[arg(long)]
+        with_key: bool,
+        /// Store the key in credentials.toml (mode 0600) instead of the OS keyring
+        #[arg(long)]
+        insecure_storage: bool,
+    },
+    /// Show each profile's server, where its key comes from, and whether the key works
+    Status {
+        /// Show keys in full instead of masked
+        #[arg(long)]
+        show_key: bool,
+    },
+    /// Forget the stored key of the profile (the key itself stays valid on the server)
+    Logout,
+    /// Print the key the current profile would use
+    Token,
+}
+
+/// Names a chain by id or by code.
+#[derive(Debug, Clone, Args)]
+pub struct ChainRef {
+    /// Chain id, or its code (all digits is taken as an id; use --code for digit codes)
+    pub chain: String,
+    /// Take CHAIN as a code even when it is all digits
+    #[arg(long)]
+    pub code: bool,
+    /// Domain id, when you have the code on several domains
+    #[arg(long, value_name = "ID")]
+    pub domain: Option<i64>,
+}
+
+/// `linkapi chain ...`
+#[derive(Debug, Subcommand)]
+pub enum ChainCommand {
+    /// Create a short link
+    #[command(after_help = "\
+Examples:
+  linkapi chain create https://example.com/spring --title \"Spring sale\"
+  linkapi chain create https://example.com --code spring-27 --expires \"2027-06-01 00:00:00\"
+  linkapi chain create https://example.com --json=render_url")]
+    Create {
+        /// Destination (http or https)
+        target_url: String,
+        /// Label
+        #[arg(long)]
+        title: Option<String>,
+        /// Custom code instead of a random one
+        #[arg(long = "code", value_name = "CODE")]
+        custom_code: Option<String>,
+        /// Domain id [default: the server's default domain]
+        #[arg(long, value_name = "ID")]
+        domain: Option<i64>,
+        /// Group id
+        #[arg(long, value_name = "ID")]
+        group: Option<i64>,
+        /// Expiry: "YYYY-MM-DD HH:MM:SS" (UTC), RFC 3339, or Unix seconds [default: never]
+        #[arg(long, value_name = "TIME")]
+        expires: Option<String>,
+        /// Output as JSON.
+        #[command(flatten)]
+        json: JsonArgs,
+    },
+    /// Create many chains from CSV or JSON lines, one chain per line
+    #[command(after_help = "\
+CSV needs a header row naming its columns: target_url (required), title, code, domain_id,
+group_id, valid_time. JSON lines hold one object per line with the fields of POST /chains
+(target_url, chain_title, code, domain_id, group_id, valid_time). Blank lines are skipped.
+
+Each line's result goes to standard output (line number, ok or error, code and URL or the
+reason); a summary goes to standard error. The exit status is 1 when any line failed.
+
+Examples:
+  linkapi chain import links.csv
+  linkapi chain import links.jsonl --json > results.jsonl
+  generate-links | linkapi chain import --format jsonl")]
+    Import {
+        /// File to read, or - for standard input
+        #[arg(default_value = "-")]
+        file: PathBuf,
+        /// Input format [default: from the file extension, else by the first character]
+        #[arg(long, value_enum)]
+        format: Option<ImportFormat>,
+        /// Print each line's result as a JSON object
+        #[arg(long)]
+        json: bool,
+    },
+    /// List your short links, newest first
+    #[command(after_help = "\
+Examples:
+  linkapi chain list
+  linkapi chain list --query spring --limit 100
+  linkapi chain list --all --json=code,target_url")]
+    List {
+        /// Page to show
+        #[arg(long, default_value_t = 1)]
+        page: i64,
+        /// Chains per page (at most 100)
+        #[arg(long, default_value_t = 20)]
+        limit: i64,
+        /// Every page
+        #[arg(long, conflicts_with = "page")]
+        all: bool,
+        /// Only chains in this group
+        #[arg(long, value_name = "ID")]
+        group: Option<i64>,
+        /// Only chains whose title or code contains this
+        #[arg(long, short)]
+        query: Option<String>,
+        /// Output as JSON.
+        #[command(flatten)]
+        json: JsonArgs,
+    },
+    /// Show one chain
+    Info {
+        /// The chain.
+        #[command(flatten)]
+        chain: ChainRef,
+        /// Output as JSON.
+        #[command(flatten)]
+        json: JsonArgs,
+    },
+    /// Change a chain's title, destination or expiry
+    #[command(after_help = "\
+Examples:
+  linkapi chain edit 12 --target-url https://example.com/summer
+  linkapi chain edit spring-27 --expires 0")]
+    Edit {
+        /// The chain.
+        #[command(flatten)]
+        chain: ChainRef,
+        /// New label
+        #[arg(long)]
+        title: Option<String>,
+        /// New destination
+        #[arg(long)]
+        target_url: Option<String>,
+        /// New expiry (as for create; 0 is never)
+        #[arg(long, value_name = "TIME")]
+        expires: Option<String>,
+        /// Output as JSON.
+        #[command(flatten)]
+        json: JsonArgs,
+    },
+    /// Delete chains (their codes are never reused)
+    Delete {
+        /// Chain ids or codes
+        #[arg(required = true)]
+        chains: Vec<String>,
+        /// Take every CHAIN as a code
+        #[arg(long)]
+        code: bool,
+        /// Domain id, when you have the codes on several domains
+        #[arg(long, value_name = "ID")]
+        domain: Option<i64>,
+        /// Do not ask for confirmation
+        #[arg(long, short)]
+        yes: bool,
+    },
+}
+
+/// Formats `chain import` reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ImportFormat {
+    /// Comma-separated values with a header row
+    Csv,
+    /// One JSON object per line
+    Jsonl,
+}
+
+/// `linkapi group ...`
+#[derive(Debug, Subcommand)]
+pub enum GroupCommand {
+    /// Create a group
+    Create {
+        /// Name (unique among your groups)
+        name: String,
+        /// Kind of chains it holds: 1 short, 2 external, 3 work-chat, 4 card
+        #[arg(long, default_value_t = 1)]
+        chain_type: i64,
+        /// Output as JSON.
+        #[command(flatten)]
+        json: JsonArgs,
+    },
+    /// List your groups
+    List {
+        /// Output as JSON.
+        #[command(flatten)]
+        json: JsonArgs,
+    },
+}
+
+/// `linkapi domain ...`
+#[derive(Debug, Subcommand)]
+pub enum DomainCommand {
+    /// List the domains you may use
+    List {
+        /// Output as JSON.
+        #[command(flatten)]
+        json: JsonArgs,
+    },
+}
+
+/// `linkapi admin ...`
+#[derive(Debug, Subcommand)]
+pub enum AdminCommand {
+    /// Users
+    #[command(subcommand)]
+    User(AdminUserCommand),
+    /// API keys
+    #[command(subcommand)]
+    Key(AdminKeyCommand),
+    /// Domains
+    #[command(subcommand)]
+    Domain(AdminDomainCommand),
+}
+
+/// `linkapi admin user ...`
+#[derive(Debug, Subcommand)]
+pub enum AdminUserCommand {
+    /// Create a user
+    Create {
+        /// Unique name
+        name: String,
+        /// Chains the user may create per UTC day [default: the server's]
+        #[arg(long, value_name = "N")]
+        daily_quota: Option<i64>,
+        /// Output as JSON.
+        #[command(flatten)]
+        json: JsonArgs,
+    },
+    /// List users
+    List {
+        /// Output as JSON.
+        #[command(flatten)]
+        json: JsonArgs,
+    },
+}
+
+/// `linkapi admin key ...`
+#[derive(Debug, Subcommand)]
+pub enum AdminKeyCommand {
+    /// Create a key; its secret is printed this once
+    #[command(after_help = "\
+Scopes: chains:read chains:write groups:read groups:write domains:read templates:read
+templates:write uploads:write stats:read conversions:write workchat:read card:read card:write
+admin * (write does not imply read).
+
+Examples:
+  linkapi admin key create --user 2 --scope chains:read --scope chains:write --name bot
+  linkapi admin key create --user 2 --scope '*' --expires \"2027-12-31 00:00:00\" --json=api_key")]
+    Create {
+        /// The user the key acts as
+        #[arg(long, value_name = "ID")]
+        user: i64,
+        /// A scope; repeat for more
+        #[arg(long = "scope", value_name = "SCOPE", required = true)]
+        scopes: Vec<String>,
+        /// Label
+        #[arg(long)]
+        name: Option<String>,
+        /// Expiry (as for chain create) [default: never]
+        #[arg(long, value_name = "TIME")]
+        expires: Option<String>,
+        /// Output as JSON.
+        #[command(flatten)]
+        json: JsonArgs,
+    },
+    /// List keys (never their secrets)
+    List {
+        /// Only this user's
+        #[arg(long, value_name = "ID")]
+        user: Option<i64>,
+        /// Output as JSON.
+        #[command(flatten)]
+        json: JsonArgs,
+    },
+    /// Revoke a key at once
+    Revoke {
+        /// Key id
+        id: i64,
+        /// Do not ask for confirmation
+        #[arg(long, short)]
+        yes: bool,
+        /// Output as JSON.
+        #[command(flatten)]
+        json: JsonArgs,
+    },
+}
+
+/// `linkapi admin domain ...`
+#[derive(Debug, Subcommand)]
+pub enum AdminDomainCommand {
+    /// Register a domain (point its DNS at the server first)
+    Create {
+        /// Host, optionally with a port
+        domain: String,
+        /// Scheme of its short links
+        #[arg(long, default_value = "https")]
+        scheme: String,
+        /// Label
+        #[arg(long)]
+        scene: Option<String>,
+        /// Offer it to every user
+        #[arg(long, conflicts_with = "user")]
+        shared: bool,
+        /// Owner of a private domain [default: you]
+        #[arg(long, value_name = "ID")]
+        user: Option<i64>,
+        /// Output as JSON.
+        #[command(flatten)]
+        json: JsonArgs,
+    },
+    /// List every domain
+    List {
+        /// Output as JSON.
+        #[command(flatten)]
+        json: JsonArgs,
+    },
+    /// Switch a domain on (its links serve) or off (they answer 404)
+    SetStatus {
+        /// Domain id
+        id: i64,
+        /// New status
+        #[arg(value_enum)]
+        status: DomainSwitch,
+        /// Output as JSON.
+        #[command(flatten)]
+        json: JsonArgs,
+    },
+}
+
+/// The two domain states.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DomainSwitch {
+    /// Status 1: links serve
+    Effective,
+    /// Status 99: links answer 404, no new chains
+    NotEffective,
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+
+    #[test]
+    fn the_command_tree_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn json_takes_an_optional_field_list() {
+        let cli = Cli::try_parse_from(["linkapi", "chain", "list", "--json"]).expect("parses");
+        let Command::Chain(ChainCommand::List { json, .. }) = cli.command else {
+            panic!("wrong command");
+        };
+        assert_eq!(json.json.as_deref(), Some(""));
+        let cli =
+            Cli::try_parse_from(["linkapi", "chain", "list", "--json=code,id"]).expect("parses");
+        let Command::Chain(ChainCommand::List { json, .. }) = cli.command else {
+            panic!("wrong command");
+        };
+        assert_eq!(json.json.as_deref(), Some("code,id"));
+    }
+
+    #[test]
+    fn keys_are_never_taken_from_arguments() {
+        assert!(Cli::try_parse_from(["linkapi", "auth", "login", "--key", "lk_x"]).is_err());
+    }
+}

@@ -1,0 +1,463 @@
+//! `linkapi chain create|import|list|info|edit|delete`.
+
+use std::io::Read;
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::{Context as _, Result};
+use linkapi_core::client::{Client, ClientError};
+use linkapi_core::wire::primary::{self, CreateChain, ListChains, UpdateChain};
+use linkapi_core::wire::{IntList, compat};
+use serde_json::json;
+
+use crate::cli::{ChainRef, ImportFormat};
+use crate::context::{Context, parse_time};
+use crate::exit::{Reported, UsageError};
+
+/// Chains created at once by `import`.
+const IMPORT_CONCURRENCY: usize = 8;
+/// Tries per line when the server rate-limits.
+const IMPORT_TRIES: usize = 5;
+
+/// The chain id named by `chain`: all digits is an id unless `force_code`; otherwise a code
+/// looked up on the compatibility surface.
+async fn resolve(
+    client: &Client,
+    chain: &str,
+    force_code: bool,
+    domain: Option<i64>,
+) -> Result<i64> {
+    if !force_code && let Ok(id) = chain.parse::<i64>() {
+        return Ok(id);
+    }
+    let item = client
+        .compat_chain_info(&compat::ChainRef {
+            chain: chain.to_owned(),
+            domain: domain.map(|d| IntList(vec![d])),
+        })
+        .await
+        .with_context(|| format!("looking up chain {chain:?}"))?;
+    Ok(item.chain_id)
+}
+
+/// `linkapi chain create`
+#[allow(clippy::too_many_arguments)]
+pub async fn create(
+    ctx: Context,
+    target_url: String,
+    title: Option<String>,
+    code: Option<String>,
+    domain: Option<i64>,
+    group: Option<i64>,
+    expires: Option<String>,
+    json: Option<String>,
+) -> Result<()> {
+    let valid_time = expires
+        .as_deref()
+        .map(|t| parse_time("--expires", t))
+        .transpose()?;
+    let client = ctx.client()?;
+    let chain = client
+        .create_chain(&CreateChain {
+            target_url,
+            domain_id: domain,
+            chain_title: title,
+            code,
+            valid_time,
+            group_id: group,
+        })
+        .await?;
+    ctx.out.success(&format!(
+        "Created {} → {}",
+        chain.render_url, chain.target_url
+    ));
+    ctx.out.record(&chain, json.as_deref())
+}
+
+/// `linkapi chain list`
+#[allow(clippy::too_many_arguments)]
+pub async fn list(
+    ctx: Context,
+    page: i64,
+    limit: i64,
+    all: bool,
+    group: Option<i64>,
+    query: Option<String>,
+    json: Option<String>,
+) -> Result<()> {
+    let client = ctx.client()?;
+    let mut request = ListChains {
+        page: Some(page),
+        page_size: Some(limit),
+        group_id: group,
+        q: query,
+    };
+    let mut chains = Vec::new();
+    loop {
+        let found = client.list_chains(&request).await?;
+        let fetched = found.list.len() as i64;
+        chains.extend(found.list);
+        let seen = (found.page - 1) * found.page_size + fetched;
+        if !all || fetched == 0 || seen >= found.total {
+            break;
+        }
+        request.page = Some(found.page + 1);
+    }
+    if chains.is_empty() && json.is_none() && ctx.out.stderr_tty {
+        ctx.out.note("No chains.");
+    }
+    ctx.out.records(&chains, json.as_deref(), false)
+}
+
+/// `linkapi chain info`
+pub async fn info(ctx: Context, chain: ChainRef, json: Option<String>) -> Result<()> {
+    let client = ctx.client()?;
+    let id = resolve(&client, &chain.chain, chain.code, chain.domain).await?;
+    ctx.out.record(&client.chain(id).await?, json.as_deref())
+}
+
+/// `linkapi chain edit`
+pub async fn edit(
+    ctx: Context,
+    chain: ChainRef,
+    title: Option<String>,
+    target_url: Option<String>,
+    expires: Option<String>,
+    json: Option<String>,
+) -> Result<()> {
+    if title.is_none() && target_url.is_none() && expires.is_none() {
+        return Err(UsageError(
+            "nothing to change: give --title, --target-url or --expires".into(),
+        )
+        .into());
+    }
+    let valid_time = expires
+        .as_deref()
+        .map(|t| parse_time("--expires", t))
+        .transpose()?;
+    let client = ctx.client()?;
+    let id = resolve(&client, &chain.chain, chain.code, chain.domain).await?;
+    let updated = client
+        .update_chain(
+            id,
+            &UpdateChain {
+                chain_title: title,
+                target_url,
+                valid_time,
+            },
+        )
+        .await?;
+    ctx.out.success(&format!("Updated {}", updated.render_url));
+    ctx.out.record(&updated, json.as_deref())
+}
+
+/// `linkapi chain delete`
+pub async fn delete(
+    ctx: Context,
+    chains: Vec<String>,
+    code: bool,
+    domain: Option<i64>,
+    yes: bool,
+) -> Result<()> {
+    let client = ctx.client()?;
+    let mut targets = Vec::with_capacity(chains.len());
+    for chain in &chains {
+        let id = resolve(&client, chain, code, domain).await?;
+        let found = client
+            .chain(id)
+            .await
+            .with_context(|| format!("chain {chain:?}"))?;
+        targets.push(found);
+    }
+    let names: Vec<&str> = targets.iter().map(|c| c.render_url.as_str()).collect();
+    let question = format!(
+        "Delete {}? Their codes can never be used again",
+        names.join(", ")
+    );
+    if !ctx.confirm(&question, yes)? {
+        return Err(Reported("nothing deleted".into()).into());
+    }
+    for chain in &targets {
+        client.delete_chain(chain.id).await?;
+        ctx.out.success(&format!("Deleted {}", chain.render_url));
+    }
+    Ok(())
+}
+
+/// One input line of `import`, parsed or not.
+struct Line {
+    number: usize,
+    input: Result<CreateChain, String>,
+}
+
+fn detect_format(path: &Path, text: &str) -> ImportFormat {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("csv") => ImportFormat::Csv,
+        Some("jsonl" | "ndjson" | "json") => ImportFormat::Jsonl,
+        _ if text.trim_start().starts_with('{') => ImportFormat::Jsonl,
+        _ => ImportFormat::Csv,
+    }
+}
+
+fn parse_jsonl(text: &str) -> Vec<Line> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| Line {
+            number: i + 1,
+            input: serde_json::from_str::<CreateChain>(l).map_err(|e| e.to_string()),
+        })
+        .collect()
+}
+
+fn parse_csv(text: &str) -> Result<Vec<Line>> {
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .flexible(true)
+        .trim(csv::Trim::All)
+        .from_reader(text.as_bytes());
+    let headers: Vec<String> = reader
+        .headers()
+        .context("reading the CSV header row")?
+        .iter()
+        .map(|h| h.to_ascii_lowercase())
+        .collect();
+    let known = [
+        "target_url",
+        "title",
+        "chain_title",
+        "code",
+        "domain_id",
+        "group_id",
+        "valid_time",
+    ];
+    if let Some(unknown) = headers.iter().find(|h| !known.contains(&h.as_str())) {
+        return Err(UsageError(format!(
+            "unknown CSV column {unknown:?}; columns: target_url, title, code, domain_id, group_id, valid_time"
+        ))
+        .into());
+    }
+    if !headers.iter().any(|h| h == "target_url") {
+        return Err(UsageError("the CSV header row has no target_url column".into()).into());
+    }
+    let mut lines = Vec::new();
+    for record in reader.records() {
+        let (number, input) = match record {
+            Ok(record) => {
+                let number = record.position().map_or(0, |p| line_at(text, p.byte()));
+                if record.iter().all(str::is_empty) {
+                    continue;
+                }
+                (number, csv_chain(&headers, &record))
+            }
+            Err(e) => (
+                e.position().map_or(0, |p| line_at(text, p.byte())),
+                Err(e.to_string()),
+            ),
+        };
+        lines.push(Line { number, input });
+    }
+    Ok(lines)
+}
+
+/// The 1-based line of the record starting at `byte`. The csv crate reports where it began
+/// reading, before the blank lines it skips, so those are skipped here too.
+fn line_at(text: &str, byte: u64) -> usize {
+    let mut start = usize::try_from(byte).unwrap_or(usize::MAX).min(text.len());
+    while let Some(rest) = text.get(start..) {
+        let skip = if rest.starts_with("\r\n") {
+            2
+        } else if rest.starts_with('\n') {
+            1
+        } else {
+            break;
+        };
+        start += skip;
+    }
+    1 + text[..start].matches('\n').count()
+}
+
+fn csv_chain(headers: &[String], record: &csv::StringRecord) -> Result<CreateChain, String> {
+    let mut chain = CreateChain::default();
+    let int = |name: &str, v: &str| {
+        v.parse::<i64>()
+            .map_err(|_| format!("{name} {v:?} is not an integer"))
+    };
+    for (header, value) in headers.iter().zip(record.iter()) {
+        if value.is_empty() {
+            continue;
+        }
+        match header.as_str() {
+            "target_url" => chain.target_url = value.to_owned(),
+            "title" | "chain_title" => chain.chain_title = Some(value.to_owned()),
+            "code" => chain.code = Some(value.to_owned()),
+            "domain_id" => chain.domain_id = Some(int("domain_id", value)?),
+            "group_id" => chain.group_id = Some(int("group_id", value)?),
+            "valid_time" => {
+                chain.valid_time =
+                    Some(linkapi_core::clock::parse_flexible(value).ok_or_else(|| {
+                        format!("valid_time {value:?} is not a date-time or Unix seconds")
+                    })?);
+            }
+            _ => {}
+        }
+    }
+    if chain.target_url.is_empty() {
+        return Err("target_url is empty".into());
+    }
+    Ok(chain)
+}
+
+/// Creates one chain, waiting out rate limits (not the daily quota, which lasts until
+/// midnight).
+async fn create_one(client: &Client, input: &CreateChain) -> Result<primary::Chain, String> {
+    for attempt in 1..=IMPORT_TRIES {
+        match client.create_chain(input).await {
+            Ok(chain) => return Ok(chain),
+            Err(ClientError::Api {
+                status: 429,
+                code,
+                retry_after,
+                ..
+            }) if code == "rate_limited" && attempt < IMPORT_TRIES => {
+                let wait = retry_after.unwrap_or(1).clamp(1, 60);
+                tokio::time::sleep(Duration::from_secs(wait)).await;
+            }
+            Err(e) => return Err(e.to_string()),
+        }
+    }
+    Err("still rate limited after several tries".into())
+}
+
+/// `linkapi chain import`
+pub async fn import(
+    ctx: Context,
+    file: &Path,
+    format: Option<ImportFormat>,
+    json: bool,
+) -> Result<()> {
+    let text = if file == Path::new("-") {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .context("reading standard input")?;
+        text
+    } else {
+        std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?
+    };
+    let lines = match format.unwrap_or_else(|| detect_format(file, &text)) {
+        ImportFormat::Jsonl => parse_jsonl(&text),
+        ImportFormat::Csv => parse_csv(&text)?,
+    };
+    let client = ctx.client()?;
+    let bar = indicatif::ProgressBar::new(lines.len() as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} chains {msg}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    if !ctx.out.stderr_tty {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    let (mut created, mut failed) = (0usize, 0usize);
+    for chunk in lines.chunks(IMPORT_CONCURRENCY) {
+        let mut tasks = tokio::task::JoinSet::new();
+        for (slot, line) in chunk.iter().enumerate() {
+            let client = client.clone();
+            let input = line.input.clone();
+            tasks.spawn(async move {
+                let result = match input {
+                    Ok(input) => create_one(&client, &input).await,
+                    Err(e) => Err(e),
+                };
+                (slot, result)
+            });
+        }
+        let mut results: Vec<Option<Result<primary::Chain, String>>> = vec![None; chunk.len()];
+        while let Some(done) = tasks.join_next().await {
+            let (slot, result) = done.context("an import task failed")?;
+            results[slot] = Some(result);
+        }
+        for (line, result) in chunk.iter().zip(results) {
+            let result = result.unwrap_or_else(|| Err("not attempted".into()));
+            let text = match (&result, json) {
+                (Ok(chain), true) => {
+                    json!({"line": line.number, "ok": true, "chain": chain}).to_string()
+                }
+                (Err(e), true) => json!({"line": line.number, "ok": false, "error": e}).to_string(),
+                (Ok(chain), false) => {
+                    format!("{}\tok\t{}\t{}", line.number, chain.code, chain.render_url)
+                }
+                (Err(e), false) => {
+                    format!("{}\terror\t{}", line.number, e.replace(['\t', '\n'], " "))
+                }
+            };
+            bar.suspend(|| ctx.out.line(&text));
+            match result {
+                Ok(_) => created += 1,
+                Err(_) => failed += 1,
+            }
+            bar.inc(1);
+        }
+    }
+    bar.finish_and_clear();
+    ctx.out
+        .note(&format!("Created {created} chains; {failed} failed."));
+    if failed > 0 {
+        return Err(Reported(format!("{failed} of {} lines failed", created + failed)).into());
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_lines_keep_their_numbers_and_errors() {
+        let lines = parse_csv(
+            "target_url,title,valid_time\nhttps://a.com,A,\n\nhttps://b.com,B,2030-01-01 00:00:00\n,no target,\nhttps://c.com,C,soon\n",
+        )
+        .expect("parses");
+        let numbers: Vec<usize> = lines.iter().map(|l| l.number).collect();
+        assert_eq!(numbers, [2, 4, 5, 6]);
+        assert!(lines[0].input.is_ok());
+        assert_eq!(
+            lines[1].input.as_ref().expect("ok").valid_time,
+            Some(1_893_456_000)
+        );
+        assert!(
+            lines[2]
+                .input
+                .as_ref()
+                .is_err_and(|e| e.contains("target_url"))
+        );
+        assert!(
+            lines[3]
+                .input
+                .as_ref()
+                .is_err_and(|e| e.contains("valid_time"))
+        );
+        assert!(parse_csv("url\nhttps://a.com\n").is_err(), "unknown column");
+    }
+
+    #[test]
+    fn jsonl_lines_are_strict_and_numbered() {
+        let lines = parse_jsonl("{\"target_url\":\"https://a.com\"}\n\n{\"target\":\"x\"}\n");
+        assert_eq!(lines.len(), 2);
+        assert_eq!(lines[1].number, 3);
+        assert!(lines[1].input.is_err());
+    }
+
+    #[test]
+    fn formats_are_detected() {
+        assert_eq!(detect_format(Path::new("a.csv"), "{"), ImportFormat::Csv);
+        assert_eq!(
+            detect_format(Path::new("-"), "  {\"a\":1}"),
+            ImportFormat::Jsonl
+        );
+        assert_eq!(
+            detect_format(Path::new("-"), "target_url\n"),
+            ImportFormat::Csv
+        );
+    }
+}

@@ -1,0 +1,148 @@
+//! `linkapi group ...`, `linkapi domain ...` and `linkapi admin ...`.
+
+use anyhow::Result;
+use linkapi_core::wire::{admin, primary};
+
+use crate::cli::{AdminDomainCommand, AdminKeyCommand, AdminUserCommand, DomainSwitch};
+use crate::context::{Context, parse_time};
+use crate::exit::Reported;
+
+/// `linkapi group create`
+pub async fn group_create(
+    ctx: Context,
+    name: String,
+    chain_type: i64,
+    json: Option<String>,
+) -> Result<()> {
+    let group = ctx
+        .client()?
+        .create_group(&primary::CreateGroup { name, chain_type })
+        .await?;
+    ctx.out
+        .success(&format!("Created group {} ({})", group.name, group.id));
+    ctx.out.record(&group, json.as_deref())
+}
+
+/// `linkapi group list`
+pub async fn group_list(ctx: Context, json: Option<String>) -> Result<()> {
+    let groups = ctx.client()?.groups().await?;
+    ctx.out.records(&groups, json.as_deref(), false)
+}
+
+/// `linkapi domain list`
+pub async fn domain_list(ctx: Context, json: Option<String>) -> Result<()> {
+    let domains = ctx.client()?.domains().await?;
+    ctx.out.records(&domains, json.as_deref(), false)
+}
+
+/// `linkapi admin user ...`
+pub async fn user(ctx: Context, command: AdminUserCommand) -> Result<()> {
+    let client = ctx.client()?;
+    match command {
+        AdminUserCommand::Create {
+            name,
+            daily_quota,
+            json,
+        } => {
+            let user = client
+                .create_user(&admin::CreateUser { name, daily_quota })
+                .await?;
+            ctx.out
+                .success(&format!("Created user {} ({})", user.name, user.id));
+            ctx.out.record(&user, json.json.as_deref())
+        }
+        AdminUserCommand::List { json } => {
+            ctx.out
+                .records(&client.users().await?, json.json.as_deref(), false)
+        }
+    }
+}
+
+/// `linkapi admin key ...`
+pub async fn key(ctx: Context, command: AdminKeyCommand) -> Result<()> {
+    let client = ctx.client()?;
+    match command {
+        AdminKeyCommand::Create {
+            user,
+            scopes,
+            name,
+            expires,
+            json,
+        } => {
+            let expires_at = expires
+                .as_deref()
+                .map(|t| parse_time("--expires", t))
+                .transpose()?;
+            let created = client
+                .create_key(&admin::CreateKey {
+                    user_id: user,
+                    scopes,
+                    name,
+                    expires_at,
+                })
+                .await?;
+            ctx.out.success(&format!(
+                "Created key {} for user {}; its secret is shown this once",
+                created.key.id, created.key.user_id
+            ));
+            ctx.out.record(&created, json.json.as_deref())
+        }
+        AdminKeyCommand::List { user, json } => {
+            ctx.out
+                .records(&client.keys(user).await?, json.json.as_deref(), false)
+        }
+        AdminKeyCommand::Revoke { id, yes, json } => {
+            if !ctx.confirm(
+                &format!("Revoke key {id}? Programs using it stop working"),
+                yes,
+            )? {
+                return Err(Reported("nothing revoked".into()).into());
+            }
+            let key = client.revoke_key(id).await?;
+            ctx.out.success(&format!("Revoked key {}", key.id));
+            ctx.out.record(&key, json.json.as_deref())
+        }
+    }
+}
+
+/// `linkapi admin domain ...`
+pub async fn domain(ctx: Context, command: AdminDomainCommand) -> Result<()> {
+    let client = ctx.client()?;
+    match command {
+        AdminDomainCommand::Create {
+            domain,
+            scheme,
+            scene,
+            shared,
+            user,
+            json,
+        } => {
+            let created = client
+                .create_domain(&admin::CreateDomain {
+                    domain,
+                    scheme,
+                    scene,
+                    shared: Some(shared),
+                    user_id: user,
+                })
+                .await?;
+            ctx.out
+                .success(&format!("Registered {} ({})", created.domain, created.id));
+            ctx.out.record(&created, json.json.as_deref())
+        }
+        AdminDomainCommand::List { json } => {
+            ctx.out
+                .records(&client.admin_domains().await?, json.json.as_deref(), false)
+        }
+        AdminDomainCommand::SetStatus { id, status, json } => {
+            let code = match status {
+                DomainSwitch::Effective => 1,
+                DomainSwitch::NotEffective => 99,
+            };
+            let updated = client.set_domain_status(id, code).await?;
+            ctx.out
+                .success(&format!("{} is now {:?}", updated.domain, status));
+            ctx.out.record(&updated, json.json.as_deref())
+        }
+    }
+}

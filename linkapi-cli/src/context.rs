@@ -1,0 +1,145 @@
+//! What every command starts from: the profile, its server and key, the output, prompts.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use anyhow::Result;
+use linkapi_core::client::Client;
+
+use crate::cli::GlobalArgs;
+use crate::config::{self, Config, DEFAULT_HOST, DEFAULT_PROFILE, StoreMode};
+use crate::credentials::{Credentials, Source, keyring_from_env};
+use crate::exit::{NotLoggedIn, UsageError};
+use crate::output::Output;
+
+/// Resolved settings of one invocation.
+pub struct Context {
+    /// Terminal facts.
+    pub out: Output,
+    /// Flags every command has.
+    pub global: GlobalArgs,
+    /// Directory of config.toml and credentials.toml.
+    pub config_dir: PathBuf,
+    /// config.toml as read.
+    pub config: Config,
+    /// The profile in use.
+    pub profile: String,
+    /// The server: `--host`/`LINKAPI_HOST`, else the profile's, else the local default.
+    pub host: String,
+    /// Stored keys.
+    pub credentials: Credentials,
+}
+
+impl Context {
+    /// Reads the configuration and resolves profile and host.
+    ///
+    /// # Errors
+    /// When the configuration cannot be read.
+    pub fn new(global: GlobalArgs) -> Result<Context> {
+        let config_dir = config::config_dir()?;
+        let config = Config::load(&config_dir)?;
+        let profile = global
+            .profile
+            .clone()
+            .or_else(|| config.default_profile.clone())
+            .unwrap_or_else(|| DEFAULT_PROFILE.to_owned());
+        let host = global
+            .host
+            .clone()
+            .or_else(|| config.profiles.get(&profile).and_then(|p| p.host.clone()))
+            .map_or_else(|| DEFAULT_HOST.to_owned(), |h| config::normalize_host(&h));
+        let credentials = Credentials::new(&config_dir, keyring_from_env());
+        Ok(Context {
+            out: Output::detect(),
+            global,
+            config_dir,
+            config,
+            profile,
+            host,
+            credentials,
+        })
+    }
+
+    /// How the profile stores keys.
+    pub fn mode(&self) -> StoreMode {
+        self.config
+            .profiles
+            .get(&self.profile)
+            .map(|p| p.credential_store)
+            .unwrap_or_default()
+    }
+
+    /// The key to use: `LINKAPI_API_KEY`, else the profile's stored key for this host.
+    ///
+    /// # Errors
+    /// [`NotLoggedIn`] when there is none; storage failures.
+    pub fn key(&self) -> Result<(String, Source)> {
+        if let Some(key) = env_key() {
+            return Ok((key, Source::Env));
+        }
+        self.credentials
+            .load(&self.profile, &self.host, self.mode())?
+            .ok_or_else(|| {
+                NotLoggedIn {
+                    host: self.host.clone(),
+                    profile: self.profile.clone(),
+                }
+                .into()
+            })
+    }
+
+    /// A client of the server with the resolved key.
+    ///
+    /// # Errors
+    /// As [`Context::key`], or a malformed host.
+    pub fn client(&self) -> Result<Client> {
+        let (key, _) = self.key()?;
+        Ok(Client::new(&self.host, &key)?)
+    }
+
+    /// Whether prompts may be shown: stdin and stderr are terminals and prompts are not off.
+    pub fn can_prompt(&self) -> bool {
+        !self.global.no_input && std::io::stdin().is_terminal() && std::io::stderr().is_terminal()
+    }
+
+    /// Asks before something destructive; `yes` skips the question.
+    ///
+    /// # Errors
+    /// [`UsageError`] when the question cannot be asked; prompt I/O failures.
+    pub fn confirm(&self, question: &str, yes: bool) -> Result<bool> {
+        if yes {
+            return Ok(true);
+        }
+        if !self.can_prompt() {
+            return Err(UsageError(format!(
+                "{question}: pass --yes to confirm without a prompt"
+            ))
+            .into());
+        }
+        Ok(dialoguer::Confirm::new()
+            .with_prompt(question)
+            .default(false)
+            .interact()?)
+    }
+}
+
+/// `LINKAPI_API_KEY`, when set and not empty.
+pub fn env_key() -> Option<String> {
+    std::env::var("LINKAPI_API_KEY")
+        .ok()
+        .map(|k| k.trim().to_owned())
+        .filter(|k| !k.is_empty())
+}
+
+/// Reads a time in the forms the API accepts; `0` is never.
+///
+/// # Errors
+/// [`UsageError`] for anything else.
+pub fn parse_time(flag: &str, text: &str) -> Result<i64> {
+    linkapi_core::clock::parse_flexible(text).ok_or_else(|| {
+        UsageError(format!(
+            "{flag} {text:?} is not \"YYYY-MM-DD HH:MM:SS\" (UTC), RFC 3339 or Unix seconds"
+        ))
+        .into()
+    })
+}

@@ -1,0 +1,198 @@
+//! Exit codes and the messages failures are shown with.
+
+use std::process::ExitCode;
+
+use linkapi_core::client::ClientError;
+
+/// 0: success.
+pub const OK: u8 = 0;
+/// 1: failure.
+pub const FAILURE: u8 = 1;
+/// 2: usage.
+pub const USAGE: u8 = 2;
+/// 4: authentication.
+pub const AUTH: u8 = 4;
+
+/// A usage mistake found after parsing (a bad `--json` field, a prompt that cannot be shown).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct UsageError(pub String);
+
+/// No key for the server: not logged in.
+#[derive(Debug, thiserror::Error)]
+#[error("not logged in to {host} (profile {profile:?})")]
+pub struct NotLoggedIn {
+    /// Server.
+    pub host: String,
+    /// Profile.
+    pub profile: String,
+}
+
+/// Already reported failures (bulk import with failed lines): exit 1 with nothing more.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Reported(pub String);
+
+/// How a failure is shown: the message, a hint, and the exit code.
+pub struct Report {
+    /// `linkapi: error: ...`
+    pub message: String,
+    /// `hint: ...`, when there is something to do.
+    pub hint: Option<String>,
+    /// Exit status.
+    pub code: u8,
+}
+
+/// Classifies an error for the user.
+pub fn report(err: &anyhow::Error) -> Report {
+    if let Some(usage) = err.downcast_ref::<UsageError>() {
+        return Report {
+            message: usage.0.clone(),
+            hint: None,
+            code: USAGE,
+        };
+    }
+    if let Some(missing) = err.downcast_ref::<NotLoggedIn>() {
+        return Report {
+            message: missing.to_string(),
+            hint: Some(format!(
+                "run `linkapi auth login --host {}`, or set LINKAPI_API_KEY",
+                missing.host
+            )),
+            code: AUTH,
+        };
+    }
+    if let Some(reported) = err.downcast_ref::<Reported>() {
+        return Report {
+            message: reported.0.clone(),
+            hint: None,
+            code: FAILURE,
+        };
+    }
+    if let Some(client) = err.chain().find_map(|e| e.downcast_ref::<ClientError>()) {
+        return client_report(err, client);
+    }
+    Report {
+        message: format!("{err:#}"),
+        hint: None,
+        code: FAILURE,
+    }
+}
+
+fn client_report(err: &anyhow::Error, client: &ClientError) -> Report {
+    let context = || {
+        // What the command was doing, without repeating the client error itself.
+        let outer = err.to_string();
+        if outer == client.to_string() {
+            String::new()
+        } else {
+            format!("{outer}: ")
+        }
+    };
+    match client {
+        ClientError::Connect { url, .. } => Report {
+            message: format!("{}could not connect to {}", context(), origin(url)),
+            hint: Some(
+                "is the server running? Start one with `linkapi serve`, or pass --host".into(),
+            ),
+            code: FAILURE,
+        },
+        ClientError::Timeout { url } => Report {
+            message: format!("{}{} did not answer in time", context(), origin(url)),
+            hint: None,
+            code: FAILURE,
+        },
+        ClientError::Api {
+            status,
+            message,
+            retry_after,
+            request_id,
+            ..
+        } => {
+            let (hint, code) = match status {
+                401 => (
+                    Some("the key is unknown, revoked or expired; run `linkapi auth login` to store another".to_owned()),
+                    AUTH,
+                ),
+                403 => (Some("ask an admin for a key with that scope".to_owned()), AUTH),
+                429 => (
+                    retry_after.map(|s| format!("try again in {s} s")),
+                    FAILURE,
+                ),
+                500..=599 => (
+                    request_id
+                        .as_ref()
+                        .map(|id| format!("the server's log has the cause (request id {id})")),
+                    FAILURE,
+                ),
+                _ => (None, FAILURE),
+            };
+            Report {
+                message: format!("{}{message} (HTTP {status})", context()),
+                hint,
+                code,
+            }
+        }
+        other => Report {
+            message: format!("{}{other}", context()),
+            hint: None,
+            code: FAILURE,
+        },
+    }
+}
+
+/// `scheme://host:port` of a URL, for messages.
+fn origin(url: &str) -> String {
+    url.splitn(4, '/').take(3).collect::<Vec<_>>().join("/")
+}
+
+/// Whether the error is a closed stdout (`linkapi ... | head`), which is not a failure.
+pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| {
+        e.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// An exit code from a number.
+pub fn code(n: u8) -> ExitCode {
+    ExitCode::from(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn origins_drop_the_path() {
+        assert_eq!(
+            origin("http://127.0.0.1:1/chains?x=1"),
+            "http://127.0.0.1:1"
+        );
+    }
+
+    #[test]
+    fn auth_failures_exit_4_and_usage_2() {
+        let api = |status| {
+            anyhow::Error::new(ClientError::Api {
+                status,
+                code: String::new(),
+                message: "m".into(),
+                retry_after: None,
+                request_id: None,
+            })
+        };
+        assert_eq!(report(&api(401)).code, AUTH);
+        assert_eq!(report(&api(403)).code, AUTH);
+        assert_eq!(report(&api(404)).code, FAILURE);
+        assert_eq!(
+            report(&anyhow::Error::new(UsageError("x".into()))).code,
+            USAGE
+        );
+        let missing = NotLoggedIn {
+            host: "h".into(),
+            profile: "p".into(),
+        };
+        assert_eq!(report(&anyhow::Error::new(missing)).code, AUTH);
+    }
+}

@@ -1,0 +1,210 @@
+//! What goes to stdout: tables on a terminal, tab-separated rows without a header when piped,
+//! JSON with `--json[=FIELDS]`. Messages go to stderr through [`Output::note`] and friends.
+
+#![allow(clippy::print_stdout, clippy::print_stderr)] // this module is where output happens
+
+use std::io::{IsTerminal, Write};
+
+use comfy_table::{ContentArrangement, Table, presets};
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::exit::UsageError;
+
+/// One column of a table.
+pub struct Column<T> {
+    /// Header, upper case.
+    pub header: &'static str,
+    /// The cell of a row.
+    pub cell: fn(&T) -> String,
+}
+
+/// A record the CLI prints: its JSON fields and its table columns.
+pub trait Record: Serialize {
+    /// Every top-level field of its JSON form, for validating `--json=FIELDS`.
+    const FIELDS: &'static [&'static str];
+    /// Table columns.
+    fn columns() -> Vec<Column<Self>>
+    where
+        Self: Sized;
+}
+
+/// Terminal facts, decided once.
+#[derive(Debug, Clone, Copy)]
+pub struct Output {
+    /// stdout is a terminal: tables with headers, pretty JSON.
+    pub stdout_tty: bool,
+    /// stderr is a terminal: confirmations and progress bars.
+    pub stderr_tty: bool,
+    /// Colour allowed (a terminal and no `NO_COLOR`).
+    pub color: bool,
+}
+
+impl Output {
+    /// Looks at the terminal and the environment.
+    pub fn detect() -> Self {
+        let stdout_tty = std::io::stdout().is_terminal();
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        Output {
+            stdout_tty,
+            stderr_tty: std::io::stderr().is_terminal(),
+            color: stdout_tty && !no_color,
+        }
+    }
+
+    /// A line of data on stdout.
+    pub fn line(&self, text: &str) {
+        println!("{text}");
+    }
+
+    /// A confirmation on stderr, only for people at a terminal.
+    pub fn success(&self, text: &str) {
+        if self.stderr_tty {
+            eprintln!("✓ {text}");
+        }
+    }
+
+    /// A message on stderr.
+    pub fn note(&self, text: &str) {
+        eprintln!("{text}");
+    }
+
+    /// A warning on stderr.
+    pub fn warn(&self, text: &str) {
+        eprintln!("warning: {text}");
+    }
+
+    /// Prints JSON: pretty on a terminal, compact when piped.
+    pub fn json(&self, value: &Value) {
+        let text = if self.stdout_tty {
+            serde_json::to_string_pretty(value)
+        } else {
+            serde_json::to_string(value)
+        };
+        println!("{}", text.unwrap_or_default());
+    }
+
+    /// Prints records as JSON (when `json` is given) or as a table.
+    ///
+    /// # Errors
+    /// [`UsageError`] for an unknown field in `json`.
+    pub fn records<T: Record>(
+        &self,
+        rows: &[T],
+        json: Option<&str>,
+        single: bool,
+    ) -> anyhow::Result<()> {
+        if let Some(fields) = json {
+            let fields = parse_fields(fields, T::FIELDS)?;
+            let values: Vec<Value> = rows
+                .iter()
+                .map(|r| select(serde_json::to_value(r).unwrap_or(Value::Null), &fields))
+                .collect();
+            match (single, values.as_slice()) {
+                (true, [one]) => self.json(one),
+                _ => self.json(&Value::Array(values)),
+            }
+            return Ok(());
+        }
+        let columns = T::columns();
+        if self.stdout_tty {
+            let mut table = Table::new();
+            table
+                .load_style(presets::UTF8_FULL_CONDENSED)
+                .set_content_arrangement(ContentArrangement::Dynamic)
+                .set_header(columns.iter().map(|c| c.header));
+            if !self.color {
+                table.force_no_tty();
+            }
+            for row in rows {
+                table.add_row(columns.iter().map(|c| (c.cell)(row)));
+            }
+            println!("{table}");
+        } else {
+            let stdout = std::io::stdout();
+            let mut out = stdout.lock();
+            for row in rows {
+                let cells: Vec<String> = columns
+                    .iter()
+                    .map(|c| (c.cell)(row).replace(['\t', '\n'], " "))
+                    .collect();
+                // A closed pipe (`| head`) is not an error worth reporting.
+                if writeln!(out, "{}", cells.join("\t")).is_err() {
+                    break;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Prints one record.
+    ///
+    /// # Errors
+    /// As [`Output::records`].
+    pub fn record<T: Record>(&self, row: &T, json: Option<&str>) -> anyhow::Result<()> {
+        self.records(std::slice::from_ref(row), json, true)
+    }
+}
+
+/// Splits and checks `--json=FIELDS`; empty means every field.
+fn parse_fields(spec: &str, available: &[&str]) -> Result<Vec<String>, UsageError> {
+    let fields: Vec<String> = spec
+        .split(',')
+        .map(str::trim)
+        .filter(|f| !f.is_empty())
+        .map(str::to_owned)
+        .collect();
+    if let Some(unknown) = fields.iter().find(|f| !available.contains(&f.as_str())) {
+        return Err(UsageError(format!(
+            "unknown JSON field {unknown:?}; available fields: {}",
+            available.join(", ")
+        )));
+    }
+    Ok(fields)
+}
+
+fn select(value: Value, fields: &[String]) -> Value {
+    match value {
+        Value::Object(map) if !fields.is_empty() => Value::Object(
+            map.into_iter()
+                .filter(|(k, _)| fields.contains(k))
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
+/// A nullable integer cell.
+pub fn opt<T: ToString>(value: &Option<T>) -> String {
+    value.as_ref().map(ToString::to_string).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_are_checked_and_selected() {
+        let available = ["id", "code"];
+        assert_eq!(
+            parse_fields("", &available).expect("all"),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            parse_fields("code, id", &available).expect("two"),
+            ["code", "id"]
+        );
+        let err = parse_fields("code,nope", &available).expect_err("unknown");
+        assert!(
+            err.0.contains("\"nope\"") && err.0.contains("id, code"),
+            "{}",
+            err.0
+        );
+        let value = serde_json::json!({"id": 1, "code": "x"});
+        assert_eq!(
+            select(value.clone(), &["code".into()]),
+            serde_json::json!({"code": "x"})
+        );
+        assert_eq!(select(value.clone(), &[]), value);
+    }
+}
