@@ -1,0 +1,777 @@
+
+using namespace System.Management.Automation
+using namespace System.Management.Automation.Language
+
+Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+
+    $commandElements = $commandAst.CommandElements
+    $command = @(
+        'linkapi'
+        for ($i = 1; $i -lt $commandElements.Count; $i++) {
+            $element = $commandElements[$i]
+            if ($element -isnot [StringConstantExpressionAst] -or
+                $element.StringConstantType -ne [StringConstantType]::BareWord -or
+                $element.Value.StartsWith('-') -or
+                $element.Value -eq $wordToComplete) {
+                break
+        }
+        $element.Value
+    }) -join ';'
+
+    $completions = @(switch ($command) {
+        'linkapi' {
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('auth', 'auth', [CompletionResultType]::ParameterValue, 'Log in to a server, see where keys come from, log out')
+            [CompletionResult]::new('chain', 'chain', [CompletionResultType]::ParameterValue, 'Create, list, inspect, edit and delete short links')
+            [CompletionResult]::new('group', 'group', [CompletionResultType]::ParameterValue, 'Create and list groups of chains')
+            [CompletionResult]::new('domain', 'domain', [CompletionResultType]::ParameterValue, 'List the domains you may create chains on')
+            [CompletionResult]::new('admin', 'admin', [CompletionResultType]::ParameterValue, 'Manage users, API keys and domains (needs a key with scope admin)')
+            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Run the server locally (same flags as linkapi-server)')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the manual page, or write every page into a directory')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'linkapi;auth' {
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('login', 'login', [CompletionResultType]::ParameterValue, 'Store an API key for a server, checked against the server first')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show each profile''s server, where its key comes from, and whether the key works')
+            [CompletionResult]::new('logout', 'logout', [CompletionResultType]::ParameterValue, 'Forget the stored key of the profile (the key itself stays valid on the server)')
+            [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Print the key the current profile would use')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'linkapi;auth;login' {
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--with-key', '--with-key', [CompletionResultType]::ParameterName, 'Read the key from standard input')
+            [CompletionResult]::new('--insecure-storage', '--insecure-storage', [CompletionResultType]::ParameterName, 'Store the key in credentials.toml (mode 0600) instead of the OS keyring')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;auth;status' {
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--show-key', '--show-key', [CompletionResultType]::ParameterName, 'Show keys in full instead of masked')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;auth;logout' {
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;auth;token' {
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;auth;help' {
+            [CompletionResult]::new('login', 'login', [CompletionResultType]::ParameterValue, 'Store an API key for a server, checked against the server first')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show each profile''s server, where its key comes from, and whether the key works')
+            [CompletionResult]::new('logout', 'logout', [CompletionResultType]::ParameterValue, 'Forget the stored key of the profile (the key itself stays valid on the server)')
+            [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Print the key the current profile would use')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'linkapi;auth;help;login' {
+            break
+        }
+        'linkapi;auth;help;status' {
+            break
+        }
+        'linkapi;auth;help;logout' {
+            break
+        }
+        'linkapi;auth;help;token' {
+            break
+        }
+        'linkapi;auth;help;help' {
+            break
+        }
+        'linkapi;chain' {
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a short link')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Create many chains from CSV or JSON lines, one chain per line')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List your short links, newest first')
+            [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Show one chain')
+            [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Change a chain''s title, destination or expiry')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete chains (their codes are never reused)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'linkapi;chain;create' {
+            [CompletionResult]::new('--title', '--title', [CompletionResultType]::ParameterName, 'Label')
+            [CompletionResult]::new('--code', '--code', [CompletionResultType]::ParameterName, 'Custom code instead of a random one')
+            [CompletionResult]::new('--domain', '--domain', [CompletionResultType]::ParameterName, 'Domain id [default: the server''s default domain]')
+            [CompletionResult]::new('--group', '--group', [CompletionResultType]::ParameterName, 'Group id')
+            [CompletionResult]::new('--expires', '--expires', [CompletionResultType]::ParameterName, 'Expiry: "YYYY-MM-DD HH:MM:SS" (UTC), RFC 3339, or Unix seconds [default: never]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;chain;import' {
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Input format [default: from the file extension, else by the first character]')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print each line''s result as a JSON object')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;chain;list' {
+            [CompletionResult]::new('--page', '--page', [CompletionResultType]::ParameterName, 'Page to show')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Chains per page (at most 100)')
+            [CompletionResult]::new('--group', '--group', [CompletionResultType]::ParameterName, 'Only chains in this group')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only chains whose title or code contains this')
+            [CompletionResult]::new('--query', '--query', [CompletionResultType]::ParameterName, 'Only chains whose title or code contains this')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Every page')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;chain;info' {
+            [CompletionResult]::new('--domain', '--domain', [CompletionResultType]::ParameterName, 'Domain id, when you have the code on several domains')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--code', '--code', [CompletionResultType]::ParameterName, 'Take CHAIN as a code even when it is all digits')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;chain;edit' {
+            [CompletionResult]::new('--domain', '--domain', [CompletionResultType]::ParameterName, 'Domain id, when you have the code on several domains')
+            [CompletionResult]::new('--title', '--title', [CompletionResultType]::ParameterName, 'New label')
+            [CompletionResult]::new('--target-url', '--target-url', [CompletionResultType]::ParameterName, 'New destination')
+            [CompletionResult]::new('--expires', '--expires', [CompletionResultType]::ParameterName, 'New expiry (as for create; 0 is never)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--code', '--code', [CompletionResultType]::ParameterName, 'Take CHAIN as a code even when it is all digits')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;chain;delete' {
+            [CompletionResult]::new('--domain', '--domain', [CompletionResultType]::ParameterName, 'Domain id, when you have the codes on several domains')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--code', '--code', [CompletionResultType]::ParameterName, 'Take every CHAIN as a code')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;chain;help' {
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a short link')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Create many chains from CSV or JSON lines, one chain per line')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List your short links, newest first')
+            [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Show one chain')
+            [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Change a chain''s title, destination or expiry')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete chains (their codes are never reused)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'linkapi;chain;help;create' {
+            break
+        }
+        'linkapi;chain;help;import' {
+            break
+        }
+        'linkapi;chain;help;list' {
+            break
+        }
+        'linkapi;chain;help;info' {
+            break
+        }
+        'linkapi;chain;help;edit' {
+            break
+        }
+        'linkapi;chain;help;delete' {
+            break
+        }
+        'linkapi;chain;help;help' {
+            break
+        }
+        'linkapi;group' {
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a group')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List your groups')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'linkapi;group;create' {
+            [CompletionResult]::new('--chain-type', '--chain-type', [CompletionResultType]::ParameterName, 'Kind of chains it holds: 1 short, 2 external, 3 work-chat, 4 card')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;group;list' {
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;group;help' {
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a group')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List your groups')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'linkapi;group;help;create' {
+            break
+        }
+        'linkapi;group;help;list' {
+            break
+        }
+        'linkapi;group;help;help' {
+            break
+        }
+        'linkapi;domain' {
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the domains you may use')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'linkapi;domain;list' {
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;domain;help' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the domains you may use')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'linkapi;domain;help;list' {
+            break
+        }
+        'linkapi;domain;help;help' {
+            break
+        }
+        'linkapi;admin' {
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('user', 'user', [CompletionResultType]::ParameterValue, 'Users')
+            [CompletionResult]::new('key', 'key', [CompletionResultType]::ParameterValue, 'API keys')
+            [CompletionResult]::new('domain', 'domain', [CompletionResultType]::ParameterValue, 'Domains')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'linkapi;admin;user' {
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a user')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List users')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'linkapi;admin;user;create' {
+            [CompletionResult]::new('--daily-quota', '--daily-quota', [CompletionResultType]::ParameterName, 'Chains the user may create per UTC day [default: the server''s]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;admin;user;list' {
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;admin;user;help' {
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a user')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List users')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'linkapi;admin;user;help;create' {
+            break
+        }
+        'linkapi;admin;user;help;list' {
+            break
+        }
+        'linkapi;admin;user;help;help' {
+            break
+        }
+        'linkapi;admin;key' {
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a key; its secret is printed this once')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List keys (never their secrets)')
+            [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Revoke a key at once')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'linkapi;admin;key;create' {
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The user the key acts as')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'A scope; repeat for more')
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'Label')
+            [CompletionResult]::new('--expires', '--expires', [CompletionResultType]::ParameterName, 'Expiry (as for chain create) [default: never]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;admin;key;list' {
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Only this user''s')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;admin;key;revoke' {
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;admin;key;help' {
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a key; its secret is printed this once')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List keys (never their secrets)')
+            [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Revoke a key at once')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'linkapi;admin;key;help;create' {
+            break
+        }
+        'linkapi;admin;key;help;list' {
+            break
+        }
+        'linkapi;admin;key;help;revoke' {
+            break
+        }
+        'linkapi;admin;key;help;help' {
+            break
+        }
+        'linkapi;admin;domain' {
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Register a domain (point its DNS at the server first)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List every domain')
+            [CompletionResult]::new('set-status', 'set-status', [CompletionResultType]::ParameterValue, 'Switch a domain on (its links serve) or off (they answer 404)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'linkapi;admin;domain;create' {
+            [CompletionResult]::new('--scheme', '--scheme', [CompletionResultType]::ParameterName, 'Scheme of its short links')
+            [CompletionResult]::new('--scene', '--scene', [CompletionResultType]::ParameterName, 'Label')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Owner of a private domain [default: you]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--shared', '--shared', [CompletionResultType]::ParameterName, 'Offer it to every user')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;admin;domain;list' {
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;admin;domain;set-status' {
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;admin;domain;help' {
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Register a domain (point its DNS at the server first)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List every domain')
+            [CompletionResult]::new('set-status', 'set-status', [CompletionResultType]::ParameterValue, 'Switch a domain on (its links serve) or off (they answer 404)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'linkapi;admin;domain;help;create' {
+            break
+        }
+        'linkapi;admin;domain;help;list' {
+            break
+        }
+        'linkapi;admin;domain;help;set-status' {
+            break
+        }
+        'linkapi;admin;domain;help;help' {
+            break
+        }
+        'linkapi;admin;help' {
+            [CompletionResult]::new('user', 'user', [CompletionResultType]::ParameterValue, 'Users')
+            [CompletionResult]::new('key', 'key', [CompletionResultType]::ParameterValue, 'API keys')
+            [CompletionResult]::new('domain', 'domain', [CompletionResultType]::ParameterValue, 'Domains')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'linkapi;admin;help;user' {
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a user')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List users')
+            break
+        }
+        'linkapi;admin;help;user;create' {
+            break
+        }
+        'linkapi;admin;help;user;list' {
+            break
+        }
+        'linkapi;admin;help;key' {
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a key; its secret is printed this once')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List keys (never their secrets)')
+            [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Revoke a key at once')
+            break
+        }
+        'linkapi;admin;help;key;create' {
+            break
+        }
+        'linkapi;admin;help;key;list' {
+            break
+        }
+        'linkapi;admin;help;key;revoke' {
+            break
+        }
+        'linkapi;admin;help;domain' {
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Register a domain (point its DNS at the server first)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List every domain')
+            [CompletionResult]::new('set-status', 'set-status', [CompletionResultType]::ParameterValue, 'Switch a domain on (its links serve) or off (they answer 404)')
+            break
+        }
+        'linkapi;admin;help;domain;create' {
+            break
+        }
+        'linkapi;admin;help;domain;list' {
+            break
+        }
+        'linkapi;admin;help;domain;set-status' {
+            break
+        }
+        'linkapi;admin;help;help' {
+            break
+        }
+        'linkapi;serve' {
+            [CompletionResult]::new('--listen', '--listen', [CompletionResultType]::ParameterName, 'Address to listen on [default: 127.0.0.1:8080]')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Directory of the SQLite database and uploads [default: the user''s data directory]')
+            [CompletionResult]::new('--public-url', '--public-url', [CompletionResultType]::ParameterName, 'Public base URL of short links, as scheme://host or scheme://host:port [default: http://ADDR]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'TOML configuration file; flags override its values')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;completions' {
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;man' {
+            [CompletionResult]::new('--out-dir', '--out-dir', [CompletionResultType]::ParameterName, 'Write linkapi.1 and one page per subcommand here instead of printing linkapi.1')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;help' {
+            [CompletionResult]::new('auth', 'auth', [CompletionResultType]::ParameterValue, 'Log in to a server, see where keys come from, log out')
+            [CompletionResult]::new('chain', 'chain', [CompletionResultType]::ParameterValue, 'Create, list, inspect, edit and delete short links')
+            [CompletionResult]::new('group', 'group', [CompletionResultType]::ParameterValue, 'Create and list groups of chains')
+            [CompletionResult]::new('domain', 'domain', [CompletionResultType]::ParameterValue, 'List the domains you may create chains on')
+            [CompletionResult]::new('admin', 'admin', [CompletionResultType]::ParameterValue, 'Manage users, API keys and domains (needs a key with scope admin)')
+            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Run the server locally (same flags as linkapi-server)')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the manual page, or write every page into a directory')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'linkapi;help;auth' {
+            [CompletionResult]::new('login', 'login', [CompletionResultType]::ParameterValue, 'Store an API key for a server, checked against the server first')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show each profile''s server, where its key comes from, and whether the key works')
+            [CompletionResult]::new('logout', 'logout', [CompletionResultType]::ParameterValue, 'Forget the stored key of the profile (the key itself stays valid on the server)')
+            [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Print the key the current profile would use')
+            break
+        }
+        'linkapi;help;auth;login' {
+            break
+        }
+        'linkapi;help;auth;status' {
+            break
+        }
+        'linkapi;help;auth;logout' {
+            break
+        }
+        'linkapi;help;auth;token' {
+            break
+        }
+        'linkapi;help;chain' {
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a short link')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Create many chains from CSV or JSON lines, one chain per line')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List your short links, newest first')
+            [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Show one chain')
+            [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Change a chain''s title, destination or expiry')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete chains (their codes are never reused)')
+            break
+        }
+        'linkapi;help;chain;create' {
+            break
+        }
+        'linkapi;help;chain;import' {
+            break
+        }
+        'linkapi;help;chain;list' {
+            break
+        }
+        'linkapi;help;chain;info' {
+            break
+        }
+        'linkapi;help;chain;edit' {
+            break
+        }
+        'linkapi;help;chain;delete' {
+            break
+        }
+        'linkapi;help;group' {
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a group')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List your groups')
+            break
+        }
+        'linkapi;help;group;create' {
+            break
+        }
+        'linkapi;help;group;list' {
+            break
+        }
+        'linkapi;help;domain' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the domains you may use')
+            break
+        }
+        'linkapi;help;domain;list' {
+            break
+        }
+        'linkapi;help;admin' {
+            [CompletionResult]::new('user', 'user', [CompletionResultType]::ParameterValue, 'Users')
+            [CompletionResult]::new('key', 'key', [CompletionResultType]::ParameterValue, 'API keys')
+            [CompletionResult]::new('domain', 'domain', [CompletionResultType]::ParameterValue, 'Domains')
+            break
+        }
+        'linkapi;help;admin;user' {
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a user')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List users')
+            break
+        }
+        'linkapi;help;admin;user;create' {
+            break
+        }
+        'linkapi;help;admin;user;list' {
+            break
+        }
+        'linkapi;help;admin;key' {
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a key; its secret is printed this once')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List keys (never their secrets)')
+            [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Revoke a key at once')
+            break
+        }
+        'linkapi;help;admin;key;create' {
+            break
+        }
+        'linkapi;help;admin;key;list' {
+            break
+        }
+        'linkapi;help;admin;key;revoke' {
+            break
+        }
+        'linkapi;help;admin;domain' {
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Register a domain (point its DNS at the server first)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List every domain')
+            [CompletionResult]::new('set-status', 'set-status', [CompletionResultType]::ParameterValue, 'Switch a domain on (its links serve) or off (they answer 404)')
+            break
+        }
+        'linkapi;help;admin;domain;create' {
+            break
+        }
+        'linkapi;help;admin;domain;list' {
+            break
+        }
+        'linkapi;help;admin;domain;set-status' {
+            break
+        }
+        'linkapi;help;serve' {
+            break
+        }
+        'linkapi;help;completions' {
+            break
+        }
+        'linkapi;help;man' {
+            break
+        }
+        'linkapi;help;help' {
+            break
+        }
+    })
+
+    $completions.Where{ $_.CompletionText -like "$wordToComplete*" } |
+        Sort-Object -Property ListItemText
+}

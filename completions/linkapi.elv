@@ -1,0 +1,657 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[linkapi] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'linkapi'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'linkapi'= {
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand auth 'Log in to a server, see where keys come from, log out'
+            cand chain 'Create, list, inspect, edit and delete short links'
+            cand group 'Create and list groups of chains'
+            cand domain 'List the domains you may create chains on'
+            cand admin 'Manage users, API keys and domains (needs a key with scope admin)'
+            cand serve 'Run the server locally (same flags as linkapi-server)'
+            cand completions 'Print a shell completion script'
+            cand man 'Print the manual page, or write every page into a directory'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'linkapi;auth'= {
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand login 'Store an API key for a server, checked against the server first'
+            cand status 'Show each profile''s server, where its key comes from, and whether the key works'
+            cand logout 'Forget the stored key of the profile (the key itself stays valid on the server)'
+            cand token 'Print the key the current profile would use'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'linkapi;auth;login'= {
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --with-key 'Read the key from standard input'
+            cand --insecure-storage 'Store the key in credentials.toml (mode 0600) instead of the OS keyring'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;auth;status'= {
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --show-key 'Show keys in full instead of masked'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;auth;logout'= {
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;auth;token'= {
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;auth;help'= {
+            cand login 'Store an API key for a server, checked against the server first'
+            cand status 'Show each profile''s server, where its key comes from, and whether the key works'
+            cand logout 'Forget the stored key of the profile (the key itself stays valid on the server)'
+            cand token 'Print the key the current profile would use'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'linkapi;auth;help;login'= {
+        }
+        &'linkapi;auth;help;status'= {
+        }
+        &'linkapi;auth;help;logout'= {
+        }
+        &'linkapi;auth;help;token'= {
+        }
+        &'linkapi;auth;help;help'= {
+        }
+        &'linkapi;chain'= {
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand create 'Create a short link'
+            cand import 'Create many chains from CSV or JSON lines, one chain per line'
+            cand list 'List your short links, newest first'
+            cand info 'Show one chain'
+            cand edit 'Change a chain''s title, destination or expiry'
+            cand delete 'Delete chains (their codes are never reused)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'linkapi;chain;create'= {
+            cand --title 'Label'
+            cand --code 'Custom code instead of a random one'
+            cand --domain 'Domain id [default: the server''s default domain]'
+            cand --group 'Group id'
+            cand --expires 'Expiry: "YYYY-MM-DD HH:MM:SS" (UTC), RFC 3339, or Unix seconds [default: never]'
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;chain;import'= {
+            cand --format 'Input format [default: from the file extension, else by the first character]'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --json 'Print each line''s result as a JSON object'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;chain;list'= {
+            cand --page 'Page to show'
+            cand --limit 'Chains per page (at most 100)'
+            cand --group 'Only chains in this group'
+            cand -q 'Only chains whose title or code contains this'
+            cand --query 'Only chains whose title or code contains this'
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --all 'Every page'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;chain;info'= {
+            cand --domain 'Domain id, when you have the code on several domains'
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --code 'Take CHAIN as a code even when it is all digits'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;chain;edit'= {
+            cand --domain 'Domain id, when you have the code on several domains'
+            cand --title 'New label'
+            cand --target-url 'New destination'
+            cand --expires 'New expiry (as for create; 0 is never)'
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --code 'Take CHAIN as a code even when it is all digits'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;chain;delete'= {
+            cand --domain 'Domain id, when you have the codes on several domains'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --code 'Take every CHAIN as a code'
+            cand -y 'Do not ask for confirmation'
+            cand --yes 'Do not ask for confirmation'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;chain;help'= {
+            cand create 'Create a short link'
+            cand import 'Create many chains from CSV or JSON lines, one chain per line'
+            cand list 'List your short links, newest first'
+            cand info 'Show one chain'
+            cand edit 'Change a chain''s title, destination or expiry'
+            cand delete 'Delete chains (their codes are never reused)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'linkapi;chain;help;create'= {
+        }
+        &'linkapi;chain;help;import'= {
+        }
+        &'linkapi;chain;help;list'= {
+        }
+        &'linkapi;chain;help;info'= {
+        }
+        &'linkapi;chain;help;edit'= {
+        }
+        &'linkapi;chain;help;delete'= {
+        }
+        &'linkapi;chain;help;help'= {
+        }
+        &'linkapi;group'= {
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand create 'Create a group'
+            cand list 'List your groups'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'linkapi;group;create'= {
+            cand --chain-type 'Kind of chains it holds: 1 short, 2 external, 3 work-chat, 4 card'
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;group;list'= {
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;group;help'= {
+            cand create 'Create a group'
+            cand list 'List your groups'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'linkapi;group;help;create'= {
+        }
+        &'linkapi;group;help;list'= {
+        }
+        &'linkapi;group;help;help'= {
+        }
+        &'linkapi;domain'= {
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand list 'List the domains you may use'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'linkapi;domain;list'= {
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;domain;help'= {
+            cand list 'List the domains you may use'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'linkapi;domain;help;list'= {
+        }
+        &'linkapi;domain;help;help'= {
+        }
+        &'linkapi;admin'= {
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand user 'Users'
+            cand key 'API keys'
+            cand domain 'Domains'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'linkapi;admin;user'= {
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand create 'Create a user'
+            cand list 'List users'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'linkapi;admin;user;create'= {
+            cand --daily-quota 'Chains the user may create per UTC day [default: the server''s]'
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;admin;user;list'= {
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;admin;user;help'= {
+            cand create 'Create a user'
+            cand list 'List users'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'linkapi;admin;user;help;create'= {
+        }
+        &'linkapi;admin;user;help;list'= {
+        }
+        &'linkapi;admin;user;help;help'= {
+        }
+        &'linkapi;admin;key'= {
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand create 'Create a key; its secret is printed this once'
+            cand list 'List keys (never their secrets)'
+            cand revoke 'Revoke a key at once'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'linkapi;admin;key;create'= {
+            cand --user 'The user the key acts as'
+            cand --scope 'A scope; repeat for more'
+            cand --name 'Label'
+            cand --expires 'Expiry (as for chain create) [default: never]'
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;admin;key;list'= {
+            cand --user 'Only this user''s'
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;admin;key;revoke'= {
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand -y 'Do not ask for confirmation'
+            cand --yes 'Do not ask for confirmation'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;admin;key;help'= {
+            cand create 'Create a key; its secret is printed this once'
+            cand list 'List keys (never their secrets)'
+            cand revoke 'Revoke a key at once'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'linkapi;admin;key;help;create'= {
+        }
+        &'linkapi;admin;key;help;list'= {
+        }
+        &'linkapi;admin;key;help;revoke'= {
+        }
+        &'linkapi;admin;key;help;help'= {
+        }
+        &'linkapi;admin;domain'= {
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand create 'Register a domain (point its DNS at the server first)'
+            cand list 'List every domain'
+            cand set-status 'Switch a domain on (its links serve) or off (they answer 404)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'linkapi;admin;domain;create'= {
+            cand --scheme 'Scheme of its short links'
+            cand --scene 'Label'
+            cand --user 'Owner of a private domain [default: you]'
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --shared 'Offer it to every user'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;admin;domain;list'= {
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;admin;domain;set-status'= {
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;admin;domain;help'= {
+            cand create 'Register a domain (point its DNS at the server first)'
+            cand list 'List every domain'
+            cand set-status 'Switch a domain on (its links serve) or off (they answer 404)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'linkapi;admin;domain;help;create'= {
+        }
+        &'linkapi;admin;domain;help;list'= {
+        }
+        &'linkapi;admin;domain;help;set-status'= {
+        }
+        &'linkapi;admin;domain;help;help'= {
+        }
+        &'linkapi;admin;help'= {
+            cand user 'Users'
+            cand key 'API keys'
+            cand domain 'Domains'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'linkapi;admin;help;user'= {
+            cand create 'Create a user'
+            cand list 'List users'
+        }
+        &'linkapi;admin;help;user;create'= {
+        }
+        &'linkapi;admin;help;user;list'= {
+        }
+        &'linkapi;admin;help;key'= {
+            cand create 'Create a key; its secret is printed this once'
+            cand list 'List keys (never their secrets)'
+            cand revoke 'Revoke a key at once'
+        }
+        &'linkapi;admin;help;key;create'= {
+        }
+        &'linkapi;admin;help;key;list'= {
+        }
+        &'linkapi;admin;help;key;revoke'= {
+        }
+        &'linkapi;admin;help;domain'= {
+            cand create 'Register a domain (point its DNS at the server first)'
+            cand list 'List every domain'
+            cand set-status 'Switch a domain on (its links serve) or off (they answer 404)'
+        }
+        &'linkapi;admin;help;domain;create'= {
+        }
+        &'linkapi;admin;help;domain;list'= {
+        }
+        &'linkapi;admin;help;domain;set-status'= {
+        }
+        &'linkapi;admin;help;help'= {
+        }
+        &'linkapi;serve'= {
+            cand --listen 'Address to listen on [default: 127.0.0.1:8080]'
+            cand --data-dir 'Directory of the SQLite database and uploads [default: the user''s data directory]'
+            cand --public-url 'Public base URL of short links, as scheme://host or scheme://host:port [default: http://ADDR]'
+            cand --config 'TOML configuration file; flags override its values'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;completions'= {
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;man'= {
+            cand --out-dir 'Write linkapi.1 and one page per subcommand here instead of printing linkapi.1'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;help'= {
+            cand auth 'Log in to a server, see where keys come from, log out'
+            cand chain 'Create, list, inspect, edit and delete short links'
+            cand group 'Create and list groups of chains'
+            cand domain 'List the domains you may create chains on'
+            cand admin 'Manage users, API keys and domains (needs a key with scope admin)'
+            cand serve 'Run the server locally (same flags as linkapi-server)'
+            cand completions 'Print a shell completion script'
+            cand man 'Print the manual page, or write every page into a directory'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'linkapi;help;auth'= {
+            cand login 'Store an API key for a server, checked against the server first'
+            cand status 'Show each profile''s server, where its key comes from, and whether the key works'
+            cand logout 'Forget the stored key of the profile (the key itself stays valid on the server)'
+            cand token 'Print the key the current profile would use'
+        }
+        &'linkapi;help;auth;login'= {
+        }
+        &'linkapi;help;auth;status'= {
+        }
+        &'linkapi;help;auth;logout'= {
+        }
+        &'linkapi;help;auth;token'= {
+        }
+        &'linkapi;help;chain'= {
+            cand create 'Create a short link'
+            cand import 'Create many chains from CSV or JSON lines, one chain per line'
+            cand list 'List your short links, newest first'
+            cand info 'Show one chain'
+            cand edit 'Change a chain''s title, destination or expiry'
+            cand delete 'Delete chains (their codes are never reused)'
+        }
+        &'linkapi;help;chain;create'= {
+        }
+        &'linkapi;help;chain;import'= {
+        }
+        &'linkapi;help;chain;list'= {
+        }
+        &'linkapi;help;chain;info'= {
+        }
+        &'linkapi;help;chain;edit'= {
+        }
+        &'linkapi;help;chain;delete'= {
+        }
+        &'linkapi;help;group'= {
+            cand create 'Create a group'
+            cand list 'List your groups'
+        }
+        &'linkapi;help;group;create'= {
+        }
+        &'linkapi;help;group;list'= {
+        }
+        &'linkapi;help;domain'= {
+            cand list 'List the domains you may use'
+        }
+        &'linkapi;help;domain;list'= {
+        }
+        &'linkapi;help;admin'= {
+            cand user 'Users'
+            cand key 'API keys'
+            cand domain 'Domains'
+        }
+        &'linkapi;help;admin;user'= {
+            cand create 'Create a user'
+            cand list 'List users'
+        }
+        &'linkapi;help;admin;user;create'= {
+        }
+        &'linkapi;help;admin;user;list'= {
+        }
+        &'linkapi;help;admin;key'= {
+            cand create 'Create a key; its secret is printed this once'
+            cand list 'List keys (never their secrets)'
+            cand revoke 'Revoke a key at once'
+        }
+        &'linkapi;help;admin;key;create'= {
+        }
+        &'linkapi;help;admin;key;list'= {
+        }
+        &'linkapi;help;admin;key;revoke'= {
+        }
+        &'linkapi;help;admin;domain'= {
+            cand create 'Register a domain (point its DNS at the server first)'
+            cand list 'List every domain'
+            cand set-status 'Switch a domain on (its links serve) or off (they answer 404)'
+        }
+        &'linkapi;help;admin;domain;create'= {
+        }
+        &'linkapi;help;admin;domain;list'= {
+        }
+        &'linkapi;help;admin;domain;set-status'= {
+        }
+        &'linkapi;help;serve'= {
+        }
+        &'linkapi;help;completions'= {
+        }
+        &'linkapi;help;man'= {
+        }
+        &'linkapi;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

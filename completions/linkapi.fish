@@ -1,0 +1,277 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_linkapi_global_optspecs
+    string join \n host= profile= no-input h/help V/version
+end
+
+function __fish_linkapi_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_linkapi_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_linkapi_using_subcommand
+    set -l cmd (__fish_linkapi_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c linkapi -n "__fish_linkapi_needs_command" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_needs_command" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_needs_command" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_needs_command" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_needs_command" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "auth" -d 'Log in to a server, see where keys come from, log out'
+complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "chain" -d 'Create, list, inspect, edit and delete short links'
+complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "group" -d 'Create and list groups of chains'
+complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "domain" -d 'List the domains you may create chains on'
+complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "admin" -d 'Manage users, API keys and domains (needs a key with scope admin)'
+complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "serve" -d 'Run the server locally (same flags as linkapi-server)'
+complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "completions" -d 'Print a shell completion script'
+complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "man" -d 'Print the manual page, or write every page into a directory'
+complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and not __fish_seen_subcommand_from login status logout token help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and not __fish_seen_subcommand_from login status logout token help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and not __fish_seen_subcommand_from login status logout token help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and not __fish_seen_subcommand_from login status logout token help" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and not __fish_seen_subcommand_from login status logout token help" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and not __fish_seen_subcommand_from login status logout token help" -f -a "login" -d 'Store an API key for a server, checked against the server first'
+complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and not __fish_seen_subcommand_from login status logout token help" -f -a "status" -d 'Show each profile\'s server, where its key comes from, and whether the key works'
+complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and not __fish_seen_subcommand_from login status logout token help" -f -a "logout" -d 'Forget the stored key of the profile (the key itself stays valid on the server)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and not __fish_seen_subcommand_from login status logout token help" -f -a "token" -d 'Print the key the current profile would use'
+complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and not __fish_seen_subcommand_from login status logout token help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from login" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from login" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from login" -l with-key -d 'Read the key from standard input'
+complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from login" -l insecure-storage -d 'Store the key in credentials.toml (mode 0600) instead of the OS keyring'
+complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from login" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from login" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from login" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from status" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from status" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from status" -l show-key -d 'Show keys in full instead of masked'
+complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from status" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from logout" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from logout" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from logout" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from logout" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from logout" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from token" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from token" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from token" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from token" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from token" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "login" -d 'Store an API key for a server, checked against the server first'
+complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "status" -d 'Show each profile\'s server, where its key comes from, and whether the key works'
+complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "logout" -d 'Forget the stored key of the profile (the key itself stays valid on the server)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "token" -d 'Print the key the current profile would use'
+complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info edit delete help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info edit delete help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info edit delete help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info edit delete help" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info edit delete help" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info edit delete help" -f -a "create" -d 'Create a short link'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info edit delete help" -f -a "import" -d 'Create many chains from CSV or JSON lines, one chain per line'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info edit delete help" -f -a "list" -d 'List your short links, newest first'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info edit delete help" -f -a "info" -d 'Show one chain'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info edit delete help" -f -a "edit" -d 'Change a chain\'s title, destination or expiry'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info edit delete help" -f -a "delete" -d 'Delete chains (their codes are never reused)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info edit delete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from create" -l title -d 'Label' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from create" -l code -d 'Custom code instead of a random one' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from create" -l domain -d 'Domain id [default: the server\'s default domain]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from create" -l group -d 'Group id' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from create" -l expires -d 'Expiry: "YYYY-MM-DD HH:MM:SS" (UTC), RFC 3339, or Unix seconds [default: never]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from create" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from create" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from create" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from create" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from create" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from import" -l format -d 'Input format [default: from the file extension, else by the first character]' -r -f -a "csv\t'Comma-separated values with a header row'
+jsonl\t'One JSON object per line'"
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from import" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from import" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from import" -l json -d 'Print each line\'s result as a JSON object'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from import" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from import" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from import" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from list" -l page -d 'Page to show' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from list" -l limit -d 'Chains per page (at most 100)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from list" -l group -d 'Only chains in this group' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from list" -s q -l query -d 'Only chains whose title or code contains this' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from list" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from list" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from list" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from list" -l all -d 'Every page'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from info" -l domain -d 'Domain id, when you have the code on several domains' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from info" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from info" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from info" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from info" -l code -d 'Take CHAIN as a code even when it is all digits'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from info" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from info" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from info" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from edit" -l domain -d 'Domain id, when you have the code on several domains' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from edit" -l title -d 'New label' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from edit" -l target-url -d 'New destination' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from edit" -l expires -d 'New expiry (as for create; 0 is never)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from edit" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from edit" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from edit" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from edit" -l code -d 'Take CHAIN as a code even when it is all digits'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from edit" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from edit" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from edit" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from delete" -l domain -d 'Domain id, when you have the codes on several domains' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from delete" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from delete" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from delete" -l code -d 'Take every CHAIN as a code'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from delete" -s y -l yes -d 'Do not ask for confirmation'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from delete" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from delete" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from help" -f -a "create" -d 'Create a short link'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from help" -f -a "import" -d 'Create many chains from CSV or JSON lines, one chain per line'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from help" -f -a "list" -d 'List your short links, newest first'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from help" -f -a "info" -d 'Show one chain'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from help" -f -a "edit" -d 'Change a chain\'s title, destination or expiry'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from help" -f -a "delete" -d 'Delete chains (their codes are never reused)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand group; and not __fish_seen_subcommand_from create list help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand group; and not __fish_seen_subcommand_from create list help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand group; and not __fish_seen_subcommand_from create list help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand group; and not __fish_seen_subcommand_from create list help" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand group; and not __fish_seen_subcommand_from create list help" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand group; and not __fish_seen_subcommand_from create list help" -f -a "create" -d 'Create a group'
+complete -c linkapi -n "__fish_linkapi_using_subcommand group; and not __fish_seen_subcommand_from create list help" -f -a "list" -d 'List your groups'
+complete -c linkapi -n "__fish_linkapi_using_subcommand group; and not __fish_seen_subcommand_from create list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from create" -l chain-type -d 'Kind of chains it holds: 1 short, 2 external, 3 work-chat, 4 card' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from create" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from create" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from create" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from create" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from create" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from list" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from list" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from list" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from help" -f -a "create" -d 'Create a group'
+complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from help" -f -a "list" -d 'List your groups'
+complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and not __fish_seen_subcommand_from list help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and not __fish_seen_subcommand_from list help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and not __fish_seen_subcommand_from list help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and not __fish_seen_subcommand_from list help" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and not __fish_seen_subcommand_from list help" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and not __fish_seen_subcommand_from list help" -f -a "list" -d 'List the domains you may use'
+complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and not __fish_seen_subcommand_from list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and __fish_seen_subcommand_from list" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and __fish_seen_subcommand_from list" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and __fish_seen_subcommand_from list" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the domains you may use'
+complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain help" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain help" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain help" -f -a "user" -d 'Users'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain help" -f -a "key" -d 'API keys'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain help" -f -a "domain" -d 'Domains'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from user" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from user" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from user" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from user" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from user" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from user" -f -a "create" -d 'Create a user'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from user" -f -a "list" -d 'List users'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from user" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from key" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from key" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from key" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from key" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from key" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from key" -f -a "create" -d 'Create a key; its secret is printed this once'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from key" -f -a "list" -d 'List keys (never their secrets)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from key" -f -a "revoke" -d 'Revoke a key at once'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from key" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from domain" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from domain" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from domain" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from domain" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from domain" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from domain" -f -a "create" -d 'Register a domain (point its DNS at the server first)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from domain" -f -a "list" -d 'List every domain'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from domain" -f -a "set-status" -d 'Switch a domain on (its links serve) or off (they answer 404)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from domain" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from help" -f -a "user" -d 'Users'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from help" -f -a "key" -d 'API keys'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from help" -f -a "domain" -d 'Domains'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand serve" -l listen -d 'Address to listen on [default: 127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand serve" -l data-dir -d 'Directory of the SQLite database and uploads [default: the user\'s data directory]' -r -F
+complete -c linkapi -n "__fish_linkapi_using_subcommand serve" -l public-url -d 'Public base URL of short links, as scheme://host or scheme://host:port [default: http://ADDR]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand serve" -l config -d 'TOML configuration file; flags override its values' -r -F
+complete -c linkapi -n "__fish_linkapi_using_subcommand serve" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand serve" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand serve" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand serve" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand serve" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand completions" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand completions" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand completions" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c linkapi -n "__fish_linkapi_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand man" -l out-dir -d 'Write linkapi.1 and one page per subcommand here instead of printing linkapi.1' -r -F
+complete -c linkapi -n "__fish_linkapi_using_subcommand man" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand man" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand man" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand man" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand man" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain admin serve completions man help" -f -a "auth" -d 'Log in to a server, see where keys come from, log out'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain admin serve completions man help" -f -a "chain" -d 'Create, list, inspect, edit and delete short links'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain admin serve completions man help" -f -a "group" -d 'Create and list groups of chains'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain admin serve completions man help" -f -a "domain" -d 'List the domains you may create chains on'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain admin serve completions man help" -f -a "admin" -d 'Manage users, API keys and domains (needs a key with scope admin)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain admin serve completions man help" -f -a "serve" -d 'Run the server locally (same flags as linkapi-server)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain admin serve completions man help" -f -a "completions" -d 'Print a shell completion script'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain admin serve completions man help" -f -a "man" -d 'Print the manual page, or write every page into a directory'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain admin serve completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "login" -d 'Store an API key for a server, checked against the server first'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "status" -d 'Show each profile\'s server, where its key comes from, and whether the key works'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "logout" -d 'Forget the stored key of the profile (the key itself stays valid on the server)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "token" -d 'Print the key the current profile would use'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from chain" -f -a "create" -d 'Create a short link'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from chain" -f -a "import" -d 'Create many chains from CSV or JSON lines, one chain per line'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from chain" -f -a "list" -d 'List your short links, newest first'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from chain" -f -a "info" -d 'Show one chain'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from chain" -f -a "edit" -d 'Change a chain\'s title, destination or expiry'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from chain" -f -a "delete" -d 'Delete chains (their codes are never reused)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from group" -f -a "create" -d 'Create a group'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from group" -f -a "list" -d 'List your groups'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from domain" -f -a "list" -d 'List the domains you may use'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from admin" -f -a "user" -d 'Users'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from admin" -f -a "key" -d 'API keys'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from admin" -f -a "domain" -d 'Domains'

@@ -1,0 +1,228 @@
+//! `linkapi auth ...` with the file store and with a keyring that does not work.
+
+use crate::support::{ADMIN_KEY, Home, TestServer};
+
+fn login(home: &Home, server: &TestServer, extra: &[&str], key: &str) -> crate::support::Run {
+    let mut args = vec!["auth", "login", "--host", &server.url, "--with-key"];
+    args.extend_from_slice(extra);
+    home.run_with(home.cmd(), &args, Some(&format!("{key}\n")))
+}
+
+#[test]
+fn login_status_token_logout_with_the_file_store() {
+    let server = TestServer::start();
+    let home = Home::new();
+    let run = login(&home, &server, &["--insecure-storage"], ADMIN_KEY);
+    run.ok();
+    assert!(run.stderr.contains("Logged in to"), "{}", run.stderr);
+    assert!(
+        !run.stderr.contains("warning"),
+        "asked for the file: no warning"
+    );
+    let creds = home.config_dir().join("credentials.toml");
+    assert_eq!(Home::file_mode(&creds), 0o600);
+    let config = std::fs::read_to_string(home.config_dir().join("config.toml")).unwrap();
+    assert!(config.contains("default_profile = \"default\""), "{config}");
+    assert!(config.contains(&server.url), "{config}");
+
+    // Commands now work with no flags and no environment.
+    home.run(&["chain", "create", "https://e.com", "--code", "after-login"])
+        .ok();
+
+    let status = home.run(&["auth", "status"]);
+    let out = status.ok();
+    assert!(out.contains("default (current)"), "{out}");
+    assert!(
+        out.contains("lk_cli_****") && out.contains("credentials.toml"),
+        "{out}"
+    );
+    assert!(out.contains("status: valid"), "{out}");
+    assert!(!out.contains(ADMIN_KEY), "masked by default");
+    assert!(
+        home.run(&["auth", "status", "--show-key"])
+            .ok()
+            .contains(ADMIN_KEY)
+    );
+
+    assert_eq!(home.run(&["auth", "token"]).ok().trim(), ADMIN_KEY);
+
+    let out = home.run(&["auth", "logout"]);
+    assert!(out.ok().is_empty());
+    assert!(
+        out.stderr.contains("still works on the server"),
+        "{}",
+        out.stderr
+    );
+    assert!(!std::fs::read_to_string(&creds).unwrap().contains(ADMIN_KEY));
+    home.run(&["auth", "status"]).fails(4);
+    home.run(&["auth", "token"]).fails(4);
+    home.run(&["auth", "logout"]).fails(4);
+}
+
+#[test]
+fn a_failing_keyring_falls_back_to_the_file_with_a_warning() {
+    let server = TestServer::start();
+    let home = Home::new();
+    // The support module runs every command with LINKAPI_KEYRING=none: auto mode must fall back.
+    let run = login(&home, &server, &[], ADMIN_KEY);
+    run.ok();
+    assert!(
+        run.stderr.contains("warning: could not use the OS keyring"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("credentials.toml"), "{}", run.stderr);
+    let status = home.run(&["auth", "status"]);
+    assert!(
+        status.ok().contains("from credentials.toml"),
+        "{}",
+        status.stdout
+    );
+    home.run(&["auth", "logout"]).ok();
+
+    // A profile that demands the keyring refuses instead, and stores nothing.
+    std::fs::write(
+        home.config_dir().join("config.toml"),
+        "[profiles.default]\ncredential_store = \"keyring\"\n",
+    )
+    .unwrap();
+    let refused = login(&home, &server, &[], ADMIN_KEY);
+    assert!(
+        refused.fails(1).contains("OS keyring"),
+        "{}",
+        refused.stderr
+    );
+    let file =
+        std::fs::read_to_string(home.config_dir().join("credentials.toml")).unwrap_or_default();
+    assert!(!file.contains(ADMIN_KEY));
+    let insecure = login(&home, &server, &["--insecure-storage"], ADMIN_KEY);
+    insecure.fails(2);
+}
+
+#[test]
+fn login_checks_the_key_and_never_reads_it_from_arguments_or_a_missing_terminal() {
+    let server = TestServer::start();
+    let home = Home::new();
+    let bad = login(&home, &server, &[], "lk_wrong_key_0000000000000000");
+    assert!(bad.fails(4).contains("refused the key"), "{}", bad.stderr);
+    assert!(
+        !home.config_dir().join("credentials.toml").exists(),
+        "nothing stored"
+    );
+
+    // No --with-key and no terminal: cannot prompt.
+    let no_tty = home.run_with(
+        home.cmd(),
+        &["auth", "login", "--host", &server.url],
+        Some(ADMIN_KEY),
+    );
+    assert!(no_tty.fails(2).contains("--with-key"), "{}", no_tty.stderr);
+
+    // With LINKAPI_API_KEY set, storing a key would be shadowed: refuse.
+    let mut cmd = home.cmd();
+    cmd.env("LINKAPI_API_KEY", ADMIN_KEY);
+    let shadowed = home.run_with(
+        cmd,
+        &["auth", "login", "--host", &server.url, "--with-key"],
+        Some(ADMIN_KEY),
+    );
+    assert!(
+        shadowed.fails(1).contains("LINKAPI_API_KEY"),
+        "{}",
+        shadowed.stderr
+    );
+
+    // A key that works but lacks scopes is still a valid key to store.
+    let key = home
+        .admin(
+            &server,
+            &[
+                "admin",
+                "key",
+                "create",
+                "--user",
+                "1",
+                "--scope",
+                "groups:read",
+                "--json=api_key",
+            ],
+        )
+        .json()["api_key"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    login(&home, &server, &["--insecure-storage"], &key).ok();
+}
+
+#[test]
+fn environment_overrides_and_profiles() {
+    let server = TestServer::start();
+    let other = TestServer::start();
+    let home = Home::new();
+    login(&home, &server, &["--insecure-storage"], ADMIN_KEY).ok();
+
+    // LINKAPI_API_KEY wins over the stored key.
+    let mut cmd = home.cmd();
+    cmd.env("LINKAPI_API_KEY", "lk_env_key_that_is_wrong_00000");
+    let env_key = home.run_with(cmd, &["chain", "list"], None);
+    env_key.fails(4);
+    let mut cmd = home.cmd();
+    cmd.env("LINKAPI_API_KEY", ADMIN_KEY);
+    let status = home.run_with(cmd, &["auth", "status"], None);
+    assert!(
+        status.ok().contains("from LINKAPI_API_KEY"),
+        "{}",
+        status.stdout
+    );
+
+    // LINKAPI_HOST points elsewhere: the stored key belongs to the first server and is not sent.
+    let mut cmd = home.cmd();
+    cmd.env("LINKAPI_HOST", &other.url);
+    let elsewhere = home.run_with(cmd, &["chain", "list"], None);
+    assert!(
+        elsewhere.fails(4).contains(&other.url),
+        "{}",
+        elsewhere.stderr
+    );
+
+    // A second profile for the other server.
+    let staging = home.run_with(
+        home.cmd(),
+        &[
+            "--profile",
+            "staging",
+            "auth",
+            "login",
+            "--host",
+            &other.url,
+            "--with-key",
+            "--insecure-storage",
+        ],
+        Some(ADMIN_KEY),
+    );
+    staging.ok();
+    home.run(&[
+        "--profile",
+        "staging",
+        "chain",
+        "create",
+        "https://e.com",
+        "--code",
+        "on-staging",
+    ])
+    .ok();
+    home.run(&["--profile", "staging", "chain", "info", "on-staging"])
+        .ok();
+    // The default profile is unchanged and talks to the first server.
+    home.run(&["chain", "info", "on-staging"]).fails(1);
+    let status = home.run(&["auth", "status"]);
+    let out = status.ok();
+    assert!(
+        out.contains("default (current)") && out.contains("staging"),
+        "{out}"
+    );
+    assert!(
+        out.contains(&other.url) && out.contains(&server.url),
+        "{out}"
+    );
+}

@@ -1,0 +1,207 @@
+//! `linkapi chain ...`, `group ...`, `domain ...`: JSON, piped tables, bulk import.
+
+use crate::support::{Home, TestServer};
+
+#[test]
+fn create_list_info_edit_delete() {
+    let server = TestServer::start();
+    let home = Home::new();
+
+    let created = home
+        .admin(
+            &server,
+            &[
+                "chain",
+                "create",
+                "https://example.com/a",
+                "--title",
+                "Alpha",
+                "--code",
+                "alpha",
+                "--json",
+            ],
+        )
+        .json();
+    assert_eq!(created["code"], "alpha");
+    assert_eq!(created["chain_title"], "Alpha");
+    assert_eq!(created["render_url"], format!("{}/alpha", server.url));
+    let id = created["id"].as_i64().unwrap();
+
+    home.admin(
+        &server,
+        &[
+            "chain",
+            "create",
+            "https://example.com/b",
+            "--expires",
+            "2099-01-01 00:00:00",
+        ],
+    )
+    .ok();
+
+    // Piped: no header, tab-separated, one row per chain, newest first.
+    let listed = home.admin(&server, &["chain", "list"]);
+    let rows: Vec<Vec<&str>> = listed
+        .ok()
+        .lines()
+        .map(|l| l.split('\t').collect())
+        .collect();
+    assert_eq!(rows.len(), 2);
+    assert!(rows.iter().all(|r| r.len() == 8), "{rows:?}");
+    assert_eq!(rows[1][0], id.to_string());
+    assert_eq!(rows[1][1], "alpha");
+    assert!(!listed.stdout.contains("CODE"), "no header when piped");
+
+    let selected = home
+        .admin(&server, &["chain", "list", "--json=code,target_url"])
+        .json();
+    let first = selected.as_array().unwrap()[1].as_object().unwrap().clone();
+    assert_eq!(first.keys().collect::<Vec<_>>(), ["code", "target_url"]);
+    assert_eq!(first["target_url"], "https://example.com/a");
+
+    // By id and by code give the same chain.
+    let by_id = home
+        .admin(&server, &["chain", "info", &id.to_string(), "--json"])
+        .json();
+    let by_code = home
+        .admin(&server, &["chain", "info", "alpha", "--json"])
+        .json();
+    assert_eq!(by_id, by_code);
+
+    let edited = home
+        .admin(
+            &server,
+            &[
+                "chain",
+                "edit",
+                "alpha",
+                "--target-url",
+                "https://example.org/new",
+                "--json=target_url",
+            ],
+        )
+        .json();
+    assert_eq!(edited["target_url"], "https://example.org/new");
+
+    // Not interactive and no --yes: refuse, delete nothing.
+    let refused = home.admin(&server, &["chain", "delete", "alpha"]);
+    assert!(refused.fails(2).contains("--yes"));
+    home.admin(&server, &["chain", "info", "alpha"]).ok();
+
+    home.admin(&server, &["chain", "delete", "alpha", "--yes"])
+        .ok();
+    let gone = home.admin(&server, &["chain", "info", "alpha"]);
+    assert!(gone.fails(1).contains("not found"), "{}", gone.stderr);
+}
+
+#[test]
+fn list_pages_and_all() {
+    let server = TestServer::start();
+    let home = Home::new();
+    for i in 0..5 {
+        home.admin(
+            &server,
+            &[
+                "chain",
+                "create",
+                &format!("https://e.com/{i}"),
+                "--title",
+                &format!("t{i}"),
+            ],
+        )
+        .ok();
+    }
+    let page = home.admin(&server, &["chain", "list", "--limit", "2", "--page", "3"]);
+    assert_eq!(page.ok().lines().count(), 1);
+    let all = home
+        .admin(
+            &server,
+            &["chain", "list", "--limit", "2", "--all", "--json=code"],
+        )
+        .json();
+    assert_eq!(all.as_array().unwrap().len(), 5);
+    let found = home.admin(&server, &["chain", "list", "--query", "t3"]);
+    assert_eq!(found.ok().lines().count(), 1);
+}
+
+#[test]
+fn import_reports_each_line_and_fails_when_one_does() {
+    let server = TestServer::start();
+    let home = Home::new();
+    let csv = "target_url,title,code\nhttps://a.example/,A,imp-a\nftp://bad.example/,B,\n\nhttps://c.example/,C,imp-c\n";
+    let mut cmd = home.cmd();
+    cmd.env("LINKAPI_HOST", &server.url)
+        .env("LINKAPI_API_KEY", crate::support::ADMIN_KEY);
+    let run = home.run_with(cmd, &["chain", "import"], Some(csv));
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let lines: Vec<Vec<&str>> = run
+        .stdout
+        .lines()
+        .map(|l| l.split('\t').collect())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0][..3], ["2", "ok", "imp-a"]);
+    assert_eq!(lines[1][..2], ["3", "error"]);
+    assert!(lines[1][2].contains("http or https"), "{:?}", lines[1]);
+    assert_eq!(lines[2][..3], ["5", "ok", "imp-c"]);
+    assert!(
+        run.stderr.contains("Created 2 chains; 1 failed."),
+        "{}",
+        run.stderr
+    );
+    // The good lines were created.
+    home.admin(&server, &["chain", "info", "imp-c"]).ok();
+
+    // JSON lines in, JSON lines out; all good exits 0.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("links.jsonl");
+    std::fs::write(
+        &file,
+        "{\"target_url\":\"https://d.example/\",\"code\":\"imp-d\"}\n{\"target_url\":\"https://e.example/\",\"chain_title\":\"E\"}\n",
+    )
+    .unwrap();
+    let run = home.admin(
+        &server,
+        &["chain", "import", file.to_str().unwrap(), "--json"],
+    );
+    let results: Vec<serde_json::Value> = run
+        .ok()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(results.len(), 2);
+    assert_eq!(results[0]["ok"], true);
+    assert_eq!(results[0]["chain"]["code"], "imp-d");
+    assert_eq!(results[1]["line"], 2);
+}
+
+#[test]
+fn groups_and_domains() {
+    let server = TestServer::start();
+    let home = Home::new();
+    let group = home
+        .admin(&server, &["group", "create", "Spring", "--json"])
+        .json();
+    assert_eq!(group["name"], "Spring");
+    let group_id = group["id"].as_i64().unwrap().to_string();
+    home.admin(
+        &server,
+        &["chain", "create", "https://e.com", "--group", &group_id],
+    )
+    .ok();
+    let groups = home.admin(&server, &["group", "list", "--json"]).json();
+    assert_eq!(groups[0]["chain_count"], 1);
+    let listed = home.admin(&server, &["group", "list"]);
+    assert_eq!(
+        listed.ok().trim(),
+        format!(
+            "{group_id}\tSpring\t1\t1\t{}",
+            groups[0]["created_at"].as_str().unwrap()
+        )
+    );
+
+    let domains = home.admin(&server, &["domain", "list", "--json"]).json();
+    assert_eq!(domains[0]["domain"], server.addr.to_string());
+    let row = home.admin(&server, &["domain", "list"]);
+    assert!(row.ok().contains("\teffective\t"), "{}", row.stdout);
+}

@@ -1,0 +1,76 @@
+//! Exit codes: 2 usage, 4 authentication, 1 other failures; messages on stderr only.
+
+use crate::support::{Home, TestServer};
+
+#[test]
+fn usage_errors_exit_2() {
+    let home = Home::new();
+    home.run(&["chain", "frobnicate"]).fails(2);
+    home.run(&["chain", "create"]).fails(2);
+    let server = TestServer::start();
+    let bad_field = home.admin(&server, &["chain", "list", "--json=nope"]);
+    assert!(
+        bad_field.fails(2).contains("available fields"),
+        "{}",
+        bad_field.stderr
+    );
+    assert!(bad_field.stdout.is_empty());
+    let bad_time = home.admin(
+        &server,
+        &["chain", "create", "https://e.com", "--expires", "soon"],
+    );
+    bad_time.fails(2);
+}
+
+#[test]
+fn authentication_failures_exit_4() {
+    let server = TestServer::start();
+    let home = Home::new();
+    // No stored key and none in the environment.
+    let mut cmd = home.cmd();
+    cmd.env("LINKAPI_HOST", &server.url);
+    let missing = home.run_with(cmd, &["chain", "list"], None);
+    assert!(
+        missing.fails(4).contains("not logged in"),
+        "{}",
+        missing.stderr
+    );
+    assert!(missing.stderr.contains("linkapi auth login"));
+
+    let refused = home.as_key(
+        &server,
+        "lk_this_key_does_not_exist_000",
+        &["chain", "list"],
+    );
+    assert!(refused.fails(4).contains("HTTP 401"), "{}", refused.stderr);
+}
+
+#[test]
+fn other_failures_exit_1_with_friendly_messages() {
+    let server = TestServer::start();
+    let home = Home::new();
+    let missing = home.admin(&server, &["chain", "info", "999"]);
+    assert!(missing.fails(1).contains("not found"), "{}", missing.stderr);
+
+    let conflict = home.admin(
+        &server,
+        &["chain", "create", "https://e.com", "--code", "admin"],
+    );
+    assert!(
+        conflict.fails(1).contains("reserved"),
+        "{}",
+        conflict.stderr
+    );
+
+    // Nothing listens on port 1.
+    let mut cmd = home.cmd();
+    cmd.env("LINKAPI_HOST", "http://127.0.0.1:1")
+        .env("LINKAPI_API_KEY", crate::support::ADMIN_KEY);
+    let down = home.run_with(cmd, &["chain", "list"], None);
+    let stderr = down.fails(1);
+    assert!(
+        stderr.contains("could not connect to http://127.0.0.1:1"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("linkapi serve"), "{stderr}");
+}

@@ -1,0 +1,12 @@
+//! The real `linkapi` binary against a real server.
+
+#![allow(clippy::unwrap_used)]
+
+mod admin;
+mod auth;
+mod chains;
+mod exit_codes;
+mod generated;
+mod keyring;
+mod serve;
+mod support;

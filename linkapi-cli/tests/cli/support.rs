@@ -1,0 +1,173 @@
+//! A real server in this process (its own runtime on a thread) and the real `linkapi` binary,
+//! run with a private config directory and home so no test touches the developer's keyring or
+//! configuration.
+
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use linkapi_server::{ServeArgs, Server};
+use tempfile::TempDir;
+
+pub const ADMIN_KEY: &str = "lk_cli_test_admin_key_00000001";
+
+pub struct TestServer {
+    pub addr: SocketAddr,
+    pub url: String,
+    _data: TempDir,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl TestServer {
+    pub fn start() -> Self {
+        let data = TempDir::new().unwrap();
+        let args = ServeArgs {
+            listen: Some("127.0.0.1:0".parse().unwrap()),
+            data_dir: Some(data.path().to_path_buf()),
+            public_url: None,
+            config: None,
+        };
+        let (ready_tx, ready_rx) = std::sync::mpsc::channel();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let thread = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Runtime::new().unwrap();
+            runtime.block_on(async move {
+                let server = Server::bind(&args, Some(ADMIN_KEY)).await.unwrap();
+                ready_tx.send(server.local_addr).unwrap();
+                server
+                    .run(async {
+                        let _ = stopped.await;
+                    })
+                    .await
+                    .unwrap();
+            });
+        });
+        let addr = ready_rx.recv().unwrap();
+        TestServer {
+            addr,
+            url: format!("http://{addr}"),
+            _data: data,
+            stop: Some(stop),
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// A private home for one test: config directory and HOME.
+pub struct Home {
+    pub dir: TempDir,
+}
+
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    #[track_caller]
+    pub fn ok(&self) -> &str {
+        assert_eq!(
+            self.code, 0,
+            "stdout: {}\nstderr: {}",
+            self.stdout, self.stderr
+        );
+        &self.stdout
+    }
+
+    #[track_caller]
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(self.ok()).unwrap_or_else(|e| panic!("{e}: {}", self.stdout))
+    }
+
+    #[track_caller]
+    pub fn fails(&self, code: i32) -> &str {
+        assert_eq!(
+            self.code, code,
+            "stdout: {}\nstderr: {}",
+            self.stdout, self.stderr
+        );
+        &self.stderr
+    }
+}
+
+impl Home {
+    pub fn new() -> Self {
+        Home {
+            dir: TempDir::new().unwrap(),
+        }
+    }
+
+    pub fn config_dir(&self) -> std::path::PathBuf {
+        self.dir.path().join("config")
+    }
+
+    /// `linkapi` with this home; the keyring is off unless the test turns it back on.
+    pub fn cmd(&self) -> Command {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_linkapi"));
+        cmd.env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", self.dir.path())
+            .env("LINKAPI_CONFIG_DIR", self.config_dir())
+            .env("LINKAPI_KEYRING", "none")
+            .env("NO_COLOR", "1")
+            .env("LINKAPI_LOG", "warn");
+        cmd
+    }
+
+    pub fn run_with(&self, mut cmd: Command, args: &[&str], stdin: Option<&str>) -> Run {
+        cmd.args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = cmd.spawn().unwrap();
+        {
+            let mut input = child.stdin.take().unwrap();
+            if let Some(text) = stdin {
+                // The command may exit (correctly) before reading its input.
+                let _ = input.write_all(text.as_bytes());
+            }
+        }
+        let output = child.wait_with_output().unwrap();
+        Run {
+            code: output.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        }
+    }
+
+    pub fn run(&self, args: &[&str]) -> Run {
+        self.run_with(self.cmd(), args, None)
+    }
+
+    /// `linkapi` against `server` with `key` from the environment.
+    pub fn as_key(&self, server: &TestServer, key: &str, args: &[&str]) -> Run {
+        let mut cmd = self.cmd();
+        cmd.env("LINKAPI_HOST", &server.url)
+            .env("LINKAPI_API_KEY", key);
+        self.run_with(cmd, args, None)
+    }
+
+    /// `linkapi` against `server` as the admin.
+    pub fn admin(&self, server: &TestServer, args: &[&str]) -> Run {
+        self.as_key(server, ADMIN_KEY, args)
+    }
+
+    pub fn file_mode(path: &Path) -> u32 {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+    }
+}
