@@ -205,3 +205,42 @@ fn groups_and_domains() {
     let row = home.admin(&server, &["domain", "list"]);
     assert!(row.ok().contains("\teffective\t"), "{}", row.stdout);
 }
+
+#[test]
+fn a_terminal_gets_a_table_with_headers() {
+    let server = TestServer::start();
+    let home = Home::new();
+    home.admin(
+        &server,
+        &[
+            "chain",
+            "create",
+            "https://example.com/tty",
+            "--code",
+            "tty",
+        ],
+    )
+    .ok();
+    // `script` runs the command on a pseudo-terminal, as a person at a shell would.
+    let mut cmd = std::process::Command::new("script");
+    cmd.args([
+        "-qec",
+        &format!("{} chain list", env!("CARGO_BIN_EXE_linkapi")),
+        "/dev/null",
+    ]);
+    for (key, value) in home.cmd().get_envs() {
+        if let Some(value) = value {
+            cmd.env(key, value);
+        }
+    }
+    cmd.env("LINKAPI_HOST", &server.url)
+        .env("LINKAPI_API_KEY", crate::support::ADMIN_KEY)
+        .env("COLUMNS", "200");
+    let run = home.run_with(cmd, &[], None);
+    let out = run.ok();
+    for header in ["ID", "CODE", "URL", "TARGET", "STATUS"] {
+        assert!(out.contains(header), "{out}");
+    }
+    assert!(out.contains('│') && out.contains("tty"), "{out}");
+    assert!(!out.contains('\t'), "{out}");
+}

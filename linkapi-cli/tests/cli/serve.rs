@@ -1,23 +1,14 @@
 //! `linkapi serve` as a newcomer runs it: the real binary, a fresh data directory, the key it
-//! prints, a chain created over HTTP and its redirect followed.
-
-#![allow(clippy::unwrap_used)]
+//! prints and stores in profile `local`, a chain created and its redirect followed.
 
 use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
 use serde_json::{Value, json};
 
-/// A reqwest client that does not follow redirects (with the crypto provider reqwest needs).
-fn http_client() -> reqwest::Client {
-    let _ = rustls::crypto::ring::default_provider().install_default();
-    reqwest::Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
-        .build()
-        .unwrap()
-}
+use crate::support::Home;
 
 /// Kills the server when the test ends, however it ends.
 struct Running(Child);
@@ -29,13 +20,26 @@ impl Drop for Running {
     }
 }
 
-/// Starts `linkapi serve` and returns it with the stderr lines it printed up to "listening".
-fn start(data_dir: &std::path::Path, initial_key: Option<&str>) -> (Running, Vec<String>) {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_linkapi"));
+/// A reqwest client that does not follow redirects (with the crypto provider reqwest needs).
+fn http_client() -> reqwest::Client {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap()
+}
+
+/// Starts `linkapi serve` in `home` and returns it with the stderr lines it printed up to
+/// "listening".
+fn start(
+    home: &Home,
+    data_dir: &std::path::Path,
+    initial_key: Option<&str>,
+) -> (Running, Vec<String>) {
+    let mut cmd = home.cmd();
     cmd.args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
         .arg(data_dir)
-        .env_remove("LINKAPI_INITIAL_API_KEY")
-        .env("LINKAPI_LOG", "warn")
+        .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped());
     if let Some(key) = initial_key {
@@ -73,8 +77,9 @@ fn address(lines: &[String]) -> String {
 
 #[tokio::test]
 async fn first_start_prints_a_key_that_creates_a_working_short_link() {
+    let home = Home::new();
     let dir = tempfile::tempdir().unwrap();
-    let (_server, lines) = start(dir.path(), None);
+    let (_server, lines) = start(&home, dir.path(), None);
     let key = lines
         .iter()
         .map(|l| l.trim())
@@ -104,12 +109,44 @@ async fn first_start_prints_a_key_that_creates_a_working_short_link() {
     assert!(dir.path().join("linkapi.db").exists());
 }
 
+#[test]
+fn the_next_command_in_another_terminal_just_works() {
+    let home = Home::new();
+    let dir = tempfile::tempdir().unwrap();
+    let (_server, lines) = start(&home, dir.path(), None);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("Stored it in profile \"local\"")),
+        "{lines:?}"
+    );
+    // No host, no key, no profile given: the config written by serve names them all.
+    let created = home.run(&[
+        "chain",
+        "create",
+        "https://example.com/next",
+        "--json=render_url",
+    ]);
+    let url = created.json()["render_url"].as_str().unwrap().to_owned();
+    assert!(
+        url.starts_with(&format!("http://{}/", address(&lines))),
+        "{url}"
+    );
+    let status = home.run(&["auth", "status"]);
+    assert!(status.ok().contains("local (current)"), "{}", status.stdout);
+}
+
 #[tokio::test]
 async fn the_initial_key_comes_from_the_environment_and_is_not_printed() {
+    let home = Home::new();
     let dir = tempfile::tempdir().unwrap();
     let key = "lk_from_the_environment_0001";
-    let (_server, lines) = start(dir.path(), Some(key));
+    let (_server, lines) = start(&home, dir.path(), Some(key));
     assert!(!lines.iter().any(|l| l.contains(key)), "{lines:?}");
+    assert!(
+        !home.config_dir().join("credentials.toml").exists(),
+        "a key the user chose is not stored"
+    );
     let addr = address(&lines);
     let reply = http_client()
         .get(format!("http://{addr}/admin/users"))
@@ -120,11 +157,12 @@ async fn the_initial_key_comes_from_the_environment_and_is_not_printed() {
     assert_eq!(reply.status(), reqwest::StatusCode::OK);
 }
 
-#[tokio::test]
-async fn a_second_start_creates_no_new_key() {
+#[test]
+fn a_second_start_creates_no_new_key() {
+    let home = Home::new();
     let dir = tempfile::tempdir().unwrap();
-    drop(start(dir.path(), None));
-    let (_server, lines) = start(dir.path(), None);
+    drop(start(&home, dir.path(), None));
+    let (_server, lines) = start(&home, dir.path(), None);
     assert!(
         !lines.iter().any(|l| l.trim().starts_with("lk_")),
         "{lines:?}"
