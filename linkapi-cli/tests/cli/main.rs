@@ -1,6 +1,6 @@
 //! The real `linkapi` binary against a real server.
 
-#![allow(clippy::unwrap_used)]
+#![allow(clippy::unwrap_used, clippy::print_stderr)]
 
 mod admin;
 mod auth;
