@@ -19,6 +19,11 @@ pub struct Column<T> {
     pub cell: fn(&T) -> String,
 }
 
+/// A column with `header` whose cells `cell` computes.
+pub fn col<T>(header: &'static str, cell: fn(&T) -> String) -> Column<T> {
+    Column { header, cell }
+}
+
 /// A record the CLI prints: its JSON fields and its table columns.
 pub trait Record: Serialize {
     /// Every top-level field of its JSON form, for validating `--json=FIELDS`.

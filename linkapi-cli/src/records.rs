@@ -2,7 +2,7 @@
 
 use linkapi_core::wire::{admin, primary};
 
-use crate::output::{Column, Record, opt};
+use crate::output::{Column, Record, col, opt};
 
 impl Record for primary::Chain {
     const FIELDS: &'static [&'static str] = &[
@@ -25,38 +25,14 @@ impl Record for primary::Chain {
     ];
     fn columns() -> Vec<Column<Self>> {
         vec![
-            Column {
-                header: "ID",
-                cell: |c| c.id.to_string(),
-            },
-            Column {
-                header: "CODE",
-                cell: |c| c.code.clone(),
-            },
-            Column {
-                header: "URL",
-                cell: |c| c.render_url.clone(),
-            },
-            Column {
-                header: "TARGET",
-                cell: |c| c.target_url.clone(),
-            },
-            Column {
-                header: "TITLE",
-                cell: |c| c.chain_title.clone(),
-            },
-            Column {
-                header: "STATUS",
-                cell: |c| c.status_label.clone(),
-            },
-            Column {
-                header: "VISITS",
-                cell: |c| c.pv_history.to_string(),
-            },
-            Column {
-                header: "CREATED",
-                cell: |c| c.created_at.clone(),
-            },
+            col("ID", |c| c.id.to_string()),
+            col("CODE", |c| c.code.clone()),
+            col("URL", |c| c.render_url.clone()),
+            col("TARGET", |c| c.target_url.clone()),
+            col("TITLE", |c| c.chain_title.clone()),
+            col("STATUS", |c| c.status_label.clone()),
+            col("VISITS", |c| c.pv_history.to_string()),
+            col("CREATED", |c| c.created_at.clone()),
         ]
     }
 }
@@ -66,26 +42,11 @@ impl Record for primary::Group {
         &["chain_count", "chain_type", "created_at", "id", "name"];
     fn columns() -> Vec<Column<Self>> {
         vec![
-            Column {
-                header: "ID",
-                cell: |g| g.id.to_string(),
-            },
-            Column {
-                header: "NAME",
-                cell: |g| g.name.clone(),
-            },
-            Column {
-                header: "TYPE",
-                cell: |g| g.chain_type.to_string(),
-            },
-            Column {
-                header: "CHAINS",
-                cell: |g| g.chain_count.to_string(),
-            },
-            Column {
-                header: "CREATED",
-                cell: |g| g.created_at.clone(),
-            },
+            col("ID", |g| g.id.to_string()),
+            col("NAME", |g| g.name.clone()),
+            col("TYPE", |g| g.chain_type.to_string()),
+            col("CHAINS", |g| g.chain_count.to_string()),
+            col("CREATED", |g| g.created_at.clone()),
         ]
     }
 }
@@ -95,30 +56,12 @@ impl Record for primary::Domain {
         &["domain", "id", "scene", "scheme", "domain_status", "is_my"];
     fn columns() -> Vec<Column<Self>> {
         vec![
-            Column {
-                header: "ID",
-                cell: |d| d.id.to_string(),
-            },
-            Column {
-                header: "DOMAIN",
-                cell: |d| d.domain.clone(),
-            },
-            Column {
-                header: "SCHEME",
-                cell: |d| d.scheme.clone(),
-            },
-            Column {
-                header: "STATUS",
-                cell: |d| domain_status(d.domain_status),
-            },
-            Column {
-                header: "MINE",
-                cell: |d| if d.is_my == 1 { "yes" } else { "no" }.into(),
-            },
-            Column {
-                header: "SCENE",
-                cell: |d| d.scene.clone(),
-            },
+            col("ID", |d| d.id.to_string()),
+            col("DOMAIN", |d| d.domain.clone()),
+            col("SCHEME", |d| d.scheme.clone()),
+            col("STATUS", |d| domain_status(d.domain_status)),
+            col("MINE", |d| if d.is_my == 1 { "yes" } else { "no" }.into()),
+            col("SCENE", |d| d.scene.clone()),
         ]
     }
 }
@@ -127,22 +70,10 @@ impl Record for admin::User {
     const FIELDS: &'static [&'static str] = &["id", "name", "daily_quota", "created_at"];
     fn columns() -> Vec<Column<Self>> {
         vec![
-            Column {
-                header: "ID",
-                cell: |u| u.id.to_string(),
-            },
-            Column {
-                header: "NAME",
-                cell: |u| u.name.clone(),
-            },
-            Column {
-                header: "DAILY QUOTA",
-                cell: |u| opt(&u.daily_quota),
-            },
-            Column {
-                header: "CREATED",
-                cell: |u| u.created_at.clone(),
-            },
+            col("ID", |u| u.id.to_string()),
+            col("NAME", |u| u.name.clone()),
+            col("DAILY QUOTA", |u| opt(&u.daily_quota)),
+            col("CREATED", |u| u.created_at.clone()),
         ]
     }
 }
@@ -161,34 +92,13 @@ impl Record for admin::Key {
     ];
     fn columns() -> Vec<Column<Self>> {
         vec![
-            Column {
-                header: "ID",
-                cell: |k| k.id.to_string(),
-            },
-            Column {
-                header: "USER",
-                cell: |k| k.user_id.to_string(),
-            },
-            Column {
-                header: "NAME",
-                cell: |k| k.name.clone(),
-            },
-            Column {
-                header: "PREFIX",
-                cell: |k| k.prefix.clone(),
-            },
-            Column {
-                header: "SCOPES",
-                cell: |k| k.scopes.join(" "),
-            },
-            Column {
-                header: "STATE",
-                cell: |k| k.state.clone(),
-            },
-            Column {
-                header: "EXPIRES",
-                cell: |k| opt(&k.expires_at),
-            },
+            col("ID", |k| k.id.to_string()),
+            col("USER", |k| k.user_id.to_string()),
+            col("NAME", |k| k.name.clone()),
+            col("PREFIX", |k| k.prefix.clone()),
+            col("SCOPES", |k| k.scopes.join(" ")),
+            col("STATE", |k| k.state.clone()),
+            col("EXPIRES", |k| opt(&k.expires_at)),
         ]
     }
 }
@@ -208,22 +118,10 @@ impl Record for admin::CreatedKey {
     ];
     fn columns() -> Vec<Column<Self>> {
         vec![
-            Column {
-                header: "ID",
-                cell: |k| k.key.id.to_string(),
-            },
-            Column {
-                header: "USER",
-                cell: |k| k.key.user_id.to_string(),
-            },
-            Column {
-                header: "SCOPES",
-                cell: |k| k.key.scopes.join(" "),
-            },
-            Column {
-                header: "API KEY",
-                cell: |k| k.api_key.clone(),
-            },
+            col("ID", |k| k.key.id.to_string()),
+            col("USER", |k| k.key.user_id.to_string()),
+            col("SCOPES", |k| k.key.scopes.join(" ")),
+            col("API KEY", |k| k.api_key.clone()),
         ]
     }
 }
@@ -241,34 +139,13 @@ impl Record for admin::Domain {
     ];
     fn columns() -> Vec<Column<Self>> {
         vec![
-            Column {
-                header: "ID",
-                cell: |d| d.id.to_string(),
-            },
-            Column {
-                header: "DOMAIN",
-                cell: |d| d.domain.clone(),
-            },
-            Column {
-                header: "SCHEME",
-                cell: |d| d.scheme.clone(),
-            },
-            Column {
-                header: "STATUS",
-                cell: |d| domain_status(d.status),
-            },
-            Column {
-                header: "SHARED",
-                cell: |d| if d.shared { "yes" } else { "no" }.into(),
-            },
-            Column {
-                header: "OWNER",
-                cell: |d| opt(&d.user_id),
-            },
-            Column {
-                header: "SCENE",
-                cell: |d| d.scene.clone(),
-            },
+            col("ID", |d| d.id.to_string()),
+            col("DOMAIN", |d| d.domain.clone()),
+            col("SCHEME", |d| d.scheme.clone()),
+            col("STATUS", |d| domain_status(d.status)),
+            col("SHARED", |d| if d.shared { "yes" } else { "no" }.into()),
+            col("OWNER", |d| opt(&d.user_id)),
+            col("SCENE", |d| d.scene.clone()),
         ]
     }
 }

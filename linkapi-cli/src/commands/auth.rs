@@ -5,10 +5,24 @@ use std::io::Read;
 use anyhow::{Result, bail};
 use linkapi_core::client::{Client, ClientError};
 
+use crate::cli::AuthCommand;
 use crate::config::StoreMode;
 use crate::context::{Context, env_key};
 use crate::credentials::{Saved, Source, mask};
 use crate::exit::{NotLoggedIn, Reported, UsageError};
+
+/// Runs `linkapi auth ...`.
+pub async fn run(ctx: Context, command: AuthCommand) -> Result<()> {
+    match command {
+        AuthCommand::Login {
+            with_key,
+            insecure_storage,
+        } => login(ctx, with_key, insecure_storage).await,
+        AuthCommand::Status { show_key } => status(ctx, show_key).await,
+        AuthCommand::Logout => logout(ctx),
+        AuthCommand::Token => token(ctx),
+    }
+}
 
 /// What the server says of a key.
 enum Check {
@@ -32,7 +46,7 @@ async fn check(host: &str, key: &str) -> Result<Check> {
 }
 
 /// `linkapi auth login`
-pub async fn login(mut ctx: Context, with_key: bool, insecure_storage: bool) -> Result<()> {
+async fn login(mut ctx: Context, with_key: bool, insecure_storage: bool) -> Result<()> {
     if env_key().is_some() {
         bail!(
             "LINKAPI_API_KEY is set and overrides every stored key; unset it first to store a key"
@@ -115,7 +129,7 @@ pub async fn login(mut ctx: Context, with_key: bool, insecure_storage: bool) -> 
 }
 
 /// `linkapi auth status`
-pub async fn status(ctx: Context, show_key: bool) -> Result<()> {
+async fn status(ctx: Context, show_key: bool) -> Result<()> {
     let mut names: Vec<String> = ctx.config.profiles.keys().cloned().collect();
     if !names.contains(&ctx.profile) {
         names.push(ctx.profile.clone());
@@ -192,7 +206,7 @@ pub async fn status(ctx: Context, show_key: bool) -> Result<()> {
 }
 
 /// `linkapi auth logout`
-pub fn logout(ctx: Context) -> Result<()> {
+fn logout(ctx: Context) -> Result<()> {
     if !ctx
         .credentials
         .delete(&ctx.profile, &ctx.host, ctx.mode())?
@@ -216,7 +230,7 @@ pub fn logout(ctx: Context) -> Result<()> {
 }
 
 /// `linkapi auth token`
-pub fn token(ctx: Context) -> Result<()> {
+fn token(ctx: Context) -> Result<()> {
     let (key, _) = ctx.key()?;
     ctx.out.line(&key);
     Ok(())

@@ -10,7 +10,7 @@ use linkapi_core::wire::primary::{self, CreateChain, ListChains, UpdateChain};
 use linkapi_core::wire::{IntList, compat};
 use serde_json::json;
 
-use crate::cli::{ChainRef, ImportFormat};
+use crate::cli::{ChainCommand, ChainRef, ImportFormat};
 use crate::context::{Context, parse_time};
 use crate::exit::{Reported, UsageError};
 
@@ -18,6 +18,56 @@ use crate::exit::{Reported, UsageError};
 const IMPORT_CONCURRENCY: usize = 8;
 /// Tries per line when the server rate-limits.
 const IMPORT_TRIES: usize = 5;
+
+/// Runs `linkapi chain ...`.
+pub async fn run(ctx: Context, command: ChainCommand) -> Result<()> {
+    match command {
+        ChainCommand::Create {
+            target_url,
+            title,
+            custom_code,
+            domain,
+            group,
+            expires,
+            json,
+        } => {
+            create(
+                ctx,
+                target_url,
+                title,
+                custom_code,
+                domain,
+                group,
+                expires,
+                json.json,
+            )
+            .await
+        }
+        ChainCommand::Import { file, format, json } => import(ctx, &file, format, json).await,
+        ChainCommand::List {
+            page,
+            limit,
+            all,
+            group,
+            query,
+            json,
+        } => list(ctx, page, limit, all, group, query, json.json).await,
+        ChainCommand::Info { chain, json } => info(ctx, chain, json.json).await,
+        ChainCommand::Edit {
+            chain,
+            title,
+            target_url,
+            expires,
+            json,
+        } => edit(ctx, chain, title, target_url, expires, json.json).await,
+        ChainCommand::Delete {
+            chains,
+            code,
+            domain,
+            yes,
+        } => delete(ctx, chains, code, domain, yes).await,
+    }
+}
 
 /// The chain id named by `chain`: all digits is an id unless `force_code`; otherwise a code
 /// looked up on the compatibility surface.
@@ -42,7 +92,7 @@ async fn resolve(
 
 /// `linkapi chain create`
 #[allow(clippy::too_many_arguments)]
-pub async fn create(
+async fn create(
     ctx: Context,
     target_url: String,
     title: Option<String>,
@@ -76,7 +126,7 @@ pub async fn create(
 
 /// `linkapi chain list`
 #[allow(clippy::too_many_arguments)]
-pub async fn list(
+async fn list(
     ctx: Context,
     page: i64,
     limit: i64,
@@ -110,14 +160,14 @@ pub async fn list(
 }
 
 /// `linkapi chain info`
-pub async fn info(ctx: Context, chain: ChainRef, json: Option<String>) -> Result<()> {
+async fn info(ctx: Context, chain: ChainRef, json: Option<String>) -> Result<()> {
     let client = ctx.client()?;
     let id = resolve(&client, &chain.chain, chain.code, chain.domain).await?;
     ctx.out.record(&client.chain(id).await?, json.as_deref())
 }
 
 /// `linkapi chain edit`
-pub async fn edit(
+async fn edit(
     ctx: Context,
     chain: ChainRef,
     title: Option<String>,
@@ -152,7 +202,7 @@ pub async fn edit(
 }
 
 /// `linkapi chain delete`
-pub async fn delete(
+async fn delete(
     ctx: Context,
     chains: Vec<String>,
     code: bool,
@@ -330,12 +380,7 @@ async fn create_one(client: &Client, input: &CreateChain) -> Result<primary::Cha
 }
 
 /// `linkapi chain import`
-pub async fn import(
-    ctx: Context,
-    file: &Path,
-    format: Option<ImportFormat>,
-    json: bool,
-) -> Result<()> {
+async fn import(ctx: Context, file: &Path, format: Option<ImportFormat>, json: bool) -> Result<()> {
     let text = if file == Path::new("-") {
         let mut text = String::new();
         std::io::stdin()
