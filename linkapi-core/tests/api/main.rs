@@ -4,6 +4,8 @@
 
 mod admin;
 mod auth;
+#[cfg(feature = "client")]
+mod client;
 mod compat;
 mod limits;
 mod persistence;

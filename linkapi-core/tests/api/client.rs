@@ -1,0 +1,217 @@
+//! The typed client (feature `client`) against a real server: every operation, and errors
+//! carrying status, short name and message from both envelopes.
+
+use linkapi_core::client::{Client, ClientError};
+use linkapi_core::wire::{IntList, LenientInt, admin, compat, primary};
+
+use crate::support::{ADMIN_KEY, TestServer};
+
+fn client(server: &TestServer, key: &str) -> Client {
+    Client::new(&server.url(""), key).unwrap()
+}
+
+#[tokio::test]
+async fn primary_and_admin_operations() {
+    let server = TestServer::start().await;
+    let admin = client(&server, ADMIN_KEY);
+    let user = admin
+        .create_user(&admin::CreateUser {
+            name: "lib".into(),
+            daily_quota: None,
+        })
+        .await
+        .unwrap();
+    let key = admin
+        .create_key(&admin::CreateKey {
+            user_id: user.id,
+            scopes: [
+                "chains:read",
+                "chains:write",
+                "groups:read",
+                "groups:write",
+                "domains:read",
+            ]
+            .map(String::from)
+            .to_vec(),
+            name: Some("lib".into()),
+            expires_at: None,
+        })
+        .await
+        .unwrap();
+    assert_eq!(admin.users().await.unwrap().len(), 2);
+    assert_eq!(admin.keys(Some(user.id)).await.unwrap()[0].id, key.key.id);
+
+    let lib = client(&server, &key.api_key);
+    let group = lib
+        .create_group(&primary::CreateGroup {
+            name: "g".into(),
+            chain_type: 1,
+        })
+        .await
+        .unwrap();
+    let chain = lib
+        .create_chain(&primary::CreateChain {
+            target_url: "https://example.com".into(),
+            group_id: Some(group.id),
+            code: Some("lib1".into()),
+            ..primary::CreateChain::default()
+        })
+        .await
+        .unwrap();
+    assert_eq!(lib.chain(chain.id).await.unwrap().code, "lib1");
+    let page = lib
+        .list_chains(&primary::ListChains::default())
+        .await
+        .unwrap();
+    assert_eq!(page.total, 1);
+    let filtered = lib
+        .list_chains(&primary::ListChains {
+            q: Some("nothing".into()),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    assert_eq!(filtered.total, 0);
+    let updated = lib
+        .update_chain(
+            chain.id,
+            &primary::UpdateChain {
+                chain_title: Some("t".into()),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(updated.chain_title, "t");
+    assert_eq!(lib.groups().await.unwrap()[0].chain_count, 1);
+    assert_eq!(lib.domains().await.unwrap().len(), 1);
+    assert!(lib.delete_chain(chain.id).await.unwrap().deleted);
+
+    let domain = admin
+        .create_domain(&admin::CreateDomain {
+            domain: "lib.test".into(),
+            scheme: "https".into(),
+            shared: Some(true),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    assert_eq!(
+        admin.set_domain_status(domain.id, 99).await.unwrap().status,
+        99
+    );
+    assert_eq!(admin.admin_domains().await.unwrap().len(), 2);
+    assert_eq!(admin.revoke_key(key.key.id).await.unwrap().state, "revoked");
+
+    // A revoked key: 401 with the primary envelope's short name.
+    match lib.groups().await {
+        Err(ClientError::Api {
+            status: 401, code, ..
+        }) => assert_eq!(code, "invalid_api_key"),
+        other => panic!("expected 401, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn compatibility_operations() {
+    let server = TestServer::start().await;
+    let c = client(&server, ADMIN_KEY);
+    let group = c
+        .compat_create_group(&compat::CreateGroup {
+            name: "cg".into(),
+            chain_type: None,
+        })
+        .await
+        .unwrap();
+    let group_id: i64 = group.group_id.parse().unwrap();
+    let domain = c.compat_domains().await.unwrap().domain_list[0].id;
+    let created = c
+        .compat_create_chain(&compat::CreateChain {
+            target_url: "https://example.com/c".into(),
+            chain_title: Some("compat".into()),
+            group_id: Some(LenientInt(group_id)),
+            domain: Some(IntList(vec![domain])),
+            valid_time: Some(linkapi_core::wire::FlexibleTime(
+                crate::support::START + 3600,
+            )),
+            code: Some("cc1".into()),
+        })
+        .await
+        .unwrap();
+    assert_eq!(created.chain, "cc1");
+    assert_eq!(created.created_today, 1);
+    let info = c
+        .compat_chain_info(&compat::ChainRef {
+            chain: "cc1".into(),
+            domain: None,
+        })
+        .await
+        .unwrap();
+    assert_eq!(info.valid_time, "2027-01-15 09:00:00");
+    let edited = c
+        .compat_edit_chain(&compat::EditChain {
+            chain: compat::ChainRef {
+                chain: "cc1".into(),
+                domain: None,
+            },
+            target_url: Some("https://example.com/d".into()),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    assert_eq!(edited.target_url, "https://example.com/d");
+    let list = c
+        .compat_list_chains(&compat::ListChains::default())
+        .await
+        .unwrap();
+    assert_eq!((list.total, list.list_num), (1, 1));
+    assert_eq!(c.compat_groups().await.unwrap().list[0].chain_num, 1);
+    c.compat_delete_chains(&compat::DeleteChains {
+        chains: vec!["cc1".into()],
+        domain: None,
+    })
+    .await
+    .unwrap();
+
+    // Compatibility errors have no short name on the wire; the client derives it.
+    match c
+        .compat_chain_info(&compat::ChainRef {
+            chain: "cc1".into(),
+            domain: None,
+        })
+        .await
+    {
+        Err(ClientError::Api {
+            status: 404,
+            code,
+            message,
+            ..
+        }) => {
+            assert_eq!(code, "not_found");
+            assert!(message.contains("not found"), "{message}");
+        }
+        other => panic!("expected 404, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn transport_failures_are_told_apart() {
+    let unreachable = Client::new("http://127.0.0.1:1", ADMIN_KEY).unwrap();
+    assert!(matches!(
+        unreachable.groups().await,
+        Err(ClientError::Connect { .. })
+    ));
+    assert!(matches!(
+        Client::new("ftp://x", "k"),
+        Err(ClientError::InvalidBase(_))
+    ));
+    assert!(matches!(
+        Client::new("not a url", "k"),
+        Err(ClientError::InvalidBase(_))
+    ));
+    let debug = format!("{unreachable:?}");
+    assert!(
+        !debug.contains(ADMIN_KEY),
+        "the key never shows in Debug: {debug}"
+    );
+}
