@@ -37,8 +37,9 @@ pub enum Resolution {
 }
 
 pub(super) struct LinkCache {
-    /// Host to domain. Replaced whole on any domain change; readers clone the `Arc`.
-    domains: RwLock<Arc<HashMap<String, Domain>>>,
+    /// Host to what a redirect needs of its domain. Replaced whole on any domain change;
+    /// readers clone the `Arc`.
+    domains: RwLock<Arc<HashMap<String, (DomainId, DomainStatus)>>>,
     /// (domain, code) to what the store holds, `None` when it holds nothing.
     links: Cache<(DomainId, String), Option<LinkTarget>>,
     /// Bumped by every invalidation.
@@ -55,26 +56,33 @@ impl LinkCache {
     }
 
     pub(super) fn load_domains(&self, domains: Vec<Domain>) {
-        let map = domains.into_iter().map(|d| (d.host.clone(), d)).collect();
+        let map = domains
+            .into_iter()
+            .map(|d| (d.host, (d.id, d.status)))
+            .collect();
         *self
             .domains
             .write()
             .unwrap_or_else(|poisoned| poisoned.into_inner()) = Arc::new(map);
     }
 
-    fn domain_for_host(&self, host: &str) -> Option<Domain> {
+    fn domain_for_host(&self, host: &str) -> Option<(DomainId, DomainStatus)> {
         let domains = self
             .domains
             .read()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
             .clone();
-        let host = host.to_ascii_lowercase();
-        if let Some(d) = domains.get(&host) {
-            return Some(d.clone());
-        }
+        let lookup = |h: &str| {
+            domains.get(h).copied().or_else(|| {
+                // Hosts are stored lower case; most clients send them so, which skips this copy.
+                h.bytes()
+                    .any(|b| b.is_ascii_uppercase())
+                    .then(|| domains.get(&h.to_ascii_lowercase()).copied())
+                    .flatten()
+            })
+        };
         // A client may name the scheme's default port explicitly, or a proxy may add one.
-        let (bare, _port) = host.rsplit_once(':')?;
-        domains.get(bare).cloned()
+        lookup(host).or_else(|| lookup(host.rsplit_once(':')?.0))
     }
 
     pub(super) fn invalidate(&self, domain: DomainId, code: &str) {
@@ -90,18 +98,18 @@ impl App {
     /// When the store fails on a cache miss.
     pub async fn resolve(&self, host: &str, code: &str) -> Result<Resolution> {
         let cache = &self.inner.links;
-        let Some(domain) = cache.domain_for_host(host) else {
+        let Some((domain_id, status)) = cache.domain_for_host(host) else {
             return Ok(Resolution::NotFound);
         };
-        if domain.status == DomainStatus::NotEffective {
+        if status == DomainStatus::NotEffective {
             return Ok(Resolution::NotFound);
         }
-        let key = (domain.id, code.to_owned());
+        let key = (domain_id, code.to_owned());
         let link = match cache.links.get(&key) {
             Some(link) => link,
             None => {
                 let generation = cache.generation.load(Ordering::SeqCst);
-                let link = self.store().link(domain.id, code).await?;
+                let link = self.store().link(domain_id, code).await?;
                 if cache.generation.load(Ordering::SeqCst) == generation {
                     cache.links.insert(key.clone(), link.clone());
                     // An invalidation may have landed between the check and the insert; its
