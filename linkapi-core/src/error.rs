@@ -47,6 +47,12 @@ pub enum Error {
         /// The limit in bytes.
         limit: usize,
     },
+    /// The body did not arrive in time.
+    #[error("request body not received within {secs} s")]
+    RequestTimeout {
+        /// The limit in seconds.
+        secs: u64,
+    },
     /// The body is not JSON.
     #[error("content type must be application/json")]
     UnsupportedMediaType,
@@ -88,6 +94,7 @@ impl Error {
             Error::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             Error::Conflict { .. } => StatusCode::CONFLICT,
             Error::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            Error::RequestTimeout { .. } => StatusCode::REQUEST_TIMEOUT,
             Error::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Error::RateLimited { .. } | Error::QuotaExceeded { .. } => {
                 StatusCode::TOO_MANY_REQUESTS
@@ -105,6 +112,7 @@ impl Error {
             Error::NotFound(_) => "not_found",
             Error::MethodNotAllowed { .. } => "method_not_allowed",
             Error::PayloadTooLarge { .. } => "payload_too_large",
+            Error::RequestTimeout { .. } => "request_timeout",
             Error::UnsupportedMediaType => "unsupported_media_type",
             Error::RateLimited { .. } => "rate_limited",
             Error::QuotaExceeded { .. } => "quota_exceeded",

@@ -76,6 +76,8 @@ pub struct FileConfig {
     pub max_body_bytes: Option<usize>,
     /// Seconds a client has to send request headers.
     pub header_read_timeout_secs: Option<u64>,
+    /// Seconds a client has to send a request body.
+    pub body_read_timeout_secs: Option<u64>,
     /// Seconds shutdown waits for open connections.
     pub grace_period_secs: Option<u64>,
 }
@@ -213,6 +215,9 @@ impl Server {
             max_body_bytes: file
                 .max_body_bytes
                 .unwrap_or(server_defaults.max_body_bytes),
+            body_read_timeout: file
+                .body_read_timeout_secs
+                .map_or(server_defaults.body_read_timeout, Duration::from_secs),
             grace_period: file
                 .grace_period_secs
                 .map_or(server_defaults.grace_period, Duration::from_secs),

@@ -42,6 +42,8 @@ pub struct ServerConfig {
     pub header_read_timeout: Duration,
     /// Largest JSON body accepted; larger ones get 413.
     pub max_body_bytes: usize,
+    /// Time a client has to send a request's body once its headers arrived; then 408.
+    pub body_read_timeout: Duration,
     /// How long shutdown waits for open connections before closing them.
     pub grace_period: Duration,
 }
@@ -52,6 +54,7 @@ impl Default for ServerConfig {
             max_connections: 1024,
             header_read_timeout: Duration::from_secs(10),
             max_body_bytes: 1 << 20,
+            body_read_timeout: Duration::from_secs(30),
             grace_period: Duration::from_secs(10),
         }
     }
@@ -241,7 +244,15 @@ async fn dispatch(shared: &Shared, req: Request<Incoming>, peer: SocketAddr) -> 
     if let Err(err) = app.authorize(&who, scope) {
         return (surface, rate, Err(err));
     }
-    let body = match request::body_bytes(&parts.headers, body, shared.config.max_body_bytes).await {
+    let config = &shared.config;
+    let body = match request::body_bytes(
+        &parts.headers,
+        body,
+        config.max_body_bytes,
+        config.body_read_timeout,
+    )
+    .await
+    {
         Ok(body) => body,
         Err(err) => return (surface, rate, Err(err)),
     };

@@ -36,8 +36,14 @@ pub(crate) fn api_key(parts: &Parts, allow_query: bool) -> Option<String> {
     None
 }
 
-/// Reads the whole body, refusing more than `limit` bytes with 413.
-pub(crate) async fn body_bytes(headers: &HeaderMap, body: Incoming, limit: usize) -> Result<Bytes> {
+/// Reads the whole body within `timeout`, refusing more than `limit` bytes with 413 and a body
+/// that trickles in too slowly with 408 (hyper's header timeout does not cover bodies).
+pub(crate) async fn body_bytes(
+    headers: &HeaderMap,
+    body: Incoming,
+    limit: usize,
+    timeout: std::time::Duration,
+) -> Result<Bytes> {
     let declared = headers
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
@@ -45,7 +51,12 @@ pub(crate) async fn body_bytes(headers: &HeaderMap, body: Incoming, limit: usize
     if declared.is_some_and(|len| len > limit as u64) {
         return Err(Error::PayloadTooLarge { limit });
     }
-    match Limited::new(body, limit).collect().await {
+    let collected = tokio::time::timeout(timeout, Limited::new(body, limit).collect())
+        .await
+        .map_err(|_| Error::RequestTimeout {
+            secs: timeout.as_secs(),
+        })?;
+    match collected {
         Ok(collected) => Ok(collected.to_bytes()),
         Err(err) if err.is::<http_body_util::LengthLimitError>() => {
             Err(Error::PayloadTooLarge { limit })

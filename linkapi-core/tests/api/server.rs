@@ -81,3 +81,32 @@ async fn http2_without_tls_is_served() {
     assert_eq!(reply.version(), reqwest::Version::HTTP_2);
     assert_eq!(reply.status(), StatusCode::OK);
 }
+
+#[tokio::test]
+async fn a_body_that_trickles_in_gets_408_and_frees_the_connection() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = TestServer::start_with(crate::support::Options {
+        body_read_timeout: std::time::Duration::from_millis(300),
+        ..crate::support::Options::default()
+    })
+    .await;
+    let mut stream = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    let head = format!(
+        "POST /chains HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {ADMIN_KEY}\r\n\
+         Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{{\"target_url\"",
+        server.addr
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    // ...and the rest of the promised 100 bytes never comes.
+    let mut response = vec![0; 1024];
+    let n = tokio::time::timeout(
+        std::time::Duration::from_secs(5),
+        stream.read(&mut response),
+    )
+    .await
+    .expect("the server answers instead of waiting forever")
+    .unwrap();
+    let text = String::from_utf8_lossy(&response[..n]);
+    assert!(text.starts_with("HTTP/1.1 408"), "{text}");
+    assert!(text.contains("request_timeout"), "{text}");
+}

@@ -19,6 +19,7 @@ pub const START: i64 = 1_800_000_000;
 pub const ADMIN_KEY: &str = "lk_test_admin_key_0123456789";
 
 pub struct Options {
+    pub body_read_timeout: Duration,
     pub rate_limit: Option<RateLimit>,
     pub daily_create_quota: i64,
     pub max_body_bytes: usize,
@@ -27,6 +28,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
+            body_read_timeout: Duration::from_secs(30),
             // Generous: tests that are not about rate limits must never meet one.
             rate_limit: Some(RateLimit {
                 per_second: NonZeroU32::new(1000).expect("non-zero"),
@@ -82,6 +84,7 @@ impl TestServer {
         app.bootstrap(Some(ADMIN_KEY)).await.expect("bootstrap");
         let server_config = ServerConfig {
             max_body_bytes: options.max_body_bytes,
+            body_read_timeout: options.body_read_timeout,
             grace_period: Duration::from_secs(2),
             ..ServerConfig::default()
         };
