@@ -215,14 +215,28 @@ async fn visits_are_counted_and_head_is_not() {
         .send()
         .await
         .unwrap();
-    let path = format!("/chains/{}", chain["id"]);
-    let counted = eventually(|| async {
-        let read = server.get(&path, &key).await;
-        read.body["data"]["pv_history"] == 3
+    // Visits are written in order: once a later visit to another chain is counted, a HEAD that
+    // was (wrongly) counted would be written too.
+    let marker = server
+        .create_chain(
+            &key,
+            json!({"target_url": "https://e.com", "code": "marker"}),
+        )
+        .await;
+    assert_eq!(server.visit("marker").await.status, StatusCode::FOUND);
+    let marker_path = format!("/chains/{}", marker["id"]);
+    let flushed = eventually(|| async {
+        server.get(&marker_path, &key).await.body["data"]["pv_history"] == 1
     })
     .await;
-    assert!(counted, "three visits counted");
+    assert!(flushed, "the marker visit was counted");
+    let path = format!("/chains/{}", chain["id"]);
     let read = server.get(&path, &key).await;
+    assert_eq!(
+        read.primary_data()["pv_history"],
+        3,
+        "three GETs, and the HEAD not counted"
+    );
     assert_eq!(read.primary_data()["pv_today"], 3);
 
     // Tomorrow they are history, not today.
