@@ -110,3 +110,79 @@ async fn a_body_that_trickles_in_gets_408_and_frees_the_connection() {
     assert!(text.starts_with("HTTP/1.1 408"), "{text}");
     assert!(text.contains("request_timeout"), "{text}");
 }
+
+/// Sends one keep-alive request on `stream` and returns the status line of the answer, or
+/// `None` when nothing arrives within `wait`.
+async fn exchange(
+    stream: &mut tokio::net::TcpStream,
+    host: std::net::SocketAddr,
+    wait: std::time::Duration,
+) -> Option<String> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let request = format!("GET /healthz HTTP/1.1\r\nHost: {host}\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut buf = vec![0; 1024];
+    let n = tokio::time::timeout(wait, stream.read(&mut buf))
+        .await
+        .ok()?
+        .unwrap();
+    String::from_utf8_lossy(&buf[..n])
+        .lines()
+        .next()
+        .map(str::to_owned)
+}
+
+#[tokio::test]
+async fn connections_beyond_the_cap_wait_for_a_free_slot() {
+    use std::time::Duration;
+    let server = TestServer::start_with(crate::support::Options {
+        max_connections: 1,
+        ..crate::support::Options::default()
+    })
+    .await;
+    let mut first = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    let line = exchange(&mut first, server.addr, Duration::from_secs(5)).await;
+    assert_eq!(line.as_deref(), Some("HTTP/1.1 200 OK"));
+
+    // The first connection stays open (keep-alive), so the second is not served...
+    let mut second = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    let waiting = exchange(&mut second, server.addr, Duration::from_millis(300)).await;
+    assert_eq!(waiting, None, "served beyond the cap");
+
+    // ...until the first goes away.
+    drop(first);
+    let mut buf = vec![0; 1024];
+    let n = tokio::time::timeout(
+        Duration::from_secs(5),
+        tokio::io::AsyncReadExt::read(&mut second, &mut buf),
+    )
+    .await
+    .expect("served once a slot is free")
+    .unwrap();
+    assert!(String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 200 OK"));
+}
+
+#[tokio::test]
+async fn a_client_that_never_finishes_its_headers_is_cut_off() {
+    use std::time::Duration;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = TestServer::start_with(crate::support::Options {
+        header_read_timeout: Duration::from_millis(300),
+        ..crate::support::Options::default()
+    })
+    .await;
+    let mut stream = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    stream
+        .write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+        .await
+        .unwrap();
+    // No blank line ever comes. The server must close (perhaps after a 408) rather than wait.
+    let mut buf = Vec::new();
+    let closed = tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut buf)).await;
+    assert!(closed.is_ok(), "the connection was still open after 5 s");
+    let text = String::from_utf8_lossy(&buf);
+    assert!(
+        text.is_empty() || text.starts_with("HTTP/1.1 408"),
+        "{text}"
+    );
+}

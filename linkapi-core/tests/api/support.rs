@@ -20,6 +20,8 @@ pub const ADMIN_KEY: &str = "lk_test_admin_key_0123456789";
 
 pub struct Options {
     pub body_read_timeout: Duration,
+    pub header_read_timeout: Duration,
+    pub max_connections: usize,
     pub rate_limit: Option<RateLimit>,
     pub daily_create_quota: i64,
     pub max_body_bytes: usize,
@@ -29,6 +31,8 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             body_read_timeout: Duration::from_secs(30),
+            header_read_timeout: Duration::from_secs(10),
+            max_connections: 1024,
             // Generous: tests that are not about rate limits must never meet one.
             rate_limit: Some(RateLimit {
                 per_second: NonZeroU32::new(1000).expect("non-zero"),
@@ -85,6 +89,8 @@ impl TestServer {
         let server_config = ServerConfig {
             max_body_bytes: options.max_body_bytes,
             body_read_timeout: options.body_read_timeout,
+            header_read_timeout: options.header_read_timeout,
+            max_connections: options.max_connections,
             grace_period: Duration::from_secs(2),
             ..ServerConfig::default()
         };
