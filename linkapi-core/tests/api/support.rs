@@ -92,7 +92,6 @@ impl TestServer {
             header_read_timeout: options.header_read_timeout,
             max_connections: options.max_connections,
             grace_period: Duration::from_secs(2),
-            ..ServerConfig::default()
         };
         let (tx, rx) = oneshot::channel::<()>();
         let task = tokio::spawn(async move {
