@@ -195,4 +195,28 @@ mod tests {
         };
         assert_eq!(report(&anyhow::Error::new(missing)).code, AUTH);
     }
+
+    #[test]
+    fn rate_limits_server_errors_and_timeouts_say_what_to_do() {
+        let api = |status, retry_after, request_id: Option<&str>| {
+            anyhow::Error::new(ClientError::Api {
+                status,
+                code: String::new(),
+                message: "m".into(),
+                retry_after,
+                request_id: request_id.map(str::to_owned),
+            })
+        };
+        let limited = report(&api(429, Some(7), None));
+        assert_eq!(limited.code, FAILURE);
+        assert_eq!(limited.hint.as_deref(), Some("try again in 7 s"));
+        let failed = report(&api(503, None, Some("req-1")));
+        assert_eq!(failed.code, FAILURE);
+        assert!(failed.hint.is_some_and(|h| h.contains("req-1")));
+        let timeout = report(&anyhow::Error::new(ClientError::Timeout {
+            url: "http://h:1/chains".into(),
+        }));
+        assert_eq!(timeout.message, "http://h:1 did not answer in time");
+        assert_eq!(timeout.code, FAILURE);
+    }
 }

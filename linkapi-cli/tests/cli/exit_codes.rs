@@ -74,3 +74,23 @@ fn other_failures_exit_1_with_friendly_messages() {
     );
     assert!(stderr.contains("linkapi serve"), "{stderr}");
 }
+
+#[test]
+fn a_rate_limited_command_says_how_long_to_wait() {
+    // One request per second with no burst: back-to-back commands meet the limit.
+    let server =
+        TestServer::start_with_config(Some("rate_limit_per_second = 1\nrate_limit_burst = 1\n"));
+    let home = Home::new();
+    let mut limited = None;
+    for _ in 0..10 {
+        let run = home.admin(&server, &["chain", "list"]);
+        if run.code != 0 {
+            limited = Some(run);
+            break;
+        }
+    }
+    let run = limited.expect("rate limited within ten commands");
+    let stderr = run.fails(1);
+    assert!(stderr.contains("rate limit exceeded"), "{stderr}");
+    assert!(stderr.contains("hint: try again in 1 s"), "{stderr}");
+}

@@ -22,12 +22,22 @@ pub struct TestServer {
 
 impl TestServer {
     pub fn start() -> Self {
+        Self::start_with_config(None)
+    }
+
+    /// A server reading `config` (TOML) as its configuration file.
+    pub fn start_with_config(config: Option<&str>) -> Self {
         let data = TempDir::new().unwrap();
+        let config = config.map(|text| {
+            let path = data.path().join("linkapi.toml");
+            std::fs::write(&path, text).unwrap();
+            path
+        });
         let args = ServeArgs {
             listen: Some("127.0.0.1:0".parse().unwrap()),
             data_dir: Some(data.path().to_path_buf()),
             public_url: None,
-            config: None,
+            config,
         };
         let (ready_tx, ready_rx) = std::sync::mpsc::channel();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
