@@ -5,7 +5,7 @@ use crate::error::{Error, Result};
 use crate::model::{
     ApiKeyRecord, Domain, DomainId, DomainStatus, KeyId, Scheme, Scope, User, UserId,
 };
-use crate::store::{NewDomain, NewUser, Unique};
+use crate::store::{Change, NewDomain, NewUser, Unique};
 
 /// Longest user or key name.
 const MAX_NAME_CHARS: usize = 64;
@@ -34,21 +34,24 @@ impl App {
                 "daily_quota must not be negative",
             ));
         }
-        self.store()
-            .insert_user(NewUser {
-                name: name.clone(),
-                daily_quota,
-                created_at: self.now(),
-            })
-            .await
-            .map_err(|e| {
-                conflict_as(
-                    e,
-                    Unique::UserName,
-                    "user_exists",
-                    format!("a user named {name:?} exists"),
-                )
-            })
+        let new = NewUser {
+            name: name.clone(),
+            daily_quota,
+            created_at: self.now(),
+        };
+        self.write(move |tx| {
+            let new = new.clone();
+            Box::pin(async move { tx.insert_user(new).await })
+        })
+        .await
+        .map_err(|e| {
+            conflict_as(
+                e,
+                Unique::UserName,
+                "user_exists",
+                format!("a user named {name:?} exists"),
+            )
+        })
     }
 
     /// Every user, oldest first.
@@ -114,10 +117,16 @@ impl App {
     /// # Errors
     /// 404 for an unknown key.
     pub async fn revoke_key(&self, id: KeyId) -> Result<ApiKeyRecord> {
-        self.store()
-            .revoke_key(id, self.now())
-            .await?
-            .ok_or(Error::NotFound("key"))
+        let at = self.now();
+        self.write(move |tx| {
+            Box::pin(async move {
+                let key = tx.revoke_key(id, at).await?;
+                tx.publish(Change::Keys).await?;
+                Ok(key)
+            })
+        })
+        .await?
+        .ok_or(Error::NotFound("key"))
     }
 
     /// Registers a domain. A private domain belongs to `owner`, or to the caller.
@@ -158,28 +167,32 @@ impl App {
             (false, None) => Some(who.user_id),
         };
         let scene = check_name("scene", scene.unwrap_or_default(), true)?;
-        let domain = self
-            .store()
-            .insert_domain(NewDomain {
-                host: host.clone(),
-                scheme,
-                scene,
-                shared,
-                user_id,
-                status: DomainStatus::Effective,
-                created_at: self.now(),
+        let new = NewDomain {
+            host: host.clone(),
+            scheme,
+            scene,
+            shared,
+            user_id,
+            status: DomainStatus::Effective,
+            created_at: self.now(),
+        };
+        self.write(move |tx| {
+            let new = new.clone();
+            Box::pin(async move {
+                let domain = tx.insert_domain(new).await?;
+                tx.publish(Change::Domains).await?;
+                Ok(domain)
             })
-            .await
-            .map_err(|e| {
-                conflict_as(
-                    e,
-                    Unique::DomainHost,
-                    "domain_exists",
-                    format!("{host} is already registered"),
-                )
-            })?;
-        self.reload_domains().await?;
-        Ok(domain)
+        })
+        .await
+        .map_err(|e| {
+            conflict_as(
+                e,
+                Unique::DomainHost,
+                "domain_exists",
+                format!("{host} is already registered"),
+            )
+        })
     }
 
     /// Every domain, oldest first.
@@ -197,12 +210,14 @@ impl App {
     pub async fn set_domain_status(&self, id: DomainId, status: i64) -> Result<Domain> {
         let status = DomainStatus::from_code(status)
             .ok_or_else(|| Error::bad_request("invalid_status", "status must be 1 or 99"))?;
-        let domain = self
-            .store()
-            .set_domain_status(id, status)
-            .await?
-            .ok_or(Error::NotFound("domain"))?;
-        self.reload_domains().await?;
-        Ok(domain)
+        self.write(move |tx| {
+            Box::pin(async move {
+                let domain = tx.set_domain_status(id, status).await?;
+                tx.publish(Change::Domains).await?;
+                Ok(domain)
+            })
+        })
+        .await?
+        .ok_or(Error::NotFound("domain"))
     }
 }

@@ -63,11 +63,23 @@ impl App {
     /// # Errors
     /// [`Error::InvalidApiKey`] for an unknown, revoked or expired key.
     pub async fn authenticate(&self, secret: &str) -> Result<Principal> {
-        let key = self
-            .store()
-            .key_by_hash(&hash_key(secret))
-            .await?
-            .ok_or(Error::InvalidApiKey)?;
+        let hash = hash_key(secret);
+        let cache = &self.inner.keys;
+        let key = match cache.get(&hash) {
+            Some(key) => key,
+            None => {
+                let seen = cache.generation();
+                // Unknown keys are not remembered: a flood of made-up keys would only push
+                // real ones out.
+                let key = self
+                    .store()
+                    .key_by_hash(&hash)
+                    .await?
+                    .ok_or(Error::InvalidApiKey)?;
+                cache.fill(seen, hash, key.clone());
+                key
+            }
+        };
         let now = self.now();
         if key.revoked_at.is_some() || key.expires_at.is_some_and(|t| t <= now) {
             return Err(Error::InvalidApiKey);
@@ -120,17 +132,20 @@ impl App {
         expires_at: Option<i64>,
         secret: &str,
     ) -> Result<ApiKeyRecord, StoreError> {
-        self.store()
-            .insert_key(NewApiKey {
-                user_id,
-                name,
-                prefix: visible_prefix(secret),
-                hash: hash_key(secret),
-                scopes,
-                created_at: self.now(),
-                expires_at,
-            })
-            .await
+        let new = NewApiKey {
+            user_id,
+            name,
+            prefix: visible_prefix(secret),
+            hash: hash_key(secret),
+            scopes,
+            created_at: self.now(),
+            expires_at,
+        };
+        self.write(move |tx| {
+            let new = new.clone();
+            Box::pin(async move { tx.insert_key(new).await })
+        })
+        .await
     }
 
     /// Makes the first key of an empty deployment: an `admin` user and a key with scope `*`,
@@ -153,12 +168,15 @@ impl App {
                 ),
             ));
         }
+        let new = NewUser {
+            name: "admin".into(),
+            daily_quota: None,
+            created_at: self.now(),
+        };
         let user = match self
-            .store()
-            .insert_user(NewUser {
-                name: "admin".into(),
-                daily_quota: None,
-                created_at: self.now(),
+            .write(move |tx| {
+                let new = new.clone();
+                Box::pin(async move { tx.insert_user(new).await })
             })
             .await
         {
@@ -176,8 +194,14 @@ impl App {
         let name = "bootstrap".to_owned();
         let key = match initial {
             Some(secret) => {
-                self.store_key(user.id, name, vec![Scope::All], None, secret)
-                    .await?;
+                match self
+                    .store_key(user.id, name, vec![Scope::All], None, secret)
+                    .await
+                {
+                    // Another instance sharing the database bootstrapped it first.
+                    Err(StoreError::Conflict(Unique::KeyHash)) => return Ok(None),
+                    other => other?,
+                };
                 BootstrapKey {
                     secret: secret.to_owned(),
                     generated: false,

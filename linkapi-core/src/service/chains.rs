@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 use crate::model::{
     Chain, ChainId, ChainKind, ChainStatus, DomainId, DomainStatus, GroupId, PageViews, Timestamp,
 };
-use crate::store::{ChainPatch, ChainQuery, NewChain, Page, Quota, StoreError, Unique};
+use crate::store::{ChainPatch, ChainQuery, Change, NewChain, Page, StoreError, Unique};
 
 /// Longest chain title.
 const MAX_TITLE_CHARS: usize = 255;
@@ -136,10 +136,6 @@ impl App {
             Some(g) => vec![self.group_for_chain(who, g, ChainKind::Short).await?],
             None => Vec::new(),
         };
-        let quota = Quota {
-            limit: self.daily_quota(who).await?,
-            since: start_of_day(now),
-        };
         let mut new = NewChain {
             user_id: who.user_id,
             kind: ChainKind::Short,
@@ -152,18 +148,13 @@ impl App {
             valid_time: input.valid_time,
             created_at: now,
         };
-        let chain = match input.code {
+        let (chain, created_today) = match input.code {
             Some(code) => {
                 new.code = code;
-                self.insert_chain(new, quota).await?
+                self.insert_chain(new).await?
             }
-            None => self.insert_with_random_code(new, quota).await?,
+            None => self.insert_with_random_code(new).await?,
         };
-        self.invalidate_link(chain.domain.id, &chain.code);
-        let created_today = self
-            .store()
-            .chains_created_since(who.user_id, start_of_day(now))
-            .await?;
         Ok(CreatedChain {
             view: ChainView {
                 status: chain.status_at(now),
@@ -174,12 +165,42 @@ impl App {
         })
     }
 
-    async fn insert_chain(&self, new: NewChain, quota: Quota) -> Result<Chain> {
+    /// Inserts a chain and counts it against its owner's daily quota, in one transaction:
+    /// concurrent creates are serialized on the owner's counter for the day, so the quota is
+    /// exact however many instances create at once. Returns the chain and the owner's count of
+    /// chains created today, this one included.
+    async fn insert_chain(&self, new: NewChain) -> Result<(Chain, i64)> {
         let code = new.code.clone();
-        match self.store().insert_chain(new, Some(quota)).await {
-            Ok(chain) => Ok(chain),
-            Err(StoreError::QuotaReached) => Err(Error::QuotaExceeded {
-                limit: quota.limit,
+        let default_quota = self.inner.config.daily_create_quota;
+        let day = start_of_day(new.created_at);
+        let inserted = self
+            .write(move |tx| {
+                let new = new.clone();
+                Box::pin(async move {
+                    let user = new.user_id;
+                    let chain = tx.insert_chain(new).await?;
+                    let created_today = tx.count_creation(user, day).await?;
+                    let limit = tx
+                        .user(user)
+                        .await?
+                        .and_then(|u| u.daily_quota)
+                        .unwrap_or(default_quota);
+                    if created_today > limit {
+                        return Err(StoreError::QuotaReached { limit });
+                    }
+                    tx.publish(Change::Link {
+                        domain: chain.domain.id,
+                        code: chain.code.clone(),
+                    })
+                    .await?;
+                    Ok((chain, created_today))
+                })
+            })
+            .await;
+        match inserted {
+            Ok(inserted) => Ok(inserted),
+            Err(StoreError::QuotaReached { limit }) => Err(Error::QuotaExceeded {
+                limit,
                 retry_after: until_tomorrow(self.now()),
             }),
             Err(e) => Err(conflict_as(
@@ -191,14 +212,14 @@ impl App {
         }
     }
 
-    async fn insert_with_random_code(&self, mut new: NewChain, quota: Quota) -> Result<Chain> {
+    async fn insert_with_random_code(&self, mut new: NewChain) -> Result<(Chain, i64)> {
         let base = self.inner.config.code_length.max(1);
         for attempt in 0..TRIES_PER_LENGTH * (EXTRA_LENGTHS + 1) {
             new.code = random_code(base + attempt / TRIES_PER_LENGTH);
             if is_reserved(&new.code) {
                 continue;
             }
-            match self.insert_chain(new.clone(), quota).await {
+            match self.insert_chain(new.clone()).await {
                 Err(Error::Conflict { .. }) => continue,
                 other => return other,
             }
@@ -206,14 +227,6 @@ impl App {
         Err(Error::Internal(
             "no free code after repeated collisions; raise the code length".into(),
         ))
-    }
-
-    /// The user's daily creation quota.
-    async fn daily_quota(&self, who: &Principal) -> Result<i64> {
-        let user = self.store().user(who.user_id).await?;
-        Ok(user
-            .and_then(|u| u.daily_quota)
-            .unwrap_or(self.inner.config.daily_create_quota))
     }
 
     /// Checks that `group` is the caller's and holds chains of `kind`.
@@ -392,12 +405,24 @@ impl App {
             ));
         }
         self.own_short_chain(who, id).await?;
+        let user = who.user_id;
         let chain = self
-            .store()
-            .update_chain(who.user_id, id, &patch, now)
+            .write(move |tx| {
+                let patch = patch.clone();
+                Box::pin(async move {
+                    let chain = tx.update_chain(user, id, &patch, now).await?;
+                    if let Some(chain) = &chain {
+                        tx.publish(Change::Link {
+                            domain: chain.domain.id,
+                            code: chain.code.clone(),
+                        })
+                        .await?;
+                    }
+                    Ok(chain)
+                })
+            })
             .await?
             .ok_or(Error::NotFound("chain"))?;
-        self.invalidate_link(chain.domain.id, &chain.code);
         self.view_one(chain).await
     }
 
@@ -456,14 +481,27 @@ impl App {
         self.delete_chains(who, &ids).await
     }
 
+    /// Deletes the caller's live chains among `ids` in one transaction; returns how many.
     async fn delete_chains(&self, who: &Principal, ids: &[ChainId]) -> Result<usize> {
-        let deleted = self
-            .store()
-            .delete_chains(who.user_id, ids, self.now())
-            .await?;
-        for chain in &deleted {
-            self.invalidate_link(chain.domain.id, &chain.code);
-        }
-        Ok(deleted.len())
+        let (user, at, ids) = (who.user_id, self.now(), ids.to_vec());
+        Ok(self
+            .write(move |tx| {
+                let ids = ids.clone();
+                Box::pin(async move {
+                    let mut deleted = 0;
+                    for id in ids {
+                        if let Some(chain) = tx.delete_chain(user, id, at).await? {
+                            tx.publish(Change::Link {
+                                domain: chain.domain.id,
+                                code: chain.code,
+                            })
+                            .await?;
+                            deleted += 1;
+                        }
+                    }
+                    Ok(deleted)
+                })
+            })
+            .await?)
     }
 }

@@ -80,10 +80,17 @@ async fn run(store: Arc<dyn Store>, mut rx: mpsc::Receiver<Message>) {
 }
 
 async fn write(store: &dyn Store, batch: &[Click]) {
+    let batch: Arc<[Click]> = batch.into();
     // The store may be briefly busy (a long write elsewhere); retry before giving up.
     for attempt in 0..3 {
-        match store.insert_clicks(batch).await {
-            Ok(()) => return,
+        let clicks = batch.clone();
+        let written = crate::store::write(store, move |tx| {
+            let clicks = clicks.clone();
+            Box::pin(async move { tx.insert_clicks(&clicks).await })
+        })
+        .await;
+        match written {
+            Ok(((), _)) => return,
             Err(err) => {
                 tracing::warn!(error = %err, attempt, clicks = batch.len(), "writing clicks failed");
                 tokio::time::sleep(Duration::from_millis(100 << attempt)).await;

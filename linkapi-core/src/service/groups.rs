@@ -33,22 +33,25 @@ impl App {
                 format!("chain_type {chain_type} is not 1, 2, 3 or 4"),
             )
         })?;
-        self.store()
-            .insert_group(NewGroup {
-                user_id: who.user_id,
-                name: name.to_owned(),
-                chain_type,
-                created_at: self.now(),
-            })
-            .await
-            .map_err(|e| {
-                conflict_as(
-                    e,
-                    Unique::GroupName,
-                    "group_exists",
-                    format!("you already have a group named {name:?}"),
-                )
-            })
+        let new = NewGroup {
+            user_id: who.user_id,
+            name: name.to_owned(),
+            chain_type,
+            created_at: self.now(),
+        };
+        self.write(move |tx| {
+            let new = new.clone();
+            Box::pin(async move { tx.insert_group(new).await })
+        })
+        .await
+        .map_err(|e| {
+            conflict_as(
+                e,
+                Unique::GroupName,
+                "group_exists",
+                format!("you already have a group named {name:?}"),
+            )
+        })
     }
 
     /// The caller's groups, oldest first.

@@ -1,24 +1,17 @@
 //! The redirect path. A hit reads two in-memory structures and no database: the domain
-//! directory (every domain by host, reloaded whenever a domain changes) and a bounded cache of
-//! links by (domain, code), negative answers included. Every write that could change what a
-//! code resolves to invalidates its entry.
-//!
-//! A miss reads the store and inserts what it found. An edit racing with that read could leave
-//! a stale entry behind (read old row, edit commits and invalidates, miss inserts old row), so
-//! each invalidation bumps a generation counter before removing the entry, and a miss keeps
-//! what it inserted only when the counter did not move from before its read to after its
-//! insert.
+//! directory (every domain by host, reloaded whenever a domain changes) and a bounded
+//! [`CoherentCache`] of links by (domain, code), negative answers included. Every write that
+//! could change what a code resolves to publishes a [`Change`], which invalidates its entry
+//! here and on every other instance ([`App::apply_change`]).
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 
-use quick_cache::sync::Cache;
-
 use super::App;
+use super::cache::CoherentCache;
 use crate::error::Result;
 use crate::model::{ChainId, ChainKind, ChainStatus, Domain, DomainId, DomainStatus, is_expired};
-use crate::store::{Click, LinkTarget};
+use crate::store::{Change, Click, LinkTarget, Notice};
 
 /// What a visit to `host/code` gets.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,17 +34,14 @@ pub(super) struct LinkCache {
     /// readers clone the `Arc`.
     domains: RwLock<Arc<HashMap<String, (DomainId, DomainStatus)>>>,
     /// (domain, code) to what the store holds, `None` when it holds nothing.
-    links: Cache<(DomainId, String), Option<LinkTarget>>,
-    /// Bumped by every invalidation.
-    generation: AtomicU64,
+    links: CoherentCache<(DomainId, String), Option<LinkTarget>>,
 }
 
 impl LinkCache {
     pub(super) fn new(capacity: usize) -> Self {
         LinkCache {
             domains: RwLock::default(),
-            links: Cache::new(capacity.max(1)),
-            generation: AtomicU64::new(0),
+            links: CoherentCache::new(capacity),
         }
     }
 
@@ -84,11 +74,6 @@ impl LinkCache {
         // A client may name the scheme's default port explicitly, or a proxy may add one.
         lookup(host).or_else(|| lookup(host.rsplit_once(':')?.0))
     }
-
-    pub(super) fn invalidate(&self, domain: DomainId, code: &str) {
-        self.generation.fetch_add(1, Ordering::SeqCst);
-        self.links.remove(&(domain, code.to_owned()));
-    }
 }
 
 impl App {
@@ -108,17 +93,9 @@ impl App {
         let link = match cache.links.get(&key) {
             Some(link) => link,
             None => {
-                let generation = cache.generation.load(Ordering::SeqCst);
+                let seen = cache.links.generation();
                 let link = self.store().link(domain_id, code).await?;
-                if cache.generation.load(Ordering::SeqCst) == generation {
-                    cache.links.insert(key.clone(), link.clone());
-                    // An invalidation may have landed between the check and the insert; its
-                    // removal may then have run before our insert. Checking again after the
-                    // insert closes that gap: either we see its bump, or its removal follows.
-                    if cache.generation.load(Ordering::SeqCst) != generation {
-                        cache.links.remove(&key);
-                    }
-                }
+                cache.links.fill(seen, key, link.clone());
                 link
             }
         };
@@ -153,12 +130,35 @@ impl App {
             .await;
     }
 
-    /// Forgets what the cache knows of `code` on `domain`; call after any write to it.
-    pub(super) fn invalidate_link(&self, domain: DomainId, code: &str) {
-        self.inner.links.invalidate(domain, code);
+    /// Brings what this instance caches up to date with a committed change, made here or on
+    /// another instance.
+    ///
+    /// # Errors
+    /// When reloading the domain directory fails; the caller retries (see [`App::follow`]).
+    pub(super) async fn apply_change(&self, change: &Change) -> Result<()> {
+        match change {
+            Change::Link { domain, code } => {
+                self.inner.links.links.invalidate(&(*domain, code.clone()));
+            }
+            Change::Domains => self.reload_domains().await?,
+            Change::Keys => self.inner.keys.clear(),
+        }
+        Ok(())
     }
 
-    /// Reloads the domain directory; call after any domain write.
+    /// What a notice from the change feed asks of this instance.
+    pub(super) async fn apply_notice(&self, notice: &Notice) -> Result<()> {
+        match notice {
+            Notice::Change(change) => self.apply_change(change).await,
+            Notice::Resync => {
+                self.inner.links.links.clear();
+                self.inner.keys.clear();
+                self.reload_domains().await
+            }
+        }
+    }
+
+    /// Reloads the domain directory.
     pub(super) async fn reload_domains(&self) -> Result<()> {
         let domains = self.store().domains().await?;
         self.inner.links.load_domains(domains);

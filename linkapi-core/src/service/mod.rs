@@ -2,18 +2,24 @@
 //! from the request's key; services call the [`Store`].
 //!
 //! [`App`] is a cheap clonable handle holding the store, the clock, the configuration and the
-//! in-memory state the redirect path reads (domain directory and link cache), the click
-//! recorder and the rate limiter. Methods are grouped by area in the submodules.
+//! in-memory state the redirect path reads (domain directory and link cache), the key cache,
+//! the click recorder and the rate limiter. Methods are grouped by area in the submodules.
+//!
+//! Every write goes through [`App::write`]: a transaction body (see [`crate::store`]) whose
+//! published changes are applied to this instance's caches right after the commit, and reach
+//! other instances through the store's change feed, which [`App::start`] follows.
 
 mod admin;
 mod auth;
+mod cache;
 mod chains;
 mod clicks;
 mod groups;
 mod links;
 mod ratelimit;
 
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
+use std::time::Duration;
 
 pub use auth::{BootstrapKey, Principal, hash_key};
 pub use chains::{ChainView, CreatedChain, NewShortChain, ShortChainPatch};
@@ -22,8 +28,10 @@ pub use ratelimit::{RateLimit, RateState};
 
 use crate::clock::Clock;
 use crate::error::{Error, Result};
-use crate::model::{Domain, DomainId, DomainStatus, Scheme, Timestamp, UserId};
-use crate::store::{NewDomain, Store, StoreError, Unique};
+use crate::model::{ApiKeyRecord, Domain, DomainId, DomainStatus, Scheme, Timestamp, UserId};
+use crate::store::{
+    BoxFuture, Change, NewDomain, Notice, Store, StoreError, StoreResult, Tx, Unique,
+};
 
 /// What the services need to know about the deployment.
 #[derive(Debug, Clone)]
@@ -41,6 +49,9 @@ pub struct AppConfig {
     pub daily_create_quota: i64,
     /// Links the redirect cache holds.
     pub link_cache_capacity: usize,
+    /// Authenticated keys kept in memory, so most API calls need no store read to
+    /// authenticate.
+    pub key_cache_capacity: usize,
 }
 
 impl Default for AppConfig {
@@ -52,6 +63,39 @@ impl Default for AppConfig {
             rate_limit: Some(RateLimit::default()),
             daily_create_quota: 10_000,
             link_cache_capacity: 100_000,
+            key_cache_capacity: 10_000,
+        }
+    }
+}
+
+/// How long to wait before retrying a resync the store could not serve.
+const RESYNC_RETRY: Duration = Duration::from_millis(500);
+
+/// Applies what the store's change feed says, for as long as the app lives. A notice that
+/// cannot be applied (the store is down while the domain directory must be reloaded) turns
+/// into a resync, retried until it succeeds.
+async fn follow(app: Weak<Inner>, mut notices: tokio::sync::mpsc::UnboundedReceiver<Notice>) {
+    let mut pending_resync = false;
+    loop {
+        let notice = if pending_resync {
+            tokio::time::sleep(RESYNC_RETRY).await;
+            Some(Notice::Resync)
+        } else {
+            // Wake now and then to notice that the app is gone.
+            match tokio::time::timeout(Duration::from_secs(1), notices.recv()).await {
+                Ok(Some(notice)) => Some(notice),
+                Ok(None) => return,
+                Err(_) => None,
+            }
+        };
+        let Some(inner) = app.upgrade() else { return };
+        let Some(notice) = notice else { continue };
+        match (App { inner }).apply_notice(&notice).await {
+            Ok(()) => pending_resync = false,
+            Err(err) => {
+                tracing::warn!(error = %err, ?notice, "applying a change notice failed; will resync");
+                pending_resync = true;
+            }
         }
     }
 }
@@ -73,6 +117,9 @@ struct Inner {
     default_domain: DomainId,
     /// Domains by host and the link cache: what redirects read instead of the database.
     links: links::LinkCache,
+    /// Keys by the hash of their secret: what authentication reads instead of the database.
+    /// Revocations clear it here and, through the change feed, on every instance.
+    keys: cache::CoherentCache<String, ApiKeyRecord>,
     /// Batches visits into the store off the redirect path.
     clicks: clicks::ClickRecorder,
     /// Per-key token buckets.
@@ -104,28 +151,16 @@ impl App {
                 format!("default host {:?} is not a host name", config.default_host),
             )
         })?;
-        let existing = store.domains().await?;
-        let default_domain = match existing.iter().find(|d| d.host == host) {
-            Some(d) => d.id,
-            None => {
-                let new = NewDomain {
-                    host,
-                    scheme: config.default_scheme,
-                    scene: "default".into(),
-                    shared: true,
-                    user_id: None,
-                    status: DomainStatus::Effective,
-                    created_at: clock.now(),
-                };
-                store.insert_domain(new).await?.id
-            }
-        };
+        // Follow the change feed before anything is cached, so no change is missed.
+        let notices = store.notices();
+        let default_domain = Self::register_default_domain(&*store, &*clock, &config, host).await?;
         let links = links::LinkCache::new(config.link_cache_capacity);
         links.load_domains(store.domains().await?);
         let clicks = clicks::ClickRecorder::start(store.clone());
         let limiter = config.rate_limit.map(ratelimit::KeyLimiter::new);
-        Ok(App {
+        let app = App {
             inner: Arc::new(Inner {
+                keys: cache::CoherentCache::new(config.key_cache_capacity),
                 store,
                 clock,
                 config,
@@ -134,7 +169,90 @@ impl App {
                 clicks,
                 limiter,
             }),
+        };
+        if let Some(notices) = notices {
+            tokio::spawn(follow(Arc::downgrade(&app.inner), notices));
+        }
+        Ok(app)
+    }
+
+    /// The default domain's id, registering it when it is new. Several instances may start at
+    /// once: the one that loses the race to insert it reads the winner's row.
+    async fn register_default_domain(
+        store: &dyn Store,
+        clock: &dyn Clock,
+        config: &AppConfig,
+        host: String,
+    ) -> Result<DomainId> {
+        if let Some(d) = store.domains().await?.into_iter().find(|d| d.host == host) {
+            return Ok(d.id);
+        }
+        let new = NewDomain {
+            host: host.clone(),
+            scheme: config.default_scheme,
+            scene: "default".into(),
+            shared: true,
+            user_id: None,
+            status: DomainStatus::Effective,
+            created_at: clock.now(),
+        };
+        let inserted = crate::store::write(store, move |tx| {
+            let new = new.clone();
+            Box::pin(async move {
+                let domain = tx.insert_domain(new).await?;
+                tx.publish(Change::Domains).await?;
+                Ok(domain.id)
+            })
         })
+        .await;
+        match inserted {
+            Ok((id, _)) => Ok(id),
+            Err(StoreError::Conflict(Unique::DomainHost)) => store
+                .domains()
+                .await?
+                .into_iter()
+                .find(|d| d.host == host)
+                .map(|d| d.id)
+                .ok_or(Error::NotFound("domain")),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Runs a transaction body (see [`crate::store`]) and, once it committed, applies the
+    /// changes it published to this instance's caches, so this instance answers with the new
+    /// state as soon as the caller hears the write succeeded.
+    ///
+    /// # Errors
+    /// The body's error, or the store's.
+    pub(crate) async fn write<T, F>(&self, body: F) -> Result<T, StoreError>
+    where
+        T: Send + 'static,
+        F: for<'t> FnMut(&'t mut dyn Tx) -> BoxFuture<'t, StoreResult<T>> + Send + 'static,
+    {
+        let (value, changes) = crate::store::write(self.store(), body).await?;
+        for change in &changes {
+            if let Err(err) = self.apply_change(change).await {
+                // The write stands; only the domain directory could not be reloaded. Start
+                // over from the store so nothing stale is kept.
+                tracing::warn!(error = %err, "applying a committed change failed; resyncing");
+                self.resync_soon();
+            }
+        }
+        Ok(value)
+    }
+
+    /// Drops every cache and reloads the domain directory in the background, retrying until
+    /// the store answers.
+    fn resync_soon(&self) {
+        let app = Arc::downgrade(&self.inner);
+        tokio::spawn(async move {
+            while let Some(inner) = app.upgrade() {
+                if (App { inner }).apply_notice(&Notice::Resync).await.is_ok() {
+                    return;
+                }
+                tokio::time::sleep(RESYNC_RETRY).await;
+            }
+        });
     }
 
     /// Writes what is still buffered (visits) to the store. Call after the server drained.

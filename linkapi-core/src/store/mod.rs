@@ -1,22 +1,44 @@
-//! The storage boundary. Services talk to an `Arc<dyn Store>`; SQLite ([`sqlite`]) is the
-//! embedded backend and a networked one (PostgreSQL) can implement the same traits: every
-//! method is async, takes and returns model types only, and enforces no business rule. Where a
-//! rule needs atomicity (the daily quota), the service passes the limit in and the store applies
-//! it inside its transaction.
+//! The storage boundary. Services talk to an `Arc<dyn Store>`; two backends implement it:
+//! [`sqlite`] (one embedded file, the zero-configuration default) and [`postgres`] (one database
+//! shared by several linkapi instances). Every method is async, takes and returns model types,
+//! and enforces no business rule.
+//!
+//! Reads are methods of the per-aggregate traits below. Every write is a *transaction body*
+//! given to [`Store::transact`]: a closure that receives a [`Tx`] (the row-level writes plus the
+//! reads a rule needs inside the transaction) and decides, as the service's rules say, whether
+//! to go on or fail. Whatever the body does commits together or not at all. A body must await
+//! nothing but its `Tx`: SQLite runs it synchronously on its writer thread, and PostgreSQL may
+//! run it more than once (after a serialization failure), so it must not have other effects.
+//!
+//! A body also [`Tx::publish`]es the [`Change`]s other instances must hear of (a link edited,
+//! a domain changed, a key revoked). They are delivered only if the transaction commits:
+//! `transact` returns them to the writer, and PostgreSQL sends them to every other instance
+//! (`NOTIFY` inside the transaction), whose [`Store::notices`] feed yields them.
 //!
 //! Every method on user data takes the owning user first: the store never returns another
 //! user's rows to a caller that asked for its own.
 
 use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
 
 use async_trait::async_trait;
+use serde::{Deserialize, Serialize};
 
 use crate::model::{
     ApiKeyRecord, Chain, ChainId, ChainKind, ChainStatus, Domain, DomainId, DomainStatus, Group,
     GroupId, KeyId, PageViews, Scheme, Scope, Timestamp, User, UserId,
 };
 
+// pub mod postgres;
 pub mod sqlite;
+
+/// A boxed, sendable future: what transaction bodies return.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// A type-erased transaction body, as [`Store::transact`] takes it. Services build one with
+/// [`write`], which keeps the body's typed result.
+pub type TxBody = Box<dyn for<'t> FnMut(&'t mut dyn Tx) -> BoxFuture<'t, StoreResult<()>> + Send>;
 
 /// A storage failure.
 #[derive(Debug, thiserror::Error)]
@@ -25,13 +47,35 @@ pub enum StoreError {
     /// A unique value is taken; names which.
     #[error("{0} is already taken")]
     Conflict(Unique),
-    /// A conditional write found its condition false (see [`Quota`]).
-    #[error("daily quota reached")]
-    QuotaReached,
-    /// The backend failed.
+    /// A transaction body found the daily creation quota reached and rolled back.
+    #[error("daily quota of {limit} reached")]
+    QuotaReached {
+        /// The quota that applied.
+        limit: i64,
+    },
+    /// The backend cannot serve now: it refuses connections, the pool had no connection in
+    /// time, or concurrent writes kept conflicting. Worth retrying a moment later.
+    #[error("storage unavailable: {0}")]
+    Unavailable(#[source] Box<dyn std::error::Error + Send + Sync>),
+    /// The backend failed in a way a retry will not fix.
     #[error("storage backend failed: {0}")]
     Backend(#[source] Box<dyn std::error::Error + Send + Sync>),
 }
+
+impl StoreError {
+    pub(crate) fn backend(err: impl std::error::Error + Send + Sync + 'static) -> Self {
+        StoreError::Backend(Box::new(err))
+    }
+
+    pub(crate) fn unavailable(err: impl std::error::Error + Send + Sync + 'static) -> Self {
+        StoreError::Unavailable(Box::new(err))
+    }
+}
+
+/// A misuse of the storage boundary, reported as a backend failure.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub(crate) struct Misuse(pub(crate) &'static str);
 
 /// The unique values a write can collide on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,6 +102,32 @@ impl std::fmt::Display for Unique {
             Unique::KeyHash => "api key",
         })
     }
+}
+
+/// A committed change that instances caching what it touched must hear of.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "change", rename_all = "snake_case")]
+pub enum Change {
+    /// What `code` on `domain` resolves to may have changed.
+    Link {
+        /// The domain.
+        domain: DomainId,
+        /// The code.
+        code: String,
+    },
+    /// A domain was added or changed status.
+    Domains,
+    /// A key was added or revoked.
+    Keys,
+}
+
+/// What an instance hears on its [`Store::notices`] feed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Notice {
+    /// Another instance (or this one) committed a change.
+    Change(Change),
+    /// The feed was (re)connected and may have missed changes: everything cached may be stale.
+    Resync,
 }
 
 /// Result of store calls.
@@ -150,16 +220,6 @@ pub struct NewChain {
     pub created_at: Timestamp,
 }
 
-/// A condition on an insert: refuse with [`StoreError::QuotaReached`] when the user has already
-/// created `limit` chains since `since`. Checked in the same transaction as the insert.
-#[derive(Debug, Clone, Copy)]
-pub struct Quota {
-    /// Chains allowed in the window.
-    pub limit: i64,
-    /// Start of the window.
-    pub since: Timestamp,
-}
-
 /// Changes to a chain; `None` leaves a field as it is.
 #[derive(Debug, Clone, Default)]
 pub struct ChainPatch {
@@ -238,8 +298,6 @@ pub struct Click {
 /// Users.
 #[async_trait]
 pub trait UserStore: Send + Sync {
-    /// Inserts a user.
-    async fn insert_user(&self, new: NewUser) -> StoreResult<User>;
     /// One user.
     async fn user(&self, id: UserId) -> StoreResult<Option<User>>;
     /// All users, oldest first.
@@ -249,14 +307,10 @@ pub trait UserStore: Send + Sync {
 /// API keys.
 #[async_trait]
 pub trait KeyStore: Send + Sync {
-    /// Inserts a key.
-    async fn insert_key(&self, new: NewApiKey) -> StoreResult<ApiKeyRecord>;
     /// The key whose secret hashes to `hash`, revoked and expired ones included.
     async fn key_by_hash(&self, hash: &str) -> StoreResult<Option<ApiKeyRecord>>;
     /// Keys, all or one user's, oldest first.
     async fn keys(&self, user: Option<UserId>) -> StoreResult<Vec<ApiKeyRecord>>;
-    /// Marks a key revoked at `at` unless it already is; returns it as it now stands.
-    async fn revoke_key(&self, id: KeyId, at: Timestamp) -> StoreResult<Option<ApiKeyRecord>>;
     /// How many keys exist, revoked ones included.
     async fn count_keys(&self) -> StoreResult<i64>;
 }
@@ -264,25 +318,15 @@ pub trait KeyStore: Send + Sync {
 /// Domains.
 #[async_trait]
 pub trait DomainStore: Send + Sync {
-    /// Inserts a domain.
-    async fn insert_domain(&self, new: NewDomain) -> StoreResult<Domain>;
     /// One domain.
     async fn domain(&self, id: DomainId) -> StoreResult<Option<Domain>>;
     /// Every domain, oldest first.
     async fn domains(&self) -> StoreResult<Vec<Domain>>;
-    /// Sets a domain's status; returns it as it now stands.
-    async fn set_domain_status(
-        &self,
-        id: DomainId,
-        status: DomainStatus,
-    ) -> StoreResult<Option<Domain>>;
 }
 
 /// Groups.
 #[async_trait]
 pub trait GroupStore: Send + Sync {
-    /// Inserts a group.
-    async fn insert_group(&self, new: NewGroup) -> StoreResult<Group>;
     /// One of the user's groups.
     async fn group(&self, user: UserId, id: GroupId) -> StoreResult<Option<Group>>;
     /// The user's groups, oldest first.
@@ -292,35 +336,14 @@ pub trait GroupStore: Send + Sync {
 /// Chains and their visits.
 #[async_trait]
 pub trait ChainStore: Send + Sync {
-    /// Inserts a chain, refusing when `quota` is reached.
-    async fn insert_chain(&self, new: NewChain, quota: Option<Quota>) -> StoreResult<Chain>;
     /// One of the user's live chains.
     async fn chain(&self, user: UserId, id: ChainId) -> StoreResult<Option<Chain>>;
     /// The user's live chains with this code (one per domain at most).
     async fn chains_by_code(&self, user: UserId, code: &str) -> StoreResult<Vec<Chain>>;
     /// A page of the user's live chains, newest first.
     async fn chains(&self, user: UserId, query: &ChainQuery) -> StoreResult<Page<Chain>>;
-    /// Applies a patch to one of the user's live chains; returns it as it now stands.
-    async fn update_chain(
-        &self,
-        user: UserId,
-        id: ChainId,
-        patch: &ChainPatch,
-        at: Timestamp,
-    ) -> StoreResult<Option<Chain>>;
-    /// Deletes the user's live chains among `ids` at `at`; returns those deleted.
-    async fn delete_chains(
-        &self,
-        user: UserId,
-        ids: &[ChainId],
-        at: Timestamp,
-    ) -> StoreResult<Vec<Chain>>;
-    /// Chains the user created since `since`, deleted ones included.
-    async fn chains_created_since(&self, user: UserId, since: Timestamp) -> StoreResult<i64>;
     /// The chain with `code` on `domain`, deleted ones included; for redirects.
     async fn link(&self, domain: DomainId, code: &str) -> StoreResult<Option<LinkTarget>>;
-    /// Records visits.
-    async fn insert_clicks(&self, clicks: &[Click]) -> StoreResult<()>;
     /// Page views of the given chains, with "today" starting at `today_start`.
     async fn page_views(
         &self,
@@ -329,9 +352,97 @@ pub trait ChainStore: Send + Sync {
     ) -> StoreResult<HashMap<ChainId, PageViews>>;
 }
 
+/// The writes of one transaction, and the reads its rules need inside it. See the module
+/// documentation for what a body may do.
+#[async_trait]
+pub trait Tx: Send {
+    /// Inserts a user.
+    async fn insert_user(&mut self, new: NewUser) -> StoreResult<User>;
+    /// One user, read inside the transaction.
+    async fn user(&mut self, id: UserId) -> StoreResult<Option<User>>;
+    /// Inserts a key.
+    async fn insert_key(&mut self, new: NewApiKey) -> StoreResult<ApiKeyRecord>;
+    /// Marks a key revoked at `at` unless it already is; returns it as it now stands.
+    async fn revoke_key(&mut self, id: KeyId, at: Timestamp) -> StoreResult<Option<ApiKeyRecord>>;
+    /// Inserts a domain.
+    async fn insert_domain(&mut self, new: NewDomain) -> StoreResult<Domain>;
+    /// Sets a domain's status; returns it as it now stands.
+    async fn set_domain_status(
+        &mut self,
+        id: DomainId,
+        status: DomainStatus,
+    ) -> StoreResult<Option<Domain>>;
+    /// Inserts a group.
+    async fn insert_group(&mut self, new: NewGroup) -> StoreResult<Group>;
+    /// Inserts a chain and its group memberships.
+    async fn insert_chain(&mut self, new: NewChain) -> StoreResult<Chain>;
+    /// Adds one to the user's count of chains created on `day` (the start of a UTC day) and
+    /// returns the new count. Concurrent transactions counting for the same user and day are
+    /// serialized on the counter, so every caller sees a distinct count.
+    async fn count_creation(&mut self, user: UserId, day: Timestamp) -> StoreResult<i64>;
+    /// Applies a patch to one of the user's live chains; returns it as it now stands.
+    async fn update_chain(
+        &mut self,
+        user: UserId,
+        id: ChainId,
+        patch: &ChainPatch,
+        at: Timestamp,
+    ) -> StoreResult<Option<Chain>>;
+    /// Deletes one of the user's live chains at `at`; returns it as it was, `None` when the
+    /// user has no such live chain.
+    async fn delete_chain(
+        &mut self,
+        user: UserId,
+        id: ChainId,
+        at: Timestamp,
+    ) -> StoreResult<Option<Chain>>;
+    /// Records visits.
+    async fn insert_clicks(&mut self, clicks: &[Click]) -> StoreResult<()>;
+    /// Announces `change` to every instance once this transaction commits.
+    async fn publish(&mut self, change: Change) -> StoreResult<()>;
+}
+
 /// Every store capability; what services hold.
 #[async_trait]
 pub trait Store: UserStore + KeyStore + DomainStore + GroupStore + ChainStore {
+    /// Runs `body` in one transaction and commits it when the body returns `Ok`; returns the
+    /// changes the body published. Nothing the body wrote is visible to anyone, nor reported
+    /// as done, before the commit.
+    async fn transact(&self, body: TxBody) -> StoreResult<Vec<Change>>;
     /// Whether the backend answers (for `/readyz`).
     async fn ping(&self) -> StoreResult<()>;
+    /// The feed of changes committed by any instance, for backends that several instances
+    /// share; `None` where this process is the only writer. Call once, inside a runtime.
+    fn notices(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<Notice>>;
+}
+
+/// Runs a typed transaction body: `body` returns its value, `write` returns it with the changes
+/// the body published. The body may run more than once (see the module documentation); the
+/// value of the run that committed is the one returned.
+///
+/// # Errors
+/// What the body returned, or the store's failure to run or commit it.
+pub async fn write<T, F>(store: &dyn Store, mut body: F) -> StoreResult<(T, Vec<Change>)>
+where
+    T: Send + 'static,
+    F: for<'t> FnMut(&'t mut dyn Tx) -> BoxFuture<'t, StoreResult<T>> + Send + 'static,
+{
+    let slot = std::sync::Arc::new(std::sync::Mutex::new(None));
+    let filled = slot.clone();
+    let erased: TxBody = Box::new(move |tx| {
+        let run = body(tx);
+        let filled = filled.clone();
+        Box::pin(async move {
+            let value = run.await?;
+            *filled.lock().unwrap_or_else(|p| p.into_inner()) = Some(value);
+            Ok(())
+        })
+    });
+    let changes = store.transact(erased).await?;
+    let value = slot
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .take()
+        .ok_or_else(|| StoreError::backend(Misuse("a committed transaction left no result")))?;
+    Ok((value, changes))
 }

@@ -1,19 +1,21 @@
-//! The embedded SQLite backend: one file in WAL mode, one writer connection and a few readers.
-//! rusqlite is blocking, so every call runs on tokio's blocking pool; no connection lock is ever
-//! held across an `.await`.
+//! The embedded SQLite backend: one file in WAL mode, one writer thread and a few readers.
+//! rusqlite is blocking: reads run on tokio's blocking pool, and transaction bodies on the
+//! writer thread ([`writer`]), which commits them in groups. No connection lock is ever held
+//! across an `.await`.
 
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, mpsc};
 
 use async_trait::async_trait;
-use rusqlite::{Connection, OpenFlags, OptionalExtension, Row, Transaction, params};
+use rusqlite::{Connection, OpenFlags, OptionalExtension, Row, params};
+use tokio::sync::oneshot;
 
 use super::{
-    ChainPatch, ChainQuery, ChainStore, Click, DomainStore, GroupStore, KeyStore, LinkTarget,
-    NewApiKey, NewChain, NewDomain, NewGroup, NewUser, Page, Quota, Store, StoreError, StoreResult,
-    Unique, UserStore,
+    ChainPatch, ChainQuery, ChainStore, Change, Click, DomainStore, GroupStore, KeyStore,
+    LinkTarget, Misuse, NewApiKey, NewChain, NewDomain, NewGroup, NewUser, Notice, Page, Store,
+    StoreError, StoreResult, Tx, TxBody, Unique, UserStore,
 };
 use crate::model::{
     ApiKeyRecord, Chain, ChainId, ChainKind, ChainStatus, Domain, DomainId, DomainStatus, Group,
@@ -21,6 +23,7 @@ use crate::model::{
 };
 
 mod schema;
+mod writer;
 
 /// Reader connections; WAL lets them read while the writer writes.
 const READERS: usize = 4;
@@ -32,9 +35,10 @@ pub struct SqliteStore {
 }
 
 struct Inner {
-    /// SQLite allows one writer at a time; a single connection makes that explicit and lets
-    /// multi-statement writes (quota check + insert) run in one transaction.
-    writer: Mutex<Connection>,
+    /// Transaction bodies for the writer thread. SQLite allows one writer at a time; one
+    /// thread owning the only writing connection makes that explicit and lets it commit the
+    /// bodies waiting for it together.
+    writer: Mutex<mpsc::Sender<writer::Job>>,
     /// Readers, handed out round-robin.
     readers: Vec<Mutex<Connection>>,
     /// Next reader to try.
@@ -48,7 +52,7 @@ impl std::fmt::Debug for SqliteStore {
 }
 
 fn backend(err: impl std::error::Error + Send + Sync + 'static) -> StoreError {
-    StoreError::Backend(Box::new(err))
+    StoreError::backend(err)
 }
 
 /// Maps a UNIQUE violation to [`StoreError::Conflict`], anything else to a backend error.
@@ -112,6 +116,7 @@ impl SqliteStore {
             })
             .collect::<rusqlite::Result<Vec<_>>>()
             .map_err(backend)?;
+        let writer = writer::spawn(writer).map_err(backend)?;
         Ok(SqliteStore {
             inner: Arc::new(Inner {
                 writer: Mutex::new(writer),
@@ -136,28 +141,28 @@ impl SqliteStore {
         .map_err(backend)?
     }
 
-    /// Runs `f` in a write transaction on the blocking pool; commits when it returns `Ok`.
-    async fn write<T, F>(&self, f: F) -> StoreResult<T>
-    where
-        T: Send + 'static,
-        F: FnOnce(&Transaction<'_>) -> StoreResult<T> + Send + 'static,
-    {
-        let inner = self.inner.clone();
-        tokio::task::spawn_blocking(move || {
-            let mut conn = lock(&inner.writer);
-            let tx = conn.transaction().map_err(backend)?;
-            let value = f(&tx)?;
-            tx.commit().map_err(backend)?;
-            Ok(value)
-        })
-        .await
-        .map_err(backend)?
+    /// Hands `body` to the writer thread and waits for the commit that holds it.
+    async fn run_on_writer(&self, body: TxBody) -> StoreResult<Vec<Change>> {
+        let (done, outcome) = oneshot::channel();
+        lock(&self.inner.writer)
+            .send(writer::Job { body, done })
+            .map_err(|_| backend(Misuse("the SQLite writer thread has stopped")))?;
+        outcome
+            .await
+            .map_err(|_| backend(Misuse("the SQLite writer thread dropped a transaction")))?
     }
 }
 
-/// Locks a connection. A panic while holding it cannot leave SQLite half-written (the
-/// transaction rolls back on drop), so a poisoned lock is safe to take over.
-fn lock(m: &Mutex<Connection>) -> MutexGuard<'_, Connection> {
+/// A transaction on the writer thread: the connection inside the group's transaction (and this
+/// body's savepoint), and the changes the body published.
+pub(super) struct SqliteTx<'c> {
+    conn: &'c mut Connection,
+    changes: Vec<Change>,
+}
+
+/// Locks a connection or the writer's queue. A panic while holding either cannot leave SQLite
+/// half-written (transactions roll back on drop), so a poisoned lock is safe to take over.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
@@ -205,35 +210,19 @@ fn user_from_row(row: &Row<'_>) -> rusqlite::Result<User> {
     })
 }
 
+fn user_by_id(c: &Connection, id: UserId) -> rusqlite::Result<Option<User>> {
+    c.query_row(
+        &format!("SELECT {USER_COLUMNS} FROM users WHERE id = ?1"),
+        [id.0],
+        user_from_row,
+    )
+    .optional()
+}
+
 #[async_trait]
 impl UserStore for SqliteStore {
-    async fn insert_user(&self, new: NewUser) -> StoreResult<User> {
-        self.write(move |tx| {
-            tx.execute(
-                "INSERT INTO users (name, daily_quota, created_at) VALUES (?1, ?2, ?3)",
-                params![new.name, new.daily_quota, new.created_at],
-            )
-            .map_err(|e| unique_or_backend(e, Unique::UserName))?;
-            Ok(User {
-                id: UserId(tx.last_insert_rowid()),
-                name: new.name,
-                daily_quota: new.daily_quota,
-                created_at: new.created_at,
-            })
-        })
-        .await
-    }
-
     async fn user(&self, id: UserId) -> StoreResult<Option<User>> {
-        self.read(move |c| {
-            c.query_row(
-                &format!("SELECT {USER_COLUMNS} FROM users WHERE id = ?1"),
-                [id.0],
-                user_from_row,
-            )
-            .optional()
-        })
-        .await
+        self.read(move |c| user_by_id(c, id)).await
     }
 
     async fn users(&self) -> StoreResult<Vec<User>> {
@@ -282,36 +271,6 @@ fn key_from_row(row: &Row<'_>) -> rusqlite::Result<ApiKeyRecord> {
 
 #[async_trait]
 impl KeyStore for SqliteStore {
-    async fn insert_key(&self, new: NewApiKey) -> StoreResult<ApiKeyRecord> {
-        self.write(move |tx| {
-            tx.execute(
-                "INSERT INTO api_keys (user_id, name, prefix, hash, scopes, created_at, expires_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                params![
-                    new.user_id.0,
-                    new.name,
-                    new.prefix,
-                    new.hash,
-                    scopes_to_text(&new.scopes),
-                    new.created_at,
-                    new.expires_at
-                ],
-            )
-            .map_err(|e| unique_or_backend(e, Unique::KeyHash))?;
-            Ok(ApiKeyRecord {
-                id: KeyId(tx.last_insert_rowid()),
-                user_id: new.user_id,
-                name: new.name,
-                prefix: new.prefix,
-                scopes: new.scopes,
-                created_at: new.created_at,
-                expires_at: new.expires_at,
-                revoked_at: None,
-            })
-        })
-        .await
-    }
-
     async fn key_by_hash(&self, hash: &str) -> StoreResult<Option<ApiKeyRecord>> {
         let hash = hash.to_owned();
         self.read(move |c| {
@@ -332,24 +291,6 @@ impl KeyStore for SqliteStore {
             ))?
             .query_map([user.map(|u| u.0)], key_from_row)?
             .collect()
-        })
-        .await
-    }
-
-    async fn revoke_key(&self, id: KeyId, at: Timestamp) -> StoreResult<Option<ApiKeyRecord>> {
-        self.write(move |tx| {
-            tx.execute(
-                "UPDATE api_keys SET revoked_at = ?2 WHERE id = ?1 AND revoked_at IS NULL",
-                params![id.0, at],
-            )
-            .map_err(backend)?;
-            tx.query_row(
-                &format!("SELECT {KEY_COLUMNS} FROM api_keys WHERE id = ?1"),
-                [id.0],
-                key_from_row,
-            )
-            .optional()
-            .map_err(backend)
         })
         .await
     }
@@ -396,36 +337,6 @@ fn domain_by_id(c: &Connection, id: DomainId) -> rusqlite::Result<Option<Domain>
 
 #[async_trait]
 impl DomainStore for SqliteStore {
-    async fn insert_domain(&self, new: NewDomain) -> StoreResult<Domain> {
-        self.write(move |tx| {
-            tx.execute(
-                "INSERT INTO domains (host, scheme, scene, shared, user_id, status, created_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                params![
-                    new.host,
-                    new.scheme.as_str(),
-                    new.scene,
-                    new.shared,
-                    new.user_id.map(|u| u.0),
-                    new.status.code(),
-                    new.created_at
-                ],
-            )
-            .map_err(|e| unique_or_backend(e, Unique::DomainHost))?;
-            Ok(Domain {
-                id: DomainId(tx.last_insert_rowid()),
-                host: new.host,
-                scheme: new.scheme,
-                scene: new.scene,
-                shared: new.shared,
-                user_id: new.user_id,
-                status: new.status,
-                created_at: new.created_at,
-            })
-        })
-        .await
-    }
-
     async fn domain(&self, id: DomainId) -> StoreResult<Option<Domain>> {
         self.read(move |c| domain_by_id(c, id)).await
     }
@@ -435,22 +346,6 @@ impl DomainStore for SqliteStore {
             c.prepare(&format!("SELECT {DOMAIN_COLUMNS} FROM domains ORDER BY id"))?
                 .query_map([], domain_from_row)?
                 .collect()
-        })
-        .await
-    }
-
-    async fn set_domain_status(
-        &self,
-        id: DomainId,
-        status: DomainStatus,
-    ) -> StoreResult<Option<Domain>> {
-        self.write(move |tx| {
-            tx.execute(
-                "UPDATE domains SET status = ?2 WHERE id = ?1",
-                params![id.0, status.code()],
-            )
-            .map_err(backend)?;
-            domain_by_id(tx, id).map_err(backend)
         })
         .await
     }
@@ -476,31 +371,6 @@ fn group_from_row(row: &Row<'_>) -> rusqlite::Result<Group> {
 
 #[async_trait]
 impl GroupStore for SqliteStore {
-    async fn insert_group(&self, new: NewGroup) -> StoreResult<Group> {
-        self.write(move |tx| {
-            tx.execute(
-                "INSERT INTO chain_groups (user_id, name, chain_type, created_at)
-                 VALUES (?1, ?2, ?3, ?4)",
-                params![
-                    new.user_id.0,
-                    new.name,
-                    new.chain_type.code(),
-                    new.created_at
-                ],
-            )
-            .map_err(|e| unique_or_backend(e, Unique::GroupName))?;
-            Ok(Group {
-                id: GroupId(tx.last_insert_rowid()),
-                user_id: new.user_id,
-                name: new.name,
-                chain_type: new.chain_type,
-                chain_count: 0,
-                created_at: new.created_at,
-            })
-        })
-        .await
-    }
-
     async fn group(&self, user: UserId, id: GroupId) -> StoreResult<Option<Group>> {
         self.read(move |c| {
             c.query_row(
@@ -572,15 +442,6 @@ fn chain_by_id(c: &Connection, user: UserId, id: ChainId) -> rusqlite::Result<Op
     .optional()
 }
 
-/// Chains `user` created since `since`, deleted ones included.
-fn created_since(c: &Connection, user: UserId, since: Timestamp) -> rusqlite::Result<i64> {
-    c.query_row(
-        "SELECT count(*) FROM chains WHERE user_id = ?1 AND created_at >= ?2",
-        params![user.0, since],
-        |r| r.get(0),
-    )
-}
-
 /// Escapes `%`, `_` and `\` for a LIKE pattern with `ESCAPE '\'`.
 fn like_pattern(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
@@ -597,48 +458,6 @@ fn like_pattern(text: &str) -> String {
 
 #[async_trait]
 impl ChainStore for SqliteStore {
-    async fn insert_chain(&self, new: NewChain, quota: Option<Quota>) -> StoreResult<Chain> {
-        self.write(move |tx| {
-            if let Some(quota) = quota {
-                let created = created_since(tx, new.user_id, quota.since).map_err(backend)?;
-                if created >= quota.limit {
-                    return Err(StoreError::QuotaReached);
-                }
-            }
-            tx.execute(
-                "INSERT INTO chains (user_id, chain_type, sub_type, domain_id, code, title,
-                    target_url, valid_time, status, created_at, updated_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10)",
-                params![
-                    new.user_id.0,
-                    new.kind.code(),
-                    new.sub_type,
-                    new.domain_id.0,
-                    new.code,
-                    new.title,
-                    new.target_url,
-                    new.valid_time,
-                    ChainStatus::Normal.code(),
-                    new.created_at
-                ],
-            )
-            .map_err(|e| unique_or_backend(e, Unique::ChainCode))?;
-            let id = ChainId(tx.last_insert_rowid());
-            for (position, group) in new.group_ids.iter().enumerate() {
-                tx.execute(
-                    "INSERT OR IGNORE INTO chain_group_members (chain_id, group_id, position)
-                     VALUES (?1, ?2, ?3)",
-                    params![id.0, group.0, position as i64],
-                )
-                .map_err(backend)?;
-            }
-            chain_by_id(tx, new.user_id, id)
-                .map_err(backend)?
-                .ok_or_else(|| backend(rusqlite::Error::QueryReturnedNoRows))
-        })
-        .await
-    }
-
     async fn chain(&self, user: UserId, id: ChainId) -> StoreResult<Option<Chain>> {
         self.read(move |c| chain_by_id(c, user, id)).await
     }
@@ -694,76 +513,6 @@ impl ChainStore for SqliteStore {
         .await
     }
 
-    async fn update_chain(
-        &self,
-        user: UserId,
-        id: ChainId,
-        patch: &ChainPatch,
-        at: Timestamp,
-    ) -> StoreResult<Option<Chain>> {
-        let patch = patch.clone();
-        self.write(move |tx| {
-            let changed = tx
-                .execute(
-                    "UPDATE chains SET
-                        title = coalesce(?3, title),
-                        target_url = coalesce(?4, target_url),
-                        valid_time = coalesce(?5, valid_time),
-                        status = coalesce(?6, status),
-                        updated_at = ?7
-                     WHERE user_id = ?1 AND id = ?2 AND deleted_at IS NULL",
-                    params![
-                        user.0,
-                        id.0,
-                        patch.title,
-                        patch.target_url,
-                        patch.valid_time,
-                        patch.status.map(ChainStatus::code),
-                        at
-                    ],
-                )
-                .map_err(backend)?;
-            if changed == 0 {
-                return Ok(None);
-            }
-            chain_by_id(tx, user, id).map_err(backend)
-        })
-        .await
-    }
-
-    async fn delete_chains(
-        &self,
-        user: UserId,
-        ids: &[ChainId],
-        at: Timestamp,
-    ) -> StoreResult<Vec<Chain>> {
-        let ids = ids.to_vec();
-        self.write(move |tx| {
-            let mut deleted = Vec::with_capacity(ids.len());
-            for id in ids {
-                let Some(chain) = chain_by_id(tx, user, id).map_err(backend)? else {
-                    continue;
-                };
-                tx.execute(
-                    "UPDATE chains SET deleted_at = ?2, updated_at = ?2 WHERE id = ?1",
-                    params![id.0, at],
-                )
-                .map_err(backend)?;
-                deleted.push(Chain {
-                    deleted_at: Some(at),
-                    updated_at: at,
-                    ..chain
-                });
-            }
-            Ok(deleted)
-        })
-        .await
-    }
-
-    async fn chains_created_since(&self, user: UserId, since: Timestamp) -> StoreResult<i64> {
-        self.read(move |c| created_since(c, user, since)).await
-    }
-
     async fn link(&self, domain: DomainId, code: &str) -> StoreResult<Option<LinkTarget>> {
         let code = code.to_owned();
         self.read(move |c| {
@@ -783,34 +532,6 @@ impl ChainStore for SqliteStore {
                 },
             )
             .optional()
-        })
-        .await
-    }
-
-    async fn insert_clicks(&self, clicks: &[Click]) -> StoreResult<()> {
-        let clicks = clicks.to_vec();
-        self.write(move |tx| {
-            let mut insert = tx
-                .prepare_cached("INSERT INTO clicks (chain_id, at, visitor) VALUES (?1, ?2, ?3)")
-                .map_err(backend)?;
-            let mut daily = tx
-                .prepare_cached(
-                    "INSERT INTO chain_daily_clicks (chain_id, day, clicks) VALUES (?1, ?2, 1)
-                     ON CONFLICT (chain_id, day) DO UPDATE SET clicks = clicks + 1",
-                )
-                .map_err(backend)?;
-            for click in &clicks {
-                insert
-                    .execute(params![click.chain_id.0, click.at, click.visitor])
-                    .map_err(backend)?;
-                daily
-                    .execute(params![
-                        click.chain_id.0,
-                        crate::clock::start_of_day(click.at)
-                    ])
-                    .map_err(backend)?;
-            }
-            Ok(())
         })
         .await
     }
@@ -839,9 +560,283 @@ impl ChainStore for SqliteStore {
     }
 }
 
+// ---- writes --------------------------------------------------------------------------------
+
+#[async_trait]
+impl Tx for SqliteTx<'_> {
+    async fn insert_user(&mut self, new: NewUser) -> StoreResult<User> {
+        self.conn
+            .execute(
+                "INSERT INTO users (name, daily_quota, created_at) VALUES (?1, ?2, ?3)",
+                params![new.name, new.daily_quota, new.created_at],
+            )
+            .map_err(|e| unique_or_backend(e, Unique::UserName))?;
+        Ok(User {
+            id: UserId(self.conn.last_insert_rowid()),
+            name: new.name,
+            daily_quota: new.daily_quota,
+            created_at: new.created_at,
+        })
+    }
+
+    async fn user(&mut self, id: UserId) -> StoreResult<Option<User>> {
+        user_by_id(self.conn, id).map_err(backend)
+    }
+
+    async fn insert_key(&mut self, new: NewApiKey) -> StoreResult<ApiKeyRecord> {
+        self.conn
+            .execute(
+                "INSERT INTO api_keys (user_id, name, prefix, hash, scopes, created_at, expires_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![
+                    new.user_id.0,
+                    new.name,
+                    new.prefix,
+                    new.hash,
+                    scopes_to_text(&new.scopes),
+                    new.created_at,
+                    new.expires_at
+                ],
+            )
+            .map_err(|e| unique_or_backend(e, Unique::KeyHash))?;
+        Ok(ApiKeyRecord {
+            id: KeyId(self.conn.last_insert_rowid()),
+            user_id: new.user_id,
+            name: new.name,
+            prefix: new.prefix,
+            scopes: new.scopes,
+            created_at: new.created_at,
+            expires_at: new.expires_at,
+            revoked_at: None,
+        })
+    }
+
+    async fn revoke_key(&mut self, id: KeyId, at: Timestamp) -> StoreResult<Option<ApiKeyRecord>> {
+        self.conn
+            .execute(
+                "UPDATE api_keys SET revoked_at = ?2 WHERE id = ?1 AND revoked_at IS NULL",
+                params![id.0, at],
+            )
+            .map_err(backend)?;
+        self.conn
+            .query_row(
+                &format!("SELECT {KEY_COLUMNS} FROM api_keys WHERE id = ?1"),
+                [id.0],
+                key_from_row,
+            )
+            .optional()
+            .map_err(backend)
+    }
+
+    async fn insert_domain(&mut self, new: NewDomain) -> StoreResult<Domain> {
+        self.conn
+            .execute(
+                "INSERT INTO domains (host, scheme, scene, shared, user_id, status, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![
+                    new.host,
+                    new.scheme.as_str(),
+                    new.scene,
+                    new.shared,
+                    new.user_id.map(|u| u.0),
+                    new.status.code(),
+                    new.created_at
+                ],
+            )
+            .map_err(|e| unique_or_backend(e, Unique::DomainHost))?;
+        Ok(Domain {
+            id: DomainId(self.conn.last_insert_rowid()),
+            host: new.host,
+            scheme: new.scheme,
+            scene: new.scene,
+            shared: new.shared,
+            user_id: new.user_id,
+            status: new.status,
+            created_at: new.created_at,
+        })
+    }
+
+    async fn set_domain_status(
+        &mut self,
+        id: DomainId,
+        status: DomainStatus,
+    ) -> StoreResult<Option<Domain>> {
+        self.conn
+            .execute(
+                "UPDATE domains SET status = ?2 WHERE id = ?1",
+                params![id.0, status.code()],
+            )
+            .map_err(backend)?;
+        domain_by_id(self.conn, id).map_err(backend)
+    }
+
+    async fn insert_group(&mut self, new: NewGroup) -> StoreResult<Group> {
+        self.conn
+            .execute(
+                "INSERT INTO chain_groups (user_id, name, chain_type, created_at)
+                 VALUES (?1, ?2, ?3, ?4)",
+                params![
+                    new.user_id.0,
+                    new.name,
+                    new.chain_type.code(),
+                    new.created_at
+                ],
+            )
+            .map_err(|e| unique_or_backend(e, Unique::GroupName))?;
+        Ok(Group {
+            id: GroupId(self.conn.last_insert_rowid()),
+            user_id: new.user_id,
+            name: new.name,
+            chain_type: new.chain_type,
+            chain_count: 0,
+            created_at: new.created_at,
+        })
+    }
+
+    async fn insert_chain(&mut self, new: NewChain) -> StoreResult<Chain> {
+        self.conn
+            .prepare_cached(
+                "INSERT INTO chains (user_id, chain_type, sub_type, domain_id, code, title,
+                    target_url, valid_time, status, created_at, updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10)",
+            )
+            .and_then(|mut insert| {
+                insert.execute(params![
+                    new.user_id.0,
+                    new.kind.code(),
+                    new.sub_type,
+                    new.domain_id.0,
+                    new.code,
+                    new.title,
+                    new.target_url,
+                    new.valid_time,
+                    ChainStatus::Normal.code(),
+                    new.created_at
+                ])
+            })
+            .map_err(|e| unique_or_backend(e, Unique::ChainCode))?;
+        let id = ChainId(self.conn.last_insert_rowid());
+        for (position, group) in new.group_ids.iter().enumerate() {
+            self.conn
+                .prepare_cached(
+                    "INSERT OR IGNORE INTO chain_group_members (chain_id, group_id, position)
+                     VALUES (?1, ?2, ?3)",
+                )
+                .and_then(|mut insert| insert.execute(params![id.0, group.0, position as i64]))
+                .map_err(backend)?;
+        }
+        chain_by_id(self.conn, new.user_id, id)
+            .map_err(backend)?
+            .ok_or_else(|| backend(rusqlite::Error::QueryReturnedNoRows))
+    }
+
+    async fn count_creation(&mut self, user: UserId, day: Timestamp) -> StoreResult<i64> {
+        self.conn
+            .prepare_cached(
+                "INSERT INTO daily_creations (user_id, day, count) VALUES (?1, ?2, 1)
+                 ON CONFLICT (user_id, day) DO UPDATE SET count = count + 1
+                 RETURNING count",
+            )
+            .and_then(|mut count| count.query_row(params![user.0, day], |r| r.get(0)))
+            .map_err(backend)
+    }
+
+    async fn update_chain(
+        &mut self,
+        user: UserId,
+        id: ChainId,
+        patch: &ChainPatch,
+        at: Timestamp,
+    ) -> StoreResult<Option<Chain>> {
+        let changed = self
+            .conn
+            .execute(
+                "UPDATE chains SET
+                    title = coalesce(?3, title),
+                    target_url = coalesce(?4, target_url),
+                    valid_time = coalesce(?5, valid_time),
+                    status = coalesce(?6, status),
+                    updated_at = ?7
+                 WHERE user_id = ?1 AND id = ?2 AND deleted_at IS NULL",
+                params![
+                    user.0,
+                    id.0,
+                    patch.title,
+                    patch.target_url,
+                    patch.valid_time,
+                    patch.status.map(ChainStatus::code),
+                    at
+                ],
+            )
+            .map_err(backend)?;
+        if changed == 0 {
+            return Ok(None);
+        }
+        chain_by_id(self.conn, user, id).map_err(backend)
+    }
+
+    async fn delete_chain(
+        &mut self,
+        user: UserId,
+        id: ChainId,
+        at: Timestamp,
+    ) -> StoreResult<Option<Chain>> {
+        let Some(chain) = chain_by_id(self.conn, user, id).map_err(backend)? else {
+            return Ok(None);
+        };
+        self.conn
+            .execute(
+                "UPDATE chains SET deleted_at = ?2, updated_at = ?2 WHERE id = ?1",
+                params![id.0, at],
+            )
+            .map_err(backend)?;
+        Ok(Some(chain))
+    }
+
+    async fn insert_clicks(&mut self, clicks: &[Click]) -> StoreResult<()> {
+        let mut insert = self
+            .conn
+            .prepare_cached("INSERT INTO clicks (chain_id, at, visitor) VALUES (?1, ?2, ?3)")
+            .map_err(backend)?;
+        let mut daily = self
+            .conn
+            .prepare_cached(
+                "INSERT INTO chain_daily_clicks (chain_id, day, clicks) VALUES (?1, ?2, 1)
+                 ON CONFLICT (chain_id, day) DO UPDATE SET clicks = clicks + 1",
+            )
+            .map_err(backend)?;
+        for click in clicks {
+            insert
+                .execute(params![click.chain_id.0, click.at, click.visitor])
+                .map_err(backend)?;
+            daily
+                .execute(params![
+                    click.chain_id.0,
+                    crate::clock::start_of_day(click.at)
+                ])
+                .map_err(backend)?;
+        }
+        Ok(())
+    }
+
+    async fn publish(&mut self, change: Change) -> StoreResult<()> {
+        // One process writes this file, so the writer itself is the only one to tell.
+        self.changes.push(change);
+        Ok(())
+    }
+}
+
 #[async_trait]
 impl Store for SqliteStore {
+    async fn transact(&self, body: TxBody) -> StoreResult<Vec<Change>> {
+        self.run_on_writer(body).await
+    }
+
     async fn ping(&self) -> StoreResult<()> {
         self.read(|c| c.query_row("SELECT 1", [], |_| Ok(()))).await
+    }
+
+    fn notices(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<Notice>> {
+        None
     }
 }

@@ -7,7 +7,8 @@
 
 use rusqlite::Connection;
 
-const MIGRATIONS: &[&str] = &[r#"
+const MIGRATIONS: &[&str] = &[
+    r#"
 CREATE TABLE users (
     id          INTEGER PRIMARY KEY,
     name        TEXT    NOT NULL UNIQUE,
@@ -212,7 +213,21 @@ CREATE TABLE workchat_transfers (
     created_at      INTEGER NOT NULL,
     UNIQUE (user_id, corp_id, handover_userid, external_userid)
 );
-"#];
+"#,
+    // Chains each user created per UTC day, kept as a counter so the daily quota is one row
+    // update inside the creating transaction rather than a count over the user's chains.
+    r#"
+CREATE TABLE daily_creations (
+    user_id INTEGER NOT NULL REFERENCES users(id),
+    day     INTEGER NOT NULL,
+    count   INTEGER NOT NULL,
+    PRIMARY KEY (user_id, day)
+) WITHOUT ROWID;
+
+INSERT INTO daily_creations (user_id, day, count)
+    SELECT user_id, created_at - (created_at % 86400), count(*) FROM chains GROUP BY 1, 2;
+"#,
+];
 
 /// Brings the database up to the newest schema.
 pub(super) fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
