@@ -70,6 +70,13 @@ pub enum Error {
         /// Seconds until the quota resets.
         retry_after: u64,
     },
+    /// The store cannot serve right now (database unreachable, connections exhausted, writes
+    /// contending); the request changed nothing and may be retried.
+    #[error("storage is unavailable, retry in {retry_after} s")]
+    Unavailable {
+        /// Seconds a client should wait.
+        retry_after: u64,
+    },
     /// Something failed inside the server; the cause is logged, never sent.
     #[error("internal error")]
     Internal(#[source] Box<dyn std::error::Error + Send + Sync>),
@@ -99,6 +106,7 @@ impl Error {
             Error::RateLimited { .. } | Error::QuotaExceeded { .. } => {
                 StatusCode::TOO_MANY_REQUESTS
             }
+            Error::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
             Error::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -116,24 +124,37 @@ impl Error {
             Error::UnsupportedMediaType => "unsupported_media_type",
             Error::RateLimited { .. } => "rate_limited",
             Error::QuotaExceeded { .. } => "quota_exceeded",
+            Error::Unavailable { .. } => "unavailable",
             Error::Internal(_) => "internal_error",
         }
     }
 
-    /// Seconds a client should wait before retrying, for 429s.
+    /// Seconds a client should wait before retrying, for 429s and 503s.
     pub fn retry_after(&self) -> Option<u64> {
         match self {
-            Error::RateLimited { retry_after } | Error::QuotaExceeded { retry_after, .. } => {
-                Some(*retry_after)
-            }
+            Error::RateLimited { retry_after }
+            | Error::QuotaExceeded { retry_after, .. }
+            | Error::Unavailable { retry_after } => Some(*retry_after),
             _ => None,
         }
     }
 }
 
+/// What a client is told to wait when the store is unavailable: long enough for a pool or a
+/// restarting database to recover, short enough not to stall a client that retries.
+const UNAVAILABLE_RETRY_AFTER: u64 = 2;
+
 impl From<StoreError> for Error {
     fn from(err: StoreError) -> Self {
-        Error::Internal(Box::new(err))
+        match err {
+            StoreError::Unavailable(cause) => {
+                tracing::warn!(error = %cause, "store unavailable");
+                Error::Unavailable {
+                    retry_after: UNAVAILABLE_RETRY_AFTER,
+                }
+            }
+            other => Error::Internal(Box::new(other)),
+        }
     }
 }
 

@@ -155,6 +155,7 @@ impl App {
                 self.inner.keys.clear();
                 self.reload_domains().await
             }
+            Notice::Checkpoint(seq) => Ok(self.store().acknowledge(*seq).await?),
         }
     }
 

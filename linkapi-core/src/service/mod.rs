@@ -68,6 +68,9 @@ impl Default for AppConfig {
     }
 }
 
+/// How long start-up waits for the change feed to connect.
+const FEED_START_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// How long to wait before retrying a resync the store could not serve.
 const RESYNC_RETRY: Duration = Duration::from_millis(500);
 
@@ -151,8 +154,19 @@ impl App {
                 format!("default host {:?} is not a host name", config.default_host),
             )
         })?;
-        // Follow the change feed before anything is cached, so no change is missed.
-        let notices = store.notices();
+        // Listen for other instances' changes before anything is cached, so none is missed.
+        let mut notices = store.notices();
+        if let Some(feed) = notices.as_mut() {
+            match tokio::time::timeout(FEED_START_TIMEOUT, feed.recv()).await {
+                // The feed opens with a resync; nothing is cached yet, so there is nothing to
+                // drop, and every change from here on will be heard.
+                Ok(Some(Notice::Resync)) => {}
+                _ => tracing::warn!(
+                    "not yet listening for other instances' changes; starting anyway \
+                     (caches are dropped once the listener connects)"
+                ),
+            }
+        }
         let default_domain = Self::register_default_domain(&*store, &*clock, &config, host).await?;
         let links = links::LinkCache::new(config.link_cache_capacity);
         links.load_domains(store.domains().await?);
@@ -255,9 +269,11 @@ impl App {
         });
     }
 
-    /// Writes what is still buffered (visits) to the store. Call after the server drained.
+    /// Writes what is still buffered (visits) to the store and tells the store this instance
+    /// is leaving. Call after the server drained.
     pub async fn shutdown(&self) {
         self.inner.clicks.flush().await;
+        self.inner.store.close().await;
     }
 
     /// Whether the store answers.

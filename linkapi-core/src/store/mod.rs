@@ -13,7 +13,11 @@
 //! A body also [`Tx::publish`]es the [`Change`]s other instances must hear of (a link edited,
 //! a domain changed, a key revoked). They are delivered only if the transaction commits:
 //! `transact` returns them to the writer, and PostgreSQL sends them to every other instance
-//! (`NOTIFY` inside the transaction), whose [`Store::notices`] feed yields them.
+//! (`NOTIFY` inside the transaction), whose [`Store::notices`] feed yields them. A change that
+//! must take effect everywhere before its writer hears "done" ([`Change::needs_barrier`]: a
+//! revoked key) is followed on every feed by a [`Notice::Checkpoint`], which each instance
+//! [`Store::acknowledge`]s once applied; `transact` waits for every live instance's
+//! acknowledgement before it returns.
 //!
 //! Every method on user data takes the owning user first: the store never returns another
 //! user's rows to a caller that asked for its own.
@@ -30,7 +34,7 @@ use crate::model::{
     GroupId, KeyId, PageViews, Scheme, Scope, Timestamp, User, UserId,
 };
 
-// pub mod postgres;
+pub mod postgres;
 pub mod sqlite;
 
 /// A boxed, sendable future: what transaction bodies return.
@@ -121,6 +125,14 @@ pub enum Change {
     Keys,
 }
 
+impl Change {
+    /// Whether every instance must have applied the change before its writer is told the
+    /// write is done: a revoked key must be refused by every instance from the next request on.
+    pub fn needs_barrier(&self) -> bool {
+        matches!(self, Change::Keys)
+    }
+}
+
 /// What an instance hears on its [`Store::notices`] feed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Notice {
@@ -128,6 +140,9 @@ pub enum Notice {
     Change(Change),
     /// The feed was (re)connected and may have missed changes: everything cached may be stale.
     Resync,
+    /// Once every notice before this one is applied, pass this number to
+    /// [`Store::acknowledge`]: a writer waiting for a barrier is waiting for it.
+    Checkpoint(i64),
 }
 
 /// Result of store calls.
@@ -414,6 +429,10 @@ pub trait Store: UserStore + KeyStore + DomainStore + GroupStore + ChainStore {
     /// The feed of changes committed by any instance, for backends that several instances
     /// share; `None` where this process is the only writer. Call once, inside a runtime.
     fn notices(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<Notice>>;
+    /// Records that this instance applied every notice up to [`Notice::Checkpoint`] `seq`.
+    async fn acknowledge(&self, seq: i64) -> StoreResult<()>;
+    /// This instance is stopping: writers on other instances need no longer wait for it.
+    async fn close(&self);
 }
 
 /// Runs a typed transaction body: `body` returns its value, `write` returns it with the changes

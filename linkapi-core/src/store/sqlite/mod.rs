@@ -839,4 +839,11 @@ impl Store for SqliteStore {
     fn notices(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<Notice>> {
         None
     }
+
+    async fn acknowledge(&self, _seq: i64) -> StoreResult<()> {
+        // No feed, so no checkpoint to acknowledge: this process is the only instance.
+        Ok(())
+    }
+
+    async fn close(&self) {}
 }

@@ -1,0 +1,1087 @@
+//! The PostgreSQL backend: one database shared by any number of linkapi instances.
+//!
+//! tokio-postgres with a deadpool pool; TLS through rustls (ring), verifying the server against
+//! the Mozilla roots, so no OpenSSL. Transactions run at READ COMMITTED: every rule that must
+//! hold across instances is a statement that holds under it (a unique index for codes, a
+//! row-locking counter upsert for the daily quota), and a body that meets a serialization
+//! failure or a deadlock is run again from the start.
+//!
+//! Changes a body publishes are sent with `pg_notify` inside its transaction, so PostgreSQL
+//! delivers them to every listening instance exactly when, and only if, it commits
+//! ([`listen`]). A change that needs a barrier also takes a number from `linkapi_change_seq`;
+//! after committing, [`Store::transact`] waits until every live instance (a row of
+//! `linkapi_instances` whose listener beat recently) has acknowledged that number.
+
+mod listen;
+mod schema;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, PoolError, RecyclingMethod};
+use tokio_postgres::error::SqlState;
+use tokio_postgres::{Row, Statement};
+
+use super::{
+    ChainPatch, ChainQuery, ChainStore, Change, Click, DomainStore, GroupStore, KeyStore,
+    LinkTarget, Misuse, NewApiKey, NewChain, NewDomain, NewGroup, NewUser, Notice, Page, Store,
+    StoreError, StoreResult, Tx, TxBody, Unique, UserStore,
+};
+use crate::model::{
+    ApiKeyRecord, Chain, ChainId, ChainKind, ChainStatus, Domain, DomainId, DomainStatus, Group,
+    GroupId, KeyId, PageViews, Scheme, Scope, Timestamp, User, UserId,
+};
+
+/// The channel changes are sent on.
+const CHANGES_CHANNEL: &str = "linkapi_changes";
+
+/// Times a body is run when it keeps meeting serialization failures or deadlocks.
+const MAX_ATTEMPTS: u32 = 8;
+
+/// An instance whose listener has not beaten for this long is taken for dead, and no writer
+/// waits for it.
+const INSTANCE_TIMEOUT_SECS: f64 = 20.0;
+
+/// The longest a writer waits for the other instances to apply a change that needs a barrier.
+/// An instance that takes longer is logged; the change stays committed.
+const BARRIER_TIMEOUT: Duration = Duration::from_secs(3);
+
+/// How the pool behaves.
+#[derive(Debug, Clone)]
+pub struct PgOptions {
+    /// Connections this instance opens at most.
+    pub max_connections: usize,
+    /// How long a request waits for a free connection (or a new one) before the store
+    /// answers "unavailable".
+    pub acquire_timeout: Duration,
+}
+
+impl Default for PgOptions {
+    fn default() -> Self {
+        PgOptions {
+            max_connections: 16,
+            acquire_timeout: Duration::from_secs(5),
+        }
+    }
+}
+
+/// A PostgreSQL database behind the [`Store`] traits. Cheap to clone.
+#[derive(Clone)]
+pub struct PgStore {
+    /// Connections for reads and transactions.
+    pool: Pool,
+    /// What the change listener connects with.
+    config: tokio_postgres::Config,
+    /// TLS for the listener's own connection.
+    tls: tokio_postgres_rustls::MakeRustlsConnect,
+    /// This instance's row in `linkapi_instances`.
+    instance: Arc<str>,
+}
+
+impl std::fmt::Debug for PgStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PgStore").finish_non_exhaustive()
+    }
+}
+
+/// A database URL that could not be used.
+#[derive(Debug, thiserror::Error)]
+#[error("invalid database URL: {0}")]
+struct BadUrl(String);
+
+fn tls() -> StoreResult<tokio_postgres_rustls::MakeRustlsConnect> {
+    let roots = rustls::RootCertStore::from_iter(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
+    let config = rustls::ClientConfig::builder_with_provider(Arc::new(
+        rustls::crypto::ring::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()
+    .map_err(StoreError::backend)?
+    .with_root_certificates(roots)
+    .with_no_client_auth();
+    Ok(tokio_postgres_rustls::MakeRustlsConnect::new(config))
+}
+
+impl PgStore {
+    /// Connects to the database at `url` (`postgres://user:password@host:port/db`, with
+    /// `sslmode=require` for TLS) and runs pending migrations.
+    ///
+    /// # Errors
+    /// When the URL is invalid, the database cannot be reached, or its schema is newer than
+    /// this build.
+    pub async fn connect(url: &str, options: PgOptions) -> StoreResult<Self> {
+        let mut config: tokio_postgres::Config = url
+            .parse()
+            .map_err(|e: tokio_postgres::Error| StoreError::backend(BadUrl(e.to_string())))?;
+        if config.get_connect_timeout().is_none() {
+            config.connect_timeout(Duration::from_secs(5));
+        }
+        if config.get_application_name().is_none() {
+            config.application_name("linkapi");
+        }
+        // Notice a silently dead peer (a host gone, a partition) within about a minute.
+        config
+            .keepalives(true)
+            .keepalives_idle(Duration::from_secs(30));
+        let tls = tls()?;
+        let manager = Manager::from_config(
+            config.clone(),
+            tls.clone(),
+            ManagerConfig {
+                recycling_method: RecyclingMethod::Fast,
+            },
+        );
+        let pool = Pool::builder(manager)
+            .max_size(options.max_connections.max(1))
+            .wait_timeout(Some(options.acquire_timeout))
+            .create_timeout(Some(options.acquire_timeout))
+            .recycle_timeout(Some(options.acquire_timeout))
+            .runtime(deadpool_postgres::Runtime::Tokio1)
+            .build()
+            .map_err(StoreError::backend)?;
+        let instance: Arc<str> =
+            format!("{}-{}", std::process::id(), crate::codes::random_code(12)).into();
+        let store = PgStore {
+            pool,
+            config,
+            tls,
+            instance,
+        };
+        let mut client = store.client().await?;
+        schema::migrate(&mut client).await?;
+        // Registered before serving and having applied nothing: writers wait for this
+        // instance from now on, and its listener acknowledges once it has caught up.
+        client
+            .execute(
+                "INSERT INTO linkapi_instances (id, applied, seen_at) VALUES ($1, 0, now())",
+                &[&&*store.instance],
+            )
+            .await
+            .map_err(pg_error)?;
+        Ok(store)
+    }
+
+    /// Waits until every live instance has applied the change numbered `seq`.
+    async fn await_barrier(&self, seq: i64) -> StoreResult<()> {
+        let started = std::time::Instant::now();
+        let mut pause = Duration::from_millis(2);
+        loop {
+            let behind = self
+                .query(
+                    "SELECT id FROM linkapi_instances
+                     WHERE applied < $1 AND seen_at > now() - make_interval(secs => $2)",
+                    &[&seq, &INSTANCE_TIMEOUT_SECS],
+                )
+                .await?;
+            if behind.is_empty() {
+                return Ok(());
+            }
+            if started.elapsed() >= BARRIER_TIMEOUT {
+                let ids: Vec<String> = behind.iter().filter_map(|r| r.try_get(0).ok()).collect();
+                tracing::warn!(
+                    ?ids,
+                    seq,
+                    "instances did not apply a change in time; it is committed and they will \
+                     apply it when they catch up"
+                );
+                return Ok(());
+            }
+            tokio::time::sleep(pause).await;
+            pause = (pause * 2).min(Duration::from_millis(50));
+        }
+    }
+
+    async fn client(&self) -> StoreResult<Object> {
+        self.pool.get().await.map_err(pool_error)
+    }
+
+    /// Runs one query on a pooled connection with a cached prepared statement.
+    async fn query(
+        &self,
+        sql: &str,
+        params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+    ) -> StoreResult<Vec<Row>> {
+        let client = self.client().await?;
+        let statement = client.prepare_cached(sql).await.map_err(pg_error)?;
+        client.query(&statement, params).await.map_err(pg_error)
+    }
+
+    async fn query_opt(
+        &self,
+        sql: &str,
+        params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+    ) -> StoreResult<Option<Row>> {
+        Ok(self.query(sql, params).await?.into_iter().next())
+    }
+}
+
+/// Maps a database error: lost connections, exhausted resources, shutdowns and contention are
+/// "unavailable" (worth retrying later); anything else is a backend failure.
+pub(super) fn pg_error(err: tokio_postgres::Error) -> StoreError {
+    match err.code() {
+        // No SQLSTATE: the connection failed, closed or timed out.
+        None => StoreError::unavailable(err),
+        Some(code) if is_transient(code) => StoreError::unavailable(err),
+        Some(_) => StoreError::backend(err),
+    }
+}
+
+fn is_transient(code: &SqlState) -> bool {
+    let code = code.code();
+    // 08: connection exception, 53: insufficient resources, 57: operator intervention
+    // (shutdown, cannot connect now), 40001/40P01: serialization failure, deadlock.
+    code.starts_with("08")
+        || code.starts_with("53")
+        || code.starts_with("57")
+        || is_contention_code(code)
+}
+
+fn is_contention_code(code: &str) -> bool {
+    code == SqlState::T_R_SERIALIZATION_FAILURE.code()
+        || code == SqlState::T_R_DEADLOCK_DETECTED.code()
+}
+
+/// Whether a body's failure was contention with a concurrent transaction, so that running it
+/// again may succeed.
+fn is_contention(err: &StoreError) -> bool {
+    match err {
+        StoreError::Unavailable(cause) => cause
+            .downcast_ref::<tokio_postgres::Error>()
+            .and_then(tokio_postgres::Error::code)
+            .is_some_and(|code| is_contention_code(code.code())),
+        _ => false,
+    }
+}
+
+fn pool_error(err: PoolError) -> StoreError {
+    match err {
+        PoolError::Backend(err) => pg_error(err),
+        PoolError::Timeout(_) => StoreError::unavailable(err),
+        other => StoreError::backend(other),
+    }
+}
+
+/// Maps a UNIQUE violation to [`StoreError::Conflict`], anything else as [`pg_error`].
+fn unique_or(err: tokio_postgres::Error, what: Unique) -> StoreError {
+    if err.code() == Some(&SqlState::UNIQUE_VIOLATION) {
+        StoreError::Conflict(what)
+    } else {
+        pg_error(err)
+    }
+}
+
+/// A stored value that does not decode: data damaged at rest or a schema mismatch.
+#[derive(Debug, thiserror::Error)]
+#[error("column {column}: unexpected value {value}")]
+struct BadValue {
+    column: &'static str,
+    value: String,
+}
+
+fn bad(column: &'static str, value: impl std::fmt::Display) -> StoreError {
+    StoreError::backend(BadValue {
+        column,
+        value: value.to_string(),
+    })
+}
+
+fn get<'a, T: tokio_postgres::types::FromSql<'a>>(row: &'a Row, idx: usize) -> StoreResult<T> {
+    row.try_get(idx).map_err(StoreError::backend)
+}
+
+fn chain_kind(row: &Row, idx: usize) -> StoreResult<ChainKind> {
+    let v: i64 = get(row, idx)?;
+    ChainKind::from_code(v).ok_or_else(|| bad("chain_type", v))
+}
+
+fn chain_status(row: &Row, idx: usize) -> StoreResult<ChainStatus> {
+    let v: i64 = get(row, idx)?;
+    ChainStatus::from_code(v).ok_or_else(|| bad("status", v))
+}
+
+// ---- rows ----------------------------------------------------------------------------------
+
+const USER_COLUMNS: &str = "id, name, daily_quota, created_at";
+
+fn user_from_row(row: &Row) -> StoreResult<User> {
+    Ok(User {
+        id: UserId(get(row, 0)?),
+        name: get(row, 1)?,
+        daily_quota: get(row, 2)?,
+        created_at: get(row, 3)?,
+    })
+}
+
+const KEY_COLUMNS: &str = "id, user_id, name, prefix, scopes, created_at, expires_at, revoked_at";
+
+fn key_from_row(row: &Row) -> StoreResult<ApiKeyRecord> {
+    let scopes: String = get(row, 4)?;
+    let scopes = scopes
+        .split_whitespace()
+        .map(|s| s.parse::<Scope>().map_err(|_| bad("scopes", s)))
+        .collect::<StoreResult<Vec<_>>>()?;
+    Ok(ApiKeyRecord {
+        id: KeyId(get(row, 0)?),
+        user_id: UserId(get(row, 1)?),
+        name: get(row, 2)?,
+        prefix: get(row, 3)?,
+        scopes,
+        created_at: get(row, 5)?,
+        expires_at: get(row, 6)?,
+        revoked_at: get(row, 7)?,
+    })
+}
+
+fn scopes_to_text(scopes: &[Scope]) -> String {
+    scopes
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+const DOMAIN_COLUMNS: &str = "id, host, scheme, scene, shared, user_id, status, created_at";
+
+/// Reads a domain from eight columns starting at `at`.
+fn domain_at(row: &Row, at: usize) -> StoreResult<Domain> {
+    let scheme: String = get(row, at + 2)?;
+    let status: i64 = get(row, at + 6)?;
+    Ok(Domain {
+        id: DomainId(get(row, at)?),
+        host: get(row, at + 1)?,
+        scheme: Scheme::parse(&scheme).ok_or_else(|| bad("scheme", &scheme))?,
+        scene: get(row, at + 3)?,
+        shared: get(row, at + 4)?,
+        user_id: get::<Option<i64>>(row, at + 5)?.map(UserId),
+        status: DomainStatus::from_code(status).ok_or_else(|| bad("domain status", status))?,
+        created_at: get(row, at + 7)?,
+    })
+}
+
+const GROUP_SELECT: &str = "SELECT g.id, g.user_id, g.name, g.chain_type, g.created_at,
+        (SELECT count(*) FROM chain_group_members m JOIN chains c ON c.id = m.chain_id
+          WHERE m.group_id = g.id AND c.deleted_at IS NULL)
+    FROM chain_groups g";
+
+fn group_from_row(row: &Row) -> StoreResult<Group> {
+    Ok(Group {
+        id: GroupId(get(row, 0)?),
+        user_id: UserId(get(row, 1)?),
+        name: get(row, 2)?,
+        chain_type: chain_kind(row, 3)?,
+        created_at: get(row, 4)?,
+        chain_count: get(row, 5)?,
+    })
+}
+
+const CHAIN_SELECT: &str = "SELECT c.id, c.user_id, c.chain_type, c.sub_type, c.code, c.title,
+        c.target_url, c.valid_time, c.status, c.deleted_at, c.created_at, c.updated_at,
+        ARRAY(SELECT m.group_id FROM chain_group_members m WHERE m.chain_id = c.id
+              ORDER BY m.position),
+        d.id, d.host, d.scheme, d.scene, d.shared, d.user_id, d.status, d.created_at
+    FROM chains c JOIN domains d ON d.id = c.domain_id";
+
+fn chain_from_row(row: &Row) -> StoreResult<Chain> {
+    let groups: Vec<i64> = get(row, 12)?;
+    Ok(Chain {
+        id: ChainId(get(row, 0)?),
+        user_id: UserId(get(row, 1)?),
+        kind: chain_kind(row, 2)?,
+        sub_type: get(row, 3)?,
+        code: get(row, 4)?,
+        title: get(row, 5)?,
+        target_url: get(row, 6)?,
+        valid_time: get(row, 7)?,
+        stored_status: chain_status(row, 8)?,
+        deleted_at: get(row, 9)?,
+        created_at: get(row, 10)?,
+        updated_at: get(row, 11)?,
+        group_ids: groups.into_iter().map(GroupId).collect(),
+        domain: domain_at(row, 13)?,
+    })
+}
+
+fn chain_by_id_sql() -> String {
+    format!("{CHAIN_SELECT} WHERE c.user_id = $1 AND c.id = $2 AND c.deleted_at IS NULL")
+}
+
+/// Escapes `%`, `_` and `\` for a LIKE pattern with `ESCAPE '\'`.
+fn like_pattern(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('%');
+    for ch in text.chars() {
+        if matches!(ch, '%' | '_' | '\\') {
+            out.push('\\');
+        }
+        out.push(ch);
+    }
+    out.push('%');
+    out
+}
+
+// ---- reads ---------------------------------------------------------------------------------
+
+#[async_trait]
+impl UserStore for PgStore {
+    async fn user(&self, id: UserId) -> StoreResult<Option<User>> {
+        let sql = format!("SELECT {USER_COLUMNS} FROM users WHERE id = $1");
+        self.query_opt(&sql, &[&id.0])
+            .await?
+            .as_ref()
+            .map(user_from_row)
+            .transpose()
+    }
+
+    async fn users(&self) -> StoreResult<Vec<User>> {
+        let sql = format!("SELECT {USER_COLUMNS} FROM users ORDER BY id");
+        self.query(&sql, &[])
+            .await?
+            .iter()
+            .map(user_from_row)
+            .collect()
+    }
+}
+
+#[async_trait]
+impl KeyStore for PgStore {
+    async fn key_by_hash(&self, hash: &str) -> StoreResult<Option<ApiKeyRecord>> {
+        let sql = format!("SELECT {KEY_COLUMNS} FROM api_keys WHERE hash = $1");
+        self.query_opt(&sql, &[&hash])
+            .await?
+            .as_ref()
+            .map(key_from_row)
+            .transpose()
+    }
+
+    async fn keys(&self, user: Option<UserId>) -> StoreResult<Vec<ApiKeyRecord>> {
+        let sql = format!(
+            "SELECT {KEY_COLUMNS} FROM api_keys
+             WHERE $1::bigint IS NULL OR user_id = $1 ORDER BY id"
+        );
+        self.query(&sql, &[&user.map(|u| u.0)])
+            .await?
+            .iter()
+            .map(key_from_row)
+            .collect()
+    }
+
+    async fn count_keys(&self) -> StoreResult<i64> {
+        let rows = self.query("SELECT count(*) FROM api_keys", &[]).await?;
+        rows.first().map_or(Ok(0), |r| get(r, 0))
+    }
+}
+
+#[async_trait]
+impl DomainStore for PgStore {
+    async fn domain(&self, id: DomainId) -> StoreResult<Option<Domain>> {
+        let sql = format!("SELECT {DOMAIN_COLUMNS} FROM domains WHERE id = $1");
+        self.query_opt(&sql, &[&id.0])
+            .await?
+            .map(|r| domain_at(&r, 0))
+            .transpose()
+    }
+
+    async fn domains(&self) -> StoreResult<Vec<Domain>> {
+        let sql = format!("SELECT {DOMAIN_COLUMNS} FROM domains ORDER BY id");
+        self.query(&sql, &[])
+            .await?
+            .iter()
+            .map(|r| domain_at(r, 0))
+            .collect()
+    }
+}
+
+#[async_trait]
+impl GroupStore for PgStore {
+    async fn group(&self, user: UserId, id: GroupId) -> StoreResult<Option<Group>> {
+        let sql = format!("{GROUP_SELECT} WHERE g.user_id = $1 AND g.id = $2");
+        self.query_opt(&sql, &[&user.0, &id.0])
+            .await?
+            .as_ref()
+            .map(group_from_row)
+            .transpose()
+    }
+
+    async fn groups(&self, user: UserId) -> StoreResult<Vec<Group>> {
+        let sql = format!("{GROUP_SELECT} WHERE g.user_id = $1 ORDER BY g.id");
+        self.query(&sql, &[&user.0])
+            .await?
+            .iter()
+            .map(group_from_row)
+            .collect()
+    }
+}
+
+#[async_trait]
+impl ChainStore for PgStore {
+    async fn chain(&self, user: UserId, id: ChainId) -> StoreResult<Option<Chain>> {
+        self.query_opt(&chain_by_id_sql(), &[&user.0, &id.0])
+            .await?
+            .as_ref()
+            .map(chain_from_row)
+            .transpose()
+    }
+
+    async fn chains_by_code(&self, user: UserId, code: &str) -> StoreResult<Vec<Chain>> {
+        let sql = format!(
+            "{CHAIN_SELECT} WHERE c.user_id = $1 AND c.code = $2 AND c.deleted_at IS NULL
+             ORDER BY c.id"
+        );
+        self.query(&sql, &[&user.0, &code])
+            .await?
+            .iter()
+            .map(chain_from_row)
+            .collect()
+    }
+
+    async fn chains(&self, user: UserId, query: &ChainQuery) -> StoreResult<Page<Chain>> {
+        let filter = "c.user_id = $1 AND c.deleted_at IS NULL
+             AND (cardinality($2::bigint[]) = 0 OR c.chain_type = ANY($2))
+             AND ($3::bigint IS NULL OR EXISTS (SELECT 1 FROM chain_group_members m
+                    WHERE m.chain_id = c.id AND m.group_id = $3))
+             AND ($4::text IS NULL OR c.title LIKE $4 ESCAPE '\\' OR c.code LIKE $4 ESCAPE '\\')";
+        let kinds: Vec<i64> = query.kinds.iter().map(|k| k.code()).collect();
+        let text = query.text.as_deref().map(like_pattern);
+        let group = query.group_id.map(|g| g.0);
+        let total_sql = format!("SELECT count(*) FROM chains c WHERE {filter}");
+        let total: i64 = match self
+            .query_opt(&total_sql, &[&user.0, &kinds, &group, &text])
+            .await?
+        {
+            Some(row) => get(&row, 0)?,
+            None => 0,
+        };
+        let page_sql = format!(
+            "{CHAIN_SELECT} WHERE {filter}
+             ORDER BY c.created_at DESC, c.id DESC LIMIT $5 OFFSET $6"
+        );
+        let items = self
+            .query(
+                &page_sql,
+                &[&user.0, &kinds, &group, &text, &query.limit, &query.offset],
+            )
+            .await?
+            .iter()
+            .map(chain_from_row)
+            .collect::<StoreResult<Vec<_>>>()?;
+        Ok(Page { items, total })
+    }
+
+    async fn link(&self, domain: DomainId, code: &str) -> StoreResult<Option<LinkTarget>> {
+        let row = self
+            .query_opt(
+                "SELECT id, chain_type, target_url, valid_time, status, deleted_at IS NOT NULL
+                 FROM chains WHERE domain_id = $1 AND code = $2",
+                &[&domain.0, &code],
+            )
+            .await?;
+        row.map(|row| {
+            Ok(LinkTarget {
+                chain_id: ChainId(get(&row, 0)?),
+                kind: chain_kind(&row, 1)?,
+                target_url: get(&row, 2)?,
+                valid_time: get(&row, 3)?,
+                status: chain_status(&row, 4)?,
+                deleted: get(&row, 5)?,
+            })
+        })
+        .transpose()
+    }
+
+    async fn page_views(
+        &self,
+        ids: &[ChainId],
+        today_start: Timestamp,
+    ) -> StoreResult<HashMap<ChainId, PageViews>> {
+        let ids: Vec<i64> = ids.iter().map(|c| c.0).collect();
+        let rows = self
+            .query(
+                "SELECT chain_id, sum(clicks)::bigint,
+                        sum(CASE WHEN day >= $2 THEN clicks ELSE 0 END)::bigint
+                 FROM chain_daily_clicks WHERE chain_id = ANY($1) GROUP BY chain_id",
+                &[&ids, &today_start],
+            )
+            .await?;
+        let mut views: HashMap<ChainId, PageViews> = ids
+            .iter()
+            .map(|id| (ChainId(*id), PageViews::default()))
+            .collect();
+        for row in rows {
+            views.insert(
+                ChainId(get(&row, 0)?),
+                PageViews {
+                    history: get(&row, 1)?,
+                    today: get(&row, 2)?,
+                },
+            );
+        }
+        Ok(views)
+    }
+}
+
+// ---- writes --------------------------------------------------------------------------------
+
+/// A transaction on a pooled connection, the changes its body published, and the number of
+/// the last one that needs a barrier.
+struct PgTx<'c> {
+    tx: deadpool_postgres::Transaction<'c>,
+    changes: Vec<Change>,
+    barrier: Option<i64>,
+}
+
+/// What a change notification carries: the change and, when it needs a barrier, its number.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Payload {
+    #[serde(flatten)]
+    change: Change,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    seq: Option<i64>,
+}
+
+impl PgTx<'_> {
+    async fn statement(&self, sql: &str) -> StoreResult<Statement> {
+        self.tx.prepare_cached(sql).await.map_err(pg_error)
+    }
+
+    async fn query_opt(
+        &self,
+        sql: &str,
+        params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+    ) -> StoreResult<Option<Row>> {
+        let statement = self.statement(sql).await?;
+        self.tx
+            .query_opt(&statement, params)
+            .await
+            .map_err(pg_error)
+    }
+
+    /// Runs an insert that returns one row, mapping a UNIQUE violation to `what`.
+    async fn insert_returning(
+        &self,
+        sql: &str,
+        params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+        what: Unique,
+    ) -> StoreResult<Row> {
+        let statement = self.statement(sql).await?;
+        self.tx
+            .query_one(&statement, params)
+            .await
+            .map_err(|e| unique_or(e, what))
+    }
+
+    async fn chain_by_id(&self, user: UserId, id: ChainId) -> StoreResult<Option<Chain>> {
+        self.query_opt(&chain_by_id_sql(), &[&user.0, &id.0])
+            .await?
+            .as_ref()
+            .map(chain_from_row)
+            .transpose()
+    }
+}
+
+#[async_trait]
+impl Tx for PgTx<'_> {
+    async fn insert_user(&mut self, new: NewUser) -> StoreResult<User> {
+        let row = self
+            .insert_returning(
+                "INSERT INTO users (name, daily_quota, created_at) VALUES ($1, $2, $3)
+                 RETURNING id",
+                &[&new.name, &new.daily_quota, &new.created_at],
+                Unique::UserName,
+            )
+            .await?;
+        Ok(User {
+            id: UserId(get(&row, 0)?),
+            name: new.name,
+            daily_quota: new.daily_quota,
+            created_at: new.created_at,
+        })
+    }
+
+    async fn user(&mut self, id: UserId) -> StoreResult<Option<User>> {
+        let sql = format!("SELECT {USER_COLUMNS} FROM users WHERE id = $1");
+        self.query_opt(&sql, &[&id.0])
+            .await?
+            .as_ref()
+            .map(user_from_row)
+            .transpose()
+    }
+
+    async fn insert_key(&mut self, new: NewApiKey) -> StoreResult<ApiKeyRecord> {
+        let row = self
+            .insert_returning(
+                "INSERT INTO api_keys (user_id, name, prefix, hash, scopes, created_at, expires_at)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
+                &[
+                    &new.user_id.0,
+                    &new.name,
+                    &new.prefix,
+                    &new.hash,
+                    &scopes_to_text(&new.scopes),
+                    &new.created_at,
+                    &new.expires_at,
+                ],
+                Unique::KeyHash,
+            )
+            .await?;
+        Ok(ApiKeyRecord {
+            id: KeyId(get(&row, 0)?),
+            user_id: new.user_id,
+            name: new.name,
+            prefix: new.prefix,
+            scopes: new.scopes,
+            created_at: new.created_at,
+            expires_at: new.expires_at,
+            revoked_at: None,
+        })
+    }
+
+    async fn revoke_key(&mut self, id: KeyId, at: Timestamp) -> StoreResult<Option<ApiKeyRecord>> {
+        let sql = format!(
+            "UPDATE api_keys SET revoked_at = coalesce(revoked_at, $2) WHERE id = $1
+             RETURNING {KEY_COLUMNS}"
+        );
+        self.query_opt(&sql, &[&id.0, &at])
+            .await?
+            .as_ref()
+            .map(key_from_row)
+            .transpose()
+    }
+
+    async fn insert_domain(&mut self, new: NewDomain) -> StoreResult<Domain> {
+        let row = self
+            .insert_returning(
+                "INSERT INTO domains (host, scheme, scene, shared, user_id, status, created_at)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
+                &[
+                    &new.host,
+                    &new.scheme.as_str(),
+                    &new.scene,
+                    &new.shared,
+                    &new.user_id.map(|u| u.0),
+                    &new.status.code(),
+                    &new.created_at,
+                ],
+                Unique::DomainHost,
+            )
+            .await?;
+        Ok(Domain {
+            id: DomainId(get(&row, 0)?),
+            host: new.host,
+            scheme: new.scheme,
+            scene: new.scene,
+            shared: new.shared,
+            user_id: new.user_id,
+            status: new.status,
+            created_at: new.created_at,
+        })
+    }
+
+    async fn set_domain_status(
+        &mut self,
+        id: DomainId,
+        status: DomainStatus,
+    ) -> StoreResult<Option<Domain>> {
+        let sql =
+            format!("UPDATE domains SET status = $2 WHERE id = $1 RETURNING {DOMAIN_COLUMNS}");
+        self.query_opt(&sql, &[&id.0, &status.code()])
+            .await?
+            .map(|r| domain_at(&r, 0))
+            .transpose()
+    }
+
+    async fn insert_group(&mut self, new: NewGroup) -> StoreResult<Group> {
+        let row = self
+            .insert_returning(
+                "INSERT INTO chain_groups (user_id, name, chain_type, created_at)
+                 VALUES ($1, $2, $3, $4) RETURNING id",
+                &[
+                    &new.user_id.0,
+                    &new.name,
+                    &new.chain_type.code(),
+                    &new.created_at,
+                ],
+                Unique::GroupName,
+            )
+            .await?;
+        Ok(Group {
+            id: GroupId(get(&row, 0)?),
+            user_id: new.user_id,
+            name: new.name,
+            chain_type: new.chain_type,
+            chain_count: 0,
+            created_at: new.created_at,
+        })
+    }
+
+    async fn insert_chain(&mut self, new: NewChain) -> StoreResult<Chain> {
+        let row = self
+            .insert_returning(
+                "INSERT INTO chains (user_id, chain_type, sub_type, domain_id, code, title,
+                    target_url, valid_time, status, created_at, updated_at)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10) RETURNING id",
+                &[
+                    &new.user_id.0,
+                    &new.kind.code(),
+                    &new.sub_type,
+                    &new.domain_id.0,
+                    &new.code,
+                    &new.title,
+                    &new.target_url,
+                    &new.valid_time,
+                    &ChainStatus::Normal.code(),
+                    &new.created_at,
+                ],
+                Unique::ChainCode,
+            )
+            .await?;
+        let id = ChainId(get(&row, 0)?);
+        if !new.group_ids.is_empty() {
+            let groups: Vec<i64> = new.group_ids.iter().map(|g| g.0).collect();
+            let statement = self
+                .statement(
+                    "INSERT INTO chain_group_members (chain_id, group_id, position)
+                     SELECT $1, g, p - 1 FROM unnest($2::bigint[]) WITH ORDINALITY AS t(g, p)
+                     ON CONFLICT DO NOTHING",
+                )
+                .await?;
+            self.tx
+                .execute(&statement, &[&id.0, &groups])
+                .await
+                .map_err(pg_error)?;
+        }
+        self.chain_by_id(new.user_id, id)
+            .await?
+            .ok_or_else(|| StoreError::backend(Misuse("an inserted chain could not be read back")))
+    }
+
+    async fn count_creation(&mut self, user: UserId, day: Timestamp) -> StoreResult<i64> {
+        let row = self
+            .query_opt(
+                "INSERT INTO daily_creations (user_id, day, count) VALUES ($1, $2, 1)
+                 ON CONFLICT (user_id, day)
+                 DO UPDATE SET count = daily_creations.count + 1
+                 RETURNING count",
+                &[&user.0, &day],
+            )
+            .await?
+            .ok_or_else(|| StoreError::backend(Misuse("a counter upsert returned no row")))?;
+        get(&row, 0)
+    }
+
+    async fn update_chain(
+        &mut self,
+        user: UserId,
+        id: ChainId,
+        patch: &ChainPatch,
+        at: Timestamp,
+    ) -> StoreResult<Option<Chain>> {
+        let updated = self
+            .query_opt(
+                "UPDATE chains SET
+                    title = coalesce($3, title),
+                    target_url = coalesce($4, target_url),
+                    valid_time = coalesce($5, valid_time),
+                    status = coalesce($6, status),
+                    updated_at = $7
+                 WHERE user_id = $1 AND id = $2 AND deleted_at IS NULL
+                 RETURNING id",
+                &[
+                    &user.0,
+                    &id.0,
+                    &patch.title,
+                    &patch.target_url,
+                    &patch.valid_time,
+                    &patch.status.map(ChainStatus::code),
+                    &at,
+                ],
+            )
+            .await?;
+        if updated.is_none() {
+            return Ok(None);
+        }
+        self.chain_by_id(user, id).await
+    }
+
+    async fn delete_chain(
+        &mut self,
+        user: UserId,
+        id: ChainId,
+        at: Timestamp,
+    ) -> StoreResult<Option<Chain>> {
+        // Lock the row first: of two concurrent deletes, the second sees it deleted.
+        let live = self
+            .query_opt(
+                "SELECT id FROM chains
+                 WHERE user_id = $1 AND id = $2 AND deleted_at IS NULL FOR UPDATE",
+                &[&user.0, &id.0],
+            )
+            .await?;
+        if live.is_none() {
+            return Ok(None);
+        }
+        let chain = self.chain_by_id(user, id).await?;
+        let statement = self
+            .statement("UPDATE chains SET deleted_at = $2, updated_at = $2 WHERE id = $1")
+            .await?;
+        self.tx
+            .execute(&statement, &[&id.0, &at])
+            .await
+            .map_err(pg_error)?;
+        Ok(chain)
+    }
+
+    async fn insert_clicks(&mut self, clicks: &[Click]) -> StoreResult<()> {
+        if clicks.is_empty() {
+            return Ok(());
+        }
+        let chains: Vec<i64> = clicks.iter().map(|c| c.chain_id.0).collect();
+        let times: Vec<i64> = clicks.iter().map(|c| c.at).collect();
+        let visitors: Vec<&str> = clicks.iter().map(|c| c.visitor.as_str()).collect();
+        let days: Vec<i64> = clicks
+            .iter()
+            .map(|c| crate::clock::start_of_day(c.at))
+            .collect();
+        let insert = self
+            .statement(
+                "INSERT INTO clicks (chain_id, at, visitor)
+                 SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[])",
+            )
+            .await?;
+        self.tx
+            .execute(&insert, &[&chains, &times, &visitors])
+            .await
+            .map_err(pg_error)?;
+        // One row per (chain, day) in the batch, so the upsert never meets a row twice; sorted,
+        // so concurrent batches lock counters in one order and cannot deadlock.
+        let daily = self
+            .statement(
+                "INSERT INTO chain_daily_clicks (chain_id, day, clicks)
+                 SELECT chain_id, day, count(*) FROM unnest($1::bigint[], $2::bigint[])
+                     AS t(chain_id, day)
+                 GROUP BY chain_id, day ORDER BY chain_id, day
+                 ON CONFLICT (chain_id, day)
+                 DO UPDATE SET clicks = chain_daily_clicks.clicks + excluded.clicks",
+            )
+            .await?;
+        self.tx
+            .execute(&daily, &[&chains, &days])
+            .await
+            .map_err(pg_error)?;
+        Ok(())
+    }
+
+    async fn publish(&mut self, change: Change) -> StoreResult<()> {
+        let seq = if change.needs_barrier() {
+            let row = self
+                .query_opt("SELECT nextval('linkapi_change_seq')", &[])
+                .await?
+                .ok_or_else(|| StoreError::backend(Misuse("nextval returned no row")))?;
+            let seq: i64 = get(&row, 0)?;
+            self.barrier = Some(seq);
+            Some(seq)
+        } else {
+            None
+        };
+        let payload = serde_json::to_string(&Payload {
+            change: change.clone(),
+            seq,
+        })
+        .map_err(StoreError::backend)?;
+        let statement = self.statement("SELECT pg_notify($1, $2)").await?;
+        self.tx
+            .execute(&statement, &[&CHANGES_CHANNEL, &payload])
+            .await
+            .map_err(pg_error)?;
+        self.changes.push(change);
+        Ok(())
+    }
+}
+
+impl PgStore {
+    /// One attempt at running `body`: begin, run, commit. Returns the published changes and
+    /// the barrier to wait for, if any.
+    async fn attempt(&self, body: &mut TxBody) -> StoreResult<(Vec<Change>, Option<i64>)> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(pg_error)?;
+        let mut pg_tx = PgTx {
+            tx,
+            changes: Vec::new(),
+            barrier: None,
+        };
+        body(&mut pg_tx).await?;
+        let PgTx {
+            tx,
+            changes,
+            barrier,
+        } = pg_tx;
+        // A failed commit may or may not have committed: it is reported, never retried.
+        tx.commit()
+            .await
+            .map_err(|e| StoreError::unavailable(CommitUnknown(e)))?;
+        Ok((changes, barrier))
+    }
+}
+
+/// A commit that failed without saying whether it took effect (typically the connection was
+/// lost while committing).
+#[derive(Debug, thiserror::Error)]
+#[error("the commit's outcome is unknown: {0}")]
+struct CommitUnknown(#[source] tokio_postgres::Error);
+
+#[async_trait]
+impl Store for PgStore {
+    async fn transact(&self, mut body: TxBody) -> StoreResult<Vec<Change>> {
+        let mut attempt = 1;
+        loop {
+            match self.attempt(&mut body).await {
+                Ok((changes, None)) => return Ok(changes),
+                Ok((changes, Some(seq))) => {
+                    self.await_barrier(seq).await?;
+                    return Ok(changes);
+                }
+                Err(err) if is_contention(&err) && attempt < MAX_ATTEMPTS => {
+                    // Back off a little, more each time, so the contenders spread out.
+                    let jitter = rand::random_range(0..=(2u64 << attempt));
+                    tokio::time::sleep(Duration::from_millis(jitter)).await;
+                    attempt += 1;
+                }
+                Err(err) => return Err(err),
+            }
+        }
+    }
+
+    async fn ping(&self) -> StoreResult<()> {
+        self.query("SELECT 1", &[]).await.map(|_| ())
+    }
+
+    fn notices(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<Notice>> {
+        Some(listen::start(
+            self.config.clone(),
+            self.tls.clone(),
+            self.instance.clone(),
+        ))
+    }
+
+    async fn acknowledge(&self, seq: i64) -> StoreResult<()> {
+        self.query(
+            "UPDATE linkapi_instances SET applied = greatest(applied, $2), seen_at = now()
+             WHERE id = $1",
+            &[&&*self.instance, &seq],
+        )
+        .await
+        .map(|_| ())
+    }
+
+    async fn close(&self) {
+        if let Err(err) = self
+            .query(
+                "DELETE FROM linkapi_instances WHERE id = $1",
+                &[&&*self.instance],
+            )
+            .await
+        {
+            tracing::warn!(error = %err, "could not deregister this instance");
+        }
+    }
+}
