@@ -2389,7 +2389,7 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__serve)
-            opts="-h -V --listen --data-dir --public-url --config --host --profile --no-input --help --version"
+            opts="-h -V --listen --data-dir --database-url --public-url --config --host --profile --no-input --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2400,6 +2400,10 @@ _linkapi() {
                     return 0
                     ;;
                 --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -522,6 +522,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
         &'linkapi;serve'= {
             cand --listen 'Address to listen on [default: 127.0.0.1:8080]'
             cand --data-dir 'Directory of the SQLite database and uploads [default: the user''s data directory]'
+            cand --database-url 'PostgreSQL database to use instead of the SQLite file, shared by every instance: postgres://user:password@host:port/db (add ?sslmode=require for TLS)'
             cand --public-url 'Public base URL of short links, as scheme://host or scheme://host:port [default: http://ADDR]'
             cand --config 'TOML configuration file; flags override its values'
             cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'

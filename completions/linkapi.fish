@@ -232,6 +232,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_s
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand serve" -l listen -d 'Address to listen on [default: 127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand serve" -l data-dir -d 'Directory of the SQLite database and uploads [default: the user\'s data directory]' -r -F
+complete -c linkapi -n "__fish_linkapi_using_subcommand serve" -l database-url -d 'PostgreSQL database to use instead of the SQLite file, shared by every instance: postgres://user:password@host:port/db (add ?sslmode=require for TLS)' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand serve" -l public-url -d 'Public base URL of short links, as scheme://host or scheme://host:port [default: http://ADDR]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand serve" -l config -d 'TOML configuration file; flags override its values' -r -F
 complete -c linkapi -n "__fish_linkapi_using_subcommand serve" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r

@@ -20,6 +20,8 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use linkapi_core::model::Scheme;
 use linkapi_core::service::{BootstrapKey, RateLimit};
+use linkapi_core::store::Store;
+use linkapi_core::store::postgres::{PgOptions, PgStore};
 use linkapi_core::{App, AppConfig, ServerConfig, SqliteStore, SystemClock};
 use serde::Deserialize;
 use tokio::net::TcpListener;
@@ -41,6 +43,16 @@ pub struct ServeArgs {
     #[arg(long, env = "LINKAPI_DATA_DIR", value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
 
+    /// PostgreSQL database to use instead of the SQLite file, shared by every instance:
+    /// postgres://user:password@host:port/db (add ?sslmode=require for TLS)
+    #[arg(
+        long,
+        env = "LINKAPI_DATABASE_URL",
+        value_name = "URL",
+        hide_env_values = true
+    )]
+    pub database_url: Option<String>,
+
     /// Public base URL of short links, as scheme://host or scheme://host:port [default: http://ADDR]
     #[arg(long, env = "LINKAPI_PUBLIC_URL", value_name = "URL")]
     pub public_url: Option<String>,
@@ -58,6 +70,10 @@ pub struct FileConfig {
     pub listen: Option<SocketAddr>,
     /// As `--data-dir`.
     pub data_dir: Option<PathBuf>,
+    /// As `--database-url`.
+    pub database_url: Option<String>,
+    /// Connections to PostgreSQL this instance opens at most.
+    pub database_max_connections: Option<usize>,
     /// As `--public-url`.
     pub public_url: Option<String>,
     /// Requests per second per API key; 0 turns rate limiting off.
@@ -70,6 +86,8 @@ pub struct FileConfig {
     pub code_length: Option<usize>,
     /// Links kept in the redirect cache.
     pub link_cache_capacity: Option<usize>,
+    /// Authenticated API keys kept in memory.
+    pub key_cache_capacity: Option<usize>,
     /// Connections served at once.
     pub max_connections: Option<usize>,
     /// Largest JSON request body, in bytes.
@@ -102,6 +120,19 @@ pub fn default_data_dir() -> Result<PathBuf> {
     directories::ProjectDirs::from("", "", "linkapi")
         .map(|dirs| dirs.data_dir().to_path_buf())
         .context("no home directory to keep data in; pass --data-dir")
+}
+
+/// A database URL without its password, for messages and logs.
+fn redact_url(url: &str) -> String {
+    match url::Url::parse(url) {
+        Ok(mut parsed) if parsed.password().is_some() => {
+            let _ = parsed.set_password(Some("***"));
+            parsed.to_string()
+        }
+        Ok(parsed) => parsed.to_string(),
+        // Not a URL (a key=value connection string): say nothing of what it holds.
+        Err(_) => "the configured database".to_owned(),
+    }
 }
 
 /// Host and scheme of the default domain: from the public URL, else the bound address.
@@ -159,8 +190,29 @@ impl Server {
         };
         std::fs::create_dir_all(&data_dir)
             .with_context(|| format!("creating data directory {}", data_dir.display()))?;
-        let store = SqliteStore::open(&data_dir.join(DATABASE_FILE))
-            .with_context(|| format!("opening database in {}", data_dir.display()))?;
+        let database_url = args.database_url.clone().or(file.database_url.clone());
+        let store: Arc<dyn Store> = match database_url {
+            Some(url) => {
+                let options = PgOptions {
+                    max_connections: file
+                        .database_max_connections
+                        .unwrap_or(PgOptions::default().max_connections),
+                    ..PgOptions::default()
+                };
+                let store = PgStore::connect(&url, options)
+                    .await
+                    .with_context(|| format!("connecting to PostgreSQL at {}", redact_url(&url)))?;
+                tracing::info!(database = %redact_url(&url), "store: PostgreSQL");
+                Arc::new(store)
+            }
+            None => {
+                let path = data_dir.join(DATABASE_FILE);
+                let store = SqliteStore::open(&path)
+                    .with_context(|| format!("opening database in {}", data_dir.display()))?;
+                tracing::info!(database = %path.display(), "store: SQLite");
+                Arc::new(store)
+            }
+        };
 
         let listen = args
             .listen
@@ -203,6 +255,9 @@ impl Server {
             link_cache_capacity: file
                 .link_cache_capacity
                 .unwrap_or(defaults.link_cache_capacity),
+            key_cache_capacity: file
+                .key_cache_capacity
+                .unwrap_or(defaults.key_cache_capacity),
         };
         let server_defaults = ServerConfig::default();
         let config = ServerConfig {
@@ -222,7 +277,7 @@ impl Server {
                 .grace_period_secs
                 .map_or(server_defaults.grace_period, Duration::from_secs),
         };
-        let app = App::start(Arc::new(store), Arc::new(SystemClock), app_config)
+        let app = App::start(store, Arc::new(SystemClock), app_config)
             .await
             .context("starting services")?;
         let bootstrap = app
@@ -316,5 +371,21 @@ mod tests {
         assert!(default_domain(Some("s.example.com"), bound).is_err());
         assert!(default_domain(Some("ftp://x"), bound).is_err());
         assert!(default_domain(Some("https://x/y"), bound).is_err());
+    }
+
+    #[test]
+    fn database_passwords_never_reach_messages() {
+        assert_eq!(
+            redact_url("postgres://app:s3cret@db.internal:5432/links"),
+            "postgres://app:***@db.internal:5432/links"
+        );
+        assert_eq!(
+            redact_url("postgres://db.internal/links"),
+            "postgres://db.internal/links"
+        );
+        assert_eq!(
+            redact_url("host=db password=s3cret"),
+            "the configured database"
+        );
     }
 }

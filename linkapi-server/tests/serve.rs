@@ -4,6 +4,19 @@
 
 use linkapi_server::{ServeArgs, Server};
 
+#[path = "../../linkapi-core/tests/pg_cluster.rs"]
+mod pg_cluster;
+
+/// A database of its own when the run tests PostgreSQL (`LINKAPI_TEST_BACKEND=postgres`);
+/// `None` keeps the SQLite file in the data directory.
+fn database_url() -> Option<String> {
+    pg_cluster::selected().then(|| {
+        pg_cluster::cluster()
+            .expect("the PostgreSQL test cluster")
+            .new_database()
+    })
+}
+
 #[tokio::test]
 async fn binds_serves_and_drains_on_shutdown() {
     let dir = tempfile::tempdir().unwrap();
@@ -16,6 +29,7 @@ async fn binds_serves_and_drains_on_shutdown() {
     let args = ServeArgs {
         listen: Some("127.0.0.1:0".parse().unwrap()),
         data_dir: Some(dir.path().join("data")),
+        database_url: database_url(),
         public_url: None,
         config: Some(config),
     };
@@ -73,6 +87,7 @@ async fn a_bad_config_file_is_an_error_naming_the_file() {
     let args = ServeArgs {
         listen: Some("127.0.0.1:0".parse().unwrap()),
         data_dir: Some(dir.path().to_path_buf()),
+        database_url: database_url(),
         public_url: None,
         config: Some(config),
     };

@@ -8,5 +8,7 @@ mod chains;
 mod exit_codes;
 mod generated;
 mod keyring;
+#[path = "../../../linkapi-core/tests/pg_cluster.rs"]
+mod pg_cluster;
 mod serve;
 mod support;

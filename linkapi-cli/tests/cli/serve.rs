@@ -8,7 +8,23 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::support::Home;
+use crate::support::{Home, database_url};
+
+/// Where a test's server keeps its data: a data directory, and a PostgreSQL database of its own
+/// when the run tests PostgreSQL.
+struct Data {
+    dir: tempfile::TempDir,
+    url: Option<String>,
+}
+
+impl Data {
+    fn new() -> Data {
+        Data {
+            dir: tempfile::tempdir().unwrap(),
+            url: database_url(),
+        }
+    }
+}
 
 /// Kills the server when the test ends, however it ends.
 struct Running(Child);
@@ -31,19 +47,18 @@ fn http_client() -> reqwest::Client {
 
 /// Starts `linkapi serve` in `home` and returns it with the stderr lines it printed up to
 /// "listening".
-fn start(
-    home: &Home,
-    data_dir: &std::path::Path,
-    initial_key: Option<&str>,
-) -> (Running, Vec<String>) {
+fn start(home: &Home, data: &Data, initial_key: Option<&str>) -> (Running, Vec<String>) {
     let mut cmd = home.cmd();
     cmd.args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
-        .arg(data_dir)
+        .arg(data.dir.path())
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped());
     if let Some(key) = initial_key {
         cmd.env("LINKAPI_INITIAL_API_KEY", key);
+    }
+    if let Some(url) = &data.url {
+        cmd.env("LINKAPI_DATABASE_URL", url);
     }
     let mut child = cmd.spawn().unwrap();
     let stderr = child.stderr.take().unwrap();
@@ -78,8 +93,8 @@ fn address(lines: &[String]) -> String {
 #[tokio::test]
 async fn first_start_prints_a_key_that_creates_a_working_short_link() {
     let home = Home::new();
-    let dir = tempfile::tempdir().unwrap();
-    let (_server, lines) = start(&home, dir.path(), None);
+    let data = Data::new();
+    let (_server, lines) = start(&home, &data, None);
     let key = lines
         .iter()
         .map(|l| l.trim())
@@ -106,14 +121,18 @@ async fn first_start_prints_a_key_that_creates_a_working_short_link() {
     let visit = client.get(render_url).send().await.unwrap();
     assert_eq!(visit.status(), reqwest::StatusCode::FOUND);
     assert_eq!(visit.headers()["location"], "https://example.com/hello");
-    assert!(dir.path().join("linkapi.db").exists());
+    assert_eq!(
+        data.dir.path().join("linkapi.db").exists(),
+        data.url.is_none(),
+        "the SQLite file is made only when no database URL is given"
+    );
 }
 
 #[test]
 fn the_next_command_in_another_terminal_just_works() {
     let home = Home::new();
-    let dir = tempfile::tempdir().unwrap();
-    let (_server, lines) = start(&home, dir.path(), None);
+    let data = Data::new();
+    let (_server, lines) = start(&home, &data, None);
     assert!(
         lines
             .iter()
@@ -139,9 +158,9 @@ fn the_next_command_in_another_terminal_just_works() {
 #[tokio::test]
 async fn the_initial_key_comes_from_the_environment_and_is_not_printed() {
     let home = Home::new();
-    let dir = tempfile::tempdir().unwrap();
+    let data = Data::new();
     let key = "lk_from_the_environment_0001";
-    let (_server, lines) = start(&home, dir.path(), Some(key));
+    let (_server, lines) = start(&home, &data, Some(key));
     assert!(!lines.iter().any(|l| l.contains(key)), "{lines:?}");
     assert!(
         !home.config_dir().join("credentials.toml").exists(),
@@ -160,9 +179,9 @@ async fn the_initial_key_comes_from_the_environment_and_is_not_printed() {
 #[test]
 fn a_second_start_creates_no_new_key() {
     let home = Home::new();
-    let dir = tempfile::tempdir().unwrap();
-    drop(start(&home, dir.path(), None));
-    let (_server, lines) = start(&home, dir.path(), None);
+    let data = Data::new();
+    drop(start(&home, &data, None));
+    let (_server, lines) = start(&home, &data, None);
     assert!(
         !lines.iter().any(|l| l.trim().starts_with("lk_")),
         "{lines:?}"

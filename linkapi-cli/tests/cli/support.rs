@@ -12,6 +12,16 @@ use tempfile::TempDir;
 
 pub const ADMIN_KEY: &str = "lk_cli_test_admin_key_00000001";
 
+/// A database of its own when the run tests PostgreSQL (`LINKAPI_TEST_BACKEND=postgres`);
+/// `None` keeps the SQLite file in the data directory.
+pub fn database_url() -> Option<String> {
+    crate::pg_cluster::selected().then(|| {
+        crate::pg_cluster::cluster()
+            .expect("the PostgreSQL test cluster")
+            .new_database()
+    })
+}
+
 pub struct TestServer {
     pub addr: SocketAddr,
     pub url: String,
@@ -36,6 +46,7 @@ impl TestServer {
         let args = ServeArgs {
             listen: Some("127.0.0.1:0".parse().unwrap()),
             data_dir: Some(data.path().to_path_buf()),
+            database_url: database_url(),
             public_url: None,
             config,
         };

@@ -7,8 +7,11 @@ mod auth;
 #[cfg(feature = "client")]
 mod client;
 mod compat;
+mod instances;
 mod limits;
 mod persistence;
+#[path = "../pg_cluster.rs"]
+mod pg_cluster;
 mod primary;
 mod redirect;
 mod server;

@@ -262,13 +262,8 @@ async fn a_cached_link_is_served_without_reading_the_database() {
     );
 
     // Change the row behind the server's back: a hit that read the database would see it.
-    let db = rusqlite::Connection::open(server.db_path()).unwrap();
-    let changed = db
-        .execute(
-            "UPDATE chains SET target_url = 'https://sneaky.example/' WHERE code = 'hot'",
-            [],
-        )
-        .unwrap();
+    let changed =
+        server.sql("UPDATE chains SET target_url = 'https://sneaky.example/' WHERE code = 'hot'");
     assert_eq!(changed, 1);
     for _ in 0..3 {
         assert_eq!(

@@ -1,4 +1,6 @@
-//! A real server on 127.0.0.1:0 over a real SQLite file in a temp dir, and a small client.
+//! A real server on 127.0.0.1:0 over a real store, and a small client. The store is a SQLite
+//! file in a temp dir, or with `LINKAPI_TEST_BACKEND=postgres` a database of its own in the
+//! test process's PostgreSQL cluster (`tests/pg_cluster.rs`).
 
 use std::net::SocketAddr;
 use std::num::NonZeroU32;
@@ -7,6 +9,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use linkapi_core::service::RateLimit;
+use linkapi_core::store::Store;
+use linkapi_core::store::postgres::{PgOptions, PgStore};
 use linkapi_core::{App, AppConfig, ManualClock, ServerConfig, SqliteStore, serve};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
@@ -44,10 +48,56 @@ impl Default for Options {
     }
 }
 
+/// Where a test server keeps its data.
+#[derive(Clone, Debug)]
+pub enum Backend {
+    /// `linkapi.db` in the test's temp dir.
+    Sqlite,
+    /// A database of its own in the test cluster.
+    Postgres { url: String },
+}
+
+impl Backend {
+    /// What `LINKAPI_TEST_BACKEND` asks for (SQLite unless it says `postgres`).
+    pub fn from_env() -> Backend {
+        if crate::pg_cluster::selected() {
+            Backend::postgres().expect("the PostgreSQL test cluster")
+        } else {
+            Backend::Sqlite
+        }
+    }
+
+    /// A fresh PostgreSQL database; `None` when PostgreSQL is not installed (and not
+    /// required, see `pg_cluster::required`).
+    pub fn postgres() -> Option<Backend> {
+        let cluster = crate::pg_cluster::cluster()?;
+        Some(Backend::Postgres {
+            url: cluster.new_database(),
+        })
+    }
+
+    async fn open(&self, dir: &TempDir) -> Arc<dyn Store> {
+        match self {
+            Backend::Sqlite => {
+                Arc::new(SqliteStore::open(&dir.path().join("linkapi.db")).expect("open store"))
+            }
+            Backend::Postgres { url } => Arc::new(
+                PgStore::connect(url, PgOptions::default())
+                    .await
+                    .expect("connect to the test database"),
+            ),
+        }
+    }
+}
+
 pub struct TestServer {
     pub addr: SocketAddr,
+    /// The default domain's host: the first instance's address, shared by its peers as
+    /// instances behind a load balancer share one public URL.
+    pub host: String,
     pub clock: ManualClock,
     pub dir: Arc<TempDir>,
+    pub backend: Backend,
     pub client: reqwest::Client,
     shutdown: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<()>>,
@@ -66,23 +116,48 @@ impl TestServer {
     }
 
     pub async fn start_with(options: Options) -> Self {
-        let dir = Arc::new(TempDir::new().expect("temp dir"));
-        Self::start_in(dir, ManualClock::new(START), options).await
+        Self::start_on(Backend::from_env(), options).await
     }
 
-    async fn start_in(dir: Arc<TempDir>, clock: ManualClock, options: Options) -> Self {
-        let store = SqliteStore::open(&dir.path().join("linkapi.db")).expect("open store");
+    /// A server on `backend` (for tests of one backend in particular).
+    pub async fn start_on(backend: Backend, options: Options) -> Self {
+        let dir = Arc::new(TempDir::new().expect("temp dir"));
+        Self::start_in(dir, backend, ManualClock::new(START), None, options).await
+    }
+
+    /// A second instance over this one's database, as behind a load balancer: its own caches,
+    /// rate limiter and address, the same clock.
+    pub async fn start_peer(&self, options: Options) -> Self {
+        Self::start_in(
+            self.dir.clone(),
+            self.backend.clone(),
+            self.clock.clone(),
+            Some(self.host.clone()),
+            options,
+        )
+        .await
+    }
+
+    async fn start_in(
+        dir: Arc<TempDir>,
+        backend: Backend,
+        clock: ManualClock,
+        host: Option<String>,
+        options: Options,
+    ) -> Self {
+        let store = backend.open(&dir).await;
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind");
         let addr = listener.local_addr().expect("addr");
+        let host = host.unwrap_or_else(|| addr.to_string());
         let config = AppConfig {
-            default_host: addr.to_string(),
+            default_host: host.clone(),
             rate_limit: options.rate_limit,
             daily_create_quota: options.daily_create_quota,
             ..AppConfig::default()
         };
-        let app = App::start(Arc::new(store), Arc::new(clock.clone()), config)
+        let app = App::start(store, Arc::new(clock.clone()), config)
             .await
             .expect("start app");
         app.bootstrap(Some(ADMIN_KEY)).await.expect("bootstrap");
@@ -104,8 +179,10 @@ impl TestServer {
         let client = http_client(reqwest::Client::builder());
         TestServer {
             addr,
+            host,
             clock,
             dir,
+            backend,
             client,
             shutdown: Some(tx),
             task: Some(task),
@@ -117,7 +194,8 @@ impl TestServer {
         self.stop().await;
         let dir = self.dir.clone();
         let clock = self.clock.clone();
-        Self::start_in(dir, clock, Options::default()).await
+        // A restarted server binds a new port, which becomes its default domain.
+        Self::start_in(dir, self.backend.clone(), clock, None, Options::default()).await
     }
 
     pub async fn stop(&mut self) {
@@ -129,8 +207,43 @@ impl TestServer {
         }
     }
 
-    pub fn db_path(&self) -> PathBuf {
+    fn db_path(&self) -> PathBuf {
         self.dir.path().join("linkapi.db")
+    }
+
+    /// Runs one SQL statement on the server's database behind its back; returns the rows it
+    /// changed.
+    pub fn sql(&self, statement: &str) -> usize {
+        match &self.backend {
+            Backend::Sqlite => rusqlite::Connection::open(self.db_path())
+                .expect("open the database")
+                .execute(statement, [])
+                .expect("statement runs"),
+            Backend::Postgres { url } => {
+                let cluster = crate::pg_cluster::cluster().expect("cluster");
+                let out = cluster.psql(url, statement);
+                // psql prints "UPDATE n" (or "INSERT 0 n") for the statement it ran.
+                out.split_whitespace()
+                    .last()
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or(0)
+            }
+        }
+    }
+
+    /// Every byte the store keeps: the SQLite file and its write-ahead log, or a dump of the
+    /// PostgreSQL database.
+    pub fn stored_bytes(&self) -> Vec<u8> {
+        match &self.backend {
+            Backend::Sqlite => {
+                let mut bytes = std::fs::read(self.db_path()).expect("database file");
+                bytes.extend(
+                    std::fs::read(self.db_path().with_extension("db-wal")).unwrap_or_default(),
+                );
+                bytes
+            }
+            Backend::Postgres { url } => crate::pg_cluster::cluster().expect("cluster").dump(url),
+        }
     }
 
     pub fn url(&self, path: &str) -> String {
@@ -171,11 +284,12 @@ impl TestServer {
         self.call(Method::DELETE, path, Some(key), None).await
     }
 
-    /// GET of a short link, not following the redirect.
+    /// GET of a short link on the default domain, not following the redirect.
     pub async fn visit(&self, code: &str) -> Reply {
         let resp = self
             .client
             .get(self.url(&format!("/{code}")))
+            .header("host", &self.host)
             .send()
             .await
             .expect("visit");

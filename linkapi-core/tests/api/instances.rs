@@ -1,0 +1,288 @@
+//! Rules that must hold under concurrency, on both backends, and coherence between instances
+//! sharing one PostgreSQL database.
+//!
+//! These tests choose their backends themselves rather than following
+//! `LINKAPI_TEST_BACKEND`: the races run on SQLite and, when PostgreSQL is installed, on
+//! PostgreSQL across two instances; the coherence tests need PostgreSQL.
+
+use std::time::{Duration, Instant};
+
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+use crate::support::{ADMIN_KEY, Backend, Options, TestServer};
+
+/// How many clients race.
+const RACERS: usize = 50;
+
+/// The instances a race runs on: one SQLite server, or two over one PostgreSQL database.
+async fn instances(backend: Backend, options: impl Fn() -> Options) -> Vec<TestServer> {
+    let first = TestServer::start_on(backend.clone(), options()).await;
+    match backend {
+        Backend::Sqlite => vec![first],
+        Backend::Postgres { .. } => {
+            let second = first.start_peer(options()).await;
+            vec![first, second]
+        }
+    }
+}
+
+fn backends() -> Vec<Backend> {
+    let mut backends = vec![Backend::Sqlite];
+    backends.extend(Backend::postgres());
+    backends
+}
+
+/// Sends `RACERS` creates at once, spread over `servers`, and returns each answer's status and
+/// body.
+async fn race_creates(
+    servers: &[TestServer],
+    key: &str,
+    body: impl Fn(usize) -> Value,
+) -> Vec<(StatusCode, Value)> {
+    let barrier = std::sync::Arc::new(tokio::sync::Barrier::new(RACERS));
+    let mut tasks = Vec::with_capacity(RACERS);
+    for i in 0..RACERS {
+        let server = &servers[i % servers.len()];
+        let request = server
+            .client
+            .post(server.url("/chains"))
+            .bearer_auth(key)
+            .json(&body(i));
+        let barrier = barrier.clone();
+        tasks.push(tokio::spawn(async move {
+            barrier.wait().await;
+            let reply = request.send().await.expect("request");
+            let status = reply.status();
+            (status, reply.json::<Value>().await.unwrap_or(Value::Null))
+        }));
+    }
+    let mut answers = Vec::with_capacity(RACERS);
+    for task in tasks {
+        answers.push(task.await.expect("racer"));
+    }
+    answers
+}
+
+fn count(answers: &[(StatusCode, Value)], status: StatusCode) -> usize {
+    answers.iter().filter(|(s, _)| *s == status).count()
+}
+
+#[tokio::test]
+async fn racing_creates_against_a_quota_of_ten_create_exactly_ten() {
+    for backend in backends() {
+        let servers = instances(backend.clone(), || Options {
+            daily_create_quota: 10,
+            ..Options::default()
+        })
+        .await;
+        let (_, key) = servers[0].full_user("racer").await;
+        let answers = race_creates(
+            &servers,
+            &key,
+            |i| json!({"target_url": format!("https://e.com/{i}")}),
+        )
+        .await;
+        assert_eq!(
+            count(&answers, StatusCode::CREATED),
+            10,
+            "{backend:?}: {answers:?}"
+        );
+        assert_eq!(
+            count(&answers, StatusCode::TOO_MANY_REQUESTS),
+            RACERS - 10,
+            "{backend:?}: {answers:?}"
+        );
+        for (_, body) in answers
+            .iter()
+            .filter(|(s, _)| *s == StatusCode::TOO_MANY_REQUESTS)
+        {
+            assert_eq!(body["code"], "quota_exceeded", "{backend:?}: {body}");
+        }
+        // What the store holds agrees with what the clients were told.
+        let listed = servers[1 % servers.len()].get("/chains", &key).await;
+        assert_eq!(listed.primary_data()["total"], 10, "{backend:?}");
+    }
+}
+
+#[tokio::test]
+async fn racing_creates_of_one_custom_code_create_exactly_one() {
+    for backend in backends() {
+        let servers = instances(backend.clone(), Options::default).await;
+        let (_, key) = servers[0].full_user("coder").await;
+        let answers = race_creates(
+            &servers,
+            &key,
+            |i| json!({"target_url": format!("https://e.com/{i}"), "code": "contested"}),
+        )
+        .await;
+        assert_eq!(
+            count(&answers, StatusCode::CREATED),
+            1,
+            "{backend:?}: {answers:?}"
+        );
+        assert_eq!(
+            count(&answers, StatusCode::CONFLICT),
+            RACERS - 1,
+            "{backend:?}: {answers:?}"
+        );
+        for (_, body) in answers.iter().filter(|(s, _)| *s == StatusCode::CONFLICT) {
+            assert_eq!(body["code"], "code_taken", "{backend:?}: {body}");
+        }
+        // The winner is the one every instance redirects to.
+        let winner = answers
+            .iter()
+            .find(|(s, _)| *s == StatusCode::CREATED)
+            .map(|(_, body)| body["data"]["target_url"].clone())
+            .expect("a winner");
+        for server in &servers {
+            let visit = server.visit("contested").await;
+            assert_eq!(visit.status, StatusCode::FOUND, "{backend:?}");
+            assert_eq!(visit.header("location"), winner.as_str(), "{backend:?}");
+        }
+    }
+}
+
+/// Polls `check` until it holds or `limit` passes; returns how long it took.
+async fn within<F, Fut>(limit: Duration, mut check: F) -> Option<Duration>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let started = Instant::now();
+    while started.elapsed() <= limit {
+        if check().await {
+            return Some(started.elapsed());
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    None
+}
+
+/// Two instances over one fresh PostgreSQL database; `None` (the test skips) without one.
+async fn two_instances() -> Option<(TestServer, TestServer)> {
+    let backend = Backend::postgres()?;
+    let a = TestServer::start_on(backend, Options::default()).await;
+    let b = a.start_peer(Options::default()).await;
+    Some((a, b))
+}
+
+#[tokio::test]
+async fn an_edit_delete_or_domain_change_through_one_instance_reaches_the_other() {
+    let Some((a, b)) = two_instances().await else {
+        return;
+    };
+    let (_, key) = a.full_user("coherent").await;
+    let chain = a
+        .create_chain(
+            &key,
+            json!({"target_url": "https://old.example/", "code": "moving"}),
+        )
+        .await;
+    // B has the link cached now.
+    assert_eq!(
+        b.visit("moving").await.header("location"),
+        Some("https://old.example/")
+    );
+
+    a.patch(
+        &format!("/chains/{}", chain["id"]),
+        &key,
+        json!({"target_url": "https://new.example/"}),
+    )
+    .await
+    .primary_data();
+    let took = within(Duration::from_secs(1), || async {
+        b.visit("moving").await.header("location") == Some("https://new.example/")
+    })
+    .await;
+    assert!(
+        took.is_some(),
+        "B still redirected to the old target after 1 s"
+    );
+
+    a.delete(&format!("/chains/{}", chain["id"]), &key)
+        .await
+        .primary_data();
+    let took = within(Duration::from_secs(1), || async {
+        b.visit("moving").await.status == StatusCode::NOT_FOUND
+    })
+    .await;
+    assert!(took.is_some(), "B still served a deleted chain after 1 s");
+
+    // A domain added through A is served by B; set to 99 through A, B stops serving it.
+    let domain = a
+        .post(
+            "/admin/domains",
+            ADMIN_KEY,
+            json!({"domain": "branded.test", "scheme": "https", "shared": true}),
+        )
+        .await;
+    let domain_id = domain.primary_data()["id"].as_i64().unwrap();
+    a.create_chain(
+        &key,
+        json!({"target_url": "https://branded.example/", "code": "brand", "domain_id": domain_id}),
+    )
+    .await;
+    let visit_branded = || async {
+        b.client
+            .get(b.url("/brand"))
+            .header("host", "branded.test")
+            .send()
+            .await
+            .unwrap()
+            .status()
+    };
+    let took = within(Duration::from_secs(1), || async {
+        visit_branded().await == StatusCode::FOUND
+    })
+    .await;
+    assert!(
+        took.is_some(),
+        "B did not learn of the new domain within 1 s"
+    );
+    a.patch(
+        &format!("/admin/domains/{domain_id}"),
+        ADMIN_KEY,
+        json!({"status": 99}),
+    )
+    .await
+    .primary_data();
+    let took = within(Duration::from_secs(1), || async {
+        visit_branded().await == StatusCode::NOT_FOUND
+    })
+    .await;
+    assert!(
+        took.is_some(),
+        "B still served a domain set to 99 after 1 s"
+    );
+}
+
+#[tokio::test]
+async fn a_key_revoked_through_one_instance_is_refused_by_the_other_at_once() {
+    let Some((a, b)) = two_instances().await else {
+        return;
+    };
+    for round in 0..5 {
+        let (_, key) = a.full_user(&format!("revoked{round}")).await;
+        // B authenticates the key, and so caches it.
+        b.get("/chains", &key).await.primary_data();
+        b.get("/chains", &key).await.primary_data();
+        let keys = a.get("/admin/keys", ADMIN_KEY).await;
+        let id = keys
+            .primary_data()
+            .as_array()
+            .unwrap()
+            .iter()
+            .rev()
+            .find(|k| k["state"] == "active" && k["name"] == "")
+            .map(|k| k["id"].as_i64().unwrap())
+            .unwrap();
+        a.delete(&format!("/admin/keys/{id}"), ADMIN_KEY)
+            .await
+            .primary_data();
+        b.get("/chains", &key)
+            .await
+            .assert_primary_error(StatusCode::UNAUTHORIZED, "invalid_api_key");
+    }
+}
