@@ -29,9 +29,9 @@ use tracing::Instrument;
 
 use crate::error::Error;
 use crate::service::{App, RateState};
-use handlers::{Call, admin, compat, primary, public};
-use response::Body;
-use router::{Matched, Op, Router, Surface};
+use handlers::Call;
+use response::{Body, Reply};
+use router::{Access, BodyKind, Envelope, Matched, PublicCall, Router};
 
 /// Limits and timeouts of the HTTP server.
 #[derive(Debug, Clone)]
@@ -195,40 +195,54 @@ async fn handle(shared: &Shared, req: Request<Incoming>, peer: SocketAddr) -> ht
 }
 
 type Outcome = (
-    Surface,
+    Envelope,
     Option<RateState>,
     Result<http::Response<Body>, Error>,
 );
 
+/// Routes the request and serves it as its route declares: authentication, rate limit and
+/// scope for keyed operations, the body it reads, its handler. Returns the envelope errors
+/// must use, the rate state for the headers, and the handler's result.
 async fn dispatch(shared: &Shared, req: Request<Incoming>, peer: SocketAddr) -> Outcome {
     let app = &shared.app;
-    let (op, param) = match shared.router.route(req.method(), req.uri().path()) {
-        Matched::Op(op, param) => (op, param),
-        Matched::MethodNotAllowed(surface, allow) => {
-            return (surface, None, Err(Error::MethodNotAllowed { allow }));
+    let (route, param) = match shared.router.route(req.method(), req.uri().path()) {
+        Matched::Route(route, param) => (route, param),
+        Matched::MethodNotAllowed(envelope, allow) => {
+            return (envelope, None, Err(Error::MethodNotAllowed { allow }));
         }
-        Matched::NotFound(surface) => return (surface, None, Err(Error::NotFound("route"))),
+        Matched::NotFound(envelope) => return (envelope, None, Err(Error::NotFound("route"))),
     };
     let span = tracing::Span::current();
-    span.record("route", op.name());
-    let surface = op.surface();
+    span.record("route", route.name);
+    let errors = route.errors;
+    let reply = Reply {
+        envelope: route.success,
+    };
     let (parts, body) = req.into_parts();
 
-    let Some(scope) = op.scope() else {
-        let result = match op {
-            Op::Healthz => Ok(public::healthz()),
-            Op::Readyz => public::readyz(app).await,
-            _ => public::redirect(app, &parts, param.as_deref().unwrap_or_default(), peer).await,
-        };
-        return (surface, None, result);
+    let (scope, query_key, handler) = match route.access {
+        Access::Public(handler) => {
+            let call = PublicCall {
+                parts,
+                param,
+                peer,
+                reply,
+            };
+            return (errors, None, handler(app, call).await);
+        }
+        Access::Key {
+            scope,
+            query_key,
+            handler,
+        } => (scope, query_key, handler),
     };
 
-    let Some(secret) = request::api_key(&parts, op.takes_query_key()) else {
-        return (surface, None, Err(Error::InvalidApiKey));
+    let Some(secret) = request::api_key(&parts, query_key) else {
+        return (errors, None, Err(Error::InvalidApiKey));
     };
     let who = match app.authenticate(&secret).await {
         Ok(who) => who,
-        Err(err) => return (surface, None, Err(err)),
+        Err(err) => return (errors, None, Err(err)),
     };
     span.record("user", who.user_id.0);
     let rate = match app.check_rate(&who) {
@@ -238,56 +252,33 @@ async fn dispatch(shared: &Shared, req: Request<Incoming>, peer: SocketAddr) -> 
                 limit: r.burst.get(),
                 remaining: 0,
             });
-            return (surface, limit, Err(err));
+            return (errors, limit, Err(err));
         }
     };
     if let Err(err) = app.authorize(&who, scope) {
-        return (surface, rate, Err(err));
+        return (errors, rate, Err(err));
     }
     let config = &shared.config;
-    let body = match request::body_bytes(
-        &parts.headers,
-        body,
-        config.max_body_bytes,
-        config.body_read_timeout,
-    )
-    .await
-    {
-        Ok(body) => body,
-        Err(err) => return (surface, rate, Err(err)),
+    let body = match route.body {
+        BodyKind::None => bytes::Bytes::new(),
+        BodyKind::Json => match request::body_bytes(
+            &parts.headers,
+            body,
+            config.max_body_bytes,
+            config.body_read_timeout,
+        )
+        .await
+        {
+            Ok(body) => body,
+            Err(err) => return (errors, rate, Err(err)),
+        },
     };
     let call = Call {
         parts,
         body,
         param,
         who,
+        reply,
     };
-    let result = match op {
-        Op::ChainCreate => primary::create_chain(app, call).await,
-        Op::ChainList => primary::list_chains(app, call).await,
-        Op::ChainGet => primary::get_chain(app, call).await,
-        Op::ChainUpdate => primary::update_chain(app, call).await,
-        Op::ChainDelete => primary::delete_chain(app, call).await,
-        Op::GroupCreate => primary::create_group(app, call).await,
-        Op::GroupList => primary::list_groups(app, call).await,
-        Op::DomainList => primary::list_domains(app, call).await,
-        Op::CompatChainCreate => compat::create_chain(app, call).await,
-        Op::CompatChainEdit => compat::edit_chain(app, call).await,
-        Op::CompatChainDelete => compat::delete_chains(app, call).await,
-        Op::CompatChainList => compat::list_chains(app, call).await,
-        Op::CompatChainInfo => compat::chain_info(app, call).await,
-        Op::CompatGroupCreate => compat::create_group(app, call).await,
-        Op::CompatGroupList => compat::list_groups(app, call).await,
-        Op::CompatDomainList => compat::list_domains(app, call).await,
-        Op::AdminUserCreate => admin::create_user(app, call).await,
-        Op::AdminUserList => admin::list_users(app, call).await,
-        Op::AdminKeyCreate => admin::create_key(app, call).await,
-        Op::AdminKeyList => admin::list_keys(app, call).await,
-        Op::AdminKeyRevoke => admin::revoke_key(app, call).await,
-        Op::AdminDomainCreate => admin::create_domain(app, call).await,
-        Op::AdminDomainList => admin::list_domains(app, call).await,
-        Op::AdminDomainUpdate => admin::update_domain(app, call).await,
-        Op::Healthz | Op::Readyz | Op::Redirect => Err(Error::NotFound("route")),
-    };
-    (surface, rate, result)
+    (errors, rate, handler(app, call).await)
 }

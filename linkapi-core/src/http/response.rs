@@ -5,9 +5,9 @@ use http::{HeaderValue, Response, StatusCode, header};
 use http_body_util::Full;
 use serde::Serialize;
 
-use super::router::Surface;
+use super::router::Envelope;
 use crate::error::Error;
-use crate::wire::envelope::{CompatError, CompatOk, PrimaryError, PrimaryOk};
+use crate::wire::envelope::{CompatError, CompatOk, PrimaryError, PrimaryOk, StatusOk};
 
 /// The body type of every response.
 pub(crate) type Body = Full<Bytes>;
@@ -38,33 +38,56 @@ fn json_response(status: StatusCode, value: &impl Serialize) -> Response<Body> {
     }
 }
 
-/// 200 `{code: 1, message: "ok", data}`.
-pub(crate) fn primary<T: Serialize>(data: T) -> Response<Body> {
-    primary_with(StatusCode::OK, data)
+/// How a handler answers: the success envelope its route declares. Handlers never choose
+/// an envelope themselves.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Reply {
+    pub(crate) envelope: Envelope,
 }
 
-/// `{code: 1, message: "ok", data}` with another success status (201).
-pub(crate) fn primary_with<T: Serialize>(status: StatusCode, data: T) -> Response<Body> {
-    json_response(
-        status,
-        &PrimaryOk {
-            code: 1,
-            message: "ok".into(),
-            data,
-        },
-    )
+impl Reply {
+    /// 200 with `data` in the route's envelope.
+    pub(crate) fn ok<T: Serialize>(self, data: T) -> Response<Body> {
+        success(self.envelope, StatusCode::OK, data)
+    }
+
+    /// 201 with `data` in the route's envelope.
+    pub(crate) fn created<T: Serialize>(self, data: T) -> Response<Body> {
+        success(self.envelope, StatusCode::CREATED, data)
+    }
 }
 
-/// 200 `{code: 1, msg: "ok", result}`.
-pub(crate) fn compat<T: Serialize>(result: T) -> Response<Body> {
-    json_response(
-        StatusCode::OK,
-        &CompatOk {
-            code: 1,
-            msg: "ok".into(),
-            result,
-        },
-    )
+/// `data` in a success envelope.
+pub(crate) fn success<T: Serialize>(
+    envelope: Envelope,
+    status: StatusCode,
+    data: T,
+) -> Response<Body> {
+    match envelope {
+        Envelope::Primary | Envelope::Page => json_response(
+            status,
+            &PrimaryOk {
+                code: 1,
+                message: "ok".into(),
+                data,
+            },
+        ),
+        Envelope::Compat => json_response(
+            status,
+            &CompatOk {
+                code: 1,
+                msg: "ok".into(),
+                result: data,
+            },
+        ),
+        Envelope::Status => json_response(
+            status,
+            &StatusOk {
+                status: 1,
+                result: data,
+            },
+        ),
+    }
 }
 
 /// A small HTML page for visitors of short links.
@@ -82,16 +105,17 @@ pub(crate) fn page(status: StatusCode, title: &str, text: &str) -> Response<Body
     response
 }
 
-/// The response for `err` on `surface`. Internal errors are logged here with their cause and
-/// answered without it.
-pub(crate) fn error(surface: Surface, err: &Error) -> Response<Body> {
+/// The response for `err` in an operation whose errors use `envelope`. Internal errors are
+/// logged here with their cause and answered without it.
+pub(crate) fn error(envelope: Envelope, err: &Error) -> Response<Body> {
     if let Error::Internal(cause) = err {
         tracing::error!(error = %cause, source = ?cause.source(), "internal error");
     }
     let status = err.status();
     let message = err.to_string();
-    let mut response = match surface {
-        Surface::Primary => json_response(
+    let mut response = match envelope {
+        // Operations answering `{status: 1, result}` report errors as the primary surface does.
+        Envelope::Primary | Envelope::Status => json_response(
             status,
             &PrimaryError {
                 code: err.code().into(),
@@ -99,14 +123,14 @@ pub(crate) fn error(surface: Surface, err: &Error) -> Response<Body> {
                 status: status.as_u16(),
             },
         ),
-        Surface::Compat => json_response(
+        Envelope::Compat => json_response(
             status,
             &CompatError {
                 code: 0,
                 msg: message,
             },
         ),
-        Surface::Public => match status {
+        Envelope::Page => match status {
             StatusCode::NOT_FOUND => page(status, "Not found", "This short link does not exist."),
             _ => page(
                 status,
@@ -125,4 +149,66 @@ pub(crate) fn error(surface: Surface, err: &Error) -> Response<Body> {
         headers.insert(header::RETRY_AFTER, HeaderValue::from(secs));
     }
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use http_body_util::BodyExt;
+
+    use super::*;
+
+    async fn json(response: Response<Body>) -> (StatusCode, serde_json::Value) {
+        let status = response.status();
+        let bytes = response
+            .into_body()
+            .collect()
+            .await
+            .map(|b| b.to_bytes())
+            .unwrap_or_default();
+        (status, serde_json::from_slice(&bytes).unwrap_or_default())
+    }
+
+    #[tokio::test]
+    async fn each_envelope_wraps_success_as_its_surface_expects() {
+        let data = serde_json::json!({"chain_id": 7});
+        let (status, primary) = json(success(Envelope::Primary, StatusCode::CREATED, &data)).await;
+        assert_eq!(status, StatusCode::CREATED);
+        assert_eq!(
+            primary,
+            serde_json::json!({"code": 1, "message": "ok", "data": data})
+        );
+        let (_, compat) = json(success(Envelope::Compat, StatusCode::OK, &data)).await;
+        assert_eq!(
+            compat,
+            serde_json::json!({"code": 1, "msg": "ok", "result": data})
+        );
+        let (_, status_ok) = json(success(Envelope::Status, StatusCode::OK, &data)).await;
+        assert_eq!(status_ok, serde_json::json!({"status": 1, "result": data}));
+    }
+
+    #[tokio::test]
+    async fn status_envelope_operations_report_errors_as_the_primary_surface() {
+        let err = Error::bad_request("missing_out_id", "out_id is required");
+        let (status, body) = json(error(Envelope::Status, &err)).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert_eq!(
+            body,
+            serde_json::json!({"code": "missing_out_id", "message": "out_id is required", "status": 400})
+        );
+        let (_, compat) = json(error(Envelope::Compat, &err)).await;
+        assert_eq!(
+            compat,
+            serde_json::json!({"code": 0, "msg": "out_id is required"})
+        );
+    }
+
+    #[tokio::test]
+    async fn unavailable_stores_answer_503_with_retry_after() {
+        let err = Error::Unavailable { retry_after: 2 };
+        let response = error(Envelope::Compat, &err);
+        assert_eq!(response.headers()[header::RETRY_AFTER], "2");
+        let (status, body) = json(response).await;
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(body["code"], 0);
+    }
 }

@@ -1,236 +1,464 @@
-//! The route table: path and method to an [`Op`]. Built once; matched with `matchit`, which
-//! prefers static segments over parameters, so `/chains` is never taken for a code.
+//! The route table: one [`Route`] per operation, saying everything the server needs to know to
+//! serve it: method and path, who may call it (no key, or a key with a scope, and whether the
+//! key may come as `?apikey=`), what body it reads, which envelope its success and its errors
+//! use, and its handler. The dispatcher (`http::dispatch`) reads nothing else, so an operation
+//! cannot be half declared, and the OpenAPI document can be generated from the same table.
+//!
+//! Paths are matched with `matchit`, which prefers static segments over parameters, so
+//! `/chains` is never taken for a code.
+
+use std::net::SocketAddr;
 
 use http::Method;
+use http::request::Parts;
 
+use super::handlers::{self, Call};
+use super::response::{Body, Reply};
 use crate::codes::is_reserved;
+use crate::error::Result;
 use crate::model::{Resource, Scope};
+use crate::service::App;
+use crate::store::BoxFuture;
 
-/// Which envelope a response uses.
+/// The shape of a response body.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Surface {
-    /// `{code: 1, message, data}` / `{code: "<name>", message, status}`.
+pub(crate) enum Envelope {
+    /// `{code: 1, message, data}`; errors `{code: "<name>", message, status}`.
     Primary,
-    /// `{code: 1, msg, result}` / `{code: 0, msg}`.
+    /// `{code: 1, msg, result}`; errors `{code: 0, msg}`.
     Compat,
-    /// Public redirect pages: HTML, no envelope.
-    Public,
+    /// `{status: 1, result}` (conversions, transfers); these operations' errors are primary.
+    #[cfg_attr(
+        not(test),
+        expect(
+            dead_code,
+            reason = "the conversion and transfer operations route to it"
+        )
+    )]
+    Status,
+    /// HTML for people: the redirect path and its error pages.
+    Page,
 }
 
-/// Every operation the server answers.
+/// What an operation reads of the request body.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Op {
-    Healthz,
-    Readyz,
-    ChainCreate,
-    ChainList,
-    ChainGet,
-    ChainUpdate,
-    ChainDelete,
-    GroupCreate,
-    GroupList,
-    DomainList,
-    CompatChainCreate,
-    CompatChainEdit,
-    CompatChainDelete,
-    CompatChainList,
-    CompatChainInfo,
-    CompatGroupCreate,
-    CompatGroupList,
-    CompatDomainList,
-    AdminUserCreate,
-    AdminUserList,
-    AdminKeyCreate,
-    AdminKeyList,
-    AdminKeyRevoke,
-    AdminDomainCreate,
-    AdminDomainList,
-    AdminDomainUpdate,
-    Redirect,
+pub(crate) enum BodyKind {
+    /// Nothing: the body is not read.
+    None,
+    /// A JSON document of at most `ServerConfig::max_body_bytes`, read whole before the
+    /// handler runs (an empty body is `{}`).
+    Json,
 }
 
-impl Op {
-    /// The envelope of its responses.
-    pub(crate) fn surface(self) -> Surface {
-        use Op::*;
-        match self {
-            CompatChainCreate | CompatChainEdit | CompatChainDelete | CompatChainList
-            | CompatChainInfo | CompatGroupCreate | CompatGroupList | CompatDomainList => {
-                Surface::Compat
-            }
-            Redirect => Surface::Public,
-            _ => Surface::Primary,
-        }
-    }
+/// An authenticated operation's handler.
+pub(crate) type ApiHandler =
+    for<'a> fn(&'a App, Call) -> BoxFuture<'a, Result<http::Response<Body>>>;
 
-    /// The scope a key needs; `None` for unauthenticated operations.
-    pub(crate) fn scope(self) -> Option<Scope> {
-        use Op::*;
-        use Resource::*;
-        Some(match self {
-            Healthz | Readyz | Redirect => return None,
-            ChainCreate | ChainUpdate | ChainDelete | CompatChainCreate | CompatChainEdit
-            | CompatChainDelete => Scope::Write(Chains),
-            ChainList | ChainGet | CompatChainList | CompatChainInfo => Scope::Read(Chains),
-            GroupCreate | CompatGroupCreate => Scope::Write(Groups),
-            GroupList | CompatGroupList => Scope::Read(Groups),
-            DomainList | CompatDomainList => Scope::Read(Domains),
-            AdminUserCreate | AdminUserList | AdminKeyCreate | AdminKeyList | AdminKeyRevoke
-            | AdminDomainCreate | AdminDomainList | AdminDomainUpdate => Scope::Admin,
-        })
-    }
+/// An unauthenticated operation's handler.
+pub(crate) type PublicHandler =
+    for<'a> fn(&'a App, PublicCall) -> BoxFuture<'a, Result<http::Response<Body>>>;
 
-    /// Whether the key may come as `?apikey=` (compatibility surface only, contract 1).
-    pub(crate) fn takes_query_key(self) -> bool {
-        self.surface() == Surface::Compat
-    }
-
-    /// Name for logs.
-    pub(crate) fn name(self) -> &'static str {
-        use Op::*;
-        match self {
-            Healthz => "healthz",
-            Readyz => "readyz",
-            ChainCreate => "chains.create",
-            ChainList => "chains.list",
-            ChainGet => "chains.get",
-            ChainUpdate => "chains.update",
-            ChainDelete => "chains.delete",
-            GroupCreate => "groups.create",
-            GroupList => "groups.list",
-            DomainList => "domains.list",
-            CompatChainCreate => "compat.chain.create",
-            CompatChainEdit => "compat.chain.edit",
-            CompatChainDelete => "compat.chain.delete",
-            CompatChainList => "compat.chain.list",
-            CompatChainInfo => "compat.chain.info",
-            CompatGroupCreate => "compat.group.create",
-            CompatGroupList => "compat.group.list",
-            CompatDomainList => "compat.domain.list",
-            AdminUserCreate => "admin.users.create",
-            AdminUserList => "admin.users.list",
-            AdminKeyCreate => "admin.keys.create",
-            AdminKeyList => "admin.keys.list",
-            AdminKeyRevoke => "admin.keys.revoke",
-            AdminDomainCreate => "admin.domains.create",
-            AdminDomainList => "admin.domains.list",
-            AdminDomainUpdate => "admin.domains.update",
-            Redirect => "redirect",
-        }
-    }
+/// A request to an operation that needs no key.
+pub(crate) struct PublicCall {
+    /// Method, URI and headers.
+    pub(crate) parts: Parts,
+    /// The path parameter, if the route has one.
+    pub(crate) param: Option<String>,
+    /// The client's address.
+    pub(crate) peer: SocketAddr,
+    /// The success envelope the route declares.
+    pub(crate) reply: Reply,
 }
 
-type Methods = &'static [(Method, Op)];
+/// Who may call an operation, and what runs it.
+#[derive(Clone, Copy)]
+pub(crate) enum Access {
+    /// No key: health checks and the redirect path.
+    Public(PublicHandler),
+    /// A key holding `scope`.
+    Key {
+        /// The scope the key must hold.
+        scope: Scope,
+        /// Whether the key may also come as `?apikey=` (the compatibility surface and the
+        /// card operations; contract section 1).
+        query_key: bool,
+        /// The handler.
+        handler: ApiHandler,
+    },
+}
+
+/// One operation.
+pub(crate) struct Route {
+    /// The method (HEAD is answered wherever GET is).
+    pub(crate) method: Method,
+    /// The path, `{name}` for its parameter.
+    pub(crate) path: &'static str,
+    /// Stable operation name: logs, and the OpenAPI operation id.
+    pub(crate) name: &'static str,
+    /// Who may call it.
+    pub(crate) access: Access,
+    /// What it reads of the body.
+    pub(crate) body: BodyKind,
+    /// The envelope of its successes.
+    pub(crate) success: Envelope,
+    /// The envelope of its errors.
+    pub(crate) errors: Envelope,
+}
+
+/// Wraps an `async fn(&App, Call|PublicCall) -> Result<Response>` as a table entry.
+macro_rules! handler {
+    ($f:path) => {
+        |app, call| Box::pin($f(app, call))
+    };
+}
 
 const GET: Method = Method::GET;
 const POST: Method = Method::POST;
+const PATCH: Method = Method::PATCH;
+const DELETE: Method = Method::DELETE;
+
+/// A primary-surface operation: headers carry the key, primary envelopes.
+fn primary(
+    method: Method,
+    path: &'static str,
+    name: &'static str,
+    scope: Scope,
+    handler: ApiHandler,
+) -> Route {
+    let body = if method == POST || method == PATCH {
+        BodyKind::Json
+    } else {
+        BodyKind::None
+    };
+    Route {
+        method,
+        path,
+        name,
+        access: Access::Key {
+            scope,
+            query_key: false,
+            handler,
+        },
+        body,
+        success: Envelope::Primary,
+        errors: Envelope::Primary,
+    }
+}
+
+/// A compatibility-surface action: the key may come as `?apikey=`, compat envelopes, a JSON
+/// body (or, by GET, the same fields as query parameters).
+fn compat(
+    method: Method,
+    path: &'static str,
+    name: &'static str,
+    scope: Scope,
+    handler: ApiHandler,
+) -> Route {
+    let body = if method == GET {
+        BodyKind::None
+    } else {
+        BodyKind::Json
+    };
+    Route {
+        method,
+        path,
+        name,
+        access: Access::Key {
+            scope,
+            query_key: true,
+            handler,
+        },
+        body,
+        success: Envelope::Compat,
+        errors: Envelope::Compat,
+    }
+}
+
+/// An operation anyone may call.
+fn public(
+    path: &'static str,
+    name: &'static str,
+    success: Envelope,
+    handler: PublicHandler,
+) -> Route {
+    Route {
+        method: GET,
+        path,
+        name,
+        access: Access::Public(handler),
+        body: BodyKind::None,
+        success,
+        errors: success,
+    }
+}
+
+/// Every operation the server answers.
+pub(crate) fn routes() -> Vec<Route> {
+    use Resource::{Chains, Domains, Groups};
+    use Scope::{Admin, Read, Write};
+    use handlers::{admin, compat as c, primary as p, public as pb};
+    let mut routes = vec![
+        public(
+            "/healthz",
+            "healthz",
+            Envelope::Primary,
+            handler!(pb::healthz),
+        ),
+        public("/readyz", "readyz", Envelope::Primary, handler!(pb::readyz)),
+        primary(
+            POST,
+            "/chains",
+            "chains.create",
+            Write(Chains),
+            handler!(p::create_chain),
+        ),
+        primary(
+            GET,
+            "/chains",
+            "chains.list",
+            Read(Chains),
+            handler!(p::list_chains),
+        ),
+        primary(
+            GET,
+            "/chains/{id}",
+            "chains.get",
+            Read(Chains),
+            handler!(p::get_chain),
+        ),
+        primary(
+            PATCH,
+            "/chains/{id}",
+            "chains.update",
+            Write(Chains),
+            handler!(p::update_chain),
+        ),
+        primary(
+            DELETE,
+            "/chains/{id}",
+            "chains.delete",
+            Write(Chains),
+            handler!(p::delete_chain),
+        ),
+        primary(
+            POST,
+            "/groups",
+            "groups.create",
+            Write(Groups),
+            handler!(p::create_group),
+        ),
+        primary(
+            GET,
+            "/groups",
+            "groups.list",
+            Read(Groups),
+            handler!(p::list_groups),
+        ),
+        primary(
+            GET,
+            "/domains",
+            "domains.list",
+            Read(Domains),
+            handler!(p::list_domains),
+        ),
+        primary(
+            POST,
+            "/admin/users",
+            "admin.users.create",
+            Admin,
+            handler!(admin::create_user),
+        ),
+        primary(
+            GET,
+            "/admin/users",
+            "admin.users.list",
+            Admin,
+            handler!(admin::list_users),
+        ),
+        primary(
+            POST,
+            "/admin/keys",
+            "admin.keys.create",
+            Admin,
+            handler!(admin::create_key),
+        ),
+        primary(
+            GET,
+            "/admin/keys",
+            "admin.keys.list",
+            Admin,
+            handler!(admin::list_keys),
+        ),
+        primary(
+            DELETE,
+            "/admin/keys/{id}",
+            "admin.keys.revoke",
+            Admin,
+            handler!(admin::revoke_key),
+        ),
+        primary(
+            POST,
+            "/admin/domains",
+            "admin.domains.create",
+            Admin,
+            handler!(admin::create_domain),
+        ),
+        primary(
+            GET,
+            "/admin/domains",
+            "admin.domains.list",
+            Admin,
+            handler!(admin::list_domains),
+        ),
+        primary(
+            PATCH,
+            "/admin/domains/{id}",
+            "admin.domains.update",
+            Admin,
+            handler!(admin::update_domain),
+        ),
+        compat(
+            POST,
+            "/openapi/v1/chain/create",
+            "compat.chain.create",
+            Write(Chains),
+            handler!(c::create_chain),
+        ),
+        compat(
+            POST,
+            "/openapi/v1/chain/edit",
+            "compat.chain.edit",
+            Write(Chains),
+            handler!(c::edit_chain),
+        ),
+        compat(
+            POST,
+            "/openapi/v1/chain/delete",
+            "compat.chain.delete",
+            Write(Chains),
+            handler!(c::delete_chains),
+        ),
+        compat(
+            POST,
+            "/openapi/v1/group/create",
+            "compat.group.create",
+            Write(Groups),
+            handler!(c::create_group),
+        ),
+        public(
+            "/{code}",
+            "redirect",
+            Envelope::Page,
+            handler!(pb::redirect),
+        ),
+    ];
+    // List and info actions also answer GET with their fields as query parameters.
+    for method in [GET, POST] {
+        routes.extend([
+            compat(
+                method.clone(),
+                "/openapi/v1/chain/list",
+                "compat.chain.list",
+                Read(Chains),
+                handler!(c::list_chains),
+            ),
+            compat(
+                method.clone(),
+                "/openapi/v1/chain/info",
+                "compat.chain.info",
+                Read(Chains),
+                handler!(c::chain_info),
+            ),
+            compat(
+                method.clone(),
+                "/openapi/v1/group/list",
+                "compat.group.list",
+                Read(Groups),
+                handler!(c::list_groups),
+            ),
+            compat(
+                method,
+                "/openapi/v1/domain/list",
+                "compat.domain.list",
+                Read(Domains),
+                handler!(c::list_domains),
+            ),
+        ]);
+    }
+    routes
+}
 
 /// What a request maps to.
-#[derive(Debug, PartialEq, Eq)]
-pub(crate) enum Matched {
+pub(crate) enum Matched<'r> {
     /// An operation and the path parameter, if the route has one.
-    Op(Op, Option<String>),
-    /// The path exists with other methods.
-    MethodNotAllowed(Surface, String),
-    /// Nothing here.
-    NotFound(Surface),
+    Route(&'r Route, Option<String>),
+    /// The path exists with other methods: the errors' envelope and the `Allow` header.
+    MethodNotAllowed(Envelope, String),
+    /// Nothing here; the envelope of the surface the path is under.
+    NotFound(Envelope),
 }
 
 pub(crate) struct Router {
-    routes: matchit::Router<Methods>,
+    /// Every route, in table order.
+    routes: Vec<Route>,
+    /// Path to the indexes of its routes in `routes`.
+    paths: matchit::Router<Vec<usize>>,
 }
 
 impl Router {
     pub(crate) fn new() -> Self {
-        use Op::*;
-        let table: &[(&str, Methods)] = &[
-            ("/healthz", &[(GET, Healthz)]),
-            ("/readyz", &[(GET, Readyz)]),
-            ("/chains", &[(GET, ChainList), (POST, ChainCreate)]),
-            (
-                "/chains/{id}",
-                &[
-                    (GET, ChainGet),
-                    (Method::PATCH, ChainUpdate),
-                    (Method::DELETE, ChainDelete),
-                ],
-            ),
-            ("/groups", &[(GET, GroupList), (POST, GroupCreate)]),
-            ("/domains", &[(GET, DomainList)]),
-            ("/openapi/v1/chain/create", &[(POST, CompatChainCreate)]),
-            ("/openapi/v1/chain/edit", &[(POST, CompatChainEdit)]),
-            ("/openapi/v1/chain/delete", &[(POST, CompatChainDelete)]),
-            (
-                "/openapi/v1/chain/list",
-                &[(GET, CompatChainList), (POST, CompatChainList)],
-            ),
-            (
-                "/openapi/v1/chain/info",
-                &[(GET, CompatChainInfo), (POST, CompatChainInfo)],
-            ),
-            ("/openapi/v1/group/create", &[(POST, CompatGroupCreate)]),
-            (
-                "/openapi/v1/group/list",
-                &[(GET, CompatGroupList), (POST, CompatGroupList)],
-            ),
-            (
-                "/openapi/v1/domain/list",
-                &[(GET, CompatDomainList), (POST, CompatDomainList)],
-            ),
-            (
-                "/admin/users",
-                &[(GET, AdminUserList), (POST, AdminUserCreate)],
-            ),
-            (
-                "/admin/keys",
-                &[(GET, AdminKeyList), (POST, AdminKeyCreate)],
-            ),
-            ("/admin/keys/{id}", &[(Method::DELETE, AdminKeyRevoke)]),
-            (
-                "/admin/domains",
-                &[(GET, AdminDomainList), (POST, AdminDomainCreate)],
-            ),
-            ("/admin/domains/{id}", &[(Method::PATCH, AdminDomainUpdate)]),
-            ("/{code}", &[(GET, Redirect)]),
-        ];
-        let mut routes = matchit::Router::new();
-        for (path, methods) in table {
-            if let Err(e) = routes.insert(*path, *methods) {
+        let routes = routes();
+        let mut by_path: Vec<(&'static str, Vec<usize>)> = Vec::new();
+        for (index, route) in routes.iter().enumerate() {
+            match by_path.iter_mut().find(|(path, _)| *path == route.path) {
+                Some((_, indexes)) => indexes.push(index),
+                None => by_path.push((route.path, vec![index])),
+            }
+        }
+        let mut paths = matchit::Router::new();
+        for (path, indexes) in by_path {
+            if let Err(e) = paths.insert(path, indexes) {
                 // The table is a constant: a clash is a programming error caught by the tests.
                 panic!("route table is inconsistent at {path}: {e}");
             }
         }
-        Router { routes }
+        Router { routes, paths }
     }
 
-    pub(crate) fn route(&self, method: &Method, path: &str) -> Matched {
+    pub(crate) fn route(&self, method: &Method, path: &str) -> Matched<'_> {
         let surface = if path == "/openapi/v1" || path.starts_with("/openapi/v1/") {
-            Surface::Compat
+            Envelope::Compat
         } else {
-            Surface::Primary
+            Envelope::Primary
         };
-        let Ok(found) = self.routes.at(path) else {
+        let Ok(found) = self.paths.at(path) else {
             return Matched::NotFound(surface);
         };
         let param = found.params.iter().next().map(|(_, v)| v.to_owned());
-        if found.value.iter().any(|(_, op)| *op == Op::Redirect)
-            && param.as_deref().is_some_and(is_reserved)
+        let candidates = found.value.iter().map(|&i| &self.routes[i]);
+        if param.as_deref().is_some_and(is_reserved)
+            && found
+                .value
+                .iter()
+                .any(|&i| self.routes[i].name == "redirect")
         {
             // `/admin`, `/openapi` and friends are API prefixes, never codes.
             return Matched::NotFound(surface);
         }
         // HEAD is answered wherever GET is; hyper leaves the body out.
         let wanted = if method == Method::HEAD { &GET } else { method };
-        match found.value.iter().find(|(m, _)| m == wanted) {
-            Some((_, op)) => Matched::Op(*op, param),
-            None => {
-                let mut allow: Vec<&str> = found.value.iter().map(|(m, _)| m.as_str()).collect();
-                if allow.contains(&"GET") {
-                    allow.push("HEAD");
-                }
-                Matched::MethodNotAllowed(surface, allow.join(", "))
-            }
+        if let Some(route) = candidates.clone().find(|r| r.method == *wanted) {
+            return Matched::Route(route, param);
         }
+        // In one order whatever the table's, HEAD last (it rides on GET).
+        const ORDER: [&str; 5] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+        let mut allow: Vec<&str> = candidates.clone().map(|r| r.method.as_str()).collect();
+        allow.sort_by_key(|m| ORDER.iter().position(|o| o == m));
+        if allow.contains(&"GET") {
+            allow.push("HEAD");
+        }
+        let errors = candidates.map(|r| r.errors).next().unwrap_or(surface);
+        Matched::MethodNotAllowed(errors, allow.join(", "))
     }
 }
 
@@ -238,53 +466,102 @@ impl Router {
 mod tests {
     use super::*;
 
-    #[test]
-    fn routes_match_methods_and_params() {
-        let r = Router::new();
-        assert_eq!(
-            r.route(&Method::POST, "/chains"),
-            Matched::Op(Op::ChainCreate, None)
-        );
-        assert_eq!(
-            r.route(&Method::PATCH, "/chains/12"),
-            Matched::Op(Op::ChainUpdate, Some("12".into()))
-        );
-        assert_eq!(
-            r.route(&Method::GET, "/openapi/v1/chain/list"),
-            Matched::Op(Op::CompatChainList, None)
-        );
-        assert_eq!(
-            r.route(&Method::HEAD, "/abc123"),
-            Matched::Op(Op::Redirect, Some("abc123".into()))
-        );
-        assert_eq!(
-            r.route(&Method::PUT, "/chains"),
-            Matched::MethodNotAllowed(Surface::Primary, "GET, POST, HEAD".into())
-        );
-        assert_eq!(
-            r.route(&Method::GET, "/openapi/v1/chain/create"),
-            Matched::MethodNotAllowed(Surface::Compat, "POST".into())
-        );
-        assert_eq!(
-            r.route(&Method::GET, "/openapi/v1/nope"),
-            Matched::NotFound(Surface::Compat)
-        );
-        assert_eq!(
-            r.route(&Method::GET, "/admin"),
-            Matched::NotFound(Surface::Primary)
-        );
-        assert_eq!(
-            r.route(&Method::GET, "/a/b/c"),
-            Matched::NotFound(Surface::Primary)
-        );
+    fn found(router: &Router, method: Method, path: &str) -> (&'static str, Option<String>) {
+        match router.route(&method, path) {
+            Matched::Route(route, param) => (route.name, param),
+            _ => panic!("{method} {path} should match a route"),
+        }
     }
 
     #[test]
-    fn every_op_but_the_public_ones_needs_a_scope() {
-        assert_eq!(Op::Redirect.scope(), None);
-        assert_eq!(Op::ChainGet.scope(), Some(Scope::Read(Resource::Chains)));
-        assert_eq!(Op::AdminKeyRevoke.scope(), Some(Scope::Admin));
-        assert!(Op::CompatChainList.takes_query_key());
-        assert!(!Op::ChainList.takes_query_key());
+    fn routes_match_methods_and_params() {
+        let r = Router::new();
+        assert_eq!(found(&r, POST, "/chains"), ("chains.create", None));
+        assert_eq!(
+            found(&r, PATCH, "/chains/12"),
+            ("chains.update", Some("12".into()))
+        );
+        assert_eq!(
+            found(&r, GET, "/openapi/v1/chain/list"),
+            ("compat.chain.list", None)
+        );
+        assert_eq!(
+            found(&r, Method::HEAD, "/abc123"),
+            ("redirect", Some("abc123".into()))
+        );
+        assert!(matches!(
+            r.route(&Method::PUT, "/chains"),
+            Matched::MethodNotAllowed(Envelope::Primary, allow) if allow == "GET, POST, HEAD"
+        ));
+        assert!(matches!(
+            r.route(&GET, "/openapi/v1/chain/create"),
+            Matched::MethodNotAllowed(Envelope::Compat, allow) if allow == "POST"
+        ));
+        assert!(matches!(
+            r.route(&GET, "/openapi/v1/nope"),
+            Matched::NotFound(Envelope::Compat)
+        ));
+        assert!(matches!(
+            r.route(&GET, "/admin"),
+            Matched::NotFound(Envelope::Primary)
+        ));
+        assert!(matches!(
+            r.route(&GET, "/a/b/c"),
+            Matched::NotFound(Envelope::Primary)
+        ));
+    }
+
+    #[test]
+    fn every_route_is_declared_whole_and_once() {
+        let mut seen = std::collections::HashSet::new();
+        for route in &routes() {
+            assert!(
+                seen.insert((route.method.clone(), route.path)),
+                "{} {} is declared twice",
+                route.method,
+                route.path
+            );
+            match route.access {
+                Access::Public(_) => {
+                    assert!(
+                        route.name == "healthz"
+                            || route.name == "readyz"
+                            || route.name == "redirect"
+                    );
+                }
+                Access::Key { query_key, .. } => {
+                    // The key travels in the query only where the contract allows it.
+                    assert_eq!(
+                        query_key,
+                        route.path.starts_with("/openapi/v1/"),
+                        "{}",
+                        route.path
+                    );
+                    assert_ne!(route.errors, Envelope::Page, "{}", route.path);
+                }
+            }
+            if route.path.starts_with("/openapi/v1/") {
+                assert_eq!(route.success, Envelope::Compat, "{}", route.path);
+            }
+        }
+    }
+
+    #[test]
+    fn scopes_follow_the_contract() {
+        let r = Router::new();
+        let scope = |method: Method, path: &str| match r.route(&method, path) {
+            Matched::Route(route, _) => match route.access {
+                Access::Key { scope, .. } => Some(scope),
+                Access::Public(_) => None,
+            },
+            _ => panic!("{method} {path}"),
+        };
+        assert_eq!(scope(GET, "/x7Kp2a"), None);
+        assert_eq!(scope(GET, "/chains/3"), Some(Scope::Read(Resource::Chains)));
+        assert_eq!(scope(DELETE, "/admin/keys/3"), Some(Scope::Admin));
+        assert_eq!(
+            scope(POST, "/openapi/v1/chain/delete"),
+            Some(Scope::Write(Resource::Chains))
+        );
     }
 }

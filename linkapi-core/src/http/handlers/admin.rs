@@ -1,12 +1,10 @@
 //! Administration: `/admin/users`, `/admin/keys`, `/admin/domains` (scope `admin`).
 
-use http::StatusCode;
-
 use super::Call;
 use crate::clock::format_rfc3339;
 use crate::error::Result;
 use crate::http::request::{json, path_id, query};
-use crate::http::response::{Body, primary, primary_with};
+use crate::http::response::Body;
 use crate::model::{ApiKeyRecord, Domain, DomainId, KeyId, User, UserId};
 use crate::service::App;
 use crate::wire::admin as wire;
@@ -60,13 +58,15 @@ fn domain_out(d: &Domain) -> wire::Domain {
 pub(crate) async fn create_user(app: &App, call: Call) -> Result<Response> {
     let input: wire::CreateUser = json(&call.parts.headers, &call.body)?;
     let user = app.create_user(&input.name, input.daily_quota).await?;
-    Ok(primary_with(StatusCode::CREATED, user_out(&user)))
+    Ok(call.reply.created(user_out(&user)))
 }
 
 /// # `GET /admin/users`
-pub(crate) async fn list_users(app: &App, _call: Call) -> Result<Response> {
+pub(crate) async fn list_users(app: &App, call: Call) -> Result<Response> {
     let users = app.users().await?;
-    Ok(primary(users.iter().map(user_out).collect::<Vec<_>>()))
+    Ok(call
+        .reply
+        .ok(users.iter().map(user_out).collect::<Vec<_>>()))
 }
 
 /// # `POST /admin/keys`
@@ -80,13 +80,10 @@ pub(crate) async fn create_key(app: &App, call: Call) -> Result<Response> {
             input.expires_at,
         )
         .await?;
-    Ok(primary_with(
-        StatusCode::CREATED,
-        wire::CreatedKey {
-            key: key_out(&key, app.now()),
-            api_key: secret,
-        },
-    ))
+    Ok(call.reply.created(wire::CreatedKey {
+        key: key_out(&key, app.now()),
+        api_key: secret,
+    }))
 }
 
 /// Query of `GET /admin/keys`.
@@ -101,16 +98,16 @@ pub(crate) async fn list_keys(app: &App, call: Call) -> Result<Response> {
     let filter: KeyFilter = query(&call.parts)?;
     let keys = app.keys(filter.user_id.map(UserId)).await?;
     let now = app.now();
-    Ok(primary(
-        keys.iter().map(|k| key_out(k, now)).collect::<Vec<_>>(),
-    ))
+    Ok(call
+        .reply
+        .ok(keys.iter().map(|k| key_out(k, now)).collect::<Vec<_>>()))
 }
 
 /// # `DELETE /admin/keys/{id}`
 pub(crate) async fn revoke_key(app: &App, call: Call) -> Result<Response> {
     let id = KeyId(path_id(call.param.as_deref(), "key")?);
     let key = app.revoke_key(id).await?;
-    Ok(primary(key_out(&key, app.now())))
+    Ok(call.reply.ok(key_out(&key, app.now())))
 }
 
 /// # `POST /admin/domains`
@@ -126,13 +123,15 @@ pub(crate) async fn create_domain(app: &App, call: Call) -> Result<Response> {
             input.user_id.map(UserId),
         )
         .await?;
-    Ok(primary_with(StatusCode::CREATED, domain_out(&domain)))
+    Ok(call.reply.created(domain_out(&domain)))
 }
 
 /// # `GET /admin/domains`
-pub(crate) async fn list_domains(app: &App, _call: Call) -> Result<Response> {
+pub(crate) async fn list_domains(app: &App, call: Call) -> Result<Response> {
     let domains = app.all_domains().await?;
-    Ok(primary(domains.iter().map(domain_out).collect::<Vec<_>>()))
+    Ok(call
+        .reply
+        .ok(domains.iter().map(domain_out).collect::<Vec<_>>()))
 }
 
 /// # `PATCH /admin/domains/{id}`
@@ -140,5 +139,5 @@ pub(crate) async fn update_domain(app: &App, call: Call) -> Result<Response> {
     let id = DomainId(path_id(call.param.as_deref(), "domain")?);
     let input: wire::UpdateDomain = json(&call.parts.headers, &call.body)?;
     let domain = app.set_domain_status(id, input.status).await?;
-    Ok(primary(domain_out(&domain)))
+    Ok(call.reply.ok(domain_out(&domain)))
 }

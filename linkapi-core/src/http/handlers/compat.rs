@@ -4,7 +4,7 @@ use super::Call;
 use crate::clock::format_sql;
 use crate::error::{Error, Result};
 use crate::http::request::compat_input;
-use crate::http::response::{Body, compat};
+use crate::http::response::Body;
 use crate::model::{DomainId, GroupId};
 use crate::service::{App, ChainView, NewShortChain, ShortChainPatch};
 use crate::wire::compat as wire;
@@ -73,7 +73,7 @@ pub(crate) async fn create_chain(app: &App, call: Call) -> Result<Response> {
         )
         .await?;
     let chain = &created.view.chain;
-    Ok(compat(wire::CreatedChain {
+    Ok(call.reply.ok(wire::CreatedChain {
         chain: chain.code.clone(),
         chain_title: chain.title.clone(),
         created_today: created.created_today,
@@ -97,7 +97,7 @@ pub(crate) async fn edit_chain(app: &App, call: Call) -> Result<Response> {
             },
         )
         .await?;
-    Ok(compat(wire::EditedChain {
+    Ok(call.reply.ok(wire::EditedChain {
         render_url: view.chain.render_url(),
         target_url: view.chain.target_url,
     }))
@@ -108,7 +108,7 @@ pub(crate) async fn delete_chains(app: &App, call: Call) -> Result<Response> {
     let input: wire::DeleteChains = compat_input(&call.parts, &call.body)?;
     app.delete_short_chains_by_code(&call.who, &input.chains, one_domain(input.domain)?)
         .await?;
-    Ok(compat(Empty::default()))
+    Ok(call.reply.ok(Empty::default()))
 }
 
 /// # `GET|POST /openapi/v1/chain/list` (`chains:read`)
@@ -124,7 +124,7 @@ pub(crate) async fn list_chains(app: &App, call: Call) -> Result<Response> {
         )
         .await?;
     let list: Vec<_> = found.items.iter().map(item).collect();
-    Ok(compat(wire::ChainList {
+    Ok(call.reply.ok(wire::ChainList {
         list_num: list.len() as i64,
         list,
         total: found.total,
@@ -137,7 +137,7 @@ pub(crate) async fn chain_info(app: &App, call: Call) -> Result<Response> {
     let view = app
         .short_chain_by_code(&call.who, &input.chain, one_domain(input.domain)?)
         .await?;
-    Ok(compat(item(&view)))
+    Ok(call.reply.ok(item(&view)))
 }
 
 /// # `POST /openapi/v1/group/create` (`groups:write`)
@@ -146,7 +146,7 @@ pub(crate) async fn create_group(app: &App, call: Call) -> Result<Response> {
     let g = app
         .create_group(&call.who, &input.name, input.chain_type.map_or(0, |t| t.0))
         .await?;
-    Ok(compat(wire::CreatedGroup {
+    Ok(call.reply.ok(wire::CreatedGroup {
         group_id: g.id.0.to_string(),
     }))
 }
@@ -154,7 +154,7 @@ pub(crate) async fn create_group(app: &App, call: Call) -> Result<Response> {
 /// # `GET|POST /openapi/v1/group/list` (`groups:read`)
 pub(crate) async fn list_groups(app: &App, call: Call) -> Result<Response> {
     let groups = app.groups(&call.who).await?;
-    Ok(compat(wire::GroupList {
+    Ok(call.reply.ok(wire::GroupList {
         total: groups.len() as i64,
         list: groups
             .iter()
@@ -172,7 +172,7 @@ pub(crate) async fn list_groups(app: &App, call: Call) -> Result<Response> {
 pub(crate) async fn list_domains(app: &App, call: Call) -> Result<Response> {
     let user = call.who.user_id;
     let domains = app.domains_for(user).await?;
-    Ok(compat(wire::DomainList {
+    Ok(call.reply.ok(wire::DomainList {
         domain_list: domains
             .iter()
             .map(|d| wire::DomainItem {

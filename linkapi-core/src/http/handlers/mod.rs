@@ -9,6 +9,7 @@ pub(crate) mod public;
 use bytes::Bytes;
 use http::request::Parts;
 
+use super::response::Reply;
 use crate::service::Principal;
 
 /// A decoded, authenticated API request.
@@ -21,4 +22,6 @@ pub(crate) struct Call {
     pub(crate) param: Option<String>,
     /// Who is calling.
     pub(crate) who: Principal,
+    /// The success envelope the route declares.
+    pub(crate) reply: Reply,
 }

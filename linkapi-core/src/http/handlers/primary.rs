@@ -1,12 +1,10 @@
 //! Primary surface: `/chains`, `/groups`, `/domains`.
 
-use http::StatusCode;
-
 use super::Call;
 use crate::clock::format_rfc3339;
 use crate::error::Result;
 use crate::http::request::{json, path_id, query};
-use crate::http::response::{Body, primary, primary_with};
+use crate::http::response::Body;
 use crate::model::{ChainId, Domain, DomainId, Group, GroupId, UserId};
 use crate::service::{App, ChainView, NewShortChain, ShortChainPatch};
 use crate::wire::primary as wire;
@@ -72,7 +70,7 @@ pub(crate) async fn create_chain(app: &App, call: Call) -> Result<Response> {
             },
         )
         .await?;
-    Ok(primary_with(StatusCode::CREATED, chain_out(&created.view)))
+    Ok(call.reply.created(chain_out(&created.view)))
 }
 
 /// # `GET /chains` (`chains:read`)
@@ -81,7 +79,7 @@ pub(crate) async fn list_chains(app: &App, call: Call) -> Result<Response> {
     let (found, page, page_size) = app
         .list_short_chains(&call.who, q.page, q.page_size, q.group_id.map(GroupId), q.q)
         .await?;
-    Ok(primary(wire::ChainPage {
+    Ok(call.reply.ok(wire::ChainPage {
         list: found.items.iter().map(chain_out).collect(),
         total: found.total,
         page,
@@ -92,7 +90,9 @@ pub(crate) async fn list_chains(app: &App, call: Call) -> Result<Response> {
 /// # `GET /chains/{id}` (`chains:read`)
 pub(crate) async fn get_chain(app: &App, call: Call) -> Result<Response> {
     let id = ChainId(path_id(call.param.as_deref(), "chain")?);
-    Ok(primary(chain_out(&app.short_chain(&call.who, id).await?)))
+    Ok(call
+        .reply
+        .ok(chain_out(&app.short_chain(&call.who, id).await?)))
 }
 
 /// # `PATCH /chains/{id}` (`chains:write`)
@@ -110,14 +110,14 @@ pub(crate) async fn update_chain(app: &App, call: Call) -> Result<Response> {
             },
         )
         .await?;
-    Ok(primary(chain_out(&view)))
+    Ok(call.reply.ok(chain_out(&view)))
 }
 
 /// # `DELETE /chains/{id}` (`chains:write`)
 pub(crate) async fn delete_chain(app: &App, call: Call) -> Result<Response> {
     let id = ChainId(path_id(call.param.as_deref(), "chain")?);
     app.delete_short_chain(&call.who, id).await?;
-    Ok(primary(wire::DeletedChain {
+    Ok(call.reply.ok(wire::DeletedChain {
         id: id.0,
         deleted: true,
     }))
@@ -129,22 +129,22 @@ pub(crate) async fn create_group(app: &App, call: Call) -> Result<Response> {
     let group = app
         .create_group(&call.who, &input.name, input.chain_type)
         .await?;
-    Ok(primary_with(StatusCode::CREATED, group_out(&group)))
+    Ok(call.reply.created(group_out(&group)))
 }
 
 /// # `GET /groups` (`groups:read`)
 pub(crate) async fn list_groups(app: &App, call: Call) -> Result<Response> {
     let groups = app.groups(&call.who).await?;
-    Ok(primary(groups.iter().map(group_out).collect::<Vec<_>>()))
+    Ok(call
+        .reply
+        .ok(groups.iter().map(group_out).collect::<Vec<_>>()))
 }
 
 /// # `GET /domains` (`domains:read`)
 pub(crate) async fn list_domains(app: &App, call: Call) -> Result<Response> {
     let domains = app.domains_for(call.who.user_id).await?;
-    Ok(primary(
-        domains
-            .iter()
-            .map(|d| domain_out(d, call.who.user_id))
-            .collect::<Vec<_>>(),
-    ))
+    Ok(call.reply.ok(domains
+        .iter()
+        .map(|d| domain_out(d, call.who.user_id))
+        .collect::<Vec<_>>()))
 }

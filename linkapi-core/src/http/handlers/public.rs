@@ -7,8 +7,8 @@ use http::{HeaderValue, Method, StatusCode, header};
 use sha2::{Digest, Sha256};
 
 use crate::error::Result;
-use crate::http::response::{Body, error, page, primary};
-use crate::http::router::Surface;
+use crate::http::response::{Body, error, page};
+use crate::http::router::{Envelope, PublicCall};
 use crate::service::{App, Resolution};
 
 type Response = http::Response<Body>;
@@ -19,15 +19,16 @@ struct Health {
     status: &'static str,
 }
 
-/// # `GET /healthz`: the process answers.
-pub(crate) fn healthz() -> Response {
-    primary(Health { status: "ok" })
+/// # `GET /healthz`: the process answers. Touches nothing shared, so it answers while the
+/// store is down.
+pub(crate) async fn healthz(_app: &App, call: PublicCall) -> Result<Response> {
+    Ok(call.reply.ok(Health { status: "ok" }))
 }
 
-/// # `GET /readyz`: the store answers too.
-pub(crate) async fn readyz(app: &App) -> Result<Response> {
+/// # `GET /readyz`: the store answers too (503 when it does not).
+pub(crate) async fn readyz(app: &App, call: PublicCall) -> Result<Response> {
     app.ready().await?;
-    Ok(primary(Health { status: "ready" }))
+    Ok(call.reply.ok(Health { status: "ready" }))
 }
 
 /// The host a request was sent to: `Host` on HTTP/1.1, the authority on HTTP/2.
@@ -57,12 +58,9 @@ fn visitor(parts: &Parts, peer: SocketAddr) -> String {
 }
 
 /// # `GET|HEAD /{code}` on a chain's domain: 302, 404 or 410.
-pub(crate) async fn redirect(
-    app: &App,
-    parts: &Parts,
-    code: &str,
-    peer: SocketAddr,
-) -> Result<Response> {
+pub(crate) async fn redirect(app: &App, call: PublicCall) -> Result<Response> {
+    let (parts, peer) = (&call.parts, call.peer);
+    let code = call.param.as_deref().unwrap_or_default();
     let host = request_host(parts).unwrap_or_default();
     match app.resolve(host, code).await? {
         Resolution::Redirect { chain_id, location } => {
@@ -87,7 +85,7 @@ pub(crate) async fn redirect(
             Ok(response)
         }
         Resolution::NotFound => Ok(error(
-            Surface::Public,
+            Envelope::Page,
             &crate::error::Error::NotFound("link"),
         )),
         Resolution::Gone => Ok(page(
