@@ -94,6 +94,8 @@ pub struct FileConfig {
     pub max_body_bytes: Option<usize>,
     /// Seconds a client has to send request headers.
     pub header_read_timeout_secs: Option<u64>,
+    /// Seconds a connection may stay open with no request in flight.
+    pub idle_timeout_secs: Option<u64>,
     /// Seconds a client has to send a request body.
     pub body_read_timeout_secs: Option<u64>,
     /// Seconds shutdown waits for open connections.
@@ -122,6 +124,48 @@ pub fn default_data_dir() -> Result<PathBuf> {
         .context("no home directory to keep data in; pass --data-dir")
 }
 
+/// An address a client on this machine can open for a listener bound to `addr`: the
+/// unspecified addresses (`0.0.0.0`, `[::]`) become loopback of the same family.
+pub fn reachable(addr: SocketAddr) -> SocketAddr {
+    match addr.ip() {
+        ip if !ip.is_unspecified() => addr,
+        std::net::IpAddr::V4(_) => SocketAddr::from(([127, 0, 0, 1], addr.port())),
+        std::net::IpAddr::V6(_) => SocketAddr::from((std::net::Ipv6Addr::LOCALHOST, addr.port())),
+    }
+}
+
+/// The connection cap the process can honour: raises the open-files limit as far as the system
+/// allows (it is often 1,024, too low to hold thousands of quiet sockets), and lowers the cap
+/// to fit when it cannot.
+fn connection_cap(wanted: usize) -> usize {
+    #[cfg(unix)]
+    {
+        /// File descriptors kept free beyond the connections: listener, database, logs.
+        const SPARE_DESCRIPTORS: u64 = 128;
+        let wanted_files = wanted as u64 + SPARE_DESCRIPTORS;
+        match rlimit::increase_nofile_limit(wanted_files) {
+            Ok(files) if files < wanted_files => {
+                let cap = files.saturating_sub(SPARE_DESCRIPTORS).max(1) as usize;
+                tracing::warn!(
+                    wanted,
+                    cap,
+                    "the open-files limit is too low for max_connections; serving fewer"
+                );
+                cap
+            }
+            Ok(_) => wanted,
+            Err(err) => {
+                tracing::warn!(error = %err, "could not read or raise the open-files limit");
+                wanted
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        wanted
+    }
+}
+
 /// A database URL without its password, for messages and logs.
 fn redact_url(url: &str) -> String {
     match url::Url::parse(url) {
@@ -138,13 +182,7 @@ fn redact_url(url: &str) -> String {
 /// Host and scheme of the default domain: from the public URL, else the bound address.
 fn default_domain(public_url: Option<&str>, bound: SocketAddr) -> Result<(String, Scheme)> {
     let Some(raw) = public_url else {
-        let ip = if bound.ip().is_unspecified() {
-            // 0.0.0.0 is not an address a browser can open; loopback is, on this machine.
-            std::net::IpAddr::from([127, 0, 0, 1])
-        } else {
-            bound.ip()
-        };
-        return Ok((SocketAddr::new(ip, bound.port()).to_string(), Scheme::Http));
+        return Ok((reachable(bound).to_string(), Scheme::Http));
     };
     let (scheme, rest) = raw
         .split_once("://")
@@ -261,12 +299,16 @@ impl Server {
         };
         let server_defaults = ServerConfig::default();
         let config = ServerConfig {
-            max_connections: file
-                .max_connections
-                .unwrap_or(server_defaults.max_connections),
+            max_connections: connection_cap(
+                file.max_connections
+                    .unwrap_or(server_defaults.max_connections),
+            ),
             header_read_timeout: file
                 .header_read_timeout_secs
                 .map_or(server_defaults.header_read_timeout, Duration::from_secs),
+            idle_timeout: file
+                .idle_timeout_secs
+                .map_or(server_defaults.idle_timeout, Duration::from_secs),
             max_body_bytes: file
                 .max_body_bytes
                 .unwrap_or(server_defaults.max_body_bytes),
@@ -367,6 +409,10 @@ mod tests {
         assert_eq!(
             default_domain(Some("https://s.example.com/"), bound).expect("ok"),
             ("s.example.com".into(), Scheme::Https)
+        );
+        assert_eq!(
+            default_domain(None, "[::]:9000".parse().expect("addr")).expect("ok"),
+            ("[::1]:9000".into(), Scheme::Http)
         );
         assert!(default_domain(Some("s.example.com"), bound).is_err());
         assert!(default_domain(Some("ftp://x"), bound).is_err());

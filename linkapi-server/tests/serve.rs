@@ -94,3 +94,58 @@ async fn a_bad_config_file_is_an_error_naming_the_file() {
     let err = Server::bind(&args, None).await.err().unwrap();
     assert!(format!("{err:#}").contains("bad.toml"), "{err:#}");
 }
+
+#[tokio::test]
+async fn listens_on_ipv6_loopback_and_serves_its_links() {
+    if std::net::TcpListener::bind("[::1]:0").is_err() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "IPv6 loopback is needed for this test in CI"
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let args = ServeArgs {
+        listen: Some("[::1]:0".parse().unwrap()),
+        data_dir: Some(dir.path().to_path_buf()),
+        database_url: database_url(),
+        public_url: None,
+        config: None,
+    };
+    let server = Server::bind(&args, Some("lk_server_test_key_000002"))
+        .await
+        .unwrap();
+    let addr = server.local_addr;
+    assert_eq!(server.public_url, format!("http://[::1]:{}", addr.port()));
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let task = tokio::spawn(server.run(async {
+        let _ = stopped.await;
+    }));
+
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let created: serde_json::Value = client
+        .post(format!("http://{addr}/chains"))
+        .bearer_auth("lk_server_test_key_000002")
+        .json(&serde_json::json!({"target_url": "https://example.com/v6"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let render_url = created["data"]["render_url"].as_str().unwrap();
+    assert!(
+        render_url.starts_with(&format!("http://[::1]:{}/", addr.port())),
+        "{created}"
+    );
+    let visit = client.get(render_url).send().await.unwrap();
+    assert_eq!(visit.status(), reqwest::StatusCode::FOUND);
+    assert_eq!(visit.headers()["location"], "https://example.com/v6");
+
+    stop.send(()).unwrap();
+    task.await.unwrap().unwrap();
+}

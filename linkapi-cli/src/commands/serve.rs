@@ -1,7 +1,9 @@
 //! `linkapi serve`: the server in this process, with the first key handed to profile `local`.
 
 use anyhow::Result;
-use linkapi_server::{INITIAL_KEY_ENV, ServeArgs, Server, bootstrap_notice, init_logging};
+use linkapi_server::{
+    INITIAL_KEY_ENV, ServeArgs, Server, bootstrap_notice, init_logging, reachable,
+};
 
 use crate::config::Config;
 use crate::context::Context;
@@ -18,7 +20,7 @@ pub async fn serve(ctx: Context, args: ServeArgs) -> Result<()> {
     if let Some(notice) = bootstrap_notice(&server) {
         ctx.out.note(&notice);
     }
-    let api = format!("http://{}", loopback_if_unspecified(server.local_addr));
+    let api = format!("http://{}", reachable(server.local_addr));
     if let Some(key) = server.bootstrap.as_ref().filter(|k| k.generated) {
         // A failure here must not stop the server: the key was printed and can be stored by hand.
         match remember(&ctx, &api, &key.secret) {
@@ -35,14 +37,6 @@ pub async fn serve(ctx: Context, args: ServeArgs) -> Result<()> {
         server.public_url
     ));
     server.run(linkapi_server::shutdown_signal()).await
-}
-
-fn loopback_if_unspecified(addr: std::net::SocketAddr) -> std::net::SocketAddr {
-    if addr.ip().is_unspecified() {
-        std::net::SocketAddr::from(([127, 0, 0, 1], addr.port()))
-    } else {
-        addr
-    }
 }
 
 /// Saves the key for `api` in profile `local` and makes `local` the default profile when there

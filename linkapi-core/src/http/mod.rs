@@ -1,10 +1,13 @@
 //! The embeddable HTTP server: hyper 1.x serving HTTP/1.1 and h2c on one port.
 //!
-//! [`serve`] runs the accept loop: a connection cap, per-connection tasks watched for graceful
-//! shutdown, and accept errors that are logged and backed off rather than fatal. Each request
-//! gets an id and a tracing span, is routed (`router`), authenticated, rate limited and
-//! authorised, then handed to a handler; every failure becomes an enveloped response of the
-//! route's surface (`response::error`).
+//! [`serve`] runs the accept loop: a cap on open connections, per-connection tasks, and accept
+//! errors that are logged and backed off rather than fatal. Each connection is watched
+//! (`watch_connection`): a socket with no request in flight is closed once it has been quiet
+//! too long (no first request within the header timeout, or idle past the idle timeout), so
+//! silent or trickling clients cannot hold the cap. Each request gets an id and a tracing span,
+//! is routed by the route table (`router`), authenticated, rate limited and authorised as its
+//! route says, then handed to the route's handler; every failure becomes a response in the
+//! route's error envelope (`response::error`).
 
 mod handlers;
 mod request;
@@ -15,6 +18,7 @@ use std::convert::Infallible;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use http::{HeaderValue, Request};
@@ -22,9 +26,9 @@ use hyper::body::Incoming;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
-use hyper_util::server::graceful::GracefulShutdown;
-use tokio::net::TcpListener;
-use tokio::sync::Semaphore;
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{Semaphore, watch};
+use tokio::task::JoinSet;
 use tracing::Instrument;
 
 use crate::error::Error;
@@ -36,10 +40,14 @@ use router::{Access, BodyKind, Envelope, Matched, PublicCall, Router};
 /// Limits and timeouts of the HTTP server.
 #[derive(Debug, Clone)]
 pub struct ServerConfig {
-    /// Connections served at once; further ones wait in the listen backlog.
+    /// Connections open at once; further ones wait in the listen backlog. Quiet connections
+    /// are closed by the timeouts below, so this bounds resources, not clients.
     pub max_connections: usize,
-    /// Time a client has to send a request's headers (HTTP/1.1).
+    /// Time a new connection has to send a request's headers, from connecting (HTTP/1.1 and
+    /// HTTP/2 alike); then it is closed.
     pub header_read_timeout: Duration,
+    /// Time a connection may stay open with no request in flight after its last one.
+    pub idle_timeout: Duration,
     /// Largest JSON body accepted; larger ones get 413.
     pub max_body_bytes: usize,
     /// Time a client has to send a request's body once its headers arrived; then 408.
@@ -51,8 +59,9 @@ pub struct ServerConfig {
 impl Default for ServerConfig {
     fn default() -> Self {
         ServerConfig {
-            max_connections: 1024,
+            max_connections: 10_000,
             header_read_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(30),
             max_body_bytes: 1 << 20,
             body_read_timeout: Duration::from_secs(30),
             grace_period: Duration::from_secs(10),
@@ -67,9 +76,10 @@ struct Shared {
     config: ServerConfig,
 }
 
-/// Serves `app` on `listener` until `shutdown` completes, then stops accepting, drains open
-/// connections (for at most the grace period) and flushes buffered visits. The caller binds the
-/// listener, so tests can use port 0 and read the address.
+/// Serves `app` on `listener` until `shutdown` completes, then stops accepting, lets open
+/// requests finish for at most the grace period, closes what is still open, and flushes
+/// buffered visits. The caller binds the listener, so tests can use port 0 and read the
+/// address.
 ///
 /// # Errors
 /// None today; the signature leaves room for fatal listener errors.
@@ -84,7 +94,7 @@ pub async fn serve(
         router: Router::new(),
         config: config.clone(),
     });
-    let connections = Arc::new(Semaphore::new(config.max_connections.max(1)));
+    let slots = Arc::new(Semaphore::new(config.max_connections.max(1)));
     let mut builder = auto::Builder::new(TokioExecutor::new());
     builder
         .http1()
@@ -96,13 +106,17 @@ pub async fn serve(
         .timer(TokioTimer::new())
         .max_concurrent_streams(100)
         .max_header_list_size(32 * 1024);
-    let graceful = GracefulShutdown::new();
+    let builder = Arc::new(builder);
+    let (stopping, stop) = watch::channel(false);
+    let mut connections = JoinSet::new();
     let mut backoff = Duration::from_millis(5);
     tokio::pin!(shutdown);
 
     loop {
+        // Reap finished connections so the set holds only open ones.
+        while connections.try_join_next().is_some() {}
         let permit = tokio::select! {
-            permit = connections.clone().acquire_owned() => match permit {
+            permit = slots.clone().acquire_owned() => match permit {
                 Ok(permit) => permit,
                 Err(_) => break, // never closed; stop serving if it were
             },
@@ -124,33 +138,151 @@ pub async fn serve(
             },
             () = &mut shutdown => break,
         };
-        let _ = stream.set_nodelay(true);
-        let shared = shared.clone();
-        let service = service_fn(move |req| {
-            let shared = shared.clone();
-            async move { Ok::<_, Infallible>(handle(&shared, req, peer).await) }
-        });
-        let connection = builder
-            .serve_connection(TokioIo::new(stream), service)
-            .into_owned();
-        let connection = graceful.watch(connection);
-        tokio::spawn(async move {
-            if let Err(err) = connection.await {
-                tracing::debug!(error = %err, %peer, "connection ended with an error");
-            }
+        let (shared, builder, stop) = (shared.clone(), builder.clone(), stop.clone());
+        connections.spawn(async move {
+            serve_connection(shared, &builder, stream, peer, stop).await;
             drop(permit);
         });
     }
 
     drop(listener);
-    tokio::select! {
-        () = graceful.shutdown() => {}
-        () = tokio::time::sleep(config.grace_period) => {
-            tracing::warn!("grace period over; closing remaining connections");
-        }
+    let _ = stopping.send(true);
+    let drained = tokio::time::timeout(config.grace_period, async {
+        while connections.join_next().await.is_some() {}
+    })
+    .await;
+    if drained.is_err() {
+        tracing::warn!(
+            open = connections.len(),
+            "grace period over; closing remaining connections"
+        );
+        connections.shutdown().await;
     }
     app.shutdown().await;
     Ok(())
+}
+
+/// What a connection is doing, for its watchdog.
+struct Activity {
+    /// When the connection was accepted.
+    opened: Instant,
+    /// Requests being served.
+    in_flight: AtomicUsize,
+    /// Milliseconds after `opened` when the last request finished; `u64::MAX` before any.
+    last_done_ms: AtomicU64,
+    /// Bumped when a request starts or finishes, so the watchdog recomputes its deadline.
+    /// A watch channel counts versions: a change made while the watchdog was computing is
+    /// still seen.
+    changed: watch::Sender<()>,
+}
+
+impl Activity {
+    fn new() -> Self {
+        Activity {
+            opened: Instant::now(),
+            in_flight: AtomicUsize::new(0),
+            last_done_ms: AtomicU64::new(u64::MAX),
+            changed: watch::Sender::new(()),
+        }
+    }
+
+    /// When the connection may be closed if nothing starts before then; `None` while a
+    /// request is in flight.
+    fn quiet_deadline(&self, config: &ServerConfig) -> Option<Instant> {
+        if self.in_flight.load(Ordering::SeqCst) > 0 {
+            return None;
+        }
+        Some(match self.last_done_ms.load(Ordering::SeqCst) {
+            u64::MAX => self.opened + config.header_read_timeout,
+            ms => self.opened + Duration::from_millis(ms) + config.idle_timeout,
+        })
+    }
+
+    /// Completes once the connection has had nothing in flight for too long.
+    async fn quiet_too_long(&self, config: &ServerConfig) {
+        let mut changed = self.changed.subscribe();
+        loop {
+            // Whatever changes from here on wakes the wait below.
+            changed.mark_unchanged();
+            match self.quiet_deadline(config) {
+                Some(deadline) if deadline <= Instant::now() => return,
+                Some(deadline) => {
+                    tokio::select! {
+                        () = tokio::time::sleep_until(deadline.into()) => {}
+                        _ = changed.changed() => {}
+                    }
+                }
+                // Busy; a request's own timeouts bound how long it runs.
+                None => {
+                    let _ = changed.changed().await;
+                }
+            }
+        }
+    }
+}
+
+/// Counts a request in flight for as long as it lives.
+struct InFlight(Arc<Activity>);
+
+impl InFlight {
+    fn start(activity: &Arc<Activity>) -> Self {
+        activity.in_flight.fetch_add(1, Ordering::SeqCst);
+        activity.changed.send_replace(());
+        InFlight(activity.clone())
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        let done = u64::try_from(self.0.opened.elapsed().as_millis()).unwrap_or(u64::MAX - 1);
+        self.0.last_done_ms.store(done, Ordering::SeqCst);
+        self.0.in_flight.fetch_sub(1, Ordering::SeqCst);
+        self.0.changed.send_replace(());
+    }
+}
+
+/// Serves one connection until it ends, is quiet too long, or the server stops (then it
+/// finishes what is in flight, within the grace period the caller enforces).
+async fn serve_connection(
+    shared: Arc<Shared>,
+    builder: &auto::Builder<TokioExecutor>,
+    stream: TcpStream,
+    peer: SocketAddr,
+    mut stop: watch::Receiver<bool>,
+) {
+    let _ = stream.set_nodelay(true);
+    let activity = Arc::new(Activity::new());
+    let service = {
+        let (shared, activity) = (shared.clone(), activity.clone());
+        service_fn(move |req| {
+            let (shared, in_flight) = (shared.clone(), InFlight::start(&activity));
+            async move {
+                let response = handle(&shared, req, peer).await;
+                drop(in_flight);
+                Ok::<_, Infallible>(response)
+            }
+        })
+    };
+    let connection = builder.serve_connection(TokioIo::new(stream), service);
+    tokio::pin!(connection);
+    let graceful = tokio::select! {
+        result = connection.as_mut() => {
+            if let Err(err) = result {
+                tracing::debug!(error = %err, %peer, "connection ended with an error");
+            }
+            return;
+        }
+        () = activity.quiet_too_long(&shared.config) => false,
+        _ = stop.wait_for(|stopping| *stopping) => true,
+    };
+    // Say goodbye properly (HTTP/2 GOAWAY, HTTP/1.1 close after the response in flight).
+    connection.as_mut().graceful_shutdown();
+    if graceful {
+        let _ = connection.await;
+    } else {
+        // Nothing was in flight: a short wait for the goodbye, then drop the socket.
+        let _ = tokio::time::timeout(Duration::from_secs(1), connection).await;
+    }
 }
 
 /// An incoming request id when it is short and printable, else a fresh one.

@@ -310,22 +310,40 @@ impl App {
 }
 
 /// Lower-cases a host (with optional port) and checks its characters; `None` when it is not a
-/// plausible host. Ports 80 and 443 are kept as written: the scheme decides what is default.
+/// plausible host. An IPv6 address is written in brackets, as in URLs (`[::1]:8080`). Ports 80
+/// and 443 are kept as written: the scheme decides what is default.
 pub fn normalize_host(raw: &str) -> Option<String> {
     let host = raw.trim().to_ascii_lowercase();
-    let (name, port) = match host.rsplit_once(':') {
-        Some((name, port)) if !name.contains(':') => (name, Some(port)),
-        _ => (host.as_str(), None),
+    let (name_ok, port) = match host.strip_prefix('[') {
+        Some(rest) => {
+            let (address, after) = rest.split_once(']')?;
+            let port = match after {
+                "" => None,
+                _ => Some(after.strip_prefix(':')?),
+            };
+            (address.parse::<std::net::Ipv6Addr>().is_ok(), port)
+        }
+        // A name holds at most one colon, the one before its port.
+        None => match host.split_once(':') {
+            Some((name, port)) => (is_host_name(name), Some(port)),
+            None => (is_host_name(&host), None),
+        },
     };
-    let name_ok = !name.is_empty()
+    (name_ok && port_ok(port)).then_some(host)
+}
+
+fn is_host_name(name: &str) -> bool {
+    !name.is_empty()
         && name.len() <= 253
         && name
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.')
         && !name.starts_with(['-', '.'])
-        && !name.ends_with(['-', '.']);
-    let port_ok = port.is_none_or(|p| p.parse::<u16>().is_ok_and(|p| p != 0));
-    (name_ok && port_ok).then_some(host)
+        && !name.ends_with(['-', '.'])
+}
+
+fn port_ok(port: Option<&str>) -> bool {
+    port.is_none_or(|p| p.parse::<u16>().is_ok_and(|p| p != 0))
 }
 
 /// Maps a conflict to a 409 with the given short name; other store errors become internal.
@@ -356,5 +374,11 @@ mod tests {
         assert_eq!(normalize_host("-x.com"), None);
         assert_eq!(normalize_host(""), None);
         assert_eq!(normalize_host("x.com/path"), None);
+        assert_eq!(normalize_host("[::1]:8080").as_deref(), Some("[::1]:8080"));
+        assert_eq!(normalize_host("[FE80::1]").as_deref(), Some("[fe80::1]"));
+        assert_eq!(normalize_host("[::1]:0"), None);
+        assert_eq!(normalize_host("[nope]:80"), None);
+        assert_eq!(normalize_host("::1"), None);
+        assert_eq!(normalize_host("[::1]x"), None);
     }
 }

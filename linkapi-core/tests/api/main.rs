@@ -1,12 +1,13 @@
 //! Integration tests of the HTTP API: a real server, a real SQLite file, real HTTP.
 
-#![allow(clippy::unwrap_used)]
+#![allow(clippy::unwrap_used, clippy::print_stderr)]
 
 mod admin;
 mod auth;
 #[cfg(feature = "client")]
 mod client;
 mod compat;
+mod hardening;
 mod instances;
 mod limits;
 mod persistence;

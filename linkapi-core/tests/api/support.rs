@@ -25,6 +25,8 @@ pub const ADMIN_KEY: &str = "lk_test_admin_key_0123456789";
 pub struct Options {
     pub body_read_timeout: Duration,
     pub header_read_timeout: Duration,
+    pub idle_timeout: Duration,
+    pub grace_period: Duration,
     pub max_connections: usize,
     pub rate_limit: Option<RateLimit>,
     pub daily_create_quota: i64,
@@ -36,7 +38,9 @@ impl Default for Options {
         Options {
             body_read_timeout: Duration::from_secs(30),
             header_read_timeout: Duration::from_secs(10),
-            max_connections: 1024,
+            idle_timeout: Duration::from_secs(30),
+            grace_period: Duration::from_secs(2),
+            max_connections: 10_000,
             // Generous: tests that are not about rate limits must never meet one.
             rate_limit: Some(RateLimit {
                 per_second: NonZeroU32::new(1000).expect("non-zero"),
@@ -165,8 +169,9 @@ impl TestServer {
             max_body_bytes: options.max_body_bytes,
             body_read_timeout: options.body_read_timeout,
             header_read_timeout: options.header_read_timeout,
+            idle_timeout: options.idle_timeout,
             max_connections: options.max_connections,
-            grace_period: Duration::from_secs(2),
+            grace_period: options.grace_period,
         };
         let (tx, rx) = oneshot::channel::<()>();
         let task = tokio::spawn(async move {
