@@ -69,10 +69,11 @@ rate() {
   awk '/Requests\/sec/ {print $2}' <<<"$out"
 }
 
-# serve NAME [extra flags...]: starts linkapi serve, prints its port.
+# serve NAME [extra flags...]: starts linkapi serve on a free port, left in $port. (Not in a
+# command substitution: its subshell would lose the pid and run the cleanup trap.)
 serve() {
   local name=$1; shift
-  local port; port=$(free_port)
+  port=$(free_port)
   mkdir -p "$scratch/$name"
   # Rate limiting off and a quota no run reaches: this measures creation, not the limits.
   printf 'rate_limit_per_second = 0\ndaily_create_quota = 100000000\n' >"$scratch/$name/linkapi.toml"
@@ -81,15 +82,14 @@ serve() {
     --config "$scratch/$name/linkapi.toml" "$@" 2>"$scratch/$name/server.log" &
   pids+=($!)
   for _ in $(seq 100); do curl -fs "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
-  echo "$port"
 }
 
-sqlite_port=$(serve sqlite)
-sqlite_1=$(rate "$sqlite_port"); sqlite_2=$(rate "$sqlite_port")
+serve sqlite
+sqlite_1=$(rate "$port"); sqlite_2=$(rate "$port")
 kill "${pids[-1]}"
 
-pg_port=$(serve postgres --database-url "postgres://postgres@127.0.0.1:$pgport/linkapi")
-pg_1=$(rate "$pg_port"); pg_2=$(rate "$pg_port")
+serve postgres --database-url "postgres://postgres@127.0.0.1:$pgport/linkapi"
+pg_1=$(rate "$port"); pg_2=$(rate "$port")
 kill "${pids[-1]}"
 
 # The outside baseline: one durable INSERT per transaction, 64 clients.

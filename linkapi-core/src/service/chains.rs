@@ -118,10 +118,11 @@ impl App {
             validate_code(code).map_err(|e| Error::bad_request("invalid_code", e.to_string()))?;
         }
         let domain_id = input.domain_id.unwrap_or(self.inner.default_domain);
+        // From the domain directory, which every domain change (on any instance) reloads.
         let domain = self
-            .store()
+            .inner
+            .links
             .domain(domain_id)
-            .await?
             .filter(|d| d.is_visible_to(who.user_id))
             .ok_or_else(|| {
                 Error::bad_request("invalid_domain", format!("no domain {domain_id} for you"))

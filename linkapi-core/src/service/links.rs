@@ -29,10 +29,18 @@ pub enum Resolution {
     Gone,
 }
 
+/// Every domain, by host for redirects and by id for creates: a few rows, read on every
+/// request, changed rarely.
+#[derive(Default)]
+struct Directory {
+    by_host: HashMap<String, (DomainId, DomainStatus)>,
+    by_id: HashMap<DomainId, Domain>,
+}
+
 pub(super) struct LinkCache {
-    /// Host to what a redirect needs of its domain. Replaced whole on any domain change;
-    /// readers clone the `Arc`.
-    domains: RwLock<Arc<HashMap<String, (DomainId, DomainStatus)>>>,
+    /// The domain directory. Replaced whole on any domain change (here or, through the change
+    /// feed, on another instance); readers clone the `Arc`.
+    domains: RwLock<Arc<Directory>>,
     /// (domain, code) to what the store holds, `None` when it holds nothing.
     links: CoherentCache<(DomainId, String), Option<LinkTarget>>,
 }
@@ -46,22 +54,34 @@ impl LinkCache {
     }
 
     pub(super) fn load_domains(&self, domains: Vec<Domain>) {
-        let map = domains
-            .into_iter()
-            .map(|d| (d.host, (d.id, d.status)))
-            .collect();
+        let directory = Directory {
+            by_host: domains
+                .iter()
+                .map(|d| (d.host.clone(), (d.id, d.status)))
+                .collect(),
+            by_id: domains.into_iter().map(|d| (d.id, d)).collect(),
+        };
         *self
             .domains
             .write()
-            .unwrap_or_else(|poisoned| poisoned.into_inner()) = Arc::new(map);
+            .unwrap_or_else(|poisoned| poisoned.into_inner()) = Arc::new(directory);
+    }
+
+    fn directory(&self) -> Arc<Directory> {
+        self.domains
+            .read()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .clone()
+    }
+
+    /// The domain with this id, as of the last change heard of.
+    pub(super) fn domain(&self, id: DomainId) -> Option<Domain> {
+        self.directory().by_id.get(&id).cloned()
     }
 
     fn domain_for_host(&self, host: &str) -> Option<(DomainId, DomainStatus)> {
-        let domains = self
-            .domains
-            .read()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .clone();
+        let directory = self.directory();
+        let domains = &directory.by_host;
         let lookup = |h: &str| {
             domains.get(h).copied().or_else(|| {
                 // Hosts are stored lower case; most clients send them so, which skips this copy.

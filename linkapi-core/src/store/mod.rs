@@ -333,8 +333,6 @@ pub trait KeyStore: Send + Sync {
 /// Domains.
 #[async_trait]
 pub trait DomainStore: Send + Sync {
-    /// One domain.
-    async fn domain(&self, id: DomainId) -> StoreResult<Option<Domain>>;
     /// Every domain, oldest first.
     async fn domains(&self) -> StoreResult<Vec<Domain>>;
 }

@@ -474,14 +474,6 @@ impl KeyStore for PgStore {
 
 #[async_trait]
 impl DomainStore for PgStore {
-    async fn domain(&self, id: DomainId) -> StoreResult<Option<Domain>> {
-        let sql = format!("SELECT {DOMAIN_COLUMNS} FROM domains WHERE id = $1");
-        self.query_opt(&sql, &[&id.0])
-            .await?
-            .map(|r| domain_at(&r, 0))
-            .transpose()
-    }
-
     async fn domains(&self) -> StoreResult<Vec<Domain>> {
         let sql = format!("SELECT {DOMAIN_COLUMNS} FROM domains ORDER BY id");
         self.query(&sql, &[])
