@@ -80,6 +80,9 @@ pub struct FileConfig {
     pub rate_limit_per_second: Option<u32>,
     /// Requests a key may send at once.
     pub rate_limit_burst: Option<u32>,
+    /// How many instances serve the same keys behind a load balancer: each enforces its share
+    /// (1/N of the rate and the burst) so that together they allow about the configured limit.
+    pub rate_limit_instances: Option<u32>,
     /// Chains a user may create per UTC day, unless the user has its own quota.
     pub daily_create_quota: Option<i64>,
     /// Length of generated codes.
@@ -270,11 +273,15 @@ impl Server {
                 let per_second = per_second
                     .and_then(NonZeroU32::new)
                     .unwrap_or(default.per_second);
-                Some(RateLimit {
+                let limit = RateLimit {
                     per_second,
                     burst: burst
                         .and_then(NonZeroU32::new)
                         .unwrap_or(per_second.max(default.burst)),
+                };
+                Some(match file.rate_limit_instances.and_then(NonZeroU32::new) {
+                    Some(instances) => limit.share(instances),
+                    None => limit,
                 })
             }
         };

@@ -149,3 +149,50 @@ async fn listens_on_ipv6_loopback_and_serves_its_links() {
     stop.send(()).unwrap();
     task.await.unwrap().unwrap();
 }
+
+#[tokio::test]
+async fn instances_sharing_keys_each_enforce_their_share_of_the_rate_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("linkapi.toml");
+    std::fs::write(
+        &config,
+        "rate_limit_per_second = 30\nrate_limit_burst = 30\nrate_limit_instances = 3\n",
+    )
+    .unwrap();
+    let args = ServeArgs {
+        listen: Some("127.0.0.1:0".parse().unwrap()),
+        data_dir: Some(dir.path().join("data")),
+        database_url: database_url(),
+        public_url: None,
+        config: Some(config),
+    };
+    let server = Server::bind(&args, Some("lk_server_test_key_000003"))
+        .await
+        .unwrap();
+    let addr = server.local_addr;
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let task = tokio::spawn(server.run(async {
+        let _ = stopped.await;
+    }));
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let client = reqwest::Client::new();
+    let mut statuses = Vec::new();
+    for _ in 0..15 {
+        let reply = client
+            .get(format!("http://{addr}/domains"))
+            .bearer_auth("lk_server_test_key_000003")
+            .send()
+            .await
+            .unwrap();
+        if statuses.is_empty() {
+            assert_eq!(reply.headers()["x-ratelimit-limit"], "10", "a third of 30");
+        }
+        statuses.push(reply.status().as_u16());
+    }
+    // A burst of ten (a few more if tokens refill meanwhile on a slow machine), then 429.
+    let allowed = statuses.iter().take_while(|s| **s == 200).count();
+    assert!((10..14).contains(&allowed), "{statuses:?}");
+    assert_eq!(statuses.last(), Some(&429), "{statuses:?}");
+    stop.send(()).unwrap();
+    task.await.unwrap().unwrap();
+}

@@ -1,4 +1,8 @@
 //! Per-key rate limiting: a token bucket per API key (governor's GCRA, which behaves as one).
+//!
+//! Buckets live in each instance's memory: a shared bucket would cost a database round trip
+//! per request. Instances behind a load balancer each enforce a share of the limit instead
+//! ([`RateLimit::share`]), so that together they allow about the configured total.
 
 use std::num::NonZeroU32;
 
@@ -25,6 +29,21 @@ impl Default for RateLimit {
         RateLimit {
             per_second: NonZeroU32::new(20).unwrap_or(NonZeroU32::MIN),
             burst: NonZeroU32::new(40).unwrap_or(NonZeroU32::MIN),
+        }
+    }
+}
+
+impl RateLimit {
+    /// This instance's share when `instances` instances serve the same keys: 1/N of the rate
+    /// and of the burst, rounded up (never below one), so N instances that each see an even
+    /// part of a key's requests allow about the configured total between them.
+    pub fn share(self, instances: NonZeroU32) -> RateLimit {
+        let part = |n: NonZeroU32| {
+            NonZeroU32::new(n.get().div_ceil(instances.get())).unwrap_or(NonZeroU32::MIN)
+        };
+        RateLimit {
+            per_second: part(self.per_second),
+            burst: part(self.burst),
         }
     }
 }
@@ -77,5 +96,26 @@ impl App {
                 })
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn limit(per_second: u32, burst: u32) -> RateLimit {
+        RateLimit {
+            per_second: NonZeroU32::new(per_second).unwrap_or(NonZeroU32::MIN),
+            burst: NonZeroU32::new(burst).unwrap_or(NonZeroU32::MIN),
+        }
+    }
+
+    #[test]
+    fn instances_each_enforce_a_share_rounded_up() {
+        let three = NonZeroU32::new(3).unwrap_or(NonZeroU32::MIN);
+        assert_eq!(limit(20, 40).share(three), limit(7, 14));
+        assert_eq!(limit(30, 30).share(three), limit(10, 10));
+        assert_eq!(limit(1, 2).share(three), limit(1, 1));
+        assert_eq!(limit(20, 40).share(NonZeroU32::MIN), limit(20, 40));
     }
 }
