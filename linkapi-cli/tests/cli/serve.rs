@@ -95,12 +95,7 @@ async fn first_start_prints_a_key_that_creates_a_working_short_link() {
     let home = Home::new();
     let data = Data::new();
     let (_server, lines) = start(&home, &data, None);
-    let key = lines
-        .iter()
-        .map(|l| l.trim())
-        .find(|l| l.starts_with("lk_"))
-        .expect("the first start prints the admin key")
-        .to_owned();
+    let key = printed_key(&lines);
     let addr = address(&lines);
     let client = http_client();
     let created: Value = client
@@ -186,4 +181,56 @@ fn a_second_start_creates_no_new_key() {
         !lines.iter().any(|l| l.trim().starts_with("lk_")),
         "{lines:?}"
     );
+}
+
+#[test]
+fn a_second_server_on_other_data_never_overwrites_the_stored_key() {
+    let home = Home::new();
+    let first_data = Data::new();
+    let (first, lines) = start(&home, &first_data, None);
+    let first_key = printed_key(&lines);
+    drop(first);
+
+    let second_data = Data::new();
+    let (_second, lines) = start(&home, &second_data, None);
+    let second_key = printed_key(&lines);
+    assert_ne!(first_key, second_key);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("already holds a key") && l.contains("\"local-2\"")),
+        "{lines:?}"
+    );
+    // Both keys are where the messages said: the first in "local", the second in "local-2".
+    assert_eq!(home.run(&["auth", "token"]).ok().trim(), first_key);
+    assert_eq!(
+        home.run(&["--profile", "local-2", "auth", "token"])
+            .ok()
+            .trim(),
+        second_key
+    );
+    // And "local-2" works against the running second server.
+    let created = home.run(&[
+        "--profile",
+        "local-2",
+        "chain",
+        "create",
+        "https://example.com/second",
+        "--json=render_url",
+    ]);
+    assert!(
+        created.json()["render_url"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("http://{}/", address(&lines)))
+    );
+}
+
+fn printed_key(lines: &[String]) -> String {
+    lines
+        .iter()
+        .map(|l| l.trim())
+        .find(|l| l.starts_with("lk_"))
+        .expect("the start printed a key")
+        .to_owned()
 }
