@@ -5,7 +5,7 @@
 //! in-memory state the redirect path reads (domain directory and link cache), the key cache,
 //! the click recorder and the rate limiter. Methods are grouped by area in the submodules.
 //!
-//! Every write goes through [`App::write`]: a transaction body (see [`crate::store`]) whose
+//! Every write goes through `App::write`: a transaction body (see [`crate::store`]) whose
 //! published changes are applied to this instance's caches right after the commit, and reach
 //! other instances through the store's change feed, which [`App::start`] follows.
 

@@ -41,7 +41,7 @@ pub mod sqlite;
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// A type-erased transaction body, as [`Store::transact`] takes it. Services build one with
-/// [`write`], which keeps the body's typed result.
+/// [`write()`], which keeps the body's typed result.
 pub type TxBody = Box<dyn for<'t> FnMut(&'t mut dyn Tx) -> BoxFuture<'t, StoreResult<()>> + Send>;
 
 /// A storage failure.

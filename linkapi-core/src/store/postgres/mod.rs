@@ -8,7 +8,7 @@
 //!
 //! Changes a body publishes are sent with `pg_notify` inside its transaction, so PostgreSQL
 //! delivers them to every listening instance exactly when, and only if, it commits
-//! ([`listen`]). A change that needs a barrier also takes a number from `linkapi_change_seq`;
+//! (`listen`). A change that needs a barrier also takes a number from `linkapi_change_seq`;
 //! after committing, [`Store::transact`] waits until every live instance (a row of
 //! `linkapi_instances` whose listener beat recently) has acknowledged that number.
 

@@ -1,6 +1,6 @@
 //! The embedded SQLite backend: one file in WAL mode, one writer thread and a few readers.
 //! rusqlite is blocking: reads run on tokio's blocking pool, and transaction bodies on the
-//! writer thread ([`writer`]), which commits them in groups. No connection lock is ever held
+//! writer thread (`writer`), which commits them in groups. No connection lock is ever held
 //! across an `.await`.
 
 use std::collections::HashMap;
