@@ -286,3 +286,39 @@ async fn a_key_revoked_through_one_instance_is_refused_by_the_other_at_once() {
             .assert_primary_error(StatusCode::UNAUTHORIZED, "invalid_api_key");
     }
 }
+
+#[tokio::test]
+async fn an_instance_whose_change_feed_reconnects_drops_what_it_cached() {
+    let Some((a, b)) = two_instances().await else {
+        return;
+    };
+    let (_, key) = a.full_user("resync").await;
+    a.create_chain(
+        &key,
+        json!({"target_url": "https://before.example/", "code": "resync"}),
+    )
+    .await;
+    assert_eq!(
+        b.visit("resync").await.header("location"),
+        Some("https://before.example/")
+    );
+    // A change no instance hears of, as if its notice were lost: B serves what it cached.
+    let changed =
+        a.sql("UPDATE chains SET target_url = 'https://behind.example/' WHERE code = 'resync'");
+    assert_eq!(changed, 1);
+    assert_eq!(
+        b.visit("resync").await.header("location"),
+        Some("https://before.example/")
+    );
+    // Cut the change-feed connections: reconnecting, each instance drops what it cached,
+    // since it may have missed notices.
+    a.sql(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+         WHERE application_name = 'linkapi listener' AND datname = current_database()",
+    );
+    let took = within(Duration::from_secs(5), || async {
+        b.visit("resync").await.header("location") == Some("https://behind.example/")
+    })
+    .await;
+    assert!(took.is_some(), "B kept its cache across a reconnect");
+}

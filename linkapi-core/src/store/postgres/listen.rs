@@ -35,6 +35,9 @@ pub(super) fn start(
     instance: Arc<str>,
 ) -> mpsc::UnboundedReceiver<Notice> {
     let (notices, feed) = mpsc::unbounded_channel();
+    let mut config = config;
+    // So an operator can tell it apart in pg_stat_activity.
+    config.application_name("linkapi listener");
     tokio::spawn(async move {
         let mut backoff = Duration::from_millis(50);
         while !notices.is_closed() {
