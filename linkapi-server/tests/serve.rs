@@ -17,6 +17,38 @@ fn database_url() -> Option<String> {
     })
 }
 
+/// Flags for a test server on port 0 keeping its data in `dir`.
+fn args(dir: &std::path::Path, listen: &str, config: Option<std::path::PathBuf>) -> ServeArgs {
+    ServeArgs {
+        listen: Some(listen.parse().unwrap()),
+        data_dir: Some(dir.join("data")),
+        database_url: database_url(),
+        public_url: None,
+        config,
+    }
+}
+
+/// A running server: stop it with `stop()`, which waits for it to drain.
+struct Running {
+    stop: tokio::sync::oneshot::Sender<()>,
+    task: tokio::task::JoinHandle<anyhow::Result<()>>,
+}
+
+fn run(server: Server) -> Running {
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let task = tokio::spawn(server.run(async {
+        let _ = stopped.await;
+    }));
+    Running { stop, task }
+}
+
+impl Running {
+    async fn stop(self) {
+        self.stop.send(()).unwrap();
+        self.task.await.unwrap().unwrap();
+    }
+}
+
 #[tokio::test]
 async fn binds_serves_and_drains_on_shutdown() {
     let dir = tempfile::tempdir().unwrap();
@@ -26,23 +58,14 @@ async fn binds_serves_and_drains_on_shutdown() {
         "public_url = \"https://s.example.com\"\ncode_length = 8\nrate_limit_per_second = 0\n",
     )
     .unwrap();
-    let args = ServeArgs {
-        listen: Some("127.0.0.1:0".parse().unwrap()),
-        data_dir: Some(dir.path().join("data")),
-        database_url: database_url(),
-        public_url: None,
-        config: Some(config),
-    };
+    let args = args(dir.path(), "127.0.0.1:0", Some(config));
     let server = Server::bind(&args, Some("lk_server_test_key_000001"))
         .await
         .unwrap();
     assert_eq!(server.public_url, "https://s.example.com");
     assert!(server.bootstrap.as_ref().is_some_and(|k| !k.generated));
     let addr = server.local_addr;
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let task = tokio::spawn(server.run(async {
-        let _ = stopped.await;
-    }));
+    let running = run(server);
 
     let _ = rustls::crypto::ring::default_provider().install_default();
     let client = reqwest::Client::new();
@@ -68,8 +91,7 @@ async fn binds_serves_and_drains_on_shutdown() {
         .unwrap();
     assert!(reply.headers().get("x-ratelimit-limit").is_none());
 
-    stop.send(()).unwrap();
-    task.await.unwrap().unwrap();
+    running.stop().await;
     assert!(
         client
             .get(format!("http://{addr}/healthz"))
@@ -84,13 +106,7 @@ async fn a_bad_config_file_is_an_error_naming_the_file() {
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("bad.toml");
     std::fs::write(&config, "listen = 12\n").unwrap();
-    let args = ServeArgs {
-        listen: Some("127.0.0.1:0".parse().unwrap()),
-        data_dir: Some(dir.path().to_path_buf()),
-        database_url: database_url(),
-        public_url: None,
-        config: Some(config),
-    };
+    let args = args(dir.path(), "127.0.0.1:0", Some(config));
     let err = Server::bind(&args, None).await.err().unwrap();
     assert!(format!("{err:#}").contains("bad.toml"), "{err:#}");
 }
@@ -105,22 +121,13 @@ async fn listens_on_ipv6_loopback_and_serves_its_links() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let args = ServeArgs {
-        listen: Some("[::1]:0".parse().unwrap()),
-        data_dir: Some(dir.path().to_path_buf()),
-        database_url: database_url(),
-        public_url: None,
-        config: None,
-    };
+    let args = args(dir.path(), "[::1]:0", None);
     let server = Server::bind(&args, Some("lk_server_test_key_000002"))
         .await
         .unwrap();
     let addr = server.local_addr;
     assert_eq!(server.public_url, format!("http://[::1]:{}", addr.port()));
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let task = tokio::spawn(server.run(async {
-        let _ = stopped.await;
-    }));
+    let running = run(server);
 
     let _ = rustls::crypto::ring::default_provider().install_default();
     let client = reqwest::Client::builder()
@@ -146,8 +153,7 @@ async fn listens_on_ipv6_loopback_and_serves_its_links() {
     assert_eq!(visit.status(), reqwest::StatusCode::FOUND);
     assert_eq!(visit.headers()["location"], "https://example.com/v6");
 
-    stop.send(()).unwrap();
-    task.await.unwrap().unwrap();
+    running.stop().await;
 }
 
 #[tokio::test]
@@ -159,21 +165,12 @@ async fn instances_sharing_keys_each_enforce_their_share_of_the_rate_limit() {
         "rate_limit_per_second = 30\nrate_limit_burst = 30\nrate_limit_instances = 3\n",
     )
     .unwrap();
-    let args = ServeArgs {
-        listen: Some("127.0.0.1:0".parse().unwrap()),
-        data_dir: Some(dir.path().join("data")),
-        database_url: database_url(),
-        public_url: None,
-        config: Some(config),
-    };
+    let args = args(dir.path(), "127.0.0.1:0", Some(config));
     let server = Server::bind(&args, Some("lk_server_test_key_000003"))
         .await
         .unwrap();
     let addr = server.local_addr;
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let task = tokio::spawn(server.run(async {
-        let _ = stopped.await;
-    }));
+    let running = run(server);
     let _ = rustls::crypto::ring::default_provider().install_default();
     let client = reqwest::Client::new();
     let mut statuses = Vec::new();
@@ -193,6 +190,5 @@ async fn instances_sharing_keys_each_enforce_their_share_of_the_rate_limit() {
     let allowed = statuses.iter().take_while(|s| **s == 200).count();
     assert!((10..14).contains(&allowed), "{statuses:?}");
     assert_eq!(statuses.last(), Some(&429), "{statuses:?}");
-    stop.send(()).unwrap();
-    task.await.unwrap().unwrap();
+    running.stop().await;
 }

@@ -426,6 +426,23 @@ pub fn http_client(builder: reqwest::ClientBuilder) -> reqwest::Client {
         .expect("client")
 }
 
+/// Polls `check` every 10 ms until it holds; false when `limit` passed first. For effects that
+/// must land within a bound (another instance hearing of a change).
+pub async fn within<F, Fut>(limit: Duration, mut check: F) -> bool
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let started = std::time::Instant::now();
+    while started.elapsed() <= limit {
+        if check().await {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    false
+}
+
 /// Polls `f` until it returns true, for effects that land a moment later (visit counts).
 pub async fn eventually<F, Fut>(mut f: F) -> bool
 where

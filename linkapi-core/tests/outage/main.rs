@@ -12,27 +12,11 @@ mod support;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use reqwest::StatusCode;
 use serde_json::json;
-use support::{Backend, Options, TestServer};
-
-/// Polls `check` every 50 ms until it holds; false when `limit` passed first.
-async fn within<F, Fut>(limit: Duration, mut check: F) -> bool
-where
-    F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = bool>,
-{
-    let started = Instant::now();
-    while started.elapsed() < limit {
-        if check().await {
-            return true;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    false
-}
+use support::{Backend, Options, TestServer, within};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres_stopped_under_redirect_load_and_started_again() {
