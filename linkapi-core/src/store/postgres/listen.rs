@@ -114,8 +114,11 @@ async fn listen(
                         return Err("connection closed".to_owned());
                     };
                     match serde_json::from_str::<Payload>(&payload) {
-                        Ok(Payload { change, seq }) => {
-                            let mut sent = notices.send(Notice::Change(change)).is_ok();
+                        Ok(Payload { change, from, seq }) => {
+                            // The writing instance applied its own change right after its
+                            // commit; applying the echo again would only empty its cache.
+                            let mut sent = from == instance
+                                || notices.send(Notice::Change(change)).is_ok();
                             if let Some(seq) = seq {
                                 sent &= notices.send(Notice::Checkpoint(seq)).is_ok();
                             }

@@ -25,9 +25,9 @@ use tokio_postgres::error::SqlState;
 use tokio_postgres::{Row, Statement};
 
 use super::{
-    ChainPatch, ChainQuery, ChainStore, Change, Click, DomainStore, GroupStore, KeyStore,
-    LinkTarget, Misuse, NewApiKey, NewChain, NewDomain, NewGroup, NewUser, Notice, Page, Store,
-    StoreError, StoreResult, Tx, TxBody, Unique, UserStore,
+    ChainPatch, ChainQuery, ChainStore, Change, Click, Conversion, DomainStore, GroupStore,
+    KeyStore, LinkTarget, Misuse, NewApiKey, NewChain, NewConversion, NewDomain, NewGroup, NewUser,
+    Notice, Page, Store, StoreError, StoreResult, Tx, TxBody, Unique, UserStore,
 };
 use crate::model::{
     ApiKeyRecord, Chain, ChainId, ChainKind, ChainStatus, Domain, DomainId, DomainStatus, Group,
@@ -406,6 +406,24 @@ fn chain_by_id_sql() -> String {
     format!("{CHAIN_SELECT} WHERE c.user_id = $1 AND c.id = $2 AND c.deleted_at IS NULL")
 }
 
+const CONVERSION_COLUMNS: &str = "event_id, chain_id, conv_type, out_id, clickid, platform,
+    ad_platform, external_userid, value_cents, created_at";
+
+fn conversion_from_row(row: &Row) -> StoreResult<Conversion> {
+    Ok(Conversion {
+        event_id: get(row, 0)?,
+        chain_id: ChainId(get(row, 1)?),
+        conv_type: get(row, 2)?,
+        out_id: get(row, 3)?,
+        clickid: get(row, 4)?,
+        platform: get(row, 5)?,
+        ad_platform: get(row, 6)?,
+        external_userid: get(row, 7)?,
+        value_cents: get(row, 8)?,
+        created_at: get(row, 9)?,
+    })
+}
+
 /// Escapes `%`, `_` and `\` for a LIKE pattern with `ESCAPE '\'`.
 fn like_pattern(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
@@ -610,6 +628,36 @@ impl ChainStore for PgStore {
         }
         Ok(views)
     }
+
+    async fn conversions(
+        &self,
+        user: UserId,
+        chain: ChainId,
+        offset: i64,
+        limit: i64,
+    ) -> StoreResult<Page<Conversion>> {
+        let total: i64 = match self
+            .query_opt(
+                "SELECT count(*) FROM conversions WHERE user_id = $1 AND chain_id = $2",
+                &[&user.0, &chain.0],
+            )
+            .await?
+        {
+            Some(row) => get(&row, 0)?,
+            None => 0,
+        };
+        let sql = format!(
+            "SELECT {CONVERSION_COLUMNS} FROM conversions WHERE user_id = $1 AND chain_id = $2
+             ORDER BY event_id DESC LIMIT $3 OFFSET $4"
+        );
+        let items = self
+            .query(&sql, &[&user.0, &chain.0, &limit, &offset])
+            .await?
+            .iter()
+            .map(conversion_from_row)
+            .collect::<StoreResult<Vec<_>>>()?;
+        Ok(Page { items, total })
+    }
 }
 
 // ---- writes --------------------------------------------------------------------------------
@@ -620,13 +668,18 @@ struct PgTx<'c> {
     tx: deadpool_postgres::Transaction<'c>,
     changes: Vec<Change>,
     barrier: Option<i64>,
+    /// This instance, named in the notices it sends.
+    instance: Arc<str>,
 }
 
-/// What a change notification carries: the change and, when it needs a barrier, its number.
+/// What a change notification carries: the change, the instance that made it (which applied
+/// it already, right after its commit), and when it needs a barrier, its number.
 #[derive(serde::Serialize, serde::Deserialize)]
 struct Payload {
     #[serde(flatten)]
     change: Change,
+    #[serde(default)]
+    from: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     seq: Option<i64>,
 }
@@ -963,6 +1016,53 @@ impl Tx for PgTx<'_> {
         Ok(())
     }
 
+    async fn insert_conversion(&mut self, new: NewConversion) -> StoreResult<(Conversion, bool)> {
+        // A concurrent report of the same key waits here for the first to commit, then finds
+        // the conflict: the unique index, not a check before the insert, decides.
+        let inserted = self
+            .query_opt(
+                "INSERT INTO conversions (event_id, user_id, chain_id, conv_type, out_id,
+                    clickid, platform, ad_platform, external_userid, value_cents, created_at)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+                 ON CONFLICT (user_id, chain_id, conv_type, out_id) DO NOTHING
+                 RETURNING event_id",
+                &[
+                    &new.event_id,
+                    &new.user_id.0,
+                    &new.chain_id.0,
+                    &new.conv_type,
+                    &new.out_id,
+                    &new.clickid,
+                    &new.platform,
+                    &new.ad_platform,
+                    &new.external_userid,
+                    &new.value_cents,
+                    &new.created_at,
+                ],
+            )
+            .await?
+            .is_some();
+        let sql = format!(
+            "SELECT {CONVERSION_COLUMNS} FROM conversions
+             WHERE user_id = $1 AND chain_id = $2 AND conv_type = $3
+               AND (out_id = $4 OR ($4::text IS NULL AND event_id = $5))"
+        );
+        let row = self
+            .query_opt(
+                &sql,
+                &[
+                    &new.user_id.0,
+                    &new.chain_id.0,
+                    &new.conv_type,
+                    &new.out_id,
+                    &new.event_id,
+                ],
+            )
+            .await?
+            .ok_or_else(|| StoreError::backend(Misuse("a conversion could not be read back")))?;
+        Ok((conversion_from_row(&row)?, inserted))
+    }
+
     async fn publish(&mut self, change: Change) -> StoreResult<()> {
         let seq = if change.needs_barrier() {
             let row = self
@@ -977,6 +1077,7 @@ impl Tx for PgTx<'_> {
         };
         let payload = serde_json::to_string(&Payload {
             change: change.clone(),
+            from: self.instance.to_string(),
             seq,
         })
         .map_err(StoreError::backend)?;
@@ -1000,12 +1101,14 @@ impl PgStore {
             tx,
             changes: Vec::new(),
             barrier: None,
+            instance: self.instance.clone(),
         };
         body(&mut pg_tx).await?;
         let PgTx {
             tx,
             changes,
             barrier,
+            ..
         } = pg_tx;
         // A failed commit may or may not have committed: it is reported, never retried.
         tx.commit()
