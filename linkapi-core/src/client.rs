@@ -29,7 +29,7 @@ use reqwest::{Method, RequestBuilder, StatusCode};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use crate::wire::envelope::{CompatError, CompatOk, PrimaryError, PrimaryOk};
+use crate::wire::envelope::{CompatError, CompatOk, PrimaryError, PrimaryOk, StatusOk};
 use crate::wire::{admin, compat, primary};
 
 /// Why a call failed.
@@ -119,6 +119,8 @@ fn status_code_name(status: StatusCode) -> &'static str {
 enum Surface {
     Primary,
     Compat,
+    /// `{status: 1, result}` (conversions), with primary errors.
+    Status,
 }
 
 /// A connection to one linkapi server with one API key. Cheap to clone.
@@ -243,6 +245,9 @@ impl Client {
                 Surface::Compat => serde_json::from_slice::<CompatOk<T>>(&bytes)
                     .map(|ok| ok.result)
                     .map_err(|e| decode(e.to_string())),
+                Surface::Status => serde_json::from_slice::<StatusOk<T>>(&bytes)
+                    .map(|ok| ok.result)
+                    .map_err(|e| decode(e.to_string())),
             };
         }
         let (code, message) = if let Ok(err) = serde_json::from_slice::<PrimaryError>(&bytes) {
@@ -325,6 +330,51 @@ impl Client {
     /// As the server answers; see [`ClientError`].
     pub async fn chain(&self, id: i64) -> Result<primary::Chain, ClientError> {
         self.get(Surface::Primary, &format!("/chains/{id}")).await
+    }
+
+    /// `GET /chains/{id}/conversions`
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn conversions(
+        &self,
+        id: i64,
+        query: &primary::ListConversions,
+    ) -> Result<primary::ConversionPage, ClientError> {
+        let query = serde_urlencoded::to_string(query).map_err(|e| ClientError::Decode {
+            url: self.base.to_string(),
+            detail: e.to_string(),
+        })?;
+        self.get(
+            Surface::Primary,
+            &format!("/chains/{id}/conversions?{query}"),
+        )
+        .await
+    }
+
+    /// `POST /openapi/v1/adcallback/{ad_platform_name}/conversions`: `result.duplicate` says
+    /// whether the report repeated one already recorded.
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn report_conversion(
+        &self,
+        ad_platform: &str,
+        input: &compat::ConversionReport,
+    ) -> Result<compat::ConversionResult, ClientError> {
+        // One path segment whatever the name holds.
+        let segment: String = ad_platform
+            .bytes()
+            .map(|b| match b {
+                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                    char::from(b).to_string()
+                }
+                other => format!("%{other:02X}"),
+            })
+            .collect();
+        let path = format!("/openapi/v1/adcallback/{segment}/conversions");
+        self.with_body(Surface::Status, Method::POST, &path, input)
+            .await
     }
 
     /// `PATCH /chains/{id}`

@@ -91,6 +91,8 @@ pub struct FileConfig {
     pub link_cache_capacity: Option<usize>,
     /// Authenticated API keys kept in memory.
     pub key_cache_capacity: Option<usize>,
+    /// Conversion types that need `out_id`, besides `purchase`.
+    pub out_id_required: Option<Vec<String>>,
     /// Connections served at once.
     pub max_connections: Option<usize>,
     /// Largest JSON request body, in bytes.
@@ -303,6 +305,7 @@ impl Server {
             key_cache_capacity: file
                 .key_cache_capacity
                 .unwrap_or(defaults.key_cache_capacity),
+            out_id_required: file.out_id_required.clone().unwrap_or_default(),
         };
         let server_defaults = ServerConfig::default();
         let config = ServerConfig {

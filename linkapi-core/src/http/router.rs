@@ -28,13 +28,6 @@ pub(crate) enum Envelope {
     /// `{code: 1, msg, result}`; errors `{code: 0, msg}`.
     Compat,
     /// `{status: 1, result}` (conversions, transfers); these operations' errors are primary.
-    #[cfg_attr(
-        not(test),
-        expect(
-            dead_code,
-            reason = "the conversion and transfer operations route to it"
-        )
-    )]
     Status,
     /// HTML for people: the redirect path and its error pages.
     Page,
@@ -194,7 +187,7 @@ fn public(
 
 /// Every operation the server answers.
 pub(crate) fn routes() -> Vec<Route> {
-    use Resource::{Chains, Domains, Groups};
+    use Resource::{Chains, Conversions, Domains, Groups};
     use Scope::{Admin, Read, Write};
     use handlers::{admin, compat as c, primary as p, public as pb};
     let mut routes = vec![
@@ -345,6 +338,26 @@ pub(crate) fn routes() -> Vec<Route> {
             Write(Groups),
             handler!(c::create_group),
         ),
+        primary(
+            GET,
+            "/chains/{id}/conversions",
+            "chains.conversions",
+            Read(Conversions),
+            handler!(p::list_conversions),
+        ),
+        Route {
+            method: POST,
+            path: "/openapi/v1/adcallback/{ad_platform_name}/conversions",
+            name: "compat.conversions.report",
+            access: Access::Key {
+                scope: Write(Conversions),
+                query_key: true,
+                handler: handler!(c::report_conversion),
+            },
+            body: BodyKind::Json,
+            success: Envelope::Status,
+            errors: Envelope::Primary,
+        },
         public(
             "/{code}",
             "redirect",
@@ -540,7 +553,14 @@ mod tests {
                     assert_ne!(route.errors, Envelope::Page, "{}", route.path);
                 }
             }
-            if route.path.starts_with("/openapi/v1/") {
+            // The compatibility surface answers in its envelope, but for the operations the
+            // spec gives `{status: 1, result}` with primary errors.
+            if route.path.starts_with("/openapi/v1/adcallback/") {
+                assert_eq!(
+                    (route.success, route.errors),
+                    (Envelope::Status, Envelope::Primary)
+                );
+            } else if route.path.starts_with("/openapi/v1/") {
                 assert_eq!(route.success, Envelope::Compat, "{}", route.path);
             }
         }

@@ -94,6 +94,36 @@ fn check_valid_time(valid_time: Timestamp, now: Timestamp) -> Result<()> {
     Ok(())
 }
 
+/// A page of a listing as asked for: `page` from 1, `size` from 1 to [`MAX_PAGE_SIZE`].
+#[derive(Debug, Clone, Copy)]
+pub(super) struct PageWindow {
+    pub(super) page: i64,
+    pub(super) size: i64,
+}
+
+impl PageWindow {
+    /// Checks a requested page; absent values take the defaults.
+    pub(super) fn new(page: Option<i64>, size: Option<i64>) -> Result<Self> {
+        let page = page.unwrap_or(1);
+        let size = size.unwrap_or(DEFAULT_PAGE_SIZE);
+        if page < 1 {
+            return Err(Error::bad_request("invalid_page", "page starts at 1"));
+        }
+        if !(1..=MAX_PAGE_SIZE).contains(&size) {
+            return Err(Error::bad_request(
+                "invalid_page_size",
+                format!("page_size must be 1 to {MAX_PAGE_SIZE}"),
+            ));
+        }
+        Ok(PageWindow { page, size })
+    }
+
+    /// Rows to skip.
+    pub(super) fn offset(self) -> i64 {
+        (self.page - 1).saturating_mul(self.size)
+    }
+}
+
 /// Seconds from `now` to the next UTC midnight.
 fn until_tomorrow(now: Timestamp) -> u64 {
     u64::try_from(start_of_day(now) + 86_400 - now).unwrap_or(1)
@@ -346,22 +376,13 @@ impl App {
         group_id: Option<GroupId>,
         text: Option<String>,
     ) -> Result<(Page<ChainView>, i64, i64)> {
-        let page = page.unwrap_or(1);
-        let page_size = page_size.unwrap_or(DEFAULT_PAGE_SIZE);
-        if page < 1 {
-            return Err(Error::bad_request("invalid_page", "page starts at 1"));
-        }
-        if !(1..=MAX_PAGE_SIZE).contains(&page_size) {
-            return Err(Error::bad_request(
-                "invalid_page_size",
-                format!("page_size must be 1 to {MAX_PAGE_SIZE}"),
-            ));
-        }
+        let window = PageWindow::new(page, page_size)?;
+        let (page, page_size) = (window.page, window.size);
         let query = ChainQuery {
             kinds: vec![ChainKind::Short],
             group_id,
             text: text.filter(|t| !t.is_empty()),
-            offset: (page - 1).saturating_mul(page_size),
+            offset: window.offset(),
             limit: page_size,
         };
         let found = self.store().chains(who.user_id, &query).await?;

@@ -14,6 +14,7 @@ mod auth;
 mod cache;
 mod chains;
 mod clicks;
+mod conversions;
 mod groups;
 mod links;
 mod ratelimit;
@@ -23,6 +24,7 @@ use std::time::Duration;
 
 pub use auth::{BootstrapKey, Principal, hash_key};
 pub use chains::{ChainView, CreatedChain, NewShortChain, ShortChainPatch};
+pub use conversions::{ConversionReport, ReportedConversion};
 pub use links::Resolution;
 pub use ratelimit::{RateLimit, RateState};
 
@@ -52,6 +54,8 @@ pub struct AppConfig {
     /// Authenticated keys kept in memory, so most API calls need no store read to
     /// authenticate.
     pub key_cache_capacity: usize,
+    /// Conversion types that need `out_id`, besides `purchase`.
+    pub out_id_required: Vec<String>,
 }
 
 impl Default for AppConfig {
@@ -64,6 +68,7 @@ impl Default for AppConfig {
             daily_create_quota: 10_000,
             link_cache_capacity: 100_000,
             key_cache_capacity: 10_000,
+            out_id_required: Vec::new(),
         }
     }
 }

@@ -299,6 +299,58 @@ pub struct LinkTarget {
     pub deleted: bool,
 }
 
+/// A new conversion event; the service has validated every field.
+#[derive(Debug, Clone)]
+pub struct NewConversion {
+    /// The reporting user.
+    pub user_id: UserId,
+    /// The chain it is attributed to, already checked to be the user's.
+    pub chain_id: ChainId,
+    /// Business event, e.g. `purchase`.
+    pub conv_type: String,
+    /// The caller's idempotency token.
+    pub out_id: Option<String>,
+    /// Ad-click attribution id.
+    pub clickid: Option<String>,
+    /// Ad platform named in the body.
+    pub platform: Option<String>,
+    /// Ad platform named in the path.
+    pub ad_platform: String,
+    /// Caller-side user id.
+    pub external_userid: Option<String>,
+    /// Monetary value in cents.
+    pub value_cents: Option<i64>,
+    /// Unique, time-sortable id of the event.
+    pub event_id: String,
+    /// When it was reported.
+    pub created_at: Timestamp,
+}
+
+/// A recorded conversion event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Conversion {
+    /// Unique, time-sortable id.
+    pub event_id: String,
+    /// The chain it is attributed to.
+    pub chain_id: ChainId,
+    /// Business event.
+    pub conv_type: String,
+    /// The caller's idempotency token.
+    pub out_id: Option<String>,
+    /// Ad-click attribution id.
+    pub clickid: Option<String>,
+    /// Ad platform named in the body.
+    pub platform: Option<String>,
+    /// Ad platform named in the path.
+    pub ad_platform: String,
+    /// Caller-side user id.
+    pub external_userid: Option<String>,
+    /// Monetary value in cents.
+    pub value_cents: Option<i64>,
+    /// When it was first reported.
+    pub created_at: Timestamp,
+}
+
 /// One visit to a chain.
 #[derive(Debug, Clone)]
 pub struct Click {
@@ -363,6 +415,14 @@ pub trait ChainStore: Send + Sync {
         ids: &[ChainId],
         today_start: Timestamp,
     ) -> StoreResult<HashMap<ChainId, PageViews>>;
+    /// A page of the conversions the user reported for a chain, newest first.
+    async fn conversions(
+        &self,
+        user: UserId,
+        chain: ChainId,
+        offset: i64,
+        limit: i64,
+    ) -> StoreResult<Page<Conversion>>;
 }
 
 /// The writes of one transaction, and the reads its rules need inside it. See the module
@@ -411,6 +471,10 @@ pub trait Tx: Send {
     ) -> StoreResult<Option<Chain>>;
     /// Records visits.
     async fn insert_clicks(&mut self, clicks: &[Click]) -> StoreResult<()>;
+    /// Records a conversion unless one with the same (user, chain, type, `out_id`) exists, as
+    /// the unique index decides (reports without `out_id` never collide). Returns the event
+    /// that stands and whether this call inserted it.
+    async fn insert_conversion(&mut self, new: NewConversion) -> StoreResult<(Conversion, bool)>;
     /// Announces `change` to every instance once this transaction commits.
     async fn publish(&mut self, change: Change) -> StoreResult<()>;
 }

@@ -219,3 +219,45 @@ pub struct DomainList {
     /// Domains the caller may use.
     pub domain_list: Vec<DomainItem>,
 }
+
+/// `POST /openapi/v1/adcallback/{ad_platform_name}/conversions` (spec 2.4). Exactly one of
+/// `chain` and `chain_id` names the chain.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct ConversionReport {
+    /// The chain by code.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain: Option<String>,
+    /// The chain by id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain_id: Option<LenientInt>,
+    /// Business event: `[a-z0-9_]{1,32}`, e.g. `form`, `register`, `purchase`.
+    pub conv_type: String,
+    /// The caller's idempotency token; required for `purchase`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub out_id: Option<String>,
+    /// Ad-click attribution id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clickid: Option<String>,
+    /// Ad platform, free text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub platform: Option<String>,
+    /// Caller-side user id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub external_userid: Option<String>,
+    /// Monetary value in cents.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value_cents: Option<LenientInt>,
+}
+
+/// The result of a conversion report (in `{status: 1, result}`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConversionResult {
+    /// The chain it is attributed to.
+    pub chain_id: i64,
+    /// The business event.
+    pub conv_type: String,
+    /// Whether the report repeated one already recorded (then `event_id` is the original's).
+    pub duplicate: bool,
+    /// Unique, time-sortable id of the event (a ULID).
+    pub event_id: String,
+}

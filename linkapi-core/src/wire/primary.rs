@@ -162,3 +162,53 @@ pub struct Domain {
     /// 1 when the caller owns it, 0 when it is shared.
     pub is_my: i64,
 }
+
+/// Query of `GET /chains/{id}/conversions`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListConversions {
+    /// Page, from 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// Rows per page, at most 100.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_size: Option<i64>,
+}
+
+/// A recorded conversion event.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Conversion {
+    /// Unique, time-sortable id (a ULID).
+    pub event_id: String,
+    /// The chain it is attributed to.
+    pub chain_id: i64,
+    /// The business event.
+    pub conv_type: String,
+    /// The caller's idempotency token.
+    pub out_id: Option<String>,
+    /// Ad-click attribution id.
+    pub clickid: Option<String>,
+    /// Ad platform named in the report's body.
+    pub platform: Option<String>,
+    /// Ad platform named in the report's path.
+    pub ad_platform: String,
+    /// Caller-side user id.
+    pub external_userid: Option<String>,
+    /// Monetary value in cents.
+    pub value_cents: Option<i64>,
+    /// When it was first reported (RFC 3339, UTC).
+    pub created_at: String,
+}
+
+/// `GET /chains/{id}/conversions`: newest first.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConversionPage {
+    /// This page.
+    pub list: Vec<Conversion>,
+    /// Events of the chain on all pages.
+    pub total: i64,
+    /// This page's number.
+    pub page: i64,
+    /// Rows per page.
+    pub page_size: i64,
+}

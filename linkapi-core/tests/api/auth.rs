@@ -25,6 +25,14 @@ const ENDPOINTS: &[(&str, &str, &str, bool)] = &[
     ("POST", "/openapi/v1/group/create", "groups:write", true),
     ("POST", "/openapi/v1/group/list", "groups:read", true),
     ("GET", "/openapi/v1/domain/list", "domains:read", true),
+    // Under the compatibility prefix, but with primary errors (spec 7).
+    (
+        "POST",
+        "/openapi/v1/adcallback/x/conversions",
+        "conversions:write",
+        false,
+    ),
+    ("GET", "/chains/1/conversions", "conversions:read", false),
     ("POST", "/admin/users", "admin", false),
     ("GET", "/admin/users", "admin", false),
     ("POST", "/admin/keys", "admin", false),

@@ -215,3 +215,54 @@ async fn transport_failures_are_told_apart() {
         "the key never shows in Debug: {debug}"
     );
 }
+
+#[tokio::test]
+async fn conversions_report_and_list() {
+    let server = TestServer::start().await;
+    let (_, key) = server
+        .user_with_key(
+            "converter",
+            &["chains:write", "conversions:read", "conversions:write"],
+        )
+        .await;
+    let client = client(&server, &key);
+    let chain = client
+        .create_chain(&primary::CreateChain {
+            target_url: "https://shop.example/".into(),
+            code: Some("buy".into()),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let report = compat::ConversionReport {
+        chain: Some("buy".into()),
+        conv_type: "purchase".into(),
+        out_id: Some("o-1".into()),
+        value_cents: Some(LenientInt(500)),
+        ..Default::default()
+    };
+    let first = client.report_conversion("meta", &report).await.unwrap();
+    assert!(!first.duplicate);
+    assert_eq!(first.chain_id, chain.id);
+    let again = client.report_conversion("meta", &report).await.unwrap();
+    assert!(again.duplicate);
+    assert_eq!(again.event_id, first.event_id);
+    let page = client
+        .conversions(chain.id, &primary::ListConversions::default())
+        .await
+        .unwrap();
+    assert_eq!(page.total, 1);
+    assert_eq!(page.list[0].value_cents, Some(500));
+    assert_eq!(page.list[0].ad_platform, "meta");
+    // Errors of this operation come in the primary envelope, with their short name.
+    let missing = compat::ConversionReport {
+        out_id: None,
+        ..report
+    };
+    match client.report_conversion("meta", &missing).await {
+        Err(ClientError::Api {
+            status: 400, code, ..
+        }) => assert_eq!(code, "missing_out_id"),
+        other => panic!("{other:?}"),
+    }
+}

@@ -7,6 +7,7 @@ mod auth;
 #[cfg(feature = "client")]
 mod client;
 mod compat;
+mod conversions;
 mod hardening;
 mod instances;
 mod limits;

@@ -31,6 +31,7 @@ pub struct Options {
     pub rate_limit: Option<RateLimit>,
     pub daily_create_quota: i64,
     pub max_body_bytes: usize,
+    pub out_id_required: Vec<String>,
 }
 
 impl Default for Options {
@@ -48,6 +49,7 @@ impl Default for Options {
             }),
             daily_create_quota: 10_000,
             max_body_bytes: 4096,
+            out_id_required: Vec::new(),
         }
     }
 }
@@ -159,6 +161,7 @@ impl TestServer {
             default_host: host.clone(),
             rate_limit: options.rate_limit,
             daily_create_quota: options.daily_create_quota,
+            out_id_required: options.out_id_required.clone(),
             ..AppConfig::default()
         };
         let app = App::start(store, Arc::new(clock.clone()), config)

@@ -5,8 +5,8 @@ use crate::clock::format_sql;
 use crate::error::{Error, Result};
 use crate::http::request::compat_input;
 use crate::http::response::Body;
-use crate::model::{DomainId, GroupId};
-use crate::service::{App, ChainView, NewShortChain, ShortChainPatch};
+use crate::model::{ChainId, DomainId, GroupId};
+use crate::service::{App, ChainView, ConversionReport, NewShortChain, ShortChainPatch};
 use crate::wire::compat as wire;
 use crate::wire::envelope::Empty;
 use crate::wire::{IntList, LenientInt};
@@ -184,5 +184,33 @@ pub(crate) async fn list_domains(app: &App, call: Call) -> Result<Response> {
                 scene: d.scene.clone(),
             })
             .collect(),
+    }))
+}
+
+/// # `POST /openapi/v1/adcallback/{ad_platform_name}/conversions` (`conversions:write`)
+pub(crate) async fn report_conversion(app: &App, call: Call) -> Result<Response> {
+    let input: wire::ConversionReport = compat_input(&call.parts, &call.body)?;
+    let platform = call.param.as_deref().unwrap_or_default();
+    let reported = app
+        .report_conversion(
+            &call.who,
+            platform,
+            ConversionReport {
+                chain: input.chain,
+                chain_id: input.chain_id.map(|id| ChainId(id.0)),
+                conv_type: input.conv_type,
+                out_id: input.out_id,
+                clickid: input.clickid,
+                platform: input.platform,
+                external_userid: input.external_userid,
+                value_cents: input.value_cents.map(|v| v.0),
+            },
+        )
+        .await?;
+    Ok(call.reply.ok(wire::ConversionResult {
+        chain_id: reported.event.chain_id.0,
+        conv_type: reported.event.conv_type,
+        duplicate: reported.duplicate,
+        event_id: reported.event.event_id,
     }))
 }

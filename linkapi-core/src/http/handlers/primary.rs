@@ -148,3 +148,31 @@ pub(crate) async fn list_domains(app: &App, call: Call) -> Result<Response> {
         .map(|d| domain_out(d, call.who.user_id))
         .collect::<Vec<_>>()))
 }
+
+/// # `GET /chains/{id}/conversions` (`conversions:read`)
+pub(crate) async fn list_conversions(app: &App, call: Call) -> Result<Response> {
+    let id = ChainId(path_id(call.param.as_deref(), "chain")?);
+    let q: wire::ListConversions = query(&call.parts)?;
+    let (found, page, page_size) = app.conversions(&call.who, id, q.page, q.page_size).await?;
+    Ok(call.reply.ok(wire::ConversionPage {
+        list: found
+            .items
+            .into_iter()
+            .map(|c| wire::Conversion {
+                event_id: c.event_id,
+                chain_id: c.chain_id.0,
+                conv_type: c.conv_type,
+                out_id: c.out_id,
+                clickid: c.clickid,
+                platform: c.platform,
+                ad_platform: c.ad_platform,
+                external_userid: c.external_userid,
+                value_cents: c.value_cents,
+                created_at: format_rfc3339(c.created_at),
+            })
+            .collect(),
+        total: found.total,
+        page,
+        page_size,
+    }))
+}

@@ -13,9 +13,9 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension, Row, params};
 use tokio::sync::oneshot;
 
 use super::{
-    ChainPatch, ChainQuery, ChainStore, Change, Click, DomainStore, GroupStore, KeyStore,
-    LinkTarget, Misuse, NewApiKey, NewChain, NewDomain, NewGroup, NewUser, Notice, Page, Store,
-    StoreError, StoreResult, Tx, TxBody, Unique, UserStore,
+    ChainPatch, ChainQuery, ChainStore, Change, Click, Conversion, DomainStore, GroupStore,
+    KeyStore, LinkTarget, Misuse, NewApiKey, NewChain, NewConversion, NewDomain, NewGroup, NewUser,
+    Notice, Page, Store, StoreError, StoreResult, Tx, TxBody, Unique, UserStore,
 };
 use crate::model::{
     ApiKeyRecord, Chain, ChainId, ChainKind, ChainStatus, Domain, DomainId, DomainStatus, Group,
@@ -569,6 +569,50 @@ impl ChainStore for SqliteStore {
         })
         .await
     }
+
+    async fn conversions(
+        &self,
+        user: UserId,
+        chain: ChainId,
+        offset: i64,
+        limit: i64,
+    ) -> StoreResult<Page<Conversion>> {
+        self.read(move |c| {
+            let total: i64 = c
+                .prepare_cached(
+                    "SELECT count(*) FROM conversions WHERE user_id = ?1 AND chain_id = ?2",
+                )?
+                .query_row([user.0, chain.0], |r| r.get(0))?;
+            let items = c
+                .prepare_cached(&format!(
+                    "SELECT {CONVERSION_COLUMNS} FROM conversions
+                     WHERE user_id = ?1 AND chain_id = ?2
+                     ORDER BY event_id DESC LIMIT ?3 OFFSET ?4"
+                ))?
+                .query_map(params![user.0, chain.0, limit, offset], conversion_from_row)?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            Ok(Page { items, total })
+        })
+        .await
+    }
+}
+
+const CONVERSION_COLUMNS: &str = "event_id, chain_id, conv_type, out_id, clickid, platform,
+    ad_platform, external_userid, value_cents, created_at";
+
+fn conversion_from_row(row: &Row<'_>) -> rusqlite::Result<Conversion> {
+    Ok(Conversion {
+        event_id: row.get(0)?,
+        chain_id: ChainId(row.get(1)?),
+        conv_type: row.get(2)?,
+        out_id: row.get(3)?,
+        clickid: row.get(4)?,
+        platform: row.get(5)?,
+        ad_platform: row.get(6)?,
+        external_userid: row.get(7)?,
+        value_cents: row.get(8)?,
+        created_at: row.get(9)?,
+    })
 }
 
 // ---- writes --------------------------------------------------------------------------------
@@ -828,6 +872,53 @@ impl Tx for SqliteTx<'_> {
                 .map_err(backend)?;
         }
         Ok(())
+    }
+
+    async fn insert_conversion(&mut self, new: NewConversion) -> StoreResult<(Conversion, bool)> {
+        let inserted = self
+            .conn
+            .prepare_cached(
+                "INSERT INTO conversions (event_id, user_id, chain_id, conv_type, out_id,
+                    clickid, platform, ad_platform, external_userid, value_cents, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+                 ON CONFLICT (user_id, chain_id, conv_type, out_id) DO NOTHING",
+            )
+            .and_then(|mut insert| {
+                insert.execute(params![
+                    new.event_id,
+                    new.user_id.0,
+                    new.chain_id.0,
+                    new.conv_type,
+                    new.out_id,
+                    new.clickid,
+                    new.platform,
+                    new.ad_platform,
+                    new.external_userid,
+                    new.value_cents,
+                    new.created_at
+                ])
+            })
+            .map_err(backend)?
+            == 1;
+        let stands = one(
+            self.conn,
+            &format!(
+                "SELECT {CONVERSION_COLUMNS} FROM conversions
+                 WHERE user_id = ?1 AND chain_id = ?2 AND conv_type = ?3
+                   AND (out_id = ?4 OR (?4 IS NULL AND event_id = ?5))"
+            ),
+            params![
+                new.user_id.0,
+                new.chain_id.0,
+                new.conv_type,
+                new.out_id,
+                new.event_id
+            ],
+            conversion_from_row,
+        )
+        .map_err(backend)?
+        .ok_or_else(|| backend(Misuse("a conversion could not be read back")))?;
+        Ok((stands, inserted))
     }
 
     async fn publish(&mut self, change: Change) -> StoreResult<()> {
