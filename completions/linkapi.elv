@@ -29,6 +29,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand chain 'Create, list, inspect, edit and delete short links'
             cand group 'Create and list groups of chains'
             cand domain 'List the domains you may create chains on'
+            cand conversion 'Report ad conversions for a chain and list what was recorded'
             cand admin 'Manage users, API keys and domains (needs a key with scope admin)'
             cand serve 'Run the server locally (same flags as linkapi-server)'
             cand completions 'Print a shell completion script'
@@ -299,6 +300,61 @@ set edit:completion:arg-completer[linkapi] = {|@words|
         }
         &'linkapi;domain;help;help'= {
         }
+        &'linkapi;conversion'= {
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand report 'Report a conversion; a repeat of the same chain, type and out id is recognised as a duplicate and not recorded twice'
+            cand list 'List the conversions recorded for a chain, newest first'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'linkapi;conversion;report'= {
+            cand --domain 'Domain id, when you have the code on several domains'
+            cand --type 'Business event: lower-case letters, digits and _ (purchase, signup, form, ...)'
+            cand --out-id 'Your idempotency token (required for purchase)'
+            cand --ad-platform 'Ad platform the conversion came from (a path segment of the API)'
+            cand --clickid 'Ad-click attribution id'
+            cand --external-user 'Your own user id of the converting customer'
+            cand --value-cents 'Value in cents'
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --code 'Take CHAIN as a code even when it is all digits'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;conversion;list'= {
+            cand --domain 'Domain id, when you have the code on several domains'
+            cand --page 'Page to show'
+            cand --limit 'Conversions per page (at most 100)'
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --code 'Take CHAIN as a code even when it is all digits'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;conversion;help'= {
+            cand report 'Report a conversion; a repeat of the same chain, type and out id is recognised as a duplicate and not recorded twice'
+            cand list 'List the conversions recorded for a chain, newest first'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'linkapi;conversion;help;report'= {
+        }
+        &'linkapi;conversion;help;list'= {
+        }
+        &'linkapi;conversion;help;help'= {
+        }
         &'linkapi;admin'= {
             cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
             cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
@@ -557,6 +613,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand chain 'Create, list, inspect, edit and delete short links'
             cand group 'Create and list groups of chains'
             cand domain 'List the domains you may create chains on'
+            cand conversion 'Report ad conversions for a chain and list what was recorded'
             cand admin 'Manage users, API keys and domains (needs a key with scope admin)'
             cand serve 'Run the server locally (same flags as linkapi-server)'
             cand completions 'Print a shell completion script'
@@ -609,6 +666,14 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand list 'List the domains you may use'
         }
         &'linkapi;help;domain;list'= {
+        }
+        &'linkapi;help;conversion'= {
+            cand report 'Report a conversion; a repeat of the same chain, type and out id is recognised as a duplicate and not recorded twice'
+            cand list 'List the conversions recorded for a chain, newest first'
+        }
+        &'linkapi;help;conversion;report'= {
+        }
+        &'linkapi;help;conversion;list'= {
         }
         &'linkapi;help;admin'= {
             cand user 'Users'

@@ -33,6 +33,7 @@ complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "auth" -d 'Log in to
 complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "chain" -d 'Create, list, inspect, edit and delete short links'
 complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "group" -d 'Create and list groups of chains'
 complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "domain" -d 'List the domains you may create chains on'
+complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "conversion" -d 'Report ad conversions for a chain and list what was recorded'
 complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "admin" -d 'Manage users, API keys and domains (needs a key with scope admin)'
 complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "serve" -d 'Run the server locally (same flags as linkapi-server)'
 complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "completions" -d 'Print a shell completion script'
@@ -191,6 +192,41 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and __fish_seen_
 complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the domains you may use'
 complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and not __fish_seen_subcommand_from report list help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and not __fish_seen_subcommand_from report list help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and not __fish_seen_subcommand_from report list help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and not __fish_seen_subcommand_from report list help" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and not __fish_seen_subcommand_from report list help" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and not __fish_seen_subcommand_from report list help" -f -a "report" -d 'Report a conversion; a repeat of the same chain, type and out id is recognised as a duplicate and not recorded twice'
+complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and not __fish_seen_subcommand_from report list help" -f -a "list" -d 'List the conversions recorded for a chain, newest first'
+complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and not __fish_seen_subcommand_from report list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from report" -l domain -d 'Domain id, when you have the code on several domains' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from report" -l type -d 'Business event: lower-case letters, digits and _ (purchase, signup, form, ...)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from report" -l out-id -d 'Your idempotency token (required for purchase)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from report" -l ad-platform -d 'Ad platform the conversion came from (a path segment of the API)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from report" -l clickid -d 'Ad-click attribution id' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from report" -l external-user -d 'Your own user id of the converting customer' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from report" -l value-cents -d 'Value in cents' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from report" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from report" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from report" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from report" -l code -d 'Take CHAIN as a code even when it is all digits'
+complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from report" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from report" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from report" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from list" -l domain -d 'Domain id, when you have the code on several domains' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from list" -l page -d 'Page to show' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from list" -l limit -d 'Conversions per page (at most 100)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from list" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from list" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from list" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from list" -l code -d 'Take CHAIN as a code even when it is all digits'
+complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from help" -f -a "report" -d 'Report a conversion; a repeat of the same chain, type and out id is recognised as a duplicate and not recorded twice'
+complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the conversions recorded for a chain, newest first'
+complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
@@ -251,15 +287,16 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand man" -l profile -d 'Prof
 complete -c linkapi -n "__fish_linkapi_using_subcommand man" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
 complete -c linkapi -n "__fish_linkapi_using_subcommand man" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand man" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain admin serve completions man help" -f -a "auth" -d 'Log in to a server, see where keys come from, log out'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain admin serve completions man help" -f -a "chain" -d 'Create, list, inspect, edit and delete short links'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain admin serve completions man help" -f -a "group" -d 'Create and list groups of chains'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain admin serve completions man help" -f -a "domain" -d 'List the domains you may create chains on'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain admin serve completions man help" -f -a "admin" -d 'Manage users, API keys and domains (needs a key with scope admin)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain admin serve completions man help" -f -a "serve" -d 'Run the server locally (same flags as linkapi-server)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain admin serve completions man help" -f -a "completions" -d 'Print a shell completion script'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain admin serve completions man help" -f -a "man" -d 'Print the manual page, or write every page into a directory'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain admin serve completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain conversion admin serve completions man help" -f -a "auth" -d 'Log in to a server, see where keys come from, log out'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain conversion admin serve completions man help" -f -a "chain" -d 'Create, list, inspect, edit and delete short links'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain conversion admin serve completions man help" -f -a "group" -d 'Create and list groups of chains'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain conversion admin serve completions man help" -f -a "domain" -d 'List the domains you may create chains on'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain conversion admin serve completions man help" -f -a "conversion" -d 'Report ad conversions for a chain and list what was recorded'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain conversion admin serve completions man help" -f -a "admin" -d 'Manage users, API keys and domains (needs a key with scope admin)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain conversion admin serve completions man help" -f -a "serve" -d 'Run the server locally (same flags as linkapi-server)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain conversion admin serve completions man help" -f -a "completions" -d 'Print a shell completion script'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain conversion admin serve completions man help" -f -a "man" -d 'Print the manual page, or write every page into a directory'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain conversion admin serve completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "login" -d 'Store an API key for a server, checked against the server first'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "status" -d 'Show each profile\'s server, where its key comes from, and whether the key works'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "logout" -d 'Forget the stored key of the profile (the key itself stays valid on the server)'
@@ -273,6 +310,8 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_su
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from group" -f -a "create" -d 'Create a group'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from group" -f -a "list" -d 'List your groups'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from domain" -f -a "list" -d 'List the domains you may use'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from conversion" -f -a "report" -d 'Report a conversion; a repeat of the same chain, type and out id is recognised as a duplicate and not recorded twice'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from conversion" -f -a "list" -d 'List the conversions recorded for a chain, newest first'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from admin" -f -a "user" -d 'Users'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from admin" -f -a "key" -d 'API keys'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from admin" -f -a "domain" -d 'Domains'

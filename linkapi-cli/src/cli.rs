@@ -84,6 +84,9 @@ pub enum Command {
     /// List the domains you may create chains on
     #[command(subcommand)]
     Domain(DomainCommand),
+    /// Report ad conversions for a chain and list what was recorded
+    #[command(subcommand)]
+    Conversion(ConversionCommand),
     /// Manage users, API keys and domains (needs a key with scope admin)
     #[command(subcommand)]
     Admin(AdminCommand),
@@ -357,6 +360,58 @@ pub enum GroupCommand {
 pub enum DomainCommand {
     /// List the domains you may use
     List {
+        /// Output as JSON.
+        #[command(flatten)]
+        json: JsonArgs,
+    },
+}
+
+/// `linkapi conversion ...`
+#[derive(Debug, Subcommand)]
+pub enum ConversionCommand {
+    /// Report a conversion; a repeat of the same chain, type and out id is recognised as a
+    /// duplicate and not recorded twice
+    #[command(after_help = "\
+Examples:
+  linkapi conversion report spring-27 --type purchase --out-id order-17 --value-cents 4990
+  linkapi conversion report 12 --type signup --ad-platform meta --clickid ck_91")]
+    Report {
+        /// The chain the conversion is attributed to.
+        #[command(flatten)]
+        chain: ChainRef,
+        /// Business event: lower-case letters, digits and _ (purchase, signup, form, ...)
+        #[arg(long = "type", value_name = "TYPE")]
+        conv_type: String,
+        /// Your idempotency token (required for purchase)
+        #[arg(long, value_name = "ID")]
+        out_id: Option<String>,
+        /// Ad platform the conversion came from (a path segment of the API)
+        #[arg(long, value_name = "NAME", default_value = "manual")]
+        ad_platform: String,
+        /// Ad-click attribution id
+        #[arg(long, value_name = "ID")]
+        clickid: Option<String>,
+        /// Your own user id of the converting customer
+        #[arg(long, value_name = "ID")]
+        external_user: Option<String>,
+        /// Value in cents
+        #[arg(long, value_name = "CENTS")]
+        value_cents: Option<i64>,
+        /// Output as JSON.
+        #[command(flatten)]
+        json: JsonArgs,
+    },
+    /// List the conversions recorded for a chain, newest first
+    List {
+        /// The chain.
+        #[command(flatten)]
+        chain: ChainRef,
+        /// Page to show
+        #[arg(long, default_value_t = 1)]
+        page: i64,
+        /// Conversions per page (at most 100)
+        #[arg(long, default_value_t = 20)]
+        limit: i64,
         /// Output as JSON.
         #[command(flatten)]
         json: JsonArgs,

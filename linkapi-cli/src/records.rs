@@ -1,6 +1,6 @@
 //! How each API object prints: its JSON fields and its table columns.
 
-use linkapi_core::wire::{admin, primary};
+use linkapi_core::wire::{admin, compat, primary};
 
 use crate::output::{Column, Record, col, opt};
 
@@ -33,6 +33,45 @@ impl Record for primary::Chain {
             col("STATUS", |c| c.status_label.clone()),
             col("VISITS", |c| c.pv_history.to_string()),
             col("CREATED", |c| c.created_at.clone()),
+        ]
+    }
+}
+
+impl Record for primary::Conversion {
+    const FIELDS: &'static [&'static str] = &[
+        "event_id",
+        "chain_id",
+        "conv_type",
+        "out_id",
+        "clickid",
+        "platform",
+        "ad_platform",
+        "external_userid",
+        "value_cents",
+        "created_at",
+    ];
+    fn columns() -> Vec<Column<Self>> {
+        vec![
+            col("EVENT", |c| c.event_id.clone()),
+            col("TYPE", |c| c.conv_type.clone()),
+            col("OUT ID", |c| opt(&c.out_id)),
+            col("VALUE", |c| opt(&c.value_cents)),
+            col("PLATFORM", |c| c.ad_platform.clone()),
+            col("CREATED", |c| c.created_at.clone()),
+        ]
+    }
+}
+
+impl Record for compat::ConversionResult {
+    const FIELDS: &'static [&'static str] = &["chain_id", "conv_type", "duplicate", "event_id"];
+    fn columns() -> Vec<Column<Self>> {
+        vec![
+            col("EVENT", |c| c.event_id.clone()),
+            col("CHAIN", |c| c.chain_id.to_string()),
+            col("TYPE", |c| c.conv_type.clone()),
+            col("DUPLICATE", |c| {
+                if c.duplicate { "yes" } else { "no" }.into()
+            }),
         ]
     }
 }

@@ -71,7 +71,7 @@ pub async fn run(ctx: Context, command: ChainCommand) -> Result<()> {
 
 /// The chain id named by `chain`: all digits is an id unless `force_code`; otherwise a code
 /// looked up on the compatibility surface.
-async fn resolve(
+pub(super) async fn resolve(
     client: &Client,
     chain: &str,
     force_code: bool,

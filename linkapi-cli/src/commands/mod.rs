@@ -2,6 +2,7 @@
 
 mod auth;
 mod chain;
+mod conversion;
 mod resources;
 mod serve;
 
@@ -26,6 +27,7 @@ pub async fn run(cli: Cli) -> Result<()> {
         Command::Man { out_dir } => generate::man(out_dir.as_deref()),
         Command::Auth(command) => auth::run(ctx()?, command).await,
         Command::Chain(command) => chain::run(ctx()?, command).await,
+        Command::Conversion(command) => conversion::run(ctx()?, command).await,
         Command::Group(GroupCommand::Create {
             name,
             chain_type,

@@ -244,3 +244,57 @@ fn a_terminal_gets_a_table_with_headers() {
     assert!(out.contains('│') && out.contains("tty"), "{out}");
     assert!(!out.contains('\t'), "{out}");
 }
+
+#[test]
+fn conversions_are_reported_once_and_listed() {
+    let server = TestServer::start();
+    let home = Home::new();
+    home.admin(
+        &server,
+        &["chain", "create", "https://shop.example/", "--code", "sale"],
+    )
+    .ok();
+    let report = [
+        "conversion",
+        "report",
+        "sale",
+        "--type",
+        "purchase",
+        "--out-id",
+        "order-17",
+        "--value-cents",
+        "4990",
+        "--ad-platform",
+        "meta",
+        "--json",
+    ];
+    let first = home.admin(&server, &report);
+    assert_eq!(first.json()["duplicate"], false);
+    // Piped, a new event gets no confirmation (that is for terminals) ...
+    assert!(!first.stderr.contains("duplicate"), "{}", first.stderr);
+    let event_id = first.json()["event_id"].as_str().unwrap().to_owned();
+
+    let again = home.admin(&server, &report);
+    assert_eq!(again.json()["duplicate"], true);
+    assert_eq!(again.json()["event_id"], event_id.as_str());
+    // ... but a duplicate is always said, since nothing was recorded.
+    assert!(again.stderr.contains("duplicate"), "{}", again.stderr);
+
+    // A purchase without its idempotency token is the server's 400, exit status 1.
+    let refused = home.admin(
+        &server,
+        &["conversion", "report", "sale", "--type", "purchase"],
+    );
+    assert!(
+        refused.fails(1).contains("requires out_id"),
+        "{}",
+        refused.stderr
+    );
+
+    // Piped, the list is tab-separated rows: one event, the value in cents.
+    let listed = home.admin(&server, &["conversion", "list", "sale"]);
+    let rows: Vec<&str> = listed.ok().lines().collect();
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert!(rows[0].starts_with(&event_id), "{rows:?}");
+    assert!(rows[0].contains("\t4990\t"), "{rows:?}");
+}
