@@ -4,7 +4,7 @@
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::support::{Backend, Options, TestServer};
+use crate::support::{Backend, Options, TestServer, race_posts};
 
 const REPORT: &str = "/openapi/v1/adcallback/tencent-ads/conversions";
 
@@ -206,29 +206,17 @@ async fn race_identical_reports(servers: &[TestServer]) {
         )
         .await;
     let id = chain["id"].as_i64().unwrap();
-    let barrier = std::sync::Arc::new(tokio::sync::Barrier::new(RACERS));
-    let mut tasks = Vec::with_capacity(RACERS);
-    for i in 0..RACERS {
-        let server = &servers[i % servers.len()];
-        let request = server
-            .client
-            .post(server.url(REPORT))
-            .bearer_auth(&key)
-            .json(&json!({"chain_id": id, "conv_type": "purchase", "out_id": "order-77"}));
-        let barrier = barrier.clone();
-        tasks.push(tokio::spawn(async move {
-            barrier.wait().await;
-            let reply = request.send().await.unwrap();
-            (
-                reply.status(),
-                reply.json::<Value>().await.unwrap_or(Value::Null),
-            )
-        }));
-    }
+    let answers = race_posts(
+        servers,
+        RACERS,
+        REPORT,
+        &key,
+        |_| json!({"chain_id": id, "conv_type": "purchase", "out_id": "order-77"}),
+    )
+    .await;
     let mut originals = 0;
     let mut event_ids = std::collections::HashSet::new();
-    for task in tasks {
-        let (status, body) = task.await.unwrap();
+    for (status, body) in answers {
         assert_eq!(status, StatusCode::OK, "{body}");
         if body["result"]["duplicate"] == false {
             originals += 1;

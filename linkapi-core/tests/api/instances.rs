@@ -10,7 +10,7 @@ use std::time::Duration;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::support::{ADMIN_KEY, Backend, Options, TestServer, within};
+use crate::support::{ADMIN_KEY, Backend, Options, TestServer, race_posts, within};
 
 /// How many clients race.
 const RACERS: usize = 50;
@@ -33,37 +33,6 @@ fn backends() -> Vec<Backend> {
     backends
 }
 
-/// Sends `RACERS` creates at once, spread over `servers`, and returns each answer's status and
-/// body.
-async fn race_creates(
-    servers: &[TestServer],
-    key: &str,
-    body: impl Fn(usize) -> Value,
-) -> Vec<(StatusCode, Value)> {
-    let barrier = std::sync::Arc::new(tokio::sync::Barrier::new(RACERS));
-    let mut tasks = Vec::with_capacity(RACERS);
-    for i in 0..RACERS {
-        let server = &servers[i % servers.len()];
-        let request = server
-            .client
-            .post(server.url("/chains"))
-            .bearer_auth(key)
-            .json(&body(i));
-        let barrier = barrier.clone();
-        tasks.push(tokio::spawn(async move {
-            barrier.wait().await;
-            let reply = request.send().await.expect("request");
-            let status = reply.status();
-            (status, reply.json::<Value>().await.unwrap_or(Value::Null))
-        }));
-    }
-    let mut answers = Vec::with_capacity(RACERS);
-    for task in tasks {
-        answers.push(task.await.expect("racer"));
-    }
-    answers
-}
-
 fn count(answers: &[(StatusCode, Value)], status: StatusCode) -> usize {
     answers.iter().filter(|(s, _)| *s == status).count()
 }
@@ -77,8 +46,10 @@ async fn racing_creates_against_a_quota_of_ten_create_exactly_ten() {
         })
         .await;
         let (_, key) = servers[0].full_user("racer").await;
-        let answers = race_creates(
+        let answers = race_posts(
             &servers,
+            RACERS,
+            "/chains",
             &key,
             |i| json!({"target_url": format!("https://e.com/{i}")}),
         )
@@ -110,8 +81,10 @@ async fn racing_creates_of_one_custom_code_create_exactly_one() {
     for backend in backends() {
         let servers = instances(backend.clone(), Options::default).await;
         let (_, key) = servers[0].full_user("coder").await;
-        let answers = race_creates(
+        let answers = race_posts(
             &servers,
+            RACERS,
+            "/chains",
             &key,
             |i| json!({"target_url": format!("https://e.com/{i}"), "code": "contested"}),
         )

@@ -429,6 +429,39 @@ pub fn http_client(builder: reqwest::ClientBuilder) -> reqwest::Client {
         .expect("client")
 }
 
+/// Sends `racers` POSTs of `path` at once (released together by a barrier), spread over
+/// `servers` in turn, and returns each answer's status and JSON body in sending order.
+pub async fn race_posts(
+    servers: &[TestServer],
+    racers: usize,
+    path: &str,
+    key: &str,
+    body: impl Fn(usize) -> Value,
+) -> Vec<(StatusCode, Value)> {
+    let barrier = Arc::new(tokio::sync::Barrier::new(racers));
+    let mut tasks = Vec::with_capacity(racers);
+    for i in 0..racers {
+        let server = &servers[i % servers.len()];
+        let request = server
+            .client
+            .post(server.url(path))
+            .bearer_auth(key)
+            .json(&body(i));
+        let barrier = barrier.clone();
+        tasks.push(tokio::spawn(async move {
+            barrier.wait().await;
+            let reply = request.send().await.expect("request");
+            let status = reply.status();
+            (status, reply.json::<Value>().await.unwrap_or(Value::Null))
+        }));
+    }
+    let mut answers = Vec::with_capacity(racers);
+    for task in tasks {
+        answers.push(task.await.expect("racer"));
+    }
+    answers
+}
+
 /// Polls `check` every 10 ms until it holds; false when `limit` passed first. For effects that
 /// must land within a bound (another instance hearing of a change).
 pub async fn within<F, Fut>(limit: Duration, mut check: F) -> bool
