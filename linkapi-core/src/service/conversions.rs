@@ -6,7 +6,7 @@ use super::chains::PageWindow;
 use super::{App, Principal};
 use crate::error::{Error, Result};
 use crate::model::{ChainId, Timestamp};
-use crate::store::{Conversion, NewConversion, Page};
+use crate::store::{Conversion, Page};
 
 /// Conversion types that always need `out_id`, besides those the configuration names.
 const OUT_ID_REQUIRED: &[&str] = &["purchase"];
@@ -135,8 +135,8 @@ impl App {
             }
         };
         let now = self.now();
-        let new = NewConversion {
-            user_id: who.user_id,
+        let user = who.user_id;
+        let new = Conversion {
             chain_id,
             conv_type,
             out_id,
@@ -151,7 +151,7 @@ impl App {
         let (event, inserted) = self
             .write(move |tx| {
                 let new = new.clone();
-                Box::pin(async move { tx.insert_conversion(new).await })
+                Box::pin(async move { tx.insert_conversion(user, new).await })
             })
             .await?;
         Ok(ReportedConversion {

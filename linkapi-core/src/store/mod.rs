@@ -299,34 +299,8 @@ pub struct LinkTarget {
     pub deleted: bool,
 }
 
-/// A new conversion event; the service has validated every field.
-#[derive(Debug, Clone)]
-pub struct NewConversion {
-    /// The reporting user.
-    pub user_id: UserId,
-    /// The chain it is attributed to, already checked to be the user's.
-    pub chain_id: ChainId,
-    /// Business event, e.g. `purchase`.
-    pub conv_type: String,
-    /// The caller's idempotency token.
-    pub out_id: Option<String>,
-    /// Ad-click attribution id.
-    pub clickid: Option<String>,
-    /// Ad platform named in the body.
-    pub platform: Option<String>,
-    /// Ad platform named in the path.
-    pub ad_platform: String,
-    /// Caller-side user id.
-    pub external_userid: Option<String>,
-    /// Monetary value in cents.
-    pub value_cents: Option<i64>,
-    /// Unique, time-sortable id of the event.
-    pub event_id: String,
-    /// When it was reported.
-    pub created_at: Timestamp,
-}
-
-/// A recorded conversion event.
+/// A conversion event, as recorded (or, given to [`Tx::insert_conversion`], as reported;
+/// the service has validated every field).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Conversion {
     /// Unique, time-sortable id.
@@ -471,10 +445,14 @@ pub trait Tx: Send {
     ) -> StoreResult<Option<Chain>>;
     /// Records visits.
     async fn insert_clicks(&mut self, clicks: &[Click]) -> StoreResult<()>;
-    /// Records a conversion unless one with the same (user, chain, type, `out_id`) exists, as
-    /// the unique index decides (reports without `out_id` never collide). Returns the event
-    /// that stands and whether this call inserted it.
-    async fn insert_conversion(&mut self, new: NewConversion) -> StoreResult<(Conversion, bool)>;
+    /// Records `event` for `user` unless one with the same (user, chain, type, `out_id`)
+    /// exists, as the unique index decides (events without `out_id` never collide). Returns
+    /// the event that stands and whether this call inserted it.
+    async fn insert_conversion(
+        &mut self,
+        user: UserId,
+        event: Conversion,
+    ) -> StoreResult<(Conversion, bool)>;
     /// Announces `change` to every instance once this transaction commits.
     async fn publish(&mut self, change: Change) -> StoreResult<()>;
 }

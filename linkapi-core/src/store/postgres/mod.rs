@@ -26,8 +26,8 @@ use tokio_postgres::{Row, Statement};
 
 use super::{
     ChainPatch, ChainQuery, ChainStore, Change, Click, Conversion, DomainStore, GroupStore,
-    KeyStore, LinkTarget, Misuse, NewApiKey, NewChain, NewConversion, NewDomain, NewGroup, NewUser,
-    Notice, Page, Store, StoreError, StoreResult, Tx, TxBody, Unique, UserStore,
+    KeyStore, LinkTarget, Misuse, NewApiKey, NewChain, NewDomain, NewGroup, NewUser, Notice, Page,
+    Store, StoreError, StoreResult, Tx, TxBody, Unique, UserStore,
 };
 use crate::model::{
     ApiKeyRecord, Chain, ChainId, ChainKind, ChainStatus, Domain, DomainId, DomainStatus, Group,
@@ -1016,7 +1016,11 @@ impl Tx for PgTx<'_> {
         Ok(())
     }
 
-    async fn insert_conversion(&mut self, new: NewConversion) -> StoreResult<(Conversion, bool)> {
+    async fn insert_conversion(
+        &mut self,
+        user: UserId,
+        new: Conversion,
+    ) -> StoreResult<(Conversion, bool)> {
         // A concurrent report of the same key waits here for the first to commit, then finds
         // the conflict: the unique index, not a check before the insert, decides.
         let inserted = self
@@ -1028,7 +1032,7 @@ impl Tx for PgTx<'_> {
                  RETURNING event_id",
                 &[
                     &new.event_id,
-                    &new.user_id.0,
+                    &user.0,
                     &new.chain_id.0,
                     &new.conv_type,
                     &new.out_id,
@@ -1051,7 +1055,7 @@ impl Tx for PgTx<'_> {
             .query_opt(
                 &sql,
                 &[
-                    &new.user_id.0,
+                    &user.0,
                     &new.chain_id.0,
                     &new.conv_type,
                     &new.out_id,

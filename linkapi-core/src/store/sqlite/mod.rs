@@ -14,8 +14,8 @@ use tokio::sync::oneshot;
 
 use super::{
     ChainPatch, ChainQuery, ChainStore, Change, Click, Conversion, DomainStore, GroupStore,
-    KeyStore, LinkTarget, Misuse, NewApiKey, NewChain, NewConversion, NewDomain, NewGroup, NewUser,
-    Notice, Page, Store, StoreError, StoreResult, Tx, TxBody, Unique, UserStore,
+    KeyStore, LinkTarget, Misuse, NewApiKey, NewChain, NewDomain, NewGroup, NewUser, Notice, Page,
+    Store, StoreError, StoreResult, Tx, TxBody, Unique, UserStore,
 };
 use crate::model::{
     ApiKeyRecord, Chain, ChainId, ChainKind, ChainStatus, Domain, DomainId, DomainStatus, Group,
@@ -874,7 +874,11 @@ impl Tx for SqliteTx<'_> {
         Ok(())
     }
 
-    async fn insert_conversion(&mut self, new: NewConversion) -> StoreResult<(Conversion, bool)> {
+    async fn insert_conversion(
+        &mut self,
+        user: UserId,
+        new: Conversion,
+    ) -> StoreResult<(Conversion, bool)> {
         let inserted = self
             .conn
             .prepare_cached(
@@ -886,7 +890,7 @@ impl Tx for SqliteTx<'_> {
             .and_then(|mut insert| {
                 insert.execute(params![
                     new.event_id,
-                    new.user_id.0,
+                    user.0,
                     new.chain_id.0,
                     new.conv_type,
                     new.out_id,
@@ -908,7 +912,7 @@ impl Tx for SqliteTx<'_> {
                    AND (out_id = ?4 OR (?4 IS NULL AND event_id = ?5))"
             ),
             params![
-                new.user_id.0,
+                user.0,
                 new.chain_id.0,
                 new.conv_type,
                 new.out_id,
