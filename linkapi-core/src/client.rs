@@ -352,6 +352,23 @@ impl Client {
         .await
     }
 
+    /// `GET /chains/{id}/stats?days=N` (`days` 1 to 365; the server's default, 7, when
+    /// `None`).
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn chain_stats(
+        &self,
+        id: i64,
+        days: Option<i64>,
+    ) -> Result<primary::ChainStats, ClientError> {
+        let path = match days {
+            Some(days) => format!("/chains/{id}/stats?days={days}"),
+            None => format!("/chains/{id}/stats"),
+        };
+        self.get(Surface::Primary, &path).await
+    }
+
     /// `POST /openapi/v1/adcallback/{ad_platform_name}/conversions`: `result.duplicate` says
     /// whether the report repeated one already recorded.
     ///
@@ -617,6 +634,15 @@ impl Client {
     /// As the server answers; see [`ClientError`].
     pub async fn revoke_key(&self, id: i64) -> Result<admin::Key, ClientError> {
         let (request, url) = self.request(Method::DELETE, &format!("/admin/keys/{id}"));
+        self.send(Surface::Primary, request, url).await
+    }
+
+    /// `POST /admin/visitor-secret`: visitors are keyed with a new secret from now on.
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn rotate_visitor_secret(&self) -> Result<admin::VisitorSecretRotated, ClientError> {
+        let (request, url) = self.request(Method::POST, "/admin/visitor-secret");
         self.send(Surface::Primary, request, url).await
     }
 

@@ -50,7 +50,6 @@ impl Clock for ManualClock {
 
 const SQL_STYLE: &[BorrowedFormatItem<'static>] =
     format_description!("[year]-[month]-[day] [hour]:[minute]:[second]");
-const DAY: &[BorrowedFormatItem<'static>] = format_description!("[year]-[month]-[day]");
 
 fn utc(ts: Timestamp) -> OffsetDateTime {
     OffsetDateTime::from_unix_timestamp(ts).unwrap_or(OffsetDateTime::UNIX_EPOCH)
@@ -70,16 +69,93 @@ pub fn format_sql(ts: Timestamp) -> String {
         .unwrap_or_else(|_| String::from("1970-01-01 00:00:00"))
 }
 
-/// `YYYY-MM-DD` of the UTC day holding `ts`.
-pub fn format_day(ts: Timestamp) -> String {
-    utc(ts)
-        .format(DAY)
-        .unwrap_or_else(|_| String::from("1970-01-01"))
+/// Calendar days in the deployment's time zone: where days start, for daily counters (visits,
+/// creations against the quota) and the dates the statistics show.
+///
+/// Days are keyed by the instant they start, so a counter row stays meaningful whatever the
+/// zone: changing the zone later moves the boundaries of new days only.
+#[derive(Clone, PartialEq)]
+pub struct Calendar {
+    zone: jiff::tz::TimeZone,
+    name: String,
 }
 
-/// The first second of the UTC day holding `ts`.
-pub fn start_of_day(ts: Timestamp) -> Timestamp {
-    ts - ts.rem_euclid(86_400)
+impl std::fmt::Debug for Calendar {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.name)
+    }
+}
+
+impl Default for Calendar {
+    fn default() -> Self {
+        Calendar::utc()
+    }
+}
+
+impl Calendar {
+    /// Days in UTC.
+    pub fn utc() -> Self {
+        Calendar {
+            zone: jiff::tz::TimeZone::UTC,
+            name: "UTC".into(),
+        }
+    }
+
+    /// Days in the IANA time zone `name` (`Asia/Shanghai`), from the system's zone database
+    /// or, where it has none, the copy built into the binary.
+    ///
+    /// # Errors
+    /// When no zone has that name.
+    pub fn named(name: &str) -> Result<Self, String> {
+        let zone = jiff::tz::TimeZone::get(name).map_err(|_| {
+            format!("unknown time zone {name:?} (expected a name like Asia/Shanghai or UTC)")
+        })?;
+        Ok(Calendar {
+            zone,
+            name: name.to_string(),
+        })
+    }
+
+    /// The zone's name, as configured.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn zoned(&self, ts: Timestamp) -> jiff::Zoned {
+        let instant = jiff::Timestamp::from_second(ts).unwrap_or(jiff::Timestamp::UNIX_EPOCH);
+        instant.to_zoned(self.zone.clone())
+    }
+
+    fn start_of(&self, date: jiff::civil::Date) -> Timestamp {
+        // A day may begin later than midnight where a clock change skips it.
+        date.to_zoned(self.zone.clone())
+            .and_then(|z| z.start_of_day())
+            .map_or(0, |z| z.timestamp().as_second())
+    }
+
+    /// The first second of the day holding `ts`.
+    pub fn day_start(&self, ts: Timestamp) -> Timestamp {
+        self.start_of(self.zoned(ts).date())
+    }
+
+    /// The first second of the day after the one holding `ts`.
+    pub fn next_day_start(&self, ts: Timestamp) -> Timestamp {
+        let date = self.zoned(ts).date();
+        date.tomorrow().map_or(ts + 86_400, |d| self.start_of(d))
+    }
+
+    /// The `n` days ending with the one holding `ts`, oldest first: each day's first second and
+    /// its date (`YYYY-MM-DD`).
+    pub fn last_days(&self, ts: Timestamp, n: u32) -> Vec<(Timestamp, String)> {
+        let today = self.zoned(ts).date();
+        let mut days: Vec<(Timestamp, String)> =
+            std::iter::successors(Some(today), |d| d.yesterday().ok())
+                .take(n as usize)
+                .map(|d| (self.start_of(d), d.to_string()))
+                .collect();
+        days.reverse();
+        days
+    }
 }
 
 /// Reads a time in any form the compatibility surface accepts: `YYYY-MM-DD HH:MM:SS` (UTC),
@@ -126,7 +202,35 @@ mod tests {
     fn formats_are_utc() {
         assert_eq!(format_rfc3339(0), "1970-01-01T00:00:00Z");
         assert_eq!(format_sql(86_399), "1970-01-01 23:59:59");
-        assert_eq!(format_day(86_400), "1970-01-02");
-        assert_eq!(start_of_day(86_400 + 5), 86_400);
+    }
+
+    #[test]
+    fn days_start_at_midnight_in_the_zone() {
+        let utc = Calendar::utc();
+        assert_eq!(utc.day_start(86_400 + 5), 86_400);
+        assert_eq!(utc.next_day_start(86_400 + 5), 2 * 86_400);
+        let shanghai = Calendar::named("Asia/Shanghai").expect("zone");
+        // 1970-01-02 00:00 in Shanghai is 1970-01-01 16:00 UTC.
+        assert_eq!(shanghai.day_start(86_400 + 5), 86_400 - 8 * 3_600);
+        assert_eq!(shanghai.day_start(86_400 - 8 * 3_600 - 1), -8 * 3_600);
+        let days = shanghai.last_days(86_400 + 5, 3);
+        assert_eq!(
+            days,
+            vec![
+                (-8 * 3_600 - 86_400, "1969-12-31".to_string()),
+                (-8 * 3_600, "1970-01-01".to_string()),
+                (86_400 - 8 * 3_600, "1970-01-02".to_string()),
+            ]
+        );
+        assert!(Calendar::named("Mars/Olympus").is_err());
+    }
+
+    #[test]
+    fn a_day_without_midnight_starts_when_it_begins() {
+        // Santiago skipped 2022-09-11 00:00 (clocks went to 01:00): that day starts at 01:00
+        // local time, 04:00 UTC.
+        let santiago = Calendar::named("America/Santiago").expect("zone");
+        let noon_utc = 1_662_897_600; // 2022-09-11 12:00 UTC
+        assert_eq!(santiago.day_start(noon_utc), 1_662_868_800); // 2022-09-11 04:00 UTC
     }
 }

@@ -144,6 +144,17 @@ impl Error {
 /// restarting database to recover, short enough not to stall a client that retries.
 const UNAVAILABLE_RETRY_AFTER: u64 = 2;
 
+impl Error {
+    /// Whether the store failed (unavailable, or failing in a way not caused by the request).
+    pub fn is_store_failure(&self) -> bool {
+        match self {
+            Error::Unavailable { .. } => true,
+            Error::Internal(source) => source.is::<StoreError>(),
+            _ => false,
+        }
+    }
+}
+
 impl From<StoreError> for Error {
     fn from(err: StoreError) -> Self {
         match err {

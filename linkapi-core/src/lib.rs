@@ -10,10 +10,12 @@
 //! - [`wire`]: JSON shapes of each surface and the envelopes; shared with clients.
 //! - [`store`]: the storage traits ([`store::Store`]) and the SQLite backend.
 //! - [`service`]: [`App`], the rules: keys and scopes, chains, groups, domains, admin,
-//!   the redirect cache, visit recording, rate limits and quotas.
+//!   the redirect cache, the visit pipeline, statistics, conversions, rate limits and quotas.
 //! - [`http`]: [`serve`], the accept loop, router, request decoding, envelopes, handlers.
 //! - [`codes`]: short-code and target-URL rules.
-//! - [`clock`]: the injectable clock and the wire time formats.
+//! - [`clock`]: the injectable clock, the calendar days are counted in, and the wire time
+//!   formats.
+//! - [`metrics`]: the counters and histograms `GET /metrics` exposes.
 //! - [`error`]: [`Error`], each failure with its HTTP status and stable short name.
 //! - `client` (feature `client`): a typed async HTTP client of the same API.
 //!
@@ -48,6 +50,7 @@ pub mod clock;
 pub mod codes;
 pub mod error;
 pub mod http;
+pub mod metrics;
 pub mod model;
 pub mod service;
 pub mod store;
@@ -55,6 +58,6 @@ pub mod wire;
 
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use error::Error;
-pub use http::{ServerConfig, serve};
+pub use http::{MetricsAccess, ServerConfig, serve};
 pub use service::{App, AppConfig};
 pub use store::sqlite::SqliteStore;

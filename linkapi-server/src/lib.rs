@@ -18,11 +18,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
+use linkapi_core::clock::Calendar;
 use linkapi_core::model::Scheme;
-use linkapi_core::service::{BootstrapKey, RateLimit};
+use linkapi_core::service::{BootstrapKey, ClientAddressHeader, RateLimit};
 use linkapi_core::store::Store;
 use linkapi_core::store::postgres::{PgOptions, PgStore};
-use linkapi_core::{App, AppConfig, ServerConfig, SqliteStore, SystemClock};
+use linkapi_core::{App, AppConfig, MetricsAccess, ServerConfig, SqliteStore, SystemClock};
 use serde::Deserialize;
 use tokio::net::TcpListener;
 
@@ -83,7 +84,7 @@ pub struct FileConfig {
     /// How many instances serve the same keys behind a load balancer: each enforces its share
     /// (1/N of the rate and the burst) so that together they allow about the configured limit.
     pub rate_limit_instances: Option<u32>,
-    /// Chains a user may create per UTC day, unless the user has its own quota.
+    /// Chains a user may create per day, unless the user has its own quota.
     pub daily_create_quota: Option<i64>,
     /// Length of generated codes.
     pub code_length: Option<usize>,
@@ -105,6 +106,34 @@ pub struct FileConfig {
     pub body_read_timeout_secs: Option<u64>,
     /// Seconds shutdown waits for open connections.
     pub grace_period_secs: Option<u64>,
+    /// IANA time zone days are counted in (statistics, `pv_today`, daily quotas) [default: UTC].
+    pub time_zone: Option<String>,
+    /// Reverse proxies (addresses or CIDR blocks) whose forwarding header names the client.
+    pub trusted_proxies: Option<Vec<String>>,
+    /// The header trusted proxies name the client in: "x-forwarded-for" (default) or
+    /// "forwarded".
+    pub client_address_header: Option<String>,
+    /// Milliseconds between writes of counted visits [default: 1000].
+    pub visit_flush_interval_ms: Option<u64>,
+    /// Pending visit entries held in memory at most [default: 2000000].
+    pub max_pending_visits: Option<usize>,
+    /// Who may read /metrics: "loopback" (default, no key) or "admin" (a key with scope admin).
+    pub metrics_access: Option<String>,
+}
+
+/// Reads `trusted_proxies`: addresses and CIDR blocks.
+fn trusted_proxies(entries: &[String]) -> Result<Vec<ipnet::IpNet>> {
+    entries
+        .iter()
+        .map(|entry| {
+            entry
+                .parse::<ipnet::IpNet>()
+                .or_else(|_| entry.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
+                .with_context(|| {
+                    format!("trusted_proxies: {entry:?} is not an address or CIDR block")
+                })
+        })
+        .collect()
 }
 
 impl FileConfig {
@@ -306,6 +335,29 @@ impl Server {
                 .key_cache_capacity
                 .unwrap_or(defaults.key_cache_capacity),
             out_id_required: file.out_id_required.clone().unwrap_or_default(),
+            calendar: match &file.time_zone {
+                Some(name) => Calendar::named(name).map_err(anyhow::Error::msg)?,
+                None => defaults.calendar,
+            },
+            trusted_proxies: trusted_proxies(file.trusted_proxies.as_deref().unwrap_or_default())?,
+            client_address_header: match file.client_address_header.as_deref() {
+                None => defaults.client_address_header,
+                Some(h) if h.eq_ignore_ascii_case("x-forwarded-for") => {
+                    ClientAddressHeader::XForwardedFor
+                }
+                Some(h) if h.eq_ignore_ascii_case("forwarded") => ClientAddressHeader::Forwarded,
+                Some(other) => bail!(
+                    "client_address_header: {other:?} is neither \"x-forwarded-for\" nor \"forwarded\""
+                ),
+            },
+            visit_flush_interval: file
+                .visit_flush_interval_ms
+                .map_or(defaults.visit_flush_interval, |ms| {
+                    Duration::from_millis(ms.clamp(10, 60_000))
+                }),
+            max_pending_visits: file
+                .max_pending_visits
+                .unwrap_or(defaults.max_pending_visits),
         };
         let server_defaults = ServerConfig::default();
         let config = ServerConfig {
@@ -328,6 +380,14 @@ impl Server {
             grace_period: file
                 .grace_period_secs
                 .map_or(server_defaults.grace_period, Duration::from_secs),
+            metrics_access: match file.metrics_access.as_deref() {
+                None => server_defaults.metrics_access,
+                Some("loopback") => MetricsAccess::Loopback,
+                Some("admin") => MetricsAccess::Admin,
+                Some(other) => {
+                    bail!("metrics_access: {other:?} is neither \"loopback\" nor \"admin\"")
+                }
+            },
         };
         let app = App::start(store, Arc::new(SystemClock), app_config)
             .await

@@ -54,6 +54,19 @@ pub struct ServerConfig {
     pub body_read_timeout: Duration,
     /// How long shutdown waits for open connections before closing them.
     pub grace_period: Duration,
+    /// Who may read `GET /metrics`.
+    pub metrics_access: MetricsAccess,
+}
+
+/// Who may read `GET /metrics`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum MetricsAccess {
+    /// Clients on the loopback interface, no key (the client address follows the
+    /// trusted-proxy rule, so a proxy on the same host does not open it to the world).
+    #[default]
+    Loopback,
+    /// Any client presenting a key with scope `admin`.
+    Admin,
 }
 
 impl Default for ServerConfig {
@@ -65,6 +78,7 @@ impl Default for ServerConfig {
             max_body_bytes: 1 << 20,
             body_read_timeout: Duration::from_secs(30),
             grace_period: Duration::from_secs(10),
+            metrics_access: MetricsAccess::default(),
         }
     }
 }
@@ -91,7 +105,7 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     let shared = Arc::new(Shared {
         app: app.clone(),
-        router: Router::new(),
+        router: Router::new(config.metrics_access),
         config: config.clone(),
     });
     let slots = Arc::new(Semaphore::new(config.max_connections.max(1)));
@@ -139,9 +153,10 @@ pub async fn serve(
             () = &mut shutdown => break,
         };
         let (shared, builder, stop) = (shared.clone(), builder.clone(), stop.clone());
+        let open = OpenConnection::new(&app);
         connections.spawn(async move {
             serve_connection(shared, &builder, stream, peer, stop).await;
-            drop(permit);
+            drop((permit, open));
         });
     }
 
@@ -241,6 +256,24 @@ impl Drop for InFlight {
     }
 }
 
+/// Counts a connection in `linkapi_open_connections` for as long as it lives, aborted ones
+/// included.
+struct OpenConnection(prometheus_client::metrics::gauge::Gauge<i64, std::sync::atomic::AtomicI64>);
+
+impl OpenConnection {
+    fn new(app: &App) -> Self {
+        let gauge = app.metrics().connections.clone();
+        gauge.inc();
+        OpenConnection(gauge)
+    }
+}
+
+impl Drop for OpenConnection {
+    fn drop(&mut self) {
+        self.0.dec();
+    }
+}
+
 /// Serves one connection until it ends, is quiet too long, or the server stops (then it
 /// finishes what is in flight, within the grace period the caller enforces).
 async fn serve_connection(
@@ -305,7 +338,13 @@ async fn handle(shared: &Shared, req: Request<Incoming>, peer: SocketAddr) -> ht
     );
     async move {
         let started = Instant::now();
-        let (surface, rate, result) = dispatch(shared, req, peer).await;
+        let (operation, surface, rate, result) = dispatch(shared, req, peer).await;
+        let metrics = shared.app.metrics();
+        if let Err(err) = &result
+            && err.is_store_failure()
+        {
+            metrics.store_error(operation);
+        }
         let mut response = result.unwrap_or_else(|err| response::error(surface, &err));
         let headers = response.headers_mut();
         if let Ok(value) = HeaderValue::from_str(&id) {
@@ -315,35 +354,47 @@ async fn handle(shared: &Shared, req: Request<Incoming>, peer: SocketAddr) -> ht
             headers.insert("x-ratelimit-limit", HeaderValue::from(rate.limit));
             headers.insert("x-ratelimit-remaining", HeaderValue::from(rate.remaining));
         }
-        tracing::info!(
-            status = response.status().as_u16(),
-            elapsed_us = started.elapsed().as_micros() as u64,
-            "handled"
-        );
+        let elapsed = started.elapsed();
+        let status = response.status().as_u16();
+        metrics.request(operation, status, elapsed.as_secs_f64());
+        tracing::info!(status, elapsed_us = elapsed.as_micros() as u64, "handled");
         response
     }
     .instrument(span)
     .await
 }
 
+/// The operation's name (`unmatched` when no route took the request), the envelope errors
+/// use, the rate state for the headers, and the handler's result.
 type Outcome = (
+    &'static str,
     Envelope,
     Option<RateState>,
     Result<http::Response<Body>, Error>,
 );
 
+/// The operation name of requests no route took.
+const UNMATCHED: &str = "unmatched";
+
 /// Routes the request and serves it as its route declares: authentication, rate limit and
-/// scope for keyed operations, the body it reads, its handler. Returns the envelope errors
-/// must use, the rate state for the headers, and the handler's result.
+/// scope for keyed operations, the body it reads, its handler.
 async fn dispatch(shared: &Shared, req: Request<Incoming>, peer: SocketAddr) -> Outcome {
     let app = &shared.app;
     let (route, param) = match shared.router.route(req.method(), req.uri().path()) {
         Matched::Route(route, param) => (route, param),
         Matched::MethodNotAllowed(envelope, allow) => {
-            return (envelope, None, Err(Error::MethodNotAllowed { allow }));
+            return (
+                UNMATCHED,
+                envelope,
+                None,
+                Err(Error::MethodNotAllowed { allow }),
+            );
         }
-        Matched::NotFound(envelope) => return (envelope, None, Err(Error::NotFound("route"))),
+        Matched::NotFound(envelope) => {
+            return (UNMATCHED, envelope, None, Err(Error::NotFound("route")));
+        }
     };
+    let operation = route.name;
     let span = tracing::Span::current();
     span.record("route", route.name);
     let errors = route.errors;
@@ -360,7 +411,7 @@ async fn dispatch(shared: &Shared, req: Request<Incoming>, peer: SocketAddr) -> 
                 peer,
                 reply,
             };
-            return (errors, None, handler(app, call).await);
+            return (operation, errors, None, handler(app, call).await);
         }
         Access::Key {
             scope,
@@ -370,11 +421,11 @@ async fn dispatch(shared: &Shared, req: Request<Incoming>, peer: SocketAddr) -> 
     };
 
     let Some(secret) = request::api_key(&parts, query_key) else {
-        return (errors, None, Err(Error::InvalidApiKey));
+        return (operation, errors, None, Err(Error::InvalidApiKey));
     };
     let who = match app.authenticate(&secret).await {
         Ok(who) => who,
-        Err(err) => return (errors, None, Err(err)),
+        Err(err) => return (operation, errors, None, Err(err)),
     };
     span.record("user", who.user_id.0);
     let rate = match app.check_rate(&who) {
@@ -384,11 +435,11 @@ async fn dispatch(shared: &Shared, req: Request<Incoming>, peer: SocketAddr) -> 
                 limit: r.burst.get(),
                 remaining: 0,
             });
-            return (errors, limit, Err(err));
+            return (operation, errors, limit, Err(err));
         }
     };
     if let Err(err) = app.authorize(&who, scope) {
-        return (errors, rate, Err(err));
+        return (operation, errors, rate, Err(err));
     }
     let config = &shared.config;
     let body = match route.body {
@@ -402,7 +453,7 @@ async fn dispatch(shared: &Shared, req: Request<Incoming>, peer: SocketAddr) -> 
         .await
         {
             Ok(body) => body,
-            Err(err) => return (errors, rate, Err(err)),
+            Err(err) => return (operation, errors, rate, Err(err)),
         },
     };
     let call = Call {
@@ -412,5 +463,5 @@ async fn dispatch(shared: &Shared, req: Request<Incoming>, peer: SocketAddr) -> 
         who,
         reply,
     };
-    (errors, rate, handler(app, call).await)
+    (operation, errors, rate, handler(app, call).await)
 }

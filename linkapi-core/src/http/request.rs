@@ -1,4 +1,5 @@
-//! Decoding requests: the API key, bodies under a size limit, JSON and query strings.
+//! Decoding requests: the API key, the client's address, bodies under a size limit, JSON and
+//! query strings.
 
 use bytes::{Bytes, BytesMut};
 use http::request::Parts;
@@ -7,7 +8,12 @@ use http_body_util::BodyExt;
 use hyper::body::Incoming;
 use serde::de::DeserializeOwned;
 
+use std::net::IpAddr;
+
+use ipnet::IpNet;
+
 use crate::error::{Error, Result};
+use crate::service::ClientAddressHeader;
 
 /// The key a request presents: `Authorization: Bearer`, `X-API-Key`, or (where the route
 /// allows it) `?apikey=`.
@@ -34,6 +40,70 @@ pub(crate) fn api_key(parts: &Parts, allow_query: bool) -> Option<String> {
             .filter(|v| !v.is_empty());
     }
     None
+}
+
+/// The client's address: the peer's, unless the peer is a trusted proxy, in which case the
+/// address the proxies name in `header`. The list is read right to left, skipping trusted
+/// proxies: the first address not trusted is the client, since only what trusted proxies
+/// appended can be believed. Anything unreadable stops the walk at the last address known.
+pub(crate) fn client_address(
+    parts: &Parts,
+    peer: IpAddr,
+    trusted: &[IpNet],
+    header: ClientAddressHeader,
+) -> IpAddr {
+    let is_trusted = |ip: &IpAddr| {
+        let ip = ip.to_canonical();
+        trusted.iter().any(|net| net.contains(&ip))
+    };
+    if !is_trusted(&peer) {
+        return peer;
+    }
+    let (name, parse): (_, fn(&str) -> Option<IpAddr>) = match header {
+        ClientAddressHeader::XForwardedFor => ("x-forwarded-for", parse_hop),
+        ClientAddressHeader::Forwarded => ("forwarded", parse_forwarded_element),
+    };
+    // Every line of the header, in order, as one list.
+    let hops: Vec<&str> = parts
+        .headers
+        .get_all(name)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .collect();
+    let mut client = peer;
+    for hop in hops.iter().rev() {
+        let Some(ip) = parse(hop) else { break };
+        client = ip;
+        if !is_trusted(&ip) {
+            break;
+        }
+    }
+    client
+}
+
+/// One `X-Forwarded-For` entry: an address, perhaps with a port or in brackets.
+fn parse_hop(hop: &str) -> Option<IpAddr> {
+    let hop = hop.trim().trim_matches('"');
+    if let Ok(ip) = hop.parse() {
+        return Some(ip);
+    }
+    if let Ok(socket) = hop.parse::<std::net::SocketAddr>() {
+        return Some(socket.ip());
+    }
+    hop.strip_prefix('[')?.split(']').next()?.parse().ok()
+}
+
+/// The `for=` address of one `Forwarded` element (RFC 7239); `None` for obfuscated or
+/// `unknown` nodes.
+fn parse_forwarded_element(element: &str) -> Option<IpAddr> {
+    element.split(';').find_map(|pair| {
+        let (key, value) = pair.split_once('=')?;
+        key.trim()
+            .eq_ignore_ascii_case("for")
+            .then(|| parse_hop(value))
+            .flatten()
+    })
 }
 
 /// The most bytes of an oversized body read and thrown away before answering 413. Many
@@ -170,4 +240,86 @@ pub(crate) fn path_id(param: Option<&str>, what: &'static str) -> Result<i64> {
         .and_then(|p| p.parse::<i64>().ok())
         .filter(|id| *id > 0)
         .ok_or(Error::NotFound(what))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parts(headers: &[(&str, &str)]) -> Parts {
+        let mut request = http::Request::builder().uri("/x");
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        request.body(()).expect("request").into_parts().0
+    }
+
+    fn ip(text: &str) -> IpAddr {
+        text.parse().expect("address")
+    }
+
+    #[test]
+    fn forwarded_addresses_count_only_from_trusted_proxies() {
+        let trusted: Vec<IpNet> = vec!["10.0.0.0/8".parse().expect("net")];
+        let xff = ClientAddressHeader::XForwardedFor;
+        let spoofed = parts(&[("x-forwarded-for", "1.2.3.4")]);
+        // An untrusted peer: its header is ignored.
+        assert_eq!(
+            client_address(&spoofed, ip("198.51.100.9"), &trusted, xff),
+            ip("198.51.100.9")
+        );
+        // A trusted proxy: the address it appended.
+        assert_eq!(
+            client_address(&spoofed, ip("10.0.0.2"), &trusted, xff),
+            ip("1.2.3.4")
+        );
+        // A client forging a first hop through a trusted proxy: the proxy's entry wins.
+        let forged = parts(&[("x-forwarded-for", "6.6.6.6, 203.0.113.5, 10.0.0.3")]);
+        assert_eq!(
+            client_address(&forged, ip("10.0.0.2"), &trusted, xff),
+            ip("203.0.113.5")
+        );
+        // Several header lines read as one list; mapped IPv4 peers are recognised.
+        let lines = parts(&[
+            ("x-forwarded-for", "203.0.113.5"),
+            ("x-forwarded-for", "10.1.1.1"),
+        ]);
+        assert_eq!(
+            client_address(&lines, ip("::ffff:10.0.0.2"), &trusted, xff),
+            ip("203.0.113.5")
+        );
+        // Garbage stops the walk at the last address known.
+        let junk = parts(&[("x-forwarded-for", "203.0.113.5, nonsense")]);
+        assert_eq!(
+            client_address(&junk, ip("10.0.0.2"), &trusted, xff),
+            ip("10.0.0.2")
+        );
+        // No header: the proxy itself.
+        assert_eq!(
+            client_address(&parts(&[]), ip("10.0.0.2"), &trusted, xff),
+            ip("10.0.0.2")
+        );
+    }
+
+    #[test]
+    fn the_forwarded_header_is_read_when_configured() {
+        let trusted: Vec<IpNet> = vec!["10.0.0.0/8".parse().expect("net")];
+        let request = parts(&[
+            (
+                "forwarded",
+                "for=6.6.6.6, for=\"[2001:db8::17]:4711\";proto=https",
+            ),
+            ("x-forwarded-for", "1.2.3.4"),
+        ]);
+        let fwd = ClientAddressHeader::Forwarded;
+        assert_eq!(
+            client_address(&request, ip("10.0.0.2"), &trusted, fwd),
+            ip("2001:db8::17")
+        );
+        let unknown = parts(&[("forwarded", "for=unknown")]);
+        assert_eq!(
+            client_address(&unknown, ip("10.0.0.2"), &trusted, fwd),
+            ip("10.0.0.2")
+        );
+    }
 }

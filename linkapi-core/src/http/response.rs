@@ -38,6 +38,18 @@ fn json_response(status: StatusCode, value: &impl Serialize) -> Response<Body> {
     }
 }
 
+/// The metrics in the Prometheus text format.
+pub(crate) fn metrics(metrics: &crate::metrics::Metrics) -> Response<Body> {
+    let mut response = Response::new(Full::new(Bytes::from(metrics.encode())));
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static(crate::metrics::CONTENT_TYPE),
+    );
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
 /// How a handler answers: the success envelope its route declares. Handlers never choose
 /// an envelope themselves.
 #[derive(Debug, Clone, Copy)]

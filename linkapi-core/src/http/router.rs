@@ -12,6 +12,7 @@ use std::net::SocketAddr;
 use http::Method;
 use http::request::Parts;
 
+use super::MetricsAccess;
 use super::handlers::{self, Call};
 use super::response::{Body, Reply};
 use crate::codes::is_reserved;
@@ -185,9 +186,9 @@ fn public(
     }
 }
 
-/// Every operation the server answers.
-pub(crate) fn routes() -> Vec<Route> {
-    use Resource::{Chains, Conversions, Domains, Groups};
+/// Every operation the server answers; `/metrics` as `metrics` says.
+pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
+    use Resource::{Chains, Conversions, Domains, Groups, Stats};
     use Scope::{Admin, Read, Write};
     use handlers::{admin, compat as c, primary as p, public as pb};
     let mut routes = vec![
@@ -198,6 +199,17 @@ pub(crate) fn routes() -> Vec<Route> {
             handler!(pb::healthz),
         ),
         public("/readyz", "readyz", Envelope::Primary, handler!(pb::readyz)),
+        match metrics {
+            MetricsAccess::Loopback => public(
+                "/metrics",
+                "metrics",
+                Envelope::Primary,
+                handler!(pb::metrics_on_loopback),
+            ),
+            MetricsAccess::Admin => {
+                primary(GET, "/metrics", "metrics", Admin, handler!(admin::metrics))
+            }
+        },
         primary(
             POST,
             "/chains",
@@ -340,6 +352,20 @@ pub(crate) fn routes() -> Vec<Route> {
         ),
         primary(
             GET,
+            "/chains/{id}/stats",
+            "chains.stats",
+            Read(Stats),
+            handler!(p::chain_stats),
+        ),
+        primary(
+            POST,
+            "/admin/visitor-secret",
+            "admin.visitor_secret.rotate",
+            Admin,
+            handler!(admin::rotate_visitor_secret),
+        ),
+        primary(
+            GET,
             "/chains/{id}/conversions",
             "chains.conversions",
             Read(Conversions),
@@ -419,8 +445,8 @@ pub(crate) struct Router {
 }
 
 impl Router {
-    pub(crate) fn new() -> Self {
-        let routes = routes();
+    pub(crate) fn new(metrics: MetricsAccess) -> Self {
+        let routes = routes(metrics);
         let mut by_path: Vec<(&'static str, Vec<usize>)> = Vec::new();
         for (index, route) in routes.iter().enumerate() {
             match by_path.iter_mut().find(|(path, _)| *path == route.path) {
@@ -488,7 +514,7 @@ mod tests {
 
     #[test]
     fn routes_match_methods_and_params() {
-        let r = Router::new();
+        let r = Router::new(MetricsAccess::Loopback);
         assert_eq!(found(&r, POST, "/chains"), ("chains.create", None));
         assert_eq!(
             found(&r, PATCH, "/chains/12"),
@@ -527,7 +553,7 @@ mod tests {
     #[test]
     fn every_route_is_declared_whole_and_once() {
         let mut seen = std::collections::HashSet::new();
-        for route in &routes() {
+        for route in &routes(MetricsAccess::Admin) {
             assert!(
                 seen.insert((route.method.clone(), route.path)),
                 "{} {} is declared twice",
@@ -568,7 +594,7 @@ mod tests {
 
     #[test]
     fn scopes_follow_the_contract() {
-        let r = Router::new();
+        let r = Router::new(MetricsAccess::Loopback);
         let scope = |method: Method, path: &str| match r.route(&method, path) {
             Matched::Route(route, _) => match route.access {
                 Access::Key { scope, .. } => Some(scope),
@@ -583,5 +609,24 @@ mod tests {
             scope(POST, "/openapi/v1/chain/delete"),
             Some(Scope::Write(Resource::Chains))
         );
+        assert_eq!(
+            scope(GET, "/chains/3/stats"),
+            Some(Scope::Read(Resource::Stats))
+        );
+        assert_eq!(scope(GET, "/metrics"), None);
+        let admin = Router::new(MetricsAccess::Admin);
+        assert!(matches!(
+            admin.route(&GET, "/metrics"),
+            Matched::Route(
+                Route {
+                    access: Access::Key {
+                        scope: Scope::Admin,
+                        ..
+                    },
+                    ..
+                },
+                _
+            )
+        ));
     }
 }

@@ -65,9 +65,14 @@ impl App {
     pub async fn authenticate(&self, secret: &str) -> Result<Principal> {
         let hash = hash_key(secret);
         let cache = &self.inner.keys;
+        let counters = self.metrics().cache(crate::metrics::CacheName::Keys);
         let key = match cache.get(&hash) {
-            Some(key) => key,
+            Some(key) => {
+                counters.hits.inc();
+                key
+            }
             None => {
+                counters.misses.inc();
                 let seen = cache.generation();
                 // Unknown keys are not remembered: a flood of made-up keys would only push
                 // real ones out.

@@ -3,7 +3,6 @@
 use std::collections::HashMap;
 
 use super::{App, Principal, conflict_as};
-use crate::clock::start_of_day;
 use crate::codes::{is_reserved, random_code, validate_code, validate_target_url};
 use crate::error::{Error, Result};
 use crate::model::{
@@ -66,7 +65,7 @@ pub struct ChainView {
 pub struct CreatedChain {
     /// The chain.
     pub view: ChainView,
-    /// Chains created today (UTC), this one included.
+    /// Chains created today (in the deployment's time zone), this one included.
     pub created_today: i64,
 }
 
@@ -122,11 +121,6 @@ impl PageWindow {
     pub(super) fn offset(self) -> i64 {
         (self.page - 1).saturating_mul(self.size)
     }
-}
-
-/// Seconds from `now` to the next UTC midnight.
-fn until_tomorrow(now: Timestamp) -> u64 {
-    u64::try_from(start_of_day(now) + 86_400 - now).unwrap_or(1)
 }
 
 impl App {
@@ -203,7 +197,7 @@ impl App {
     async fn insert_chain(&self, new: NewChain) -> Result<(Chain, i64)> {
         let code = new.code.clone();
         let default_quota = self.inner.config.daily_create_quota;
-        let day = start_of_day(new.created_at);
+        let day = self.config().calendar.day_start(new.created_at);
         let inserted = self
             .write(move |tx| {
                 let new = new.clone();
@@ -232,7 +226,10 @@ impl App {
             Ok(inserted) => Ok(inserted),
             Err(StoreError::QuotaReached { limit }) => Err(Error::QuotaExceeded {
                 limit,
-                retry_after: until_tomorrow(self.now()),
+                retry_after: {
+                    let now = self.now();
+                    u64::try_from(self.config().calendar.next_day_start(now) - now).unwrap_or(1)
+                },
             }),
             Err(e) => Err(conflict_as(
                 e,
@@ -289,8 +286,10 @@ impl App {
     async fn view(&self, chains: Vec<Chain>) -> Result<Vec<ChainView>> {
         let now = self.now();
         let ids: Vec<ChainId> = chains.iter().map(|c| c.id).collect();
-        let mut views: HashMap<ChainId, PageViews> =
-            self.store().page_views(&ids, start_of_day(now)).await?;
+        let mut views: HashMap<ChainId, PageViews> = self
+            .store()
+            .page_views(&ids, self.config().calendar.day_start(now))
+            .await?;
         Ok(chains
             .into_iter()
             .map(|chain| ChainView {

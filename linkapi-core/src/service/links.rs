@@ -11,7 +11,7 @@ use super::App;
 use super::cache::CoherentCache;
 use crate::error::Result;
 use crate::model::{ChainId, ChainKind, ChainStatus, Domain, DomainId, DomainStatus, is_expired};
-use crate::store::{Change, Click, LinkTarget, Notice};
+use crate::store::{Change, LinkTarget, Notice};
 
 /// What a visit to `host/code` gets.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -110,9 +110,14 @@ impl App {
             return Ok(Resolution::NotFound);
         }
         let key = (domain_id, code.to_owned());
+        let counters = self.metrics().cache(crate::metrics::CacheName::Links);
         let link = match cache.links.get(&key) {
-            Some(link) => link,
+            Some(link) => {
+                counters.hits.inc();
+                link
+            }
             None => {
+                counters.misses.inc();
                 let seen = cache.links.generation();
                 let link = self.store().link(domain_id, code).await?;
                 cache.links.fill(seen, key, link.clone());
@@ -138,18 +143,6 @@ impl App {
         })
     }
 
-    /// Counts a visit. Buffered: it reaches the store within a moment, off the request path.
-    pub async fn record_visit(&self, chain_id: ChainId, visitor: String) {
-        self.inner
-            .clicks
-            .record(Click {
-                chain_id,
-                at: self.now(),
-                visitor,
-            })
-            .await;
-    }
-
     /// Brings what this instance caches up to date with a committed change, made here or on
     /// another instance.
     ///
@@ -162,6 +155,7 @@ impl App {
             }
             Change::Domains => self.reload_domains().await?,
             Change::Keys => self.inner.keys.clear(),
+            Change::VisitorSecret => self.reload_visitor_secret().await?,
         }
         Ok(())
     }
@@ -173,6 +167,7 @@ impl App {
             Notice::Resync => {
                 self.inner.links.links.clear();
                 self.inner.keys.clear();
+                self.reload_visitor_secret().await?;
                 self.reload_domains().await
             }
             Notice::Checkpoint(seq) => Ok(self.store().acknowledge(*seq).await?),

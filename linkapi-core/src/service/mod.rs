@@ -3,7 +3,7 @@
 //!
 //! [`App`] is a cheap clonable handle holding the store, the clock, the configuration and the
 //! in-memory state the redirect path reads (domain directory and link cache), the key cache,
-//! the click recorder and the rate limiter. Methods are grouped by area in the submodules.
+//! the visit pipeline, the metrics and the rate limiter. Methods are grouped by area in the submodules.
 //!
 //! Every write goes through `App::write`: a transaction body (see [`crate::store`]) whose
 //! published changes are applied to this instance's caches right after the commit, and reach
@@ -13,11 +13,12 @@ mod admin;
 mod auth;
 mod cache;
 mod chains;
-mod clicks;
 mod conversions;
 mod groups;
 mod links;
 mod ratelimit;
+mod stats;
+mod visits;
 
 use std::sync::{Arc, Weak};
 use std::time::Duration;
@@ -27,9 +28,12 @@ pub use chains::{ChainView, CreatedChain, NewShortChain, ShortChainPatch};
 pub use conversions::{ConversionReport, ReportedConversion};
 pub use links::Resolution;
 pub use ratelimit::{RateLimit, RateState};
+pub use stats::ChainStats;
+pub use visits::{VisitRequest, is_bot_agent};
 
-use crate::clock::Clock;
+use crate::clock::{Calendar, Clock};
 use crate::error::{Error, Result};
+use crate::metrics::Metrics;
 use crate::model::{ApiKeyRecord, Domain, DomainId, DomainStatus, Scheme, Timestamp, UserId};
 use crate::store::{
     BoxFuture, Change, NewDomain, Notice, Store, StoreError, StoreResult, Tx, Unique,
@@ -47,7 +51,7 @@ pub struct AppConfig {
     pub code_length: usize,
     /// Per-key request rate; `None` turns rate limiting off.
     pub rate_limit: Option<RateLimit>,
-    /// Chains a user may create per UTC day unless the user has a quota of its own.
+    /// Chains a user may create per day unless the user has a quota of its own.
     pub daily_create_quota: i64,
     /// Links the redirect cache holds.
     pub link_cache_capacity: usize,
@@ -56,6 +60,27 @@ pub struct AppConfig {
     pub key_cache_capacity: usize,
     /// Conversion types that need `out_id`, besides `purchase`.
     pub out_id_required: Vec<String>,
+    /// Where days begin, for daily counters, quotas and statistics.
+    pub calendar: Calendar,
+    /// Peers whose `X-Forwarded-For`/`Forwarded` header names the client (reverse proxies).
+    pub trusted_proxies: Vec<ipnet::IpNet>,
+    /// Which header a trusted proxy names the client in.
+    pub client_address_header: ClientAddressHeader,
+    /// How often counted visits are written to the store.
+    pub visit_flush_interval: Duration,
+    /// Pending visit entries (a chain-day or a chain-visitor) held in memory at most; visits
+    /// needing more are not counted.
+    pub max_pending_visits: usize,
+}
+
+/// The header a trusted reverse proxy names the client in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ClientAddressHeader {
+    /// `X-Forwarded-For: client, proxy1, ...`.
+    #[default]
+    XForwardedFor,
+    /// `Forwarded: for=client, for=proxy1` (RFC 7239).
+    Forwarded,
 }
 
 impl Default for AppConfig {
@@ -69,6 +94,11 @@ impl Default for AppConfig {
             link_cache_capacity: 100_000,
             key_cache_capacity: 10_000,
             out_id_required: Vec::new(),
+            calendar: Calendar::utc(),
+            trusted_proxies: Vec::new(),
+            client_address_header: ClientAddressHeader::default(),
+            visit_flush_interval: Duration::from_secs(1),
+            max_pending_visits: 2_000_000,
         }
     }
 }
@@ -128,8 +158,12 @@ struct Inner {
     /// Keys by the hash of their secret: what authentication reads instead of the database.
     /// Revocations clear it here and, through the change feed, on every instance.
     keys: cache::CoherentCache<String, ApiKeyRecord>,
-    /// Batches visits into the store off the redirect path.
-    clicks: clicks::ClickRecorder,
+    /// Adds visits up in memory and writes the sums off the redirect path.
+    visits: visits::VisitCounter,
+    /// The secret visitor keys are made with.
+    visitor_keys: visits::VisitorKeys,
+    /// What `/metrics` shows.
+    metrics: Arc<Metrics>,
     /// Per-key token buckets.
     limiter: Option<ratelimit::KeyLimiter>,
 }
@@ -175,7 +209,17 @@ impl App {
         let default_domain = Self::register_default_domain(&*store, &*clock, &config, host).await?;
         let links = links::LinkCache::new(config.link_cache_capacity);
         links.load_domains(store.domains().await?);
-        let clicks = clicks::ClickRecorder::start(store.clone());
+        let visitor_secret = Self::visitor_secret(&*store, &*clock).await?;
+        let metrics = Arc::new(Metrics::new());
+        let visits = visits::VisitCounter::start(
+            store.clone(),
+            clock.clone(),
+            visits::VisitSettings {
+                flush_interval: config.visit_flush_interval,
+                max_pending: config.max_pending_visits,
+            },
+            metrics.visits.clone(),
+        );
         let limiter = config.rate_limit.map(ratelimit::KeyLimiter::new);
         let app = App {
             inner: Arc::new(Inner {
@@ -185,7 +229,9 @@ impl App {
                 config,
                 default_domain,
                 links,
-                clicks,
+                visits,
+                visitor_keys: visits::VisitorKeys::new(visitor_secret),
+                metrics,
                 limiter,
             }),
         };
@@ -274,11 +320,22 @@ impl App {
         });
     }
 
-    /// Writes what is still buffered (visits) to the store and tells the store this instance
-    /// is leaving. Call after the server drained.
+    /// Writes what is still buffered (visit counts) to the store and tells the store this
+    /// instance is leaving. Call after the server drained.
     pub async fn shutdown(&self) {
-        self.inner.clicks.flush().await;
+        self.flush_visits().await;
         self.inner.store.close().await;
+    }
+
+    /// Writes every visit counted so far; `false` when the store did not take them all (they
+    /// stay pending and are retried).
+    pub async fn flush_visits(&self) -> bool {
+        self.inner.visits.flush().await
+    }
+
+    /// This instance's metrics.
+    pub fn metrics(&self) -> &Metrics {
+        &self.inner.metrics
     }
 
     /// Whether the store answers.

@@ -123,6 +123,8 @@ pub enum Change {
     Domains,
     /// A key was added or revoked.
     Keys,
+    /// A new visitor secret is in use.
+    VisitorSecret,
 }
 
 impl Change {
@@ -325,15 +327,65 @@ pub struct Conversion {
     pub created_at: Timestamp,
 }
 
-/// One visit to a chain.
-#[derive(Debug, Clone)]
-pub struct Click {
+/// A visitor as counted: a keyed hash of the client address and user agent (see
+/// [`VisitorSecret`]). Addresses themselves are never stored.
+pub type VisitorKey = [u8; 16];
+
+/// The key visitor hashes are made with. The newest one is in use; rotating adds a new one.
+#[derive(Clone, PartialEq, Eq)]
+pub struct VisitorSecret {
+    /// Increases with every rotation.
+    pub id: i64,
+    /// The hash key.
+    pub secret: [u8; 16],
+    /// When it was made.
+    pub created_at: Timestamp,
+}
+
+impl std::fmt::Debug for VisitorSecret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VisitorSecret")
+            .field("id", &self.id)
+            .field("created_at", &self.created_at)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Visits of one chain on one day, added up in memory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DailyVisits {
     /// The chain visited.
     pub chain_id: ChainId,
-    /// When.
-    pub at: Timestamp,
-    /// A salted hash of the visitor's address and user agent, for unique-visitor counts.
-    pub visitor: String,
+    /// The first second of the day (see [`crate::clock::Calendar`]).
+    pub day: Timestamp,
+    /// Visits by people.
+    pub clicks: i64,
+    /// Visits by crawlers, link previews and `HEAD` requests.
+    pub bot_clicks: i64,
+}
+
+/// Visits added up in memory, written in one transaction, at most once: the store remembers
+/// `id` with the counts, so a batch retried after a commit whose answer was lost adds nothing.
+#[derive(Debug, Clone, Default)]
+pub struct VisitBatch {
+    /// Unique per batch.
+    pub id: String,
+    /// Per chain and day.
+    pub daily: Vec<DailyVisits>,
+    /// Visitors seen (people only); those the chain never had before raise its unique count.
+    pub visitors: Vec<(ChainId, VisitorKey)>,
+}
+
+/// A chain's visit figures over a window of days.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ChainVisits {
+    /// Visits by people, ever.
+    pub clicks: i64,
+    /// Distinct visitors (people), ever.
+    pub unique_visitors: i64,
+    /// Visits by people per day in the window: (the day's first second, visits), days without
+    /// visits left out.
+    pub daily: Vec<(Timestamp, i64)>,
 }
 
 /// Users.
@@ -383,12 +435,6 @@ pub trait ChainStore: Send + Sync {
     async fn chains(&self, user: UserId, query: &ChainQuery) -> StoreResult<Page<Chain>>;
     /// The chain with `code` on `domain`, deleted ones included; for redirects.
     async fn link(&self, domain: DomainId, code: &str) -> StoreResult<Option<LinkTarget>>;
-    /// Page views of the given chains, with "today" starting at `today_start`.
-    async fn page_views(
-        &self,
-        ids: &[ChainId],
-        today_start: Timestamp,
-    ) -> StoreResult<HashMap<ChainId, PageViews>>;
     /// A page of the conversions the user reported for a chain, newest first.
     async fn conversions(
         &self,
@@ -397,6 +443,26 @@ pub trait ChainStore: Send + Sync {
         offset: i64,
         limit: i64,
     ) -> StoreResult<Page<Conversion>>;
+}
+
+/// Visit counters.
+#[async_trait]
+pub trait VisitStore: Send + Sync {
+    /// Page views of the given chains, with "today" starting at `today_start`.
+    async fn page_views(
+        &self,
+        ids: &[ChainId],
+        today_start: Timestamp,
+    ) -> StoreResult<HashMap<ChainId, PageViews>>;
+    /// A chain's figures, with the days that start in `from..to`.
+    async fn chain_visits(
+        &self,
+        chain: ChainId,
+        from: Timestamp,
+        to: Timestamp,
+    ) -> StoreResult<ChainVisits>;
+    /// The visitor secret in use: the newest.
+    async fn visitor_secret(&self) -> StoreResult<Option<VisitorSecret>>;
 }
 
 /// The writes of one transaction, and the reads its rules need inside it. See the module
@@ -443,8 +509,20 @@ pub trait Tx: Send {
         id: ChainId,
         at: Timestamp,
     ) -> StoreResult<Option<Chain>>;
-    /// Records visits.
-    async fn insert_clicks(&mut self, clicks: &[Click]) -> StoreResult<()>;
+    /// Adds a batch of visits unless a batch with its id was added before (returns `false`
+    /// then), and forgets the ids of batches added before `forget_before`.
+    async fn add_visits(
+        &mut self,
+        batch: &VisitBatch,
+        at: Timestamp,
+        forget_before: Timestamp,
+    ) -> StoreResult<bool>;
+    /// Adds a visitor secret, which becomes the one in use.
+    async fn insert_visitor_secret(
+        &mut self,
+        secret: [u8; 16],
+        at: Timestamp,
+    ) -> StoreResult<VisitorSecret>;
     /// Records `event` for `user` unless one with the same (user, chain, type, `out_id`)
     /// exists, as the unique index decides (events without `out_id` never collide). Returns
     /// the event that stands and whether this call inserted it.
@@ -459,7 +537,7 @@ pub trait Tx: Send {
 
 /// Every store capability; what services hold.
 #[async_trait]
-pub trait Store: UserStore + KeyStore + DomainStore + GroupStore + ChainStore {
+pub trait Store: UserStore + KeyStore + DomainStore + GroupStore + ChainStore + VisitStore {
     /// Runs `body` in one transaction and commits it when the body returns `Ok`; returns the
     /// changes the body published. Nothing the body wrote is visible to anyone, nor reported
     /// as done, before the commit.

@@ -122,3 +122,10 @@ pub struct Domain {
     /// RFC 3339.
     pub created_at: String,
 }
+
+/// `POST /admin/visitor-secret`: a new visitor secret is in use.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VisitorSecretRotated {
+    /// When the new secret was made (RFC 3339, UTC).
+    pub rotated_at: String,
+}

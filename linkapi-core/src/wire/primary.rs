@@ -212,3 +212,36 @@ pub struct ConversionPage {
     /// Rows per page.
     pub page_size: i64,
 }
+
+/// Query of `GET /chains/{id}/stats`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StatsQuery {
+    /// Days of daily trend, 1 to 365 (default 7), today included.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub days: Option<i64>,
+}
+
+/// One day of the trend.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DayClicks {
+    /// The calendar day, `YYYY-MM-DD`, in the server's time zone.
+    pub day: String,
+    /// Visits by people that day.
+    pub clicks: i64,
+}
+
+/// `GET /chains/{id}/stats`: a chain's statistics (spec 2.3). Bots are excluded throughout.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChainStats {
+    /// The chain.
+    pub chain_id: i64,
+    /// Visits ever.
+    pub total_clicks: i64,
+    /// Distinct visitors ever.
+    pub unique_visitors: i64,
+    /// Days in `daily_trend`.
+    pub trend_days: i64,
+    /// Visits per day, oldest first, ending today; days without visits included.
+    pub daily_trend: Vec<DayClicks>,
+}

@@ -33,6 +33,8 @@ const ENDPOINTS: &[(&str, &str, &str, bool)] = &[
         false,
     ),
     ("GET", "/chains/1/conversions", "conversions:read", false),
+    ("GET", "/chains/1/stats", "stats:read", false),
+    ("POST", "/admin/visitor-secret", "admin", false),
     ("POST", "/admin/users", "admin", false),
     ("GET", "/admin/users", "admin", false),
     ("POST", "/admin/keys", "admin", false),

@@ -11,6 +11,7 @@ mod conversions;
 mod hardening;
 mod instances;
 mod limits;
+mod metrics;
 mod persistence;
 #[path = "../pg_cluster.rs"]
 mod pg_cluster;
@@ -18,3 +19,4 @@ mod primary;
 mod redirect;
 mod server;
 mod support;
+mod visits;

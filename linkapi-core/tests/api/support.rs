@@ -8,10 +8,11 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use linkapi_core::clock::Calendar;
 use linkapi_core::service::RateLimit;
 use linkapi_core::store::Store;
 use linkapi_core::store::postgres::{PgOptions, PgStore};
-use linkapi_core::{App, AppConfig, ManualClock, ServerConfig, SqliteStore, serve};
+use linkapi_core::{App, AppConfig, ManualClock, MetricsAccess, ServerConfig, SqliteStore, serve};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use tempfile::TempDir;
@@ -32,6 +33,12 @@ pub struct Options {
     pub daily_create_quota: i64,
     pub max_body_bytes: usize,
     pub out_id_required: Vec<String>,
+    /// Short by default, so tests see counts soon; long to prove only a shutdown wrote them.
+    pub visit_flush_interval: Duration,
+    pub max_pending_visits: usize,
+    pub trusted_proxies: Vec<&'static str>,
+    pub time_zone: Option<&'static str>,
+    pub metrics_access: MetricsAccess,
 }
 
 impl Default for Options {
@@ -50,6 +57,11 @@ impl Default for Options {
             daily_create_quota: 10_000,
             max_body_bytes: 4096,
             out_id_required: Vec::new(),
+            visit_flush_interval: Duration::from_millis(50),
+            max_pending_visits: 2_000_000,
+            trusted_proxies: Vec::new(),
+            time_zone: None,
+            metrics_access: MetricsAccess::Loopback,
         }
     }
 }
@@ -105,6 +117,8 @@ pub struct TestServer {
     pub dir: Arc<TempDir>,
     pub backend: Backend,
     pub client: reqwest::Client,
+    /// The services behind the server, for what HTTP cannot ask (flushing visits now).
+    pub app: App,
     shutdown: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<()>>,
 }
@@ -162,6 +176,16 @@ impl TestServer {
             rate_limit: options.rate_limit,
             daily_create_quota: options.daily_create_quota,
             out_id_required: options.out_id_required.clone(),
+            visit_flush_interval: options.visit_flush_interval,
+            max_pending_visits: options.max_pending_visits,
+            trusted_proxies: options
+                .trusted_proxies
+                .iter()
+                .map(|p| p.parse().expect("a CIDR block"))
+                .collect(),
+            calendar: options
+                .time_zone
+                .map_or_else(Calendar::utc, |zone| Calendar::named(zone).expect("zone")),
             ..AppConfig::default()
         };
         let app = App::start(store, Arc::new(clock.clone()), config)
@@ -175,9 +199,12 @@ impl TestServer {
             idle_timeout: options.idle_timeout,
             max_connections: options.max_connections,
             grace_period: options.grace_period,
+            metrics_access: options.metrics_access,
         };
         let (tx, rx) = oneshot::channel::<()>();
+        let served = app.clone();
         let task = tokio::spawn(async move {
+            let app = served;
             serve(listener, app, server_config, async {
                 let _ = rx.await;
             })
@@ -192,18 +219,29 @@ impl TestServer {
             dir,
             backend,
             client,
+            app,
             shutdown: Some(tx),
             task: Some(task),
         }
     }
 
     /// Stops the server (draining, flushing visits) and starts a new one on the same data.
-    pub async fn restart(mut self) -> Self {
+    pub async fn restart(self) -> Self {
+        self.restart_with(Options::default()).await
+    }
+
+    /// As [`TestServer::restart`], with options for the new server.
+    pub async fn restart_with(mut self, options: Options) -> Self {
         self.stop().await;
         let dir = self.dir.clone();
         let clock = self.clock.clone();
         // A restarted server binds a new port, which becomes its default domain.
-        Self::start_in(dir, self.backend.clone(), clock, None, Options::default()).await
+        Self::start_in(dir, self.backend.clone(), clock, None, options).await
+    }
+
+    /// Writes every visit counted so far; panics when the store did not take them.
+    pub async fn flush_visits(&self) {
+        assert!(self.app.flush_visits().await, "visit counts were written");
     }
 
     pub async fn stop(&mut self) {
@@ -338,6 +376,7 @@ impl TestServer {
                 "groups:read",
                 "groups:write",
                 "domains:read",
+                "stats:read",
             ],
         )
         .await
@@ -419,12 +458,16 @@ impl Reply {
     }
 }
 
-/// Builds a reqwest client that does not follow redirects. reqwest is built without a bundled
-/// crypto provider, so one is installed first.
+/// A browser's user agent: visits without one count as bots.
+pub const BROWSER: &str = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";
+
+/// Builds a reqwest client that does not follow redirects and introduces itself as a browser.
+/// reqwest is built without a bundled crypto provider, so one is installed first.
 pub fn http_client(builder: reqwest::ClientBuilder) -> reqwest::Client {
     let _ = rustls::crypto::ring::default_provider().install_default();
     builder
         .redirect(reqwest::redirect::Policy::none())
+        .user_agent(BROWSER)
         .build()
         .expect("client")
 }

@@ -141,3 +141,16 @@ pub(crate) async fn update_domain(app: &App, call: Call) -> Result<Response> {
     let domain = app.set_domain_status(id, input.status).await?;
     Ok(call.reply.ok(domain_out(&domain)))
 }
+
+/// # `POST /admin/visitor-secret`: visitors are keyed with a new secret from now on.
+pub(crate) async fn rotate_visitor_secret(app: &App, call: Call) -> Result<Response> {
+    let at = app.rotate_visitor_secret().await?;
+    Ok(call.reply.ok(wire::VisitorSecretRotated {
+        rotated_at: format_rfc3339(at),
+    }))
+}
+
+/// # `GET /metrics` with a key of scope `admin` (`metrics_access = "admin"`).
+pub(crate) async fn metrics(app: &App, _call: Call) -> Result<Response> {
+    Ok(crate::http::response::metrics(app.metrics()))
+}

@@ -176,3 +176,21 @@ pub(crate) async fn list_conversions(app: &App, call: Call) -> Result<Response> 
         page_size,
     }))
 }
+
+/// # `GET /chains/{id}/stats`
+pub(crate) async fn chain_stats(app: &App, call: Call) -> Result<Response> {
+    let id = ChainId(path_id(call.param.as_deref(), "chain")?);
+    let q: wire::StatsQuery = query(&call.parts)?;
+    let stats = app.chain_stats(&call.who, id, q.days).await?;
+    Ok(call.reply.ok(wire::ChainStats {
+        chain_id: stats.chain_id.0,
+        total_clicks: stats.total_clicks,
+        unique_visitors: stats.unique_visitors,
+        trend_days: stats.daily.len() as i64,
+        daily_trend: stats
+            .daily
+            .into_iter()
+            .map(|(day, clicks)| wire::DayClicks { day, clicks })
+            .collect(),
+    }))
+}

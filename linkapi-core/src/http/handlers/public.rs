@@ -1,15 +1,14 @@
 //! Unauthenticated endpoints: health checks and the redirect of `/{code}`.
 
-use std::net::SocketAddr;
-
 use http::request::Parts;
 use http::{HeaderValue, Method, StatusCode, header};
-use sha2::{Digest, Sha256};
 
 use crate::error::Result;
+use crate::http::request::client_address;
 use crate::http::response::{Body, error, page};
 use crate::http::router::{Envelope, PublicCall};
-use crate::service::{App, Resolution};
+use crate::metrics::RedirectOutcome;
+use crate::service::{App, Resolution, VisitRequest};
 
 type Response = http::Response<Body>;
 
@@ -31,6 +30,22 @@ pub(crate) async fn readyz(app: &App, call: PublicCall) -> Result<Response> {
     Ok(call.reply.ok(Health { status: "ready" }))
 }
 
+/// # `GET /metrics` from loopback clients (`metrics_access = "loopback"`, the default); 404
+/// to anyone else, as if it were not there.
+pub(crate) async fn metrics_on_loopback(app: &App, call: PublicCall) -> Result<Response> {
+    let config = app.config();
+    let client = client_address(
+        &call.parts,
+        call.peer.ip(),
+        &config.trusted_proxies,
+        config.client_address_header,
+    );
+    if !client.to_canonical().is_loopback() {
+        return Err(crate::error::Error::NotFound("route"));
+    }
+    Ok(crate::http::response::metrics(app.metrics()))
+}
+
 /// The host a request was sent to: `Host` on HTTP/1.1, the authority on HTTP/2.
 fn request_host(parts: &Parts) -> Option<&str> {
     parts
@@ -38,23 +53,6 @@ fn request_host(parts: &Parts) -> Option<&str> {
         .get(header::HOST)
         .and_then(|h| h.to_str().ok())
         .or_else(|| parts.uri.authority().map(|a| a.as_str()))
-}
-
-/// A stable, non-reversible visitor id: address and user agent, hashed and shortened.
-fn visitor(parts: &Parts, peer: SocketAddr) -> String {
-    let agent = parts
-        .headers
-        .get(header::USER_AGENT)
-        .map(HeaderValue::as_bytes)
-        .unwrap_or_default();
-    let mut hasher = Sha256::new();
-    hasher.update(peer.ip().to_string().as_bytes());
-    hasher.update([0]);
-    hasher.update(agent);
-    hasher.finalize()[..8]
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
 }
 
 /// # `GET|HEAD /{code}` on a chain's domain: 302, 404 or 410.
@@ -70,10 +68,27 @@ pub(crate) async fn redirect(app: &App, call: PublicCall) -> Result<Response> {
                     format!("chain {chain_id} has an unusable target").into(),
                 ));
             };
-            // Link checkers and previews send HEAD; only real visits count.
-            if parts.method == Method::GET {
-                app.record_visit(chain_id, visitor(parts, peer)).await;
-            }
+            let config = app.config();
+            let address = client_address(
+                parts,
+                peer.ip(),
+                &config.trusted_proxies,
+                config.client_address_header,
+            );
+            let user_agent = parts
+                .headers
+                .get(header::USER_AGENT)
+                .map(HeaderValue::as_bytes)
+                .unwrap_or_default();
+            app.record_visit(
+                chain_id,
+                VisitRequest {
+                    address,
+                    user_agent,
+                    head: parts.method == Method::HEAD,
+                },
+            );
+            app.metrics().redirect(RedirectOutcome::Found);
             let mut response = page(StatusCode::FOUND, "Redirecting", "Redirecting…");
             let headers = response.headers_mut();
             headers.insert(header::LOCATION, value);
@@ -84,14 +99,20 @@ pub(crate) async fn redirect(app: &App, call: PublicCall) -> Result<Response> {
             );
             Ok(response)
         }
-        Resolution::NotFound => Ok(error(
-            Envelope::Page,
-            &crate::error::Error::NotFound("link"),
-        )),
-        Resolution::Gone => Ok(page(
-            StatusCode::GONE,
-            "Link expired",
-            "This short link has expired.",
-        )),
+        Resolution::NotFound => {
+            app.metrics().redirect(RedirectOutcome::NotFound);
+            Ok(error(
+                Envelope::Page,
+                &crate::error::Error::NotFound("link"),
+            ))
+        }
+        Resolution::Gone => {
+            app.metrics().redirect(RedirectOutcome::Gone);
+            Ok(page(
+                StatusCode::GONE,
+                "Link expired",
+                "This short link has expired.",
+            ))
+        }
     }
 }

@@ -25,9 +25,10 @@ use tokio_postgres::error::SqlState;
 use tokio_postgres::{Row, Statement};
 
 use super::{
-    ChainPatch, ChainQuery, ChainStore, Change, Click, Conversion, DomainStore, GroupStore,
-    KeyStore, LinkTarget, Misuse, NewApiKey, NewChain, NewDomain, NewGroup, NewUser, Notice, Page,
-    Store, StoreError, StoreResult, Tx, TxBody, Unique, UserStore,
+    ChainPatch, ChainQuery, ChainStore, ChainVisits, Change, Conversion, DailyVisits, DomainStore,
+    GroupStore, KeyStore, LinkTarget, Misuse, NewApiKey, NewChain, NewDomain, NewGroup, NewUser,
+    Notice, Page, Store, StoreError, StoreResult, Tx, TxBody, Unique, UserStore, VisitBatch,
+    VisitStore, VisitorSecret,
 };
 use crate::model::{
     ApiKeyRecord, Chain, ChainId, ChainKind, ChainStatus, Domain, DomainId, DomainStatus, Group,
@@ -599,36 +600,6 @@ impl ChainStore for PgStore {
         .transpose()
     }
 
-    async fn page_views(
-        &self,
-        ids: &[ChainId],
-        today_start: Timestamp,
-    ) -> StoreResult<HashMap<ChainId, PageViews>> {
-        let ids: Vec<i64> = ids.iter().map(|c| c.0).collect();
-        let rows = self
-            .query(
-                "SELECT chain_id, sum(clicks)::bigint,
-                        sum(CASE WHEN day >= $2 THEN clicks ELSE 0 END)::bigint
-                 FROM chain_daily_clicks WHERE chain_id = ANY($1) GROUP BY chain_id",
-                &[&ids, &today_start],
-            )
-            .await?;
-        let mut views: HashMap<ChainId, PageViews> = ids
-            .iter()
-            .map(|id| (ChainId(*id), PageViews::default()))
-            .collect();
-        for row in rows {
-            views.insert(
-                ChainId(get(&row, 0)?),
-                PageViews {
-                    history: get(&row, 1)?,
-                    today: get(&row, 2)?,
-                },
-            );
-        }
-        Ok(views)
-    }
-
     async fn conversions(
         &self,
         user: UserId,
@@ -658,6 +629,95 @@ impl ChainStore for PgStore {
             .collect::<StoreResult<Vec<_>>>()?;
         Ok(Page { items, total })
     }
+}
+
+#[async_trait]
+impl VisitStore for PgStore {
+    async fn page_views(
+        &self,
+        ids: &[ChainId],
+        today_start: Timestamp,
+    ) -> StoreResult<HashMap<ChainId, PageViews>> {
+        let ids: Vec<i64> = ids.iter().map(|c| c.0).collect();
+        let rows = self
+            .query(
+                "SELECT t.chain_id, t.clicks, coalesce(d.clicks, 0)
+                 FROM chain_visit_totals t
+                 LEFT JOIN chain_daily_clicks d ON d.chain_id = t.chain_id AND d.day = $2
+                 WHERE t.chain_id = ANY($1)",
+                &[&ids, &today_start],
+            )
+            .await?;
+        let mut views: HashMap<ChainId, PageViews> = ids
+            .iter()
+            .map(|id| (ChainId(*id), PageViews::default()))
+            .collect();
+        for row in rows {
+            views.insert(
+                ChainId(get(&row, 0)?),
+                PageViews {
+                    history: get(&row, 1)?,
+                    today: get(&row, 2)?,
+                },
+            );
+        }
+        Ok(views)
+    }
+
+    async fn chain_visits(
+        &self,
+        chain: ChainId,
+        from: Timestamp,
+        to: Timestamp,
+    ) -> StoreResult<ChainVisits> {
+        let (clicks, unique_visitors) = match self
+            .query_opt(
+                "SELECT clicks, unique_visitors FROM chain_visit_totals WHERE chain_id = $1",
+                &[&chain.0],
+            )
+            .await?
+        {
+            Some(row) => (get(&row, 0)?, get(&row, 1)?),
+            None => (0, 0),
+        };
+        let daily = self
+            .query(
+                "SELECT day, clicks FROM chain_daily_clicks
+                 WHERE chain_id = $1 AND day >= $2 AND day < $3 ORDER BY day",
+                &[&chain.0, &from, &to],
+            )
+            .await?
+            .iter()
+            .map(|row| Ok((get(row, 0)?, get(row, 1)?)))
+            .collect::<StoreResult<Vec<_>>>()?;
+        Ok(ChainVisits {
+            clicks,
+            unique_visitors,
+            daily,
+        })
+    }
+
+    async fn visitor_secret(&self) -> StoreResult<Option<VisitorSecret>> {
+        self.query_opt(
+            "SELECT id, secret, created_at FROM visitor_secrets ORDER BY id DESC LIMIT 1",
+            &[],
+        )
+        .await?
+        .as_ref()
+        .map(visitor_secret_from_row)
+        .transpose()
+    }
+}
+
+fn visitor_secret_from_row(row: &Row) -> StoreResult<VisitorSecret> {
+    let bytes: &[u8] = get(row, 1)?;
+    let secret = <[u8; 16]>::try_from(bytes)
+        .map_err(|_| StoreError::backend(Misuse("a visitor secret is not 16 bytes")))?;
+    Ok(VisitorSecret {
+        id: get(row, 0)?,
+        secret,
+        created_at: get(row, 2)?,
+    })
 }
 
 // ---- writes --------------------------------------------------------------------------------
@@ -976,44 +1036,133 @@ impl Tx for PgTx<'_> {
         Ok(chain)
     }
 
-    async fn insert_clicks(&mut self, clicks: &[Click]) -> StoreResult<()> {
-        if clicks.is_empty() {
-            return Ok(());
+    async fn add_visits(
+        &mut self,
+        batch: &VisitBatch,
+        at: Timestamp,
+        forget_before: Timestamp,
+    ) -> StoreResult<bool> {
+        let claim = self
+            .statement(
+                "INSERT INTO visit_batches (id, added_at) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+            )
+            .await?;
+        let claimed = self
+            .tx
+            .execute(&claim, &[&batch.id, &at])
+            .await
+            .map_err(pg_error)?;
+        let forget = self
+            .statement("DELETE FROM visit_batches WHERE added_at < $1")
+            .await?;
+        self.tx
+            .execute(&forget, &[&forget_before])
+            .await
+            .map_err(pg_error)?;
+        if claimed == 0 {
+            return Ok(false);
         }
-        let chains: Vec<i64> = clicks.iter().map(|c| c.chain_id.0).collect();
-        let times: Vec<i64> = clicks.iter().map(|c| c.at).collect();
-        let visitors: Vec<&str> = clicks.iter().map(|c| c.visitor.as_str()).collect();
-        let days: Vec<i64> = clicks
+        // Rows are locked in (chain, day) and (chain, visitor) order, so concurrent batches of
+        // several instances wait for each other instead of deadlocking.
+        let mut daily = batch.daily.clone();
+        daily.sort_by_key(|d| (d.chain_id, d.day));
+        let mut per_chain: std::collections::BTreeMap<i64, (i64, i64)> = Default::default();
+        for d in &daily {
+            let entry = per_chain.entry(d.chain_id.0).or_default();
+            entry.0 += d.clicks;
+            entry.1 += d.bot_clicks;
+        }
+        let upsert_daily = self
+            .statement(
+                "INSERT INTO chain_daily_clicks (chain_id, day, clicks, bot_clicks)
+                 SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[])
+                 ON CONFLICT (chain_id, day) DO UPDATE
+                 SET clicks = chain_daily_clicks.clicks + excluded.clicks,
+                     bot_clicks = chain_daily_clicks.bot_clicks + excluded.bot_clicks",
+            )
+            .await?;
+        let column = |f: fn(&DailyVisits) -> i64| daily.iter().map(f).collect::<Vec<i64>>();
+        self.tx
+            .execute(
+                &upsert_daily,
+                &[
+                    &column(|d| d.chain_id.0),
+                    &column(|d| d.day),
+                    &column(|d| d.clicks),
+                    &column(|d| d.bot_clicks),
+                ],
+            )
+            .await
+            .map_err(pg_error)?;
+        let mut visitors: Vec<(i64, &[u8])> = batch
+            .visitors
             .iter()
-            .map(|c| crate::clock::start_of_day(c.at))
+            .map(|(chain, key)| (chain.0, &key[..]))
             .collect();
-        let insert = self
+        visitors.sort_unstable();
+        let visitor_chains: Vec<i64> = visitors.iter().map(|v| v.0).collect();
+        let visitor_keys: Vec<&[u8]> = visitors.iter().map(|v| v.1).collect();
+        let click_chains: Vec<i64> = per_chain.keys().copied().collect();
+        let clicks: Vec<i64> = per_chain.values().map(|v| v.0).collect();
+        let bots: Vec<i64> = per_chain.values().map(|v| v.1).collect();
+        // New visitors are the rows the unique index lets in; whichever instance inserts a
+        // visitor first counts it.
+        let totals = self
             .statement(
-                "INSERT INTO clicks (chain_id, at, visitor)
-                 SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[])",
+                "WITH new_visitors AS (
+                     INSERT INTO chain_visitors (chain_id, visitor)
+                     SELECT * FROM unnest($1::bigint[], $2::bytea[])
+                     ON CONFLICT DO NOTHING RETURNING chain_id
+                 ), visitors AS (
+                     SELECT chain_id, count(*) AS n FROM new_visitors GROUP BY chain_id
+                 ), clicks AS (
+                     SELECT * FROM unnest($3::bigint[], $4::bigint[], $5::bigint[])
+                         AS t(chain_id, clicks, bots)
+                 )
+                 INSERT INTO chain_visit_totals (chain_id, clicks, bot_clicks, unique_visitors)
+                 SELECT chain_id, coalesce(c.clicks, 0), coalesce(c.bots, 0), coalesce(v.n, 0)
+                 FROM clicks c FULL JOIN visitors v USING (chain_id)
+                 ORDER BY chain_id
+                 ON CONFLICT (chain_id) DO UPDATE
+                 SET clicks = chain_visit_totals.clicks + excluded.clicks,
+                     bot_clicks = chain_visit_totals.bot_clicks + excluded.bot_clicks,
+                     unique_visitors = chain_visit_totals.unique_visitors
+                                       + excluded.unique_visitors",
             )
             .await?;
         self.tx
-            .execute(&insert, &[&chains, &times, &visitors])
-            .await
-            .map_err(pg_error)?;
-        // One row per (chain, day) in the batch, so the upsert never meets a row twice; sorted,
-        // so concurrent batches lock counters in one order and cannot deadlock.
-        let daily = self
-            .statement(
-                "INSERT INTO chain_daily_clicks (chain_id, day, clicks)
-                 SELECT chain_id, day, count(*) FROM unnest($1::bigint[], $2::bigint[])
-                     AS t(chain_id, day)
-                 GROUP BY chain_id, day ORDER BY chain_id, day
-                 ON CONFLICT (chain_id, day)
-                 DO UPDATE SET clicks = chain_daily_clicks.clicks + excluded.clicks",
+            .execute(
+                &totals,
+                &[
+                    &visitor_chains,
+                    &visitor_keys,
+                    &click_chains,
+                    &clicks,
+                    &bots,
+                ],
             )
-            .await?;
-        self.tx
-            .execute(&daily, &[&chains, &days])
             .await
             .map_err(pg_error)?;
-        Ok(())
+        Ok(true)
+    }
+
+    async fn insert_visitor_secret(
+        &mut self,
+        secret: [u8; 16],
+        at: Timestamp,
+    ) -> StoreResult<VisitorSecret> {
+        let row = self
+            .query_opt(
+                "INSERT INTO visitor_secrets (secret, created_at) VALUES ($1, $2) RETURNING id",
+                &[&&secret[..], &at],
+            )
+            .await?
+            .ok_or_else(|| StoreError::backend(Misuse("an insert returned no row")))?;
+        Ok(VisitorSecret {
+            id: get(&row, 0)?,
+            secret,
+            created_at: at,
+        })
     }
 
     async fn insert_conversion(

@@ -13,9 +13,10 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension, Row, params};
 use tokio::sync::oneshot;
 
 use super::{
-    ChainPatch, ChainQuery, ChainStore, Change, Click, Conversion, DomainStore, GroupStore,
+    ChainPatch, ChainQuery, ChainStore, ChainVisits, Change, Conversion, DomainStore, GroupStore,
     KeyStore, LinkTarget, Misuse, NewApiKey, NewChain, NewDomain, NewGroup, NewUser, Notice, Page,
-    Store, StoreError, StoreResult, Tx, TxBody, Unique, UserStore,
+    Store, StoreError, StoreResult, Tx, TxBody, Unique, UserStore, VisitBatch, VisitStore,
+    VisitorSecret,
 };
 use crate::model::{
     ApiKeyRecord, Chain, ChainId, ChainKind, ChainStatus, Domain, DomainId, DomainStatus, Group,
@@ -547,29 +548,6 @@ impl ChainStore for SqliteStore {
         .await
     }
 
-    async fn page_views(
-        &self,
-        ids: &[ChainId],
-        today_start: Timestamp,
-    ) -> StoreResult<HashMap<ChainId, PageViews>> {
-        let ids = ids.to_vec();
-        self.read(move |c| {
-            let mut stmt = c.prepare_cached(
-                "SELECT coalesce(sum(clicks), 0),
-                        coalesce(sum(CASE WHEN day >= ?2 THEN clicks ELSE 0 END), 0)
-                 FROM chain_daily_clicks WHERE chain_id = ?1",
-            )?;
-            let mut views = HashMap::with_capacity(ids.len());
-            for id in ids {
-                let (history, today) =
-                    stmt.query_row(params![id.0, today_start], |r| Ok((r.get(0)?, r.get(1)?)))?;
-                views.insert(id, PageViews { today, history });
-            }
-            Ok(views)
-        })
-        .await
-    }
-
     async fn conversions(
         &self,
         user: UserId,
@@ -595,6 +573,98 @@ impl ChainStore for SqliteStore {
         })
         .await
     }
+}
+
+#[async_trait]
+impl VisitStore for SqliteStore {
+    async fn page_views(
+        &self,
+        ids: &[ChainId],
+        today_start: Timestamp,
+    ) -> StoreResult<HashMap<ChainId, PageViews>> {
+        let ids = ids.to_vec();
+        self.read(move |c| {
+            let mut history =
+                c.prepare_cached("SELECT clicks FROM chain_visit_totals WHERE chain_id = ?1")?;
+            let mut today = c.prepare_cached(
+                "SELECT clicks FROM chain_daily_clicks WHERE chain_id = ?1 AND day = ?2",
+            )?;
+            let mut views = HashMap::with_capacity(ids.len());
+            for id in ids {
+                let history = history.query_row([id.0], |r| r.get(0)).optional()?;
+                let today = today
+                    .query_row([id.0, today_start], |r| r.get(0))
+                    .optional()?;
+                views.insert(
+                    id,
+                    PageViews {
+                        today: today.unwrap_or(0),
+                        history: history.unwrap_or(0),
+                    },
+                );
+            }
+            Ok(views)
+        })
+        .await
+    }
+
+    async fn chain_visits(
+        &self,
+        chain: ChainId,
+        from: Timestamp,
+        to: Timestamp,
+    ) -> StoreResult<ChainVisits> {
+        self.read(move |c| {
+            let (clicks, unique_visitors) = c
+                .prepare_cached(
+                    "SELECT clicks, unique_visitors FROM chain_visit_totals WHERE chain_id = ?1",
+                )?
+                .query_row([chain.0], |r| Ok((r.get(0)?, r.get(1)?)))
+                .optional()?
+                .unwrap_or((0, 0));
+            let daily = c
+                .prepare_cached(
+                    "SELECT day, clicks FROM chain_daily_clicks
+                     WHERE chain_id = ?1 AND day >= ?2 AND day < ?3 ORDER BY day",
+                )?
+                .query_map([chain.0, from, to], |r| Ok((r.get(0)?, r.get(1)?)))?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            Ok(ChainVisits {
+                clicks,
+                unique_visitors,
+                daily,
+            })
+        })
+        .await
+    }
+
+    async fn visitor_secret(&self) -> StoreResult<Option<VisitorSecret>> {
+        self.read(|c| {
+            one(
+                c,
+                "SELECT id, secret, created_at FROM visitor_secrets ORDER BY id DESC LIMIT 1",
+                [],
+                visitor_secret_from_row,
+            )
+        })
+        .await
+    }
+}
+
+fn visitor_secret_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<VisitorSecret> {
+    let bytes: Vec<u8> = row.get(1)?;
+    let secret = <[u8; 16]>::try_from(bytes.as_slice()).map_err(|_| {
+        rusqlite::Error::FromSqlConversionFailure(
+            1,
+            rusqlite::types::Type::Blob,
+            "a visitor secret is not 16 bytes".into(),
+        )
+    })?;
+    Ok(VisitorSecret {
+        id: row.get(0)?,
+        secret,
+        created_at: row.get(2)?,
+    })
 }
 
 const CONVERSION_COLUMNS: &str = "event_id, chain_id, conv_type, out_id, clickid, platform,
@@ -848,30 +918,89 @@ impl Tx for SqliteTx<'_> {
         Ok(Some(chain))
     }
 
-    async fn insert_clicks(&mut self, clicks: &[Click]) -> StoreResult<()> {
-        let mut insert = self
-            .conn
-            .prepare_cached("INSERT INTO clicks (chain_id, at, visitor) VALUES (?1, ?2, ?3)")
-            .map_err(backend)?;
-        let mut daily = self
-            .conn
+    async fn add_visits(
+        &mut self,
+        batch: &VisitBatch,
+        at: Timestamp,
+        forget_before: Timestamp,
+    ) -> StoreResult<bool> {
+        let conn = &*self.conn;
+        let claimed = conn
             .prepare_cached(
-                "INSERT INTO chain_daily_clicks (chain_id, day, clicks) VALUES (?1, ?2, 1)
-                 ON CONFLICT (chain_id, day) DO UPDATE SET clicks = clicks + 1",
+                "INSERT INTO visit_batches (id, added_at) VALUES (?1, ?2) ON CONFLICT DO NOTHING",
+            )
+            .and_then(|mut s| s.execute(params![batch.id, at]))
+            .map_err(backend)?;
+        conn.prepare_cached("DELETE FROM visit_batches WHERE added_at < ?1")
+            .and_then(|mut s| s.execute([forget_before]))
+            .map_err(backend)?;
+        if claimed == 0 {
+            return Ok(false);
+        }
+        let mut daily = conn
+            .prepare_cached(
+                "INSERT INTO chain_daily_clicks (chain_id, day, clicks, bot_clicks)
+                 VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT (chain_id, day) DO UPDATE
+                 SET clicks = clicks + excluded.clicks, bot_clicks = bot_clicks + excluded.bot_clicks",
             )
             .map_err(backend)?;
-        for click in clicks {
-            insert
-                .execute(params![click.chain_id.0, click.at, click.visitor])
-                .map_err(backend)?;
+        let mut totals = conn
+            .prepare_cached(
+                "INSERT INTO chain_visit_totals (chain_id, clicks, bot_clicks, unique_visitors)
+                 VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT (chain_id) DO UPDATE
+                 SET clicks = clicks + excluded.clicks,
+                     bot_clicks = bot_clicks + excluded.bot_clicks,
+                     unique_visitors = unique_visitors + excluded.unique_visitors",
+            )
+            .map_err(backend)?;
+        let mut visitor = conn
+            .prepare_cached(
+                "INSERT INTO chain_visitors (chain_id, visitor) VALUES (?1, ?2)
+                 ON CONFLICT DO NOTHING",
+            )
+            .map_err(backend)?;
+        // Per chain: (clicks, bot clicks, new visitors).
+        let mut added: HashMap<ChainId, (i64, i64, i64)> = HashMap::new();
+        for d in &batch.daily {
             daily
-                .execute(params![
-                    click.chain_id.0,
-                    crate::clock::start_of_day(click.at)
-                ])
+                .execute(params![d.chain_id.0, d.day, d.clicks, d.bot_clicks])
+                .map_err(backend)?;
+            let entry = added.entry(d.chain_id).or_default();
+            entry.0 += d.clicks;
+            entry.1 += d.bot_clicks;
+        }
+        for (chain, key) in &batch.visitors {
+            let inserted = visitor
+                .execute(params![chain.0, &key[..]])
+                .map_err(backend)?;
+            added.entry(*chain).or_default().2 += inserted as i64;
+        }
+        for (chain, (clicks, bots, visitors)) in added {
+            totals
+                .execute(params![chain.0, clicks, bots, visitors])
                 .map_err(backend)?;
         }
-        Ok(())
+        Ok(true)
+    }
+
+    async fn insert_visitor_secret(
+        &mut self,
+        secret: [u8; 16],
+        at: Timestamp,
+    ) -> StoreResult<VisitorSecret> {
+        self.conn
+            .execute(
+                "INSERT INTO visitor_secrets (secret, created_at) VALUES (?1, ?2)",
+                params![&secret[..], at],
+            )
+            .map_err(backend)?;
+        Ok(VisitorSecret {
+            id: self.conn.last_insert_rowid(),
+            secret,
+            created_at: at,
+        })
     }
 
     async fn insert_conversion(

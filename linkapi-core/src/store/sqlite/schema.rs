@@ -227,6 +227,48 @@ CREATE TABLE daily_creations (
 INSERT INTO daily_creations (user_id, day, count)
     SELECT user_id, created_at - (created_at % 86400), count(*) FROM chains GROUP BY 1, 2;
 "#,
+    // Visits are added up in memory and written as counters: per chain and day, per chain
+    // (totals), and one row per distinct visitor of a chain for the exact unique count. The
+    // per-visit log goes; its distinct visitors carry over.
+    r#"
+ALTER TABLE chain_daily_clicks ADD COLUMN bot_clicks INTEGER NOT NULL DEFAULT 0;
+
+CREATE TABLE chain_visitors (
+    chain_id INTEGER NOT NULL REFERENCES chains(id),
+    visitor  BLOB    NOT NULL,
+    PRIMARY KEY (chain_id, visitor)
+) WITHOUT ROWID;
+
+INSERT INTO chain_visitors (chain_id, visitor)
+    SELECT DISTINCT chain_id, CAST(visitor AS BLOB) FROM clicks;
+
+CREATE TABLE chain_visit_totals (
+    chain_id        INTEGER PRIMARY KEY REFERENCES chains(id),
+    clicks          INTEGER NOT NULL,
+    bot_clicks      INTEGER NOT NULL,
+    unique_visitors INTEGER NOT NULL
+);
+
+INSERT INTO chain_visit_totals (chain_id, clicks, bot_clicks, unique_visitors)
+    SELECT d.chain_id, sum(d.clicks), 0,
+           (SELECT count(*) FROM chain_visitors v WHERE v.chain_id = d.chain_id)
+    FROM chain_daily_clicks d GROUP BY d.chain_id;
+
+DROP TABLE clicks;
+
+CREATE TABLE visitor_secrets (
+    id         INTEGER PRIMARY KEY,
+    secret     BLOB    NOT NULL,
+    created_at INTEGER NOT NULL
+);
+
+-- Batches already added, so a retried batch is not counted twice.
+CREATE TABLE visit_batches (
+    id       TEXT    PRIMARY KEY,
+    added_at INTEGER NOT NULL
+);
+CREATE INDEX visit_batches_added_at ON visit_batches(added_at);
+"#,
 ];
 
 /// Brings the database up to the newest schema.

@@ -1,0 +1,262 @@
+//! Metrics an instance exposes at `GET /metrics`, in the Prometheus text format (OpenMetrics
+//! flavour, which Prometheus scrapes natively), with the `prometheus-client` crate.
+//!
+//! Each [`crate::service::App`] owns one [`Metrics`]: several servers in one process (tests,
+//! embedders) count separately. Handles are cheap atomics; labelled families take a read lock
+//! and a hash lookup, so the redirect path only touches unlabelled counters it holds.
+
+use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
+use prometheus_client::registry::Registry;
+
+/// The media type of [`Metrics::encode`]'s output.
+pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct RequestLabels {
+    operation: &'static str,
+    status: u16,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct OperationLabels {
+    operation: &'static str,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct OutcomeLabels {
+    outcome: &'static str,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct CacheLabels {
+    cache: &'static str,
+}
+
+/// What a redirect request came to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RedirectOutcome {
+    /// 302 to the target.
+    Found,
+    /// No such live link.
+    NotFound,
+    /// The link expired.
+    Gone,
+}
+
+/// The caches whose hits and misses are counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum CacheName {
+    /// Links by domain and code, for redirects.
+    Links,
+    /// Keys by the hash of their secret, for authentication.
+    Keys,
+}
+
+/// Hit and miss counters of one cache.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct CacheCounters {
+    pub(crate) hits: Counter,
+    pub(crate) misses: Counter,
+}
+
+/// Counters of the visit pipeline.
+#[derive(Clone, Debug)]
+pub(crate) struct VisitCounters {
+    /// Visits added up in memory.
+    pub(crate) queued: Counter,
+    /// Visits whose counts were committed.
+    pub(crate) written: Counter,
+    /// Visits not counted because pending counts filled their memory bound.
+    pub(crate) dropped: Counter,
+    /// Distinct (chain, day) and (chain, visitor) entries waiting to be written.
+    pub(crate) pending_entries: Gauge,
+    /// Time to write one batch.
+    pub(crate) flush_seconds: Histogram,
+    /// Failed writes (`linkapi_store_errors_total{operation="visits.flush"}`).
+    pub(crate) store_errors: Counter,
+}
+
+/// Every metric of one instance.
+pub struct Metrics {
+    registry: Registry,
+    requests: Family<RequestLabels, Counter>,
+    durations: Family<OperationLabels, Histogram>,
+    /// Redirect outcomes, created up front so every series shows from the start.
+    redirects: [Counter; 3],
+    store_errors: Family<OperationLabels, Counter>,
+    pub(crate) connections: Gauge<i64, std::sync::atomic::AtomicI64>,
+    pub(crate) visits: VisitCounters,
+    pub(crate) link_cache: CacheCounters,
+    pub(crate) key_cache: CacheCounters,
+}
+
+impl std::fmt::Debug for Metrics {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Metrics").finish_non_exhaustive()
+    }
+}
+
+fn latency_histogram() -> Histogram {
+    // 50 µs to about 3.3 s.
+    Histogram::new(exponential_buckets(0.000_05, 2.0, 17))
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        Metrics::new()
+    }
+}
+
+impl Metrics {
+    /// A fresh set, every counter at zero.
+    pub fn new() -> Self {
+        let mut registry = Registry::with_prefix("linkapi");
+        let requests = Family::<RequestLabels, Counter>::default();
+        registry.register(
+            "requests",
+            "HTTP requests answered, by operation and status",
+            requests.clone(),
+        );
+        let durations = Family::<OperationLabels, Histogram>::new_with_constructor(
+            latency_histogram as fn() -> Histogram,
+        );
+        registry.register(
+            "request_duration_seconds",
+            "Time from routing a request to its response head, by operation",
+            durations.clone(),
+        );
+        let outcomes = Family::<OutcomeLabels, Counter>::default();
+        registry.register(
+            "redirects",
+            "Short-link requests, by outcome (found, not_found, gone)",
+            outcomes.clone(),
+        );
+        let redirects = ["found", "not_found", "gone"]
+            .map(|outcome| outcomes.get_or_create(&OutcomeLabels { outcome }).clone());
+        let store_errors = Family::<OperationLabels, Counter>::default();
+        registry.register(
+            "store_errors",
+            "Store failures (database unavailable or failing), by operation",
+            store_errors.clone(),
+        );
+        let connections = Gauge::<i64, std::sync::atomic::AtomicI64>::default();
+        registry.register(
+            "open_connections",
+            "Client connections open",
+            connections.clone(),
+        );
+        let visits = VisitCounters {
+            queued: Counter::default(),
+            written: Counter::default(),
+            dropped: Counter::default(),
+            pending_entries: Gauge::default(),
+            flush_seconds: latency_histogram(),
+            store_errors: store_errors
+                .get_or_create(&OperationLabels {
+                    operation: "visits.flush",
+                })
+                .clone(),
+        };
+        registry.register(
+            "visits_queued",
+            "Visits counted in memory, waiting to be written",
+            visits.queued.clone(),
+        );
+        registry.register(
+            "visits_written",
+            "Visits whose counts were committed to the store",
+            visits.written.clone(),
+        );
+        registry.register(
+            "visits_dropped",
+            "Visits not counted because the pending counts reached their memory bound",
+            visits.dropped.clone(),
+        );
+        registry.register(
+            "visit_pending_entries",
+            "Distinct chain-day and chain-visitor entries waiting to be written",
+            visits.pending_entries.clone(),
+        );
+        registry.register(
+            "visit_flush_duration_seconds",
+            "Time to write one batch of visit counts",
+            visits.flush_seconds.clone(),
+        );
+        let caches = Family::<CacheLabels, Counter>::default();
+        let misses = Family::<CacheLabels, Counter>::default();
+        registry.register(
+            "cache_hits",
+            "Cache lookups answered from memory",
+            caches.clone(),
+        );
+        registry.register(
+            "cache_misses",
+            "Cache lookups that read the store",
+            misses.clone(),
+        );
+        let counters = |cache| CacheCounters {
+            hits: caches.get_or_create(&CacheLabels { cache }).clone(),
+            misses: misses.get_or_create(&CacheLabels { cache }).clone(),
+        };
+        let link_cache = counters("links");
+        let key_cache = counters("keys");
+        Metrics {
+            registry,
+            requests,
+            durations,
+            redirects,
+            store_errors,
+            connections,
+            visits,
+            link_cache,
+            key_cache,
+        }
+    }
+
+    /// Counts an answered request.
+    pub(crate) fn request(&self, operation: &'static str, status: u16, seconds: f64) {
+        self.requests
+            .get_or_create(&RequestLabels { operation, status })
+            .inc();
+        self.durations
+            .get_or_create(&OperationLabels { operation })
+            .observe(seconds);
+    }
+
+    /// Counts a redirect request's outcome.
+    pub(crate) fn redirect(&self, outcome: RedirectOutcome) {
+        let index = match outcome {
+            RedirectOutcome::Found => 0,
+            RedirectOutcome::NotFound => 1,
+            RedirectOutcome::Gone => 2,
+        };
+        self.redirects[index].inc();
+    }
+
+    /// Counts a store failure met by `operation`.
+    pub(crate) fn store_error(&self, operation: &'static str) {
+        self.store_errors
+            .get_or_create(&OperationLabels { operation })
+            .inc();
+    }
+
+    /// The counters of one cache.
+    pub(crate) fn cache(&self, cache: CacheName) -> &CacheCounters {
+        match cache {
+            CacheName::Links => &self.link_cache,
+            CacheName::Keys => &self.key_cache,
+        }
+    }
+
+    /// Every metric in the text format.
+    pub fn encode(&self) -> String {
+        let mut text = String::new();
+        // Writing into a String cannot fail.
+        let _ = prometheus_client::encoding::text::encode(&mut text, &self.registry);
+        text
+    }
+}

@@ -1,0 +1,608 @@
+//! The visit pipeline: every visit that reaches a chain is added up in memory on the request
+//! path, and the sums are written by a background task.
+//!
+//! A visit costs the request a keyed hash and a few hash-map updates under a sharded lock; it
+//! never waits on the store. Pending counts are kept per (chain, day) and the visitors seen
+//! per chain, so memory grows with distinct chains and visitors, not with visits. At least
+//! once per flush interval (and on graceful shutdown) the flusher seals what is pending into
+//! a [`VisitBatch`] and writes it in one transaction. A batch is written at most once: it
+//! carries an id the store remembers, so retrying one whose commit answer was lost adds
+//! nothing. While the store is unavailable the sealed batch is retried every interval and new
+//! visits keep merging into the pending counts.
+//!
+//! Memory is bounded by `max_pending` entries (a chain-day or a chain-visitor); a visit that
+//! would need a new entry past the bound is not counted, and that is logged and counted in
+//! `linkapi_visits_dropped_total`.
+
+use std::collections::{HashMap, HashSet};
+use std::hash::Hasher;
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, LazyLock, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use aho_corasick::AhoCorasick;
+use siphasher::sip128::{Hasher128, SipHasher13};
+use tokio::sync::{mpsc, oneshot};
+
+use crate::metrics::VisitCounters;
+use crate::model::{ChainId, Timestamp};
+use crate::store::{DailyVisits, Store, VisitBatch, VisitorKey, VisitorSecret};
+
+/// Lock shards of the pending counts; visits of one chain always meet the same shard.
+const SHARDS: usize = 16;
+/// Most entries sealed into one batch, so a backlog is written in bounded transactions.
+const BATCH_ENTRIES: usize = 50_000;
+/// How long the store remembers written batch ids: a batch retried later than this after a
+/// commit whose answer was lost would count twice.
+const BATCH_ID_RETENTION: i64 = 86_400;
+/// Failed writes logged: the first, then one in this many.
+const LOG_EVERY: u64 = 60;
+
+/// What the request tells about a visit.
+#[derive(Debug, Clone, Copy)]
+pub struct VisitRequest<'a> {
+    /// The client's address (after the trusted-proxy rule).
+    pub address: IpAddr,
+    /// The `User-Agent` header, empty when absent.
+    pub user_agent: &'a [u8],
+    /// A `HEAD` request: link checkers and previews, never a person.
+    pub head: bool,
+}
+
+/// User-agent fragments of crawlers, link checkers and link-preview fetchers. Matched
+/// case-insensitively; specific names rather than a bare "bot", which phone models contain.
+const BOT_AGENTS: &[&str] = &[
+    "googlebot",
+    "google-inspectiontool",
+    "googleother",
+    "adsbot-google",
+    "mediapartners-google",
+    "apis-google",
+    "feedfetcher-google",
+    "bingbot",
+    "bingpreview",
+    "msnbot",
+    "adidxbot",
+    "slurp",
+    "duckduckbot",
+    "duckassistbot",
+    "baiduspider",
+    "yandex",
+    "sogou",
+    "360spider",
+    "bytespider",
+    "petalbot",
+    "applebot",
+    "amazonbot",
+    "facebookexternalhit",
+    "facebookcatalog",
+    "meta-externalagent",
+    "twitterbot",
+    "slackbot",
+    "slack-imgproxy",
+    "whatsapp",
+    "telegrambot",
+    "discordbot",
+    "linkedinbot",
+    "pinterestbot",
+    "redditbot",
+    "skypeuripreview",
+    "microsoftpreview",
+    "teamsbot",
+    "vkshare",
+    "embedly",
+    "iframely",
+    "quora link preview",
+    "mastodon",
+    "bitlybot",
+    "tumblr",
+    "snapchat",
+    "line-poker",
+    "kakaotalk-scrap",
+    "ahrefsbot",
+    "semrushbot",
+    "mj12bot",
+    "dotbot",
+    "gptbot",
+    "chatgpt-user",
+    "oai-searchbot",
+    "claudebot",
+    "perplexitybot",
+    "ccbot",
+    "uptimerobot",
+    "pingdom",
+    "statuscake",
+    "headlesschrome",
+    "phantomjs",
+    "curl/",
+    "wget/",
+    "python-requests",
+    "python-urllib",
+    "go-http-client",
+    "okhttp",
+    "java/",
+    "libwww-perl",
+    "httpclient",
+    "axios/",
+    "node-fetch",
+    "crawler",
+    "spider",
+];
+
+static BOTS: LazyLock<Option<AhoCorasick>> = LazyLock::new(|| {
+    AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .build(BOT_AGENTS)
+        .ok()
+});
+
+/// Whether a user agent is a crawler, link checker or preview fetcher. No user agent at all
+/// is a script, not a browser: a bot.
+pub fn is_bot_agent(user_agent: &[u8]) -> bool {
+    user_agent.is_empty() || BOTS.as_ref().is_some_and(|bots| bots.is_match(user_agent))
+}
+
+/// The keyed hash visitors are counted by.
+pub(super) fn visitor_key(secret: &[u8; 16], address: IpAddr, user_agent: &[u8]) -> VisitorKey {
+    let mut hasher = SipHasher13::new_with_key(secret);
+    // One address, one visitor, whether it arrived over IPv4 or as IPv4-mapped IPv6.
+    match address.to_canonical() {
+        IpAddr::V4(v4) => hasher.write(&v4.octets()),
+        IpAddr::V6(v6) => hasher.write(&v6.octets()),
+    }
+    hasher.write(&[0xff]);
+    hasher.write(user_agent);
+    hasher.finish128().as_bytes()
+}
+
+/// Counts pending for the store.
+#[derive(Default)]
+struct Pending {
+    /// (chain, day) to (people, bots).
+    daily: HashMap<(ChainId, Timestamp), (i64, i64)>,
+    /// Visitors (people) seen per chain.
+    visitors: HashSet<(ChainId, VisitorKey)>,
+}
+
+impl Pending {
+    fn entries(&self) -> usize {
+        self.daily.len() + self.visitors.len()
+    }
+
+    fn merge(&mut self, other: Pending) {
+        for (key, (people, bots)) in other.daily {
+            let entry = self.daily.entry(key).or_default();
+            entry.0 += people;
+            entry.1 += bots;
+        }
+        self.visitors.extend(other.visitors);
+    }
+
+    /// Moves up to `limit` entries into a batch; returns it with the visits it holds.
+    fn seal(&mut self, limit: usize) -> (VisitBatch, u64) {
+        let (daily, visitors) = if self.entries() <= limit {
+            let all = std::mem::take(self);
+            (
+                all.daily.into_iter().collect::<Vec<_>>(),
+                all.visitors.into_iter().collect::<Vec<_>>(),
+            )
+        } else {
+            let keys: Vec<_> = self.daily.keys().take(limit).copied().collect();
+            let daily: Vec<_> = keys
+                .into_iter()
+                .filter_map(|k| self.daily.remove_entry(&k))
+                .collect();
+            let room = limit - daily.len();
+            let picked: Vec<_> = self.visitors.iter().take(room).copied().collect();
+            for v in &picked {
+                self.visitors.remove(v);
+            }
+            (daily, picked)
+        };
+        let visits = daily
+            .iter()
+            .map(|(_, (people, bots))| (people + bots) as u64)
+            .sum();
+        let batch = VisitBatch {
+            id: crate::codes::random_code(24),
+            daily: daily
+                .into_iter()
+                .map(|((chain_id, day), (clicks, bot_clicks))| DailyVisits {
+                    chain_id,
+                    day,
+                    clicks,
+                    bot_clicks,
+                })
+                .collect(),
+            visitors,
+        };
+        (batch, visits)
+    }
+}
+
+/// State shared by the request path and the flusher.
+struct Shared {
+    shards: Box<[Mutex<Pending>]>,
+    /// Entries pending in the shards and the flusher's backlog.
+    entries: AtomicUsize,
+    max_entries: usize,
+    metrics: VisitCounters,
+}
+
+fn lock(shard: &Mutex<Pending>) -> MutexGuard<'_, Pending> {
+    // A panic while counting leaves consistent-enough counts; keep counting.
+    shard.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The request path's handle on the pipeline.
+pub(super) struct VisitCounter {
+    shared: Arc<Shared>,
+    /// Flush requests; answered with whether nothing is left unwritten. Dropping it stops the
+    /// flusher after a last flush.
+    flushes: mpsc::Sender<oneshot::Sender<bool>>,
+}
+
+/// Settings of the pipeline.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct VisitSettings {
+    pub(super) flush_interval: Duration,
+    pub(super) max_pending: usize,
+}
+
+impl VisitCounter {
+    /// Starts the flusher. Must run inside a tokio runtime.
+    pub(super) fn start(
+        store: Arc<dyn Store>,
+        clock: Arc<dyn crate::clock::Clock>,
+        settings: VisitSettings,
+        metrics: VisitCounters,
+    ) -> Self {
+        let shared = Arc::new(Shared {
+            shards: (0..SHARDS).map(|_| Mutex::default()).collect(),
+            entries: AtomicUsize::new(0),
+            max_entries: settings.max_pending.max(1),
+            metrics,
+        });
+        let (flushes, requests) = mpsc::channel(16);
+        tokio::spawn(flush_loop(
+            shared.clone(),
+            store,
+            clock,
+            settings.flush_interval,
+            requests,
+        ));
+        VisitCounter { shared, flushes }
+    }
+
+    /// Counts one visit of `chain_id` on the day starting at `day`; `visitor` is `None` for
+    /// bots. Returns `false` when the visit could not be counted (memory bound reached).
+    pub(super) fn record(
+        &self,
+        chain_id: ChainId,
+        day: Timestamp,
+        visitor: Option<VisitorKey>,
+    ) -> bool {
+        let shared = &*self.shared;
+        let index = (chain_id.0.unsigned_abs() % SHARDS as u64) as usize;
+        let mut pending = lock(&shared.shards[index]);
+        let new_day = !pending.daily.contains_key(&(chain_id, day));
+        let new_visitor = visitor.is_some_and(|v| !pending.visitors.contains(&(chain_id, v)));
+        let needed = usize::from(new_day) + usize::from(new_visitor);
+        if needed > 0 {
+            let before = shared.entries.fetch_add(needed, Ordering::Relaxed);
+            if before + needed > shared.max_entries {
+                shared.entries.fetch_sub(needed, Ordering::Relaxed);
+                drop(pending);
+                let dropped = shared.metrics.dropped.inc() + 1;
+                if dropped.is_power_of_two() {
+                    tracing::error!(
+                        dropped,
+                        "visit counts waiting for the store reached their memory bound; \
+                         visits are not being counted"
+                    );
+                }
+                return false;
+            }
+            shared.metrics.pending_entries.inc_by(needed as i64);
+        }
+        let counts = pending.daily.entry((chain_id, day)).or_default();
+        match visitor {
+            Some(v) => {
+                counts.0 += 1;
+                if new_visitor {
+                    pending.visitors.insert((chain_id, v));
+                }
+            }
+            None => counts.1 += 1,
+        }
+        drop(pending);
+        shared.metrics.queued.inc();
+        true
+    }
+
+    /// Writes every visit counted before the call. Returns `false` when some could not be
+    /// written (the store is failing); they stay pending.
+    pub(super) async fn flush(&self) -> bool {
+        let (done, answer) = oneshot::channel();
+        if self.flushes.send(done).await.is_err() {
+            return false;
+        }
+        answer.await.unwrap_or(false)
+    }
+}
+
+async fn flush_loop(
+    shared: Arc<Shared>,
+    store: Arc<dyn Store>,
+    clock: Arc<dyn crate::clock::Clock>,
+    interval: Duration,
+    mut requests: mpsc::Receiver<oneshot::Sender<bool>>,
+) {
+    let mut backlog = Pending::default();
+    // A batch sealed but not yet known to be written, with the visits it holds.
+    let mut sealed: Option<(VisitBatch, u64, usize)> = None;
+    let mut failures: u64 = 0;
+    let mut ticks = tokio::time::interval(interval);
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut open = true;
+    while open {
+        let waiter = tokio::select! {
+            _ = ticks.tick() => None,
+            request = requests.recv() => match request {
+                Some(done) => Some(done),
+                None => {
+                    open = false;
+                    None
+                }
+            },
+        };
+        // Take what the request path added up.
+        let before = backlog.entries();
+        let mut taken = 0;
+        for shard in shared.shards.iter() {
+            let pending = std::mem::take(&mut *lock(shard));
+            taken += pending.entries();
+            backlog.merge(pending);
+        }
+        // Entries that met one already in the backlog merged into it.
+        let merged = before + taken - backlog.entries();
+        release(&shared, merged);
+        let written = loop {
+            if sealed.is_none() {
+                if backlog.entries() == 0 {
+                    break true;
+                }
+                let (batch, visits) = backlog.seal(BATCH_ENTRIES);
+                let entries = batch.daily.len() + batch.visitors.len();
+                sealed = Some((batch, visits, entries));
+            }
+            let Some((batch, visits, entries)) = &sealed else {
+                break true;
+            };
+            let started = Instant::now();
+            match write(&*store, batch, clock.now()).await {
+                Ok(()) => {
+                    shared
+                        .metrics
+                        .flush_seconds
+                        .observe(started.elapsed().as_secs_f64());
+                    shared.metrics.written.inc_by(*visits);
+                    release(&shared, *entries);
+                    if failures > 0 {
+                        tracing::info!(failures, "visit counts are being written again");
+                    }
+                    failures = 0;
+                    sealed = None;
+                }
+                Err(err) => {
+                    shared.metrics.store_errors.inc();
+                    if failures.is_multiple_of(LOG_EVERY) {
+                        tracing::warn!(
+                            error = %err,
+                            pending_entries = shared.entries.load(Ordering::Relaxed),
+                            "writing visit counts failed; keeping them to retry"
+                        );
+                    }
+                    failures += 1;
+                    break false;
+                }
+            }
+        };
+        if let Some(done) = waiter {
+            let _ = done.send(written);
+        }
+        if !open && !written {
+            tracing::error!(
+                pending_entries = shared.entries.load(Ordering::Relaxed),
+                "visit counts lost at shutdown: the store did not take them"
+            );
+        }
+    }
+}
+
+fn release(shared: &Shared, entries: usize) {
+    shared.entries.fetch_sub(entries, Ordering::Relaxed);
+    shared.metrics.pending_entries.dec_by(entries as i64);
+}
+
+async fn write(
+    store: &dyn Store,
+    batch: &VisitBatch,
+    now: Timestamp,
+) -> crate::store::StoreResult<()> {
+    let batch = Arc::new(batch.clone());
+    crate::store::write(store, move |tx| {
+        let batch = batch.clone();
+        Box::pin(async move {
+            tx.add_visits(&batch, now, now - BATCH_ID_RETENTION).await?;
+            Ok(())
+        })
+    })
+    .await
+    .map(|((), _)| ())
+}
+
+impl super::App {
+    /// Counts a visit of `chain_id`. Never waits on the store: the count is written within
+    /// the flush interval.
+    pub fn record_visit(&self, chain_id: ChainId, request: VisitRequest<'_>) {
+        let bot = request.head || is_bot_agent(request.user_agent);
+        let visitor = (!bot).then(|| {
+            self.inner
+                .visitor_keys
+                .key(request.address, request.user_agent)
+        });
+        let day = self.config().calendar.day_start(self.now());
+        self.inner.visits.record(chain_id, day, visitor);
+    }
+
+    /// The visitor secret in use, made on first start. Instances starting together may each
+    /// make one; the newest wins everywhere through the change feed.
+    pub(super) async fn visitor_secret(
+        store: &dyn Store,
+        clock: &dyn crate::clock::Clock,
+    ) -> crate::error::Result<VisitorSecret> {
+        if let Some(secret) = store.visitor_secret().await? {
+            return Ok(secret);
+        }
+        Self::insert_visitor_secret(store, clock.now()).await
+    }
+
+    async fn insert_visitor_secret(
+        store: &dyn Store,
+        now: Timestamp,
+    ) -> crate::error::Result<VisitorSecret> {
+        let secret: [u8; 16] = rand::random();
+        let (inserted, _) = crate::store::write(store, move |tx| {
+            Box::pin(async move {
+                let inserted = tx.insert_visitor_secret(secret, now).await?;
+                tx.publish(crate::store::Change::VisitorSecret).await?;
+                Ok(inserted)
+            })
+        })
+        .await?;
+        Ok(inserted)
+    }
+
+    /// Starts counting visitors with a new secret (scope `admin`). A visitor seen before the
+    /// rotation counts once more as unique after it: rotation unlinks old keys from new ones.
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub async fn rotate_visitor_secret(&self) -> crate::error::Result<Timestamp> {
+        let inserted = Self::insert_visitor_secret(self.store(), self.now()).await?;
+        let at = inserted.created_at;
+        self.inner.visitor_keys.replace(inserted);
+        Ok(at)
+    }
+
+    /// Reloads the visitor secret after another instance rotated it.
+    pub(super) async fn reload_visitor_secret(&self) -> crate::error::Result<()> {
+        if let Some(secret) = self.store().visitor_secret().await? {
+            self.inner.visitor_keys.replace(secret);
+        }
+        Ok(())
+    }
+
+    /// When the visitor secret in use was made.
+    pub fn visitor_secret_since(&self) -> Timestamp {
+        self.inner.visitor_keys.current().created_at
+    }
+}
+
+/// The secret visitor keys are made with, swapped when it rotates.
+pub(super) struct VisitorKeys {
+    secret: std::sync::RwLock<VisitorSecret>,
+}
+
+impl VisitorKeys {
+    pub(super) fn new(secret: VisitorSecret) -> Self {
+        VisitorKeys {
+            secret: std::sync::RwLock::new(secret),
+        }
+    }
+
+    pub(super) fn key(&self, address: IpAddr, user_agent: &[u8]) -> VisitorKey {
+        let secret = self.secret.read().unwrap_or_else(|p| p.into_inner());
+        visitor_key(&secret.secret, address, user_agent)
+    }
+
+    /// Uses `secret` from now on unless a newer one is in use.
+    pub(super) fn replace(&self, secret: VisitorSecret) {
+        let mut current = self.secret.write().unwrap_or_else(|p| p.into_inner());
+        if secret.id >= current.id {
+            *current = secret;
+        }
+    }
+
+    pub(super) fn current(&self) -> VisitorSecret {
+        self.secret
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn crawlers_and_previews_are_bots_and_browsers_are_not() {
+        for agent in [
+            "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+            "facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)",
+            "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)",
+            "Twitterbot/1.0",
+            "WhatsApp/2.23.20.0",
+            "TelegramBot (like TwitterBot)",
+            "Mozilla/5.0 (compatible; Discordbot/2.0; +https://discordapp.com)",
+            "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)",
+            "curl/8.5.0",
+            "",
+        ] {
+            assert!(is_bot_agent(agent.as_bytes()), "{agent:?} should be a bot");
+        }
+        for agent in [
+            "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 \
+             (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1",
+            "Mozilla/5.0 (Linux; Android 13; CUBOT KINGKONG 9) AppleWebKit/537.36 (KHTML, like \
+             Gecko) Chrome/120.0 Mobile Safari/537.36",
+            "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:121.0) Gecko/20100101 Firefox/121.0",
+        ] {
+            assert!(!is_bot_agent(agent.as_bytes()), "{agent:?} is a browser");
+        }
+    }
+
+    #[test]
+    fn visitor_keys_depend_on_secret_address_and_agent() {
+        let a: IpAddr = "203.0.113.7".parse().expect("address");
+        let mapped: IpAddr = "::ffff:203.0.113.7".parse().expect("address");
+        let b: IpAddr = "203.0.113.8".parse().expect("address");
+        let key = visitor_key(&[1; 16], a, b"agent");
+        assert_eq!(key, visitor_key(&[1; 16], mapped, b"agent"));
+        assert_ne!(key, visitor_key(&[2; 16], a, b"agent"));
+        assert_ne!(key, visitor_key(&[1; 16], b, b"agent"));
+        assert_ne!(key, visitor_key(&[1; 16], a, b"agent2"));
+    }
+
+    #[test]
+    fn sealing_moves_at_most_the_limit() {
+        let mut pending = Pending::default();
+        for chain in 0..10 {
+            pending.daily.insert((ChainId(chain), 0), (2, 1));
+            pending.visitors.insert((ChainId(chain), [chain as u8; 16]));
+        }
+        let (batch, visits) = pending.seal(15);
+        assert_eq!(batch.daily.len() + batch.visitors.len(), 15);
+        assert_eq!(visits, 30);
+        assert_eq!(pending.entries(), 5);
+        let (rest, visits) = pending.seal(15);
+        assert_eq!(rest.daily.len(), 0);
+        assert_eq!(rest.visitors.len(), 5);
+        assert_eq!(visits, 0);
+        assert_eq!(pending.entries(), 0);
+        assert_ne!(batch.id, rest.id);
+    }
+}
