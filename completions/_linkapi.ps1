@@ -32,6 +32,7 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('chain', 'chain', [CompletionResultType]::ParameterValue, 'Create, list, inspect, edit and delete short links')
             [CompletionResult]::new('group', 'group', [CompletionResultType]::ParameterValue, 'Create and list groups of chains')
             [CompletionResult]::new('domain', 'domain', [CompletionResultType]::ParameterValue, 'List the domains you may create chains on')
+            [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Show a chain''s visits: totals, unique visitors and the daily trend')
             [CompletionResult]::new('conversion', 'conversion', [CompletionResultType]::ParameterValue, 'Report ad conversions for a chain and list what was recorded')
             [CompletionResult]::new('admin', 'admin', [CompletionResultType]::ParameterValue, 'Manage users, API keys and domains (needs a key with scope admin)')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Run the server locally (same flags as linkapi-server)')
@@ -342,6 +343,20 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
         'linkapi;domain;help;help' {
             break
         }
+        'linkapi;stats' {
+            [CompletionResult]::new('--domain', '--domain', [CompletionResultType]::ParameterName, 'Domain id, when you have the code on several domains')
+            [CompletionResult]::new('--days', '--days', [CompletionResultType]::ParameterName, 'Days of daily trend, today included (1 to 365)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--code', '--code', [CompletionResultType]::ParameterName, 'Take CHAIN as a code even when it is all digits')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'linkapi;conversion' {
             [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
@@ -415,6 +430,7 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('user', 'user', [CompletionResultType]::ParameterValue, 'Users')
             [CompletionResult]::new('key', 'key', [CompletionResultType]::ParameterValue, 'API keys')
             [CompletionResult]::new('domain', 'domain', [CompletionResultType]::ParameterValue, 'Domains')
+            [CompletionResult]::new('rotate-visitor-secret', 'rotate-visitor-secret', [CompletionResultType]::ParameterValue, 'Count visitors with a new secret from now on (a visitor seen before counts once more as unique)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -612,10 +628,21 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
         'linkapi;admin;domain;help;help' {
             break
         }
+        'linkapi;admin;rotate-visitor-secret' {
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'linkapi;admin;help' {
             [CompletionResult]::new('user', 'user', [CompletionResultType]::ParameterValue, 'Users')
             [CompletionResult]::new('key', 'key', [CompletionResultType]::ParameterValue, 'API keys')
             [CompletionResult]::new('domain', 'domain', [CompletionResultType]::ParameterValue, 'Domains')
+            [CompletionResult]::new('rotate-visitor-secret', 'rotate-visitor-secret', [CompletionResultType]::ParameterValue, 'Count visitors with a new secret from now on (a visitor seen before counts once more as unique)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -658,6 +685,9 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             break
         }
         'linkapi;admin;help;domain;set-status' {
+            break
+        }
+        'linkapi;admin;help;rotate-visitor-secret' {
             break
         }
         'linkapi;admin;help;help' {
@@ -704,6 +734,7 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('chain', 'chain', [CompletionResultType]::ParameterValue, 'Create, list, inspect, edit and delete short links')
             [CompletionResult]::new('group', 'group', [CompletionResultType]::ParameterValue, 'Create and list groups of chains')
             [CompletionResult]::new('domain', 'domain', [CompletionResultType]::ParameterValue, 'List the domains you may create chains on')
+            [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Show a chain''s visits: totals, unique visitors and the daily trend')
             [CompletionResult]::new('conversion', 'conversion', [CompletionResultType]::ParameterValue, 'Report ad conversions for a chain and list what was recorded')
             [CompletionResult]::new('admin', 'admin', [CompletionResultType]::ParameterValue, 'Manage users, API keys and domains (needs a key with scope admin)')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Run the server locally (same flags as linkapi-server)')
@@ -776,6 +807,9 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
         'linkapi;help;domain;list' {
             break
         }
+        'linkapi;help;stats' {
+            break
+        }
         'linkapi;help;conversion' {
             [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'Report a conversion; a repeat of the same chain, type and out id is recognised as a duplicate and not recorded twice')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the conversions recorded for a chain, newest first')
@@ -791,6 +825,7 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('user', 'user', [CompletionResultType]::ParameterValue, 'Users')
             [CompletionResult]::new('key', 'key', [CompletionResultType]::ParameterValue, 'API keys')
             [CompletionResult]::new('domain', 'domain', [CompletionResultType]::ParameterValue, 'Domains')
+            [CompletionResult]::new('rotate-visitor-secret', 'rotate-visitor-secret', [CompletionResultType]::ParameterValue, 'Count visitors with a new secret from now on (a visitor seen before counts once more as unique)')
             break
         }
         'linkapi;help;admin;user' {
@@ -832,6 +867,9 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             break
         }
         'linkapi;help;admin;domain;set-status' {
+            break
+        }
+        'linkapi;help;admin;rotate-visitor-secret' {
             break
         }
         'linkapi;help;serve' {

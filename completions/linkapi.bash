@@ -46,6 +46,9 @@ _linkapi() {
             linkapi,serve)
                 cmd="linkapi__subcmd__serve"
                 ;;
+            linkapi,stats)
+                cmd="linkapi__subcmd__stats"
+                ;;
             linkapi__subcmd__admin,domain)
                 cmd="linkapi__subcmd__admin__subcmd__domain"
                 ;;
@@ -54,6 +57,9 @@ _linkapi() {
                 ;;
             linkapi__subcmd__admin,key)
                 cmd="linkapi__subcmd__admin__subcmd__key"
+                ;;
+            linkapi__subcmd__admin,rotate-visitor-secret)
+                cmd="linkapi__subcmd__admin__subcmd__rotate__subcmd__visitor__subcmd__secret"
                 ;;
             linkapi__subcmd__admin,user)
                 cmd="linkapi__subcmd__admin__subcmd__user"
@@ -90,6 +96,9 @@ _linkapi() {
                 ;;
             linkapi__subcmd__admin__subcmd__help,key)
                 cmd="linkapi__subcmd__admin__subcmd__help__subcmd__key"
+                ;;
+            linkapi__subcmd__admin__subcmd__help,rotate-visitor-secret)
+                cmd="linkapi__subcmd__admin__subcmd__help__subcmd__rotate__subcmd__visitor__subcmd__secret"
                 ;;
             linkapi__subcmd__admin__subcmd__help,user)
                 cmd="linkapi__subcmd__admin__subcmd__help__subcmd__user"
@@ -310,11 +319,17 @@ _linkapi() {
             linkapi__subcmd__help,serve)
                 cmd="linkapi__subcmd__help__subcmd__serve"
                 ;;
+            linkapi__subcmd__help,stats)
+                cmd="linkapi__subcmd__help__subcmd__stats"
+                ;;
             linkapi__subcmd__help__subcmd__admin,domain)
                 cmd="linkapi__subcmd__help__subcmd__admin__subcmd__domain"
                 ;;
             linkapi__subcmd__help__subcmd__admin,key)
                 cmd="linkapi__subcmd__help__subcmd__admin__subcmd__key"
+                ;;
+            linkapi__subcmd__help__subcmd__admin,rotate-visitor-secret)
+                cmd="linkapi__subcmd__help__subcmd__admin__subcmd__rotate__subcmd__visitor__subcmd__secret"
                 ;;
             linkapi__subcmd__help__subcmd__admin,user)
                 cmd="linkapi__subcmd__help__subcmd__admin__subcmd__user"
@@ -395,7 +410,7 @@ _linkapi() {
 
     case "${cmd}" in
         linkapi)
-            opts="-h -V --host --profile --no-input --help --version auth chain group domain conversion admin serve completions man help"
+            opts="-h -V --host --profile --no-input --help --version auth chain group domain stats conversion admin serve completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -417,7 +432,7 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__admin)
-            opts="-h -V --host --profile --no-input --help --version user key domain help"
+            opts="-h -V --host --profile --no-input --help --version user key domain rotate-visitor-secret help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -621,7 +636,7 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__admin__subcmd__help)
-            opts="user key domain help"
+            opts="user key domain rotate-visitor-secret help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -749,6 +764,20 @@ _linkapi() {
         linkapi__subcmd__admin__subcmd__help__subcmd__key__subcmd__revoke)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__admin__subcmd__help__subcmd__rotate__subcmd__visitor__subcmd__secret)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -977,6 +1006,28 @@ _linkapi() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__admin__subcmd__rotate__subcmd__visitor__subcmd__secret)
+            opts="-h -V --host --profile --no-input --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --host)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2087,7 +2138,7 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__help)
-            opts="auth chain group domain conversion admin serve completions man help"
+            opts="auth chain group domain stats conversion admin serve completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2101,7 +2152,7 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__help__subcmd__admin)
-            opts="user key domain"
+            opts="user key domain rotate-visitor-secret"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2215,6 +2266,20 @@ _linkapi() {
         linkapi__subcmd__help__subcmd__admin__subcmd__key__subcmd__revoke)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__help__subcmd__admin__subcmd__rotate__subcmd__visitor__subcmd__secret)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -2604,6 +2669,20 @@ _linkapi() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        linkapi__subcmd__help__subcmd__stats)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         linkapi__subcmd__man)
             opts="-h -V --out-dir --host --profile --no-input --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -2654,6 +2733,40 @@ _linkapi() {
                     return 0
                     ;;
                 --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__stats)
+            opts="-h -V --code --domain --days --json --host --profile --no-input --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --domain)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --days)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

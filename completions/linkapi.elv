@@ -29,6 +29,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand chain 'Create, list, inspect, edit and delete short links'
             cand group 'Create and list groups of chains'
             cand domain 'List the domains you may create chains on'
+            cand stats 'Show a chain''s visits: totals, unique visitors and the daily trend'
             cand conversion 'Report ad conversions for a chain and list what was recorded'
             cand admin 'Manage users, API keys and domains (needs a key with scope admin)'
             cand serve 'Run the server locally (same flags as linkapi-server)'
@@ -300,6 +301,19 @@ set edit:completion:arg-completer[linkapi] = {|@words|
         }
         &'linkapi;domain;help;help'= {
         }
+        &'linkapi;stats'= {
+            cand --domain 'Domain id, when you have the code on several domains'
+            cand --days 'Days of daily trend, today included (1 to 365)'
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --code 'Take CHAIN as a code even when it is all digits'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'linkapi;conversion'= {
             cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
             cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
@@ -366,6 +380,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand user 'Users'
             cand key 'API keys'
             cand domain 'Domains'
+            cand rotate-visitor-secret 'Count visitors with a new secret from now on (a visitor seen before counts once more as unique)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'linkapi;admin;user'= {
@@ -537,10 +552,20 @@ set edit:completion:arg-completer[linkapi] = {|@words|
         }
         &'linkapi;admin;domain;help;help'= {
         }
+        &'linkapi;admin;rotate-visitor-secret'= {
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'linkapi;admin;help'= {
             cand user 'Users'
             cand key 'API keys'
             cand domain 'Domains'
+            cand rotate-visitor-secret 'Count visitors with a new secret from now on (a visitor seen before counts once more as unique)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'linkapi;admin;help;user'= {
@@ -572,6 +597,8 @@ set edit:completion:arg-completer[linkapi] = {|@words|
         &'linkapi;admin;help;domain;list'= {
         }
         &'linkapi;admin;help;domain;set-status'= {
+        }
+        &'linkapi;admin;help;rotate-visitor-secret'= {
         }
         &'linkapi;admin;help;help'= {
         }
@@ -613,6 +640,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand chain 'Create, list, inspect, edit and delete short links'
             cand group 'Create and list groups of chains'
             cand domain 'List the domains you may create chains on'
+            cand stats 'Show a chain''s visits: totals, unique visitors and the daily trend'
             cand conversion 'Report ad conversions for a chain and list what was recorded'
             cand admin 'Manage users, API keys and domains (needs a key with scope admin)'
             cand serve 'Run the server locally (same flags as linkapi-server)'
@@ -667,6 +695,8 @@ set edit:completion:arg-completer[linkapi] = {|@words|
         }
         &'linkapi;help;domain;list'= {
         }
+        &'linkapi;help;stats'= {
+        }
         &'linkapi;help;conversion'= {
             cand report 'Report a conversion; a repeat of the same chain, type and out id is recognised as a duplicate and not recorded twice'
             cand list 'List the conversions recorded for a chain, newest first'
@@ -679,6 +709,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand user 'Users'
             cand key 'API keys'
             cand domain 'Domains'
+            cand rotate-visitor-secret 'Count visitors with a new secret from now on (a visitor seen before counts once more as unique)'
         }
         &'linkapi;help;admin;user'= {
             cand create 'Create a user'
@@ -709,6 +740,8 @@ set edit:completion:arg-completer[linkapi] = {|@words|
         &'linkapi;help;admin;domain;list'= {
         }
         &'linkapi;help;admin;domain;set-status'= {
+        }
+        &'linkapi;help;admin;rotate-visitor-secret'= {
         }
         &'linkapi;help;serve'= {
         }

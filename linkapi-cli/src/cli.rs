@@ -84,6 +84,26 @@ pub enum Command {
     /// List the domains you may create chains on
     #[command(subcommand)]
     Domain(DomainCommand),
+    /// Show a chain's visits: totals, unique visitors and the daily trend
+    #[command(after_help = "\
+Visits by crawlers, link previews and HEAD requests are not counted. Visits reach the
+statistics within about a second. Days are calendar days in the server's time zone.
+
+Examples:
+  linkapi stats spring-27
+  linkapi stats 12 --days 30
+  linkapi stats spring-27 --json=total_clicks,unique_visitors")]
+    Stats {
+        /// The chain.
+        #[command(flatten)]
+        chain: ChainRef,
+        /// Days of daily trend, today included (1 to 365)
+        #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(i64).range(1..=365))]
+        days: i64,
+        /// Output as JSON.
+        #[command(flatten)]
+        json: JsonArgs,
+    },
     /// Report ad conversions for a chain and list what was recorded
     #[command(subcommand)]
     Conversion(ConversionCommand),
@@ -430,6 +450,9 @@ pub enum AdminCommand {
     /// Domains
     #[command(subcommand)]
     Domain(AdminDomainCommand),
+    /// Count visitors with a new secret from now on (a visitor seen before counts once more
+    /// as unique)
+    RotateVisitorSecret,
 }
 
 /// `linkapi admin user ...`

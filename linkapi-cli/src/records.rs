@@ -62,6 +62,24 @@ impl Record for primary::Conversion {
     }
 }
 
+impl Record for primary::ChainStats {
+    const FIELDS: &'static [&'static str] = &[
+        "chain_id",
+        "total_clicks",
+        "unique_visitors",
+        "trend_days",
+        "daily_trend",
+    ];
+    fn columns() -> Vec<Column<Self>> {
+        vec![
+            col("CHAIN", |s| s.chain_id.to_string()),
+            col("VISITS", |s| s.total_clicks.to_string()),
+            col("UNIQUE", |s| s.unique_visitors.to_string()),
+            col("DAYS", |s| s.trend_days.to_string()),
+        ]
+    }
+}
+
 impl Record for compat::ConversionResult {
     const FIELDS: &'static [&'static str] = &["chain_id", "conv_type", "duplicate", "event_id"];
     fn columns() -> Vec<Column<Self>> {

@@ -5,6 +5,7 @@ mod chain;
 mod conversion;
 mod resources;
 mod serve;
+mod stats;
 
 use anyhow::Result;
 
@@ -28,6 +29,7 @@ pub async fn run(cli: Cli) -> Result<()> {
         Command::Auth(command) => auth::run(ctx()?, command).await,
         Command::Chain(command) => chain::run(ctx()?, command).await,
         Command::Conversion(command) => conversion::run(ctx()?, command).await,
+        Command::Stats { chain, days, json } => stats::run(ctx()?, chain, days, json.json).await,
         Command::Group(GroupCommand::Create {
             name,
             chain_type,
@@ -42,6 +44,9 @@ pub async fn run(cli: Cli) -> Result<()> {
         Command::Admin(AdminCommand::User(command)) => resources::user(ctx()?, command).await,
         Command::Admin(AdminCommand::Key(command)) => resources::key(ctx()?, command).await,
         Command::Admin(AdminCommand::Domain(command)) => resources::domain(ctx()?, command).await,
+        Command::Admin(AdminCommand::RotateVisitorSecret) => {
+            resources::rotate_visitor_secret(ctx()?).await
+        }
         Command::Serve(args) => serve::serve(ctx()?, args).await,
     }
 }

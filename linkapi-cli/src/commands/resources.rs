@@ -146,3 +146,13 @@ pub async fn domain(ctx: Context, command: AdminDomainCommand) -> Result<()> {
         }
     }
 }
+
+/// `linkapi admin rotate-visitor-secret`.
+pub async fn rotate_visitor_secret(ctx: Context) -> Result<()> {
+    let rotated = ctx.client()?.rotate_visitor_secret().await?;
+    ctx.out.success(&format!(
+        "Visitors are counted with a new secret since {}",
+        rotated.rotated_at
+    ));
+    Ok(())
+}

@@ -221,22 +221,7 @@ fn a_terminal_gets_a_table_with_headers() {
         ],
     )
     .ok();
-    // `script` runs the command on a pseudo-terminal, as a person at a shell would.
-    let mut cmd = std::process::Command::new("script");
-    cmd.args([
-        "-qec",
-        &format!("{} chain list", env!("CARGO_BIN_EXE_linkapi")),
-        "/dev/null",
-    ]);
-    for (key, value) in home.cmd().get_envs() {
-        if let Some(value) = value {
-            cmd.env(key, value);
-        }
-    }
-    cmd.env("LINKAPI_HOST", &server.url)
-        .env("LINKAPI_API_KEY", crate::support::ADMIN_KEY)
-        .env("COLUMNS", "200");
-    let run = home.run_with(cmd, &[], None);
+    let run = home.admin_on_tty(&server, "chain list");
     let out = run.ok();
     for header in ["ID", "CODE", "URL", "TARGET", "STATUS"] {
         assert!(out.contains(header), "{out}");
@@ -297,4 +282,68 @@ fn conversions_are_reported_once_and_listed() {
     assert_eq!(rows.len(), 1, "{rows:?}");
     assert!(rows[0].starts_with(&event_id), "{rows:?}");
     assert!(rows[0].contains("\t4990\t"), "{rows:?}");
+}
+
+/// A visit to `code` as a browser would send it, straight over TCP.
+fn visit(server: &TestServer, code: &str) {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(server.addr).unwrap();
+    write!(
+        stream,
+        "GET /{code} HTTP/1.1\r\nHost: {}\r\nUser-Agent: Mozilla/5.0 (X11; Linux x86_64) \
+         Firefox/128.0\r\nConnection: close\r\n\r\n",
+        server.addr
+    )
+    .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 302"), "{answer}");
+}
+
+#[test]
+fn stats_show_totals_and_a_daily_trend() {
+    let server = TestServer::start();
+    let home = Home::new();
+    home.admin(
+        &server,
+        &["chain", "create", "https://example.com/s", "--code", "seen"],
+    )
+    .ok();
+    visit(&server, "seen");
+    visit(&server, "seen");
+    // Counts are written within about a second.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let stats = loop {
+        let stats = home
+            .admin(&server, &["stats", "seen", "--days", "3", "--json"])
+            .json();
+        if stats["total_clicks"] == 2 || std::time::Instant::now() > deadline {
+            break stats;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    assert_eq!(stats["total_clicks"], 2);
+    assert_eq!(stats["unique_visitors"], 1);
+    assert_eq!(stats["trend_days"], 3);
+    let trend = stats["daily_trend"].as_array().unwrap();
+    assert_eq!(trend.len(), 3);
+    assert_eq!(trend[2]["clicks"], 2);
+    assert_eq!(trend[0]["clicks"], 0);
+
+    // Piped: one line per day, date and visits.
+    let piped = home.admin(&server, &["stats", "seen", "--days", "2"]);
+    let rows: Vec<&str> = piped.ok().lines().collect();
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    assert!(rows[1].ends_with("\t2"), "{rows:?}");
+    assert!(rows[0].ends_with("\t0"), "{rows:?}");
+
+    // On a terminal: the totals and a bar chart.
+    let tty = home.admin_on_tty(&server, "stats seen --days 2");
+    let out = tty.ok();
+    assert!(out.contains("2 visits, 1 unique visitors"), "{out}");
+    assert!(out.contains("DAY") && out.contains('█'), "{out}");
+
+    // Out of range is a usage error, found before any request.
+    let refused = home.run(&["stats", "seen", "--days", "366"]);
+    assert!(refused.fails(2).contains("366"), "{}", refused.stderr);
 }

@@ -187,6 +187,26 @@ impl Home {
         self.as_key(server, ADMIN_KEY, args)
     }
 
+    /// `linkapi ARGS` against `server` as the admin on a pseudo-terminal (through `script`),
+    /// as a person at a shell would run it; output is what the terminal showed.
+    pub fn admin_on_tty(&self, server: &TestServer, args: &str) -> Run {
+        let mut cmd = Command::new("script");
+        cmd.args([
+            "-qec",
+            &format!("{} {args}", env!("CARGO_BIN_EXE_linkapi")),
+            "/dev/null",
+        ]);
+        for (key, value) in self.cmd().get_envs() {
+            if let Some(value) = value {
+                cmd.env(key, value);
+            }
+        }
+        cmd.env("LINKAPI_HOST", &server.url)
+            .env("LINKAPI_API_KEY", ADMIN_KEY)
+            .env("COLUMNS", "200");
+        self.run_with(cmd, &[], None)
+    }
+
     pub fn file_mode(path: &Path) -> u32 {
         use std::os::unix::fs::PermissionsExt;
         std::fs::metadata(path).unwrap().permissions().mode() & 0o777
