@@ -1,50 +1,151 @@
 #!/usr/bin/env bash
-# Redirect throughput against two baselines measured in the same run, on this machine:
-#   - GET /healthz: the server's floor (routing, envelope, no store, no cache)
-#   - GET /chains/{id}: an authenticated API read that goes to SQLite
-# A redirect hit should sit near the floor and well above the database read.
+# Redirect throughput of linkapi against an outside baseline measured in the same run: a bare
+# hyper 1.x server answering every GET with a fixed 302 (bench/bare302, built from this
+# repository). linkapi serves 10,000 chains; wrk asks for random codes among them with a
+# browser's user agent, so every request is a counted visit (keyed visitor hash included).
+# The server under test is pinned to CPU 0 and wrk to CPU 1; the two servers alternate, three
+# rounds each. Printed per server: requests/s, p50, p99 and server CPU per request (from
+# /proc), then the ratios, then p99 of each at half of linkapi's peak rate (wrk with a 1 ms
+# pause per connection, connections chosen to reach about that rate).
 #
-# Usage: bench/redirect.sh [seconds per run, default 10]
-# Needs wrk (installed from Debian's packages when missing). Talks only to 127.0.0.1.
+# Usage: bench/redirect.sh [seconds per run, default 10] [rounds, default 3]
+# Needs wrk and taskset (installed from Debian's packages when missing). Talks only to
+# 127.0.0.1. Set BENCH_VISITORS=N to spread requests over N client addresses (through the
+# trusted-proxy rule), making nearly every visit a new unique visitor to store.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-10}
+rounds=${2:-3}
+connections=${BENCH_CONNECTIONS:-64}
+visitors=${BENCH_VISITORS:-1}
 port=${LINKAPI_BENCH_PORT:-18181}
+bare_port=$((port + 1))
 key=lk_bench_admin_key_000000000001
 base=http://127.0.0.1:$port
 
-if ! command -v wrk >/dev/null; then
-  apt-get update -qq && apt-get install -y -qq wrk >/dev/null
+if ! command -v wrk >/dev/null || ! command -v taskset >/dev/null; then
+  apt-get update -qq && apt-get install -y -qq wrk util-linux >/dev/null
 fi
-cargo build --release -q -p linkapi-cli
+cargo build --release -q -p linkapi-cli -p bare302
 
-data=$(mktemp -d)
-config=$data/linkapi.toml
-# Rate limiting off: this measures the server, not the limiter.
-printf 'rate_limit_per_second = 0\n' >"$config"
-LINKAPI_INITIAL_API_KEY=$key LINKAPI_LOG=warn ./target/release/linkapi serve \
-  --listen 127.0.0.1:$port --data-dir "$data/data" --config "$config" 2>"$data/server.log" &
+work=$(mktemp -d)
+cleanup() {
+  kill "${server:-}" "${bare:-}" 2>/dev/null || true
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# Rate limiting off (this measures the server, not the limiter); loopback is a trusted proxy
+# so BENCH_VISITORS can vary the client address.
+cat >"$work/linkapi.toml" <<TOML
+rate_limit_per_second = 0
+daily_create_quota = 1000000
+trusted_proxies = ["127.0.0.1"]
+TOML
+LINKAPI_INITIAL_API_KEY=$key LINKAPI_LOG=warn taskset -c 0 ./target/release/linkapi serve \
+  --listen 127.0.0.1:$port --data-dir "$work/data" --config "$work/linkapi.toml" \
+  2>"$work/server.log" &
 server=$!
-trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$data"' EXIT
-for _ in $(seq 50); do curl -fs $base/healthz >/dev/null && break; sleep 0.1; done
+taskset -c 0 ./target/release/bare302 127.0.0.1:$bare_port &
+bare=$!
+for _ in $(seq 100); do curl -fs $base/healthz >/dev/null && break; sleep 0.1; done
 
-id=$(curl -fs -X POST $base/chains -H "Authorization: Bearer $key" -H 'Content-Type: application/json' \
-  -d '{"target_url":"https://example.com/bench","code":"bench"}' | python3 -c 'import sys,json; print(json.load(sys.stdin)["data"]["id"])')
+echo "seeding 10,000 chains ..."
+python3 - "$port" "$key" <<'PY'
+import http.client, json, sys, threading
+port, key = int(sys.argv[1]), sys.argv[2]
+def seed(part):
+    conn = http.client.HTTPConnection("127.0.0.1", port)
+    for i in range(part, 10_000, 4):
+        body = json.dumps({"target_url": f"https://example.com/{i}", "code": f"b{i:05d}"})
+        conn.request("POST", "/chains", body, {"Authorization": f"Bearer {key}",
+                                               "Content-Type": "application/json"})
+        response = conn.getresponse()
+        response.read()
+        assert response.status == 201, response.status
+threads = [threading.Thread(target=seed, args=(p,)) for p in range(4)]
+for t in threads: t.start()
+for t in threads: t.join()
+PY
 
-rps() { # url [header]
-  local args=(-t2 -c64 -d"${secs}s" --latency)
-  [ $# -gt 1 ] && args+=(-H "$2")
-  wrk "${args[@]}" "$1" | awk '/Requests\/sec/ {print $2}'
+cat >"$work/random.lua" <<LUA
+local visitors = $visitors
+wrk.headers["User-Agent"] = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0"
+function request()
+  local path = string.format("/b%05d", math.random(0, 9999))
+  if visitors > 1 then
+    wrk.headers["X-Forwarded-For"] = string.format("10.%d.%d.%d", math.random(0, 255),
+      math.random(0, 255), math.random(0, visitors - 1) % 256)
+  end
+  return wrk.format("GET", path)
+end
+LUA
+# wrk paces a connection only when the script has delay(); even a 0 ms one slows it down, so
+# the unpaced script has none.
+{ cat "$work/random.lua"; echo 'function delay() return 1 end'; } >"$work/paced.lua"
+
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+ticks_per_sec=$(getconf CLK_TCK)
+
+# run NAME PID URL SCRIPT CONNECTIONS: prints "rps p50_ms p99_ms cpu_us_per_request".
+run() {
+  local name=$1 pid=$2 url=$3 script=$4 conns=$5 before after out
+  before=$(cpu_ticks "$pid")
+  out=$(taskset -c 1 wrk -t1 -c"$conns" -d"${secs}s" --latency -s "$script" "$url")
+  after=$(cpu_ticks "$pid")
+  python3 - "$before" "$after" "$ticks_per_sec" <<PY
+import re, sys
+out = """$out"""
+before, after, hz = map(float, sys.argv[1:])
+rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+total = int(re.search(r"(\d+) requests in", out).group(1))
+def ms(label):
+    m = re.search(rf"{label}%\s+([\d.]+)(us|ms|s)", out)
+    value, unit = float(m.group(1)), m.group(2)
+    return value / 1000 if unit == "us" else value * 1000 if unit == "s" else value
+errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+if errors:
+    sys.exit(f"{errors.group(1)} responses were not redirects")
+cpu_us = (after - before) / hz * 1e6 / max(total, 1)
+print(f"{rps:.0f} {ms(50):.3f} {ms(99):.3f} {cpu_us:.2f}")
+PY
 }
 
-health=$(rps $base/healthz)
-read_api=$(rps $base/chains/$id "Authorization: Bearer $key")
-redirect=$(rps $base/bench)
+results=$work/results
+for round in $(seq "$rounds"); do
+  echo "round $round/$rounds ..."
+  echo "bare $(run bare $bare http://127.0.0.1:$bare_port "$work/random.lua" "$connections")" >>"$results"
+  echo "linkapi $(run linkapi $server $base "$work/random.lua" "$connections")" >>"$results"
+done
 
-printf '%-28s %12s req/s\n' "GET /healthz (floor)" "$health" "GET /chains/{id} (SQLite)" "$read_api" "GET /{code} (redirect)" "$redirect"
-python3 - "$health" "$read_api" "$redirect" <<'PY'
-import sys
-health, read_api, redirect = map(float, sys.argv[1:])
-print(f"redirect / floor:         {redirect / health:.2f}x")
-print(f"redirect / database read: {redirect / read_api:.2f}x")
+# p99 at about half of linkapi's peak: connections pausing 1 ms between requests.
+half=$(awk '$1 == "linkapi" {s += $2; n++} END {printf "%d", s / n / 2}' "$results")
+paced_conns=$(( (half + 899) / 900 ))
+echo "paced runs at about $half req/s ($paced_conns connections) ..."
+echo "bare-paced $(run bare $bare http://127.0.0.1:$bare_port "$work/paced.lua" "$paced_conns")" >>"$results"
+echo "linkapi-paced $(run linkapi $server $base "$work/paced.lua" "$paced_conns")" >>"$results"
+
+python3 - "$results" "$secs" "$connections" "$visitors" <<'PY'
+import statistics, sys
+rows = [line.split() for line in open(sys.argv[1])]
+secs, conns, visitors = sys.argv[2:]
+def runs(name):
+    return [list(map(float, r[1:])) for r in rows if r[0] == name]
+def median(name, column):
+    return statistics.median(r[column] for r in runs(name))
+print(f"\nrandom codes over 10,000 chains, {conns} connections, {secs}s per run, "
+      f"{visitors} client address(es); server on CPU 0, wrk on CPU 1")
+print(f"{'':16}{'req/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'CPU us/req':>12}")
+for name in ("bare", "linkapi"):
+    print(f"{name:16}{median(name, 0):>10.0f}{median(name, 1):>9.3f}{median(name, 2):>9.3f}"
+          f"{median(name, 3):>12.2f}")
+print(f"each round (req/s): bare {[int(r[0]) for r in runs('bare')]}, "
+      f"linkapi {[int(r[0]) for r in runs('linkapi')]}")
+print(f"throughput ratio linkapi/bare: {median('linkapi', 0) / median('bare', 0):.2f} "
+      f"(goal >= 0.70)")
+print(f"CPU per request ratio bare/linkapi: {median('bare', 3) / median('linkapi', 3):.2f}")
+for name in ("bare-paced", "linkapi-paced"):
+    rps, p50, p99, _ = runs(name)[0]
+    print(f"{name:16}{rps:>10.0f}{p50:>9.3f}{p99:>9.3f}   (p99 goal for linkapi: < 2 ms)")
 PY

@@ -133,6 +133,8 @@ const BOT_AGENTS: &[&str] = &[
 static BOTS: LazyLock<Option<AhoCorasick>> = LazyLock::new(|| {
     AhoCorasick::builder()
         .ascii_case_insensitive(true)
+        // A DFA: one table lookup per byte on every visit, for a few kilobytes.
+        .kind(Some(aho_corasick::AhoCorasickKind::DFA))
         .build(BOT_AGENTS)
         .ok()
 });
@@ -156,13 +158,18 @@ pub(super) fn visitor_key(secret: &[u8; 16], address: IpAddr, user_agent: &[u8])
     hasher.finish128().as_bytes()
 }
 
+/// foldhash rather than SipHash for the pending maps: their keys are chain ids, days and
+/// visitor keys, which are already keyed hashes, so nobody can aim collisions at them, and
+/// this runs on every visit.
+type FastHash = foldhash::fast::RandomState;
+
 /// Counts pending for the store.
 #[derive(Default)]
 struct Pending {
     /// (chain, day) to (people, bots).
-    daily: HashMap<(ChainId, Timestamp), (i64, i64)>,
+    daily: HashMap<(ChainId, Timestamp), (i64, i64), FastHash>,
     /// Visitors (people) seen per chain.
-    visitors: HashSet<(ChainId, VisitorKey)>,
+    visitors: HashSet<(ChainId, VisitorKey), FastHash>,
 }
 
 impl Pending {
