@@ -178,7 +178,8 @@ impl std::fmt::Debug for App {
 
 impl App {
     /// Starts the services on `store`: registers the default domain if it is new, loads the
-    /// domain directory and starts the click recorder. Must run inside a tokio runtime.
+    /// domain directory, loads (or makes) the visitor secret and starts the visit pipeline.
+    /// Must run inside a tokio runtime.
     ///
     /// # Errors
     /// When the store fails.
