@@ -214,11 +214,15 @@ impl Activity {
     async fn quiet_too_long(&self, config: &ServerConfig) {
         loop {
             let now = Instant::now();
+            // A request may start and finish while this sleeps, moving the deadline to its end
+            // plus the idle timeout, never earlier than an idle timeout from now: waking at
+            // least that often closes the connection on time.
+            let soonest = now + config.idle_timeout.min(config.header_read_timeout);
             let wake = match self.quiet_deadline(config) {
                 Some(deadline) if deadline <= now => return,
-                Some(deadline) => deadline,
+                Some(deadline) => deadline.min(soonest),
                 // Busy; a request's own timeouts bound how long it runs. Look again later.
-                None => now + config.idle_timeout.min(config.header_read_timeout),
+                None => soonest,
             };
             tokio::time::sleep_until(wake.into()).await;
         }

@@ -252,10 +252,8 @@ async fn days_follow_the_configured_time_zone() {
     );
 }
 
-#[tokio::test]
-async fn a_spoofed_forwarded_address_from_an_untrusted_peer_is_ignored() {
-    // No trusted proxies: every X-Forwarded-For is the client's own claim.
-    let server = TestServer::start().await;
+/// Five visits claiming five addresses in `X-Forwarded-For`; returns (clicks, unique).
+async fn five_forwarded_visits(server: &TestServer) -> (Value, Value) {
     let (_, key) = server.full_user("spoof").await;
     let chain = server
         .create_chain(
@@ -264,47 +262,27 @@ async fn a_spoofed_forwarded_address_from_an_untrusted_peer_is_ignored() {
         )
         .await;
     for i in 0..5 {
-        visit_as(
-            &server,
-            Method::GET,
-            "spoof",
-            &format!("192.0.2.{i}"),
-            BROWSER,
-        )
-        .await;
+        let claimed = format!("192.0.2.{i}");
+        visit_as(server, Method::GET, "spoof", &claimed, BROWSER).await;
     }
     server.flush_visits().await;
-    let figures = stats(&server, &key, &chain, None).await;
-    assert_eq!(figures["total_clicks"], 5);
-    assert_eq!(
-        figures["unique_visitors"], 1,
-        "one peer, one agent: one visitor"
-    );
+    let figures = stats(server, &key, &chain, None).await;
+    (
+        figures["total_clicks"].clone(),
+        figures["unique_visitors"].clone(),
+    )
+}
 
+#[tokio::test]
+async fn a_spoofed_forwarded_address_from_an_untrusted_peer_is_ignored() {
+    // No trusted proxies: every X-Forwarded-For is the client's own claim.
+    let server = TestServer::start().await;
+    let (clicks, unique) = five_forwarded_visits(&server).await;
+    assert_eq!(clicks, 5);
+    assert_eq!(unique, 1, "one peer, one agent: one visitor");
     // Trusting the peer, the same requests are five visitors.
     let trusting = TestServer::start_with(behind_proxy()).await;
-    let (_, key) = trusting.full_user("spoof").await;
-    let chain = trusting
-        .create_chain(
-            &key,
-            json!({"target_url": "https://e.com", "code": "spoof"}),
-        )
-        .await;
-    for i in 0..5 {
-        visit_as(
-            &trusting,
-            Method::GET,
-            "spoof",
-            &format!("192.0.2.{i}"),
-            BROWSER,
-        )
-        .await;
-    }
-    trusting.flush_visits().await;
-    assert_eq!(
-        stats(&trusting, &key, &chain, None).await["unique_visitors"],
-        5
-    );
+    assert_eq!(five_forwarded_visits(&trusting).await, (json!(5), json!(5)));
 }
 
 #[tokio::test]
