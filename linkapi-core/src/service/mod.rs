@@ -324,7 +324,11 @@ impl App {
     /// Writes what is still buffered (visit counts) to the store and tells the store this
     /// instance is leaving. Call after the server drained.
     pub async fn shutdown(&self) {
-        self.flush_visits().await;
+        if !self.flush_visits().await {
+            tracing::error!(
+                "the store did not take the last visit counts; they are lost with this process"
+            );
+        }
         self.inner.store.close().await;
     }
 
