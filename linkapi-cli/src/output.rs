@@ -113,14 +113,7 @@ impl Output {
         }
         let columns = T::columns();
         if self.stdout_tty {
-            let mut table = Table::new();
-            table
-                .load_style(presets::UTF8_FULL_CONDENSED)
-                .set_content_arrangement(ContentArrangement::Dynamic)
-                .set_header(columns.iter().map(|c| c.header));
-            if !self.color {
-                table.force_no_tty();
-            }
+            let mut table = self.table(columns.iter().map(|c| c.header));
             for row in rows {
                 table.add_row(columns.iter().map(|c| (c.cell)(row)));
             }
@@ -140,6 +133,19 @@ impl Output {
             }
         }
         Ok(())
+    }
+
+    /// An empty terminal table in the CLI's style, with `headers`.
+    pub fn table<H: Into<comfy_table::Cell>>(&self, headers: impl IntoIterator<Item = H>) -> Table {
+        let mut table = Table::new();
+        table
+            .load_style(presets::UTF8_FULL_CONDENSED)
+            .set_content_arrangement(ContentArrangement::Dynamic)
+            .set_header(headers);
+        if !self.color {
+            table.force_no_tty();
+        }
+        table
     }
 
     /// Prints one record.

@@ -1,12 +1,12 @@
 //! `linkapi stats CHAIN`: totals, then the daily trend with a bar per day on a terminal.
 
 use anyhow::Result;
-use comfy_table::{ContentArrangement, Table, presets};
 use linkapi_core::wire::primary::ChainStats;
 
 use super::chain::resolve;
 use crate::cli::ChainRef;
 use crate::context::Context;
+use crate::output::Output;
 
 /// Widest bar, in cells.
 const BAR_WIDTH: usize = 30;
@@ -24,7 +24,7 @@ pub async fn run(ctx: Context, chain: ChainRef, days: i64, json: Option<String>)
             "Chain {}: {} visits, {} unique visitors",
             stats.chain_id, stats.total_clicks, stats.unique_visitors
         ));
-        ctx.out.line(&trend_table(&stats, ctx.out.color));
+        ctx.out.line(&trend_table(&stats, &ctx.out));
     } else {
         // Scripts get one day per line: date, visits.
         for day in &stats.daily_trend {
@@ -35,21 +35,14 @@ pub async fn run(ctx: Context, chain: ChainRef, days: i64, json: Option<String>)
 }
 
 /// The trend as a table: day, visits and a bar scaled to the busiest day.
-fn trend_table(stats: &ChainStats, color: bool) -> String {
+fn trend_table(stats: &ChainStats, out: &Output) -> String {
     let busiest = stats
         .daily_trend
         .iter()
         .map(|d| d.clicks)
         .max()
         .unwrap_or(0);
-    let mut table = Table::new();
-    table
-        .load_style(presets::UTF8_FULL_CONDENSED)
-        .set_content_arrangement(ContentArrangement::Dynamic)
-        .set_header(["DAY", "VISITS", ""]);
-    if !color {
-        table.force_no_tty();
-    }
+    let mut table = out.table(["DAY", "VISITS", ""]);
     for day in &stats.daily_trend {
         table.add_row([
             day.day.clone(),

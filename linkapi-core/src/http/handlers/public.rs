@@ -33,17 +33,21 @@ pub(crate) async fn readyz(app: &App, call: PublicCall) -> Result<Response> {
 /// # `GET /metrics` from loopback clients (`metrics_access = "loopback"`, the default); 404
 /// to anyone else, as if it were not there.
 pub(crate) async fn metrics_on_loopback(app: &App, call: PublicCall) -> Result<Response> {
+    if !client(app, &call).to_canonical().is_loopback() {
+        return Err(crate::error::Error::NotFound("route"));
+    }
+    Ok(crate::http::response::metrics(app.metrics()))
+}
+
+/// The client's address by the deployment's trusted-proxy rule.
+fn client(app: &App, call: &PublicCall) -> std::net::IpAddr {
     let config = app.config();
-    let client = client_address(
+    client_address(
         &call.parts,
         call.peer.ip(),
         &config.trusted_proxies,
         config.client_address_header,
-    );
-    if !client.to_canonical().is_loopback() {
-        return Err(crate::error::Error::NotFound("route"));
-    }
-    Ok(crate::http::response::metrics(app.metrics()))
+    )
 }
 
 /// The host a request was sent to: `Host` on HTTP/1.1, the authority on HTTP/2.
@@ -57,7 +61,7 @@ fn request_host(parts: &Parts) -> Option<&str> {
 
 /// # `GET|HEAD /{code}` on a chain's domain: 302, 404 or 410.
 pub(crate) async fn redirect(app: &App, call: PublicCall) -> Result<Response> {
-    let (parts, peer) = (&call.parts, call.peer);
+    let parts = &call.parts;
     let code = call.param.as_deref().unwrap_or_default();
     let host = request_host(parts).unwrap_or_default();
     match app.resolve(host, code).await? {
@@ -68,13 +72,7 @@ pub(crate) async fn redirect(app: &App, call: PublicCall) -> Result<Response> {
                     format!("chain {chain_id} has an unusable target").into(),
                 ));
             };
-            let config = app.config();
-            let address = client_address(
-                parts,
-                peer.ip(),
-                &config.trusted_proxies,
-                config.client_address_header,
-            );
+            let address = client(app, &call);
             let user_agent = parts
                 .headers
                 .get(header::USER_AGENT)
