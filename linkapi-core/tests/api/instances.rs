@@ -241,11 +241,25 @@ async fn an_instance_whose_change_feed_reconnects_drops_what_it_cached() {
         return;
     };
     let (_, key) = a.full_user("resync").await;
+    // B caches that "resyncmark" does not exist yet.
+    assert_eq!(b.visit("resyncmark").await.status, StatusCode::NOT_FOUND);
     a.create_chain(
         &key,
         json!({"target_url": "https://before.example/", "code": "resync"}),
     )
     .await;
+    a.create_chain(
+        &key,
+        json!({"target_url": "https://marker.example/", "code": "resyncmark"}),
+    )
+    .await;
+    // Notices arrive in commit order: once B redirects the marker, it has also applied the
+    // notice of "resync" being created, and no late invalidation can drop what it caches next.
+    let caught_up = within(Duration::from_secs(5), || async {
+        b.visit("resyncmark").await.status == StatusCode::FOUND
+    })
+    .await;
+    assert!(caught_up, "B never heard of the marker chain");
     assert_eq!(
         b.visit("resync").await.header("location"),
         Some("https://before.example/")
