@@ -22,6 +22,7 @@ pub const RESERVED_CODES: &[&str] = &[
     "docs",
     "domains",
     "favicon.ico",
+    "files",
     "groups",
     "healthz",
     "metrics",

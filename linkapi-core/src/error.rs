@@ -47,15 +47,32 @@ pub enum Error {
         /// The limit in bytes.
         limit: usize,
     },
+    /// An uploaded file is not an accepted image type.
+    #[error("{message}")]
+    UnsupportedFileType {
+        /// What it is and what is accepted, for a person.
+        message: String,
+    },
+    /// An upload would take the user past the storage quota.
+    #[error("storage quota of {limit} bytes reached ({used} bytes in use)")]
+    StorageQuotaExceeded {
+        /// The quota in bytes.
+        limit: i64,
+        /// Bytes in use before the upload.
+        used: i64,
+    },
     /// The body did not arrive in time.
     #[error("request body not received within {secs} s")]
     RequestTimeout {
         /// The limit in seconds.
         secs: u64,
     },
-    /// The body is not JSON.
-    #[error("content type must be application/json")]
-    UnsupportedMediaType,
+    /// The body is not of the type the operation reads.
+    #[error("content type must be {expected}")]
+    UnsupportedMediaType {
+        /// What the operation reads.
+        expected: &'static str,
+    },
     /// The key sent more requests than its rate allows.
     #[error("rate limit exceeded, retry in {retry_after} s")]
     RateLimited {
@@ -100,9 +117,12 @@ impl Error {
             Error::NotFound(_) => StatusCode::NOT_FOUND,
             Error::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             Error::Conflict { .. } => StatusCode::CONFLICT,
-            Error::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            Error::PayloadTooLarge { .. } | Error::StorageQuotaExceeded { .. } => {
+                StatusCode::PAYLOAD_TOO_LARGE
+            }
+            Error::UnsupportedFileType { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Error::RequestTimeout { .. } => StatusCode::REQUEST_TIMEOUT,
-            Error::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Error::UnsupportedMediaType { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Error::RateLimited { .. } | Error::QuotaExceeded { .. } => {
                 StatusCode::TOO_MANY_REQUESTS
             }
@@ -120,8 +140,10 @@ impl Error {
             Error::NotFound(_) => "not_found",
             Error::MethodNotAllowed { .. } => "method_not_allowed",
             Error::PayloadTooLarge { .. } => "payload_too_large",
+            Error::StorageQuotaExceeded { .. } => "storage_quota_exceeded",
+            Error::UnsupportedFileType { .. } => "unsupported_file_type",
             Error::RequestTimeout { .. } => "request_timeout",
-            Error::UnsupportedMediaType => "unsupported_media_type",
+            Error::UnsupportedMediaType { .. } => "unsupported_media_type",
             Error::RateLimited { .. } => "rate_limited",
             Error::QuotaExceeded { .. } => "quota_exceeded",
             Error::Unavailable { .. } => "unavailable",

@@ -12,6 +12,9 @@
 //! - [`service`]: [`App`], the rules: keys and scopes, chains, groups, domains, admin,
 //!   the redirect cache, the visit pipeline, statistics, conversions, rate limits and quotas.
 //! - [`http`]: [`serve`], the accept loop, router, request decoding, envelopes, handlers.
+//! - [`blob`]: where uploaded bytes live: a local directory or (feature `s3`) an
+//!   S3-compatible bucket, both through `object_store`.
+//! - [`image`]: deciding an upload's type by its bytes, and refusing truncated images.
 //! - [`codes`]: short-code and target-URL rules.
 //! - [`clock`]: the injectable clock, the calendar days are counted in, and the wire time
 //!   formats.
@@ -44,12 +47,14 @@
 //! # }
 //! ```
 
+pub mod blob;
 #[cfg(feature = "client")]
 pub mod client;
 pub mod clock;
 pub mod codes;
 pub mod error;
 pub mod http;
+pub mod image;
 pub mod metrics;
 pub mod model;
 pub mod service;

@@ -35,6 +35,8 @@ id_type! {
     GroupId,
     /// A domain chains are served on.
     DomainId,
+    /// An uploaded file of one user.
+    UploadId,
 }
 
 /// What a scope grants access to. `write` never implies `read` (contract section 2).
@@ -369,6 +371,26 @@ pub struct Group {
     /// Live chains in the group.
     pub chain_count: i64,
     /// When the group was created.
+    pub created_at: Timestamp,
+}
+
+/// An uploaded image as its owner sees it. Several uploads (of several users, or deleted and
+/// uploaded again) may name the same object: objects are named by their content.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Upload {
+    /// Row id.
+    pub id: UploadId,
+    /// Owner.
+    pub user_id: UserId,
+    /// The stored object: the SHA-256 of the bytes, hex, and the type's extension.
+    pub object_key: String,
+    /// Media type, decided by the bytes.
+    pub content_type: String,
+    /// Length in bytes.
+    pub size_bytes: i64,
+    /// The name the client gave, for display only (never a path).
+    pub file_name: String,
+    /// When it was uploaded.
     pub created_at: Timestamp,
 }
 

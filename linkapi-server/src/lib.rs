@@ -18,9 +18,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
+use linkapi_core::blob::{BlobBackend, S3Settings};
 use linkapi_core::clock::Calendar;
 use linkapi_core::model::Scheme;
-use linkapi_core::service::{BootstrapKey, ClientAddressHeader, RateLimit};
+use linkapi_core::service::{BootstrapKey, ClientAddressHeader, RateLimit, UploadConfig};
 use linkapi_core::store::Store;
 use linkapi_core::store::postgres::{PgOptions, PgStore};
 use linkapi_core::{App, AppConfig, MetricsAccess, ServerConfig, SqliteStore, SystemClock};
@@ -29,6 +30,9 @@ use tokio::net::TcpListener;
 
 /// Name of the database file inside the data directory.
 pub const DATABASE_FILE: &str = "linkapi.db";
+
+/// Name of the uploads directory inside the data directory (local storage).
+pub const UPLOADS_DIR: &str = "uploads";
 
 /// Environment variable holding the first admin key of an empty deployment.
 pub const INITIAL_KEY_ENV: &str = "LINKAPI_INITIAL_API_KEY";
@@ -119,6 +123,75 @@ pub struct FileConfig {
     pub max_pending_visits: Option<usize>,
     /// Who may read /metrics: "loopback" (default, no key) or "admin" (a key with scope admin).
     pub metrics_access: Option<String>,
+    /// Largest uploaded file, in bytes [default: 10485760].
+    pub upload_max_file_bytes: Option<u64>,
+    /// Bytes each user's uploads may take in all [default: 1073741824].
+    pub upload_quota_bytes: Option<i64>,
+    /// Where uploaded files live (`[storage]`).
+    pub storage: Option<StorageConfig>,
+}
+
+/// The `[storage]` table: where uploaded files live.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StorageConfig {
+    /// "local" (default: a directory) or "s3" (an S3-compatible bucket, for several
+    /// instances).
+    pub backend: Option<String>,
+    /// Local: the directory [default: `uploads` in the data directory].
+    pub dir: Option<PathBuf>,
+    /// S3: the bucket.
+    pub bucket: Option<String>,
+    /// S3: the service URL of an S3-compatible server (path-style requests); else AWS, or
+    /// `AWS_ENDPOINT_URL`.
+    pub endpoint: Option<String>,
+    /// S3: the region; else `AWS_REGION`/`AWS_DEFAULT_REGION`.
+    pub region: Option<String>,
+    /// S3: the access key id; else `AWS_ACCESS_KEY_ID`.
+    pub access_key_id: Option<String>,
+    /// S3: the secret access key; else `AWS_SECRET_ACCESS_KEY`.
+    pub secret_access_key: Option<String>,
+    /// S3: "proxy" (default: the server streams files) or "presigned" (the server redirects
+    /// to a presigned URL of the bucket).
+    pub serve: Option<String>,
+    /// S3, presigned: seconds a presigned URL stays valid [default: 3600].
+    pub presign_ttl_secs: Option<u64>,
+}
+
+impl StorageConfig {
+    /// The blob backend this table describes.
+    fn backend(&self, data_dir: &Path) -> Result<BlobBackend> {
+        match self.backend.as_deref().unwrap_or("local") {
+            "local" => Ok(BlobBackend::Local(
+                self.dir.clone().unwrap_or_else(|| data_dir.join(UPLOADS_DIR)),
+            )),
+            "s3" => {
+                let bucket = self
+                    .bucket
+                    .clone()
+                    .filter(|b| !b.is_empty())
+                    .context("storage: backend \"s3\" needs a bucket")?;
+                let presign = match self.serve.as_deref().unwrap_or("proxy") {
+                    "proxy" => None,
+                    "presigned" => Some(Duration::from_secs(
+                        self.presign_ttl_secs.unwrap_or(3600).clamp(60, 7 * 24 * 3600),
+                    )),
+                    other => bail!(
+                        "storage: serve = {other:?} is neither \"proxy\" nor \"presigned\""
+                    ),
+                };
+                Ok(BlobBackend::S3(S3Settings {
+                    bucket,
+                    endpoint: self.endpoint.clone(),
+                    region: self.region.clone(),
+                    access_key_id: self.access_key_id.clone(),
+                    secret_access_key: self.secret_access_key.clone(),
+                    presign,
+                }))
+            }
+            other => bail!("storage: backend = {other:?} is neither \"local\" nor \"s3\""),
+        }
+    }
 }
 
 /// Reads `trusted_proxies`: addresses and CIDR blocks.
@@ -358,6 +431,21 @@ impl Server {
             max_pending_visits: file
                 .max_pending_visits
                 .unwrap_or(defaults.max_pending_visits),
+            uploads: UploadConfig {
+                backend: file
+                    .storage
+                    .clone()
+                    .unwrap_or_default()
+                    .backend(&data_dir)?,
+                max_file_bytes: file
+                    .upload_max_file_bytes
+                    .unwrap_or(defaults.uploads.max_file_bytes)
+                    .max(1),
+                quota_bytes: file
+                    .upload_quota_bytes
+                    .unwrap_or(defaults.uploads.quota_bytes),
+                ..defaults.uploads.clone()
+            },
         };
         let server_defaults = ServerConfig::default();
         let config = ServerConfig {

@@ -440,8 +440,13 @@ async fn dispatch(shared: &Shared, req: Request<Incoming>, peer: SocketAddr) -> 
         return (operation, errors, rate, Err(err));
     }
     let config = &shared.config;
+    let mut stream = None;
     let body = match route.body {
         BodyKind::None => bytes::Bytes::new(),
+        BodyKind::Multipart => {
+            stream = Some(body);
+            bytes::Bytes::new()
+        }
         BodyKind::Json => match request::body_bytes(
             &parts.headers,
             body,
@@ -457,6 +462,7 @@ async fn dispatch(shared: &Shared, req: Request<Incoming>, peer: SocketAddr) -> 
     let call = Call {
         parts,
         body,
+        stream,
         param,
         who,
         reply,

@@ -195,7 +195,9 @@ pub(crate) fn json<T: DeserializeOwned>(headers: &HeaderMap, body: &[u8]) -> Res
         return decode_json(b"{}");
     }
     if !is_json(headers) {
-        return Err(Error::UnsupportedMediaType);
+        return Err(Error::UnsupportedMediaType {
+            expected: "application/json",
+        });
     }
     decode_json(body)
 }
@@ -235,6 +237,97 @@ pub(crate) fn compat_input<T: DeserializeOwned>(parts: &Parts, body: &[u8]) -> R
 }
 
 /// Parses an id path segment.
+/// A `multipart/form-data` body read part by part, at most `limit` bytes in all.
+///
+/// # Errors
+/// 415 when the body is not multipart; 413 when it declares more than `limit` bytes (answered
+/// at once: an upload that large is not read to be thrown away).
+pub(crate) fn multipart(
+    headers: &HeaderMap,
+    body: Option<Incoming>,
+    limit: u64,
+) -> Result<multer::Multipart<'static>> {
+    let boundary = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| multer::parse_boundary(v).ok())
+        .ok_or_else(|| Error::UnsupportedMediaType {
+            expected: "multipart/form-data with the image in a part named file",
+        })?;
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|len| len > limit) {
+        return Err(Error::PayloadTooLarge {
+            limit: usize::try_from(limit).unwrap_or(usize::MAX),
+        });
+    }
+    let body = body.ok_or_else(|| Error::bad_request("bad_body", "the request has no body"))?;
+    let constraints =
+        multer::Constraints::new().size_limit(multer::SizeLimit::new().whole_stream(limit));
+    Ok(multer::Multipart::with_constraints(
+        http_body_util::BodyDataStream::new(body),
+        boundary,
+        constraints,
+    ))
+}
+
+/// What a multipart failure means for the client.
+pub(crate) fn multipart_error(err: multer::Error, limit: u64) -> Error {
+    match err {
+        multer::Error::StreamSizeExceeded { .. } => Error::PayloadTooLarge {
+            limit: usize::try_from(limit).unwrap_or(usize::MAX),
+        },
+        other => Error::bad_request(
+            "bad_multipart",
+            format!("the multipart/form-data body could not be read: {other}"),
+        ),
+    }
+}
+
+/// The next part of a multipart body, waiting at most `idle` for it.
+///
+/// # Errors
+/// 408 when nothing arrives in time; 400 or 413 as [`multipart_error`] says.
+pub(crate) async fn next_part(
+    form: &mut multer::Multipart<'static>,
+    idle: std::time::Duration,
+    limit: u64,
+) -> Result<Option<multer::Field<'static>>> {
+    match tokio::time::timeout(idle, form.next_field()).await {
+        Err(_) => Err(Error::RequestTimeout {
+            secs: idle.as_secs(),
+        }),
+        Ok(next) => next.map_err(|e| multipart_error(e, limit)),
+    }
+}
+
+/// The bytes of one part, each chunk awaited at most `idle` (a trickling client is cut off;
+/// a large file that keeps arriving is not).
+pub(crate) fn part_bytes(
+    part: multer::Field<'static>,
+    idle: std::time::Duration,
+    limit: u64,
+) -> impl futures_util::Stream<Item = Result<Bytes>> + Unpin + Send {
+    use futures_util::StreamExt;
+    futures_util::stream::unfold(Some(part), move |part| async move {
+        let mut part = part?;
+        match tokio::time::timeout(idle, part.chunk()).await {
+            Err(_) => Some((
+                Err(Error::RequestTimeout {
+                    secs: idle.as_secs(),
+                }),
+                None,
+            )),
+            Ok(Ok(Some(chunk))) => Some((Ok(chunk), Some(part))),
+            Ok(Ok(None)) => None,
+            Ok(Err(err)) => Some((Err(multipart_error(err, limit)), None)),
+        }
+    })
+    .boxed()
+}
+
 pub(crate) fn path_id(param: Option<&str>, what: &'static str) -> Result<i64> {
     param
         .and_then(|p| p.parse::<i64>().ok())

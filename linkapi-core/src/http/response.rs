@@ -2,20 +2,35 @@
 
 use bytes::Bytes;
 use http::{HeaderValue, Response, StatusCode, header};
-use http_body_util::Full;
+use http_body_util::combinators::UnsyncBoxBody;
+use http_body_util::{BodyExt, Either, Full};
 use serde::Serialize;
 
 use super::router::Envelope;
 use crate::error::Error;
 use crate::wire::envelope::{CompatError, CompatOk, PrimaryError, PrimaryOk, StatusOk};
 
-/// The body type of every response.
-pub(crate) type Body = Full<Bytes>;
+/// The body type of every response: bytes in hand (every API answer), or a stream (files).
+pub(crate) type Body = Either<Full<Bytes>, UnsyncBoxBody<Bytes, std::io::Error>>;
+
+/// A body of bytes in hand.
+pub(crate) fn full(bytes: impl Into<Bytes>) -> Body {
+    Either::Left(Full::new(bytes.into()))
+}
+
+/// A body that streams `chunks`.
+pub(crate) fn streamed(
+    chunks: impl futures_util::Stream<Item = Result<Bytes, std::io::Error>> + Send + 'static,
+) -> Body {
+    use futures_util::TryStreamExt;
+    let frames = chunks.map_ok(hyper::body::Frame::data);
+    Either::Right(http_body_util::StreamBody::new(frames).boxed_unsync())
+}
 
 fn json_response(status: StatusCode, value: &impl Serialize) -> Response<Body> {
     match serde_json::to_vec(value) {
         Ok(bytes) => {
-            let mut response = Response::new(Full::new(Bytes::from(bytes)));
+            let mut response = Response::new(full(bytes));
             *response.status_mut() = status;
             response.headers_mut().insert(
                 header::CONTENT_TYPE,
@@ -25,7 +40,7 @@ fn json_response(status: StatusCode, value: &impl Serialize) -> Response<Body> {
         }
         Err(err) => {
             tracing::error!(error = %err, "response did not serialize");
-            let mut response = Response::new(Full::new(Bytes::from_static(
+            let mut response = Response::new(full(Bytes::from_static(
                 br#"{"code":"internal_error","message":"internal error","status":500}"#,
             )));
             *response.status_mut() = StatusCode::INTERNAL_SERVER_ERROR;
@@ -40,7 +55,7 @@ fn json_response(status: StatusCode, value: &impl Serialize) -> Response<Body> {
 
 /// The metrics in the Prometheus text format.
 pub(crate) fn metrics(metrics: &crate::metrics::Metrics) -> Response<Body> {
-    let mut response = Response::new(Full::new(Bytes::from(metrics.encode())));
+    let mut response = Response::new(full(metrics.encode()));
     let headers = response.headers_mut();
     headers.insert(
         header::CONTENT_TYPE,
@@ -108,7 +123,7 @@ pub(crate) fn page(status: StatusCode, title: &str, text: &str) -> Response<Body
         "<!doctype html><html><head><meta charset=\"utf-8\"><title>{title}</title></head>\
          <body><h1>{title}</h1><p>{text}</p></body></html>\n"
     );
-    let mut response = Response::new(Full::new(Bytes::from(html)));
+    let mut response = Response::new(full(html));
     *response.status_mut() = status;
     response.headers_mut().insert(
         header::CONTENT_TYPE,

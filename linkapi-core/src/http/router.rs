@@ -42,6 +42,8 @@ pub(crate) enum BodyKind {
     /// A JSON document of at most `ServerConfig::max_body_bytes`, read whole before the
     /// handler runs (an empty body is `{}`).
     Json,
+    /// A `multipart/form-data` stream the handler reads part by part (uploads).
+    Multipart,
 }
 
 /// An authenticated operation's handler.
@@ -188,9 +190,9 @@ fn public(
 
 /// Every operation the server answers; `/metrics` as `metrics` says.
 pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
-    use Resource::{Chains, Conversions, Domains, Groups, Stats};
+    use Resource::{Chains, Conversions, Domains, Groups, Stats, Uploads};
     use Scope::{Admin, Read, Write};
-    use handlers::{admin, compat as c, primary as p, public as pb};
+    use handlers::{admin, compat as c, primary as p, public as pb, uploads as u};
     let mut routes = vec![
         public(
             "/healthz",
@@ -384,6 +386,46 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
             success: Envelope::Status,
             errors: Envelope::Primary,
         },
+        Route {
+            body: BodyKind::Multipart,
+            ..primary(
+                POST,
+                "/uploads",
+                "uploads.create",
+                Write(Uploads),
+                handler!(u::upload),
+            )
+        },
+        primary(
+            GET,
+            "/uploads",
+            "uploads.list",
+            Read(Uploads),
+            handler!(u::list_uploads),
+        ),
+        primary(
+            DELETE,
+            "/uploads/{file_id}",
+            "uploads.delete",
+            Write(Uploads),
+            handler!(u::delete_upload),
+        ),
+        Route {
+            body: BodyKind::Multipart,
+            ..compat(
+                POST,
+                "/openapi/v1/upload/image",
+                "compat.upload.image",
+                Write(Uploads),
+                handler!(u::upload_images),
+            )
+        },
+        public(
+            "/files/{object_key}",
+            "files.get",
+            Envelope::Page,
+            handler!(u::serve_file),
+        ),
         public(
             "/{code}",
             "redirect",
@@ -566,6 +608,7 @@ mod tests {
                         route.name == "healthz"
                             || route.name == "readyz"
                             || route.name == "redirect"
+                            || route.name == "files.get"
                     );
                 }
                 Access::Key { query_key, .. } => {

@@ -18,6 +18,7 @@ mod groups;
 mod links;
 mod ratelimit;
 mod stats;
+mod uploads;
 mod visits;
 
 use std::sync::{Arc, Weak};
@@ -29,6 +30,7 @@ pub use conversions::{ConversionReport, ReportedConversion};
 pub use links::Resolution;
 pub use ratelimit::{RateLimit, RateState};
 pub use stats::ChainStats;
+pub use uploads::{HostedFile, UploadConfig, display_name};
 pub use visits::{VisitRequest, is_bot_agent};
 
 use crate::clock::{Calendar, Clock};
@@ -71,6 +73,8 @@ pub struct AppConfig {
     /// Pending visit entries (a chain-day or a chain-visitor) held in memory at most; visits
     /// needing more are not counted.
     pub max_pending_visits: usize,
+    /// Where uploads live and how large they may be.
+    pub uploads: UploadConfig,
 }
 
 /// The header a trusted reverse proxy names the client in.
@@ -99,6 +103,7 @@ impl Default for AppConfig {
             client_address_header: ClientAddressHeader::default(),
             visit_flush_interval: Duration::from_secs(1),
             max_pending_visits: 2_000_000,
+            uploads: UploadConfig::default(),
         }
     }
 }
@@ -166,6 +171,8 @@ struct Inner {
     metrics: Arc<Metrics>,
     /// Per-key token buckets.
     limiter: Option<ratelimit::KeyLimiter>,
+    /// Where uploaded bytes live.
+    blobs: crate::blob::BlobStore,
 }
 
 impl std::fmt::Debug for App {
@@ -222,6 +229,8 @@ impl App {
             metrics.visits.clone(),
         );
         let limiter = config.rate_limit.map(ratelimit::KeyLimiter::new);
+        let blobs = Self::open_blobs(&config.uploads.backend)?;
+        let sweep_every = config.uploads.sweep_interval;
         let app = App {
             inner: Arc::new(Inner {
                 keys: cache::CoherentCache::new(config.key_cache_capacity),
@@ -234,8 +243,13 @@ impl App {
                 visitor_keys: visits::VisitorKeys::new(visitor_secret),
                 metrics,
                 limiter,
+                blobs,
             }),
         };
+        tokio::spawn(uploads::sweep_periodically(
+            Arc::downgrade(&app.inner),
+            sweep_every,
+        ));
         if let Some(notices) = notices {
             tokio::spawn(follow(Arc::downgrade(&app.inner), notices));
         }

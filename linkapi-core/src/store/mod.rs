@@ -31,7 +31,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::model::{
     ApiKeyRecord, Chain, ChainId, ChainKind, ChainStatus, Domain, DomainId, DomainStatus, Group,
-    GroupId, KeyId, PageViews, Scheme, Scope, Timestamp, User, UserId,
+    GroupId, KeyId, PageViews, Scheme, Scope, Timestamp, Upload, UploadId, User, UserId,
 };
 
 pub mod postgres;
@@ -57,6 +57,18 @@ pub enum StoreError {
         /// The quota that applied.
         limit: i64,
     },
+    /// A transaction body found the user's storage quota would be exceeded and rolled back.
+    #[error("storage quota of {limit} bytes reached")]
+    StorageQuotaReached {
+        /// The quota in bytes.
+        limit: i64,
+        /// Bytes in use before this upload.
+        used: i64,
+    },
+    /// A transaction body met an upload or object another request is still storing or
+    /// removing, and rolled back; worth retrying a moment later.
+    #[error("the object is being stored or removed by another request")]
+    ObjectBusy,
     /// The backend cannot serve now: it refuses connections, the pool had no connection in
     /// time, or concurrent writes kept conflicting. Worth retrying a moment later.
     #[error("storage unavailable: {0}")]
@@ -376,6 +388,54 @@ pub struct VisitBatch {
     pub visitors: Vec<(ChainId, VisitorKey)>,
 }
 
+/// An object as the database knows it: what serving it needs, and how many uploads name it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BlobRecord {
+    /// Content hash and extension.
+    pub object_key: String,
+    /// Media type.
+    pub content_type: String,
+    /// Length in bytes.
+    pub size_bytes: i64,
+    /// Uploads naming it, those still being stored included.
+    pub refs: i64,
+    /// Claimed for removal: no upload names it and its bytes are going.
+    pub deleting: bool,
+}
+
+/// A new upload; its bytes are already in staging.
+#[derive(Debug, Clone)]
+pub struct NewUpload {
+    /// Owner.
+    pub user_id: UserId,
+    /// Content hash and extension.
+    pub object_key: String,
+    /// Media type.
+    pub content_type: String,
+    /// Length in bytes.
+    pub size_bytes: i64,
+    /// The client's name for it, cleaned for display.
+    pub file_name: String,
+    /// Upload time.
+    pub created_at: Timestamp,
+}
+
+/// What [`Tx::begin_upload`] found.
+#[derive(Debug, Clone)]
+pub enum UploadClaim {
+    /// A new upload row, not yet stored; its object gained a reference.
+    Pending(UploadId),
+    /// The user already has these bytes, stored or still being stored by another request.
+    Existing {
+        /// That upload.
+        upload: Upload,
+        /// Whether its bytes are in place.
+        stored: bool,
+    },
+    /// The object is claimed for removal; nothing was written.
+    ObjectDeleting,
+}
+
 /// A chain's visit figures over a window of days.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ChainVisits {
@@ -465,6 +525,26 @@ pub trait VisitStore: Send + Sync {
     async fn visitor_secret(&self) -> StoreResult<Option<VisitorSecret>>;
 }
 
+/// Uploads and the objects they name.
+#[async_trait]
+pub trait UploadStore: Send + Sync {
+    /// One of the user's stored uploads.
+    async fn upload(&self, user: UserId, id: UploadId) -> StoreResult<Option<Upload>>;
+    /// A page of the user's stored uploads, newest first.
+    async fn uploads(&self, user: UserId, offset: i64, limit: i64) -> StoreResult<Page<Upload>>;
+    /// An object's record.
+    async fn blob(&self, object_key: &str) -> StoreResult<Option<BlobRecord>>;
+    /// Up to `limit` objects no upload names (claimed for removal or not).
+    async fn unreferenced_blobs(&self, limit: i64) -> StoreResult<Vec<BlobRecord>>;
+    /// Up to `limit` uploads still being stored that began before `before`: their request
+    /// died between claiming the object and storing it.
+    async fn stale_pending_uploads(
+        &self,
+        before: Timestamp,
+        limit: i64,
+    ) -> StoreResult<Vec<Upload>>;
+}
+
 /// The writes of one transaction, and the reads its rules need inside it. See the module
 /// documentation for what a body may do.
 #[async_trait]
@@ -531,13 +611,36 @@ pub trait Tx: Send {
         user: UserId,
         event: Conversion,
     ) -> StoreResult<(Conversion, bool)>;
+    /// Claims an upload: unless the user already has an upload of this object, inserts one
+    /// not yet stored, adds a reference to the object (recording it when new) and adds its
+    /// size to the user's storage use; nothing when the object is claimed for removal.
+    /// Returns what it found and the user's storage use before this upload. Concurrent claims
+    /// of one user are serialized on the user's usage row.
+    async fn begin_upload(&mut self, new: &NewUpload) -> StoreResult<(UploadClaim, i64)>;
+    /// Marks a claimed upload stored.
+    async fn finish_upload(&mut self, id: UploadId) -> StoreResult<()>;
+    /// Removes one of the user's uploads (with `pending_only`, only one not yet stored), drops
+    /// its reference and its size from the user's use; when no reference is left, claims the
+    /// object for removal. Returns the removed upload and whether its object is now claimed.
+    async fn delete_upload(
+        &mut self,
+        user: UserId,
+        id: UploadId,
+        pending_only: bool,
+    ) -> StoreResult<Option<(Upload, bool)>>;
+    /// Claims an object no upload names for removal; `false` when it is named again (or gone).
+    async fn claim_blob_removal(&mut self, object_key: &str) -> StoreResult<bool>;
+    /// Forgets an object claimed for removal once its bytes are gone.
+    async fn forget_blob(&mut self, object_key: &str) -> StoreResult<()>;
     /// Announces `change` to every instance once this transaction commits.
     async fn publish(&mut self, change: Change) -> StoreResult<()>;
 }
 
 /// Every store capability; what services hold.
 #[async_trait]
-pub trait Store: UserStore + KeyStore + DomainStore + GroupStore + ChainStore + VisitStore {
+pub trait Store:
+    UserStore + KeyStore + DomainStore + GroupStore + ChainStore + VisitStore + UploadStore
+{
     /// Runs `body` in one transaction and commits it when the body returns `Ok`; returns the
     /// changes the body published. Nothing the body wrote is visible to anyone, nor reported
     /// as done, before the commit.

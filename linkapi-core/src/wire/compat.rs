@@ -261,3 +261,21 @@ pub struct ConversionResult {
     /// Unique, time-sortable id of the event (a ULID).
     pub event_id: String,
 }
+
+/// One stored file of `upload/image`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UploadedImage {
+    /// The name the client gave.
+    pub file_name: String,
+    /// Where the server hosts it.
+    pub img_url: String,
+}
+
+/// Answer of `upload/image`: every file is in one list or the other.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UploadResult {
+    /// Files stored.
+    pub upload_success_data: Vec<UploadedImage>,
+    /// One line per refused file: its name and why.
+    pub upload_fail_data: Vec<String>,
+}

@@ -245,3 +245,48 @@ pub struct ChainStats {
     /// Visits per day, oldest first, ending today; days without visits included.
     pub daily_trend: Vec<DayClicks>,
 }
+
+/// An uploaded image (`POST /uploads`, `GET /uploads`, `DELETE /uploads/{file_id}`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Upload {
+    /// The upload's id.
+    pub file_id: i64,
+    /// The stored object: the SHA-256 of the bytes and the type's extension. Uploads of the
+    /// same bytes name the same object.
+    pub object_key: String,
+    /// Length in bytes.
+    pub size_bytes: i64,
+    /// Where the server hosts it.
+    pub url: String,
+    /// Media type, decided by the bytes.
+    pub content_type: String,
+    /// The name the client gave (display only).
+    pub file_name: String,
+    /// When it was uploaded, RFC 3339.
+    pub created_at: String,
+}
+
+/// Query of `GET /uploads`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListUploads {
+    /// Page, from 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// Rows per page, at most 100.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_size: Option<i64>,
+}
+
+/// A page of uploads, newest first.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UploadPage {
+    /// This page.
+    pub list: Vec<Upload>,
+    /// The caller's uploads on all pages.
+    pub total: i64,
+    /// This page's number.
+    pub page: i64,
+    /// Rows per page.
+    pub page_size: i64,
+}

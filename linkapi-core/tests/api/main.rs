@@ -17,6 +17,10 @@ mod persistence;
 mod pg_cluster;
 mod primary;
 mod redirect;
+#[cfg(feature = "s3")]
+#[path = "../s3_server.rs"]
+mod s3_server;
 mod server;
 mod support;
+mod uploads;
 mod visits;

@@ -8,8 +8,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use linkapi_core::blob::BlobBackend;
 use linkapi_core::clock::Calendar;
-use linkapi_core::service::RateLimit;
+use linkapi_core::service::{RateLimit, UploadConfig};
 use linkapi_core::store::Store;
 use linkapi_core::store::postgres::{PgOptions, PgStore};
 use linkapi_core::{App, AppConfig, ManualClock, MetricsAccess, ServerConfig, SqliteStore, serve};
@@ -39,6 +40,10 @@ pub struct Options {
     pub trusted_proxies: Vec<&'static str>,
     pub time_zone: Option<&'static str>,
     pub metrics_access: MetricsAccess,
+    pub max_file_bytes: u64,
+    pub upload_quota_bytes: i64,
+    /// Where uploads go; `None` is the `uploads` directory in the test's temp dir.
+    pub blobs: Option<BlobBackend>,
 }
 
 impl Default for Options {
@@ -62,6 +67,9 @@ impl Default for Options {
             trusted_proxies: Vec::new(),
             time_zone: None,
             metrics_access: MetricsAccess::Loopback,
+            max_file_bytes: 10 << 20,
+            upload_quota_bytes: 1 << 30,
+            blobs: None,
         }
     }
 }
@@ -186,6 +194,15 @@ impl TestServer {
             calendar: options
                 .time_zone
                 .map_or_else(Calendar::utc, |zone| Calendar::named(zone).expect("zone")),
+            uploads: UploadConfig {
+                backend: options
+                    .blobs
+                    .clone()
+                    .unwrap_or_else(|| BlobBackend::Local(dir.path().join("uploads"))),
+                max_file_bytes: options.max_file_bytes,
+                quota_bytes: options.upload_quota_bytes,
+                ..UploadConfig::default()
+            },
             ..AppConfig::default()
         };
         let app = App::start(store, Arc::new(clock.clone()), config)

@@ -5,6 +5,7 @@ pub(crate) mod admin;
 pub(crate) mod compat;
 pub(crate) mod primary;
 pub(crate) mod public;
+pub(crate) mod uploads;
 
 use bytes::Bytes;
 use http::request::Parts;
@@ -16,8 +17,10 @@ use crate::service::Principal;
 pub(crate) struct Call {
     /// Method, URI and headers.
     pub(crate) parts: Parts,
-    /// The body, already read under the size limit.
+    /// The body, already read under the size limit (empty for streamed bodies).
     pub(crate) body: Bytes,
+    /// The body still to be read, for operations that stream it (uploads).
+    pub(crate) stream: Option<hyper::body::Incoming>,
     /// The path parameter (`{id}`), if the route has one.
     pub(crate) param: Option<String>,
     /// Who is calling.

@@ -25,14 +25,14 @@ use tokio_postgres::error::SqlState;
 use tokio_postgres::{Row, Statement};
 
 use super::{
-    ChainPatch, ChainQuery, ChainStore, ChainVisits, Change, Conversion, DailyVisits, DomainStore,
-    GroupStore, KeyStore, LinkTarget, Misuse, NewApiKey, NewChain, NewDomain, NewGroup, NewUser,
-    Notice, Page, Store, StoreError, StoreResult, Tx, TxBody, Unique, UserStore, VisitBatch,
-    VisitStore, VisitorSecret,
+    BlobRecord, ChainPatch, ChainQuery, ChainStore, ChainVisits, Change, Conversion, DailyVisits,
+    DomainStore, GroupStore, KeyStore, LinkTarget, Misuse, NewApiKey, NewChain, NewDomain,
+    NewGroup, NewUpload, NewUser, Notice, Page, Store, StoreError, StoreResult, Tx, TxBody, Unique,
+    UploadClaim, UploadStore, UserStore, VisitBatch, VisitStore, VisitorSecret,
 };
 use crate::model::{
     ApiKeyRecord, Chain, ChainId, ChainKind, ChainStatus, Domain, DomainId, DomainStatus, Group,
-    GroupId, KeyId, PageViews, Scheme, Scope, Timestamp, User, UserId,
+    GroupId, KeyId, PageViews, Scheme, Scope, Timestamp, Upload, UploadId, User, UserId,
 };
 
 /// The channel changes are sent on.
@@ -425,6 +425,34 @@ fn conversion_from_row(row: &Row) -> StoreResult<Conversion> {
     })
 }
 
+/// An upload's columns, joined with its object's (`u` and `b`).
+const UPLOAD_COLUMNS: &str =
+    "u.id, u.user_id, u.object_key, b.content_type, u.size_bytes, u.file_name, u.created_at";
+
+fn upload_from_row(row: &Row) -> StoreResult<Upload> {
+    Ok(Upload {
+        id: UploadId(get(row, 0)?),
+        user_id: UserId(get(row, 1)?),
+        object_key: get(row, 2)?,
+        content_type: get(row, 3)?,
+        size_bytes: get(row, 4)?,
+        file_name: get(row, 5)?,
+        created_at: get(row, 6)?,
+    })
+}
+
+const BLOB_COLUMNS: &str = "object_key, content_type, size_bytes, refs, deleting";
+
+fn blob_from_row(row: &Row) -> StoreResult<BlobRecord> {
+    Ok(BlobRecord {
+        object_key: get(row, 0)?,
+        content_type: get(row, 1)?,
+        size_bytes: get(row, 2)?,
+        refs: get(row, 3)?,
+        deleting: get(row, 4)?,
+    })
+}
+
 /// Escapes `%`, `_` and `\` for a LIKE pattern with `ESCAPE '\'`.
 fn like_pattern(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
@@ -744,7 +772,89 @@ struct Payload {
     seq: Option<i64>,
 }
 
+#[async_trait]
+impl UploadStore for PgStore {
+    async fn upload(&self, user: UserId, id: UploadId) -> StoreResult<Option<Upload>> {
+        let sql = format!(
+            "SELECT {UPLOAD_COLUMNS} FROM uploads u JOIN blobs b USING (object_key)
+             WHERE u.user_id = $1 AND u.id = $2 AND u.stored"
+        );
+        self.query_opt(&sql, &[&user.0, &id.0])
+            .await?
+            .as_ref()
+            .map(upload_from_row)
+            .transpose()
+    }
+
+    async fn uploads(&self, user: UserId, offset: i64, limit: i64) -> StoreResult<Page<Upload>> {
+        let total: i64 = match self
+            .query_opt(
+                "SELECT count(*) FROM uploads WHERE user_id = $1 AND stored",
+                &[&user.0],
+            )
+            .await?
+        {
+            Some(row) => get(&row, 0)?,
+            None => 0,
+        };
+        let sql = format!(
+            "SELECT {UPLOAD_COLUMNS} FROM uploads u JOIN blobs b USING (object_key)
+             WHERE u.user_id = $1 AND u.stored ORDER BY u.id DESC LIMIT $2 OFFSET $3"
+        );
+        let items = self
+            .query(&sql, &[&user.0, &limit, &offset])
+            .await?
+            .iter()
+            .map(upload_from_row)
+            .collect::<StoreResult<Vec<_>>>()?;
+        Ok(Page { items, total })
+    }
+
+    async fn blob(&self, object_key: &str) -> StoreResult<Option<BlobRecord>> {
+        let sql = format!("SELECT {BLOB_COLUMNS} FROM blobs WHERE object_key = $1");
+        self.query_opt(&sql, &[&object_key])
+            .await?
+            .as_ref()
+            .map(blob_from_row)
+            .transpose()
+    }
+
+    async fn unreferenced_blobs(&self, limit: i64) -> StoreResult<Vec<BlobRecord>> {
+        let sql = format!("SELECT {BLOB_COLUMNS} FROM blobs WHERE refs = 0 LIMIT $1");
+        self.query(&sql, &[&limit])
+            .await?
+            .iter()
+            .map(blob_from_row)
+            .collect()
+    }
+
+    async fn stale_pending_uploads(
+        &self,
+        before: Timestamp,
+        limit: i64,
+    ) -> StoreResult<Vec<Upload>> {
+        let sql = format!(
+            "SELECT {UPLOAD_COLUMNS} FROM uploads u JOIN blobs b USING (object_key)
+             WHERE NOT u.stored AND u.created_at < $1 LIMIT $2"
+        );
+        self.query(&sql, &[&before, &limit])
+            .await?
+            .iter()
+            .map(upload_from_row)
+            .collect()
+    }
+}
+
 impl PgTx<'_> {
+    async fn execute(
+        &self,
+        sql: &str,
+        params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+    ) -> StoreResult<u64> {
+        let statement = self.statement(sql).await?;
+        self.tx.execute(&statement, params).await.map_err(pg_error)
+    }
+
     async fn statement(&self, sql: &str) -> StoreResult<Statement> {
         self.tx.prepare_cached(sql).await.map_err(pg_error)
     }
@@ -1214,6 +1324,139 @@ impl Tx for PgTx<'_> {
             .await?
             .ok_or_else(|| StoreError::backend(Misuse("a conversion could not be read back")))?;
         Ok((conversion_from_row(&row)?, inserted))
+    }
+
+    async fn begin_upload(&mut self, new: &NewUpload) -> StoreResult<(UploadClaim, i64)> {
+        // Lock the user's usage row first: a user's concurrent uploads, on any instance, then
+        // run one after another, each seeing what the one before it committed.
+        let used: i64 = match self
+            .query_opt(
+                "INSERT INTO upload_usage (user_id, bytes) VALUES ($1, 0)
+                 ON CONFLICT (user_id) DO UPDATE SET bytes = upload_usage.bytes
+                 RETURNING bytes",
+                &[&new.user_id.0],
+            )
+            .await?
+        {
+            Some(row) => get(&row, 0)?,
+            None => 0,
+        };
+        let sql = format!(
+            "SELECT {UPLOAD_COLUMNS}, u.stored FROM uploads u JOIN blobs b USING (object_key)
+             WHERE u.user_id = $1 AND u.object_key = $2"
+        );
+        if let Some(row) = self
+            .query_opt(&sql, &[&new.user_id.0, &new.object_key])
+            .await?
+        {
+            let upload = upload_from_row(&row)?;
+            let stored: bool = get(&row, 7)?;
+            return Ok((UploadClaim::Existing { upload, stored }, used));
+        }
+        // The object row's lock orders this against a removal claim of the same object.
+        let referenced = self
+            .query_opt(
+                "INSERT INTO blobs (object_key, content_type, size_bytes, refs)
+                 VALUES ($1, $2, $3, 1)
+                 ON CONFLICT (object_key) DO UPDATE SET refs = blobs.refs + 1
+                 WHERE NOT blobs.deleting
+                 RETURNING refs",
+                &[&new.object_key, &new.content_type, &new.size_bytes],
+            )
+            .await?;
+        if referenced.is_none() {
+            return Ok((UploadClaim::ObjectDeleting, used));
+        }
+        let row = self
+            .query_opt(
+                "INSERT INTO uploads (user_id, object_key, size_bytes, file_name, created_at)
+                 VALUES ($1, $2, $3, $4, $5) RETURNING id",
+                &[
+                    &new.user_id.0,
+                    &new.object_key,
+                    &new.size_bytes,
+                    &new.file_name,
+                    &new.created_at,
+                ],
+            )
+            .await?
+            .ok_or_else(|| StoreError::backend(Misuse("an upload insert returned no row")))?;
+        let id = UploadId(get(&row, 0)?);
+        self.execute(
+            "UPDATE upload_usage SET bytes = bytes + $2 WHERE user_id = $1",
+            &[&new.user_id.0, &new.size_bytes],
+        )
+        .await?;
+        Ok((UploadClaim::Pending(id), used))
+    }
+
+    async fn finish_upload(&mut self, id: UploadId) -> StoreResult<()> {
+        self.execute("UPDATE uploads SET stored = true WHERE id = $1", &[&id.0])
+            .await?;
+        Ok(())
+    }
+
+    async fn delete_upload(
+        &mut self,
+        user: UserId,
+        id: UploadId,
+        pending_only: bool,
+    ) -> StoreResult<Option<(Upload, bool)>> {
+        let Some(row) = self
+            .query_opt(
+                "DELETE FROM uploads WHERE id = $1 AND user_id = $2 AND (NOT stored OR NOT $3)
+                 RETURNING id, user_id, object_key, size_bytes, file_name, created_at",
+                &[&id.0, &user.0, &pending_only],
+            )
+            .await?
+        else {
+            return Ok(None);
+        };
+        let user_id = UserId(get(&row, 1)?);
+        let object_key: String = get(&row, 2)?;
+        let size_bytes: i64 = get(&row, 3)?;
+        self.execute(
+            "UPDATE upload_usage SET bytes = bytes - $2 WHERE user_id = $1",
+            &[&user_id.0, &size_bytes],
+        )
+        .await?;
+        let blob = self
+            .query_opt(
+                "UPDATE blobs SET refs = refs - 1, deleting = deleting OR refs - 1 = 0
+                 WHERE object_key = $1 RETURNING deleting, content_type",
+                &[&object_key],
+            )
+            .await?
+            .ok_or_else(|| StoreError::backend(Misuse("an upload named no object")))?;
+        let upload = Upload {
+            id: UploadId(get(&row, 0)?),
+            user_id,
+            object_key,
+            content_type: get(&blob, 1)?,
+            size_bytes,
+            file_name: get(&row, 4)?,
+            created_at: get(&row, 5)?,
+        };
+        Ok(Some((upload, get(&blob, 0)?)))
+    }
+
+    async fn claim_blob_removal(&mut self, object_key: &str) -> StoreResult<bool> {
+        let changed = self
+            .execute(
+                "UPDATE blobs SET deleting = true WHERE object_key = $1 AND refs = 0",
+                &[&object_key],
+            )
+            .await?;
+        Ok(changed == 1)
+    }
+
+    async fn forget_blob(&mut self, object_key: &str) -> StoreResult<()> {
+        self.execute(
+            "DELETE FROM blobs WHERE object_key = $1 AND deleting AND refs = 0",
+            &[&object_key],
+        )
+        .await?;
+        Ok(())
     }
 
     async fn publish(&mut self, change: Change) -> StoreResult<()> {

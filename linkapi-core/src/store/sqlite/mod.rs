@@ -13,14 +13,14 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension, Row, params};
 use tokio::sync::oneshot;
 
 use super::{
-    ChainPatch, ChainQuery, ChainStore, ChainVisits, Change, Conversion, DomainStore, GroupStore,
-    KeyStore, LinkTarget, Misuse, NewApiKey, NewChain, NewDomain, NewGroup, NewUser, Notice, Page,
-    Store, StoreError, StoreResult, Tx, TxBody, Unique, UserStore, VisitBatch, VisitStore,
-    VisitorSecret,
+    BlobRecord, ChainPatch, ChainQuery, ChainStore, ChainVisits, Change, Conversion, DomainStore,
+    GroupStore, KeyStore, LinkTarget, Misuse, NewApiKey, NewChain, NewDomain, NewGroup, NewUpload,
+    NewUser, Notice, Page, Store, StoreError, StoreResult, Tx, TxBody, Unique, UploadClaim,
+    UploadStore, UserStore, VisitBatch, VisitStore, VisitorSecret,
 };
 use crate::model::{
     ApiKeyRecord, Chain, ChainId, ChainKind, ChainStatus, Domain, DomainId, DomainStatus, Group,
-    GroupId, KeyId, PageViews, Scheme, Scope, Timestamp, User, UserId,
+    GroupId, KeyId, PageViews, Scheme, Scope, Timestamp, Upload, UploadId, User, UserId,
 };
 
 mod schema;
@@ -575,6 +575,110 @@ impl ChainStore for SqliteStore {
     }
 }
 
+/// An upload's columns, joined with its object's (`u` and `b`).
+const UPLOAD_COLUMNS: &str =
+    "u.id, u.user_id, u.object_key, b.content_type, u.size_bytes, u.file_name, u.created_at";
+
+fn upload_from_row(row: &Row<'_>) -> rusqlite::Result<Upload> {
+    Ok(Upload {
+        id: UploadId(row.get(0)?),
+        user_id: UserId(row.get(1)?),
+        object_key: row.get(2)?,
+        content_type: row.get(3)?,
+        size_bytes: row.get(4)?,
+        file_name: row.get(5)?,
+        created_at: row.get(6)?,
+    })
+}
+
+const BLOB_COLUMNS: &str = "object_key, content_type, size_bytes, refs, deleting";
+
+fn blob_from_row(row: &Row<'_>) -> rusqlite::Result<BlobRecord> {
+    Ok(BlobRecord {
+        object_key: row.get(0)?,
+        content_type: row.get(1)?,
+        size_bytes: row.get(2)?,
+        refs: row.get(3)?,
+        deleting: row.get(4)?,
+    })
+}
+
+#[async_trait]
+impl UploadStore for SqliteStore {
+    async fn upload(&self, user: UserId, id: UploadId) -> StoreResult<Option<Upload>> {
+        self.read(move |c| {
+            one(
+                c,
+                &format!(
+                    "SELECT {UPLOAD_COLUMNS} FROM uploads u JOIN blobs b USING (object_key)
+                     WHERE u.user_id = ?1 AND u.id = ?2 AND u.stored = 1"
+                ),
+                params![user.0, id.0],
+                upload_from_row,
+            )
+        })
+        .await
+    }
+
+    async fn uploads(&self, user: UserId, offset: i64, limit: i64) -> StoreResult<Page<Upload>> {
+        self.read(move |c| {
+            let total: i64 = c
+                .prepare_cached("SELECT count(*) FROM uploads WHERE user_id = ?1 AND stored = 1")?
+                .query_row([user.0], |r| r.get(0))?;
+            let items = c
+                .prepare_cached(&format!(
+                    "SELECT {UPLOAD_COLUMNS} FROM uploads u JOIN blobs b USING (object_key)
+                     WHERE u.user_id = ?1 AND u.stored = 1
+                     ORDER BY u.id DESC LIMIT ?2 OFFSET ?3"
+                ))?
+                .query_map(params![user.0, limit, offset], upload_from_row)?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            Ok(Page { items, total })
+        })
+        .await
+    }
+
+    async fn blob(&self, object_key: &str) -> StoreResult<Option<BlobRecord>> {
+        let key = object_key.to_owned();
+        self.read(move |c| {
+            one(
+                c,
+                &format!("SELECT {BLOB_COLUMNS} FROM blobs WHERE object_key = ?1"),
+                [key],
+                blob_from_row,
+            )
+        })
+        .await
+    }
+
+    async fn unreferenced_blobs(&self, limit: i64) -> StoreResult<Vec<BlobRecord>> {
+        self.read(move |c| {
+            c.prepare_cached(&format!(
+                "SELECT {BLOB_COLUMNS} FROM blobs WHERE refs = 0 LIMIT ?1"
+            ))?
+            .query_map([limit], blob_from_row)?
+            .collect::<rusqlite::Result<Vec<_>>>()
+        })
+        .await
+    }
+
+    async fn stale_pending_uploads(
+        &self,
+        before: Timestamp,
+        limit: i64,
+    ) -> StoreResult<Vec<Upload>> {
+        self.read(move |c| {
+            c.prepare_cached(&format!(
+                "SELECT {UPLOAD_COLUMNS} FROM uploads u JOIN blobs b USING (object_key)
+                 WHERE u.stored = 0 AND u.created_at < ?1 LIMIT ?2"
+            ))?
+            .query_map(params![before, limit], upload_from_row)?
+            .collect::<rusqlite::Result<Vec<_>>>()
+        })
+        .await
+    }
+}
+
 #[async_trait]
 impl VisitStore for SqliteStore {
     async fn page_views(
@@ -1052,6 +1156,142 @@ impl Tx for SqliteTx<'_> {
         .map_err(backend)?
         .ok_or_else(|| backend(Misuse("a conversion could not be read back")))?;
         Ok((stands, inserted))
+    }
+
+    async fn begin_upload(&mut self, new: &NewUpload) -> StoreResult<(UploadClaim, i64)> {
+        // One writer: nothing runs between these statements, so no row lock is needed.
+        let c = &*self.conn;
+        let used: i64 = one(
+            c,
+            "SELECT bytes FROM upload_usage WHERE user_id = ?1",
+            [new.user_id.0],
+            |r| r.get(0),
+        )
+        .map_err(backend)?
+        .unwrap_or(0);
+        let existing = one(
+            c,
+            &format!(
+                "SELECT {UPLOAD_COLUMNS}, u.stored FROM uploads u JOIN blobs b USING (object_key)
+                 WHERE u.user_id = ?1 AND u.object_key = ?2"
+            ),
+            params![new.user_id.0, new.object_key],
+            |r| Ok((upload_from_row(r)?, r.get::<_, bool>(7)?)),
+        )
+        .map_err(backend)?;
+        if let Some((upload, stored)) = existing {
+            return Ok((UploadClaim::Existing { upload, stored }, used));
+        }
+        let deleting: Option<bool> = one(
+            c,
+            "SELECT deleting FROM blobs WHERE object_key = ?1",
+            [&new.object_key],
+            |r| r.get(0),
+        )
+        .map_err(backend)?;
+        match deleting {
+            Some(true) => return Ok((UploadClaim::ObjectDeleting, used)),
+            Some(false) => c
+                .prepare_cached("UPDATE blobs SET refs = refs + 1 WHERE object_key = ?1")
+                .and_then(|mut s| s.execute([&new.object_key]))
+                .map_err(backend)?,
+            None => c
+                .prepare_cached(
+                    "INSERT INTO blobs (object_key, content_type, size_bytes, refs)
+                     VALUES (?1, ?2, ?3, 1)",
+                )
+                .and_then(|mut s| {
+                    s.execute(params![new.object_key, new.content_type, new.size_bytes])
+                })
+                .map_err(backend)?,
+        };
+        let id: i64 = c
+            .prepare_cached(
+                "INSERT INTO uploads (user_id, object_key, size_bytes, file_name, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5) RETURNING id",
+            )
+            .and_then(|mut s| {
+                s.query_row(
+                    params![
+                        new.user_id.0,
+                        new.object_key,
+                        new.size_bytes,
+                        new.file_name,
+                        new.created_at
+                    ],
+                    |r| r.get(0),
+                )
+            })
+            .map_err(backend)?;
+        c.prepare_cached(
+            "INSERT INTO upload_usage (user_id, bytes) VALUES (?1, ?2)
+             ON CONFLICT (user_id) DO UPDATE SET bytes = bytes + excluded.bytes",
+        )
+        .and_then(|mut s| s.execute(params![new.user_id.0, new.size_bytes]))
+        .map_err(backend)?;
+        Ok((UploadClaim::Pending(UploadId(id)), used))
+    }
+
+    async fn finish_upload(&mut self, id: UploadId) -> StoreResult<()> {
+        self.conn
+            .prepare_cached("UPDATE uploads SET stored = 1 WHERE id = ?1")
+            .and_then(|mut s| s.execute([id.0]))
+            .map_err(backend)?;
+        Ok(())
+    }
+
+    async fn delete_upload(
+        &mut self,
+        user: UserId,
+        id: UploadId,
+        pending_only: bool,
+    ) -> StoreResult<Option<(Upload, bool)>> {
+        let c = &*self.conn;
+        let found = one(
+            c,
+            &format!(
+                "SELECT {UPLOAD_COLUMNS} FROM uploads u JOIN blobs b USING (object_key)
+                 WHERE u.id = ?1 AND u.user_id = ?2 AND (u.stored = 0 OR NOT ?3)"
+            ),
+            params![id.0, user.0, pending_only],
+            upload_from_row,
+        )
+        .map_err(backend)?;
+        let Some(upload) = found else {
+            return Ok(None);
+        };
+        c.prepare_cached("DELETE FROM uploads WHERE id = ?1")
+            .and_then(|mut s| s.execute([id.0]))
+            .map_err(backend)?;
+        c.prepare_cached("UPDATE upload_usage SET bytes = bytes - ?2 WHERE user_id = ?1")
+            .and_then(|mut s| s.execute(params![upload.user_id.0, upload.size_bytes]))
+            .map_err(backend)?;
+        let claimed: bool = c
+            .prepare_cached(
+                "UPDATE blobs SET refs = refs - 1,
+                    deleting = CASE WHEN refs - 1 = 0 THEN 1 ELSE deleting END
+                 WHERE object_key = ?1 RETURNING deleting",
+            )
+            .and_then(|mut s| s.query_row([&upload.object_key], |r| r.get(0)))
+            .map_err(backend)?;
+        Ok(Some((upload, claimed)))
+    }
+
+    async fn claim_blob_removal(&mut self, object_key: &str) -> StoreResult<bool> {
+        let changed = self
+            .conn
+            .prepare_cached("UPDATE blobs SET deleting = 1 WHERE object_key = ?1 AND refs = 0")
+            .and_then(|mut s| s.execute([object_key]))
+            .map_err(backend)?;
+        Ok(changed == 1)
+    }
+
+    async fn forget_blob(&mut self, object_key: &str) -> StoreResult<()> {
+        self.conn
+            .prepare_cached("DELETE FROM blobs WHERE object_key = ?1 AND deleting = 1 AND refs = 0")
+            .and_then(|mut s| s.execute([object_key]))
+            .map_err(backend)?;
+        Ok(())
     }
 
     async fn publish(&mut self, change: Change) -> StoreResult<()> {

@@ -269,6 +269,40 @@ CREATE TABLE visit_batches (
 );
 CREATE INDEX visit_batches_added_at ON visit_batches(added_at);
 "#,
+    // Uploads name content-addressed objects: the same bytes are stored once, whoever uploads
+    // them, and go when no upload names them. The first migration's uploads table was never
+    // written to.
+    r#"
+DROP TABLE uploads;
+
+CREATE TABLE blobs (
+    object_key   TEXT    PRIMARY KEY,
+    content_type TEXT    NOT NULL,
+    size_bytes   INTEGER NOT NULL,
+    refs         INTEGER NOT NULL,
+    deleting     INTEGER NOT NULL DEFAULT 0
+) WITHOUT ROWID;
+CREATE INDEX blobs_unreferenced ON blobs(object_key) WHERE refs = 0;
+
+CREATE TABLE uploads (
+    id           INTEGER PRIMARY KEY,
+    user_id      INTEGER NOT NULL REFERENCES users(id),
+    object_key   TEXT    NOT NULL REFERENCES blobs(object_key),
+    size_bytes   INTEGER NOT NULL,
+    file_name    TEXT    NOT NULL,
+    stored       INTEGER NOT NULL DEFAULT 0,
+    created_at   INTEGER NOT NULL,
+    UNIQUE (user_id, object_key)
+);
+CREATE INDEX uploads_user ON uploads(user_id, id) WHERE stored = 1;
+CREATE INDEX uploads_pending ON uploads(created_at) WHERE stored = 0;
+
+-- Bytes each user's uploads take; the row serializes a user's concurrent uploads.
+CREATE TABLE upload_usage (
+    user_id INTEGER PRIMARY KEY REFERENCES users(id),
+    bytes   INTEGER NOT NULL
+);
+"#,
 ];
 
 /// Brings the database up to the newest schema.
