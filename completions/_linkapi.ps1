@@ -34,6 +34,7 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('domain', 'domain', [CompletionResultType]::ParameterValue, 'List the domains you may create chains on')
             [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Show a chain''s visits: totals, unique visitors and the daily trend')
             [CompletionResult]::new('conversion', 'conversion', [CompletionResultType]::ParameterValue, 'Report ad conversions for a chain and list what was recorded')
+            [CompletionResult]::new('upload', 'upload', [CompletionResultType]::ParameterValue, 'Upload images (many at once, with progress bars), list and delete uploads')
             [CompletionResult]::new('admin', 'admin', [CompletionResultType]::ParameterValue, 'Manage users, API keys and domains (needs a key with scope admin)')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Run the server locally (same flags as linkapi-server)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
@@ -419,6 +420,65 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
         'linkapi;conversion;help;help' {
             break
         }
+        'linkapi;upload' {
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Upload every file in this directory')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Files uploaded at once (1 to 32)')
+            [CompletionResult]::new('--max-size', '--max-size', [CompletionResultType]::ParameterName, 'Largest file to send, in bytes (the server''s default cap)')
+            [CompletionResult]::new('--tries', '--tries', [CompletionResultType]::ParameterName, 'Tries per file on 429, 503 and connection errors (1 to 10)')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'With --dir, descend into subdirectories too')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print each file''s result as a line of JSON: file, ok, and url or error')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List your uploads, newest first')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete uploads by id; the bytes go when no upload of anyone names them')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'linkapi;upload;list' {
+            [CompletionResult]::new('--page', '--page', [CompletionResultType]::ParameterName, 'Page to show')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Uploads per page (at most 100)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;upload;delete' {
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;upload;help' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List your uploads, newest first')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete uploads by id; the bytes go when no upload of anyone names them')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'linkapi;upload;help;list' {
+            break
+        }
+        'linkapi;upload;help;delete' {
+            break
+        }
+        'linkapi;upload;help;help' {
+            break
+        }
         'linkapi;admin' {
             [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
@@ -736,6 +796,7 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('domain', 'domain', [CompletionResultType]::ParameterValue, 'List the domains you may create chains on')
             [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Show a chain''s visits: totals, unique visitors and the daily trend')
             [CompletionResult]::new('conversion', 'conversion', [CompletionResultType]::ParameterValue, 'Report ad conversions for a chain and list what was recorded')
+            [CompletionResult]::new('upload', 'upload', [CompletionResultType]::ParameterValue, 'Upload images (many at once, with progress bars), list and delete uploads')
             [CompletionResult]::new('admin', 'admin', [CompletionResultType]::ParameterValue, 'Manage users, API keys and domains (needs a key with scope admin)')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Run the server locally (same flags as linkapi-server)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
@@ -819,6 +880,17 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             break
         }
         'linkapi;help;conversion;list' {
+            break
+        }
+        'linkapi;help;upload' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List your uploads, newest first')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete uploads by id; the bytes go when no upload of anyone names them')
+            break
+        }
+        'linkapi;help;upload;list' {
+            break
+        }
+        'linkapi;help;upload;delete' {
             break
         }
         'linkapi;help;admin' {

@@ -49,6 +49,9 @@ _linkapi() {
             linkapi,stats)
                 cmd="linkapi__subcmd__stats"
                 ;;
+            linkapi,upload)
+                cmd="linkapi__subcmd__upload"
+                ;;
             linkapi__subcmd__admin,domain)
                 cmd="linkapi__subcmd__admin__subcmd__domain"
                 ;;
@@ -322,6 +325,9 @@ _linkapi() {
             linkapi__subcmd__help,stats)
                 cmd="linkapi__subcmd__help__subcmd__stats"
                 ;;
+            linkapi__subcmd__help,upload)
+                cmd="linkapi__subcmd__help__subcmd__upload"
+                ;;
             linkapi__subcmd__help__subcmd__admin,domain)
                 cmd="linkapi__subcmd__help__subcmd__admin__subcmd__domain"
                 ;;
@@ -403,6 +409,30 @@ _linkapi() {
             linkapi__subcmd__help__subcmd__group,list)
                 cmd="linkapi__subcmd__help__subcmd__group__subcmd__list"
                 ;;
+            linkapi__subcmd__help__subcmd__upload,delete)
+                cmd="linkapi__subcmd__help__subcmd__upload__subcmd__delete"
+                ;;
+            linkapi__subcmd__help__subcmd__upload,list)
+                cmd="linkapi__subcmd__help__subcmd__upload__subcmd__list"
+                ;;
+            linkapi__subcmd__upload,delete)
+                cmd="linkapi__subcmd__upload__subcmd__delete"
+                ;;
+            linkapi__subcmd__upload,help)
+                cmd="linkapi__subcmd__upload__subcmd__help"
+                ;;
+            linkapi__subcmd__upload,list)
+                cmd="linkapi__subcmd__upload__subcmd__list"
+                ;;
+            linkapi__subcmd__upload__subcmd__help,delete)
+                cmd="linkapi__subcmd__upload__subcmd__help__subcmd__delete"
+                ;;
+            linkapi__subcmd__upload__subcmd__help,help)
+                cmd="linkapi__subcmd__upload__subcmd__help__subcmd__help"
+                ;;
+            linkapi__subcmd__upload__subcmd__help,list)
+                cmd="linkapi__subcmd__upload__subcmd__help__subcmd__list"
+                ;;
             *)
                 ;;
         esac
@@ -410,7 +440,7 @@ _linkapi() {
 
     case "${cmd}" in
         linkapi)
-            opts="-h -V --host --profile --no-input --help --version auth chain group domain stats conversion admin serve completions man help"
+            opts="-h -V --host --profile --no-input --help --version auth chain group domain stats conversion upload admin serve completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2138,7 +2168,7 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__help)
-            opts="auth chain group domain stats conversion admin serve completions man help"
+            opts="auth chain group domain stats conversion upload admin serve completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2683,6 +2713,48 @@ _linkapi() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        linkapi__subcmd__help__subcmd__upload)
+            opts="list delete"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__help__subcmd__upload__subcmd__delete)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__help__subcmd__upload__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         linkapi__subcmd__man)
             opts="-h -V --out-dir --host --profile --no-input --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -2763,6 +2835,156 @@ _linkapi() {
                     return 0
                     ;;
                 --days)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__upload)
+            opts="-h -V --dir --recursive --jobs --max-size --tries --json --host --profile --no-input --help --version list delete help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tries)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__upload__subcmd__delete)
+            opts="-y -h -V --yes --host --profile --no-input --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__upload__subcmd__help)
+            opts="list delete help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__upload__subcmd__help__subcmd__delete)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__upload__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__upload__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__upload__subcmd__list)
+            opts="-h -V --page --limit --json --host --profile --no-input --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --page)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -31,6 +31,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand domain 'List the domains you may create chains on'
             cand stats 'Show a chain''s visits: totals, unique visitors and the daily trend'
             cand conversion 'Report ad conversions for a chain and list what was recorded'
+            cand upload 'Upload images (many at once, with progress bars), list and delete uploads'
             cand admin 'Manage users, API keys and domains (needs a key with scope admin)'
             cand serve 'Run the server locally (same flags as linkapi-server)'
             cand completions 'Print a shell completion script'
@@ -369,6 +370,58 @@ set edit:completion:arg-completer[linkapi] = {|@words|
         }
         &'linkapi;conversion;help;help'= {
         }
+        &'linkapi;upload'= {
+            cand --dir 'Upload every file in this directory'
+            cand --jobs 'Files uploaded at once (1 to 32)'
+            cand --max-size 'Largest file to send, in bytes (the server''s default cap)'
+            cand --tries 'Tries per file on 429, 503 and connection errors (1 to 10)'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --recursive 'With --dir, descend into subdirectories too'
+            cand --json 'Print each file''s result as a line of JSON: file, ok, and url or error'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand list 'List your uploads, newest first'
+            cand delete 'Delete uploads by id; the bytes go when no upload of anyone names them'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'linkapi;upload;list'= {
+            cand --page 'Page to show'
+            cand --limit 'Uploads per page (at most 100)'
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;upload;delete'= {
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand -y 'Do not ask for confirmation'
+            cand --yes 'Do not ask for confirmation'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;upload;help'= {
+            cand list 'List your uploads, newest first'
+            cand delete 'Delete uploads by id; the bytes go when no upload of anyone names them'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'linkapi;upload;help;list'= {
+        }
+        &'linkapi;upload;help;delete'= {
+        }
+        &'linkapi;upload;help;help'= {
+        }
         &'linkapi;admin'= {
             cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
             cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
@@ -642,6 +695,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand domain 'List the domains you may create chains on'
             cand stats 'Show a chain''s visits: totals, unique visitors and the daily trend'
             cand conversion 'Report ad conversions for a chain and list what was recorded'
+            cand upload 'Upload images (many at once, with progress bars), list and delete uploads'
             cand admin 'Manage users, API keys and domains (needs a key with scope admin)'
             cand serve 'Run the server locally (same flags as linkapi-server)'
             cand completions 'Print a shell completion script'
@@ -704,6 +758,14 @@ set edit:completion:arg-completer[linkapi] = {|@words|
         &'linkapi;help;conversion;report'= {
         }
         &'linkapi;help;conversion;list'= {
+        }
+        &'linkapi;help;upload'= {
+            cand list 'List your uploads, newest first'
+            cand delete 'Delete uploads by id; the bytes go when no upload of anyone names them'
+        }
+        &'linkapi;help;upload;list'= {
+        }
+        &'linkapi;help;upload;delete'= {
         }
         &'linkapi;help;admin'= {
             cand user 'Users'

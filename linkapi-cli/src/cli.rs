@@ -107,6 +107,25 @@ Examples:
     /// Report ad conversions for a chain and list what was recorded
     #[command(subcommand)]
     Conversion(ConversionCommand),
+    /// Upload images (many at once, with progress bars), list and delete uploads
+    #[command(
+        args_conflicts_with_subcommands = true,
+        subcommand_negates_reqs = true,
+        after_help = "\
+Images are PNG, JPEG, GIF or WebP, decided by their bytes (SVG is refused), at most
+--max-size bytes each. Each file is checked before it is sent; uploads that meet a rate
+limit (429), an unavailable server (503) or a dropped connection are retried with backoff,
+honouring Retry-After. The exit status is 1 when any file failed. A file named like a
+subcommand needs a path: ./list.
+
+Examples:
+  linkapi upload banner.png qr/*.png
+  linkapi upload --dir ./images --recursive --jobs 8
+  linkapi upload --dir ./images --json > uploaded.jsonl
+  linkapi upload list
+  linkapi upload delete 42"
+    )]
+    Upload(UploadArgs),
     /// Manage users, API keys and domains (needs a key with scope admin)
     #[command(subcommand)]
     Admin(AdminCommand),
@@ -383,6 +402,61 @@ pub enum DomainCommand {
         /// Output as JSON.
         #[command(flatten)]
         json: JsonArgs,
+    },
+}
+
+/// `linkapi upload ...`
+#[derive(Debug, Args)]
+pub struct UploadArgs {
+    /// List or delete uploads instead of uploading.
+    #[command(subcommand)]
+    pub command: Option<UploadCommand>,
+    /// Image files to upload
+    #[arg(value_name = "FILE", required_unless_present = "dir")]
+    pub files: Vec<PathBuf>,
+    /// Upload every file in this directory
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+    /// With --dir, descend into subdirectories too
+    #[arg(long, requires = "dir")]
+    pub recursive: bool,
+    /// Files uploaded at once (1 to 32)
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=32))]
+    pub jobs: u16,
+    /// Largest file to send, in bytes (the server's default cap)
+    #[arg(long, value_name = "BYTES", default_value_t = 10 << 20)]
+    pub max_size: u64,
+    /// Tries per file on 429, 503 and connection errors (1 to 10)
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(1..=10))]
+    pub tries: u8,
+    /// Print each file's result as a line of JSON: file, ok, and url or error
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `linkapi upload list|delete`
+#[derive(Debug, Subcommand)]
+pub enum UploadCommand {
+    /// List your uploads, newest first
+    List {
+        /// Page to show
+        #[arg(long, default_value_t = 1)]
+        page: i64,
+        /// Uploads per page (at most 100)
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(i64).range(1..=100))]
+        limit: i64,
+        /// Output as JSON.
+        #[command(flatten)]
+        json: JsonArgs,
+    },
+    /// Delete uploads by id; the bytes go when no upload of anyone names them
+    Delete {
+        /// Upload ids (file_id)
+        #[arg(required = true, value_name = "FILE_ID")]
+        ids: Vec<i64>,
+        /// Do not ask for confirmation
+        #[arg(long, short = 'y')]
+        yes: bool,
     },
 }
 

@@ -215,6 +215,28 @@ fn domain_status(status: i64) -> String {
     }
 }
 
+impl Record for primary::Upload {
+    const FIELDS: &'static [&'static str] = &[
+        "file_id",
+        "object_key",
+        "size_bytes",
+        "url",
+        "content_type",
+        "file_name",
+        "created_at",
+    ];
+    fn columns() -> Vec<Column<Self>> {
+        vec![
+            col("ID", |u| u.file_id.to_string()),
+            col("NAME", |u| u.file_name.clone()),
+            col("TYPE", |u| u.content_type.clone()),
+            col("SIZE", |u| u.size_bytes.to_string()),
+            col("URL", |u| u.url.clone()),
+            col("CREATED", |u| u.created_at.clone()),
+        ]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use linkapi_core::wire::{admin, primary};

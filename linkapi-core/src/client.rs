@@ -421,6 +421,53 @@ impl Client {
         self.send(Surface::Primary, request, url).await
     }
 
+    /// `POST /uploads`: streams `body` (`length` bytes) as the part `file`, named
+    /// `file_name`. The server decides the type by the bytes.
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn upload(
+        &self,
+        file_name: &str,
+        body: reqwest::Body,
+        length: u64,
+    ) -> Result<primary::Upload, ClientError> {
+        let part = reqwest::multipart::Part::stream_with_length(body, length)
+            .file_name(file_name.to_owned());
+        let form = reqwest::multipart::Form::new().part("file", part);
+        let (request, url) = self.request(Method::POST, "/uploads");
+        self.send(Surface::Primary, request.multipart(form), url)
+            .await
+    }
+
+    /// `GET /uploads?page=&page_size=`: the caller's uploads, newest first.
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn uploads(
+        &self,
+        page: Option<i64>,
+        page_size: Option<i64>,
+    ) -> Result<primary::UploadPage, ClientError> {
+        let query = serde_urlencoded::to_string(primary::ListUploads { page, page_size })
+            .unwrap_or_default();
+        let path = if query.is_empty() {
+            "/uploads".to_owned()
+        } else {
+            format!("/uploads?{query}")
+        };
+        self.get(Surface::Primary, &path).await
+    }
+
+    /// `DELETE /uploads/{file_id}`: answers the upload as it was.
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn delete_upload(&self, file_id: i64) -> Result<primary::Upload, ClientError> {
+        let (request, url) = self.request(Method::DELETE, &format!("/uploads/{file_id}"));
+        self.send(Surface::Primary, request, url).await
+    }
+
     /// `POST /groups`
     ///
     /// # Errors

@@ -163,7 +163,9 @@ impl StorageConfig {
     fn backend(&self, data_dir: &Path) -> Result<BlobBackend> {
         match self.backend.as_deref().unwrap_or("local") {
             "local" => Ok(BlobBackend::Local(
-                self.dir.clone().unwrap_or_else(|| data_dir.join(UPLOADS_DIR)),
+                self.dir
+                    .clone()
+                    .unwrap_or_else(|| data_dir.join(UPLOADS_DIR)),
             )),
             "s3" => {
                 let bucket = self
@@ -174,11 +176,13 @@ impl StorageConfig {
                 let presign = match self.serve.as_deref().unwrap_or("proxy") {
                     "proxy" => None,
                     "presigned" => Some(Duration::from_secs(
-                        self.presign_ttl_secs.unwrap_or(3600).clamp(60, 7 * 24 * 3600),
+                        self.presign_ttl_secs
+                            .unwrap_or(3600)
+                            .clamp(60, 7 * 24 * 3600),
                     )),
-                    other => bail!(
-                        "storage: serve = {other:?} is neither \"proxy\" nor \"presigned\""
-                    ),
+                    other => {
+                        bail!("storage: serve = {other:?} is neither \"proxy\" nor \"presigned\"")
+                    }
                 };
                 Ok(BlobBackend::S3(S3Settings {
                     bucket,

@@ -6,6 +6,7 @@ mod conversion;
 mod resources;
 mod serve;
 mod stats;
+mod upload;
 
 use anyhow::Result;
 
@@ -30,6 +31,7 @@ pub async fn run(cli: Cli) -> Result<()> {
         Command::Chain(command) => chain::run(ctx()?, command).await,
         Command::Conversion(command) => conversion::run(ctx()?, command).await,
         Command::Stats { chain, days, json } => stats::run(ctx()?, chain, days, json.json).await,
+        Command::Upload(args) => upload::run(ctx()?, args).await,
         Command::Group(GroupCommand::Create {
             name,
             chain_type,

@@ -7,8 +7,11 @@ mod auth;
 mod chains;
 mod exit_codes;
 mod generated;
+#[path = "../../../linkapi-core/tests/images.rs"]
+mod images;
 mod keyring;
 #[path = "../../../linkapi-core/tests/pg_cluster.rs"]
 mod pg_cluster;
 mod serve;
 mod support;
+mod uploads;

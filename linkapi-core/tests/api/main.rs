@@ -9,6 +9,8 @@ mod client;
 mod compat;
 mod conversions;
 mod hardening;
+#[path = "../images.rs"]
+mod images;
 mod instances;
 mod limits;
 mod metrics;

@@ -1,0 +1,219 @@
+//! `linkapi upload`: batches with a bad file, retries on 429, progress bars on a terminal and
+//! none elsewhere, Ctrl-C, list and delete.
+
+use std::path::Path;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::images::png;
+use crate::support::{Home, TestServer};
+
+/// Writes `count` distinct valid PNGs named `img00.png`, ... into `dir`.
+fn write_images(dir: &Path, count: usize) {
+    std::fs::create_dir_all(dir).unwrap();
+    for i in 0..count {
+        std::fs::write(
+            dir.join(format!("img{i:02}.png")),
+            png(&format!("{}-{i}", dir.display()), 300),
+        )
+        .unwrap();
+    }
+}
+
+fn json_lines(text: &str) -> Vec<Value> {
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+#[test]
+fn fifty_files_with_one_bad_upload_the_rest_and_exit_non_zero() {
+    let server = TestServer::start();
+    let home = Home::new();
+    let dir = home.dir.path().join("images");
+    write_images(&dir, 49);
+    std::fs::write(dir.join("broken.png"), "this is text, not a PNG").unwrap();
+    let dir_arg = dir.display().to_string();
+    let run = home.admin(
+        &server,
+        &["upload", "--dir", &dir_arg, "--json", "--jobs", "6"],
+    );
+    assert_eq!(run.code, 1, "stderr: {}", run.stderr);
+    let results = json_lines(&run.stdout);
+    assert_eq!(results.len(), 50, "{}", run.stdout);
+    let (ok, failed): (Vec<&Value>, Vec<&Value>) = results.iter().partition(|r| r["ok"] == true);
+    assert_eq!(ok.len(), 49);
+    assert_eq!(failed.len(), 1);
+    assert!(failed[0]["file"].as_str().unwrap().ends_with("broken.png"));
+    assert!(
+        failed[0]["error"].as_str().unwrap().contains("not a PNG"),
+        "{}",
+        failed[0]
+    );
+    for result in &ok {
+        let url = result["url"].as_str().unwrap();
+        assert!(url.starts_with(&server.url), "{url}");
+    }
+    assert!(
+        run.stderr.contains("Uploaded 49 of 50 files"),
+        "{}",
+        run.stderr
+    );
+    // No bars and no terminal codes when stderr is not a terminal.
+    assert!(!run.stderr.contains('\u{1b}'), "{:?}", run.stderr);
+    assert!(!run.stderr.contains("files ["), "{}", run.stderr);
+    // Plain output: FILE<TAB>URL per line.
+    let again = home.admin(&server, &["upload", &format!("{dir_arg}/img00.png")]);
+    let line = again.ok().trim();
+    let (file, url) = line.split_once('\t').unwrap();
+    assert!(file.ends_with("img00.png"), "{line}");
+    assert_eq!(
+        url,
+        ok.iter()
+            .find(|r| r["file"].as_str().unwrap().ends_with("img00.png"))
+            .unwrap()["url"]
+    );
+    let listed = home.admin(&server, &["upload", "list", "--limit", "100", "--json"]);
+    assert_eq!(listed.json().as_array().unwrap().len(), 49);
+}
+
+#[test]
+fn uploads_that_meet_a_rate_limit_are_retried_until_they_pass() {
+    let server =
+        TestServer::start_with_config(Some("rate_limit_per_second = 2\nrate_limit_burst = 2\n"));
+    let home = Home::new();
+    let dir = home.dir.path().join("limited");
+    write_images(&dir, 8);
+    let run = home.admin(
+        &server,
+        &[
+            "upload",
+            "--dir",
+            &dir.display().to_string(),
+            "--jobs",
+            "8",
+            "--json",
+        ],
+    );
+    assert_eq!(
+        run.code, 0,
+        "stdout: {}\nstderr: {}",
+        run.stdout, run.stderr
+    );
+    let results = json_lines(&run.stdout);
+    assert_eq!(results.len(), 8);
+    assert!(results.iter().all(|r| r["ok"] == true), "{}", run.stdout);
+    // The server did refuse some at first.
+    let metrics = fetch_text(&format!("{}/metrics", server.url));
+    let refused = metrics
+        .lines()
+        .find(|l| l.contains("operation=\"uploads.create\"") && l.contains("status=\"429\""))
+        .unwrap_or_else(|| panic!("no 429 was counted:\n{metrics}"));
+    let count: f64 = refused.rsplit(' ').next().unwrap().parse().unwrap();
+    assert!(count >= 1.0, "{refused}");
+}
+
+/// A blocking GET of a text page (the test has no runtime of its own).
+fn fetch_text(url: &str) -> String {
+    let out = std::process::Command::new("curl")
+        .args(["-sS", url])
+        .output()
+        .expect("curl runs");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn a_terminal_shows_an_overall_bar_and_a_bar_per_file() {
+    let server = TestServer::start();
+    let home = Home::new();
+    let dir = home.dir.path().join("tty");
+    write_images(&dir, 12);
+    let run = home.admin_on_tty(&server, &format!("upload --dir {} --jobs 2", dir.display()));
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let screen = &run.stdout;
+    assert!(screen.contains("/12 files ["), "no overall bar: {screen}");
+    assert!(screen.contains("↑ img"), "no per-file bar: {screen}");
+    assert!(screen.contains("Uploaded 12 of 12 files"), "{screen}");
+}
+
+#[test]
+fn ctrl_c_stops_and_says_what_was_uploaded() {
+    // One request per second: the batch takes many seconds, and is interrupted within it.
+    let server =
+        TestServer::start_with_config(Some("rate_limit_per_second = 1\nrate_limit_burst = 1\n"));
+    let home = Home::new();
+    let dir = home.dir.path().join("interrupted");
+    write_images(&dir, 20);
+    let mut cmd = home.cmd();
+    cmd.env("LINKAPI_HOST", &server.url)
+        .env("LINKAPI_API_KEY", crate::support::ADMIN_KEY)
+        .args(["upload", "--dir", &dir.display().to_string(), "--jobs", "1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let child = cmd.spawn().unwrap();
+    std::thread::sleep(Duration::from_millis(2500));
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let started = Instant::now();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "it stopped at once"
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let uploaded = stdout.lines().filter(|l| l.contains("/files/")).count();
+    assert!((1..20).contains(&uploaded), "{stdout}");
+    assert!(
+        stderr.contains(&format!("interrupted: Uploaded {uploaded} of 20 files")),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn uploads_are_listed_and_deleted_by_id() {
+    let server = TestServer::start();
+    let home = Home::new();
+    let dir = home.dir.path().join("some");
+    write_images(&dir, 2);
+    let run = home.admin(
+        &server,
+        &["upload", "--dir", &dir.display().to_string(), "--json"],
+    );
+    let results = json_lines(run.ok());
+    let id = results[0]["file_id"].as_i64().unwrap().to_string();
+    let table = home.admin(&server, &["upload", "list"]);
+    assert_eq!(table.ok().lines().count(), 2);
+    home.admin(&server, &["upload", "delete", &id]).fails(2);
+    home.admin(&server, &["upload", "delete", &id, "--yes"])
+        .ok();
+    let left = home.admin(&server, &["upload", "list", "--json"]).json();
+    assert_eq!(left.as_array().unwrap().len(), 1);
+    home.admin(&server, &["upload", "delete", &id, "--yes"])
+        .fails(1);
+    // A file too large for --max-size is refused before anything is sent.
+    let big = home.admin(
+        &server,
+        &[
+            "upload",
+            &format!("{}/img00.png", dir.display()),
+            "--max-size",
+            "10",
+        ],
+    );
+    assert!(
+        big.fails(1).contains("larger than the 10-byte limit")
+            || big.stdout.contains("larger than the 10-byte limit"),
+        "{}{}",
+        big.stdout,
+        big.stderr
+    );
+    // Nothing named is a usage error.
+    home.admin(&server, &["upload"]).fails(2);
+}
