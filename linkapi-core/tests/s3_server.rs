@@ -35,6 +35,8 @@ fn required() -> bool {
         .any(|v| std::env::var_os(v).is_some_and(|v| !v.is_empty()))
 }
 
+/// The command that starts moto's server: its script, or its module where the script is not on
+/// `PATH` (a fresh `pip install` under pyenv before a rehash).
 fn find_moto() -> Option<String> {
     let found = Command::new("sh")
         .arg("-c")
@@ -42,7 +44,15 @@ fn find_moto() -> Option<String> {
         .output()
         .ok()?;
     let path = String::from_utf8_lossy(&found.stdout).trim().to_owned();
-    (found.status.success() && !path.is_empty()).then_some(path)
+    if found.status.success() && !path.is_empty() {
+        return Some(format!("'{path}'"));
+    }
+    let importable = Command::new("python3")
+        .args(["-c", "import moto.server"])
+        .status()
+        .ok()?
+        .success();
+    importable.then(|| "python3 -m moto.server".to_owned())
 }
 
 /// The process's server, started on first use; `None` when moto is not installed and not
@@ -50,7 +60,7 @@ fn find_moto() -> Option<String> {
 pub fn server() -> Option<&'static S3Server> {
     SERVER
         .get_or_init(|| match find_moto() {
-            Some(bin) => Some(S3Server::start(&bin)),
+            Some(command) => Some(S3Server::start(&command)),
             None if required() => panic!(
                 "an S3-compatible server is required for this run but moto_server was not \
                  found (pip install 'moto[server]')"
@@ -64,13 +74,13 @@ pub fn server() -> Option<&'static S3Server> {
 }
 
 impl S3Server {
-    fn start(bin: &str) -> S3Server {
+    fn start(command: &str) -> S3Server {
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .and_then(|l| l.local_addr())
             .map(|a| a.port())
             .expect("a free port");
         let script =
-            format!("'{bin}' -H 127.0.0.1 -p {port} >/dev/null 2>&1 & pid=$!; read _; kill $pid");
+            format!("{command} -H 127.0.0.1 -p {port} >/dev/null 2>&1 & pid=$!; read _; kill $pid");
         let watchdog = Command::new("sh")
             .arg("-c")
             .arg(script)

@@ -481,6 +481,7 @@ impl Server {
                 }
             },
         };
+        tracing::info!(storage = ?app_config.uploads.backend, "uploads");
         let app = App::start(store, Arc::new(SystemClock), app_config)
             .await
             .context("starting services")?;
@@ -579,6 +580,36 @@ mod tests {
         assert!(default_domain(Some("s.example.com"), bound).is_err());
         assert!(default_domain(Some("ftp://x"), bound).is_err());
         assert!(default_domain(Some("https://x/y"), bound).is_err());
+    }
+
+    #[test]
+    fn the_storage_table_names_a_directory_or_a_complete_bucket() {
+        let data = Path::new("/var/lib/linkapi");
+        let parse = |text: &str| -> Result<BlobBackend> {
+            let file: FileConfig = toml::from_str(text)?;
+            file.storage.unwrap_or_default().backend(data)
+        };
+        match parse("").expect("default") {
+            BlobBackend::Local(dir) => assert_eq!(dir, data.join(UPLOADS_DIR)),
+            other => panic!("{other:?}"),
+        }
+        match parse("[storage]\nbackend = \"s3\"\nbucket = \"b\"\nserve = \"presigned\"\n")
+            .expect("s3")
+        {
+            BlobBackend::S3(s3) => {
+                assert_eq!(s3.bucket, "b");
+                assert_eq!(s3.presign, Some(Duration::from_secs(3600)));
+            }
+            other => panic!("{other:?}"),
+        }
+        for bad in [
+            "[storage]\nbackend = \"s3\"\n",
+            "[storage]\nbackend = \"ftp\"\n",
+            "[storage]\nbackend = \"s3\"\nbucket = \"b\"\nserve = \"cdn\"\n",
+            "[storage]\nbucket_name = \"b\"\n",
+        ] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

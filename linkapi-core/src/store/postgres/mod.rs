@@ -1402,6 +1402,13 @@ impl Tx for PgTx<'_> {
         id: UploadId,
         pending_only: bool,
     ) -> StoreResult<Option<(Upload, bool)>> {
+        // Lock as claims do, the user's usage row first, so the two never wait on each other
+        // in opposite orders.
+        self.execute(
+            "SELECT bytes FROM upload_usage WHERE user_id = $1 FOR UPDATE",
+            &[&user.0],
+        )
+        .await?;
         let Some(row) = self
             .query_opt(
                 "DELETE FROM uploads WHERE id = $1 AND user_id = $2 AND (NOT stored OR NOT $3)
