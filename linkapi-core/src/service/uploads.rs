@@ -88,7 +88,7 @@ impl HostedFile {
 }
 
 /// What the display name of an upload is: the last path segment the client gave, without
-/// control or bidirectional-override characters, at most [`MAX_FILE_NAME`] characters. It is
+/// control or bidirectional-override characters, at most 255 characters. It is
 /// never used as a path.
 pub fn display_name(given: &str) -> String {
     let last = given.rsplit(['/', '\\']).next().unwrap_or_default();

@@ -412,6 +412,21 @@ async fn the_same_bytes_are_stored_once_and_go_with_their_last_upload() {
         .assert_primary_error(StatusCode::NOT_FOUND, "not_found");
 }
 
+/// Uploads `count` distinct images of the same size at once, spread over `servers` in turn.
+async fn race_uploads(
+    servers: &[&TestServer],
+    key: &str,
+    count: usize,
+    tag: &str,
+) -> Vec<crate::support::Reply> {
+    let racers = (0..count).map(|i| {
+        let server = servers[i % servers.len()];
+        let bytes = png(&format!("{tag}{i:02}"), 900);
+        async move { upload(server, key, "race.png", bytes, "image/png").await }
+    });
+    futures_util::future::join_all(racers).await
+}
+
 #[tokio::test]
 async fn the_storage_quota_admits_exactly_what_fits_under_concurrency() {
     let sample = png("q00", 900).len() as i64;
@@ -421,20 +436,7 @@ async fn the_storage_quota_admits_exactly_what_fits_under_concurrency() {
     })
     .await;
     let (_, key) = server.user_with_key("quota", UPLOAD_SCOPES).await;
-    let racers = (0..24).map(|i| {
-        let (server, key) = (&server, key.clone());
-        async move {
-            upload(
-                server,
-                &key,
-                "q.png",
-                png(&format!("q{i:02}"), 900),
-                "image/png",
-            )
-            .await
-        }
-    });
-    let replies = futures_util::future::join_all(racers).await;
+    let replies = race_uploads(&[&server], &key, 24, "q").await;
     let stored = replies
         .iter()
         .filter(|r| r.status == StatusCode::CREATED)
@@ -731,20 +733,7 @@ async fn the_quota_is_exact_across_two_instances() {
         return;
     };
     let (_, key) = a.user_with_key("twoquota", UPLOAD_SCOPES).await;
-    let racers = (0..20).map(|i| {
-        let (server, key) = (if i % 2 == 0 { &a } else { &b }, key.clone());
-        async move {
-            upload(
-                server,
-                &key,
-                "x.png",
-                png(&format!("x{i:02}"), 900),
-                "image/png",
-            )
-            .await
-        }
-    });
-    let replies = futures_util::future::join_all(racers).await;
+    let replies = race_uploads(&[&a, &b], &key, 20, "x").await;
     let stored = replies
         .iter()
         .filter(|r| r.status == StatusCode::CREATED)
