@@ -99,7 +99,10 @@ pub struct ImageCheck {
     total: u64,
     /// The last bytes seen.
     tail: Vec<u8>,
+    /// PNG: the chunk walk.
     png: PngWalk,
+    /// WebP: the container's declared length after its first 8 bytes.
+    riff_size: u32,
 }
 
 impl ImageCheck {
@@ -136,6 +139,12 @@ impl ImageCheck {
                 match signature(&self.head) {
                     Some(kind) => {
                         self.kind = Some(kind);
+                        if kind == ImageType::Webp {
+                            // "RIFF", then the length of what follows it, little-endian.
+                            let size = &self.head[4..8];
+                            self.riff_size =
+                                u32::from_le_bytes([size[0], size[1], size[2], size[3]]);
+                        }
                         let head = std::mem::take(&mut self.head);
                         // The head holds the start of the file; the rest of this chunk follows.
                         self.walk(kind, &head)?;
@@ -198,7 +207,7 @@ impl ImageCheck {
                 }
             }
             ImageType::Webp => {
-                let declared = u64::from(self.png.riff_size) + 8;
+                let declared = u64::from(self.riff_size) + 8;
                 match self.total.cmp(&declared) {
                     std::cmp::Ordering::Less => Err(ImageError::Truncated(ImageType::Webp)),
                     std::cmp::Ordering::Greater => Err(ImageError::Damaged(
@@ -227,21 +236,9 @@ impl ImageCheck {
     fn walk(&mut self, kind: ImageType, bytes: &[u8]) -> Result<(), ImageError> {
         match kind {
             ImageType::Png => self.png.feed(bytes),
-            ImageType::Webp => {
-                // Only the declared length matters, read once from the header.
-                if !self.png.riff_read {
-                    self.png.header.extend_from_slice(bytes);
-                    if self.png.header.len() >= 8 {
-                        let size = &self.png.header[4..8];
-                        self.png.riff_size =
-                            u32::from_le_bytes([size[0], size[1], size[2], size[3]]);
-                        self.png.riff_read = true;
-                        self.png.header = Vec::new();
-                    }
-                }
-                Ok(())
-            }
-            ImageType::Jpeg | ImageType::Gif => Ok(()),
+            // Their ends are checked from the tail and the length (WebP's declared length was
+            // read with the signature).
+            ImageType::Webp | ImageType::Jpeg | ImageType::Gif => Ok(()),
         }
     }
 }
@@ -287,8 +284,7 @@ fn looks_like_svg(head: &[u8]) -> bool {
     text.contains("<svg")
 }
 
-/// Walks PNG chunks (length, type, data, CRC) as bytes arrive, up to `IEND`. Also holds the
-/// WebP container's declared size (one walker per check, one format per file).
+/// Walks PNG chunks (length, type, data, CRC) as bytes arrive, up to `IEND`.
 #[derive(Debug, Default)]
 struct PngWalk {
     /// Bytes of the signature or of a chunk header being gathered.
@@ -301,8 +297,6 @@ struct PngWalk {
     chunks: u64,
     /// `IEND` reached.
     ended: bool,
-    riff_size: u32,
-    riff_read: bool,
 }
 
 impl PngWalk {

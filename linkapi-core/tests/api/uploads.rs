@@ -9,7 +9,6 @@ use std::time::Duration;
 use linkapi_core::blob::{BlobBackend, S3Settings};
 use reqwest::StatusCode;
 use reqwest::multipart::{Form, Part};
-use serde_json::Value;
 
 #[cfg(feature = "s3")]
 use crate::s3_server;
@@ -687,7 +686,7 @@ async fn two_instances_on_one_bucket_serve_and_remove_one_upload() {
     let (_, key) = a.user_with_key("shared", UPLOAD_SCOPES).await;
     let bytes = png("two", 64);
     let data = upload(&a, &key, "two.png", bytes.clone(), "image/png").await;
-    let data: Value = data.primary_data().clone();
+    let data: serde_json::Value = data.primary_data().clone();
     let on_b = b.url(&format!("/files/{}", data["object_key"].as_str().unwrap()));
     let served = fetch(&b, &on_b, &[]).await;
     assert_eq!(served.status(), StatusCode::OK);
