@@ -135,6 +135,7 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Create many chains from CSV or JSON lines, one chain per line')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List your short links, newest first')
             [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Show one chain')
+            [CompletionResult]::new('qr', 'qr', [CompletionResultType]::ParameterValue, 'Show a chain''s QR code in the terminal, or write it as PNG or SVG')
             [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Change a chain''s title, destination or expiry')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete chains (their codes are never reused)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -198,6 +199,22 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'linkapi;chain;qr' {
+            [CompletionResult]::new('--domain', '--domain', [CompletionResultType]::ParameterName, 'Domain id, when you have the code on several domains')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the image to this file')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the image to this file')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Image format [default: from the --output extension, else png]')
+            [CompletionResult]::new('--size', '--size', [CompletionResultType]::ParameterName, 'Side of the image in pixels (64 to 2048)')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--code', '--code', [CompletionResultType]::ParameterName, 'Take CHAIN as a code even when it is all digits')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'linkapi;chain;edit' {
             [CompletionResult]::new('--domain', '--domain', [CompletionResultType]::ParameterName, 'Domain id, when you have the code on several domains')
             [CompletionResult]::new('--title', '--title', [CompletionResultType]::ParameterName, 'New label')
@@ -233,6 +250,7 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Create many chains from CSV or JSON lines, one chain per line')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List your short links, newest first')
             [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Show one chain')
+            [CompletionResult]::new('qr', 'qr', [CompletionResultType]::ParameterValue, 'Show a chain''s QR code in the terminal, or write it as PNG or SVG')
             [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Change a chain''s title, destination or expiry')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete chains (their codes are never reused)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -248,6 +266,9 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             break
         }
         'linkapi;chain;help;info' {
+            break
+        }
+        'linkapi;chain;help;qr' {
             break
         }
         'linkapi;chain;help;edit' {
@@ -828,6 +849,7 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Create many chains from CSV or JSON lines, one chain per line')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List your short links, newest first')
             [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Show one chain')
+            [CompletionResult]::new('qr', 'qr', [CompletionResultType]::ParameterValue, 'Show a chain''s QR code in the terminal, or write it as PNG or SVG')
             [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Change a chain''s title, destination or expiry')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete chains (their codes are never reused)')
             break
@@ -842,6 +864,9 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             break
         }
         'linkapi;help;chain;info' {
+            break
+        }
+        'linkapi;help;chain;qr' {
             break
         }
         'linkapi;help;chain;edit' {

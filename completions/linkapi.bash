@@ -223,6 +223,9 @@ _linkapi() {
             linkapi__subcmd__chain,list)
                 cmd="linkapi__subcmd__chain__subcmd__list"
                 ;;
+            linkapi__subcmd__chain,qr)
+                cmd="linkapi__subcmd__chain__subcmd__qr"
+                ;;
             linkapi__subcmd__chain__subcmd__help,create)
                 cmd="linkapi__subcmd__chain__subcmd__help__subcmd__create"
                 ;;
@@ -243,6 +246,9 @@ _linkapi() {
                 ;;
             linkapi__subcmd__chain__subcmd__help,list)
                 cmd="linkapi__subcmd__chain__subcmd__help__subcmd__list"
+                ;;
+            linkapi__subcmd__chain__subcmd__help,qr)
+                cmd="linkapi__subcmd__chain__subcmd__help__subcmd__qr"
                 ;;
             linkapi__subcmd__conversion,help)
                 cmd="linkapi__subcmd__conversion__subcmd__help"
@@ -393,6 +399,9 @@ _linkapi() {
                 ;;
             linkapi__subcmd__help__subcmd__chain,list)
                 cmd="linkapi__subcmd__help__subcmd__chain__subcmd__list"
+                ;;
+            linkapi__subcmd__help__subcmd__chain,qr)
+                cmd="linkapi__subcmd__help__subcmd__chain__subcmd__qr"
                 ;;
             linkapi__subcmd__help__subcmd__conversion,list)
                 cmd="linkapi__subcmd__help__subcmd__conversion__subcmd__list"
@@ -1402,7 +1411,7 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__chain)
-            opts="-h -V --host --profile --no-input --help --version create import list info edit delete help"
+            opts="-h -V --host --profile --no-input --help --version create import list info qr edit delete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1538,7 +1547,7 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__chain__subcmd__help)
-            opts="create import list info edit delete help"
+            opts="create import list info qr edit delete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1649,6 +1658,20 @@ _linkapi() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        linkapi__subcmd__chain__subcmd__help__subcmd__qr)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         linkapi__subcmd__chain__subcmd__import)
             opts="-h -V --format --json --host --profile --no-input --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1733,6 +1756,48 @@ _linkapi() {
                     return 0
                     ;;
                 --json)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__chain__subcmd__qr)
+            opts="-o -h -V --code --domain --output --format --size --host --profile --no-input --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --domain)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "png svg" -- "${cur}"))
+                    return 0
+                    ;;
+                --size)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2434,7 +2499,7 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__help__subcmd__chain)
-            opts="create import list info edit delete"
+            opts="create import list info qr edit delete"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2518,6 +2583,20 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__help__subcmd__chain__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__help__subcmd__chain__subcmd__qr)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -120,6 +120,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand import 'Create many chains from CSV or JSON lines, one chain per line'
             cand list 'List your short links, newest first'
             cand info 'Show one chain'
+            cand qr 'Show a chain''s QR code in the terminal, or write it as PNG or SVG'
             cand edit 'Change a chain''s title, destination or expiry'
             cand delete 'Delete chains (their codes are never reused)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -178,6 +179,21 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'linkapi;chain;qr'= {
+            cand --domain 'Domain id, when you have the code on several domains'
+            cand -o 'Write the image to this file'
+            cand --output 'Write the image to this file'
+            cand --format 'Image format [default: from the --output extension, else png]'
+            cand --size 'Side of the image in pixels (64 to 2048)'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --code 'Take CHAIN as a code even when it is all digits'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'linkapi;chain;edit'= {
             cand --domain 'Domain id, when you have the code on several domains'
             cand --title 'New label'
@@ -211,6 +227,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand import 'Create many chains from CSV or JSON lines, one chain per line'
             cand list 'List your short links, newest first'
             cand info 'Show one chain'
+            cand qr 'Show a chain''s QR code in the terminal, or write it as PNG or SVG'
             cand edit 'Change a chain''s title, destination or expiry'
             cand delete 'Delete chains (their codes are never reused)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -222,6 +239,8 @@ set edit:completion:arg-completer[linkapi] = {|@words|
         &'linkapi;chain;help;list'= {
         }
         &'linkapi;chain;help;info'= {
+        }
+        &'linkapi;chain;help;qr'= {
         }
         &'linkapi;chain;help;edit'= {
         }
@@ -721,6 +740,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand import 'Create many chains from CSV or JSON lines, one chain per line'
             cand list 'List your short links, newest first'
             cand info 'Show one chain'
+            cand qr 'Show a chain''s QR code in the terminal, or write it as PNG or SVG'
             cand edit 'Change a chain''s title, destination or expiry'
             cand delete 'Delete chains (their codes are never reused)'
         }
@@ -731,6 +751,8 @@ set edit:completion:arg-completer[linkapi] = {|@words|
         &'linkapi;help;chain;list'= {
         }
         &'linkapi;help;chain;info'= {
+        }
+        &'linkapi;help;chain;qr'= {
         }
         &'linkapi;help;chain;edit'= {
         }

@@ -79,18 +79,19 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_su
 complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "logout" -d 'Forget the stored key of the profile (the key itself stays valid on the server)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "token" -d 'Print the key the current profile would use'
 complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info edit delete help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info edit delete help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info edit delete help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info edit delete help" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info edit delete help" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info edit delete help" -f -a "create" -d 'Create a short link'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info edit delete help" -f -a "import" -d 'Create many chains from CSV or JSON lines, one chain per line'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info edit delete help" -f -a "list" -d 'List your short links, newest first'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info edit delete help" -f -a "info" -d 'Show one chain'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info edit delete help" -f -a "edit" -d 'Change a chain\'s title, destination or expiry'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info edit delete help" -f -a "delete" -d 'Delete chains (their codes are never reused)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info edit delete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info qr edit delete help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info qr edit delete help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info qr edit delete help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info qr edit delete help" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info qr edit delete help" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info qr edit delete help" -f -a "create" -d 'Create a short link'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info qr edit delete help" -f -a "import" -d 'Create many chains from CSV or JSON lines, one chain per line'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info qr edit delete help" -f -a "list" -d 'List your short links, newest first'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info qr edit delete help" -f -a "info" -d 'Show one chain'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info qr edit delete help" -f -a "qr" -d 'Show a chain\'s QR code in the terminal, or write it as PNG or SVG'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info qr edit delete help" -f -a "edit" -d 'Change a chain\'s title, destination or expiry'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info qr edit delete help" -f -a "delete" -d 'Delete chains (their codes are never reused)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info qr edit delete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from create" -l title -d 'Label' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from create" -l code -d 'Custom code instead of a random one' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from create" -l domain -d 'Domain id [default: the server\'s default domain]' -r
@@ -129,6 +130,17 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_s
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from info" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from info" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from info" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from qr" -l domain -d 'Domain id, when you have the code on several domains' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from qr" -s o -l output -d 'Write the image to this file' -r -F
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from qr" -l format -d 'Image format [default: from the --output extension, else png]' -r -f -a "png\t'PNG'
+svg\t'SVG'"
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from qr" -l size -d 'Side of the image in pixels (64 to 2048)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from qr" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from qr" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from qr" -l code -d 'Take CHAIN as a code even when it is all digits'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from qr" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from qr" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from qr" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from edit" -l domain -d 'Domain id, when you have the code on several domains' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from edit" -l title -d 'New label' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from edit" -l target-url -d 'New destination' -r
@@ -152,6 +164,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_s
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from help" -f -a "import" -d 'Create many chains from CSV or JSON lines, one chain per line'
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from help" -f -a "list" -d 'List your short links, newest first'
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from help" -f -a "info" -d 'Show one chain'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from help" -f -a "qr" -d 'Show a chain\'s QR code in the terminal, or write it as PNG or SVG'
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from help" -f -a "edit" -d 'Change a chain\'s title, destination or expiry'
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from help" -f -a "delete" -d 'Delete chains (their codes are never reused)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -356,6 +369,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_su
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from chain" -f -a "import" -d 'Create many chains from CSV or JSON lines, one chain per line'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from chain" -f -a "list" -d 'List your short links, newest first'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from chain" -f -a "info" -d 'Show one chain'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from chain" -f -a "qr" -d 'Show a chain\'s QR code in the terminal, or write it as PNG or SVG'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from chain" -f -a "edit" -d 'Change a chain\'s title, destination or expiry'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from chain" -f -a "delete" -d 'Delete chains (their codes are never reused)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from group" -f -a "create" -d 'Create a group'

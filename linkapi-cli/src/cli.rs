@@ -234,6 +234,15 @@ pub struct ChainRef {
     pub domain: Option<i64>,
 }
 
+/// Image formats of `linkapi chain qr`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum QrImageFormat {
+    /// PNG
+    Png,
+    /// SVG
+    Svg,
+}
+
 /// `linkapi chain ...`
 #[derive(Debug, Subcommand)]
 pub enum ChainCommand {
@@ -323,6 +332,30 @@ Examples:
         /// Output as JSON.
         #[command(flatten)]
         json: JsonArgs,
+    },
+    /// Show a chain's QR code in the terminal, or write it as PNG or SVG
+    #[command(after_help = "\
+On a terminal the code is drawn with block characters, followed by the link. With --output, or
+when stdout is not a terminal, the image itself is written (PNG unless --format svg or an
+.svg file name).
+
+Examples:
+  linkapi chain qr spring-27
+  linkapi chain qr 12 --output spring.png --size 512
+  linkapi chain qr spring-27 --format svg > spring.svg")]
+    Qr {
+        /// The chain.
+        #[command(flatten)]
+        chain: ChainRef,
+        /// Write the image to this file
+        #[arg(long, short, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Image format [default: from the --output extension, else png]
+        #[arg(long, value_enum)]
+        format: Option<QrImageFormat>,
+        /// Side of the image in pixels (64 to 2048)
+        #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(64..=2048))]
+        size: u32,
     },
     /// Change a chain's title, destination or expiry
     #[command(after_help = "\

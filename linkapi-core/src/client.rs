@@ -201,6 +201,28 @@ impl Client {
         request: RequestBuilder,
         url: String,
     ) -> Result<T, ClientError> {
+        let bytes = self.fetch(request, &url).await?;
+        let decode = |detail: String| ClientError::Decode {
+            url: url.clone(),
+            detail,
+        };
+        match surface {
+            Surface::Primary => serde_json::from_slice::<PrimaryOk<T>>(&bytes)
+                .map(|ok| ok.data)
+                .map_err(|e| decode(e.to_string())),
+            Surface::Compat => serde_json::from_slice::<CompatOk<T>>(&bytes)
+                .map(|ok| ok.result)
+                .map_err(|e| decode(e.to_string())),
+            Surface::Status => serde_json::from_slice::<StatusOk<T>>(&bytes)
+                .map(|ok| ok.result)
+                .map_err(|e| decode(e.to_string())),
+        }
+    }
+
+    /// Sends `request`: the body of a success, or the error the answer (or the exchange)
+    /// amounts to.
+    async fn fetch(&self, request: RequestBuilder, url: &str) -> Result<bytes::Bytes, ClientError> {
+        let url = url.to_owned();
         let response = request.send().await.map_err(|source| {
             if source.is_timeout() {
                 ClientError::Timeout { url: url.clone() }
@@ -233,22 +255,8 @@ impl Client {
                 url: url.clone(),
                 source,
             })?;
-        let decode = |detail: String| ClientError::Decode {
-            url: url.clone(),
-            detail,
-        };
         if status.is_success() {
-            return match surface {
-                Surface::Primary => serde_json::from_slice::<PrimaryOk<T>>(&bytes)
-                    .map(|ok| ok.data)
-                    .map_err(|e| decode(e.to_string())),
-                Surface::Compat => serde_json::from_slice::<CompatOk<T>>(&bytes)
-                    .map(|ok| ok.result)
-                    .map_err(|e| decode(e.to_string())),
-                Surface::Status => serde_json::from_slice::<StatusOk<T>>(&bytes)
-                    .map(|ok| ok.result)
-                    .map_err(|e| decode(e.to_string())),
-            };
+            return Ok(bytes);
         }
         let (code, message) = if let Ok(err) = serde_json::from_slice::<PrimaryError>(&bytes) {
             (err.code, err.message)
@@ -367,6 +375,26 @@ impl Client {
             None => format!("/chains/{id}/stats"),
         };
         self.get(Surface::Primary, &path).await
+    }
+
+    /// `GET /chains/{id}/qr`: a QR code of the chain's link, `format` `png` or `svg`, about
+    /// `size` pixels wide; the image's bytes.
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn chain_qr(
+        &self,
+        id: i64,
+        format: &str,
+        size: Option<u32>,
+    ) -> Result<Vec<u8>, ClientError> {
+        let query = serde_urlencoded::to_string(primary::QrQuery {
+            format: Some(format.to_owned()),
+            size,
+        })
+        .unwrap_or_default();
+        let (request, url) = self.request(Method::GET, &format!("/chains/{id}/qr?{query}"));
+        Ok(self.fetch(request, &url).await?.to_vec())
     }
 
     /// `POST /openapi/v1/adcallback/{ad_platform_name}/conversions`: `result.duplicate` says

@@ -10,11 +10,13 @@
 //! - [`wire`]: JSON shapes of each surface and the envelopes; shared with clients.
 //! - [`store`]: the storage traits ([`store::Store`]) and the SQLite backend.
 //! - [`service`]: [`App`], the rules: keys and scopes, chains, groups, domains, admin,
-//!   the redirect cache, the visit pipeline, statistics, conversions, rate limits and quotas.
+//!   the redirect cache, the visit pipeline, statistics, conversions, uploads, QR codes, rate
+//!   limits and quotas.
 //! - [`http`]: [`serve`], the accept loop, router, request decoding, envelopes, handlers.
 //! - [`blob`]: where uploaded bytes live: a local directory or (feature `s3`) an
 //!   S3-compatible bucket, both through `object_store`.
 //! - [`image`]: deciding an upload's type by its bytes, and refusing truncated images.
+//! - [`qr`]: QR codes of links (PNG, SVG, terminal blocks).
 //! - [`codes`]: short-code and target-URL rules.
 //! - [`clock`]: the injectable clock, the calendar days are counted in, and the wire time
 //!   formats.
@@ -57,6 +59,7 @@ pub mod http;
 pub mod image;
 pub mod metrics;
 pub mod model;
+pub mod qr;
 pub mod service;
 pub mod store;
 pub mod wire;

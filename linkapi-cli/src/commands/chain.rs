@@ -1,7 +1,7 @@
 //! `linkapi chain create|import|list|info|edit|delete`.
 
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context as _, Result};
@@ -10,7 +10,7 @@ use linkapi_core::wire::primary::{self, CreateChain, ListChains, UpdateChain};
 use linkapi_core::wire::{IntList, compat};
 use serde_json::json;
 
-use crate::cli::{ChainCommand, ChainRef, ImportFormat};
+use crate::cli::{ChainCommand, ChainRef, ImportFormat, QrImageFormat};
 use crate::context::{Context, parse_time};
 use crate::exit::{Reported, UsageError};
 
@@ -53,6 +53,12 @@ pub async fn run(ctx: Context, command: ChainCommand) -> Result<()> {
             json,
         } => list(ctx, page, limit, all, group, query, json.json).await,
         ChainCommand::Info { chain, json } => info(ctx, chain, json.json).await,
+        ChainCommand::Qr {
+            chain,
+            output,
+            format,
+            size,
+        } => qr(ctx, chain, output, format, size).await,
         ChainCommand::Edit {
             chain,
             title,
@@ -164,6 +170,46 @@ async fn info(ctx: Context, chain: ChainRef, json: Option<String>) -> Result<()>
     let client = ctx.client()?;
     let id = resolve(&client, &chain.chain, chain.code, chain.domain).await?;
     ctx.out.record(&client.chain(id).await?, json.as_deref())
+}
+
+/// `linkapi chain qr`: block characters on a terminal, else the image from the server.
+async fn qr(
+    ctx: Context,
+    chain: ChainRef,
+    output: Option<PathBuf>,
+    format: Option<QrImageFormat>,
+    size: u32,
+) -> Result<()> {
+    let client = ctx.client()?;
+    let id = resolve(&client, &chain.chain, chain.code, chain.domain).await?;
+    if output.is_none() && format.is_none() && ctx.out.stdout_tty {
+        let link = client.chain(id).await?.render_url;
+        let drawn = linkapi_core::qr::terminal(&link)?;
+        ctx.out.line(&format!("{drawn}\n{link}"));
+        return Ok(());
+    }
+    let svg = format == Some(QrImageFormat::Svg)
+        || (format.is_none()
+            && output
+                .as_ref()
+                .and_then(|p| p.extension())
+                .is_some_and(|e| e.eq_ignore_ascii_case("svg")));
+    let image = client
+        .chain_qr(id, if svg { "svg" } else { "png" }, Some(size))
+        .await?;
+    match output {
+        Some(path) => {
+            std::fs::write(&path, &image).with_context(|| format!("writing {}", path.display()))?;
+            ctx.out.success(&format!("Wrote {}", path.display()));
+        }
+        None => {
+            use std::io::Write;
+            let mut stdout = std::io::stdout().lock();
+            stdout.write_all(&image)?;
+            stdout.flush()?;
+        }
+    }
+    Ok(())
 }
 
 /// `linkapi chain edit`

@@ -347,3 +347,57 @@ fn stats_show_totals_and_a_daily_trend() {
     let refused = home.run(&["stats", "seen", "--days", "366"]);
     assert!(refused.fails(2).contains("366"), "{}", refused.stderr);
 }
+
+#[test]
+fn a_qr_code_is_drawn_on_a_terminal_and_written_as_an_image_elsewhere() {
+    let server = TestServer::start();
+    let home = Home::new();
+    let created = home
+        .admin(
+            &server,
+            &[
+                "chain",
+                "create",
+                "https://example.com/qr",
+                "--code",
+                "qr-cli",
+                "--json",
+            ],
+        )
+        .json();
+    let link = created["render_url"].as_str().unwrap().to_owned();
+
+    let file = home.dir.path().join("code.png");
+    home.admin(
+        &server,
+        &[
+            "chain",
+            "qr",
+            "qr-cli",
+            "--output",
+            &file.display().to_string(),
+            "--size",
+            "128",
+        ],
+    )
+    .ok();
+    let bytes = std::fs::read(&file).unwrap();
+    assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"), "a PNG file");
+
+    let svg = home.admin(&server, &["chain", "qr", "qr-cli", "--format", "svg"]);
+    assert!(svg.ok().contains("<svg"), "piped: the image itself");
+
+    let screen = home.admin_on_tty(&server, "chain qr qr-cli");
+    assert_eq!(screen.code, 0, "{}", screen.stdout);
+    assert!(
+        screen.stdout.contains('▀') || screen.stdout.contains('▄'),
+        "{}",
+        screen.stdout
+    );
+    assert!(screen.stdout.contains(&link), "{}", screen.stdout);
+
+    home.admin(&server, &["chain", "qr", "qr-cli", "--size", "10"])
+        .fails(2);
+    home.admin(&server, &["chain", "qr", "no-such-code"])
+        .fails(1);
+}

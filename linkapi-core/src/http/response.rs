@@ -53,16 +53,29 @@ fn json_response(status: StatusCode, value: &impl Serialize) -> Response<Body> {
     }
 }
 
+/// A 200 carrying `bytes` of `content_type`, cacheable as `cache_control` says.
+pub(crate) fn bytes(
+    content_type: &'static str,
+    cache_control: &'static str,
+    bytes: impl Into<Bytes>,
+) -> Response<Body> {
+    let mut response = Response::new(full(bytes));
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    headers.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static(cache_control),
+    );
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    response
+}
+
 /// The metrics in the Prometheus text format.
 pub(crate) fn metrics(metrics: &crate::metrics::Metrics) -> Response<Body> {
-    let mut response = Response::new(full(metrics.encode()));
-    let headers = response.headers_mut();
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static(crate::metrics::CONTENT_TYPE),
-    );
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    response
+    bytes(crate::metrics::CONTENT_TYPE, "no-store", metrics.encode())
 }
 
 /// How a handler answers: the success envelope its route declares. Handlers never choose

@@ -360,6 +360,13 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
             handler!(p::chain_stats),
         ),
         primary(
+            GET,
+            "/chains/{id}/qr",
+            "chains.qr",
+            Read(Chains),
+            handler!(p::chain_qr),
+        ),
+        primary(
             POST,
             "/admin/visitor-secret",
             "admin.visitor_secret.rotate",

@@ -16,6 +16,7 @@ mod chains;
 mod conversions;
 mod groups;
 mod links;
+mod qr;
 mod ratelimit;
 mod stats;
 mod uploads;

@@ -290,3 +290,15 @@ pub struct UploadPage {
     /// Rows per page.
     pub page_size: i64,
 }
+
+/// Query of `GET /chains/{id}/qr`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QrQuery {
+    /// `png` (default) or `svg`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<String>,
+    /// Side of the image in pixels, 64 to 2048 (default 256).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<u32>,
+}

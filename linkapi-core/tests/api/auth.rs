@@ -34,6 +34,7 @@ const ENDPOINTS: &[(&str, &str, &str, bool)] = &[
     ),
     ("GET", "/chains/1/conversions", "conversions:read", false),
     ("GET", "/chains/1/stats", "stats:read", false),
+    ("GET", "/chains/1/qr", "chains:read", false),
     ("POST", "/uploads", "uploads:write", false),
     ("GET", "/uploads", "uploads:read", false),
     ("DELETE", "/uploads/1", "uploads:write", false),

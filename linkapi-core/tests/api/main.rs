@@ -18,6 +18,7 @@ mod persistence;
 #[path = "../pg_cluster.rs"]
 mod pg_cluster;
 mod primary;
+mod qr;
 mod redirect;
 #[cfg(feature = "s3")]
 #[path = "../s3_server.rs"]

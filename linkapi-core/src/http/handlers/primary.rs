@@ -194,3 +194,20 @@ pub(crate) async fn chain_stats(app: &App, call: Call) -> Result<Response> {
             .collect(),
     }))
 }
+
+/// # `GET /chains/{id}/qr?format=png|svg&size=N` (`chains:read`): a QR code of the chain's
+/// `render_url`.
+pub(crate) async fn chain_qr(app: &App, call: Call) -> Result<Response> {
+    let id = ChainId(path_id(call.param.as_deref(), "chain")?);
+    let q: wire::QrQuery = query(&call.parts)?;
+    let (format, image) = app
+        .chain_qr(&call.who, id, q.format.as_deref(), q.size)
+        .await?;
+    let mut response = crate::http::response::bytes(format.mime(), "private, max-age=3600", image);
+    // An SVG opened directly runs nothing.
+    response.headers_mut().insert(
+        http::header::CONTENT_SECURITY_POLICY,
+        http::HeaderValue::from_static("default-src 'none'; style-src 'unsafe-inline'; sandbox"),
+    );
+    Ok(response)
+}
