@@ -34,6 +34,7 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('domain', 'domain', [CompletionResultType]::ParameterValue, 'List the domains you may create chains on')
             [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Show a chain''s visits: totals, unique visitors and the daily trend')
             [CompletionResult]::new('conversion', 'conversion', [CompletionResultType]::ParameterValue, 'Report ad conversions for a chain and list what was recorded')
+            [CompletionResult]::new('template', 'template', [CompletionResultType]::ParameterValue, 'List the jump-page templates you may use')
             [CompletionResult]::new('upload', 'upload', [CompletionResultType]::ParameterValue, 'Upload images (many at once, with progress bars), list and delete uploads')
             [CompletionResult]::new('admin', 'admin', [CompletionResultType]::ParameterValue, 'Manage users, API keys and domains (needs a key with scope admin)')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Run the server locally (same flags as linkapi-server)')
@@ -441,6 +442,42 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
         'linkapi;conversion;help;help' {
             break
         }
+        'linkapi;template' {
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the templates offered to you, and which your chains use')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'linkapi;template;list' {
+            [CompletionResult]::new('--page', '--page', [CompletionResultType]::ParameterName, 'Page to show')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Templates per page (at most 100)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;template;help' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the templates offered to you, and which your chains use')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'linkapi;template;help;list' {
+            break
+        }
+        'linkapi;template;help;help' {
+            break
+        }
         'linkapi;upload' {
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Upload every file in this directory')
             [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Files uploaded at once (1 to 32)')
@@ -511,6 +548,7 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('user', 'user', [CompletionResultType]::ParameterValue, 'Users')
             [CompletionResult]::new('key', 'key', [CompletionResultType]::ParameterValue, 'API keys')
             [CompletionResult]::new('domain', 'domain', [CompletionResultType]::ParameterValue, 'Domains')
+            [CompletionResult]::new('template', 'template', [CompletionResultType]::ParameterValue, 'Jump-page templates: add, list, edit and retire custom ones')
             [CompletionResult]::new('rotate-visitor-secret', 'rotate-visitor-secret', [CompletionResultType]::ParameterValue, 'Count visitors with a new secret from now on (a visitor seen before counts once more as unique)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -709,6 +747,95 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
         'linkapi;admin;domain;help;help' {
             break
         }
+        'linkapi;admin;template' {
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add a custom template')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List every template, retired ones included')
+            [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Change a custom template')
+            [CompletionResult]::new('retire', 'retire', [CompletionResultType]::ParameterValue, 'Retire a custom template: no longer offered; chains that use it keep it')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'linkapi;admin;template;add' {
+            [CompletionResult]::new('--style', '--style', [CompletionResultType]::ParameterName, 'Built-in layout: generic, card or poster [default: generic]')
+            [CompletionResult]::new('--thumb', '--thumb', [CompletionResultType]::ParameterName, 'Thumbnail URL')
+            [CompletionResult]::new('--body-file', '--body-file', [CompletionResultType]::ParameterName, 'Page source (a minijinja template) read from this file')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Offer it to this user only [default: everyone]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;admin;template;list' {
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;admin;template;edit' {
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'New name')
+            [CompletionResult]::new('--style', '--style', [CompletionResultType]::ParameterName, 'New layout')
+            [CompletionResult]::new('--thumb', '--thumb', [CompletionResultType]::ParameterName, 'New thumbnail URL (empty removes it)')
+            [CompletionResult]::new('--body-file', '--body-file', [CompletionResultType]::ParameterName, 'New page source from this file')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;admin;template;retire' {
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;admin;template;help' {
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add a custom template')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List every template, retired ones included')
+            [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Change a custom template')
+            [CompletionResult]::new('retire', 'retire', [CompletionResultType]::ParameterValue, 'Retire a custom template: no longer offered; chains that use it keep it')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'linkapi;admin;template;help;add' {
+            break
+        }
+        'linkapi;admin;template;help;list' {
+            break
+        }
+        'linkapi;admin;template;help;edit' {
+            break
+        }
+        'linkapi;admin;template;help;retire' {
+            break
+        }
+        'linkapi;admin;template;help;help' {
+            break
+        }
         'linkapi;admin;rotate-visitor-secret' {
             [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
@@ -723,6 +850,7 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('user', 'user', [CompletionResultType]::ParameterValue, 'Users')
             [CompletionResult]::new('key', 'key', [CompletionResultType]::ParameterValue, 'API keys')
             [CompletionResult]::new('domain', 'domain', [CompletionResultType]::ParameterValue, 'Domains')
+            [CompletionResult]::new('template', 'template', [CompletionResultType]::ParameterValue, 'Jump-page templates: add, list, edit and retire custom ones')
             [CompletionResult]::new('rotate-visitor-secret', 'rotate-visitor-secret', [CompletionResultType]::ParameterValue, 'Count visitors with a new secret from now on (a visitor seen before counts once more as unique)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -766,6 +894,25 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             break
         }
         'linkapi;admin;help;domain;set-status' {
+            break
+        }
+        'linkapi;admin;help;template' {
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add a custom template')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List every template, retired ones included')
+            [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Change a custom template')
+            [CompletionResult]::new('retire', 'retire', [CompletionResultType]::ParameterValue, 'Retire a custom template: no longer offered; chains that use it keep it')
+            break
+        }
+        'linkapi;admin;help;template;add' {
+            break
+        }
+        'linkapi;admin;help;template;list' {
+            break
+        }
+        'linkapi;admin;help;template;edit' {
+            break
+        }
+        'linkapi;admin;help;template;retire' {
             break
         }
         'linkapi;admin;help;rotate-visitor-secret' {
@@ -817,6 +964,7 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('domain', 'domain', [CompletionResultType]::ParameterValue, 'List the domains you may create chains on')
             [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Show a chain''s visits: totals, unique visitors and the daily trend')
             [CompletionResult]::new('conversion', 'conversion', [CompletionResultType]::ParameterValue, 'Report ad conversions for a chain and list what was recorded')
+            [CompletionResult]::new('template', 'template', [CompletionResultType]::ParameterValue, 'List the jump-page templates you may use')
             [CompletionResult]::new('upload', 'upload', [CompletionResultType]::ParameterValue, 'Upload images (many at once, with progress bars), list and delete uploads')
             [CompletionResult]::new('admin', 'admin', [CompletionResultType]::ParameterValue, 'Manage users, API keys and domains (needs a key with scope admin)')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Run the server locally (same flags as linkapi-server)')
@@ -907,6 +1055,13 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
         'linkapi;help;conversion;list' {
             break
         }
+        'linkapi;help;template' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the templates offered to you, and which your chains use')
+            break
+        }
+        'linkapi;help;template;list' {
+            break
+        }
         'linkapi;help;upload' {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List your uploads, newest first')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete uploads by id; the bytes go when no upload of anyone names them')
@@ -922,6 +1077,7 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('user', 'user', [CompletionResultType]::ParameterValue, 'Users')
             [CompletionResult]::new('key', 'key', [CompletionResultType]::ParameterValue, 'API keys')
             [CompletionResult]::new('domain', 'domain', [CompletionResultType]::ParameterValue, 'Domains')
+            [CompletionResult]::new('template', 'template', [CompletionResultType]::ParameterValue, 'Jump-page templates: add, list, edit and retire custom ones')
             [CompletionResult]::new('rotate-visitor-secret', 'rotate-visitor-secret', [CompletionResultType]::ParameterValue, 'Count visitors with a new secret from now on (a visitor seen before counts once more as unique)')
             break
         }
@@ -964,6 +1120,25 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             break
         }
         'linkapi;help;admin;domain;set-status' {
+            break
+        }
+        'linkapi;help;admin;template' {
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add a custom template')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List every template, retired ones included')
+            [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Change a custom template')
+            [CompletionResult]::new('retire', 'retire', [CompletionResultType]::ParameterValue, 'Retire a custom template: no longer offered; chains that use it keep it')
+            break
+        }
+        'linkapi;help;admin;template;add' {
+            break
+        }
+        'linkapi;help;admin;template;list' {
+            break
+        }
+        'linkapi;help;admin;template;edit' {
+            break
+        }
+        'linkapi;help;admin;template;retire' {
             break
         }
         'linkapi;help;admin;rotate-visitor-secret' {

@@ -49,6 +49,9 @@ _linkapi() {
             linkapi,stats)
                 cmd="linkapi__subcmd__stats"
                 ;;
+            linkapi,template)
+                cmd="linkapi__subcmd__template"
+                ;;
             linkapi,upload)
                 cmd="linkapi__subcmd__upload"
                 ;;
@@ -63,6 +66,9 @@ _linkapi() {
                 ;;
             linkapi__subcmd__admin,rotate-visitor-secret)
                 cmd="linkapi__subcmd__admin__subcmd__rotate__subcmd__visitor__subcmd__secret"
+                ;;
+            linkapi__subcmd__admin,template)
+                cmd="linkapi__subcmd__admin__subcmd__template"
                 ;;
             linkapi__subcmd__admin,user)
                 cmd="linkapi__subcmd__admin__subcmd__user"
@@ -103,6 +109,9 @@ _linkapi() {
             linkapi__subcmd__admin__subcmd__help,rotate-visitor-secret)
                 cmd="linkapi__subcmd__admin__subcmd__help__subcmd__rotate__subcmd__visitor__subcmd__secret"
                 ;;
+            linkapi__subcmd__admin__subcmd__help,template)
+                cmd="linkapi__subcmd__admin__subcmd__help__subcmd__template"
+                ;;
             linkapi__subcmd__admin__subcmd__help,user)
                 cmd="linkapi__subcmd__admin__subcmd__help__subcmd__user"
                 ;;
@@ -123,6 +132,18 @@ _linkapi() {
                 ;;
             linkapi__subcmd__admin__subcmd__help__subcmd__key,revoke)
                 cmd="linkapi__subcmd__admin__subcmd__help__subcmd__key__subcmd__revoke"
+                ;;
+            linkapi__subcmd__admin__subcmd__help__subcmd__template,add)
+                cmd="linkapi__subcmd__admin__subcmd__help__subcmd__template__subcmd__add"
+                ;;
+            linkapi__subcmd__admin__subcmd__help__subcmd__template,edit)
+                cmd="linkapi__subcmd__admin__subcmd__help__subcmd__template__subcmd__edit"
+                ;;
+            linkapi__subcmd__admin__subcmd__help__subcmd__template,list)
+                cmd="linkapi__subcmd__admin__subcmd__help__subcmd__template__subcmd__list"
+                ;;
+            linkapi__subcmd__admin__subcmd__help__subcmd__template,retire)
+                cmd="linkapi__subcmd__admin__subcmd__help__subcmd__template__subcmd__retire"
                 ;;
             linkapi__subcmd__admin__subcmd__help__subcmd__user,create)
                 cmd="linkapi__subcmd__admin__subcmd__help__subcmd__user__subcmd__create"
@@ -153,6 +174,36 @@ _linkapi() {
                 ;;
             linkapi__subcmd__admin__subcmd__key__subcmd__help,revoke)
                 cmd="linkapi__subcmd__admin__subcmd__key__subcmd__help__subcmd__revoke"
+                ;;
+            linkapi__subcmd__admin__subcmd__template,add)
+                cmd="linkapi__subcmd__admin__subcmd__template__subcmd__add"
+                ;;
+            linkapi__subcmd__admin__subcmd__template,edit)
+                cmd="linkapi__subcmd__admin__subcmd__template__subcmd__edit"
+                ;;
+            linkapi__subcmd__admin__subcmd__template,help)
+                cmd="linkapi__subcmd__admin__subcmd__template__subcmd__help"
+                ;;
+            linkapi__subcmd__admin__subcmd__template,list)
+                cmd="linkapi__subcmd__admin__subcmd__template__subcmd__list"
+                ;;
+            linkapi__subcmd__admin__subcmd__template,retire)
+                cmd="linkapi__subcmd__admin__subcmd__template__subcmd__retire"
+                ;;
+            linkapi__subcmd__admin__subcmd__template__subcmd__help,add)
+                cmd="linkapi__subcmd__admin__subcmd__template__subcmd__help__subcmd__add"
+                ;;
+            linkapi__subcmd__admin__subcmd__template__subcmd__help,edit)
+                cmd="linkapi__subcmd__admin__subcmd__template__subcmd__help__subcmd__edit"
+                ;;
+            linkapi__subcmd__admin__subcmd__template__subcmd__help,help)
+                cmd="linkapi__subcmd__admin__subcmd__template__subcmd__help__subcmd__help"
+                ;;
+            linkapi__subcmd__admin__subcmd__template__subcmd__help,list)
+                cmd="linkapi__subcmd__admin__subcmd__template__subcmd__help__subcmd__list"
+                ;;
+            linkapi__subcmd__admin__subcmd__template__subcmd__help,retire)
+                cmd="linkapi__subcmd__admin__subcmd__template__subcmd__help__subcmd__retire"
                 ;;
             linkapi__subcmd__admin__subcmd__user,create)
                 cmd="linkapi__subcmd__admin__subcmd__user__subcmd__create"
@@ -331,6 +382,9 @@ _linkapi() {
             linkapi__subcmd__help,stats)
                 cmd="linkapi__subcmd__help__subcmd__stats"
                 ;;
+            linkapi__subcmd__help,template)
+                cmd="linkapi__subcmd__help__subcmd__template"
+                ;;
             linkapi__subcmd__help,upload)
                 cmd="linkapi__subcmd__help__subcmd__upload"
                 ;;
@@ -342,6 +396,9 @@ _linkapi() {
                 ;;
             linkapi__subcmd__help__subcmd__admin,rotate-visitor-secret)
                 cmd="linkapi__subcmd__help__subcmd__admin__subcmd__rotate__subcmd__visitor__subcmd__secret"
+                ;;
+            linkapi__subcmd__help__subcmd__admin,template)
+                cmd="linkapi__subcmd__help__subcmd__admin__subcmd__template"
                 ;;
             linkapi__subcmd__help__subcmd__admin,user)
                 cmd="linkapi__subcmd__help__subcmd__admin__subcmd__user"
@@ -363,6 +420,18 @@ _linkapi() {
                 ;;
             linkapi__subcmd__help__subcmd__admin__subcmd__key,revoke)
                 cmd="linkapi__subcmd__help__subcmd__admin__subcmd__key__subcmd__revoke"
+                ;;
+            linkapi__subcmd__help__subcmd__admin__subcmd__template,add)
+                cmd="linkapi__subcmd__help__subcmd__admin__subcmd__template__subcmd__add"
+                ;;
+            linkapi__subcmd__help__subcmd__admin__subcmd__template,edit)
+                cmd="linkapi__subcmd__help__subcmd__admin__subcmd__template__subcmd__edit"
+                ;;
+            linkapi__subcmd__help__subcmd__admin__subcmd__template,list)
+                cmd="linkapi__subcmd__help__subcmd__admin__subcmd__template__subcmd__list"
+                ;;
+            linkapi__subcmd__help__subcmd__admin__subcmd__template,retire)
+                cmd="linkapi__subcmd__help__subcmd__admin__subcmd__template__subcmd__retire"
                 ;;
             linkapi__subcmd__help__subcmd__admin__subcmd__user,create)
                 cmd="linkapi__subcmd__help__subcmd__admin__subcmd__user__subcmd__create"
@@ -418,11 +487,26 @@ _linkapi() {
             linkapi__subcmd__help__subcmd__group,list)
                 cmd="linkapi__subcmd__help__subcmd__group__subcmd__list"
                 ;;
+            linkapi__subcmd__help__subcmd__template,list)
+                cmd="linkapi__subcmd__help__subcmd__template__subcmd__list"
+                ;;
             linkapi__subcmd__help__subcmd__upload,delete)
                 cmd="linkapi__subcmd__help__subcmd__upload__subcmd__delete"
                 ;;
             linkapi__subcmd__help__subcmd__upload,list)
                 cmd="linkapi__subcmd__help__subcmd__upload__subcmd__list"
+                ;;
+            linkapi__subcmd__template,help)
+                cmd="linkapi__subcmd__template__subcmd__help"
+                ;;
+            linkapi__subcmd__template,list)
+                cmd="linkapi__subcmd__template__subcmd__list"
+                ;;
+            linkapi__subcmd__template__subcmd__help,help)
+                cmd="linkapi__subcmd__template__subcmd__help__subcmd__help"
+                ;;
+            linkapi__subcmd__template__subcmd__help,list)
+                cmd="linkapi__subcmd__template__subcmd__help__subcmd__list"
                 ;;
             linkapi__subcmd__upload,delete)
                 cmd="linkapi__subcmd__upload__subcmd__delete"
@@ -449,7 +533,7 @@ _linkapi() {
 
     case "${cmd}" in
         linkapi)
-            opts="-h -V --host --profile --no-input --help --version auth chain group domain stats conversion upload admin serve completions man help"
+            opts="-h -V --host --profile --no-input --help --version auth chain group domain stats conversion template upload admin serve completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -471,7 +555,7 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__admin)
-            opts="-h -V --host --profile --no-input --help --version user key domain rotate-visitor-secret help"
+            opts="-h -V --host --profile --no-input --help --version user key domain template rotate-visitor-secret help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -675,7 +759,7 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__admin__subcmd__help)
-            opts="user key domain rotate-visitor-secret help"
+            opts="user key domain template rotate-visitor-secret help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -817,6 +901,76 @@ _linkapi() {
         linkapi__subcmd__admin__subcmd__help__subcmd__rotate__subcmd__visitor__subcmd__secret)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__admin__subcmd__help__subcmd__template)
+            opts="add list edit retire"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__admin__subcmd__help__subcmd__template__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__admin__subcmd__help__subcmd__template__subcmd__edit)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__admin__subcmd__help__subcmd__template__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__admin__subcmd__help__subcmd__template__subcmd__retire)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1063,6 +1217,244 @@ _linkapi() {
         linkapi__subcmd__admin__subcmd__rotate__subcmd__visitor__subcmd__secret)
             opts="-h -V --host --profile --no-input --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__admin__subcmd__template)
+            opts="-h -V --host --profile --no-input --help --version add list edit retire help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__admin__subcmd__template__subcmd__add)
+            opts="-h -V --style --thumb --body-file --user --json --host --profile --no-input --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --style)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --thumb)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --body-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__admin__subcmd__template__subcmd__edit)
+            opts="-h -V --name --style --thumb --body-file --json --host --profile --no-input --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --style)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --thumb)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --body-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__admin__subcmd__template__subcmd__help)
+            opts="add list edit retire help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__admin__subcmd__template__subcmd__help__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__admin__subcmd__template__subcmd__help__subcmd__edit)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__admin__subcmd__template__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__admin__subcmd__template__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__admin__subcmd__template__subcmd__help__subcmd__retire)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__admin__subcmd__template__subcmd__list)
+            opts="-h -V --json --host --profile --no-input --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__admin__subcmd__template__subcmd__retire)
+            opts="-h -V --host --profile --no-input --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -2233,7 +2625,7 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__help)
-            opts="auth chain group domain stats conversion upload admin serve completions man help"
+            opts="auth chain group domain stats conversion template upload admin serve completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2247,7 +2639,7 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__help__subcmd__admin)
-            opts="user key domain rotate-visitor-secret"
+            opts="user key domain template rotate-visitor-secret"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2375,6 +2767,76 @@ _linkapi() {
         linkapi__subcmd__help__subcmd__admin__subcmd__rotate__subcmd__visitor__subcmd__secret)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__help__subcmd__admin__subcmd__template)
+            opts="add list edit retire"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__help__subcmd__admin__subcmd__template__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__help__subcmd__admin__subcmd__template__subcmd__edit)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__help__subcmd__admin__subcmd__template__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__help__subcmd__admin__subcmd__template__subcmd__retire)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -2792,6 +3254,34 @@ _linkapi() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        linkapi__subcmd__help__subcmd__template)
+            opts="list"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__help__subcmd__template__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         linkapi__subcmd__help__subcmd__upload)
             opts="list delete"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -2914,6 +3404,104 @@ _linkapi() {
                     return 0
                     ;;
                 --days)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__template)
+            opts="-h -V --host --profile --no-input --help --version list help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__template__subcmd__help)
+            opts="list help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__template__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__template__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__template__subcmd__list)
+            opts="-h -V --page --limit --json --host --profile --no-input --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --page)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

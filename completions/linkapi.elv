@@ -31,6 +31,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand domain 'List the domains you may create chains on'
             cand stats 'Show a chain''s visits: totals, unique visitors and the daily trend'
             cand conversion 'Report ad conversions for a chain and list what was recorded'
+            cand template 'List the jump-page templates you may use'
             cand upload 'Upload images (many at once, with progress bars), list and delete uploads'
             cand admin 'Manage users, API keys and domains (needs a key with scope admin)'
             cand serve 'Run the server locally (same flags as linkapi-server)'
@@ -389,6 +390,37 @@ set edit:completion:arg-completer[linkapi] = {|@words|
         }
         &'linkapi;conversion;help;help'= {
         }
+        &'linkapi;template'= {
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand list 'List the templates offered to you, and which your chains use'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'linkapi;template;list'= {
+            cand --page 'Page to show'
+            cand --limit 'Templates per page (at most 100)'
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;template;help'= {
+            cand list 'List the templates offered to you, and which your chains use'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'linkapi;template;help;list'= {
+        }
+        &'linkapi;template;help;help'= {
+        }
         &'linkapi;upload'= {
             cand --dir 'Upload every file in this directory'
             cand --jobs 'Files uploaded at once (1 to 32)'
@@ -452,6 +484,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand user 'Users'
             cand key 'API keys'
             cand domain 'Domains'
+            cand template 'Jump-page templates: add, list, edit and retire custom ones'
             cand rotate-visitor-secret 'Count visitors with a new secret from now on (a visitor seen before counts once more as unique)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -624,6 +657,84 @@ set edit:completion:arg-completer[linkapi] = {|@words|
         }
         &'linkapi;admin;domain;help;help'= {
         }
+        &'linkapi;admin;template'= {
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand add 'Add a custom template'
+            cand list 'List every template, retired ones included'
+            cand edit 'Change a custom template'
+            cand retire 'Retire a custom template: no longer offered; chains that use it keep it'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'linkapi;admin;template;add'= {
+            cand --style 'Built-in layout: generic, card or poster [default: generic]'
+            cand --thumb 'Thumbnail URL'
+            cand --body-file 'Page source (a minijinja template) read from this file'
+            cand --user 'Offer it to this user only [default: everyone]'
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;admin;template;list'= {
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;admin;template;edit'= {
+            cand --name 'New name'
+            cand --style 'New layout'
+            cand --thumb 'New thumbnail URL (empty removes it)'
+            cand --body-file 'New page source from this file'
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;admin;template;retire'= {
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;admin;template;help'= {
+            cand add 'Add a custom template'
+            cand list 'List every template, retired ones included'
+            cand edit 'Change a custom template'
+            cand retire 'Retire a custom template: no longer offered; chains that use it keep it'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'linkapi;admin;template;help;add'= {
+        }
+        &'linkapi;admin;template;help;list'= {
+        }
+        &'linkapi;admin;template;help;edit'= {
+        }
+        &'linkapi;admin;template;help;retire'= {
+        }
+        &'linkapi;admin;template;help;help'= {
+        }
         &'linkapi;admin;rotate-visitor-secret'= {
             cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
             cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
@@ -637,6 +748,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand user 'Users'
             cand key 'API keys'
             cand domain 'Domains'
+            cand template 'Jump-page templates: add, list, edit and retire custom ones'
             cand rotate-visitor-secret 'Count visitors with a new secret from now on (a visitor seen before counts once more as unique)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -669,6 +781,20 @@ set edit:completion:arg-completer[linkapi] = {|@words|
         &'linkapi;admin;help;domain;list'= {
         }
         &'linkapi;admin;help;domain;set-status'= {
+        }
+        &'linkapi;admin;help;template'= {
+            cand add 'Add a custom template'
+            cand list 'List every template, retired ones included'
+            cand edit 'Change a custom template'
+            cand retire 'Retire a custom template: no longer offered; chains that use it keep it'
+        }
+        &'linkapi;admin;help;template;add'= {
+        }
+        &'linkapi;admin;help;template;list'= {
+        }
+        &'linkapi;admin;help;template;edit'= {
+        }
+        &'linkapi;admin;help;template;retire'= {
         }
         &'linkapi;admin;help;rotate-visitor-secret'= {
         }
@@ -714,6 +840,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand domain 'List the domains you may create chains on'
             cand stats 'Show a chain''s visits: totals, unique visitors and the daily trend'
             cand conversion 'Report ad conversions for a chain and list what was recorded'
+            cand template 'List the jump-page templates you may use'
             cand upload 'Upload images (many at once, with progress bars), list and delete uploads'
             cand admin 'Manage users, API keys and domains (needs a key with scope admin)'
             cand serve 'Run the server locally (same flags as linkapi-server)'
@@ -781,6 +908,11 @@ set edit:completion:arg-completer[linkapi] = {|@words|
         }
         &'linkapi;help;conversion;list'= {
         }
+        &'linkapi;help;template'= {
+            cand list 'List the templates offered to you, and which your chains use'
+        }
+        &'linkapi;help;template;list'= {
+        }
         &'linkapi;help;upload'= {
             cand list 'List your uploads, newest first'
             cand delete 'Delete uploads by id; the bytes go when no upload of anyone names them'
@@ -793,6 +925,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand user 'Users'
             cand key 'API keys'
             cand domain 'Domains'
+            cand template 'Jump-page templates: add, list, edit and retire custom ones'
             cand rotate-visitor-secret 'Count visitors with a new secret from now on (a visitor seen before counts once more as unique)'
         }
         &'linkapi;help;admin;user'= {
@@ -824,6 +957,20 @@ set edit:completion:arg-completer[linkapi] = {|@words|
         &'linkapi;help;admin;domain;list'= {
         }
         &'linkapi;help;admin;domain;set-status'= {
+        }
+        &'linkapi;help;admin;template'= {
+            cand add 'Add a custom template'
+            cand list 'List every template, retired ones included'
+            cand edit 'Change a custom template'
+            cand retire 'Retire a custom template: no longer offered; chains that use it keep it'
+        }
+        &'linkapi;help;admin;template;add'= {
+        }
+        &'linkapi;help;admin;template;list'= {
+        }
+        &'linkapi;help;admin;template;edit'= {
+        }
+        &'linkapi;help;admin;template;retire'= {
         }
         &'linkapi;help;admin;rotate-visitor-secret'= {
         }

@@ -35,6 +35,7 @@ complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "group" -d 'Create a
 complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "domain" -d 'List the domains you may create chains on'
 complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "stats" -d 'Show a chain\'s visits: totals, unique visitors and the daily trend'
 complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "conversion" -d 'Report ad conversions for a chain and list what was recorded'
+complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "template" -d 'List the jump-page templates you may use'
 complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "upload" -d 'Upload images (many at once, with progress bars), list and delete uploads'
 complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "admin" -d 'Manage users, API keys and domains (needs a key with scope admin)'
 complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "serve" -d 'Run the server locally (same flags as linkapi-server)'
@@ -251,6 +252,23 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_s
 complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from help" -f -a "report" -d 'Report a conversion; a repeat of the same chain, type and out id is recognised as a duplicate and not recorded twice'
 complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the conversions recorded for a chain, newest first'
 complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand template; and not __fish_seen_subcommand_from list help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand template; and not __fish_seen_subcommand_from list help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand template; and not __fish_seen_subcommand_from list help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand template; and not __fish_seen_subcommand_from list help" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand template; and not __fish_seen_subcommand_from list help" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand template; and not __fish_seen_subcommand_from list help" -f -a "list" -d 'List the templates offered to you, and which your chains use'
+complete -c linkapi -n "__fish_linkapi_using_subcommand template; and not __fish_seen_subcommand_from list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand template; and __fish_seen_subcommand_from list" -l page -d 'Page to show' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand template; and __fish_seen_subcommand_from list" -l limit -d 'Templates per page (at most 100)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand template; and __fish_seen_subcommand_from list" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand template; and __fish_seen_subcommand_from list" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand template; and __fish_seen_subcommand_from list" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand template; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand template; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand template; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand template; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the templates offered to you, and which your chains use'
+complete -c linkapi -n "__fish_linkapi_using_subcommand template; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and not __fish_seen_subcommand_from list delete help" -l dir -d 'Upload every file in this directory' -r -F
 complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and not __fish_seen_subcommand_from list delete help" -l jobs -d 'Files uploaded at once (1 to 32)' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and not __fish_seen_subcommand_from list delete help" -l max-size -d 'Largest file to send, in bytes (the server\'s default cap)' -r
@@ -282,16 +300,17 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and __fish_seen_
 complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and __fish_seen_subcommand_from help" -f -a "list" -d 'List your uploads, newest first'
 complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and __fish_seen_subcommand_from help" -f -a "delete" -d 'Delete uploads by id; the bytes go when no upload of anyone names them'
 complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain rotate-visitor-secret help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain rotate-visitor-secret help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain rotate-visitor-secret help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain rotate-visitor-secret help" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain rotate-visitor-secret help" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain rotate-visitor-secret help" -f -a "user" -d 'Users'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain rotate-visitor-secret help" -f -a "key" -d 'API keys'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain rotate-visitor-secret help" -f -a "domain" -d 'Domains'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain rotate-visitor-secret help" -f -a "rotate-visitor-secret" -d 'Count visitors with a new secret from now on (a visitor seen before counts once more as unique)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain rotate-visitor-secret help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template rotate-visitor-secret help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template rotate-visitor-secret help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template rotate-visitor-secret help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template rotate-visitor-secret help" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template rotate-visitor-secret help" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template rotate-visitor-secret help" -f -a "user" -d 'Users'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template rotate-visitor-secret help" -f -a "key" -d 'API keys'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template rotate-visitor-secret help" -f -a "domain" -d 'Domains'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template rotate-visitor-secret help" -f -a "template" -d 'Jump-page templates: add, list, edit and retire custom ones'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template rotate-visitor-secret help" -f -a "rotate-visitor-secret" -d 'Count visitors with a new secret from now on (a visitor seen before counts once more as unique)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template rotate-visitor-secret help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from user" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from user" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from user" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
@@ -318,6 +337,16 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_s
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from domain" -f -a "list" -d 'List every domain'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from domain" -f -a "set-status" -d 'Switch a domain on (its links serve) or off (they answer 404)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from domain" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from template" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from template" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from template" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from template" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from template" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from template" -f -a "add" -d 'Add a custom template'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from template" -f -a "list" -d 'List every template, retired ones included'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from template" -f -a "edit" -d 'Change a custom template'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from template" -f -a "retire" -d 'Retire a custom template: no longer offered; chains that use it keep it'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from template" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from rotate-visitor-secret" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from rotate-visitor-secret" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from rotate-visitor-secret" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
@@ -326,6 +355,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_s
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from help" -f -a "user" -d 'Users'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from help" -f -a "key" -d 'API keys'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from help" -f -a "domain" -d 'Domains'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from help" -f -a "template" -d 'Jump-page templates: add, list, edit and retire custom ones'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from help" -f -a "rotate-visitor-secret" -d 'Count visitors with a new secret from now on (a visitor seen before counts once more as unique)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand serve" -l listen -d 'Address to listen on [default: 127.0.0.1:8080]' -r
@@ -349,18 +379,19 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand man" -l profile -d 'Prof
 complete -c linkapi -n "__fish_linkapi_using_subcommand man" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
 complete -c linkapi -n "__fish_linkapi_using_subcommand man" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand man" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats conversion upload admin serve completions man help" -f -a "auth" -d 'Log in to a server, see where keys come from, log out'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats conversion upload admin serve completions man help" -f -a "chain" -d 'Create, list, inspect, edit and delete short links'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats conversion upload admin serve completions man help" -f -a "group" -d 'Create and list groups of chains'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats conversion upload admin serve completions man help" -f -a "domain" -d 'List the domains you may create chains on'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats conversion upload admin serve completions man help" -f -a "stats" -d 'Show a chain\'s visits: totals, unique visitors and the daily trend'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats conversion upload admin serve completions man help" -f -a "conversion" -d 'Report ad conversions for a chain and list what was recorded'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats conversion upload admin serve completions man help" -f -a "upload" -d 'Upload images (many at once, with progress bars), list and delete uploads'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats conversion upload admin serve completions man help" -f -a "admin" -d 'Manage users, API keys and domains (needs a key with scope admin)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats conversion upload admin serve completions man help" -f -a "serve" -d 'Run the server locally (same flags as linkapi-server)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats conversion upload admin serve completions man help" -f -a "completions" -d 'Print a shell completion script'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats conversion upload admin serve completions man help" -f -a "man" -d 'Print the manual page, or write every page into a directory'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats conversion upload admin serve completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats conversion template upload admin serve completions man help" -f -a "auth" -d 'Log in to a server, see where keys come from, log out'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats conversion template upload admin serve completions man help" -f -a "chain" -d 'Create, list, inspect, edit and delete short links'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats conversion template upload admin serve completions man help" -f -a "group" -d 'Create and list groups of chains'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats conversion template upload admin serve completions man help" -f -a "domain" -d 'List the domains you may create chains on'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats conversion template upload admin serve completions man help" -f -a "stats" -d 'Show a chain\'s visits: totals, unique visitors and the daily trend'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats conversion template upload admin serve completions man help" -f -a "conversion" -d 'Report ad conversions for a chain and list what was recorded'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats conversion template upload admin serve completions man help" -f -a "template" -d 'List the jump-page templates you may use'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats conversion template upload admin serve completions man help" -f -a "upload" -d 'Upload images (many at once, with progress bars), list and delete uploads'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats conversion template upload admin serve completions man help" -f -a "admin" -d 'Manage users, API keys and domains (needs a key with scope admin)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats conversion template upload admin serve completions man help" -f -a "serve" -d 'Run the server locally (same flags as linkapi-server)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats conversion template upload admin serve completions man help" -f -a "completions" -d 'Print a shell completion script'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats conversion template upload admin serve completions man help" -f -a "man" -d 'Print the manual page, or write every page into a directory'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats conversion template upload admin serve completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "login" -d 'Store an API key for a server, checked against the server first'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "status" -d 'Show each profile\'s server, where its key comes from, and whether the key works'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "logout" -d 'Forget the stored key of the profile (the key itself stays valid on the server)'
@@ -377,9 +408,11 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_su
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from domain" -f -a "list" -d 'List the domains you may use'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from conversion" -f -a "report" -d 'Report a conversion; a repeat of the same chain, type and out id is recognised as a duplicate and not recorded twice'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from conversion" -f -a "list" -d 'List the conversions recorded for a chain, newest first'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from template" -f -a "list" -d 'List the templates offered to you, and which your chains use'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from upload" -f -a "list" -d 'List your uploads, newest first'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from upload" -f -a "delete" -d 'Delete uploads by id; the bytes go when no upload of anyone names them'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from admin" -f -a "user" -d 'Users'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from admin" -f -a "key" -d 'API keys'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from admin" -f -a "domain" -d 'Domains'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from admin" -f -a "template" -d 'Jump-page templates: add, list, edit and retire custom ones'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from admin" -f -a "rotate-visitor-secret" -d 'Count visitors with a new secret from now on (a visitor seen before counts once more as unique)'

@@ -107,6 +107,9 @@ Examples:
     /// Report ad conversions for a chain and list what was recorded
     #[command(subcommand)]
     Conversion(ConversionCommand),
+    /// List the jump-page templates you may use
+    #[command(subcommand)]
+    Template(TemplateCommand),
     /// Upload images (many at once, with progress bars), list and delete uploads
     #[command(
         args_conflicts_with_subcommands = true,
@@ -438,6 +441,23 @@ pub enum DomainCommand {
     },
 }
 
+/// `linkapi template ...`
+#[derive(Debug, Subcommand)]
+pub enum TemplateCommand {
+    /// List the templates offered to you, and which your chains use
+    List {
+        /// Page to show
+        #[arg(long, default_value_t = 1)]
+        page: i64,
+        /// Templates per page (at most 100)
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(i64).range(1..=100))]
+        limit: i64,
+        /// Output as JSON.
+        #[command(flatten)]
+        json: JsonArgs,
+    },
+}
+
 /// `linkapi upload ...`
 #[derive(Debug, Args)]
 pub struct UploadArgs {
@@ -557,6 +577,9 @@ pub enum AdminCommand {
     /// Domains
     #[command(subcommand)]
     Domain(AdminDomainCommand),
+    /// Jump-page templates: add, list, edit and retire custom ones
+    #[command(subcommand)]
+    Template(AdminTemplateCommand),
     /// Count visitors with a new secret from now on (a visitor seen before counts once more
     /// as unique)
     RotateVisitorSecret,
@@ -674,6 +697,66 @@ pub enum AdminDomainCommand {
         /// Output as JSON.
         #[command(flatten)]
         json: JsonArgs,
+    },
+}
+
+/// `linkapi admin template ...`
+#[derive(Debug, Subcommand)]
+pub enum AdminTemplateCommand {
+    /// Add a custom template
+    #[command(after_help = "\
+Examples:
+  linkapi admin template add Spring --style card --thumb https://cdn.example.com/spring.png
+  linkapi admin template add Branded --body-file page.html --user 7")]
+    Add {
+        /// Name (1 to 64 characters)
+        name: String,
+        /// Built-in layout: generic, card or poster [default: generic]
+        #[arg(long)]
+        style: Option<String>,
+        /// Thumbnail URL
+        #[arg(long, value_name = "URL")]
+        thumb: Option<String>,
+        /// Page source (a minijinja template) read from this file
+        #[arg(long, value_name = "FILE")]
+        body_file: Option<PathBuf>,
+        /// Offer it to this user only [default: everyone]
+        #[arg(long, value_name = "ID")]
+        user: Option<i64>,
+        /// Output as JSON.
+        #[command(flatten)]
+        json: JsonArgs,
+    },
+    /// List every template, retired ones included
+    List {
+        /// Output as JSON.
+        #[command(flatten)]
+        json: JsonArgs,
+    },
+    /// Change a custom template
+    Edit {
+        /// Template id
+        id: i64,
+        /// New name
+        #[arg(long)]
+        name: Option<String>,
+        /// New layout
+        #[arg(long)]
+        style: Option<String>,
+        /// New thumbnail URL (empty removes it)
+        #[arg(long, value_name = "URL")]
+        thumb: Option<String>,
+        /// New page source from this file
+        #[arg(long, value_name = "FILE")]
+        body_file: Option<PathBuf>,
+        /// Output as JSON.
+        #[command(flatten)]
+        json: JsonArgs,
+    },
+    /// Retire a custom template: no longer offered; chains that use it keep it
+    Retire {
+        /// Template id
+        id: i64,
     },
 }
 

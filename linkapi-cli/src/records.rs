@@ -237,6 +237,67 @@ impl Record for primary::Upload {
     }
 }
 
+impl Record for primary::Template {
+    const FIELDS: &'static [&'static str] = &[
+        "id",
+        "name",
+        "style",
+        "type",
+        "thumb",
+        "is_use",
+        "update_time",
+    ];
+    fn columns() -> Vec<Column<Self>> {
+        vec![
+            col("ID", |t| t.id.to_string()),
+            col("NAME", |t| t.name.clone()),
+            col("STYLE", |t| t.style.clone()),
+            col("TYPE", |t| {
+                if t.template_type == 1 {
+                    "built-in"
+                } else {
+                    "custom"
+                }
+                .to_owned()
+            }),
+            col("IN USE", |t| {
+                if t.is_use == 1 { "yes" } else { "" }.to_owned()
+            }),
+            col("THUMB", |t| t.thumb.clone()),
+        ]
+    }
+}
+
+impl Record for admin::Template {
+    const FIELDS: &'static [&'static str] = &[
+        "id",
+        "user_id",
+        "name",
+        "style",
+        "type",
+        "thumb",
+        "body",
+        "created_at",
+        "updated_at",
+        "retired_at",
+    ];
+    fn columns() -> Vec<Column<Self>> {
+        vec![
+            col("ID", |t| t.id.to_string()),
+            col("NAME", |t| t.name.clone()),
+            col("STYLE", |t| t.style.clone()),
+            col("FOR", |t| {
+                t.user_id
+                    .map_or_else(|| "everyone".to_owned(), |u| format!("user {u}"))
+            }),
+            col("BODY", |t| {
+                if t.body.is_empty() { "" } else { "own page" }.to_owned()
+            }),
+            col("RETIRED", |t| opt(&t.retired_at)),
+        ]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use linkapi_core::wire::{admin, primary};

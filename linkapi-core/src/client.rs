@@ -758,4 +758,66 @@ impl Client {
         )
         .await
     }
+    /// `GET /templates?page=&page_size=`: the templates offered to the caller.
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn templates(
+        &self,
+        page: Option<i64>,
+        page_size: Option<i64>,
+    ) -> Result<primary::TemplatePage, ClientError> {
+        let query = serde_urlencoded::to_string(primary::ListTemplates { page, page_size })
+            .unwrap_or_default();
+        self.get(Surface::Primary, &format!("/templates?{query}"))
+            .await
+    }
+
+    /// `POST /admin/templates`
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn create_template(
+        &self,
+        input: &admin::CreateTemplate,
+    ) -> Result<admin::Template, ClientError> {
+        self.with_body(Surface::Primary, Method::POST, "/admin/templates", input)
+            .await
+    }
+
+    /// `GET /admin/templates`: every template, retired ones included (the first 100).
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn admin_templates(&self) -> Result<Vec<admin::Template>, ClientError> {
+        self.get(Surface::Primary, "/admin/templates?page_size=100")
+            .await
+    }
+
+    /// `PATCH /admin/templates/{id}`
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn update_template(
+        &self,
+        id: i64,
+        input: &admin::UpdateTemplate,
+    ) -> Result<admin::Template, ClientError> {
+        self.with_body(
+            Surface::Primary,
+            Method::PATCH,
+            &format!("/admin/templates/{id}"),
+            input,
+        )
+        .await
+    }
+
+    /// `DELETE /admin/templates/{id}`: retires it.
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn retire_template(&self, id: i64) -> Result<admin::Template, ClientError> {
+        let (request, url) = self.request(Method::DELETE, &format!("/admin/templates/{id}"));
+        self.send(Surface::Primary, request, url).await
+    }
 }

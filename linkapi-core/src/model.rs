@@ -37,6 +37,8 @@ id_type! {
     DomainId,
     /// An uploaded file of one user.
     UploadId,
+    /// A jump-page template; 0 is the generic one.
+    TemplateId,
 }
 
 /// What a scope grants access to. `write` never implies `read` (contract section 2).
@@ -372,6 +374,59 @@ pub struct Group {
     pub chain_count: i64,
     /// When the group was created.
     pub created_at: Timestamp,
+}
+
+/// Where a jump-page template comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TemplateKind {
+    /// Shipped with the server (wire 1); cannot be edited or retired.
+    BuiltIn,
+    /// Added by an administrator (wire 2).
+    Custom,
+}
+
+impl TemplateKind {
+    /// The wire integer.
+    pub fn code(self) -> i64 {
+        match self {
+            TemplateKind::BuiltIn => 1,
+            TemplateKind::Custom => 2,
+        }
+    }
+
+    /// The kind of a wire integer.
+    pub fn from_code(code: i64) -> Option<Self> {
+        match code {
+            1 => Some(TemplateKind::BuiltIn),
+            2 => Some(TemplateKind::Custom),
+            _ => None,
+        }
+    }
+}
+
+/// A jump-page template.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Template {
+    /// Row id; 0 is the generic template.
+    pub id: TemplateId,
+    /// Offered only to this user; `None` offers it to everyone.
+    pub user_id: Option<UserId>,
+    /// Display name.
+    pub name: String,
+    /// The built-in layout it uses when it has no body of its own.
+    pub style: String,
+    /// Built in or added.
+    pub kind: TemplateKind,
+    /// Thumbnail image URL, may be empty.
+    pub thumb: String,
+    /// Page source (a minijinja template) of a custom template; empty uses `style`.
+    pub body: String,
+    /// When it was added.
+    pub created_at: Timestamp,
+    /// When it last changed.
+    pub updated_at: Timestamp,
+    /// When it was retired: no longer offered, still rendered for chains that use it.
+    pub retired_at: Option<Timestamp>,
 }
 
 /// An uploaded image as its owner sees it. Several uploads (of several users, or deleted and

@@ -129,6 +129,8 @@ pub struct FileConfig {
     pub upload_quota_bytes: Option<i64>,
     /// Where uploaded files live (`[storage]`).
     pub storage: Option<StorageConfig>,
+    /// Templates (other than the generic one) each user's chains may use [default: 10].
+    pub template_limit: Option<i64>,
 }
 
 /// The `[storage]` table: where uploaded files live.
@@ -450,6 +452,10 @@ impl Server {
                     .unwrap_or(defaults.uploads.quota_bytes),
                 ..defaults.uploads.clone()
             },
+            template_limit: file
+                .template_limit
+                .unwrap_or(defaults.template_limit)
+                .max(0),
         };
         let server_defaults = ServerConfig::default();
         let config = ServerConfig {

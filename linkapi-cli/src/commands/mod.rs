@@ -10,7 +10,7 @@ mod upload;
 
 use anyhow::Result;
 
-use crate::cli::{AdminCommand, Cli, Command, DomainCommand, GroupCommand};
+use crate::cli::{AdminCommand, Cli, Command, DomainCommand, GroupCommand, TemplateCommand};
 use crate::context::Context;
 use crate::generate;
 
@@ -32,6 +32,9 @@ pub async fn run(cli: Cli) -> Result<()> {
         Command::Conversion(command) => conversion::run(ctx()?, command).await,
         Command::Stats { chain, days, json } => stats::run(ctx()?, chain, days, json.json).await,
         Command::Upload(args) => upload::run(ctx()?, args).await,
+        Command::Template(TemplateCommand::List { page, limit, json }) => {
+            resources::template_list(ctx()?, page, limit, json.json).await
+        }
         Command::Group(GroupCommand::Create {
             name,
             chain_type,
@@ -46,6 +49,9 @@ pub async fn run(cli: Cli) -> Result<()> {
         Command::Admin(AdminCommand::User(command)) => resources::user(ctx()?, command).await,
         Command::Admin(AdminCommand::Key(command)) => resources::key(ctx()?, command).await,
         Command::Admin(AdminCommand::Domain(command)) => resources::domain(ctx()?, command).await,
+        Command::Admin(AdminCommand::Template(command)) => {
+            resources::template(ctx()?, command).await
+        }
         Command::Admin(AdminCommand::RotateVisitorSecret) => {
             resources::rotate_visitor_secret(ctx()?).await
         }

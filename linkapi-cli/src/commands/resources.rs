@@ -1,9 +1,11 @@
-//! `linkapi group ...`, `linkapi domain ...` and `linkapi admin ...`.
+//! `linkapi group ...`, `linkapi domain ...`, `linkapi template ...` and `linkapi admin ...`.
 
-use anyhow::Result;
+use anyhow::{Context as _, Result};
 use linkapi_core::wire::{admin, primary};
 
-use crate::cli::{AdminDomainCommand, AdminKeyCommand, AdminUserCommand, DomainSwitch};
+use crate::cli::{
+    AdminDomainCommand, AdminKeyCommand, AdminTemplateCommand, AdminUserCommand, DomainSwitch,
+};
 use crate::context::{Context, parse_time};
 use crate::exit::Reported;
 
@@ -155,4 +157,92 @@ pub async fn rotate_visitor_secret(ctx: Context) -> Result<()> {
         rotated.rotated_at
     ));
     Ok(())
+}
+
+/// `linkapi template list`
+pub async fn template_list(
+    ctx: Context,
+    page: i64,
+    limit: i64,
+    json: Option<String>,
+) -> Result<()> {
+    let found = ctx.client()?.templates(Some(page), Some(limit)).await?;
+    ctx.out.records(&found.list, json.as_deref(), false)?;
+    if json.is_none() {
+        ctx.out.note(&format!(
+            "Your chains use {} of {} templates (the generic one does not count).",
+            found.used_num, found.template_limit
+        ));
+    }
+    Ok(())
+}
+
+fn read_body(file: Option<&std::path::Path>) -> Result<Option<String>> {
+    file.map(|path| {
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))
+    })
+    .transpose()
+}
+
+/// `linkapi admin template ...`
+pub async fn template(ctx: Context, command: AdminTemplateCommand) -> Result<()> {
+    let client = ctx.client()?;
+    match command {
+        AdminTemplateCommand::Add {
+            name,
+            style,
+            thumb,
+            body_file,
+            user,
+            json,
+        } => {
+            let created = client
+                .create_template(&admin::CreateTemplate {
+                    name,
+                    style,
+                    thumb,
+                    body: read_body(body_file.as_deref())?,
+                    user_id: user,
+                })
+                .await?;
+            ctx.out
+                .success(&format!("Added template {} ({})", created.name, created.id));
+            ctx.out.record(&created, json.json.as_deref())
+        }
+        AdminTemplateCommand::List { json } => ctx.out.records(
+            &client.admin_templates().await?,
+            json.json.as_deref(),
+            false,
+        ),
+        AdminTemplateCommand::Edit {
+            id,
+            name,
+            style,
+            thumb,
+            body_file,
+            json,
+        } => {
+            let updated = client
+                .update_template(
+                    id,
+                    &admin::UpdateTemplate {
+                        name,
+                        style,
+                        thumb,
+                        body: read_body(body_file.as_deref())?,
+                    },
+                )
+                .await?;
+            ctx.out.success(&format!("Changed template {}", updated.id));
+            ctx.out.record(&updated, json.json.as_deref())
+        }
+        AdminTemplateCommand::Retire { id } => {
+            let retired = client.retire_template(id).await?;
+            ctx.out.success(&format!(
+                "Retired template {} ({})",
+                retired.name, retired.id
+            ));
+            Ok(())
+        }
+    }
 }

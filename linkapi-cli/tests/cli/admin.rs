@@ -115,3 +115,70 @@ fn users_keys_and_domains() {
         all.stdout
     );
 }
+
+#[test]
+fn templates_are_added_listed_edited_and_retired() {
+    let server = TestServer::start();
+    let home = Home::new();
+    let page = home.dir.path().join("page.html");
+    std::fs::write(&page, "<h1>{{ title }}</h1>").unwrap();
+    let added = home
+        .admin(
+            &server,
+            &[
+                "admin",
+                "template",
+                "add",
+                "Spring",
+                "--style",
+                "card",
+                "--body-file",
+                &page.display().to_string(),
+                "--json",
+            ],
+        )
+        .json();
+    let id = added["id"].as_i64().unwrap().to_string();
+    assert_eq!(added["body"], "<h1>{{ title }}</h1>");
+    assert_eq!(added["style"], "card");
+
+    let offered = home.admin(&server, &["template", "list", "--json"]).json();
+    let names: Vec<&str> = offered
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Generic", "Card", "Poster", "Spring"]);
+    let table = home.admin(&server, &["template", "list"]);
+    assert!(
+        table.stderr.contains("use 0 of 10 templates"),
+        "{}",
+        table.stderr
+    );
+
+    let edited = home
+        .admin(
+            &server,
+            &[
+                "admin", "template", "edit", &id, "--name", "Summer", "--json",
+            ],
+        )
+        .json();
+    assert_eq!(edited["name"], "Summer");
+    home.admin(&server, &["admin", "template", "edit", "0", "--name", "x"])
+        .fails(1);
+    home.admin(&server, &["admin", "template", "retire", &id])
+        .ok();
+    let all = home
+        .admin(&server, &["admin", "template", "list", "--json"])
+        .json();
+    assert!(
+        all.as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["retired_at"].is_string())
+    );
+    let offered = home.admin(&server, &["template", "list", "--json"]).json();
+    assert_eq!(offered.as_array().unwrap().len(), 3);
+}

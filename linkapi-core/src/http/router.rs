@@ -190,9 +190,9 @@ fn public(
 
 /// Every operation the server answers; `/metrics` as `metrics` says.
 pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
-    use Resource::{Chains, Conversions, Domains, Groups, Stats, Uploads};
+    use Resource::{Chains, Conversions, Domains, Groups, Stats, Templates, Uploads};
     use Scope::{Admin, Read, Write};
-    use handlers::{admin, compat as c, primary as p, public as pb, uploads as u};
+    use handlers::{admin, compat as c, primary as p, public as pb, templates as t, uploads as u};
     let mut routes = vec![
         public(
             "/healthz",
@@ -393,6 +393,41 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
             success: Envelope::Status,
             errors: Envelope::Primary,
         },
+        primary(
+            GET,
+            "/templates",
+            "templates.list",
+            Read(Templates),
+            handler!(t::list),
+        ),
+        primary(
+            POST,
+            "/admin/templates",
+            "admin.templates.create",
+            Admin,
+            handler!(t::create),
+        ),
+        primary(
+            GET,
+            "/admin/templates",
+            "admin.templates.list",
+            Admin,
+            handler!(t::admin_list),
+        ),
+        primary(
+            PATCH,
+            "/admin/templates/{id}",
+            "admin.templates.update",
+            Admin,
+            handler!(t::update),
+        ),
+        primary(
+            DELETE,
+            "/admin/templates/{id}",
+            "admin.templates.retire",
+            Admin,
+            handler!(t::retire),
+        ),
         Route {
             body: BodyKind::Multipart,
             ..primary(
@@ -463,6 +498,13 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
                 "compat.group.list",
                 Read(Groups),
                 handler!(c::list_groups),
+            ),
+            compat(
+                method.clone(),
+                "/openapi/v1/template/list",
+                "compat.template.list",
+                Read(Templates),
+                handler!(t::compat_list),
             ),
             compat(
                 method,

@@ -19,6 +19,7 @@ mod links;
 mod qr;
 mod ratelimit;
 mod stats;
+mod templates;
 mod uploads;
 mod visits;
 
@@ -31,6 +32,7 @@ pub use conversions::{ConversionReport, ReportedConversion};
 pub use links::Resolution;
 pub use ratelimit::{RateLimit, RateState};
 pub use stats::ChainStats;
+pub use templates::{BUILT_IN_STYLES, NewTemplateInput, TemplateListing};
 pub use uploads::{HostedFile, UploadConfig, display_name};
 pub use visits::{VisitRequest, is_bot_agent};
 
@@ -76,6 +78,8 @@ pub struct AppConfig {
     pub max_pending_visits: usize,
     /// Where uploads live and how large they may be.
     pub uploads: UploadConfig,
+    /// Templates (other than the generic one) each user's chains may use.
+    pub template_limit: i64,
 }
 
 /// The header a trusted reverse proxy names the client in.
@@ -105,6 +109,7 @@ impl Default for AppConfig {
             visit_flush_interval: Duration::from_secs(1),
             max_pending_visits: 2_000_000,
             uploads: UploadConfig::default(),
+            template_limit: 10,
         }
     }
 }

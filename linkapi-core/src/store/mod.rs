@@ -31,7 +31,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::model::{
     ApiKeyRecord, Chain, ChainId, ChainKind, ChainStatus, Domain, DomainId, DomainStatus, Group,
-    GroupId, KeyId, PageViews, Scheme, Scope, Timestamp, Upload, UploadId, User, UserId,
+    GroupId, KeyId, PageViews, Scheme, Scope, Template, TemplateId, Timestamp, Upload, UploadId,
+    User, UserId,
 };
 
 pub mod postgres;
@@ -388,6 +389,36 @@ pub struct VisitBatch {
     pub visitors: Vec<(ChainId, VisitorKey)>,
 }
 
+/// A new custom template; the service has validated every field.
+#[derive(Debug, Clone)]
+pub struct NewTemplate {
+    /// Offered only to this user; `None` to everyone.
+    pub user_id: Option<UserId>,
+    /// Display name.
+    pub name: String,
+    /// Built-in layout used when `body` is empty.
+    pub style: String,
+    /// Thumbnail URL, may be empty.
+    pub thumb: String,
+    /// Page source, may be empty.
+    pub body: String,
+    /// Creation time.
+    pub created_at: Timestamp,
+}
+
+/// Changes to a custom template; `None` leaves a field as it is.
+#[derive(Debug, Clone, Default)]
+pub struct TemplatePatch {
+    /// New name.
+    pub name: Option<String>,
+    /// New layout.
+    pub style: Option<String>,
+    /// New thumbnail URL.
+    pub thumb: Option<String>,
+    /// New page source.
+    pub body: Option<String>,
+}
+
 /// An object as the database knows it: what serving it needs, and how many uploads name it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BlobRecord {
@@ -545,6 +576,23 @@ pub trait UploadStore: Send + Sync {
     ) -> StoreResult<Vec<Upload>>;
 }
 
+/// Jump-page templates.
+#[async_trait]
+pub trait TemplateStore: Send + Sync {
+    /// A page of templates, lowest id first: with `user`, the live ones offered to that user
+    /// (shared and the user's own); without, every template, retired ones included.
+    async fn templates(
+        &self,
+        user: Option<UserId>,
+        offset: i64,
+        limit: i64,
+    ) -> StoreResult<Page<Template>>;
+    /// One template, retired or not.
+    async fn template(&self, id: TemplateId) -> StoreResult<Option<Template>>;
+    /// The distinct templates the user's live chains use.
+    async fn templates_in_use(&self, user: UserId) -> StoreResult<Vec<TemplateId>>;
+}
+
 /// The writes of one transaction, and the reads its rules need inside it. See the module
 /// documentation for what a body may do.
 #[async_trait]
@@ -632,6 +680,22 @@ pub trait Tx: Send {
     async fn claim_blob_removal(&mut self, object_key: &str) -> StoreResult<bool>;
     /// Forgets an object claimed for removal once its bytes are gone.
     async fn forget_blob(&mut self, object_key: &str) -> StoreResult<()>;
+    /// Inserts a custom template.
+    async fn insert_template(&mut self, new: NewTemplate) -> StoreResult<Template>;
+    /// Applies a patch to a custom template (built-in ones are not touched); returns it as it
+    /// now stands.
+    async fn update_template(
+        &mut self,
+        id: TemplateId,
+        patch: &TemplatePatch,
+        at: Timestamp,
+    ) -> StoreResult<Option<Template>>;
+    /// Marks a live custom template retired at `at`; returns it as it now stands.
+    async fn retire_template(
+        &mut self,
+        id: TemplateId,
+        at: Timestamp,
+    ) -> StoreResult<Option<Template>>;
     /// Announces `change` to every instance once this transaction commits.
     async fn publish(&mut self, change: Change) -> StoreResult<()>;
 }
@@ -639,7 +703,14 @@ pub trait Tx: Send {
 /// Every store capability; what services hold.
 #[async_trait]
 pub trait Store:
-    UserStore + KeyStore + DomainStore + GroupStore + ChainStore + VisitStore + UploadStore
+    UserStore
+    + KeyStore
+    + DomainStore
+    + GroupStore
+    + ChainStore
+    + VisitStore
+    + UploadStore
+    + TemplateStore
 {
     /// Runs `body` in one transaction and commits it when the body returns `Ok`; returns the
     /// changes the body published. Nothing the body wrote is visible to anyone, nor reported

@@ -129,3 +129,79 @@ pub struct VisitorSecretRotated {
     /// When the new secret was made (RFC 3339, UTC).
     pub rotated_at: String,
 }
+
+/// `POST /admin/templates`: a custom template.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateTemplate {
+    /// Name, 1 to 64 characters.
+    pub name: String,
+    /// Built-in layout: `generic` (default), `card` or `poster`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub style: Option<String>,
+    /// Thumbnail URL (http or https).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thumb: Option<String>,
+    /// Page source, a minijinja template (at most 64 KiB); the layout of `style` when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body: Option<String>,
+    /// Offer it to this user only; to everyone when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user_id: Option<i64>,
+}
+
+/// `PATCH /admin/templates/{id}`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UpdateTemplate {
+    /// New name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// New layout.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub style: Option<String>,
+    /// New thumbnail URL (empty removes it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thumb: Option<String>,
+    /// New page source (empty returns to the layout of `style`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body: Option<String>,
+}
+
+/// A template as administrators see it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Template {
+    /// Id; 0 is the generic template.
+    pub id: i64,
+    /// The only user it is offered to; null for everyone.
+    pub user_id: Option<i64>,
+    /// Name.
+    pub name: String,
+    /// Built-in layout.
+    pub style: String,
+    /// 1 built in, 2 custom.
+    #[serde(rename = "type")]
+    pub template_type: i64,
+    /// Thumbnail URL.
+    pub thumb: String,
+    /// Page source; empty uses the layout.
+    pub body: String,
+    /// RFC 3339.
+    pub created_at: String,
+    /// RFC 3339.
+    pub updated_at: String,
+    /// RFC 3339, when retired.
+    pub retired_at: Option<String>,
+}
+
+/// Query of `GET /admin/templates`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListTemplates {
+    /// Page, from 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// Rows per page, at most 100.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_size: Option<i64>,
+}

@@ -279,3 +279,50 @@ pub struct UploadResult {
     /// One line per refused file: its name and why.
     pub upload_fail_data: Vec<String>,
 }
+
+/// `template/list` (JSON body or query).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct ListTemplates {
+    /// 1-based page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<LenientInt>,
+    /// Rows per page, at most 100.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_size: Option<LenientInt>,
+}
+
+/// A template in `template/list` (spec 2.5).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TemplateItem {
+    /// Id; 0 is the generic template.
+    pub id: i64,
+    /// 1 when one of the caller's chains uses it.
+    pub is_use: i64,
+    /// Name.
+    pub name: String,
+    /// Thumbnail URL, may be empty.
+    pub thumb: String,
+    /// 1 built in, 2 added by an administrator.
+    #[serde(rename = "type")]
+    pub template_type: i64,
+    /// When it last changed, `YYYY-MM-DD HH:MM:SS` UTC.
+    pub update_time: String,
+}
+
+/// Answer of `template/list`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TemplateList {
+    /// This page.
+    pub list: Vec<TemplateItem>,
+    /// This page's number.
+    pub page: String,
+    /// Pages in all.
+    #[serde(rename = "pageCount")]
+    pub page_count: String,
+    /// Templates (other than the generic one) the caller's chains may use.
+    pub template_limit: i64,
+    /// Templates offered, on all pages.
+    pub total: i64,
+    /// Templates (other than the generic one) the caller's chains use.
+    pub used_num: i64,
+}

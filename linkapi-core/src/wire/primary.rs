@@ -302,3 +302,52 @@ pub struct QrQuery {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size: Option<u32>,
 }
+
+/// Query of `GET /templates`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListTemplates {
+    /// Page, from 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// Rows per page, at most 100.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_size: Option<i64>,
+}
+
+/// A jump-page template offered to the caller.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Template {
+    /// Id; 0 is the generic template.
+    pub id: i64,
+    /// Name.
+    pub name: String,
+    /// Built-in layout it uses (or builds on).
+    pub style: String,
+    /// 1 built in, 2 added by an administrator.
+    #[serde(rename = "type")]
+    pub template_type: i64,
+    /// Thumbnail URL, may be empty.
+    pub thumb: String,
+    /// 1 when one of the caller's chains uses it.
+    pub is_use: i64,
+    /// When it last changed, RFC 3339.
+    pub update_time: String,
+}
+
+/// A page of templates, with the caller's use of them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TemplatePage {
+    /// This page.
+    pub list: Vec<Template>,
+    /// Templates offered, on all pages.
+    pub total: i64,
+    /// This page's number.
+    pub page: i64,
+    /// Rows per page.
+    pub page_size: i64,
+    /// Templates (other than the generic one) the caller's chains may use.
+    pub template_limit: i64,
+    /// Templates (other than the generic one) the caller's chains use.
+    pub used_num: i64,
+}

@@ -25,5 +25,6 @@ mod redirect;
 mod s3_server;
 mod server;
 mod support;
+mod templates;
 mod uploads;
 mod visits;

@@ -5,6 +5,7 @@ pub(crate) mod admin;
 pub(crate) mod compat;
 pub(crate) mod primary;
 pub(crate) mod public;
+pub(crate) mod templates;
 pub(crate) mod uploads;
 
 use bytes::Bytes;

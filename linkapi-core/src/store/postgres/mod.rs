@@ -27,12 +27,14 @@ use tokio_postgres::{Row, Statement};
 use super::{
     BlobRecord, ChainPatch, ChainQuery, ChainStore, ChainVisits, Change, Conversion, DailyVisits,
     DomainStore, GroupStore, KeyStore, LinkTarget, Misuse, NewApiKey, NewChain, NewDomain,
-    NewGroup, NewUpload, NewUser, Notice, Page, Store, StoreError, StoreResult, Tx, TxBody, Unique,
-    UploadClaim, UploadStore, UserStore, VisitBatch, VisitStore, VisitorSecret,
+    NewGroup, NewTemplate, NewUpload, NewUser, Notice, Page, Store, StoreError, StoreResult,
+    TemplatePatch, TemplateStore, Tx, TxBody, Unique, UploadClaim, UploadStore, UserStore,
+    VisitBatch, VisitStore, VisitorSecret,
 };
 use crate::model::{
     ApiKeyRecord, Chain, ChainId, ChainKind, ChainStatus, Domain, DomainId, DomainStatus, Group,
-    GroupId, KeyId, PageViews, Scheme, Scope, Timestamp, Upload, UploadId, User, UserId,
+    GroupId, KeyId, PageViews, Scheme, Scope, Template, TemplateId, TemplateKind, Timestamp,
+    Upload, UploadId, User, UserId,
 };
 
 /// The channel changes are sent on.
@@ -425,6 +427,25 @@ fn conversion_from_row(row: &Row) -> StoreResult<Conversion> {
     })
 }
 
+const TEMPLATE_COLUMNS: &str =
+    "id, user_id, name, style, type, thumb, body, created_at, updated_at, retired_at";
+
+fn template_from_row(row: &Row) -> StoreResult<Template> {
+    let kind: i64 = get(row, 4)?;
+    Ok(Template {
+        id: TemplateId(get(row, 0)?),
+        user_id: get::<Option<i64>>(row, 1)?.map(UserId),
+        name: get(row, 2)?,
+        style: get(row, 3)?,
+        kind: TemplateKind::from_code(kind).ok_or_else(|| bad("type", kind))?,
+        thumb: get(row, 5)?,
+        body: get(row, 6)?,
+        created_at: get(row, 7)?,
+        updated_at: get(row, 8)?,
+        retired_at: get(row, 9)?,
+    })
+}
+
 /// An upload's columns, joined with its object's (`u` and `b`).
 const UPLOAD_COLUMNS: &str =
     "u.id, u.user_id, u.object_key, b.content_type, u.size_bytes, u.file_name, u.created_at";
@@ -770,6 +791,63 @@ struct Payload {
     from: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     seq: Option<i64>,
+}
+
+#[async_trait]
+impl TemplateStore for PgStore {
+    async fn templates(
+        &self,
+        user: Option<UserId>,
+        offset: i64,
+        limit: i64,
+    ) -> StoreResult<Page<Template>> {
+        let user = user.map(|u| u.0);
+        let filter =
+            "($1::BIGINT IS NULL OR (retired_at IS NULL AND (user_id IS NULL OR user_id = $1)))";
+        let total: i64 = match self
+            .query_opt(
+                &format!("SELECT count(*) FROM templates WHERE {filter}"),
+                &[&user],
+            )
+            .await?
+        {
+            Some(row) => get(&row, 0)?,
+            None => 0,
+        };
+        let sql = format!(
+            "SELECT {TEMPLATE_COLUMNS} FROM templates WHERE {filter}
+             ORDER BY id LIMIT $2 OFFSET $3"
+        );
+        let items = self
+            .query(&sql, &[&user, &limit, &offset])
+            .await?
+            .iter()
+            .map(template_from_row)
+            .collect::<StoreResult<Vec<_>>>()?;
+        Ok(Page { items, total })
+    }
+
+    async fn template(&self, id: TemplateId) -> StoreResult<Option<Template>> {
+        let sql = format!("SELECT {TEMPLATE_COLUMNS} FROM templates WHERE id = $1");
+        self.query_opt(&sql, &[&id.0])
+            .await?
+            .as_ref()
+            .map(template_from_row)
+            .transpose()
+    }
+
+    async fn templates_in_use(&self, user: UserId) -> StoreResult<Vec<TemplateId>> {
+        self.query(
+            "SELECT DISTINCT jump_template_id FROM chains
+             WHERE user_id = $1 AND deleted_at IS NULL AND chain_type <> 1
+             ORDER BY jump_template_id",
+            &[&user.0],
+        )
+        .await?
+        .iter()
+        .map(|row| get(row, 0).map(TemplateId))
+        .collect()
+    }
 }
 
 #[async_trait]
@@ -1324,6 +1402,73 @@ impl Tx for PgTx<'_> {
             .await?
             .ok_or_else(|| StoreError::backend(Misuse("a conversion could not be read back")))?;
         Ok((conversion_from_row(&row)?, inserted))
+    }
+
+    async fn insert_template(&mut self, new: NewTemplate) -> StoreResult<Template> {
+        let sql = format!(
+            "INSERT INTO templates (user_id, name, style, type, thumb, body, created_at,
+                updated_at)
+             VALUES ($1, $2, $3, 2, $4, $5, $6, $6) RETURNING {TEMPLATE_COLUMNS}"
+        );
+        let row = self
+            .query_opt(
+                &sql,
+                &[
+                    &new.user_id.map(|u| u.0),
+                    &new.name,
+                    &new.style,
+                    &new.thumb,
+                    &new.body,
+                    &new.created_at,
+                ],
+            )
+            .await?
+            .ok_or_else(|| StoreError::backend(Misuse("a template insert returned no row")))?;
+        template_from_row(&row)
+    }
+
+    async fn update_template(
+        &mut self,
+        id: TemplateId,
+        patch: &TemplatePatch,
+        at: Timestamp,
+    ) -> StoreResult<Option<Template>> {
+        let sql = format!(
+            "UPDATE templates SET name = coalesce($2, name), style = coalesce($3, style),
+                thumb = coalesce($4, thumb), body = coalesce($5, body), updated_at = $6
+             WHERE id = $1 AND type = 2 RETURNING {TEMPLATE_COLUMNS}"
+        );
+        self.query_opt(
+            &sql,
+            &[
+                &id.0,
+                &patch.name,
+                &patch.style,
+                &patch.thumb,
+                &patch.body,
+                &at,
+            ],
+        )
+        .await?
+        .as_ref()
+        .map(template_from_row)
+        .transpose()
+    }
+
+    async fn retire_template(
+        &mut self,
+        id: TemplateId,
+        at: Timestamp,
+    ) -> StoreResult<Option<Template>> {
+        let sql = format!(
+            "UPDATE templates SET retired_at = $2, updated_at = $2
+             WHERE id = $1 AND type = 2 AND retired_at IS NULL RETURNING {TEMPLATE_COLUMNS}"
+        );
+        self.query_opt(&sql, &[&id.0, &at])
+            .await?
+            .as_ref()
+            .map(template_from_row)
+            .transpose()
     }
 
     async fn begin_upload(&mut self, new: &NewUpload) -> StoreResult<(UploadClaim, i64)> {

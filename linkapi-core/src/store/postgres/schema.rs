@@ -315,6 +315,16 @@ CREATE TABLE upload_usage (
     bytes   BIGINT NOT NULL
 );
 "#,
+    // Jump-page templates: the built-in ones as rows (0 the generic one), retiring.
+    r#"
+ALTER TABLE templates ADD COLUMN retired_at BIGINT;
+INSERT INTO templates (id, user_id, name, style, type, thumb, body, created_at, updated_at)
+VALUES (0, NULL, 'Generic', 'generic', 1, '', '', 0, 0),
+       (1, NULL, 'Card', 'card', 1, '', '', 0, 0),
+       (2, NULL, 'Poster', 'poster', 1, '', '', 0, 0);
+ALTER TABLE templates ALTER COLUMN id RESTART WITH 1000;
+CREATE INDEX templates_offered ON templates(user_id, id) WHERE retired_at IS NULL;
+"#,
 ];
 
 /// A database whose schema is newer than this build knows.

@@ -14,13 +14,15 @@ use tokio::sync::oneshot;
 
 use super::{
     BlobRecord, ChainPatch, ChainQuery, ChainStore, ChainVisits, Change, Conversion, DomainStore,
-    GroupStore, KeyStore, LinkTarget, Misuse, NewApiKey, NewChain, NewDomain, NewGroup, NewUpload,
-    NewUser, Notice, Page, Store, StoreError, StoreResult, Tx, TxBody, Unique, UploadClaim,
-    UploadStore, UserStore, VisitBatch, VisitStore, VisitorSecret,
+    GroupStore, KeyStore, LinkTarget, Misuse, NewApiKey, NewChain, NewDomain, NewGroup,
+    NewTemplate, NewUpload, NewUser, Notice, Page, Store, StoreError, StoreResult, TemplatePatch,
+    TemplateStore, Tx, TxBody, Unique, UploadClaim, UploadStore, UserStore, VisitBatch, VisitStore,
+    VisitorSecret,
 };
 use crate::model::{
     ApiKeyRecord, Chain, ChainId, ChainKind, ChainStatus, Domain, DomainId, DomainStatus, Group,
-    GroupId, KeyId, PageViews, Scheme, Scope, Timestamp, Upload, UploadId, User, UserId,
+    GroupId, KeyId, PageViews, Scheme, Scope, Template, TemplateId, TemplateKind, Timestamp,
+    Upload, UploadId, User, UserId,
 };
 
 mod schema;
@@ -679,6 +681,79 @@ impl UploadStore for SqliteStore {
     }
 }
 
+const TEMPLATE_COLUMNS: &str =
+    "id, user_id, name, style, type, thumb, body, created_at, updated_at, retired_at";
+
+fn template_from_row(row: &Row<'_>) -> rusqlite::Result<Template> {
+    let kind: i64 = row.get(4)?;
+    Ok(Template {
+        id: TemplateId(row.get(0)?),
+        user_id: row.get::<_, Option<i64>>(1)?.map(UserId),
+        name: row.get(2)?,
+        style: row.get(3)?,
+        kind: TemplateKind::from_code(kind).ok_or_else(|| bad_value(4, kind))?,
+        thumb: row.get(5)?,
+        body: row.get(6)?,
+        created_at: row.get(7)?,
+        updated_at: row.get(8)?,
+        retired_at: row.get(9)?,
+    })
+}
+
+fn template_by_id(c: &Connection, id: TemplateId) -> rusqlite::Result<Option<Template>> {
+    one(
+        c,
+        &format!("SELECT {TEMPLATE_COLUMNS} FROM templates WHERE id = ?1"),
+        [id.0],
+        template_from_row,
+    )
+}
+
+#[async_trait]
+impl TemplateStore for SqliteStore {
+    async fn templates(
+        &self,
+        user: Option<UserId>,
+        offset: i64,
+        limit: i64,
+    ) -> StoreResult<Page<Template>> {
+        let user = user.map(|u| u.0);
+        self.read(move |c| {
+            let filter =
+                "(?1 IS NULL OR (retired_at IS NULL AND (user_id IS NULL OR user_id = ?1)))";
+            let total: i64 = c
+                .prepare_cached(&format!("SELECT count(*) FROM templates WHERE {filter}"))?
+                .query_row([user], |r| r.get(0))?;
+            let items = c
+                .prepare_cached(&format!(
+                    "SELECT {TEMPLATE_COLUMNS} FROM templates WHERE {filter}
+                     ORDER BY id LIMIT ?2 OFFSET ?3"
+                ))?
+                .query_map(params![user, limit, offset], template_from_row)?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            Ok(Page { items, total })
+        })
+        .await
+    }
+
+    async fn template(&self, id: TemplateId) -> StoreResult<Option<Template>> {
+        self.read(move |c| template_by_id(c, id)).await
+    }
+
+    async fn templates_in_use(&self, user: UserId) -> StoreResult<Vec<TemplateId>> {
+        self.read(move |c| {
+            c.prepare_cached(
+                "SELECT DISTINCT jump_template_id FROM chains
+                 WHERE user_id = ?1 AND deleted_at IS NULL AND chain_type <> 1
+                 ORDER BY jump_template_id",
+            )?
+            .query_map([user.0], |r| Ok(TemplateId(r.get(0)?)))?
+            .collect()
+        })
+        .await
+    }
+}
+
 #[async_trait]
 impl VisitStore for SqliteStore {
     async fn page_views(
@@ -1156,6 +1231,82 @@ impl Tx for SqliteTx<'_> {
         .map_err(backend)?
         .ok_or_else(|| backend(Misuse("a conversion could not be read back")))?;
         Ok((stands, inserted))
+    }
+
+    async fn insert_template(&mut self, new: NewTemplate) -> StoreResult<Template> {
+        let id: i64 = self
+            .conn
+            .prepare_cached(
+                "INSERT INTO templates (user_id, name, style, type, thumb, body, created_at,
+                    updated_at)
+                 VALUES (?1, ?2, ?3, 2, ?4, ?5, ?6, ?6) RETURNING id",
+            )
+            .and_then(|mut s| {
+                s.query_row(
+                    params![
+                        new.user_id.map(|u| u.0),
+                        new.name,
+                        new.style,
+                        new.thumb,
+                        new.body,
+                        new.created_at
+                    ],
+                    |r| r.get(0),
+                )
+            })
+            .map_err(backend)?;
+        template_by_id(self.conn, TemplateId(id))
+            .map_err(backend)?
+            .ok_or_else(|| backend(Misuse("an inserted template is missing")))
+    }
+
+    async fn update_template(
+        &mut self,
+        id: TemplateId,
+        patch: &TemplatePatch,
+        at: Timestamp,
+    ) -> StoreResult<Option<Template>> {
+        let changed = self
+            .conn
+            .prepare_cached(
+                "UPDATE templates SET name = coalesce(?2, name), style = coalesce(?3, style),
+                    thumb = coalesce(?4, thumb), body = coalesce(?5, body), updated_at = ?6
+                 WHERE id = ?1 AND type = 2",
+            )
+            .and_then(|mut s| {
+                s.execute(params![
+                    id.0,
+                    patch.name,
+                    patch.style,
+                    patch.thumb,
+                    patch.body,
+                    at
+                ])
+            })
+            .map_err(backend)?;
+        if changed == 0 {
+            return Ok(None);
+        }
+        template_by_id(self.conn, id).map_err(backend)
+    }
+
+    async fn retire_template(
+        &mut self,
+        id: TemplateId,
+        at: Timestamp,
+    ) -> StoreResult<Option<Template>> {
+        let changed = self
+            .conn
+            .prepare_cached(
+                "UPDATE templates SET retired_at = ?2, updated_at = ?2
+                 WHERE id = ?1 AND type = 2 AND retired_at IS NULL",
+            )
+            .and_then(|mut s| s.execute(params![id.0, at]))
+            .map_err(backend)?;
+        if changed == 0 {
+            return Ok(None);
+        }
+        template_by_id(self.conn, id).map_err(backend)
     }
 
     async fn begin_upload(&mut self, new: &NewUpload) -> StoreResult<(UploadClaim, i64)> {

@@ -1,0 +1,253 @@
+//! Jump-page templates: the built-in ones (rows 0, 1 and 2, shipped with the server), and the
+//! custom ones administrators add, edit and retire. A user sees the live shared templates and
+//! those offered to them alone; `used_num` counts the templates (other than the generic one)
+//! their live chains use, against `template_limit`.
+//!
+//! A custom template either names a built-in layout (`style`) or carries its own page source
+//! (`body`), a minijinja template checked to compile when it is saved. Administrators are
+//! trusted with page sources; every value a page shows is escaped by the engine.
+
+use super::chains::PageWindow;
+use super::{App, Principal};
+use crate::codes::validate_target_url;
+use crate::error::{Error, Result};
+use crate::model::{Template, TemplateId, UserId};
+use crate::store::{NewTemplate, Page, TemplatePatch};
+
+/// Layouts shipped with the server, by `style` name.
+pub const BUILT_IN_STYLES: &[&str] = &["generic", "card", "poster"];
+/// Longest template name, in characters.
+const MAX_NAME: usize = 64;
+/// Largest page source, in bytes.
+const MAX_BODY: usize = 64 << 10;
+
+/// A custom template as an administrator describes it.
+#[derive(Debug, Clone, Default)]
+pub struct NewTemplateInput {
+    /// Offered only to this user; `None` to everyone.
+    pub user_id: Option<UserId>,
+    /// Display name.
+    pub name: String,
+    /// Built-in layout; `generic` when absent.
+    pub style: Option<String>,
+    /// Thumbnail URL.
+    pub thumb: Option<String>,
+    /// Page source.
+    pub body: Option<String>,
+}
+
+/// What a user's template listing shows.
+#[derive(Debug, Clone)]
+pub struct TemplateListing {
+    /// This page of the templates offered to the user.
+    pub page: Page<Template>,
+    /// Templates the user's live chains use.
+    pub in_use: Vec<TemplateId>,
+    /// How many of those count against the limit (all but the generic one).
+    pub used_num: i64,
+    /// The limit.
+    pub template_limit: i64,
+    /// Page number and size.
+    pub page_number: i64,
+    /// Rows per page.
+    pub page_size: i64,
+}
+
+fn check_name(name: &str) -> Result<String> {
+    let name = name.trim();
+    if name.is_empty() || name.chars().count() > MAX_NAME || name.chars().any(|c| c.is_control()) {
+        return Err(Error::bad_request(
+            "invalid_name",
+            format!("name must be 1 to {MAX_NAME} characters without control characters"),
+        ));
+    }
+    Ok(name.to_owned())
+}
+
+fn check_style(style: &str) -> Result<String> {
+    if BUILT_IN_STYLES.contains(&style) {
+        Ok(style.to_owned())
+    } else {
+        Err(Error::bad_request(
+            "invalid_style",
+            format!("style must be one of {}", BUILT_IN_STYLES.join(", ")),
+        ))
+    }
+}
+
+fn check_thumb(thumb: &str) -> Result<String> {
+    if thumb.is_empty() {
+        return Ok(String::new());
+    }
+    validate_target_url(thumb)
+        .map_err(|e| Error::bad_request("invalid_thumb", format!("thumb: {e}")))
+}
+
+/// A page source must be small and compile.
+fn check_body(body: &str) -> Result<String> {
+    if body.len() > MAX_BODY {
+        return Err(Error::bad_request(
+            "invalid_body",
+            format!("body is larger than {MAX_BODY} bytes"),
+        ));
+    }
+    if !body.is_empty() {
+        let mut env = minijinja::Environment::new();
+        env.add_template("page.html", body).map_err(|e| {
+            Error::bad_request("invalid_body", format!("body is not a valid template: {e}"))
+        })?;
+    }
+    Ok(body.to_owned())
+}
+
+impl App {
+    /// The templates offered to the caller, a page at a time, with what their chains use.
+    ///
+    /// # Errors
+    /// 400 for a bad page.
+    pub async fn templates(
+        &self,
+        who: &Principal,
+        page: Option<i64>,
+        page_size: Option<i64>,
+    ) -> Result<TemplateListing> {
+        let window = PageWindow::new(page, page_size)?;
+        let found = self
+            .store()
+            .templates(Some(who.user_id), window.offset(), window.size)
+            .await?;
+        let in_use = self.store().templates_in_use(who.user_id).await?;
+        let used_num = in_use.iter().filter(|id| id.0 != 0).count() as i64;
+        Ok(TemplateListing {
+            page: found,
+            in_use,
+            used_num,
+            template_limit: self.config().template_limit,
+            page_number: window.page,
+            page_size: window.size,
+        })
+    }
+
+    /// Every template, retired ones included (administration).
+    ///
+    /// # Errors
+    /// 400 for a bad page.
+    pub async fn all_templates(
+        &self,
+        page: Option<i64>,
+        page_size: Option<i64>,
+    ) -> Result<(Page<Template>, i64, i64)> {
+        let window = PageWindow::new(page, page_size)?;
+        let found = self
+            .store()
+            .templates(None, window.offset(), window.size)
+            .await?;
+        Ok((found, window.page, window.size))
+    }
+
+    /// Adds a custom template.
+    ///
+    /// # Errors
+    /// 400 for a bad name, style, thumbnail, page source or user.
+    pub async fn add_template(&self, input: NewTemplateInput) -> Result<Template> {
+        if let Some(user) = input.user_id
+            && self.store().user(user).await?.is_none()
+        {
+            return Err(Error::bad_request("invalid_user", "no such user"));
+        }
+        let new = NewTemplate {
+            user_id: input.user_id,
+            name: check_name(&input.name)?,
+            style: check_style(input.style.as_deref().unwrap_or("generic"))?,
+            thumb: check_thumb(input.thumb.as_deref().unwrap_or(""))?,
+            body: check_body(input.body.as_deref().unwrap_or(""))?,
+            created_at: self.now(),
+        };
+        Ok(self
+            .write(move |tx| {
+                let new = new.clone();
+                Box::pin(async move { tx.insert_template(new).await })
+            })
+            .await?)
+    }
+
+    /// Changes a custom template.
+    ///
+    /// # Errors
+    /// 400 for bad values, an empty patch or a built-in template; 404 when there is no such
+    /// template.
+    pub async fn edit_template(
+        &self,
+        id: TemplateId,
+        name: Option<String>,
+        style: Option<String>,
+        thumb: Option<String>,
+        body: Option<String>,
+    ) -> Result<Template> {
+        let patch = TemplatePatch {
+            name: name.as_deref().map(check_name).transpose()?,
+            style: style.as_deref().map(check_style).transpose()?,
+            thumb: thumb.as_deref().map(check_thumb).transpose()?,
+            body: body.as_deref().map(check_body).transpose()?,
+        };
+        if patch.name.is_none()
+            && patch.style.is_none()
+            && patch.thumb.is_none()
+            && patch.body.is_none()
+        {
+            return Err(Error::bad_request(
+                "empty_update",
+                "give name, style, thumb or body",
+            ));
+        }
+        self.refuse_built_in(id).await?;
+        let at = self.now();
+        self.write(move |tx| {
+            let patch = patch.clone();
+            Box::pin(async move { tx.update_template(id, &patch, at).await })
+        })
+        .await?
+        .ok_or(Error::NotFound("template"))
+    }
+
+    /// Retires a custom template: no longer offered; chains that use it keep it.
+    ///
+    /// # Errors
+    /// 400 for a built-in template; 404 when there is no such live template.
+    pub async fn retire_template(&self, id: TemplateId) -> Result<Template> {
+        self.refuse_built_in(id).await?;
+        let at = self.now();
+        self.write(move |tx| Box::pin(async move { tx.retire_template(id, at).await }))
+            .await?
+            .ok_or(Error::NotFound("template"))
+    }
+
+    async fn refuse_built_in(&self, id: TemplateId) -> Result<()> {
+        match self.store().template(id).await? {
+            None => Err(Error::NotFound("template")),
+            Some(t) if t.kind == crate::model::TemplateKind::BuiltIn => Err(Error::bad_request(
+                "built_in_template",
+                "built-in templates cannot be changed or retired",
+            )),
+            Some(_) => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_styles_and_bodies_are_checked() {
+        assert!(check_name("  Spring  ").is_ok_and(|n| n == "Spring"));
+        assert!(check_name("").is_err());
+        assert!(check_name("a\u{0}b").is_err());
+        assert!(check_style("card").is_ok());
+        assert!(check_style("fancy").is_err());
+        assert!(check_body("<p>{{ title }}</p>").is_ok());
+        assert!(check_body("<p>{{ title </p>").is_err());
+        assert!(check_thumb("javascript:alert(1)").is_err());
+        assert!(check_thumb("").is_ok());
+    }
+}

@@ -1,0 +1,197 @@
+//! Jump-page templates: the built-in ones, listings on both surfaces, what a user's chains use,
+//! and the administration of custom templates.
+
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+use crate::support::{ADMIN_KEY, TestServer};
+
+const TEMPLATE_SCOPES: &[&str] = &["templates:read", "chains:read", "chains:write"];
+
+fn ids(list: &Value) -> Vec<i64> {
+    list.as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["id"].as_i64().unwrap())
+        .collect()
+}
+
+#[tokio::test]
+async fn every_user_sees_the_built_in_templates_on_both_surfaces() {
+    let server = TestServer::start().await;
+    let (_, key) = server.user_with_key("viewer", TEMPLATE_SCOPES).await;
+    let page = server.get("/templates", &key).await;
+    let data = page.primary_data();
+    assert_eq!(ids(&data["list"]), [0, 1, 2]);
+    assert_eq!(data["total"], 3);
+    assert_eq!(data["used_num"], 0);
+    assert_eq!(data["template_limit"], 10);
+    let generic = &data["list"][0];
+    assert_eq!(generic["name"], "Generic");
+    assert_eq!(generic["style"], "generic");
+    assert_eq!(generic["type"], 1);
+    assert_eq!(generic["is_use"], 0);
+
+    let compat = server
+        .call(
+            reqwest::Method::POST,
+            &format!("/openapi/v1/template/list?apikey={key}"),
+            None,
+            Some(json!({"page": "1", "page_size": "2"})),
+        )
+        .await;
+    let result = compat.compat_result();
+    assert_eq!(ids(&result["list"]), [0, 1]);
+    assert_eq!(result["page"], "1");
+    assert_eq!(result["pageCount"], "2");
+    assert_eq!(result["total"], 3);
+    assert_eq!(result["template_limit"], 10);
+    assert_eq!(result["used_num"], 0);
+    let item = &result["list"][1];
+    for field in ["id", "is_use", "name", "thumb", "type", "update_time"] {
+        assert!(item.get(field).is_some(), "{field} in {item}");
+    }
+    server
+        .get("/templates?page_size=0", &key)
+        .await
+        .assert_primary_error(StatusCode::BAD_REQUEST, "invalid_page_size");
+}
+
+#[tokio::test]
+async fn templates_in_use_are_marked_and_counted_without_the_generic_one() {
+    let server = TestServer::start().await;
+    let (_, key) = server.user_with_key("user", TEMPLATE_SCOPES).await;
+    for (code, template) in [("t-a", 0), ("t-b", 2), ("t-c", 2)] {
+        server
+            .create_chain(
+                &key,
+                json!({"target_url": "https://example.com/", "code": code}),
+            )
+            .await;
+        // External chains arrive with #9's endpoints; until then the row is made one here.
+        server.sql(&format!(
+            "UPDATE chains SET chain_type = 2, jump_template_id = {template} WHERE code = '{code}'"
+        ));
+    }
+    let data = server.get("/templates", &key).await.primary_data().clone();
+    let in_use: Vec<i64> = data["list"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["is_use"].as_i64().unwrap())
+        .collect();
+    assert_eq!(in_use, [1, 0, 1]);
+    assert_eq!(data["used_num"], 1, "the generic template does not count");
+}
+
+#[tokio::test]
+async fn administrators_add_edit_and_retire_custom_templates() {
+    let server = TestServer::start().await;
+    let (alice_id, alice) = server.user_with_key("alice", TEMPLATE_SCOPES).await;
+    let (_, bob) = server.user_with_key("bob", TEMPLATE_SCOPES).await;
+
+    let shared = server
+        .post(
+            "/admin/templates",
+            ADMIN_KEY,
+            json!({"name": "Spring", "style": "card", "thumb": "https://cdn.example.com/s.png",
+                   "body": "<h1>{{ title }}</h1>"}),
+        )
+        .await;
+    assert_eq!(shared.status, StatusCode::CREATED, "{}", shared.text);
+    let shared = shared.primary_data().clone();
+    assert_eq!(shared["type"], 2);
+    let shared_id = shared["id"].as_i64().unwrap();
+    let private = server
+        .post(
+            "/admin/templates",
+            ADMIN_KEY,
+            json!({"name": "Alice only", "user_id": alice_id}),
+        )
+        .await
+        .primary_data()
+        .clone();
+    let private_id = private["id"].as_i64().unwrap();
+    assert_eq!(private["style"], "generic");
+
+    let for_alice = server.get("/templates", &alice).await;
+    assert_eq!(
+        ids(&for_alice.primary_data()["list"]),
+        [0, 1, 2, shared_id, private_id]
+    );
+    let for_bob = server.get("/templates", &bob).await;
+    assert_eq!(ids(&for_bob.primary_data()["list"]), [0, 1, 2, shared_id]);
+
+    let renamed = server
+        .patch(
+            &format!("/admin/templates/{shared_id}"),
+            ADMIN_KEY,
+            json!({"name": "Summer"}),
+        )
+        .await;
+    assert_eq!(renamed.primary_data()["name"], "Summer");
+    assert_eq!(renamed.primary_data()["body"], "<h1>{{ title }}</h1>");
+
+    let retired = server
+        .delete(&format!("/admin/templates/{shared_id}"), ADMIN_KEY)
+        .await;
+    assert!(retired.primary_data()["retired_at"].is_string());
+    let for_bob = server.get("/templates", &bob).await;
+    assert_eq!(ids(&for_bob.primary_data()["list"]), [0, 1, 2]);
+    let everything = server.get("/admin/templates", ADMIN_KEY).await;
+    assert_eq!(everything.primary_data().as_array().unwrap().len(), 5);
+    server
+        .delete(&format!("/admin/templates/{shared_id}"), ADMIN_KEY)
+        .await
+        .assert_primary_error(StatusCode::NOT_FOUND, "not_found");
+}
+
+#[tokio::test]
+async fn bad_templates_are_refused_with_a_reason() {
+    let server = TestServer::start().await;
+    let cases = [
+        (json!({"name": ""}), "invalid_name"),
+        (json!({"name": "x", "style": "fancy"}), "invalid_style"),
+        (
+            json!({"name": "x", "thumb": "javascript:alert(1)"}),
+            "invalid_thumb",
+        ),
+        (json!({"name": "x", "body": "{% if %}"}), "invalid_body"),
+        (json!({"name": "x", "user_id": 999}), "invalid_user"),
+        (json!({"name": "x", "colour": "red"}), "invalid_field"),
+    ];
+    for (body, code) in cases {
+        server
+            .post("/admin/templates", ADMIN_KEY, body.clone())
+            .await
+            .assert_primary_error(StatusCode::BAD_REQUEST, code);
+    }
+    for built_in in [0, 1, 2] {
+        server
+            .patch(
+                &format!("/admin/templates/{built_in}"),
+                ADMIN_KEY,
+                json!({"name": "Mine now"}),
+            )
+            .await
+            .assert_primary_error(StatusCode::BAD_REQUEST, "built_in_template");
+        server
+            .delete(&format!("/admin/templates/{built_in}"), ADMIN_KEY)
+            .await
+            .assert_primary_error(StatusCode::BAD_REQUEST, "built_in_template");
+    }
+    server
+        .patch("/admin/templates/4242", ADMIN_KEY, json!({"name": "x"}))
+        .await
+        .assert_primary_error(StatusCode::NOT_FOUND, "not_found");
+    server
+        .get("/admin/templates", ADMIN_KEY)
+        .await
+        .primary_data();
+    let empty = server.get("/admin/templates", ADMIN_KEY).await;
+    assert_eq!(
+        empty.primary_data().as_array().unwrap().len(),
+        3,
+        "nothing bad was added"
+    );
+}
