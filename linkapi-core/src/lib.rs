@@ -16,6 +16,7 @@
 //! - [`blob`]: where uploaded bytes live: a local directory or (feature `s3`) an
 //!   S3-compatible bucket, both through `object_store`.
 //! - [`image`]: deciding an upload's type by its bytes, and refusing truncated images.
+//! - [`pages`]: jump pages: the built-in layouts and rendering with minijinja, escaped.
 //! - [`qr`]: QR codes of links (PNG, SVG, terminal blocks).
 //! - [`codes`]: short-code and target-URL rules.
 //! - [`clock`]: the injectable clock, the calendar days are counted in, and the wire time
@@ -59,6 +60,7 @@ pub mod http;
 pub mod image;
 pub mod metrics;
 pub mod model;
+pub mod pages;
 pub mod qr;
 pub mod service;
 pub mod store;

@@ -73,6 +73,20 @@ pub(crate) fn bytes(
     response
 }
 
+/// A rendered jump page: HTML under the pages' Content-Security-Policy, never cached (the
+/// channel it shows changes from one visit to the next).
+pub(crate) fn jump_page(html: String) -> Response<Body> {
+    let mut response = bytes("text/html; charset=utf-8", "no-store", html);
+    response.headers_mut().insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(crate::pages::CONTENT_SECURITY_POLICY),
+    );
+    response
+        .headers_mut()
+        .insert("referrer-policy", HeaderValue::from_static("no-referrer"));
+    response
+}
+
 /// The metrics in the Prometheus text format.
 pub(crate) fn metrics(metrics: &crate::metrics::Metrics) -> Response<Body> {
     bytes(crate::metrics::CONTENT_TYPE, "no-store", metrics.encode())

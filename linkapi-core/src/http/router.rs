@@ -422,6 +422,13 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
             handler!(t::update),
         ),
         primary(
+            GET,
+            "/admin/templates/{id}/preview",
+            "admin.templates.preview",
+            Admin,
+            handler!(t::preview),
+        ),
+        primary(
             DELETE,
             "/admin/templates/{id}",
             "admin.templates.retire",

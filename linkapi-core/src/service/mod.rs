@@ -179,6 +179,8 @@ struct Inner {
     limiter: Option<ratelimit::KeyLimiter>,
     /// Where uploaded bytes live.
     blobs: crate::blob::BlobStore,
+    /// The jump-page renderer.
+    pages: crate::pages::Pages,
 }
 
 impl std::fmt::Debug for App {
@@ -250,6 +252,7 @@ impl App {
                 metrics,
                 limiter,
                 blobs,
+                pages: crate::pages::Pages::new(),
             }),
         };
         tokio::spawn(uploads::sweep_periodically(

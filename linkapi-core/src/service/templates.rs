@@ -12,6 +12,7 @@ use super::{App, Principal};
 use crate::codes::validate_target_url;
 use crate::error::{Error, Result};
 use crate::model::{Template, TemplateId, UserId};
+use crate::pages::{JumpPage, safe_url};
 use crate::store::{NewTemplate, Page, TemplatePatch};
 
 /// Layouts shipped with the server, by `style` name.
@@ -220,6 +221,55 @@ impl App {
         self.write(move |tx| Box::pin(async move { tx.retire_template(id, at).await }))
             .await?
             .ok_or(Error::NotFound("template"))
+    }
+
+    /// A template's page filled with sample text (administration), to see it before chains use
+    /// it, showing `image` (an http(s) URL, e.g. an uploaded QR code) as a small (show_type 1)
+    /// or long (2) image.
+    ///
+    /// # Errors
+    /// 400 for an image that is not an http(s) URL or a show_type other than 1 or 2; 404 when
+    /// there is no such template.
+    pub async fn preview_template(
+        &self,
+        id: TemplateId,
+        image: Option<&str>,
+        show_type: Option<i64>,
+    ) -> Result<String> {
+        let image = match image {
+            None => None,
+            Some(raw) => Some(safe_url(raw).filter(|u| u.starts_with("http")).ok_or_else(
+                || Error::bad_request("invalid_image_url", "image must be an http(s) URL"),
+            )?),
+        };
+        let show_type = show_type.unwrap_or(1);
+        if !matches!(show_type, 1 | 2) {
+            return Err(Error::bad_request(
+                "invalid_show_type",
+                "show_type is 1 (small image) or 2 (long image)",
+            ));
+        }
+        let template = self
+            .store()
+            .template(id)
+            .await?
+            .ok_or(Error::NotFound("template"))?;
+        let sample = JumpPage {
+            title: "Spring sale".into(),
+            sub_title: "Scan to join the group".into(),
+            desc: "New arrivals every week.\nMembers get early access.".into(),
+            guide_text: "Add us to get your coupon.".into(),
+            avatar: None,
+            image,
+            show_type,
+            scan_tips: true,
+            button_url: safe_url("weixin://dl/business/?appid=wx0000000000000000&path=pages/index"),
+            button_label: "Open in the app".into(),
+        };
+        self.inner
+            .pages
+            .render(&template, &sample)
+            .map_err(|err| Error::bad_request("invalid_body", err.to_string()))
     }
 
     async fn refuse_built_in(&self, id: TemplateId) -> Result<()> {

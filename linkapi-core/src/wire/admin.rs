@@ -205,3 +205,15 @@ pub struct ListTemplates {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page_size: Option<i64>,
 }
+
+/// Query of `GET /admin/templates/{id}/preview`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PreviewTemplate {
+    /// An http(s) image URL to show (an uploaded QR code, say).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub image: Option<String>,
+    /// 1 small image (default), 2 long image.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub show_type: Option<i64>,
+}

@@ -42,6 +42,7 @@ const ENDPOINTS: &[(&str, &str, &str, bool)] = &[
     ("GET", "/admin/templates", "admin", false),
     ("PATCH", "/admin/templates/1", "admin", false),
     ("DELETE", "/admin/templates/1", "admin", false),
+    ("GET", "/admin/templates/0/preview", "admin", false),
     ("POST", "/uploads", "uploads:write", false),
     ("GET", "/uploads", "uploads:read", false),
     ("DELETE", "/uploads/1", "uploads:write", false),

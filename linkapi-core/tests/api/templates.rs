@@ -195,3 +195,83 @@ async fn bad_templates_are_refused_with_a_reason() {
         "nothing bad was added"
     );
 }
+
+#[tokio::test]
+async fn a_template_added_by_an_administrator_renders_in_a_preview() {
+    let server = TestServer::start().await;
+    let added = server
+        .post(
+            "/admin/templates",
+            ADMIN_KEY,
+            json!({"name": "Own page", "body": "<main><h1>{{ title }}</h1><img src=\"{{ image }}\"><a href=\"{{ button_url }}\">{{ button_label }}</a></main>"}),
+        )
+        .await
+        .primary_data()
+        .clone();
+    let id = added["id"].as_i64().unwrap();
+    let preview = server
+        .client
+        .get(server.url(&format!(
+            "/admin/templates/{id}/preview?image=https://cdn.example.com/qr.png"
+        )))
+        .bearer_auth(ADMIN_KEY)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(preview.status(), StatusCode::OK);
+    assert_eq!(
+        preview.headers()["content-type"],
+        "text/html; charset=utf-8"
+    );
+    let csp = preview.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        csp.contains("default-src 'none'") && !csp.contains("script-src"),
+        "{csp}"
+    );
+    let html = preview.text().await.unwrap();
+    assert!(html.starts_with("<main><h1>Spring sale</h1>"), "{html}");
+    assert!(html.contains("cdn.example.com"), "{html}");
+    assert!(html.contains("weixin:"), "{html}");
+
+    for (built_in, marker) in [
+        (0, "class=\"card\""),
+        (1, "class=\"head\""),
+        (2, "class=\"bar\""),
+    ] {
+        let page = server
+            .client
+            .get(server.url(&format!("/admin/templates/{built_in}/preview?show_type=2")))
+            .bearer_auth(ADMIN_KEY)
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        assert!(page.contains(marker), "template {built_in}: {page}");
+    }
+    for bad in [
+        "image=javascript:alert(1)",
+        "image=data:image/png;base64,AAAA",
+        "show_type=3",
+    ] {
+        server
+            .get(&format!("/admin/templates/0/preview?{bad}"), ADMIN_KEY)
+            .await
+            .assert_primary_error(
+                StatusCode::BAD_REQUEST,
+                if bad.starts_with("show") {
+                    "invalid_show_type"
+                } else {
+                    "invalid_image_url"
+                },
+            );
+    }
+    server
+        .get("/admin/templates/4242/preview", ADMIN_KEY)
+        .await
+        .assert_primary_error(StatusCode::NOT_FOUND, "not_found");
+}

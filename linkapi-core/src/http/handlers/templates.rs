@@ -141,3 +141,14 @@ pub(crate) async fn retire(app: &App, call: Call) -> Result<Response> {
     let template = app.retire_template(id).await?;
     Ok(call.reply.ok(admin_out(&template)))
 }
+
+/// # `GET /admin/templates/{id}/preview?image=&show_type=`: the template's page with sample
+/// text, as visitors' browsers would get it.
+pub(crate) async fn preview(app: &App, call: Call) -> Result<Response> {
+    let id = template_id(call.param.as_deref())?;
+    let q: admin::PreviewTemplate = query(&call.parts)?;
+    let html = app
+        .preview_template(id, q.image.as_deref(), q.show_type)
+        .await?;
+    Ok(crate::http::response::jump_page(html))
+}

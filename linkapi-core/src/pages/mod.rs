@@ -1,0 +1,218 @@
+//! Jump pages: the wake-up page a messaging-app chain shows, rendered with minijinja from its
+//! template (a built-in layout shipped in this directory, or an administrator's page source).
+//!
+//! Every value is HTML-escaped by the engine, whatever the template does, and URLs reach an
+//! attribute only through [`safe_url`]: `http`, `https` and the messaging app's `weixin`
+//! scheme, nothing else (`javascript:`, `data:`, `file:` and the rest are dropped). Pages run
+//! no script and carry [`CONTENT_SECURITY_POLICY`].
+
+use minijinja::{AutoEscape, Environment};
+use serde::Serialize;
+
+use crate::model::Template;
+
+/// What a jump page may load: images over http(s) and its own inline styles; no scripts, no
+/// forms, no frames, no plugins.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; img-src http: https:; \
+     style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/// The built-in layouts, by style.
+const LAYOUTS: &[(&str, &str)] = &[
+    ("generic", include_str!("generic.html")),
+    ("card", include_str!("card.html")),
+    ("poster", include_str!("poster.html")),
+];
+
+/// What a jump page shows. Text is escaped when rendered; URLs are set through [`safe_url`].
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct JumpPage {
+    /// Heading.
+    pub title: String,
+    /// Line under the heading.
+    pub sub_title: String,
+    /// Longer text.
+    pub desc: String,
+    /// A line guiding the visitor.
+    pub guide_text: String,
+    /// Avatar image.
+    pub avatar: Option<String>,
+    /// The image shown: the chosen channel's QR code, or a long image.
+    pub image: Option<String>,
+    /// 1 small image, 2 long image.
+    pub show_type: i64,
+    /// Whether to show a hint on scanning.
+    pub scan_tips: bool,
+    /// Where the button leads.
+    pub button_url: Option<String>,
+    /// The button's text.
+    pub button_label: String,
+}
+
+/// Why a page could not be rendered.
+#[derive(Debug, thiserror::Error)]
+#[error("rendering the jump page failed: {0}")]
+pub struct PageError(#[from] minijinja::Error);
+
+/// `raw` when it is an `http`, `https` or `weixin` URL with nothing that could break out of an
+/// attribute; `None` otherwise.
+pub fn safe_url(raw: &str) -> Option<String> {
+    let raw = raw.trim();
+    if raw.is_empty() || raw.chars().any(|c| c.is_control() || c.is_whitespace()) {
+        return None;
+    }
+    let parsed = url::Url::parse(raw).ok()?;
+    match parsed.scheme() {
+        "http" | "https" if parsed.host_str().is_some() => Some(parsed.to_string()),
+        "weixin" => Some(parsed.to_string()),
+        _ => None,
+    }
+}
+
+/// The page renderer: the built-in layouts, compiled once.
+pub struct Pages {
+    env: Environment<'static>,
+}
+
+impl std::fmt::Debug for Pages {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Pages").finish_non_exhaustive()
+    }
+}
+
+impl Default for Pages {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Pages {
+    /// Compiles the built-in layouts.
+    ///
+    /// # Panics
+    /// Never for the layouts shipped (a unit test compiles them).
+    pub fn new() -> Self {
+        let mut env = Environment::new();
+        env.set_auto_escape_callback(|_| AutoEscape::Html);
+        for (style, source) in LAYOUTS {
+            if let Err(err) = env.add_template(style, source) {
+                tracing::error!(style, error = %err, "a built-in layout does not compile");
+            }
+        }
+        Pages { env }
+    }
+
+    /// The page of `template` showing `page`: the template's own source when it has one,
+    /// else its built-in layout (the generic one when the style is unknown).
+    ///
+    /// # Errors
+    /// When the template fails to render.
+    pub fn render(&self, template: &Template, page: &JumpPage) -> Result<String, PageError> {
+        let context = minijinja::Value::from(minijinja::value::Serde(page));
+        if !template.body.is_empty() {
+            return Ok(self
+                .env
+                .render_named_str("page.html", &template.body, context)?);
+        }
+        let style = if LAYOUTS.iter().any(|(s, _)| *s == template.style) {
+            template.style.as_str()
+        } else {
+            "generic"
+        };
+        Ok(self.env.get_template(style)?.render(context)?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{TemplateId, TemplateKind};
+
+    fn template(style: &str, body: &str) -> Template {
+        Template {
+            id: TemplateId(9),
+            user_id: None,
+            name: "t".into(),
+            style: style.into(),
+            kind: TemplateKind::Custom,
+            thumb: String::new(),
+            body: body.into(),
+            created_at: 0,
+            updated_at: 0,
+            retired_at: None,
+        }
+    }
+
+    fn hostile() -> JumpPage {
+        JumpPage {
+            title: "<script>alert(1)</script>".into(),
+            sub_title: "\" onmouseover=\"alert(2)".into(),
+            desc: "<img src=x onerror=alert(3)>".into(),
+            guide_text: "'><svg onload=alert(4)>".into(),
+            avatar: safe_url("javascript:alert(5)"),
+            image: safe_url("https://cdn.example.com/qr.png"),
+            show_type: 1,
+            scan_tips: true,
+            button_url: safe_url("weixin://dl/business/?appid=wx1&path=pages/index"),
+            button_label: "Open".into(),
+        }
+    }
+
+    #[test]
+    fn only_web_and_app_urls_reach_attributes() {
+        assert!(safe_url("https://example.com/a?b=c").is_some());
+        assert!(safe_url("weixin://dl/business/?appid=wx1&path=p").is_some());
+        for bad in [
+            "javascript:alert(1)",
+            "JavaScript:alert(1)",
+            "data:text/html,<script>alert(1)</script>",
+            "file:///etc/passwd",
+            "https://exa mple.com/",
+            "vbscript:msgbox(1)",
+            "",
+        ] {
+            assert_eq!(safe_url(bad), None, "{bad}");
+        }
+        // What could close an attribute is percent-encoded.
+        let quoted = safe_url("https://example.com/\"><script>").expect("a URL");
+        assert!(!quoted.contains(['"', '<', '>']), "{quoted}");
+    }
+
+    /// The text a browser reads from an attribute (the entities minijinja writes).
+    fn attribute_text(html: &str) -> String {
+        html.replace("&#x2f;", "/").replace("&amp;", "&")
+    }
+
+    #[test]
+    fn every_layout_renders_and_escapes_what_it_shows() {
+        let pages = Pages::new();
+        for style in ["generic", "card", "poster", "unknown-style"] {
+            let html = pages
+                .render(&template(style, ""), &hostile())
+                .expect("renders");
+            assert!(!html.contains("<script>alert"), "{style}: {html}");
+            assert!(!html.contains("<img src=x"), "{style}");
+            assert!(!html.contains("<svg onload"), "{style}");
+            assert!(!html.contains("\" onmouseover"), "{style}");
+            assert!(!html.contains("javascript:"), "{style}");
+            let text = attribute_text(&html);
+            assert!(
+                text.contains("src=\"https://cdn.example.com/qr.png\""),
+                "{style}"
+            );
+            assert!(
+                text.contains("href=\"weixin://dl/business/?appid=wx1&path=pages/index\""),
+                "{style}: {html}"
+            );
+            assert!(html.contains("&lt;script&gt;"), "{style}");
+        }
+    }
+
+    #[test]
+    fn a_custom_body_is_escaped_too() {
+        let pages = Pages::new();
+        let html = pages
+            .render(&template("generic", "<h1>{{ title }}</h1>"), &hostile())
+            .expect("renders");
+        assert_eq!(html, "<h1>&lt;script&gt;alert(1)&lt;&#x2f;script&gt;</h1>");
+    }
+}
