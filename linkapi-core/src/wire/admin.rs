@@ -195,16 +195,7 @@ pub struct Template {
 }
 
 /// Query of `GET /admin/templates`.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ListTemplates {
-    /// Page, from 1.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub page: Option<i64>,
-    /// Rows per page, at most 100.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub page_size: Option<i64>,
-}
+pub type ListTemplates = super::primary::PageQuery;
 
 /// Query of `GET /admin/templates/{id}/preview`.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]

@@ -163,10 +163,10 @@ pub struct Domain {
     pub is_my: i64,
 }
 
-/// Query of `GET /chains/{id}/conversions`.
+/// The query of a paged listing that takes nothing else.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ListConversions {
+pub struct PageQuery {
     /// Page, from 1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
@@ -174,6 +174,9 @@ pub struct ListConversions {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page_size: Option<i64>,
 }
+
+/// Query of `GET /chains/{id}/conversions`.
+pub type ListConversions = PageQuery;
 
 /// A recorded conversion event.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -267,16 +270,7 @@ pub struct Upload {
 }
 
 /// Query of `GET /uploads`.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ListUploads {
-    /// Page, from 1.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub page: Option<i64>,
-    /// Rows per page, at most 100.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub page_size: Option<i64>,
-}
+pub type ListUploads = PageQuery;
 
 /// A page of uploads, newest first.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -304,16 +298,7 @@ pub struct QrQuery {
 }
 
 /// Query of `GET /templates`.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ListTemplates {
-    /// Page, from 1.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub page: Option<i64>,
-    /// Rows per page, at most 100.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub page_size: Option<i64>,
-}
+pub type ListTemplates = PageQuery;
 
 /// A jump-page template offered to the caller.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
