@@ -279,18 +279,6 @@ impl BlobStore {
             .boxed())
     }
 
-    /// Whether the object named `key` is there.
-    ///
-    /// # Errors
-    /// When the backend fails.
-    pub async fn exists(&self, key: &str) -> Result<bool, BlobError> {
-        match self.objects.head(&Self::object_path(key)).await {
-            Ok(_) => Ok(true),
-            Err(object_store::Error::NotFound { .. }) => Ok(false),
-            Err(err) => Err(err.into()),
-        }
-    }
-
     /// Removes staging objects older than [`STAGING_MAX_AGE`]: uploads a crash interrupted.
     /// Returns how many went.
     ///

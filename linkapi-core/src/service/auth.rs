@@ -44,10 +44,7 @@ pub struct BootstrapKey {
 /// SHA-256 of a secret, hex: the only form a key is stored in. Keys carry 128+ random bits, so
 /// a fast unsalted hash is enough and keeps authentication a single indexed lookup.
 pub fn hash_key(secret: &str) -> String {
-    Sha256::digest(secret.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    super::hex(&Sha256::digest(secret.as_bytes()))
 }
 
 fn visible_prefix(secret: &str) -> String {

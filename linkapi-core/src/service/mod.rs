@@ -114,6 +114,17 @@ impl Default for AppConfig {
     }
 }
 
+/// Lower-case hex of a digest (key hashes, object keys).
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    bytes
+        .iter()
+        .fold(String::with_capacity(bytes.len() * 2), |mut out, b| {
+            let _ = write!(out, "{b:02x}");
+            out
+        })
+}
+
 /// How long start-up waits for the change feed to connect.
 const FEED_START_TIMEOUT: Duration = Duration::from_secs(10);
 

@@ -116,14 +116,6 @@ pub fn is_object_key(key: &str) -> bool {
     }
 }
 
-fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    bytes.iter().fold(String::with_capacity(64), |mut out, b| {
-        let _ = write!(out, "{b:02x}");
-        out
-    })
-}
-
 fn blob_failure(err: crate::blob::BlobError) -> Error {
     tracing::error!(error = %err, "object store failed");
     match err {
@@ -237,7 +229,7 @@ impl App {
             .map_err(|e| Error::Internal(Box::new(e)))?;
         Ok(Received {
             staging,
-            object_key: format!("{}.{}", hex(&hash.finalize()), kind.extension()),
+            object_key: format!("{}.{}", super::hex(&hash.finalize()), kind.extension()),
             content_type: kind.mime(),
             size_bytes: size,
         })

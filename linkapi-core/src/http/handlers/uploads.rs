@@ -119,7 +119,7 @@ pub(crate) async fn upload_images(app: &App, call: Call) -> Result<Response> {
                 result.upload_fail_data.push(format!("{shown}: {err}"));
                 break;
             }
-            Err(err) if err.is_store_failure() || matches!(err, Error::Internal(_)) => {
+            Err(err @ Error::Internal(_)) => {
                 tracing::error!(error = %err, "storing an upload failed");
                 result
                     .upload_fail_data
