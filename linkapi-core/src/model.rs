@@ -39,6 +39,105 @@ id_type! {
     UploadId,
     /// A jump-page template; 0 is the generic one.
     TemplateId,
+    /// A channel (one QR code or URL) of a messaging-app or work-chat chain.
+    ChannelId,
+}
+
+/// An enum of the contract's integer codes (section 4): `code()` gives the wire integer,
+/// `from_code()` reads one and refuses every other value.
+macro_rules! int_code {
+    ($(#[$doc:meta])* $name:ident { $($(#[$vdoc:meta])* $variant:ident = $code:literal),* $(,)? }) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum $name {
+            $($(#[$vdoc])* $variant),*
+        }
+
+        impl $name {
+            /// Every value, in code order.
+            pub const ALL: &'static [$name] = &[$($name::$variant),*];
+
+            /// The wire integer.
+            pub fn code(self) -> i64 {
+                match self {
+                    $($name::$variant => $code),*
+                }
+            }
+
+            /// The value of a wire integer; `None` for any other integer.
+            pub fn from_code(code: i64) -> Option<Self> {
+                match code {
+                    $($code => Some($name::$variant),)*
+                    _ => None,
+                }
+            }
+
+            /// The accepted integers, for error messages: `1, 2, 3`.
+            pub fn codes() -> String {
+                Self::ALL.iter().map(|v| v.code().to_string()).collect::<Vec<_>>().join(", ")
+            }
+        }
+    };
+}
+
+int_code! {
+    /// `sub_type`: what a messaging-app chain leads to (contract section 4).
+    SubType {
+        /// 1: a QR code to scan (`scan_qr_url` or the channels).
+        ScanQr = 1,
+        /// 2: a messaging-app account ID (`wx_id`) to add.
+        AccountId = 2,
+        /// 3: a mini-program (`mini_appid` + `mini_path`).
+        MiniProgram = 3,
+        /// 4: a shop (`shop_appid` + `shop_path`).
+        Shop = 4,
+        /// 5: a work-chat acquisition URL (`qwhk_url`).
+        WorkchatUrl = 5,
+    }
+}
+
+int_code! {
+    /// `show_type`: how the page shows its image.
+    ShowType {
+        /// 1: a small image (a QR code), with `sub_title` under the heading.
+        Small = 1,
+        /// 2: a long image across the page.
+        Long = 2,
+    }
+}
+
+int_code! {
+    /// `qrcode_vc_type`: what a channel's `visit_limit` caps.
+    VisitCap {
+        /// 1: visits ever.
+        Total = 1,
+        /// 2: visits per day.
+        Daily = 2,
+    }
+}
+
+int_code! {
+    /// `visit_type`: how a chain picks the channel a visit gets.
+    Rotation {
+        /// 1: the first usable channel in `sort` order, until its limit or `qrcode_time`.
+        SortOrder = 1,
+        /// 3: weighted random by `ratio`.
+        Weighted = 3,
+        /// 4: round robin in `sort` order.
+        RoundRobin = 4,
+        /// 5: uniform random.
+        Uniform = 5,
+    }
+}
+
+int_code! {
+    /// `wxwork_type`: where a work-chat chain leads.
+    WorkchatKind {
+        /// 1: an acquisition link of the owner's assembly list (`customer_id`).
+        Acquisition = 1,
+        /// 2: a work-chat URL of the owner's choosing (`target_url`).
+        CustomUrl = 2,
+    }
 }
 
 /// What a scope grants access to. `write` never implies `read` (contract section 2).
@@ -449,6 +548,169 @@ pub struct Upload {
     pub created_at: Timestamp,
 }
 
+/// What a messaging-app or work-chat chain's page shows and where it leads: the fields short
+/// chains do not have. Texts are empty when not set; the service checked that the fields the
+/// destination needs are there and no others.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JumpSettings {
+    /// Messaging-app account ID (sub_type 2).
+    pub wx_id: String,
+    /// The chain's own QR image (sub_type 1), shown when no channel is usable.
+    pub scan_qr_url: String,
+    /// Avatar image URL.
+    pub avatar: String,
+    /// A line guiding the visitor.
+    pub guide_text: String,
+    /// Longer text (`desc`, `promo_desc`).
+    pub desc: String,
+    /// Line under the heading, at most 20 characters, shown with show_type 1.
+    pub sub_title: String,
+    /// Work-chat acquisition URL (sub_type 5).
+    pub qwhk_url: String,
+    /// Mini-program app id and path (sub_type 3).
+    pub mini_appid: String,
+    /// Path inside the mini-program.
+    pub mini_path: String,
+    /// Shop app id and path (sub_type 4).
+    pub shop_appid: String,
+    /// Path inside the shop.
+    pub shop_path: String,
+    /// 302 straight to the destination instead of the page.
+    pub direct_jump: bool,
+    /// Small or long image.
+    pub show_type: ShowType,
+    /// The page's template; 0 the generic one.
+    pub template_id: TemplateId,
+    /// Show a hint on how to scan.
+    pub scan_tips: bool,
+    /// What channel limits cap.
+    pub visit_cap: VisitCap,
+    /// How a visit's channel is picked.
+    pub rotation: Rotation,
+    /// Where a work-chat chain leads.
+    pub workchat_kind: Option<WorkchatKind>,
+    /// The assembly-list entry of an acquisition work-chat chain.
+    pub customer_id: Option<i64>,
+}
+
+impl Default for JumpSettings {
+    fn default() -> Self {
+        JumpSettings {
+            wx_id: String::new(),
+            scan_qr_url: String::new(),
+            avatar: String::new(),
+            guide_text: String::new(),
+            desc: String::new(),
+            sub_title: String::new(),
+            qwhk_url: String::new(),
+            mini_appid: String::new(),
+            mini_path: String::new(),
+            shop_appid: String::new(),
+            shop_path: String::new(),
+            direct_jump: false,
+            show_type: ShowType::Small,
+            template_id: TemplateId(0),
+            scan_tips: false,
+            visit_cap: VisitCap::Total,
+            rotation: Rotation::SortOrder,
+            workchat_kind: None,
+            customer_id: None,
+        }
+    }
+}
+
+/// One QR code (or URL) of a chain's channel list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Channel {
+    /// Row id.
+    pub id: ChannelId,
+    /// The chain it belongs to.
+    pub chain_id: ChainId,
+    /// Position in sort order (lowest first; ties by id).
+    pub sort: i64,
+    /// Label.
+    pub name: String,
+    /// The QR image (or, for work-chat chains, the destination URL).
+    pub url: String,
+    /// Where the QR code leads, if known: the button and direct-jump target.
+    pub url2: String,
+    /// Unix seconds after which the channel is skipped; 0 never.
+    pub expires_at: Timestamp,
+    /// Weight under weighted rotation.
+    pub ratio: i64,
+    /// Visits it may get (total or per day, by the chain's `qrcode_vc_type`); 0 unlimited.
+    pub visit_limit: i64,
+    /// Offered to visitors; a disabled channel is skipped.
+    pub enabled: bool,
+    /// Visits it got, ever.
+    pub visit_count: i64,
+}
+
+impl Channel {
+    /// Whether a visit at `now` may get this channel, limits aside.
+    pub fn is_usable_at(&self, now: Timestamp) -> bool {
+        self.enabled && !is_expired(self.expires_at, now)
+    }
+}
+
+/// `use_status` of an assembly-list entry.
+pub mod use_status {
+    /// Not used by any live work-chat chain.
+    pub const NOT_IN_USE: i64 = 0;
+    /// Used by a live work-chat chain.
+    pub const IN_USE: i64 = 1;
+    /// Marked invalid: no chain may choose it.
+    pub const INVALID: i64 = 2;
+}
+
+/// A work-chat customer-acquisition link of one user's assembly list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Assembly {
+    /// Row id (`customer_id` of work-chat chains).
+    pub id: i64,
+    /// Owner.
+    pub user_id: UserId,
+    /// The work-chat's id of the link, unique per user.
+    pub link_id: String,
+    /// Its name.
+    pub link_name: String,
+    /// The acquisition URL visitors are sent to.
+    pub url: String,
+    /// Authorization state as the work-chat reports it, free text.
+    pub auth_status: String,
+    /// 0 not in use, 1 in use (derived from live chains), 2 invalid.
+    pub use_status: i64,
+    /// When it was added.
+    pub created_at: Timestamp,
+}
+
+/// One customer's ownership transfer between two work-chat users of a corp.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Transfer {
+    /// Row id; the paging cursor follows it.
+    pub id: i64,
+    /// The user whose data it is.
+    pub user_id: UserId,
+    /// The corp.
+    pub corp_id: String,
+    /// The user handing the customer over.
+    pub handover_userid: String,
+    /// The user taking the customer over.
+    pub takeover_userid: String,
+    /// The customer.
+    pub external_userid: String,
+    /// The customer's name.
+    pub customer_name: String,
+    /// 1 done, 2 waiting, 3 refused, 4 taker at its limit, 5 no transfer record.
+    pub status: i64,
+    /// When the takeover happened (Unix seconds), 0 if it has not.
+    pub takeover_time: Timestamp,
+    /// The work-chat's error code, 0 none.
+    pub errcode: i64,
+    /// Why it failed, if it did.
+    pub reason: String,
+}
+
 /// A chain of any kind with the fields every kind shares.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Chain {
@@ -480,6 +742,8 @@ pub struct Chain {
     pub created_at: Timestamp,
     /// Last change.
     pub updated_at: Timestamp,
+    /// Page and destination of messaging-app and work-chat chains; `None` for short chains.
+    pub jump: Option<Box<JumpSettings>>,
 }
 
 impl Chain {

@@ -34,6 +34,8 @@ pub struct JumpPage {
     pub desc: String,
     /// A line guiding the visitor.
     pub guide_text: String,
+    /// A messaging-app account ID to add (sub_type 2), shown to copy.
+    pub account: String,
     /// Avatar image.
     pub avatar: Option<String>,
     /// The image shown: the chosen channel's QR code, or a long image.
@@ -148,6 +150,7 @@ mod tests {
             sub_title: "\" onmouseover=\"alert(2)".into(),
             desc: "<img src=x onerror=alert(3)>".into(),
             guide_text: "'><svg onload=alert(4)>".into(),
+            account: "<b>id</b>".into(),
             avatar: safe_url("javascript:alert(5)"),
             image: safe_url("https://cdn.example.com/qr.png"),
             show_type: 1,

@@ -69,7 +69,7 @@ pub struct CreatedChain {
     pub created_today: i64,
 }
 
-fn check_title(title: Option<String>) -> Result<Option<String>> {
+pub(super) fn check_title(title: Option<String>) -> Result<Option<String>> {
     match title {
         Some(t) if t.chars().count() > MAX_TITLE_CHARS => Err(Error::bad_request(
             "invalid_title",
@@ -83,7 +83,7 @@ fn check_target(url: &str) -> Result<String> {
     validate_target_url(url).map_err(|e| Error::bad_request("invalid_target_url", e.to_string()))
 }
 
-fn check_valid_time(valid_time: Timestamp, now: Timestamp) -> Result<()> {
+pub(super) fn check_valid_time(valid_time: Timestamp, now: Timestamp) -> Result<()> {
     if valid_time < 0 || (valid_time != 0 && valid_time <= now) {
         return Err(Error::bad_request(
             "invalid_valid_time",
@@ -141,7 +141,44 @@ impl App {
         if let Some(code) = &input.code {
             validate_code(code).map_err(|e| Error::bad_request("invalid_code", e.to_string()))?;
         }
-        let domain_id = input.domain_id.unwrap_or(self.inner.default_domain);
+        let domain_id = self.domain_for_create(who, input.domain_id)?;
+        let group_ids = match input.group_id {
+            Some(g) => vec![self.group_for_chain(who, g, ChainKind::Short).await?],
+            None => Vec::new(),
+        };
+        let new = NewChain {
+            user_id: who.user_id,
+            kind: ChainKind::Short,
+            sub_type: None,
+            domain_id,
+            code: String::new(),
+            title,
+            target_url,
+            group_ids,
+            valid_time: input.valid_time,
+            created_at: now,
+            jump: None,
+            channels: Vec::new(),
+        };
+        let (chain, created_today) = self.insert_new_chain(new, input.code).await?;
+        Ok(CreatedChain {
+            view: ChainView {
+                status: chain.status_at(now),
+                chain,
+                views: PageViews::default(),
+            },
+            created_today,
+        })
+    }
+
+    /// The domain a new chain goes on: the one asked for if the caller may use it and it is
+    /// effective, else the default domain.
+    pub(super) fn domain_for_create(
+        &self,
+        who: &Principal,
+        domain_id: Option<DomainId>,
+    ) -> Result<DomainId> {
+        let domain_id = domain_id.unwrap_or(self.inner.default_domain);
         // From the domain directory, which every domain change (on any instance) reloads.
         let domain = self
             .inner
@@ -157,37 +194,22 @@ impl App {
                 format!("domain {} is not effective", domain.host),
             ));
         }
-        let group_ids = match input.group_id {
-            Some(g) => vec![self.group_for_chain(who, g, ChainKind::Short).await?],
-            None => Vec::new(),
-        };
-        let mut new = NewChain {
-            user_id: who.user_id,
-            kind: ChainKind::Short,
-            sub_type: None,
-            domain_id,
-            code: String::new(),
-            title,
-            target_url,
-            group_ids,
-            valid_time: input.valid_time,
-            created_at: now,
-        };
-        let (chain, created_today) = match input.code {
+        Ok(domain_id)
+    }
+
+    /// Inserts a validated chain with `code`, or a random code when `None`.
+    pub(super) async fn insert_new_chain(
+        &self,
+        mut new: NewChain,
+        code: Option<String>,
+    ) -> Result<(Chain, i64)> {
+        match code {
             Some(code) => {
                 new.code = code;
-                self.insert_chain(new).await?
+                self.insert_chain(new).await
             }
-            None => self.insert_with_random_code(new).await?,
-        };
-        Ok(CreatedChain {
-            view: ChainView {
-                status: chain.status_at(now),
-                chain,
-                views: PageViews::default(),
-            },
-            created_today,
-        })
+            None => self.insert_with_random_code(new).await,
+        }
     }
 
     /// Inserts a chain and counts it against its owner's daily quota, in one transaction:
@@ -258,7 +280,7 @@ impl App {
     }
 
     /// Checks that `group` is the caller's and holds chains of `kind`.
-    async fn group_for_chain(
+    pub(super) async fn group_for_chain(
         &self,
         who: &Principal,
         group: GroupId,
@@ -283,7 +305,7 @@ impl App {
         Ok(group.id)
     }
 
-    async fn view(&self, chains: Vec<Chain>) -> Result<Vec<ChainView>> {
+    pub(super) async fn view(&self, chains: Vec<Chain>) -> Result<Vec<ChainView>> {
         let now = self.now();
         let ids: Vec<ChainId> = chains.iter().map(|c| c.id).collect();
         let mut views: HashMap<ChainId, PageViews> = self
@@ -300,7 +322,7 @@ impl App {
             .collect())
     }
 
-    async fn view_one(&self, chain: Chain) -> Result<ChainView> {
+    pub(super) async fn view_one(&self, chain: Chain) -> Result<ChainView> {
         self.view(vec![chain])
             .await?
             .pop()
@@ -317,10 +339,20 @@ impl App {
     }
 
     async fn own_short_chain(&self, who: &Principal, id: ChainId) -> Result<Chain> {
+        self.own_chain(who, id, &[ChainKind::Short]).await
+    }
+
+    /// One of the caller's live chains of one of `kinds`; 404 for anything else.
+    pub(super) async fn own_chain(
+        &self,
+        who: &Principal,
+        id: ChainId,
+        kinds: &[ChainKind],
+    ) -> Result<Chain> {
         self.store()
             .chain(who.user_id, id)
             .await?
-            .filter(|c| c.kind == ChainKind::Short)
+            .filter(|c| kinds.contains(&c.kind))
             .ok_or(Error::NotFound("chain"))
     }
 
@@ -346,12 +378,25 @@ impl App {
         code: &str,
         domain: Option<DomainId>,
     ) -> Result<Chain> {
+        self.find_by_code_of(who, code, domain, &[ChainKind::Short])
+            .await
+    }
+
+    /// The caller's live chain of one of `kinds` with `code`; `domain` picks among equal
+    /// codes on several domains.
+    pub(super) async fn find_by_code_of(
+        &self,
+        who: &Principal,
+        code: &str,
+        domain: Option<DomainId>,
+        kinds: &[ChainKind],
+    ) -> Result<Chain> {
         let mut found: Vec<Chain> = self
             .store()
             .chains_by_code(who.user_id, code)
             .await?
             .into_iter()
-            .filter(|c| c.kind == ChainKind::Short && domain.is_none_or(|d| c.domain.id == d))
+            .filter(|c| kinds.contains(&c.kind) && domain.is_none_or(|d| c.domain.id == d))
             .collect();
         match found.len() {
             0 => Err(Error::NotFound("chain")),
@@ -417,7 +462,7 @@ impl App {
                 }
                 None => None,
             },
-            status: None,
+            ..ChainPatch::default()
         };
         if patch.is_empty() {
             return Err(Error::bad_request(
@@ -426,7 +471,17 @@ impl App {
             ));
         }
         self.own_short_chain(who, id).await?;
-        let user = who.user_id;
+        self.patch_chain(who, id, patch).await
+    }
+
+    /// Applies a validated patch to one of the caller's live chains and tells every instance.
+    pub(super) async fn patch_chain(
+        &self,
+        who: &Principal,
+        id: ChainId,
+        patch: ChainPatch,
+    ) -> Result<ChainView> {
+        let (user, now) = (who.user_id, self.now());
         let chain = self
             .write(move |tx| {
                 let patch = patch.clone();
@@ -503,7 +558,7 @@ impl App {
     }
 
     /// Deletes the caller's live chains among `ids` in one transaction; returns how many.
-    async fn delete_chains(&self, who: &Principal, ids: &[ChainId]) -> Result<usize> {
+    pub(super) async fn delete_chains(&self, who: &Principal, ids: &[ChainId]) -> Result<usize> {
         let (user, at, ids) = (who.user_id, self.now(), ids.to_vec());
         Ok(self
             .write(move |tx| {

@@ -27,6 +27,16 @@ pub enum Resolution {
     NotFound,
     /// 410: the chain expired.
     Gone,
+    /// A messaging-app, card or work-chat chain: its page or direct jump
+    /// ([`App::visit_jump`]).
+    Jump {
+        /// The chain visited.
+        chain_id: ChainId,
+        /// Its kind.
+        kind: ChainKind,
+        /// What its visitors get.
+        page: std::sync::Arc<crate::store::PageTarget>,
+    },
 }
 
 /// Every domain, by host for redirects and by id for creates: a few rows, read on every
@@ -134,8 +144,14 @@ impl App {
             return Ok(Resolution::Gone);
         }
         if link.kind != ChainKind::Short {
-            // Jump pages of messaging-app chains are not served yet: they have no target here.
-            return Ok(Resolution::NotFound);
+            return Ok(match link.page {
+                Some(page) => Resolution::Jump {
+                    chain_id: link.chain_id,
+                    kind: link.kind,
+                    page,
+                },
+                None => Resolution::NotFound,
+            });
         }
         Ok(Resolution::Redirect {
             chain_id: link.chain_id,
@@ -156,6 +172,7 @@ impl App {
             Change::Domains => self.reload_domains().await?,
             Change::Keys => self.inner.keys.clear(),
             Change::VisitorSecret => self.reload_visitor_secret().await?,
+            Change::Templates => self.forget_templates(),
         }
         Ok(())
     }
@@ -166,6 +183,7 @@ impl App {
             Notice::Change(change) => self.apply_change(change).await,
             Notice::Resync => {
                 self.inner.links.links.clear();
+                self.forget_templates();
                 self.inner.keys.clear();
                 self.reload_visitor_secret().await?;
                 self.reload_domains().await

@@ -13,8 +13,10 @@ mod admin;
 mod auth;
 mod cache;
 mod chains;
+mod channels;
 mod conversions;
 mod groups;
+mod jump;
 mod links;
 mod qr;
 mod ratelimit;
@@ -22,19 +24,29 @@ mod stats;
 mod templates;
 mod uploads;
 mod visits;
+mod workchat;
 
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 pub use auth::{BootstrapKey, Principal, hash_key};
 pub use chains::{ChainView, CreatedChain, NewShortChain, ShortChainPatch};
+pub use channels::JumpAnswer;
 pub use conversions::{ConversionReport, ReportedConversion};
+pub use jump::{
+    ChannelSpec, JumpChainInput, JumpChainView, MAX_CHANNELS, MAX_SUB_TITLE, app_link,
+    fixed_destination,
+};
 pub use links::Resolution;
 pub use ratelimit::{RateLimit, RateState};
 pub use stats::ChainStats;
 pub use templates::{BUILT_IN_STYLES, NewTemplateInput, TemplateListing};
 pub use uploads::{HostedFile, UploadConfig, display_name};
 pub use visits::{VisitRequest, is_bot_agent};
+pub use workchat::{
+    MAX_TRANSFERS_PER_LOAD, StoredWorkchat, TRANSFERS_PER_PAGE, TransferRecord, TransferResults,
+    WorkchatProvider,
+};
 
 use crate::clock::{Calendar, Clock};
 use crate::error::{Error, Result};
@@ -125,6 +137,9 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
         })
 }
 
+/// Templates kept in memory for jump pages; there are few.
+const TEMPLATE_CACHE_CAPACITY: usize = 1_000;
+
 /// How long start-up waits for the change feed to connect.
 const FEED_START_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -192,6 +207,12 @@ struct Inner {
     blobs: crate::blob::BlobStore,
     /// The jump-page renderer.
     pages: crate::pages::Pages,
+    /// Templates by id, `None` for ids with no template: what jump pages render with.
+    templates: cache::CoherentCache<crate::model::TemplateId, Option<crate::model::Template>>,
+    /// Per-chain channel rotation state of this instance.
+    rotations: channels::Rotations,
+    /// Where work-chat data comes from.
+    workchat: Arc<dyn WorkchatProvider>,
 }
 
 impl std::fmt::Debug for App {
@@ -250,6 +271,8 @@ impl App {
         let limiter = config.rate_limit.map(ratelimit::KeyLimiter::new);
         let blobs = Self::open_blobs(&config.uploads.backend)?;
         let sweep_every = config.uploads.sweep_interval;
+        let config_capacity = config.link_cache_capacity;
+        let store_for_workchat = store.clone();
         let app = App {
             inner: Arc::new(Inner {
                 keys: cache::CoherentCache::new(config.key_cache_capacity),
@@ -264,6 +287,9 @@ impl App {
                 limiter,
                 blobs,
                 pages: crate::pages::Pages::new(),
+                templates: cache::CoherentCache::new(TEMPLATE_CACHE_CAPACITY),
+                rotations: channels::Rotations::new(config_capacity),
+                workchat: Arc::new(StoredWorkchat(store_for_workchat)),
             }),
         };
         tokio::spawn(uploads::sweep_periodically(

@@ -13,7 +13,7 @@ use crate::codes::validate_target_url;
 use crate::error::{Error, Result};
 use crate::model::{Template, TemplateId, UserId};
 use crate::pages::{JumpPage, safe_url};
-use crate::store::{NewTemplate, Page, TemplatePatch};
+use crate::store::{Change, NewTemplate, Page, TemplatePatch};
 
 /// Layouts shipped with the server, by `style` name.
 pub const BUILT_IN_STYLES: &[&str] = &["generic", "card", "poster"];
@@ -167,7 +167,11 @@ impl App {
         Ok(self
             .write(move |tx| {
                 let new = new.clone();
-                Box::pin(async move { tx.insert_template(new).await })
+                Box::pin(async move {
+                    let template = tx.insert_template(new).await?;
+                    tx.publish(Change::Templates).await?;
+                    Ok(template)
+                })
             })
             .await?)
     }
@@ -205,7 +209,11 @@ impl App {
         let at = self.now();
         self.write(move |tx| {
             let patch = patch.clone();
-            Box::pin(async move { tx.update_template(id, &patch, at).await })
+            Box::pin(async move {
+                let template = tx.update_template(id, &patch, at).await?;
+                tx.publish(Change::Templates).await?;
+                Ok(template)
+            })
         })
         .await?
         .ok_or(Error::NotFound("template"))
@@ -218,9 +226,15 @@ impl App {
     pub async fn retire_template(&self, id: TemplateId) -> Result<Template> {
         self.refuse_built_in(id).await?;
         let at = self.now();
-        self.write(move |tx| Box::pin(async move { tx.retire_template(id, at).await }))
-            .await?
-            .ok_or(Error::NotFound("template"))
+        self.write(move |tx| {
+            Box::pin(async move {
+                let template = tx.retire_template(id, at).await?;
+                tx.publish(Change::Templates).await?;
+                Ok(template)
+            })
+        })
+        .await?
+        .ok_or(Error::NotFound("template"))
     }
 
     /// A template's page filled with sample text (administration), to see it before chains use
@@ -259,6 +273,7 @@ impl App {
             sub_title: "Scan to join the group".into(),
             desc: "New arrivals every week.\nMembers get early access.".into(),
             guide_text: "Add us to get your coupon.".into(),
+            account: String::new(),
             avatar: None,
             image,
             show_type,

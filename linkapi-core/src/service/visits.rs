@@ -10,9 +10,9 @@
 //! nothing. While the store is unavailable the sealed batch is retried every interval and new
 //! visits keep merging into the pending counts.
 //!
-//! Memory is bounded by `max_pending` entries (a chain-day or a chain-visitor); a visit that
-//! would need a new entry past the bound is not counted, and that is logged and counted in
-//! `linkapi_visits_dropped_total`.
+//! Memory is bounded by `max_pending` entries (a chain-day, a chain-visitor or a channel-day);
+//! a visit that would need a new entry past the bound is not counted, and that is logged and
+//! counted in `linkapi_visits_dropped_total`.
 
 use std::collections::{HashMap, HashSet};
 use std::hash::Hasher;
@@ -26,8 +26,8 @@ use siphasher::sip128::{Hasher128, SipHasher13};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::metrics::VisitCounters;
-use crate::model::{ChainId, Timestamp};
-use crate::store::{DailyVisits, Store, VisitBatch, VisitorKey, VisitorSecret};
+use crate::model::{ChainId, ChannelId, Timestamp};
+use crate::store::{ChannelVisits, DailyVisits, Store, VisitBatch, VisitorKey, VisitorSecret};
 
 /// Lock shards of the pending counts; visits of one chain always meet the same shard.
 const SHARDS: usize = 16;
@@ -170,11 +170,13 @@ struct Pending {
     daily: HashMap<(ChainId, Timestamp), (i64, i64), FastHash>,
     /// Visitors (people) seen per chain.
     visitors: HashSet<(ChainId, VisitorKey), FastHash>,
+    /// (channel, day) to visits, for channels without a limit.
+    channels: HashMap<(ChannelId, Timestamp), i64, FastHash>,
 }
 
 impl Pending {
     fn entries(&self) -> usize {
-        self.daily.len() + self.visitors.len()
+        self.daily.len() + self.visitors.len() + self.channels.len()
     }
 
     fn merge(&mut self, other: Pending) {
@@ -184,15 +186,19 @@ impl Pending {
             entry.1 += bots;
         }
         self.visitors.extend(other.visitors);
+        for (key, visits) in other.channels {
+            *self.channels.entry(key).or_default() += visits;
+        }
     }
 
     /// Moves up to `limit` entries into a batch; returns it with the visits it holds.
     fn seal(&mut self, limit: usize) -> (VisitBatch, u64) {
-        let (daily, visitors) = if self.entries() <= limit {
+        let (daily, visitors, channels) = if self.entries() <= limit {
             let all = std::mem::take(self);
             (
                 all.daily.into_iter().collect::<Vec<_>>(),
                 all.visitors.into_iter().collect::<Vec<_>>(),
+                all.channels.into_iter().collect::<Vec<_>>(),
             )
         } else {
             let keys: Vec<_> = self.daily.keys().take(limit).copied().collect();
@@ -205,7 +211,13 @@ impl Pending {
             for v in &picked {
                 self.visitors.remove(v);
             }
-            (daily, picked)
+            let room = room - picked.len();
+            let keys: Vec<_> = self.channels.keys().take(room).copied().collect();
+            let channels: Vec<_> = keys
+                .into_iter()
+                .filter_map(|k| self.channels.remove_entry(&k))
+                .collect();
+            (daily, picked, channels)
         };
         let visits = daily
             .iter()
@@ -223,6 +235,14 @@ impl Pending {
                 })
                 .collect(),
             visitors,
+            channels: channels
+                .into_iter()
+                .map(|((channel_id, day), visits)| ChannelVisits {
+                    channel_id,
+                    day,
+                    visits,
+                })
+                .collect(),
         };
         (batch, visits)
     }
@@ -283,19 +303,22 @@ impl VisitCounter {
     }
 
     /// Counts one visit of `chain_id` on the day starting at `day`; `visitor` is `None` for
-    /// bots. Returns `false` when the visit could not be counted (memory bound reached).
+    /// bots; `channel` is the channel (without a limit) the visit got, if any. Returns
+    /// `false` when the visit could not be counted (memory bound reached).
     pub(super) fn record(
         &self,
         chain_id: ChainId,
         day: Timestamp,
         visitor: Option<VisitorKey>,
+        channel: Option<ChannelId>,
     ) -> bool {
         let shared = &*self.shared;
         let index = (chain_id.0.unsigned_abs() % SHARDS as u64) as usize;
         let mut pending = lock(&shared.shards[index]);
         let new_day = !pending.daily.contains_key(&(chain_id, day));
         let new_visitor = visitor.is_some_and(|v| !pending.visitors.contains(&(chain_id, v)));
-        let needed = usize::from(new_day) + usize::from(new_visitor);
+        let new_channel = channel.is_some_and(|c| !pending.channels.contains_key(&(c, day)));
+        let needed = usize::from(new_day) + usize::from(new_visitor) + usize::from(new_channel);
         if needed > 0 {
             let before = shared.entries.fetch_add(needed, Ordering::Relaxed);
             if before + needed > shared.max_entries {
@@ -322,6 +345,9 @@ impl VisitCounter {
                 }
             }
             None => counts.1 += 1,
+        }
+        if let Some(channel) = channel {
+            *pending.channels.entry((channel, day)).or_default() += 1;
         }
         drop(pending);
         shared.metrics.queued.inc();
@@ -381,7 +407,7 @@ async fn flush_loop(
                     break true;
                 }
                 let (batch, visits) = backlog.seal(BATCH_ENTRIES);
-                let entries = batch.daily.len() + batch.visitors.len();
+                let entries = batch.daily.len() + batch.visitors.len() + batch.channels.len();
                 sealed = Some((batch, visits, entries));
             }
             let Some((batch, visits, entries)) = &sealed else {
@@ -454,6 +480,17 @@ impl super::App {
     /// Counts a visit of `chain_id`. Never waits on the store: the count is written within
     /// the flush interval.
     pub fn record_visit(&self, chain_id: ChainId, request: VisitRequest<'_>) {
+        self.record_channel_visit(chain_id, None, request);
+    }
+
+    /// Counts a visit of `chain_id` that got `channel` (a channel without a limit; limited
+    /// ones were counted when the visit was taken).
+    pub(super) fn record_channel_visit(
+        &self,
+        chain_id: ChainId,
+        channel: Option<ChannelId>,
+        request: VisitRequest<'_>,
+    ) {
         let bot = request.head || is_bot_agent(request.user_agent);
         let visitor = (!bot).then(|| {
             self.inner
@@ -461,7 +498,7 @@ impl super::App {
                 .key(request.address, request.user_agent)
         });
         let day = self.config().calendar.day_start(self.now());
-        self.inner.visits.record(chain_id, day, visitor);
+        self.inner.visits.record(chain_id, day, visitor, channel);
     }
 
     /// The visitor secret in use, made on first start. Instances starting together may each

@@ -30,9 +30,10 @@ use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 
 use crate::model::{
-    ApiKeyRecord, Chain, ChainId, ChainKind, ChainStatus, Domain, DomainId, DomainStatus, Group,
-    GroupId, KeyId, PageViews, Scheme, Scope, Template, TemplateId, Timestamp, Upload, UploadId,
-    User, UserId,
+    ApiKeyRecord, Assembly, Chain, ChainId, ChainKind, ChainStatus, Channel, ChannelId, Domain,
+    DomainId, DomainStatus, Group, GroupId, JumpSettings, KeyId, PageViews, Rotation, Scheme,
+    Scope, ShowType, Template, TemplateId, Timestamp, Transfer, Upload, UploadId, User, UserId,
+    VisitCap, WorkchatKind,
 };
 
 pub mod postgres;
@@ -138,6 +139,8 @@ pub enum Change {
     Keys,
     /// A new visitor secret is in use.
     VisitorSecret,
+    /// A template was added, edited or retired.
+    Templates,
 }
 
 impl Change {
@@ -248,6 +251,42 @@ pub struct NewChain {
     pub valid_time: Timestamp,
     /// Creation time.
     pub created_at: Timestamp,
+    /// Page and destination of messaging-app and work-chat chains.
+    pub jump: Option<JumpSettings>,
+    /// Channels, in the order given.
+    pub channels: Vec<ChannelInput>,
+}
+
+/// A channel as written; the service has validated every field.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChannelInput {
+    /// Position in sort order.
+    pub sort: i64,
+    /// Label.
+    pub name: String,
+    /// QR image or destination URL.
+    pub url: String,
+    /// Where the QR code leads, may be empty.
+    pub url2: String,
+    /// Expiry, 0 never.
+    pub expires_at: Timestamp,
+    /// Weight.
+    pub ratio: i64,
+    /// Cap, 0 unlimited.
+    pub visit_limit: i64,
+    /// Offered to visitors.
+    pub enabled: bool,
+}
+
+/// One change to a chain's channel list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ChannelEdit {
+    /// A new channel.
+    Add(ChannelInput),
+    /// New values for one of the chain's live channels; its visit count stays.
+    Change(ChannelId, ChannelInput),
+    /// Removes one of the chain's live channels.
+    Remove(ChannelId),
 }
 
 /// Changes to a chain; `None` leaves a field as it is.
@@ -261,6 +300,14 @@ pub struct ChainPatch {
     pub valid_time: Option<Timestamp>,
     /// New stored status.
     pub status: Option<ChainStatus>,
+    /// New destination kind.
+    pub sub_type: Option<i64>,
+    /// New page and destination settings, replacing all of them.
+    pub jump: Option<JumpSettings>,
+    /// New group memberships, replacing the old ones.
+    pub group_ids: Option<Vec<GroupId>>,
+    /// Channel changes, applied in order.
+    pub channels: Vec<ChannelEdit>,
 }
 
 impl ChainPatch {
@@ -270,7 +317,132 @@ impl ChainPatch {
             && self.target_url.is_none()
             && self.valid_time.is_none()
             && self.status.is_none()
+            && self.sub_type.is_none()
+            && self.jump.is_none()
+            && self.group_ids.is_none()
+            && self.channels.is_empty()
     }
+}
+
+/// The columns of [`JumpSettings`], in the order [`JumpRow`] reads them: eleven texts, then
+/// eight integers. Both backends select them with the chain (alias `c`).
+pub(crate) const JUMP_COLUMNS: &str = "c.wx_id, c.scan_qr_url, c.avatar, c.guide_text,
+    c.description, c.sub_title, c.qwhk_url, c.mini_appid, c.mini_path, c.shop_appid,
+    c.shop_path, c.is_direct_jump, c.show_type, c.jump_template_id, c.scan_tips,
+    c.qrcode_vc_type, c.visit_type, c.wxwork_type, c.customer_id";
+
+/// How many columns [`JUMP_COLUMNS`] names.
+pub(crate) const JUMP_COLUMN_COUNT: usize = 19;
+
+/// The columns of a channel row, in the order both backends read them.
+pub(crate) const CHANNEL_COLUMNS: &str = "id, chain_id, sort, qrcode_name, url, url2, qrcode_time,
+    ratio, visit_limit, status, visit_count";
+
+/// [`JUMP_COLUMNS`] as read from a row, before the integer codes are checked.
+pub(crate) struct JumpRow {
+    pub(crate) texts: [Option<String>; 11],
+    pub(crate) ints: [Option<i64>; 8],
+}
+
+/// A stored integer code that names nothing: data damaged at rest.
+#[derive(Debug, thiserror::Error)]
+#[error("stored {field} {value} is not a known code")]
+pub(crate) struct BadStoredCode {
+    pub(crate) field: &'static str,
+    pub(crate) value: i64,
+}
+
+impl JumpRow {
+    /// The settings, for a chain of `kind` (short chains have none).
+    pub(crate) fn settings(self, kind: ChainKind) -> StoreResult<Option<Box<JumpSettings>>> {
+        if kind == ChainKind::Short {
+            return Ok(None);
+        }
+        let [
+            wx_id,
+            scan_qr_url,
+            avatar,
+            guide_text,
+            desc,
+            sub_title,
+            qwhk_url,
+            mini_appid,
+            mini_path,
+            shop_appid,
+            shop_path,
+        ] = self.texts.map(Option::unwrap_or_default);
+        let [
+            direct_jump,
+            show_type,
+            template_id,
+            scan_tips,
+            visit_cap,
+            rotation,
+            workchat_kind,
+            customer_id,
+        ] = self.ints;
+        fn code<T>(
+            field: &'static str,
+            value: Option<i64>,
+            default: i64,
+            from: fn(i64) -> Option<T>,
+        ) -> StoreResult<T> {
+            let value = value.unwrap_or(default);
+            from(value).ok_or_else(|| StoreError::backend(BadStoredCode { field, value }))
+        }
+        Ok(Some(Box::new(JumpSettings {
+            wx_id,
+            scan_qr_url,
+            avatar,
+            guide_text,
+            desc,
+            sub_title,
+            qwhk_url,
+            mini_appid,
+            mini_path,
+            shop_appid,
+            shop_path,
+            direct_jump: direct_jump.unwrap_or(0) != 0,
+            show_type: code("show_type", show_type, 1, ShowType::from_code)?,
+            template_id: TemplateId(template_id.unwrap_or(0)),
+            scan_tips: scan_tips.unwrap_or(0) != 0,
+            visit_cap: code("qrcode_vc_type", visit_cap, 1, VisitCap::from_code)?,
+            rotation: code("visit_type", rotation, 1, Rotation::from_code)?,
+            workchat_kind: workchat_kind
+                .map(|k| code("wxwork_type", Some(k), 0, WorkchatKind::from_code))
+                .transpose()?,
+            customer_id,
+        })))
+    }
+}
+
+/// [`JumpSettings`] as column values, in [`JUMP_COLUMNS`] order.
+pub(crate) fn jump_values(jump: &JumpSettings) -> ([&str; 11], [Option<i64>; 8]) {
+    (
+        [
+            &jump.wx_id,
+            &jump.scan_qr_url,
+            &jump.avatar,
+            &jump.guide_text,
+            &jump.desc,
+            &jump.sub_title,
+            &jump.qwhk_url,
+            &jump.mini_appid,
+            &jump.mini_path,
+            &jump.shop_appid,
+            &jump.shop_path,
+        ],
+        [
+            Some(i64::from(jump.direct_jump)),
+            Some(jump.show_type.code()),
+            Some(jump.template_id.0),
+            Some(i64::from(jump.scan_tips)),
+            Some(jump.visit_cap.code()),
+            Some(jump.rotation.code()),
+            jump.workchat_kind.map(WorkchatKind::code),
+            jump.customer_id,
+        ],
+    )
 }
 
 /// Filter and page of a chain listing.
@@ -312,6 +484,23 @@ pub struct LinkTarget {
     pub status: ChainStatus,
     /// Deleted chains keep their code (codes are never reused) and answer 404.
     pub deleted: bool,
+    /// What a messaging-app or work-chat chain's visitor gets; `None` for short chains.
+    pub page: Option<std::sync::Arc<PageTarget>>,
+}
+
+/// What the redirect path needs of a messaging-app or work-chat chain.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PageTarget {
+    /// Its owner (whose templates it may use).
+    pub user_id: UserId,
+    /// Heading of the page.
+    pub title: String,
+    /// Destination kind (external and card chains).
+    pub sub_type: Option<i64>,
+    /// Page and destination.
+    pub settings: JumpSettings,
+    /// Live channels in sort order (ties by id), counts as of the read.
+    pub channels: Vec<Channel>,
 }
 
 /// A conversion event, as recorded (or, given to [`Tx::insert_conversion`], as reported;
@@ -387,6 +576,20 @@ pub struct VisitBatch {
     pub daily: Vec<DailyVisits>,
     /// Visitors seen (people only); those the chain never had before raise its unique count.
     pub visitors: Vec<(ChainId, VisitorKey)>,
+    /// Visits of channels without a limit (limited ones are counted as they are taken, by
+    /// [`Tx::take_channel_visit`]).
+    pub channels: Vec<ChannelVisits>,
+}
+
+/// Visits of one channel on one day, added up in memory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChannelVisits {
+    /// The channel.
+    pub channel_id: ChannelId,
+    /// The first second of the day.
+    pub day: Timestamp,
+    /// Visits (people and bots).
+    pub visits: i64,
 }
 
 /// A new custom template; the service has validated every field.
@@ -526,6 +729,8 @@ pub trait ChainStore: Send + Sync {
     async fn chains(&self, user: UserId, query: &ChainQuery) -> StoreResult<Page<Chain>>;
     /// The chain with `code` on `domain`, deleted ones included; for redirects.
     async fn link(&self, domain: DomainId, code: &str) -> StoreResult<Option<LinkTarget>>;
+    /// A chain's live channels in sort order (ties by id), with their visit counts.
+    async fn channels(&self, chain: ChainId) -> StoreResult<Vec<Channel>>;
     /// A page of the conversions the user reported for a chain, newest first.
     async fn conversions(
         &self,
@@ -593,6 +798,73 @@ pub trait TemplateStore: Send + Sync {
     async fn templates_in_use(&self, user: UserId) -> StoreResult<Vec<TemplateId>>;
 }
 
+/// A new assembly-list entry, or new values for one.
+#[derive(Debug, Clone)]
+pub struct AssemblyInput {
+    /// Owner.
+    pub user_id: UserId,
+    /// The work-chat's id of the link.
+    pub link_id: String,
+    /// Name.
+    pub link_name: String,
+    /// Acquisition URL.
+    pub url: String,
+    /// Authorization state.
+    pub auth_status: String,
+    /// Marked invalid.
+    pub invalid: bool,
+    /// When it was added.
+    pub created_at: Timestamp,
+}
+
+/// Which transfers a query asks for: one user's, of one corp, optionally of one handover and
+/// one takeover user, after a cursor.
+#[derive(Debug, Clone)]
+pub struct TransferQuery {
+    /// The caller.
+    pub user_id: UserId,
+    /// The corp.
+    pub corp_id: String,
+    /// Only transfers from this user, when not empty.
+    pub handover_userid: String,
+    /// Only transfers to this user, when not empty.
+    pub takeover_userid: String,
+    /// Only rows after this id.
+    pub after: i64,
+    /// Rows to return.
+    pub limit: i64,
+}
+
+/// The columns of an assembly-list entry (alias `a`), `use_status` derived: 2 when marked
+/// invalid, else 1 when a live work-chat chain of its owner uses it, else 0.
+pub(crate) const ASSEMBLY_COLUMNS: &str = "a.id, a.user_id, a.link_id, a.link_name, a.url,
+    a.auth_status,
+    CASE WHEN a.use_status = 2 THEN 2
+         WHEN EXISTS (SELECT 1 FROM chains c WHERE c.user_id = a.user_id AND c.chain_type = 3
+                      AND c.customer_id = a.id AND c.deleted_at IS NULL) THEN 1
+         ELSE 0 END,
+    a.created_at";
+
+/// The columns of a transfer, in [`Transfer`] order.
+pub(crate) const TRANSFER_COLUMNS: &str = "id, user_id, corp_id, handover_userid,
+    takeover_userid, external_userid, customer_name, status, takeover_time, errcode, reason";
+
+/// Work-chat data: assembly lists and transfer records.
+#[async_trait]
+pub trait WorkchatStore: Send + Sync {
+    /// One entry of the user's assembly list.
+    async fn assembly(&self, user: UserId, id: i64) -> StoreResult<Option<Assembly>>;
+    /// A page of the user's assembly list, oldest first.
+    async fn assemblies(
+        &self,
+        user: UserId,
+        offset: i64,
+        limit: i64,
+    ) -> StoreResult<Page<Assembly>>;
+    /// Transfers matching `query`, by id.
+    async fn transfers(&self, query: &TransferQuery) -> StoreResult<Vec<Transfer>>;
+}
+
 /// The writes of one transaction, and the reads its rules need inside it. See the module
 /// documentation for what a body may do.
 #[async_trait]
@@ -645,6 +917,17 @@ pub trait Tx: Send {
         at: Timestamp,
         forget_before: Timestamp,
     ) -> StoreResult<bool>;
+    /// Gives one visit to a channel with `limit` visits (ever, or on the day starting at
+    /// `day`, by `cap`) unless it has had them all; counts it when it does. Concurrent takes
+    /// of one channel, on any instance, are serialized on its counter, so it never gets more
+    /// than `limit`. `false` when it is used up (or gone).
+    async fn take_channel_visit(
+        &mut self,
+        channel: ChannelId,
+        cap: VisitCap,
+        limit: i64,
+        day: Timestamp,
+    ) -> StoreResult<bool>;
     /// Adds a visitor secret, which becomes the one in use.
     async fn insert_visitor_secret(
         &mut self,
@@ -696,6 +979,12 @@ pub trait Tx: Send {
         id: TemplateId,
         at: Timestamp,
     ) -> StoreResult<Option<Template>>;
+    /// Adds an entry to a user's assembly list, or, when the user has one with its `link_id`,
+    /// changes it. Returns it as it now stands.
+    async fn put_assembly(&mut self, entry: &AssemblyInput) -> StoreResult<Assembly>;
+    /// Records a transfer, or, when the user has one for the same corp, handover user and
+    /// customer, replaces it (keeping its id). Returns it as it now stands.
+    async fn put_transfer(&mut self, transfer: &Transfer, at: Timestamp) -> StoreResult<Transfer>;
     /// Announces `change` to every instance once this transaction commits.
     async fn publish(&mut self, change: Change) -> StoreResult<()>;
 }
@@ -711,6 +1000,7 @@ pub trait Store:
     + VisitStore
     + UploadStore
     + TemplateStore
+    + WorkchatStore
 {
     /// Runs `body` in one transaction and commits it when the body returns `Ok`; returns the
     /// changes the body published. Nothing the body wrote is visible to anyone, nor reported

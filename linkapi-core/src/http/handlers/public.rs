@@ -5,10 +5,10 @@ use http::{HeaderValue, Method, StatusCode, header};
 
 use crate::error::Result;
 use crate::http::request::client_address;
-use crate::http::response::{Body, error, page};
+use crate::http::response::{Body, error, jump_page, page};
 use crate::http::router::{Envelope, PublicCall};
 use crate::metrics::RedirectOutcome;
-use crate::service::{App, Resolution, VisitRequest};
+use crate::service::{App, JumpAnswer, Resolution, VisitRequest};
 
 type Response = http::Response<Body>;
 
@@ -59,44 +59,51 @@ fn request_host(parts: &Parts) -> Option<&str> {
         .or_else(|| parts.uri.authority().map(|a| a.as_str()))
 }
 
-/// # `GET|HEAD /{code}` on a chain's domain: 302, 404 or 410.
+/// # `GET|HEAD /{code}` on a chain's domain: 302, 404 or 410 for short chains; the jump page
+/// (or a 302 straight to the destination) for messaging-app, card and work-chat chains.
 pub(crate) async fn redirect(app: &App, call: PublicCall) -> Result<Response> {
     let parts = &call.parts;
     let code = call.param.as_deref().unwrap_or_default();
     let host = request_host(parts).unwrap_or_default();
+    let address = client(app, &call);
+    let visit = VisitRequest {
+        address,
+        user_agent: parts
+            .headers
+            .get(header::USER_AGENT)
+            .map(HeaderValue::as_bytes)
+            .unwrap_or_default(),
+        head: parts.method == Method::HEAD,
+    };
     match app.resolve(host, code).await? {
         Resolution::Redirect { chain_id, location } => {
-            let Ok(value) = HeaderValue::from_str(&location) else {
-                // Stored targets passed URL validation, so this is data damaged at rest.
-                return Err(crate::error::Error::Internal(
-                    format!("chain {chain_id} has an unusable target").into(),
-                ));
-            };
-            let address = client(app, &call);
-            let user_agent = parts
-                .headers
-                .get(header::USER_AGENT)
-                .map(HeaderValue::as_bytes)
-                .unwrap_or_default();
-            app.record_visit(
-                chain_id,
-                VisitRequest {
-                    address,
-                    user_agent,
-                    head: parts.method == Method::HEAD,
-                },
-            );
+            let response = found(chain_id, &location)?;
+            app.record_visit(chain_id, visit);
             app.metrics().redirect(RedirectOutcome::Found);
-            let mut response = page(StatusCode::FOUND, "Redirecting", "Redirecting…");
-            let headers = response.headers_mut();
-            headers.insert(header::LOCATION, value);
-            // Edits must take effect at once, so browsers may not keep the redirect.
-            headers.insert(
-                header::CACHE_CONTROL,
-                HeaderValue::from_static("private, no-cache"),
-            );
             Ok(response)
         }
+        Resolution::Jump {
+            chain_id,
+            kind,
+            page: target,
+        } => match app.visit_jump(chain_id, kind, &target, visit).await? {
+            JumpAnswer::Redirect(location) => {
+                app.metrics().redirect(RedirectOutcome::Found);
+                found(chain_id, &location)
+            }
+            JumpAnswer::Page(html) => {
+                app.metrics().redirect(RedirectOutcome::Found);
+                Ok(jump_page(html))
+            }
+            JumpAnswer::UsedUp => {
+                app.metrics().redirect(RedirectOutcome::Gone);
+                Ok(page(
+                    StatusCode::GONE,
+                    "Codes used up",
+                    "Every code of this link has been used up. Please try again later.",
+                ))
+            }
+        },
         Resolution::NotFound => {
             app.metrics().redirect(RedirectOutcome::NotFound);
             Ok(error(
@@ -113,4 +120,22 @@ pub(crate) async fn redirect(app: &App, call: PublicCall) -> Result<Response> {
             ))
         }
     }
+}
+
+/// 302 to `location`, never cached: edits must take effect at once.
+fn found(chain_id: crate::model::ChainId, location: &str) -> Result<Response> {
+    let Ok(value) = HeaderValue::from_str(location) else {
+        // Stored destinations passed URL validation, so this is data damaged at rest.
+        return Err(crate::error::Error::Internal(
+            format!("chain {chain_id} has an unusable destination").into(),
+        ));
+    };
+    let mut response = page(StatusCode::FOUND, "Redirecting", "Redirecting…");
+    let headers = response.headers_mut();
+    headers.insert(header::LOCATION, value);
+    headers.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("private, no-cache"),
+    );
+    Ok(response)
 }

@@ -25,16 +25,19 @@ use tokio_postgres::error::SqlState;
 use tokio_postgres::{Row, Statement};
 
 use super::{
-    BlobRecord, ChainPatch, ChainQuery, ChainStore, ChainVisits, Change, Conversion, DailyVisits,
-    DomainStore, GroupStore, KeyStore, LinkTarget, Misuse, NewApiKey, NewChain, NewDomain,
-    NewGroup, NewTemplate, NewUpload, NewUser, Notice, Page, Store, StoreError, StoreResult,
-    TemplatePatch, TemplateStore, Tx, TxBody, Unique, UploadClaim, UploadStore, UserStore,
-    VisitBatch, VisitStore, VisitorSecret,
+    ASSEMBLY_COLUMNS, AssemblyInput, BlobRecord, CHANNEL_COLUMNS, ChainPatch, ChainQuery,
+    ChainStore, ChainVisits, Change, ChannelEdit, ChannelInput, Conversion, DailyVisits,
+    DomainStore, GroupStore, JUMP_COLUMNS, JumpRow, KeyStore, LinkTarget, Misuse, NewApiKey,
+    NewChain, NewDomain, NewGroup, NewTemplate, NewUpload, NewUser, Notice, Page, PageTarget,
+    Store, StoreError, StoreResult, TRANSFER_COLUMNS, TemplatePatch, TemplateStore, TransferQuery,
+    Tx, TxBody, Unique, UploadClaim, UploadStore, UserStore, VisitBatch, VisitStore, VisitorSecret,
+    WorkchatStore, jump_values,
 };
 use crate::model::{
-    ApiKeyRecord, Chain, ChainId, ChainKind, ChainStatus, Domain, DomainId, DomainStatus, Group,
-    GroupId, KeyId, PageViews, Scheme, Scope, Template, TemplateId, TemplateKind, Timestamp,
-    Upload, UploadId, User, UserId,
+    ApiKeyRecord, Assembly, Chain, ChainId, ChainKind, ChainStatus, Channel, ChannelId, Domain,
+    DomainId, DomainStatus, Group, GroupId, JumpSettings, KeyId, PageViews, Scheme, Scope,
+    Template, TemplateId, TemplateKind, Timestamp, Transfer, Upload, UploadId, User, UserId,
+    VisitCap,
 };
 
 /// The channel changes are sent on.
@@ -378,19 +381,43 @@ fn group_from_row(row: &Row) -> StoreResult<Group> {
     })
 }
 
-const CHAIN_SELECT: &str = "SELECT c.id, c.user_id, c.chain_type, c.sub_type, c.code, c.title,
-        c.target_url, c.valid_time, c.status, c.deleted_at, c.created_at, c.updated_at,
-        ARRAY(SELECT m.group_id FROM chain_group_members m WHERE m.chain_id = c.id
-              ORDER BY m.position),
-        d.id, d.host, d.scheme, d.scene, d.shared, d.user_id, d.status, d.created_at
-    FROM chains c JOIN domains d ON d.id = c.domain_id";
+/// A chain, its groups, its domain (from column 13) and its jump settings (from column
+/// [`JUMP_AT`]).
+static CHAIN_SELECT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "SELECT c.id, c.user_id, c.chain_type, c.sub_type, c.code, c.title,
+            c.target_url, c.valid_time, c.status, c.deleted_at, c.created_at, c.updated_at,
+            ARRAY(SELECT m.group_id FROM chain_group_members m WHERE m.chain_id = c.id
+                  ORDER BY m.position),
+            d.id, d.host, d.scheme, d.scene, d.shared, d.user_id, d.status, d.created_at,
+            {JUMP_COLUMNS}
+        FROM chains c JOIN domains d ON d.id = c.domain_id"
+    )
+});
+
+/// The first jump column of [`CHAIN_SELECT`].
+const JUMP_AT: usize = 21;
+
+/// Reads [`JUMP_COLUMNS`] starting at `at`.
+fn jump_row(row: &Row, at: usize) -> StoreResult<JumpRow> {
+    let mut texts: [Option<String>; 11] = Default::default();
+    for (i, text) in texts.iter_mut().enumerate() {
+        *text = get(row, at + i)?;
+    }
+    let mut ints = [None; 8];
+    for (i, int) in ints.iter_mut().enumerate() {
+        *int = get(row, at + 11 + i)?;
+    }
+    Ok(JumpRow { texts, ints })
+}
 
 fn chain_from_row(row: &Row) -> StoreResult<Chain> {
     let groups: Vec<i64> = get(row, 12)?;
+    let kind = chain_kind(row, 2)?;
     Ok(Chain {
         id: ChainId(get(row, 0)?),
         user_id: UserId(get(row, 1)?),
-        kind: chain_kind(row, 2)?,
+        kind,
         sub_type: get(row, 3)?,
         code: get(row, 4)?,
         title: get(row, 5)?,
@@ -402,12 +429,74 @@ fn chain_from_row(row: &Row) -> StoreResult<Chain> {
         updated_at: get(row, 11)?,
         group_ids: groups.into_iter().map(GroupId).collect(),
         domain: domain_at(row, 13)?,
+        jump: jump_row(row, JUMP_AT)?.settings(kind)?,
     })
 }
 
 fn chain_by_id_sql() -> String {
-    format!("{CHAIN_SELECT} WHERE c.user_id = $1 AND c.id = $2 AND c.deleted_at IS NULL")
+    format!(
+        "{} WHERE c.user_id = $1 AND c.id = $2 AND c.deleted_at IS NULL",
+        *CHAIN_SELECT
+    )
 }
+
+fn channel_from_row(row: &Row) -> StoreResult<Channel> {
+    Ok(Channel {
+        id: ChannelId(get(row, 0)?),
+        chain_id: ChainId(get(row, 1)?),
+        sort: get(row, 2)?,
+        name: get(row, 3)?,
+        url: get(row, 4)?,
+        url2: get(row, 5)?,
+        expires_at: get(row, 6)?,
+        ratio: get(row, 7)?,
+        visit_limit: get(row, 8)?,
+        enabled: get::<i64>(row, 9)? != 0,
+        visit_count: get(row, 10)?,
+    })
+}
+
+fn assembly_from_row(row: &Row) -> StoreResult<Assembly> {
+    Ok(Assembly {
+        id: get(row, 0)?,
+        user_id: UserId(get(row, 1)?),
+        link_id: get(row, 2)?,
+        link_name: get(row, 3)?,
+        url: get(row, 4)?,
+        auth_status: get(row, 5)?,
+        use_status: get::<i32>(row, 6)?.into(),
+        created_at: get(row, 7)?,
+    })
+}
+
+fn transfer_from_row(row: &Row) -> StoreResult<Transfer> {
+    Ok(Transfer {
+        id: get(row, 0)?,
+        user_id: UserId(get(row, 1)?),
+        corp_id: get(row, 2)?,
+        handover_userid: get(row, 3)?,
+        takeover_userid: get(row, 4)?,
+        external_userid: get(row, 5)?,
+        customer_name: get(row, 6)?,
+        status: get(row, 7)?,
+        takeover_time: get(row, 8)?,
+        errcode: get(row, 9)?,
+        reason: get(row, 10)?,
+    })
+}
+
+static ASSEMBLY_BY_ID: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "SELECT {ASSEMBLY_COLUMNS} FROM workchat_assemblies a WHERE a.user_id = $1 AND a.id = $2"
+    )
+});
+
+static CHANNELS_OF: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "SELECT {CHANNEL_COLUMNS} FROM channels
+         WHERE chain_id = $1 AND deleted_at IS NULL ORDER BY sort, id"
+    )
+});
 
 const CONVERSION_COLUMNS: &str = "event_id, chain_id, conv_type, out_id, clickid, platform,
     ad_platform, external_userid, value_cents, created_at";
@@ -574,6 +663,70 @@ impl GroupStore for PgStore {
 }
 
 #[async_trait]
+impl WorkchatStore for PgStore {
+    async fn assembly(&self, user: UserId, id: i64) -> StoreResult<Option<Assembly>> {
+        self.query_opt(&ASSEMBLY_BY_ID, &[&user.0, &id])
+            .await?
+            .as_ref()
+            .map(assembly_from_row)
+            .transpose()
+    }
+
+    async fn assemblies(
+        &self,
+        user: UserId,
+        offset: i64,
+        limit: i64,
+    ) -> StoreResult<Page<Assembly>> {
+        let total: i64 = match self
+            .query_opt(
+                "SELECT count(*) FROM workchat_assemblies WHERE user_id = $1",
+                &[&user.0],
+            )
+            .await?
+        {
+            Some(row) => get(&row, 0)?,
+            None => 0,
+        };
+        let sql = format!(
+            "SELECT {ASSEMBLY_COLUMNS} FROM workchat_assemblies a WHERE a.user_id = $1
+             ORDER BY a.id LIMIT $2 OFFSET $3"
+        );
+        let items = self
+            .query(&sql, &[&user.0, &limit, &offset])
+            .await?
+            .iter()
+            .map(assembly_from_row)
+            .collect::<StoreResult<Vec<_>>>()?;
+        Ok(Page { items, total })
+    }
+
+    async fn transfers(&self, q: &TransferQuery) -> StoreResult<Vec<Transfer>> {
+        let sql = format!(
+            "SELECT {TRANSFER_COLUMNS} FROM workchat_transfers
+             WHERE user_id = $1 AND corp_id = $2 AND id > $3
+               AND ($4 = '' OR handover_userid = $4) AND ($5 = '' OR takeover_userid = $5)
+             ORDER BY id LIMIT $6"
+        );
+        self.query(
+            &sql,
+            &[
+                &q.user_id.0,
+                &q.corp_id,
+                &q.after,
+                &q.handover_userid,
+                &q.takeover_userid,
+                &q.limit,
+            ],
+        )
+        .await?
+        .iter()
+        .map(transfer_from_row)
+        .collect()
+    }
+}
+
+#[async_trait]
 impl ChainStore for PgStore {
     async fn chain(&self, user: UserId, id: ChainId) -> StoreResult<Option<Chain>> {
         self.query_opt(&chain_by_id_sql(), &[&user.0, &id.0])
@@ -585,8 +738,9 @@ impl ChainStore for PgStore {
 
     async fn chains_by_code(&self, user: UserId, code: &str) -> StoreResult<Vec<Chain>> {
         let sql = format!(
-            "{CHAIN_SELECT} WHERE c.user_id = $1 AND c.code = $2 AND c.deleted_at IS NULL
-             ORDER BY c.id"
+            "{} WHERE c.user_id = $1 AND c.code = $2 AND c.deleted_at IS NULL
+             ORDER BY c.id",
+            *CHAIN_SELECT
         );
         self.query(&sql, &[&user.0, &code])
             .await?
@@ -613,8 +767,9 @@ impl ChainStore for PgStore {
             None => 0,
         };
         let page_sql = format!(
-            "{CHAIN_SELECT} WHERE {filter}
-             ORDER BY c.created_at DESC, c.id DESC LIMIT $5 OFFSET $6"
+            "{} WHERE {filter}
+             ORDER BY c.created_at DESC, c.id DESC LIMIT $5 OFFSET $6",
+            *CHAIN_SELECT
         );
         let items = self
             .query(
@@ -629,24 +784,42 @@ impl ChainStore for PgStore {
     }
 
     async fn link(&self, domain: DomainId, code: &str) -> StoreResult<Option<LinkTarget>> {
-        let row = self
-            .query_opt(
-                "SELECT id, chain_type, target_url, valid_time, status, deleted_at IS NOT NULL
-                 FROM chains WHERE domain_id = $1 AND code = $2",
-                &[&domain.0, &code],
-            )
-            .await?;
-        row.map(|row| {
-            Ok(LinkTarget {
-                chain_id: ChainId(get(&row, 0)?),
-                kind: chain_kind(&row, 1)?,
-                target_url: get(&row, 2)?,
-                valid_time: get(&row, 3)?,
-                status: chain_status(&row, 4)?,
-                deleted: get(&row, 5)?,
-            })
-        })
-        .transpose()
+        let sql = format!(
+            "SELECT c.id, c.chain_type, c.target_url, c.valid_time, c.status,
+                c.deleted_at IS NOT NULL, c.user_id, c.title, c.sub_type, {JUMP_COLUMNS}
+             FROM chains c WHERE c.domain_id = $1 AND c.code = $2"
+        );
+        let Some(row) = self.query_opt(&sql, &[&domain.0, &code]).await? else {
+            return Ok(None);
+        };
+        let kind = chain_kind(&row, 1)?;
+        let mut target = LinkTarget {
+            chain_id: ChainId(get(&row, 0)?),
+            kind,
+            target_url: get(&row, 2)?,
+            valid_time: get(&row, 3)?,
+            status: chain_status(&row, 4)?,
+            deleted: get(&row, 5)?,
+            page: None,
+        };
+        if let Some(settings) = jump_row(&row, 9)?.settings(kind)? {
+            target.page = Some(Arc::new(PageTarget {
+                user_id: UserId(get(&row, 6)?),
+                title: get(&row, 7)?,
+                sub_type: get(&row, 8)?,
+                settings: *settings,
+                channels: self.channels(target.chain_id).await?,
+            }));
+        }
+        Ok(Some(target))
+    }
+
+    async fn channels(&self, chain: ChainId) -> StoreResult<Vec<Channel>> {
+        self.query(&CHANNELS_OF, &[&chain.0])
+            .await?
+            .iter()
+            .map(channel_from_row)
+            .collect()
     }
 
     async fn conversions(
@@ -970,6 +1143,68 @@ impl PgTx<'_> {
             .map(chain_from_row)
             .transpose()
     }
+
+    /// Puts a chain in `groups`, in that order.
+    async fn set_groups(&self, chain: ChainId, groups: &[GroupId]) -> StoreResult<()> {
+        if groups.is_empty() {
+            return Ok(());
+        }
+        let groups: Vec<i64> = groups.iter().map(|g| g.0).collect();
+        self.execute(
+            "INSERT INTO chain_group_members (chain_id, group_id, position)
+             SELECT $1, g, p - 1 FROM unnest($2::bigint[]) WITH ORDINALITY AS t(g, p)
+             ON CONFLICT DO NOTHING",
+            &[&chain.0, &groups],
+        )
+        .await?;
+        Ok(())
+    }
+
+    /// Writes every jump column of a chain.
+    async fn set_jump(&self, chain: ChainId, jump: &JumpSettings) -> StoreResult<()> {
+        let (t, i) = jump_values(jump);
+        self.execute(
+            "UPDATE chains SET wx_id = $2, scan_qr_url = $3, avatar = $4, guide_text = $5,
+                description = $6, sub_title = $7, qwhk_url = $8, mini_appid = $9,
+                mini_path = $10, shop_appid = $11, shop_path = $12, is_direct_jump = $13,
+                show_type = $14, jump_template_id = $15, scan_tips = $16, qrcode_vc_type = $17,
+                visit_type = $18, wxwork_type = $19, customer_id = $20
+             WHERE id = $1",
+            &[
+                &chain.0, &t[0], &t[1], &t[2], &t[3], &t[4], &t[5], &t[6], &t[7], &t[8], &t[9],
+                &t[10], &i[0], &i[1], &i[2], &i[3], &i[4], &i[5], &i[6], &i[7],
+            ],
+        )
+        .await?;
+        Ok(())
+    }
+
+    async fn insert_channel(
+        &self,
+        chain: ChainId,
+        c: &ChannelInput,
+        at: Timestamp,
+    ) -> StoreResult<()> {
+        self.execute(
+            "INSERT INTO channels (chain_id, sort, qrcode_name, url, url2, qrcode_time, ratio,
+                visit_limit, status, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+            &[
+                &chain.0,
+                &c.sort,
+                &c.name,
+                &c.url,
+                &c.url2,
+                &c.expires_at,
+                &c.ratio,
+                &c.visit_limit,
+                &i64::from(c.enabled),
+                &at,
+            ],
+        )
+        .await?;
+        Ok(())
+    }
 }
 
 #[async_trait]
@@ -1129,19 +1364,12 @@ impl Tx for PgTx<'_> {
             )
             .await?;
         let id = ChainId(get(&row, 0)?);
-        if !new.group_ids.is_empty() {
-            let groups: Vec<i64> = new.group_ids.iter().map(|g| g.0).collect();
-            let statement = self
-                .statement(
-                    "INSERT INTO chain_group_members (chain_id, group_id, position)
-                     SELECT $1, g, p - 1 FROM unnest($2::bigint[]) WITH ORDINALITY AS t(g, p)
-                     ON CONFLICT DO NOTHING",
-                )
-                .await?;
-            self.tx
-                .execute(&statement, &[&id.0, &groups])
-                .await
-                .map_err(pg_error)?;
+        self.set_groups(id, &new.group_ids).await?;
+        if let Some(jump) = &new.jump {
+            self.set_jump(id, jump).await?;
+        }
+        for channel in &new.channels {
+            self.insert_channel(id, channel, new.created_at).await?;
         }
         self.chain_by_id(new.user_id, id)
             .await?
@@ -1193,7 +1421,114 @@ impl Tx for PgTx<'_> {
         if updated.is_none() {
             return Ok(None);
         }
+        if let Some(sub_type) = patch.sub_type {
+            self.execute(
+                "UPDATE chains SET sub_type = $2 WHERE id = $1",
+                &[&id.0, &sub_type],
+            )
+            .await?;
+        }
+        if let Some(jump) = &patch.jump {
+            self.set_jump(id, jump).await?;
+        }
+        if let Some(groups) = &patch.group_ids {
+            self.execute(
+                "DELETE FROM chain_group_members WHERE chain_id = $1",
+                &[&id.0],
+            )
+            .await?;
+            self.set_groups(id, groups).await?;
+        }
+        for edit in &patch.channels {
+            match edit {
+                ChannelEdit::Add(channel) => self.insert_channel(id, channel, at).await?,
+                ChannelEdit::Change(channel_id, c) => {
+                    self.execute(
+                        "UPDATE channels SET sort = $3, qrcode_name = $4, url = $5, url2 = $6,
+                            qrcode_time = $7, ratio = $8, visit_limit = $9, status = $10
+                         WHERE id = $1 AND chain_id = $2 AND deleted_at IS NULL",
+                        &[
+                            &channel_id.0,
+                            &id.0,
+                            &c.sort,
+                            &c.name,
+                            &c.url,
+                            &c.url2,
+                            &c.expires_at,
+                            &c.ratio,
+                            &c.visit_limit,
+                            &i64::from(c.enabled),
+                        ],
+                    )
+                    .await?;
+                }
+                ChannelEdit::Remove(channel_id) => {
+                    self.execute(
+                        "UPDATE channels SET deleted_at = $3
+                         WHERE id = $1 AND chain_id = $2 AND deleted_at IS NULL",
+                        &[&channel_id.0, &id.0, &at],
+                    )
+                    .await?;
+                }
+            }
+        }
         self.chain_by_id(user, id).await
+    }
+
+    async fn take_channel_visit(
+        &mut self,
+        channel: ChannelId,
+        cap: VisitCap,
+        limit: i64,
+        day: Timestamp,
+    ) -> StoreResult<bool> {
+        // Each statement is one conditional row update: under READ COMMITTED a concurrent take
+        // waits for the row and re-checks the condition against the committed count, so no
+        // two takes (on any instance) both see the last free visit.
+        let taken = match cap {
+            VisitCap::Total => {
+                self.execute(
+                    "UPDATE channels SET visit_count = visit_count + 1
+                     WHERE id = $1 AND deleted_at IS NULL AND visit_count < $2",
+                    &[&channel.0, &limit],
+                )
+                .await?
+            }
+            VisitCap::Daily => {
+                self.execute(
+                    "INSERT INTO channel_daily_visits (channel_id, day, visits)
+                     SELECT id, $2, 1 FROM channels
+                     WHERE id = $1 AND deleted_at IS NULL AND $3 > 0
+                     ON CONFLICT (channel_id, day) DO UPDATE
+                     SET visits = channel_daily_visits.visits + 1
+                     WHERE channel_daily_visits.visits < $3",
+                    &[&channel.0, &day, &limit],
+                )
+                .await?
+            }
+        };
+        if taken == 0 {
+            return Ok(false);
+        }
+        match cap {
+            VisitCap::Total => {
+                self.execute(
+                    "INSERT INTO channel_daily_visits (channel_id, day, visits) VALUES ($1, $2, 1)
+                     ON CONFLICT (channel_id, day) DO UPDATE
+                     SET visits = channel_daily_visits.visits + 1",
+                    &[&channel.0, &day],
+                )
+                .await?
+            }
+            VisitCap::Daily => {
+                self.execute(
+                    "UPDATE channels SET visit_count = visit_count + 1 WHERE id = $1",
+                    &[&channel.0],
+                )
+                .await?
+            }
+        };
+        Ok(true)
     }
 
     async fn delete_chain(
@@ -1331,6 +1666,30 @@ impl Tx for PgTx<'_> {
             )
             .await
             .map_err(pg_error)?;
+        if !batch.channels.is_empty() {
+            // In channel order too, for the same reason.
+            let mut channels = batch.channels.clone();
+            channels.sort_by_key(|c| (c.channel_id, c.day));
+            let ids: Vec<i64> = channels.iter().map(|c| c.channel_id.0).collect();
+            let days: Vec<i64> = channels.iter().map(|c| c.day).collect();
+            let visits: Vec<i64> = channels.iter().map(|c| c.visits).collect();
+            self.execute(
+                "INSERT INTO channel_daily_visits (channel_id, day, visits)
+                 SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[])
+                 ON CONFLICT (channel_id, day) DO UPDATE
+                 SET visits = channel_daily_visits.visits + excluded.visits",
+                &[&ids, &days, &visits],
+            )
+            .await?;
+            self.execute(
+                "UPDATE channels c SET visit_count = c.visit_count + t.visits
+                 FROM (SELECT id, sum(v)::bigint AS visits
+                       FROM unnest($1::bigint[], $2::bigint[]) AS u(id, v) GROUP BY id) t
+                 WHERE c.id = t.id",
+                &[&ids, &visits],
+            )
+            .await?;
+        }
         Ok(true)
     }
 
@@ -1609,6 +1968,72 @@ impl Tx for PgTx<'_> {
         )
         .await?;
         Ok(())
+    }
+
+    async fn put_assembly(&mut self, e: &AssemblyInput) -> StoreResult<Assembly> {
+        let row = self
+            .query_opt(
+                "INSERT INTO workchat_assemblies (user_id, link_id, link_name, url, auth_status,
+                    use_status, created_at)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)
+                 ON CONFLICT (user_id, link_id) DO UPDATE SET link_name = excluded.link_name,
+                    url = excluded.url, auth_status = excluded.auth_status,
+                    use_status = excluded.use_status
+                 RETURNING id",
+                &[
+                    &e.user_id.0,
+                    &e.link_id,
+                    &e.link_name,
+                    &e.url,
+                    &e.auth_status,
+                    &if e.invalid { 2i64 } else { 0 },
+                    &e.created_at,
+                ],
+            )
+            .await?
+            .ok_or_else(|| StoreError::backend(Misuse("an upsert returned no row")))?;
+        let id: i64 = get(&row, 0)?;
+        self.query_opt(&ASSEMBLY_BY_ID, &[&e.user_id.0, &id])
+            .await?
+            .as_ref()
+            .map(assembly_from_row)
+            .transpose()?
+            .ok_or_else(|| StoreError::backend(Misuse("an upserted entry could not be read")))
+    }
+
+    async fn put_transfer(&mut self, t: &Transfer, at: Timestamp) -> StoreResult<Transfer> {
+        let sql = format!(
+            "INSERT INTO workchat_transfers (user_id, corp_id, handover_userid,
+                takeover_userid, external_userid, customer_name, status, takeover_time,
+                errcode, reason, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+             ON CONFLICT (user_id, corp_id, handover_userid, external_userid) DO UPDATE
+             SET takeover_userid = excluded.takeover_userid,
+                 customer_name = excluded.customer_name, status = excluded.status,
+                 takeover_time = excluded.takeover_time, errcode = excluded.errcode,
+                 reason = excluded.reason
+             RETURNING {TRANSFER_COLUMNS}"
+        );
+        let row = self
+            .query_opt(
+                &sql,
+                &[
+                    &t.user_id.0,
+                    &t.corp_id,
+                    &t.handover_userid,
+                    &t.takeover_userid,
+                    &t.external_userid,
+                    &t.customer_name,
+                    &t.status,
+                    &t.takeover_time,
+                    &t.errcode,
+                    &t.reason,
+                    &at,
+                ],
+            )
+            .await?
+            .ok_or_else(|| StoreError::backend(Misuse("an upsert returned no row")))?;
+        transfer_from_row(&row)
     }
 
     async fn publish(&mut self, change: Change) -> StoreResult<()> {

@@ -13,16 +13,19 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension, Row, params};
 use tokio::sync::oneshot;
 
 use super::{
-    BlobRecord, ChainPatch, ChainQuery, ChainStore, ChainVisits, Change, Conversion, DomainStore,
-    GroupStore, KeyStore, LinkTarget, Misuse, NewApiKey, NewChain, NewDomain, NewGroup,
-    NewTemplate, NewUpload, NewUser, Notice, Page, Store, StoreError, StoreResult, TemplatePatch,
-    TemplateStore, Tx, TxBody, Unique, UploadClaim, UploadStore, UserStore, VisitBatch, VisitStore,
-    VisitorSecret,
+    ASSEMBLY_COLUMNS, AssemblyInput, BlobRecord, CHANNEL_COLUMNS, ChainPatch, ChainQuery,
+    ChainStore, ChainVisits, Change, ChannelEdit, ChannelInput, Conversion, DomainStore,
+    GroupStore, JUMP_COLUMN_COUNT, JUMP_COLUMNS, JumpRow, KeyStore, LinkTarget, Misuse, NewApiKey,
+    NewChain, NewDomain, NewGroup, NewTemplate, NewUpload, NewUser, Notice, Page, PageTarget,
+    Store, StoreError, StoreResult, TRANSFER_COLUMNS, TemplatePatch, TemplateStore, TransferQuery,
+    Tx, TxBody, Unique, UploadClaim, UploadStore, UserStore, VisitBatch, VisitStore, VisitorSecret,
+    WorkchatStore, jump_values,
 };
 use crate::model::{
-    ApiKeyRecord, Chain, ChainId, ChainKind, ChainStatus, Domain, DomainId, DomainStatus, Group,
-    GroupId, KeyId, PageViews, Scheme, Scope, Template, TemplateId, TemplateKind, Timestamp,
-    Upload, UploadId, User, UserId,
+    ApiKeyRecord, Assembly, Chain, ChainId, ChainKind, ChainStatus, Channel, ChannelId, Domain,
+    DomainId, DomainStatus, Group, GroupId, JumpSettings, KeyId, PageViews, Scheme, Scope,
+    Template, TemplateId, TemplateKind, Timestamp, Transfer, Upload, UploadId, User, UserId,
+    VisitCap,
 };
 
 mod schema;
@@ -411,12 +414,42 @@ impl GroupStore for SqliteStore {
 
 // ---- chains --------------------------------------------------------------------------------
 
-const CHAIN_SELECT: &str = "SELECT c.id, c.user_id, c.chain_type, c.sub_type, c.code, c.title,
-        c.target_url, c.valid_time, c.status, c.deleted_at, c.created_at, c.updated_at,
-        (SELECT group_concat(group_id) FROM
-            (SELECT group_id FROM chain_group_members m WHERE m.chain_id = c.id ORDER BY position)),
-        d.id, d.host, d.scheme, d.scene, d.shared, d.user_id, d.status, d.created_at
-    FROM chains c JOIN domains d ON d.id = c.domain_id";
+/// A chain, its groups, its domain (from column 13) and its jump settings (from column
+/// [`JUMP_AT`]).
+static CHAIN_SELECT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "SELECT c.id, c.user_id, c.chain_type, c.sub_type, c.code, c.title,
+            c.target_url, c.valid_time, c.status, c.deleted_at, c.created_at, c.updated_at,
+            (SELECT group_concat(group_id) FROM
+                (SELECT group_id FROM chain_group_members m WHERE m.chain_id = c.id
+                 ORDER BY position)),
+            d.id, d.host, d.scheme, d.scene, d.shared, d.user_id, d.status, d.created_at,
+            {JUMP_COLUMNS}
+        FROM chains c JOIN domains d ON d.id = c.domain_id"
+    )
+});
+
+/// The first jump column of [`CHAIN_SELECT`].
+const JUMP_AT: usize = 21;
+
+/// Reads [`JUMP_COLUMNS`] starting at `at`.
+fn jump_row(row: &Row<'_>, at: usize) -> rusqlite::Result<JumpRow> {
+    let mut texts: [Option<String>; 11] = Default::default();
+    for (i, text) in texts.iter_mut().enumerate() {
+        *text = row.get(at + i)?;
+    }
+    let mut ints = [None; 8];
+    for (i, int) in ints.iter_mut().enumerate() {
+        *int = row.get(at + texts.len() + i)?;
+    }
+    debug_assert_eq!(texts.len() + ints.len(), JUMP_COLUMN_COUNT);
+    Ok(JumpRow { texts, ints })
+}
+
+/// A store error from reading a row, as rusqlite sees it.
+fn row_error(column: usize, err: StoreError) -> rusqlite::Error {
+    rusqlite::Error::FromSqlConversionFailure(column, rusqlite::types::Type::Integer, err.into())
+}
 
 fn chain_from_row(row: &Row<'_>) -> rusqlite::Result<Chain> {
     let groups: Option<String> = row.get(12)?;
@@ -429,10 +462,11 @@ fn chain_from_row(row: &Row<'_>) -> rusqlite::Result<Chain> {
         .map_err(|e| {
             rusqlite::Error::FromSqlConversionFailure(12, rusqlite::types::Type::Text, e.into())
         })?;
+    let kind = chain_kind(row, 2)?;
     Ok(Chain {
         id: ChainId(row.get(0)?),
         user_id: UserId(row.get(1)?),
-        kind: chain_kind(row, 2)?,
+        kind,
         sub_type: row.get(3)?,
         code: row.get(4)?,
         title: row.get(5)?,
@@ -444,13 +478,44 @@ fn chain_from_row(row: &Row<'_>) -> rusqlite::Result<Chain> {
         updated_at: row.get(11)?,
         group_ids,
         domain: domain_at(row, 13)?,
+        jump: jump_row(row, JUMP_AT)?
+            .settings(kind)
+            .map_err(|e| row_error(JUMP_AT, e))?,
     })
+}
+
+fn channel_from_row(row: &Row<'_>) -> rusqlite::Result<Channel> {
+    Ok(Channel {
+        id: ChannelId(row.get(0)?),
+        chain_id: ChainId(row.get(1)?),
+        sort: row.get(2)?,
+        name: row.get(3)?,
+        url: row.get(4)?,
+        url2: row.get(5)?,
+        expires_at: row.get(6)?,
+        ratio: row.get(7)?,
+        visit_limit: row.get(8)?,
+        enabled: row.get::<_, i64>(9)? != 0,
+        visit_count: row.get(10)?,
+    })
+}
+
+fn channels_of(c: &Connection, chain: ChainId) -> rusqlite::Result<Vec<Channel>> {
+    c.prepare_cached(&format!(
+        "SELECT {CHANNEL_COLUMNS} FROM channels
+         WHERE chain_id = ?1 AND deleted_at IS NULL ORDER BY sort, id"
+    ))?
+    .query_map([chain.0], channel_from_row)?
+    .collect()
 }
 
 fn chain_by_id(c: &Connection, user: UserId, id: ChainId) -> rusqlite::Result<Option<Chain>> {
     one(
         c,
-        &format!("{CHAIN_SELECT} WHERE c.user_id = ?1 AND c.id = ?2 AND c.deleted_at IS NULL"),
+        &format!(
+            "{} WHERE c.user_id = ?1 AND c.id = ?2 AND c.deleted_at IS NULL",
+            *CHAIN_SELECT
+        ),
         [user.0, id.0],
         chain_from_row,
     )
@@ -480,8 +545,9 @@ impl ChainStore for SqliteStore {
         let code = code.to_owned();
         self.read(move |c| {
             c.prepare_cached(&format!(
-                "{CHAIN_SELECT} WHERE c.user_id = ?1 AND c.code = ?2 AND c.deleted_at IS NULL
-                 ORDER BY c.id"
+                "{} WHERE c.user_id = ?1 AND c.code = ?2 AND c.deleted_at IS NULL
+                 ORDER BY c.id",
+                *CHAIN_SELECT
             ))?
             .query_map(params![user.0, code], chain_from_row)?
             .collect()
@@ -514,8 +580,9 @@ impl ChainStore for SqliteStore {
             )?;
             let items = c
                 .prepare_cached(&format!(
-                    "{CHAIN_SELECT} WHERE {filter}
-                     ORDER BY c.created_at DESC, c.id DESC LIMIT ?5 OFFSET ?6"
+                    "{} WHERE {filter}
+                     ORDER BY c.created_at DESC, c.id DESC LIMIT ?5 OFFSET ?6",
+                    *CHAIN_SELECT
                 ))?
                 .query_map(
                     params![user.0, kinds, group, text, query.limit, query.offset],
@@ -530,24 +597,58 @@ impl ChainStore for SqliteStore {
     async fn link(&self, domain: DomainId, code: &str) -> StoreResult<Option<LinkTarget>> {
         let code = code.to_owned();
         self.read(move |c| {
-            one(
+            let found = one(
                 c,
-                "SELECT id, chain_type, target_url, valid_time, status, deleted_at IS NOT NULL
-                 FROM chains WHERE domain_id = ?1 AND code = ?2",
+                &format!(
+                    "SELECT c.id, c.chain_type, c.target_url, c.valid_time, c.status,
+                        c.deleted_at IS NOT NULL, c.user_id, c.title, c.sub_type, {JUMP_COLUMNS}
+                     FROM chains c WHERE c.domain_id = ?1 AND c.code = ?2"
+                ),
                 params![domain.0, code],
                 |row| {
-                    Ok(LinkTarget {
+                    let kind = chain_kind(row, 1)?;
+                    let settings = jump_row(row, 9)?
+                        .settings(kind)
+                        .map_err(|e| row_error(9, e))?;
+                    let target = LinkTarget {
                         chain_id: ChainId(row.get(0)?),
-                        kind: chain_kind(row, 1)?,
+                        kind,
                         target_url: row.get(2)?,
                         valid_time: row.get(3)?,
                         status: chain_status(row, 4)?,
                         deleted: row.get(5)?,
-                    })
+                        page: None,
+                    };
+                    let page = settings.map(|settings| -> rusqlite::Result<_> {
+                        Ok((
+                            UserId(row.get(6)?),
+                            row.get::<_, String>(7)?,
+                            row.get::<_, Option<i64>>(8)?,
+                            *settings,
+                        ))
+                    });
+                    Ok((target, page.transpose()?))
                 },
-            )
+            )?;
+            let Some((mut target, page)) = found else {
+                return Ok(None);
+            };
+            if let Some((user_id, title, sub_type, settings)) = page {
+                target.page = Some(Arc::new(PageTarget {
+                    user_id,
+                    title,
+                    sub_type,
+                    settings,
+                    channels: channels_of(c, target.chain_id)?,
+                }));
+            }
+            Ok(Some(target))
         })
         .await
+    }
+
+    async fn channels(&self, chain: ChainId) -> StoreResult<Vec<Channel>> {
+        self.read(move |c| channels_of(c, chain)).await
     }
 
     async fn conversions(
@@ -864,7 +965,177 @@ fn conversion_from_row(row: &Row<'_>) -> rusqlite::Result<Conversion> {
     })
 }
 
+// ---- work-chat data ------------------------------------------------------------------------
+
+fn assembly_from_row(row: &Row<'_>) -> rusqlite::Result<Assembly> {
+    Ok(Assembly {
+        id: row.get(0)?,
+        user_id: UserId(row.get(1)?),
+        link_id: row.get(2)?,
+        link_name: row.get(3)?,
+        url: row.get(4)?,
+        auth_status: row.get(5)?,
+        use_status: row.get(6)?,
+        created_at: row.get(7)?,
+    })
+}
+
+fn assembly_by_id(c: &Connection, user: UserId, id: i64) -> rusqlite::Result<Option<Assembly>> {
+    one(
+        c,
+        &format!(
+            "SELECT {ASSEMBLY_COLUMNS} FROM workchat_assemblies a WHERE a.user_id = ?1 AND a.id = ?2"
+        ),
+        [user.0, id],
+        assembly_from_row,
+    )
+}
+
+fn transfer_from_row(row: &Row<'_>) -> rusqlite::Result<Transfer> {
+    Ok(Transfer {
+        id: row.get(0)?,
+        user_id: UserId(row.get(1)?),
+        corp_id: row.get(2)?,
+        handover_userid: row.get(3)?,
+        takeover_userid: row.get(4)?,
+        external_userid: row.get(5)?,
+        customer_name: row.get(6)?,
+        status: row.get(7)?,
+        takeover_time: row.get(8)?,
+        errcode: row.get(9)?,
+        reason: row.get(10)?,
+    })
+}
+
+#[async_trait]
+impl WorkchatStore for SqliteStore {
+    async fn assembly(&self, user: UserId, id: i64) -> StoreResult<Option<Assembly>> {
+        self.read(move |c| assembly_by_id(c, user, id)).await
+    }
+
+    async fn assemblies(
+        &self,
+        user: UserId,
+        offset: i64,
+        limit: i64,
+    ) -> StoreResult<Page<Assembly>> {
+        self.read(move |c| {
+            let total: i64 = c
+                .prepare_cached("SELECT count(*) FROM workchat_assemblies WHERE user_id = ?1")?
+                .query_row([user.0], |r| r.get(0))?;
+            let items = c
+                .prepare_cached(&format!(
+                    "SELECT {ASSEMBLY_COLUMNS} FROM workchat_assemblies a WHERE a.user_id = ?1
+                     ORDER BY a.id LIMIT ?2 OFFSET ?3"
+                ))?
+                .query_map([user.0, limit, offset], assembly_from_row)?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            Ok(Page { items, total })
+        })
+        .await
+    }
+
+    async fn transfers(&self, query: &TransferQuery) -> StoreResult<Vec<Transfer>> {
+        let q = query.clone();
+        self.read(move |c| {
+            c.prepare_cached(&format!(
+                "SELECT {TRANSFER_COLUMNS} FROM workchat_transfers
+                 WHERE user_id = ?1 AND corp_id = ?2 AND id > ?3
+                   AND (?4 = '' OR handover_userid = ?4) AND (?5 = '' OR takeover_userid = ?5)
+                 ORDER BY id LIMIT ?6"
+            ))?
+            .query_map(
+                params![
+                    q.user_id.0,
+                    q.corp_id,
+                    q.after,
+                    q.handover_userid,
+                    q.takeover_userid,
+                    q.limit
+                ],
+                transfer_from_row,
+            )?
+            .collect()
+        })
+        .await
+    }
+}
+
 // ---- writes --------------------------------------------------------------------------------
+
+/// Puts a chain in `groups`, in that order.
+fn set_groups(conn: &Connection, chain: ChainId, groups: &[GroupId]) -> rusqlite::Result<()> {
+    for (position, group) in groups.iter().enumerate() {
+        conn.prepare_cached(
+            "INSERT OR IGNORE INTO chain_group_members (chain_id, group_id, position)
+             VALUES (?1, ?2, ?3)",
+        )?
+        .execute(params![chain.0, group.0, position as i64])?;
+    }
+    Ok(())
+}
+
+/// Writes every jump column of a chain.
+fn set_jump(conn: &Connection, chain: ChainId, jump: &JumpSettings) -> rusqlite::Result<()> {
+    let (texts, ints) = jump_values(jump);
+    conn.prepare_cached(
+        "UPDATE chains SET wx_id = ?2, scan_qr_url = ?3, avatar = ?4, guide_text = ?5,
+            description = ?6, sub_title = ?7, qwhk_url = ?8, mini_appid = ?9, mini_path = ?10,
+            shop_appid = ?11, shop_path = ?12, is_direct_jump = ?13, show_type = ?14,
+            jump_template_id = ?15, scan_tips = ?16, qrcode_vc_type = ?17, visit_type = ?18,
+            wxwork_type = ?19, customer_id = ?20
+         WHERE id = ?1",
+    )?
+    .execute(params![
+        chain.0, texts[0], texts[1], texts[2], texts[3], texts[4], texts[5], texts[6], texts[7],
+        texts[8], texts[9], texts[10], ints[0], ints[1], ints[2], ints[3], ints[4], ints[5],
+        ints[6], ints[7]
+    ])?;
+    Ok(())
+}
+
+fn insert_channel(
+    conn: &Connection,
+    chain: ChainId,
+    c: &ChannelInput,
+    at: Timestamp,
+) -> rusqlite::Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO channels (chain_id, sort, qrcode_name, url, url2, qrcode_time, ratio,
+            visit_limit, status, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+    )?
+    .execute(params![
+        chain.0,
+        c.sort,
+        c.name,
+        c.url,
+        c.url2,
+        c.expires_at,
+        c.ratio,
+        c.visit_limit,
+        i64::from(c.enabled),
+        at
+    ])?;
+    Ok(())
+}
+
+/// Adds `visits` to a channel's total and its count for the day.
+fn count_channel_visits(
+    conn: &Connection,
+    channel: ChannelId,
+    day: Timestamp,
+    visits: i64,
+) -> rusqlite::Result<()> {
+    conn.prepare_cached("UPDATE channels SET visit_count = visit_count + ?2 WHERE id = ?1")?
+        .execute(params![channel.0, visits])?;
+    conn.prepare_cached(
+        "INSERT INTO channel_daily_visits (channel_id, day, visits) VALUES (?1, ?2, ?3)
+         ON CONFLICT (channel_id, day) DO UPDATE SET visits = visits + excluded.visits",
+    )?
+    .execute(params![channel.0, day, visits])?;
+    Ok(())
+}
 
 #[async_trait]
 impl Tx for SqliteTx<'_> {
@@ -1020,14 +1291,12 @@ impl Tx for SqliteTx<'_> {
             })
             .map_err(|e| unique_or_backend(e, Unique::ChainCode))?;
         let id = ChainId(self.conn.last_insert_rowid());
-        for (position, group) in new.group_ids.iter().enumerate() {
-            self.conn
-                .prepare_cached(
-                    "INSERT OR IGNORE INTO chain_group_members (chain_id, group_id, position)
-                     VALUES (?1, ?2, ?3)",
-                )
-                .and_then(|mut insert| insert.execute(params![id.0, group.0, position as i64]))
-                .map_err(backend)?;
+        set_groups(self.conn, id, &new.group_ids).map_err(backend)?;
+        if let Some(jump) = &new.jump {
+            set_jump(self.conn, id, jump).map_err(backend)?;
+        }
+        for channel in &new.channels {
+            insert_channel(self.conn, id, channel, new.created_at).map_err(backend)?;
         }
         chain_by_id(self.conn, new.user_id, id)
             .map_err(backend)?
@@ -1076,7 +1345,99 @@ impl Tx for SqliteTx<'_> {
         if changed == 0 {
             return Ok(None);
         }
+        if let Some(sub_type) = patch.sub_type {
+            self.conn
+                .execute(
+                    "UPDATE chains SET sub_type = ?2 WHERE id = ?1",
+                    params![id.0, sub_type],
+                )
+                .map_err(backend)?;
+        }
+        if let Some(jump) = &patch.jump {
+            set_jump(self.conn, id, jump).map_err(backend)?;
+        }
+        if let Some(groups) = &patch.group_ids {
+            self.conn
+                .execute(
+                    "DELETE FROM chain_group_members WHERE chain_id = ?1",
+                    [id.0],
+                )
+                .map_err(backend)?;
+            set_groups(self.conn, id, groups).map_err(backend)?;
+        }
+        for edit in &patch.channels {
+            match edit {
+                ChannelEdit::Add(channel) => {
+                    insert_channel(self.conn, id, channel, at).map_err(backend)?;
+                }
+                ChannelEdit::Change(channel_id, c) => {
+                    self.conn
+                        .execute(
+                            "UPDATE channels SET sort = ?3, qrcode_name = ?4, url = ?5,
+                                url2 = ?6, qrcode_time = ?7, ratio = ?8, visit_limit = ?9,
+                                status = ?10
+                             WHERE id = ?1 AND chain_id = ?2 AND deleted_at IS NULL",
+                            params![
+                                channel_id.0,
+                                id.0,
+                                c.sort,
+                                c.name,
+                                c.url,
+                                c.url2,
+                                c.expires_at,
+                                c.ratio,
+                                c.visit_limit,
+                                i64::from(c.enabled)
+                            ],
+                        )
+                        .map_err(backend)?;
+                }
+                ChannelEdit::Remove(channel_id) => {
+                    self.conn
+                        .execute(
+                            "UPDATE channels SET deleted_at = ?3
+                             WHERE id = ?1 AND chain_id = ?2 AND deleted_at IS NULL",
+                            params![channel_id.0, id.0, at],
+                        )
+                        .map_err(backend)?;
+                }
+            }
+        }
         chain_by_id(self.conn, user, id).map_err(backend)
+    }
+
+    async fn take_channel_visit(
+        &mut self,
+        channel: ChannelId,
+        cap: VisitCap,
+        limit: i64,
+        day: Timestamp,
+    ) -> StoreResult<bool> {
+        // The writer thread runs one transaction at a time, so read-then-write is exact here.
+        let used: Option<i64> = match cap {
+            VisitCap::Total => one(
+                self.conn,
+                "SELECT visit_count FROM channels WHERE id = ?1 AND deleted_at IS NULL",
+                [channel.0],
+                |r| r.get(0),
+            ),
+            VisitCap::Daily => one(
+                self.conn,
+                "SELECT coalesce((SELECT visits FROM channel_daily_visits
+                                  WHERE channel_id = ?1 AND day = ?2), 0)
+                 FROM channels WHERE id = ?1 AND deleted_at IS NULL",
+                [channel.0, day],
+                |r| r.get(0),
+            ),
+        }
+        .map_err(backend)?;
+        match used {
+            Some(used) if used < limit => {
+                count_channel_visits(self.conn, channel, day, 1).map_err(backend)?;
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
     }
 
     async fn delete_chain(
@@ -1160,6 +1521,9 @@ impl Tx for SqliteTx<'_> {
             totals
                 .execute(params![chain.0, clicks, bots, visitors])
                 .map_err(backend)?;
+        }
+        for c in &batch.channels {
+            count_channel_visits(conn, c.channel_id, c.day, c.visits).map_err(backend)?;
         }
         Ok(true)
     }
@@ -1443,6 +1807,73 @@ impl Tx for SqliteTx<'_> {
             .and_then(|mut s| s.execute([object_key]))
             .map_err(backend)?;
         Ok(())
+    }
+
+    async fn put_assembly(&mut self, e: &AssemblyInput) -> StoreResult<Assembly> {
+        let id: i64 = self
+            .conn
+            .prepare_cached(
+                "INSERT INTO workchat_assemblies (user_id, link_id, link_name, url, auth_status,
+                    use_status, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+                 ON CONFLICT (user_id, link_id) DO UPDATE SET link_name = excluded.link_name,
+                    url = excluded.url, auth_status = excluded.auth_status,
+                    use_status = excluded.use_status
+                 RETURNING id",
+            )
+            .and_then(|mut s| {
+                s.query_row(
+                    params![
+                        e.user_id.0,
+                        e.link_id,
+                        e.link_name,
+                        e.url,
+                        e.auth_status,
+                        if e.invalid { 2 } else { 0 },
+                        e.created_at
+                    ],
+                    |r| r.get(0),
+                )
+            })
+            .map_err(backend)?;
+        assembly_by_id(self.conn, e.user_id, id)
+            .map_err(backend)?
+            .ok_or_else(|| backend(rusqlite::Error::QueryReturnedNoRows))
+    }
+
+    async fn put_transfer(&mut self, t: &Transfer, at: Timestamp) -> StoreResult<Transfer> {
+        self.conn
+            .prepare_cached(&format!(
+                "INSERT INTO workchat_transfers (user_id, corp_id, handover_userid,
+                    takeover_userid, external_userid, customer_name, status, takeover_time,
+                    errcode, reason, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+                 ON CONFLICT (user_id, corp_id, handover_userid, external_userid) DO UPDATE
+                 SET takeover_userid = excluded.takeover_userid,
+                     customer_name = excluded.customer_name, status = excluded.status,
+                     takeover_time = excluded.takeover_time, errcode = excluded.errcode,
+                     reason = excluded.reason
+                 RETURNING {TRANSFER_COLUMNS}"
+            ))
+            .and_then(|mut s| {
+                s.query_row(
+                    params![
+                        t.user_id.0,
+                        t.corp_id,
+                        t.handover_userid,
+                        t.takeover_userid,
+                        t.external_userid,
+                        t.customer_name,
+                        t.status,
+                        t.takeover_time,
+                        t.errcode,
+                        t.reason,
+                        at
+                    ],
+                    transfer_from_row,
+                )
+            })
+            .map_err(backend)
     }
 
     async fn publish(&mut self, change: Change) -> StoreResult<()> {

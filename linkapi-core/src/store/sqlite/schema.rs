@@ -312,6 +312,12 @@ VALUES (0, NULL, 'Generic', 'generic', 1, '', '', 0, 0),
        (2, NULL, 'Poster', 'poster', 1, '', '', 0, 0);
 CREATE INDEX templates_offered ON templates(user_id, id) WHERE retired_at IS NULL;
 "#,
+    // Work-chat chains name their assembly-list entry; transfers are paged by id per corp.
+    r#"
+CREATE INDEX chains_customer ON chains(user_id, customer_id) WHERE customer_id IS NOT NULL;
+CREATE INDEX workchat_transfers_corp ON workchat_transfers(user_id, corp_id, id);
+CREATE INDEX channels_live ON channels(chain_id, sort, id) WHERE deleted_at IS NULL;
+"#,
 ];
 
 /// Brings the database up to the newest schema.

@@ -1,0 +1,367 @@
+//! What a visitor of a messaging-app, card or work-chat chain gets: the channel its rotation
+//! picks, then the jump page built from it (or, with `is_direct_jump`, a 302).
+//!
+//! Rotation (`visit_type`) orders the usable channels (enabled, `qrcode_time` not passed):
+//! 1 in `sort` order, 3 weighted random by `ratio` (sampling without replacement, so an
+//! exhausted channel hands its share to the others by weight), 4 round robin from a per-chain
+//! cursor, 5 uniform random. The visit gets the first channel in that order that still has
+//! room. Channels without a `visit_limit` are picked in memory and counted through the visit
+//! pipeline: no database on the request path. Channels with a limit are taken in one
+//! transaction that tries them in order ([`crate::store::Tx::take_channel_visit`]), so the
+//! database decides and a channel never gets more than its limit, whichever instance serves.
+//! A channel found used up is remembered per instance (until its limit changes, or the next
+//! day for daily caps), so later visits skip it without asking the database.
+//!
+//! Bots (crawlers, link previews, `HEAD`) see the page but never take a limited visit and
+//! are not counted on channels.
+//!
+//! When no channel is usable, a scan-QR chain falls back to its own `scan_qr_url`; without
+//! one the visitor gets 410 and a page saying the codes are used up.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use rand::RngExt;
+
+use super::App;
+use super::jump::fixed_destination;
+use crate::error::{Error, Result};
+use crate::model::{
+    ChainId, ChainKind, Channel, ChannelId, Rotation, ShowType, SubType, Template, TemplateId,
+    TemplateKind, Timestamp,
+};
+use crate::pages::{JumpPage, safe_url};
+use crate::service::visits::{VisitRequest, is_bot_agent};
+use crate::store::PageTarget;
+
+/// What a visit of a jump chain answers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum JumpAnswer {
+    /// 302 to the destination.
+    Redirect(String),
+    /// 200 with the rendered page.
+    Page(String),
+    /// 410: no channel is usable and there is no fallback image.
+    UsedUp,
+}
+
+/// Rotation state of one chain on this instance.
+#[derive(Default)]
+struct RotationState {
+    /// Round-robin position.
+    next: u64,
+    /// Channels found used up: the limit they had and the day (for daily caps; `None` for
+    /// total caps) when they were.
+    used_up: HashMap<ChannelId, (i64, Option<Timestamp>)>,
+}
+
+/// Rotation state of the chains this instance served, bounded: an evicted chain starts over
+/// from position 0 with nothing remembered, which only costs a database round trip.
+pub(super) struct Rotations {
+    chains: quick_cache::sync::Cache<ChainId, Arc<Mutex<RotationState>>>,
+}
+
+impl Rotations {
+    pub(super) fn new(capacity: usize) -> Self {
+        Rotations {
+            chains: quick_cache::sync::Cache::new(capacity.max(1)),
+        }
+    }
+
+    fn state(&self, chain: ChainId) -> Arc<Mutex<RotationState>> {
+        self.chains
+            .get_or_insert_with(&chain, || Ok::<_, std::convert::Infallible>(Arc::default()))
+            .unwrap_or_default()
+    }
+}
+
+/// The usable channels in the order a visit tries them.
+fn order<'c>(rotation: Rotation, usable: Vec<&'c Channel>, cursor: u64) -> Vec<&'c Channel> {
+    let mut rng = rand::rng();
+    match rotation {
+        Rotation::SortOrder => usable,
+        Rotation::RoundRobin => {
+            let mut usable = usable;
+            if !usable.is_empty() {
+                let start = (cursor % usable.len() as u64) as usize;
+                usable.rotate_left(start);
+            }
+            usable
+        }
+        Rotation::Uniform => {
+            let mut keyed: Vec<(f64, &Channel)> =
+                usable.into_iter().map(|c| (rng.random(), c)).collect();
+            keyed.sort_by(|a, b| a.0.total_cmp(&b.0));
+            keyed.into_iter().map(|(_, c)| c).collect()
+        }
+        Rotation::Weighted => {
+            // Exponential race: each channel draws -ln(u)/ratio and the smallest goes first,
+            // which picks the first by weight and each next one by weight among the rest.
+            // Channels with ratio 0 come last, in sort order.
+            let mut keyed: Vec<(f64, usize, &Channel)> = usable
+                .into_iter()
+                .enumerate()
+                .map(|(i, c)| {
+                    let key = if c.ratio > 0 {
+                        let u: f64 = rng.random_range(f64::MIN_POSITIVE..1.0);
+                        -u.ln() / c.ratio as f64
+                    } else {
+                        f64::INFINITY
+                    };
+                    (key, i, c)
+                })
+                .collect();
+            keyed.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            keyed.into_iter().map(|(_, _, c)| c).collect()
+        }
+    }
+}
+
+impl App {
+    /// Serves a visit of a jump chain: picks the channel, counts the visit, and says what to
+    /// answer.
+    ///
+    /// # Errors
+    /// When the store fails while taking a limited channel's visit, or the page does not
+    /// render.
+    pub async fn visit_jump(
+        &self,
+        chain_id: ChainId,
+        kind: ChainKind,
+        page: &PageTarget,
+        request: VisitRequest<'_>,
+    ) -> Result<JumpAnswer> {
+        let now = self.now();
+        let day = self.config().calendar.day_start(now);
+        let bot = request.head || is_bot_agent(request.user_agent);
+        let (chosen, counted) = self.pick_channel(chain_id, page, now, day, bot).await?;
+        let pipeline_channel = chosen.filter(|c| !counted && !bot && c.visit_limit == 0);
+        self.record_channel_visit(chain_id, pipeline_channel.map(|c| c.id), request);
+        self.jump_answer(kind, page, chosen).await
+    }
+
+    /// The channel a visit gets, and whether taking it already counted it.
+    async fn pick_channel<'p>(
+        &self,
+        chain_id: ChainId,
+        page: &'p PageTarget,
+        now: Timestamp,
+        day: Timestamp,
+        bot: bool,
+    ) -> Result<(Option<&'p Channel>, bool)> {
+        if page.channels.is_empty() {
+            return Ok((None, false));
+        }
+        let cap = page.settings.visit_cap;
+        let daily = cap == crate::model::VisitCap::Daily;
+        let state = self.inner.rotations.state(chain_id);
+        let ordered = {
+            let mut state = state.lock().unwrap_or_else(|p| p.into_inner());
+            let usable: Vec<&Channel> = page
+                .channels
+                .iter()
+                .filter(|c| c.is_usable_at(now))
+                .filter(|c| match state.used_up.get(&c.id) {
+                    Some((limit, when)) => *limit != c.visit_limit || (daily && *when != Some(day)),
+                    None => true,
+                })
+                .collect();
+            let cursor = state.next;
+            if page.settings.rotation == Rotation::RoundRobin {
+                state.next = state.next.wrapping_add(1);
+            }
+            order(page.settings.rotation, usable, cursor)
+        };
+        let mut i = 0;
+        while let Some(channel) = ordered.get(i) {
+            if channel.visit_limit == 0 || bot {
+                return Ok((Some(channel), false));
+            }
+            let run: Vec<(ChannelId, i64)> = ordered[i..]
+                .iter()
+                .take_while(|c| c.visit_limit > 0)
+                .map(|c| (c.id, c.visit_limit))
+                .collect();
+            let tries = Arc::new(run.clone());
+            let taken = self
+                .write(move |tx| {
+                    let tries = tries.clone();
+                    Box::pin(async move {
+                        for (at, (id, limit)) in tries.iter().enumerate() {
+                            if tx.take_channel_visit(*id, cap, *limit, day).await? {
+                                return Ok(Some(at));
+                            }
+                        }
+                        Ok(None)
+                    })
+                })
+                .await?;
+            let used_up = taken.unwrap_or(run.len());
+            if used_up > 0 {
+                let mut state = state.lock().unwrap_or_else(|p| p.into_inner());
+                for (id, limit) in &run[..used_up] {
+                    state.used_up.insert(*id, (*limit, daily.then_some(day)));
+                }
+            }
+            if let Some(at) = taken {
+                return Ok((ordered.get(i + at).copied(), true));
+            }
+            i += run.len();
+        }
+        Ok((None, false))
+    }
+
+    async fn jump_answer(
+        &self,
+        kind: ChainKind,
+        page: &PageTarget,
+        channel: Option<&Channel>,
+    ) -> Result<JumpAnswer> {
+        let settings = &page.settings;
+        let sub_type = page.sub_type.and_then(SubType::from_code);
+        let scan_qr = kind != ChainKind::WorkChat && sub_type.is_none_or(|s| s == SubType::ScanQr);
+        // The image shown and where the QR code (or the chain) leads.
+        let (image, destination) = if kind == ChainKind::WorkChat {
+            match channel {
+                Some(c) => (None, c.url.clone()),
+                None => return Ok(JumpAnswer::UsedUp),
+            }
+        } else if scan_qr {
+            match channel {
+                Some(c) => (Some(c.url.clone()), c.url2.clone()),
+                None if !settings.scan_qr_url.is_empty() => {
+                    (Some(settings.scan_qr_url.clone()), String::new())
+                }
+                None => return Ok(JumpAnswer::UsedUp),
+            }
+        } else {
+            (None, fixed_destination(kind, page.sub_type, settings))
+        };
+        if settings.direct_jump {
+            // A scan-QR chain whose QR code's link is unknown sends the visitor to the image.
+            let location = if destination.is_empty() {
+                image.unwrap_or_default()
+            } else {
+                destination
+            };
+            return Ok(JumpAnswer::Redirect(location));
+        }
+        let (button_url, button_label) = match (kind, sub_type) {
+            (ChainKind::WorkChat, _) => (destination, "Open in work chat"),
+            (_, Some(SubType::AccountId)) => ("weixin://".to_owned(), "Open the app"),
+            (_, Some(SubType::MiniProgram)) => (destination, "Open the mini-program"),
+            (_, Some(SubType::Shop)) => (destination, "Open the shop"),
+            (_, Some(SubType::WorkchatUrl)) => (destination, "Add on work chat"),
+            _ => (destination, "Open"),
+        };
+        let jump_page = JumpPage {
+            title: page.title.clone(),
+            sub_title: if settings.show_type == ShowType::Small {
+                settings.sub_title.clone()
+            } else {
+                String::new()
+            },
+            desc: settings.desc.clone(),
+            guide_text: settings.guide_text.clone(),
+            account: if sub_type == Some(SubType::AccountId) {
+                settings.wx_id.clone()
+            } else {
+                String::new()
+            },
+            avatar: safe_url(&settings.avatar),
+            image: image.as_deref().and_then(safe_url),
+            show_type: settings.show_type.code(),
+            scan_tips: settings.scan_tips,
+            button_url: safe_url(&button_url),
+            button_label: button_label.into(),
+        };
+        let template_id = if kind == ChainKind::Card {
+            TemplateId(0)
+        } else {
+            settings.template_id
+        };
+        let template = self.page_template(template_id).await?;
+        let html = self
+            .inner
+            .pages
+            .render(&template, &jump_page)
+            .map_err(|e| Error::Internal(Box::new(e)))?;
+        Ok(JumpAnswer::Page(html))
+    }
+
+    /// The template a page renders with, from the template cache; the generic one when the
+    /// template is gone.
+    async fn page_template(&self, id: TemplateId) -> Result<Template> {
+        let cache = &self.inner.templates;
+        let template = match cache.get(&id) {
+            Some(t) => t,
+            None => {
+                let seen = cache.generation();
+                let loaded = self.store().template(id).await?;
+                cache.fill(seen, id, loaded.clone());
+                loaded
+            }
+        };
+        Ok(template.unwrap_or_else(|| Template {
+            id: TemplateId(0),
+            user_id: None,
+            name: "Generic".into(),
+            style: "generic".into(),
+            kind: TemplateKind::BuiltIn,
+            thumb: String::new(),
+            body: String::new(),
+            created_at: 0,
+            updated_at: 0,
+            retired_at: None,
+        }))
+    }
+
+    /// Forgets every cached template (one changed here or on another instance).
+    pub(super) fn forget_templates(&self) {
+        self.inner.templates.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn channel(id: i64, ratio: i64) -> Channel {
+        Channel {
+            id: ChannelId(id),
+            chain_id: ChainId(1),
+            sort: id,
+            name: String::new(),
+            url: format!("https://cdn.example.com/{id}.png"),
+            url2: String::new(),
+            expires_at: 0,
+            ratio,
+            visit_limit: 0,
+            enabled: true,
+            visit_count: 0,
+        }
+    }
+
+    #[test]
+    fn round_robin_starts_at_the_cursor() {
+        let channels = [channel(1, 1), channel(2, 1), channel(3, 1)];
+        let ids = |cursor| -> Vec<i64> {
+            order(Rotation::RoundRobin, channels.iter().collect(), cursor)
+                .iter()
+                .map(|c| c.id.0)
+                .collect()
+        };
+        assert_eq!(ids(0), [1, 2, 3]);
+        assert_eq!(ids(4), [2, 3, 1]);
+    }
+
+    #[test]
+    fn weighted_order_puts_zero_ratios_last() {
+        let channels = [channel(1, 0), channel(2, 5), channel(3, 1)];
+        for _ in 0..100 {
+            let ordered = order(Rotation::Weighted, channels.iter().collect(), 0);
+            assert_eq!(ordered.len(), 3);
+            assert_eq!(ordered[2].id.0, 1);
+        }
+    }
+}
