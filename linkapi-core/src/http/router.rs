@@ -190,9 +190,13 @@ fn public(
 
 /// Every operation the server answers; `/metrics` as `metrics` says.
 pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
-    use Resource::{Chains, Conversions, Domains, Groups, Stats, Templates, Uploads};
+    use Resource::{
+        Card, Chains, Conversions, Domains, Groups, Stats, Templates, Uploads, Workchat,
+    };
     use Scope::{Admin, Read, Write};
-    use handlers::{admin, compat as c, primary as p, public as pb, templates as t, uploads as u};
+    use handlers::{
+        admin, compat as c, jump as j, primary as p, public as pb, templates as t, uploads as u,
+    };
     let mut routes = vec![
         public(
             "/healthz",
@@ -469,6 +473,130 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
                 handler!(u::upload_images),
             )
         },
+        primary(
+            POST,
+            "/wx-chains",
+            "wx_chains.create",
+            Write(Chains),
+            handler!(j::create_wx_chain),
+        ),
+        primary(
+            GET,
+            "/wx-chains",
+            "wx_chains.list",
+            Read(Chains),
+            handler!(j::list_wx_chains),
+        ),
+        primary(
+            GET,
+            "/wx-chains/{id}",
+            "wx_chains.get",
+            Read(Chains),
+            handler!(j::get_wx_chain),
+        ),
+        primary(
+            PATCH,
+            "/wx-chains/{id}",
+            "wx_chains.update",
+            Write(Chains),
+            handler!(j::update_wx_chain),
+        ),
+        primary(
+            DELETE,
+            "/wx-chains/{id}",
+            "wx_chains.delete",
+            Write(Chains),
+            handler!(j::delete_wx_chain),
+        ),
+        primary(
+            GET,
+            "/wx-chains/{id}/qr",
+            "wx_chains.qr",
+            Read(Chains),
+            handler!(p::chain_qr),
+        ),
+        primary(
+            GET,
+            "/card",
+            "card.list",
+            Read(Card),
+            handler!(j::list_cards),
+        ),
+        Route {
+            method: POST,
+            path: "/card/createWxChain",
+            name: "card.create",
+            access: Access::Key {
+                scope: Write(Card),
+                query_key: true,
+                handler: handler!(j::create_card),
+            },
+            body: BodyKind::Json,
+            success: Envelope::Compat,
+            errors: Envelope::Compat,
+        },
+        compat(
+            POST,
+            "/openapi/v1/wxchain/create",
+            "compat.wxchain.create",
+            Write(Chains),
+            handler!(j::compat_create_wx_chain),
+        ),
+        compat(
+            POST,
+            "/openapi/v1/wxchain/edit",
+            "compat.wxchain.edit",
+            Write(Chains),
+            handler!(j::compat_edit_wx_chain),
+        ),
+        compat(
+            POST,
+            "/openapi/v1/workchat/chain/create",
+            "compat.workchat.chain.create",
+            Write(Chains),
+            handler!(j::compat_create_workchat_chain),
+        ),
+        compat(
+            POST,
+            "/openapi/v1/workchat/chain/edit",
+            "compat.workchat.chain.edit",
+            Write(Chains),
+            handler!(j::compat_edit_workchat_chain),
+        ),
+        Route {
+            method: POST,
+            path: "/openapi/v1/workchat/transfer/result",
+            name: "compat.workchat.transfer.result",
+            access: Access::Key {
+                scope: Read(Workchat),
+                query_key: true,
+                handler: handler!(j::transfer_result),
+            },
+            body: BodyKind::Json,
+            success: Envelope::Status,
+            errors: Envelope::Primary,
+        },
+        primary(
+            POST,
+            "/admin/workchat/assemblies",
+            "admin.workchat.assemblies.put",
+            Admin,
+            handler!(j::admin_put_assembly),
+        ),
+        primary(
+            GET,
+            "/admin/workchat/assemblies",
+            "admin.workchat.assemblies.list",
+            Admin,
+            handler!(j::admin_list_assemblies),
+        ),
+        primary(
+            POST,
+            "/admin/workchat/transfers",
+            "admin.workchat.transfers.load",
+            Admin,
+            handler!(j::admin_load_transfers),
+        ),
         public(
             "/files/{object_key}",
             "files.get",
@@ -512,6 +640,34 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
                 "compat.template.list",
                 Read(Templates),
                 handler!(t::compat_list),
+            ),
+            compat(
+                method.clone(),
+                "/openapi/v1/wxchain/list",
+                "compat.wxchain.list",
+                Read(Chains),
+                handler!(j::compat_list_wx_chains),
+            ),
+            compat(
+                method.clone(),
+                "/openapi/v1/wxchain/info",
+                "compat.wxchain.info",
+                Read(Chains),
+                handler!(j::compat_wx_chain_info),
+            ),
+            compat(
+                method.clone(),
+                "/openapi/v1/workchat/chain/info",
+                "compat.workchat.chain.info",
+                Read(Chains),
+                handler!(j::compat_workchat_chain_info),
+            ),
+            compat(
+                method.clone(),
+                "/openapi/v1/workchat/assembly/list",
+                "compat.workchat.assembly.list",
+                Read(Workchat),
+                handler!(j::compat_list_assemblies),
             ),
             compat(
                 method,
@@ -671,7 +827,8 @@ mod tests {
                     // The key travels in the query only where the contract allows it.
                     assert_eq!(
                         query_key,
-                        route.path.starts_with("/openapi/v1/"),
+                        route.path.starts_with("/openapi/v1/")
+                            || route.path == "/card/createWxChain",
                         "{}",
                         route.path
                     );
@@ -680,7 +837,9 @@ mod tests {
             }
             // The compatibility surface answers in its envelope, but for the operations the
             // spec gives `{status: 1, result}` with primary errors.
-            if route.path.starts_with("/openapi/v1/adcallback/") {
+            if route.path.starts_with("/openapi/v1/adcallback/")
+                || route.path == "/openapi/v1/workchat/transfer/result"
+            {
                 assert_eq!(
                     (route.success, route.errors),
                     (Envelope::Status, Envelope::Primary)
@@ -711,6 +870,23 @@ mod tests {
         assert_eq!(
             scope(GET, "/chains/3/stats"),
             Some(Scope::Read(Resource::Stats))
+        );
+        assert_eq!(scope(GET, "/card"), Some(Scope::Read(Resource::Card)));
+        assert_eq!(
+            scope(POST, "/card/createWxChain"),
+            Some(Scope::Write(Resource::Card))
+        );
+        assert_eq!(
+            scope(POST, "/wx-chains"),
+            Some(Scope::Write(Resource::Chains))
+        );
+        assert_eq!(
+            scope(GET, "/openapi/v1/workchat/assembly/list"),
+            Some(Scope::Read(Resource::Workchat))
+        );
+        assert_eq!(
+            scope(POST, "/openapi/v1/workchat/transfer/result"),
+            Some(Scope::Read(Resource::Workchat))
         );
         assert_eq!(scope(GET, "/metrics"), None);
         let admin = Router::new(MetricsAccess::Admin);

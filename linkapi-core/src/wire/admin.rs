@@ -208,3 +208,118 @@ pub struct PreviewTemplate {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub show_type: Option<i64>,
 }
+
+/// `POST /admin/workchat/assemblies`: adds an entry to a user's assembly list, or changes the
+/// entry with the same `link_id`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PutAssembly {
+    /// The user whose list it is.
+    pub user_id: i64,
+    /// The work-chat's id of the link.
+    pub link_id: String,
+    /// Its name.
+    pub link_name: String,
+    /// The acquisition URL, http(s).
+    pub url: String,
+    /// Authorization state, free text.
+    #[serde(default)]
+    pub auth_status: String,
+    /// Marks it invalid (use_status 2): no chain may choose it.
+    #[serde(default)]
+    pub invalid: bool,
+}
+
+/// `GET /admin/workchat/assemblies` query.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListAssemblies {
+    /// Whose list.
+    pub user_id: i64,
+    /// 1-based page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// Rows per page, at most 100.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_size: Option<i64>,
+}
+
+/// An assembly-list entry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Assembly {
+    /// Row id (`customer_id` of work-chat chains).
+    pub id: i64,
+    /// Owner.
+    pub user_id: i64,
+    /// The work-chat's id of the link.
+    pub link_id: String,
+    /// Name.
+    pub link_name: String,
+    /// Acquisition URL.
+    pub url: String,
+    /// Authorization state.
+    pub auth_status: String,
+    /// 0 not in use, 1 in use, 2 invalid.
+    pub use_status: i64,
+    /// RFC 3339.
+    pub created_at: String,
+}
+
+/// A page of assembly-list entries.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct AssemblyPage {
+    /// This page, oldest first.
+    pub list: Vec<Assembly>,
+    /// Entries on all pages.
+    pub total: i64,
+    /// This page.
+    pub page: i64,
+    /// Rows per page.
+    pub page_size: i64,
+}
+
+/// One customer's transfer in [`LoadTransfers`].
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TransferRecord {
+    /// The customer.
+    pub external_userid: String,
+    /// The customer's name.
+    #[serde(default)]
+    pub name: String,
+    /// 1 takeover done, 2 waiting, 3 refused, 4 taker at its limit, 5 no transfer record.
+    pub status: i64,
+    /// When the takeover happened, Unix seconds.
+    #[serde(default)]
+    pub takeover_time: i64,
+    /// The work-chat's error code.
+    #[serde(default)]
+    pub errcode: i64,
+    /// Why it failed.
+    #[serde(default)]
+    pub reason: String,
+}
+
+/// `POST /admin/workchat/transfers`: records transfers of one corp from one work-chat user to
+/// another, for one user of this service; all or none.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LoadTransfers {
+    /// The user whose data it is (the key that queries it acts as this user).
+    pub user_id: i64,
+    /// The corp.
+    pub corp_id: String,
+    /// The user handing customers over.
+    pub handover_userid: String,
+    /// The user taking them over.
+    pub takeover_userid: String,
+    /// One entry per customer.
+    pub records: Vec<TransferRecord>,
+}
+
+/// Answer of `POST /admin/workchat/transfers`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LoadedTransfers {
+    /// Records stored (new or replaced).
+    pub stored: i64,
+}

@@ -326,3 +326,473 @@ pub struct TemplateList {
     /// Templates (other than the generic one) the caller's chains use.
     pub used_num: i64,
 }
+
+/// A channel as sent in `channel_list`: without `id` (or with 0) a new channel; with `id`
+/// a change to one of the chain's channels, or its removal with `is_delete: 1`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct ChannelInput {
+    /// The channel to change or remove.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<LenientInt>,
+    /// 1 removes the channel.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub is_delete: Option<LenientInt>,
+    /// Unix seconds after which the channel is skipped; 0 never.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub qrcode_time: Option<LenientInt>,
+    /// Weight under visit_type 3.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ratio: Option<LenientInt>,
+    /// Position in sort order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sort: Option<LenientInt>,
+    /// 1 enabled, 0 disabled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<LenientInt>,
+    /// Visits it may get (total or daily by qrcode_vc_type); 0 unlimited.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub visit_limit: Option<LenientInt>,
+    /// Label.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub qrcode_name: Option<String>,
+    /// The QR image, http(s) (an uploaded image's `url` is one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// Where the QR code leads, http(s): the page's button and the direct-jump target.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url2: Option<String>,
+}
+
+/// A channel as read, with its visits.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Channel {
+    /// Row id.
+    pub id: i64,
+    /// Label.
+    pub qrcode_name: String,
+    /// Expiry in Unix seconds, 0 never.
+    pub qrcode_time: i64,
+    /// Weight.
+    pub ratio: i64,
+    /// Position in sort order.
+    pub sort: i64,
+    /// 1 enabled, 0 disabled.
+    pub status: i64,
+    /// QR image.
+    pub url: String,
+    /// Where the QR code leads.
+    pub url2: String,
+    /// Cap, 0 unlimited.
+    pub visit_limit: i64,
+    /// Visits it got, ever.
+    pub visit_count: i64,
+}
+
+/// `wxchain/create`, `wxchain/edit` (with `chain`) and `POST /card/createWxChain` (spec 2.5).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct WxChainInput {
+    /// The chain to edit (edit only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain: Option<String>,
+    /// Label.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain_title: Option<String>,
+    /// 2 (external) on `wxchain/*`, 4 (card) on `/card/createWxChain`; absent or 0 takes
+    /// the operation's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain_type: Option<LenientInt>,
+    /// Optional custom code (create only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    /// Domain id as a one-element list.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub domain: Option<IntList>,
+    /// Groups.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group_id: Option<IntList>,
+    /// Expiry: text or Unix seconds; empty or 0 permanent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub valid_time: Option<FlexibleTime>,
+    /// Destination kind: 1 scan QR (default), 2 account ID, 3 mini-program, 4 shop,
+    /// 5 work-chat URL.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sub_type: Option<LenientInt>,
+    /// Account ID (sub_type 2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wx_id: Option<String>,
+    /// QR image (sub_type 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scan_qr_url: Option<String>,
+    /// Avatar image.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub avatar: Option<String>,
+    /// Longer text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub desc: Option<String>,
+    /// Line under the heading, at most 20 characters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sub_title: Option<String>,
+    /// A line guiding the visitor.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guide_text: Option<String>,
+    /// Work-chat acquisition URL (sub_type 5).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub qwhk_url: Option<String>,
+    /// Mini-program app id (sub_type 3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mini_appid: Option<String>,
+    /// Mini-program page path.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mini_path: Option<String>,
+    /// Shop app id (sub_type 4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shop_appid: Option<String>,
+    /// Shop page path.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shop_path: Option<String>,
+    /// 0 jump page, 1 direct jump.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub is_direct_jump: Option<LenientInt>,
+    /// Template; 0 the generic one (card chains: 0 only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jump_template_id: Option<LenientInt>,
+    /// 1 total, 2 daily channel caps.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub qrcode_vc_type: Option<LenientInt>,
+    /// 0 none, 1 show a scan hint.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scan_tips: Option<LenientInt>,
+    /// 1 small image, 2 long image.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub show_type: Option<LenientInt>,
+    /// Rotation: 1 sort order, 3 weighted, 4 round robin, 5 uniform.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub visit_type: Option<LenientInt>,
+    /// Channels to add, change or remove.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub channel_list: Option<Vec<ChannelInput>>,
+}
+
+/// Answer of `wxchain/create`, `wxchain/edit`, `/card/createWxChain` and the work-chat
+/// chain operations.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CreatedWxChain {
+    /// Code.
+    pub chain: String,
+    /// `scheme://domain/code`.
+    pub render_url: String,
+}
+
+/// Answer of `wxchain/info` (spec 2.5).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WxChainInfo {
+    /// Avatar URL.
+    pub avatar: String,
+    /// Code.
+    pub chain: String,
+    /// Row id.
+    pub chain_id: i64,
+    /// Label.
+    pub chain_title: String,
+    /// 2 external, 4 card.
+    pub chain_type: i64,
+    /// Channels with their visits.
+    pub channel_list: Vec<Channel>,
+    /// Longer text.
+    pub desc: String,
+    /// Domain id.
+    pub domain: i64,
+    /// Domain host.
+    pub domain_url: String,
+    /// First group, 0 for none.
+    pub group_id: i64,
+    /// Every group.
+    pub group_ids: Vec<i64>,
+    /// 0 live, 1 deleted.
+    pub is_del: i64,
+    /// 0 page, 1 direct jump.
+    pub is_direct_jump: i64,
+    /// Template.
+    pub jump_template_id: i64,
+    /// 1 total, 2 daily caps.
+    pub qrcode_vc_type: i64,
+    /// `scheme://domain/code`.
+    pub render_url: String,
+    /// QR image.
+    pub scan_qr_url: String,
+    /// 0 or 1.
+    pub scan_tips: i64,
+    /// 1 small, 2 long image.
+    pub show_type: i64,
+    /// 1 normal, 2 expired, 3 disabled, 4 domain not effective.
+    pub status: i64,
+    /// Destination kind.
+    pub sub_type: i64,
+    /// Line under the heading.
+    pub sub_title: String,
+    /// Where the chain leads when that is fixed (sub_types 2 to 5: the destination; 1: the
+    /// chain's own QR image).
+    pub target_url: String,
+    /// Rotation.
+    pub visit_type: i64,
+    /// Account ID.
+    pub wx_id: String,
+    /// Guide line.
+    pub guide_text: String,
+    /// Work-chat acquisition URL.
+    pub qwhk_url: String,
+    /// Mini-program app id.
+    pub mini_appid: String,
+    /// Mini-program path.
+    pub mini_path: String,
+    /// Shop app id.
+    pub shop_appid: String,
+    /// Shop path.
+    pub shop_path: String,
+    /// Expiry, `YYYY-MM-DD HH:MM:SS` UTC, empty when permanent.
+    pub valid_time: String,
+    /// Visits today.
+    pub pv_today: i64,
+    /// Visits ever.
+    pub pv_history: i64,
+}
+
+/// `wxchain/list` (JSON body or query).
+pub type ListWxChains = ListChains;
+
+/// An external chain in `wxchain/list` (spec 2.5).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WxChainItem {
+    /// Code.
+    pub chain: String,
+    /// Row id.
+    pub chain_id: i64,
+    /// Label.
+    pub chain_title: String,
+    /// 2 external.
+    pub chain_type: i64,
+    /// `YYYY-MM-DD HH:MM:SS` UTC.
+    pub create_time: String,
+    /// Assembly entry of work-chat chains, 0 otherwise.
+    pub customer_id: i64,
+    /// Domain id.
+    pub domain: i64,
+    /// 1 effective, 99 not effective.
+    pub domain_status: i64,
+    /// Domain host.
+    pub domain_url: String,
+    /// First group, 0 for none.
+    pub group_id: i64,
+    /// Its name, empty for none.
+    pub group_name: String,
+    /// Visits ever.
+    pub pv_history: i64,
+    /// Visits today.
+    pub pv_today: i64,
+    /// `scheme://domain/code`.
+    pub render_url: String,
+    /// 1 small, 2 long image.
+    pub show_type: i64,
+    /// Label of the status.
+    pub status: String,
+    /// Destination kind.
+    pub sub_type: i64,
+    /// Fixed destination, if any.
+    pub target_url: String,
+    /// Template.
+    pub template_id: i64,
+}
+
+/// Answer of `wxchain/list`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WxChainList {
+    /// This page.
+    pub list: Vec<WxChainItem>,
+    /// This page's number.
+    pub page: String,
+    /// Pages in all.
+    #[serde(rename = "pageCount")]
+    pub page_count: String,
+    /// Chains on all pages.
+    pub total: i64,
+}
+
+/// `workchat/chain/create` and `edit` (edit adds `chain` and `channel_id`).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct WorkchatChainInput {
+    /// The chain to edit (edit only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain: Option<String>,
+    /// The channel whose URL an edit changes; the chain's only channel when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub channel_id: Option<LenientInt>,
+    /// Label.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain_title: Option<String>,
+    /// 3, or absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain_type: Option<LenientInt>,
+    /// Optional custom code (create only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    /// Assembly-list entry (wxwork_type 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub customer_id: Option<LenientInt>,
+    /// Domain id as a one-element list.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub domain: Option<IntList>,
+    /// Groups.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group_id: Option<IntList>,
+    /// 0 page, 1 direct jump.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub is_direct_jump: Option<LenientInt>,
+    /// Template; 0 the generic one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jump_template_id: Option<LenientInt>,
+    /// Work-chat URL (wxwork_type 2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target_url: Option<String>,
+    /// 1 acquisition link, 2 work-chat URL.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wxwork_type: Option<LenientInt>,
+    /// Expiry.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub valid_time: Option<FlexibleTime>,
+}
+
+/// A work-chat chain's channel as `workchat/chain/info` shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WorkchatChannel {
+    /// Row id (`channel_id` of edits).
+    pub id: i64,
+    /// Destination URL.
+    pub url: String,
+    /// Visits it got.
+    pub visit_count: i64,
+}
+
+/// Answer of `workchat/chain/info` (spec 2.5).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WorkchatChainInfo {
+    /// Code.
+    pub chain: String,
+    /// Row id.
+    pub chain_id: i64,
+    /// Label.
+    pub chain_title: String,
+    /// 3.
+    pub chain_type: i64,
+    /// Its channel.
+    pub channel_list: Vec<WorkchatChannel>,
+    /// Assembly-list entry, 0 for wxwork_type 2.
+    pub customer_id: i64,
+    /// Domain id.
+    pub domain: i64,
+    /// Domain host.
+    pub domain_url: String,
+    /// First group, 0 for none.
+    pub group_id: i64,
+    /// 0 page, 1 direct jump.
+    pub is_direct_jump: i64,
+    /// Template.
+    pub jump_template_id: i64,
+    /// `scheme://domain/code`.
+    pub render_url: String,
+    /// 1 normal, 2 expired, 3 disabled, 4 domain not effective.
+    pub status: i64,
+    /// The destination URL.
+    pub target_url: String,
+    /// 1 acquisition link, 2 work-chat URL.
+    pub wxwork_type: i64,
+    /// Visits today.
+    pub pv_today: i64,
+    /// Visits ever.
+    pub pv_history: i64,
+}
+
+/// `workchat/assembly/list` (JSON body or query).
+pub type ListAssemblies = ListTemplates;
+
+/// An entry of `workchat/assembly/list` (spec 2.5).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AssemblyItem {
+    /// Authorization state, free text.
+    pub auth_status: String,
+    /// When it was added, Unix seconds.
+    pub create_time: i64,
+    /// Row id (`customer_id` of work-chat chains).
+    pub id: i64,
+    /// The work-chat's id of the link.
+    pub link_id: String,
+    /// Its name.
+    pub link_name: String,
+    /// The acquisition URL.
+    pub url: String,
+    /// 0 not in use, 1 in use, 2 invalid.
+    pub use_status: i64,
+    /// Label of use_status.
+    pub use_status_description: String,
+}
+
+/// Answer of `workchat/assembly/list`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AssemblyList {
+    /// This page.
+    pub list: Vec<AssemblyItem>,
+    /// This page's number.
+    pub page: i64,
+    /// Pages in all.
+    #[serde(rename = "pageCount")]
+    pub page_count: i64,
+    /// Entries on all pages.
+    pub total: i64,
+}
+
+/// Query of `workchat/transfer/result`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct TransferQuery {
+    /// The corp.
+    #[serde(default)]
+    pub corp_id: String,
+}
+
+/// Body of `workchat/transfer/result` (spec 4.4).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct TransferRequest {
+    /// Empty for the first page, then the previous answer's `next_cursor`.
+    #[serde(default)]
+    pub cursor: String,
+    /// Only transfers from this work-chat user, when given.
+    #[serde(default)]
+    pub handover_userid: String,
+    /// Only transfers to this work-chat user, when given.
+    #[serde(default)]
+    pub takeover_userid: String,
+}
+
+/// One transfer in a result page.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TransferItem {
+    /// The work-chat's error code, 0 none.
+    pub errcode: i64,
+    /// The customer.
+    pub external_userid: String,
+    /// 1 takeover done, 2 waiting, 3 refused, 4 taker at its limit, 5 no transfer record.
+    pub status: i64,
+    /// When the takeover happened, Unix seconds, 0 if it has not.
+    pub takeover_time: i64,
+}
+
+/// Answer of `workchat/transfer/result` (spec 4.4).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TransferResult {
+    /// Customer names by external user id.
+    pub names: std::collections::BTreeMap<String, String>,
+    /// Empty on the last page.
+    pub next_cursor: String,
+    /// Failure reasons by external user id.
+    pub reasons: std::collections::BTreeMap<String, String>,
+    /// This page of transfers.
+    pub results: Vec<TransferItem>,
+}

@@ -336,3 +336,208 @@ pub struct TemplatePage {
     /// Templates (other than the generic one) the caller's chains use.
     pub used_num: i64,
 }
+
+/// A channel as sent in `channel_list`: without `id` a new channel; with `id` a change to one
+/// of the chain's channels, or its removal with `is_delete: 1`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChannelInput {
+    /// The channel to change or remove.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<i64>,
+    /// 1 removes the channel.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub is_delete: Option<i64>,
+    /// Position in sort order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sort: Option<i64>,
+    /// Label.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub qrcode_name: Option<String>,
+    /// The QR image, http(s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// Where the QR code leads, http(s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url2: Option<String>,
+    /// Unix seconds after which the channel is skipped; 0 never.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub qrcode_time: Option<i64>,
+    /// Weight under visit_type 3.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ratio: Option<i64>,
+    /// Visits it may get (total or daily by qrcode_vc_type); 0 unlimited.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub visit_limit: Option<i64>,
+    /// 1 enabled, 0 disabled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<i64>,
+}
+
+/// `POST /wx-chains` (spec 2.2) and `PATCH /wx-chains/{id}`: on create absent fields take
+/// their defaults, on edit they stay as they are.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WxChainInput {
+    /// Domain (create only); the default domain when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub domain_id: Option<i64>,
+    /// Label.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain_title: Option<String>,
+    /// Custom code (create only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    /// Unix seconds; 0 permanent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub valid_time: Option<i64>,
+    /// Group (of chain_type 2); 0 none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group_id: Option<i64>,
+    /// Destination kind: 1 scan QR (default), 2 account ID, 3 mini-program, 4 shop,
+    /// 5 work-chat URL.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sub_type: Option<i64>,
+    /// Account ID (sub_type 2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wx_id: Option<String>,
+    /// QR image (sub_type 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scan_qr_url: Option<String>,
+    /// Avatar image.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub avatar: Option<String>,
+    /// A line guiding the visitor.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guide_text: Option<String>,
+    /// Longer text (`desc` on the compatibility surface).
+    #[serde(default, alias = "desc", skip_serializing_if = "Option::is_none")]
+    pub promo_desc: Option<String>,
+    /// Work-chat acquisition URL (sub_type 5).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub qwhk_url: Option<String>,
+    /// Mini-program app id (sub_type 3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mini_appid: Option<String>,
+    /// Mini-program page path.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mini_path: Option<String>,
+    /// Shop app id (sub_type 4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shop_appid: Option<String>,
+    /// Shop page path.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shop_path: Option<String>,
+    /// 0 jump page, 1 direct jump.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub is_direct_jump: Option<i64>,
+    /// 1 small image, 2 long image.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub show_type: Option<i64>,
+    /// Line under the heading, at most 20 characters; shown with show_type 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sub_title: Option<String>,
+    /// Template; 0 the generic one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jump_template_id: Option<i64>,
+    /// 0 none, 1 show a scan hint.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scan_tips: Option<i64>,
+    /// 1 total, 2 daily channel caps.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub qrcode_vc_type: Option<i64>,
+    /// Rotation: 1 sort order, 3 weighted, 4 round robin, 5 uniform.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub visit_type: Option<i64>,
+    /// Channels to add, change or remove.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub channel_list: Option<Vec<ChannelInput>>,
+}
+
+/// Answer of `POST /wx-chains` ("created external chain", spec 2.3).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CreatedWxChain {
+    /// Code.
+    pub code: String,
+    /// Domain id.
+    pub domain_id: i64,
+    /// Row id.
+    pub id: i64,
+    /// 1 normal.
+    pub status: i64,
+    /// Destination kind.
+    pub sub_type: i64,
+    /// 2 external, 4 card.
+    #[serde(rename = "type")]
+    pub chain_type: i64,
+    /// `scheme://domain/code`.
+    pub render_url: String,
+}
+
+/// A messaging-app or card chain on the primary surface: the chain's fields, its page and
+/// destination, and (on reads of one chain) its channels.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WxChain {
+    /// What every chain has.
+    #[serde(flatten)]
+    pub chain: Chain,
+    /// Account ID.
+    pub wx_id: String,
+    /// QR image.
+    pub scan_qr_url: String,
+    /// Avatar image.
+    pub avatar: String,
+    /// Guide line.
+    pub guide_text: String,
+    /// Longer text.
+    pub promo_desc: String,
+    /// Line under the heading.
+    pub sub_title: String,
+    /// Work-chat acquisition URL.
+    pub qwhk_url: String,
+    /// Mini-program app id.
+    pub mini_appid: String,
+    /// Mini-program path.
+    pub mini_path: String,
+    /// Shop app id.
+    pub shop_appid: String,
+    /// Shop path.
+    pub shop_path: String,
+    /// 0 page, 1 direct jump.
+    pub is_direct_jump: i64,
+    /// 1 small, 2 long image.
+    pub show_type: i64,
+    /// Template.
+    pub jump_template_id: i64,
+    /// 0 or 1.
+    pub scan_tips: i64,
+    /// 1 total, 2 daily caps.
+    pub qrcode_vc_type: i64,
+    /// Rotation.
+    pub visit_type: i64,
+    /// Channels with their visits; absent in listings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub channel_list: Option<Vec<super::compat::Channel>>,
+}
+
+/// A page of messaging-app chains.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct WxChainPage {
+    /// This page, newest first.
+    pub list: Vec<WxChain>,
+    /// Chains on all pages.
+    pub total: i64,
+    /// This page, 1-based.
+    pub page: i64,
+    /// Rows per page.
+    pub page_size: i64,
+}
+
+/// Answer of `GET /card`: up to 100 card chains, newest first.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CardList {
+    /// The chains.
+    pub list: Vec<WxChain>,
+    /// Card chains the caller has (may exceed the 100 listed).
+    pub total: i64,
+}

@@ -28,3 +28,4 @@ mod support;
 mod templates;
 mod uploads;
 mod visits;
+mod wxchains;

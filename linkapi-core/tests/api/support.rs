@@ -44,6 +44,8 @@ pub struct Options {
     pub upload_quota_bytes: i64,
     /// Where uploads go; `None` is the `uploads` directory in the test's temp dir.
     pub blobs: Option<BlobBackend>,
+    /// Templates each user's chains may use.
+    pub template_limit: i64,
 }
 
 impl Default for Options {
@@ -70,6 +72,7 @@ impl Default for Options {
             max_file_bytes: 10 << 20,
             upload_quota_bytes: 1 << 30,
             blobs: None,
+            template_limit: 10,
         }
     }
 }
@@ -203,6 +206,7 @@ impl TestServer {
                 quota_bytes: options.upload_quota_bytes,
                 ..UploadConfig::default()
             },
+            template_limit: options.template_limit,
             ..AppConfig::default()
         };
         let app = App::start(store, Arc::new(clock.clone()), config)

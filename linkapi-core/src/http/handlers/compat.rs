@@ -14,7 +14,7 @@ use crate::wire::{IntList, LenientInt};
 type Response = http::Response<Body>;
 
 /// The compatibility surface sends domains as a list; a chain lives on one.
-fn one_domain(domain: Option<IntList>) -> Result<Option<DomainId>> {
+pub(crate) fn one_domain(domain: Option<IntList>) -> Result<Option<DomainId>> {
     match domain.map(|d| d.0).as_deref() {
         None | Some([]) | Some([0]) => Ok(None),
         Some([id]) => Ok(Some(DomainId(*id))),

@@ -1,0 +1,705 @@
+//! Chains with a jump page on both surfaces: `/wx-chains`, `/card`, `/card/createWxChain`,
+//! `/openapi/v1/wxchain/*` and `/openapi/v1/workchat/chain/*`; and work-chat data:
+//! `/openapi/v1/workchat/assembly/list`, `/openapi/v1/workchat/transfer/result` and
+//! `/admin/workchat/*`.
+
+use std::collections::HashMap;
+
+use super::Call;
+use super::compat::one_domain;
+use super::primary::chain_out;
+use crate::clock::{format_rfc3339, format_sql};
+use crate::error::{Error, Result};
+use crate::http::request::{compat_input, json, path_id, query};
+use crate::http::response::Body;
+use crate::model::{Assembly, ChainId, ChainKind, Channel, ChannelId, DomainId, GroupId, UserId};
+use crate::service::{App, ChainView, ChannelSpec, JumpChainInput, JumpChainView, TransferRecord};
+use crate::wire::{admin, compat, primary};
+
+type Response = http::Response<Body>;
+
+/// What `/wx-chains` and `wxchain/*` operate on: ordinary external chains and, by id or code,
+/// card chains (which only their own listing shows).
+const EXTERNAL: &[ChainKind] = &[ChainKind::External, ChainKind::Card];
+const WORKCHAT: &[ChainKind] = &[ChainKind::WorkChat];
+
+fn channel_out(c: &Channel) -> compat::Channel {
+    compat::Channel {
+        id: c.id.0,
+        qrcode_name: c.name.clone(),
+        qrcode_time: c.expires_at,
+        ratio: c.ratio,
+        sort: c.sort,
+        status: i64::from(c.enabled),
+        url: c.url.clone(),
+        url2: c.url2.clone(),
+        visit_limit: c.visit_limit,
+        visit_count: c.visit_count,
+    }
+}
+
+fn wx_chain_out(view: &ChainView, channels: Option<&[Channel]>) -> primary::WxChain {
+    let jump = view.chain.jump.as_deref().cloned().unwrap_or_default();
+    primary::WxChain {
+        chain: chain_out(view),
+        wx_id: jump.wx_id,
+        scan_qr_url: jump.scan_qr_url,
+        avatar: jump.avatar,
+        guide_text: jump.guide_text,
+        promo_desc: jump.desc,
+        sub_title: jump.sub_title,
+        qwhk_url: jump.qwhk_url,
+        mini_appid: jump.mini_appid,
+        mini_path: jump.mini_path,
+        shop_appid: jump.shop_appid,
+        shop_path: jump.shop_path,
+        is_direct_jump: i64::from(jump.direct_jump),
+        show_type: jump.show_type.code(),
+        jump_template_id: jump.template_id.0,
+        scan_tips: i64::from(jump.scan_tips),
+        qrcode_vc_type: jump.visit_cap.code(),
+        visit_type: jump.rotation.code(),
+        channel_list: channels.map(|cs| cs.iter().map(channel_out).collect()),
+    }
+}
+
+fn primary_channels(list: Option<Vec<primary::ChannelInput>>) -> Vec<ChannelSpec> {
+    list.unwrap_or_default()
+        .into_iter()
+        .map(|c| ChannelSpec {
+            id: c.id.map(ChannelId),
+            delete: c.is_delete == Some(1),
+            sort: c.sort,
+            name: c.qrcode_name,
+            url: c.url,
+            url2: c.url2,
+            qrcode_time: c.qrcode_time,
+            ratio: c.ratio,
+            visit_limit: c.visit_limit,
+            status: c.status,
+        })
+        .collect()
+}
+
+fn compat_channels(list: Option<Vec<compat::ChannelInput>>) -> Vec<ChannelSpec> {
+    list.unwrap_or_default()
+        .into_iter()
+        .map(|c| ChannelSpec {
+            id: c.id.map(|i| ChannelId(i.0)),
+            delete: c.is_delete.is_some_and(|d| d.0 == 1),
+            sort: c.sort.map(|v| v.0),
+            name: c.qrcode_name,
+            url: c.url,
+            url2: c.url2,
+            qrcode_time: c.qrcode_time.map(|v| v.0),
+            ratio: c.ratio.map(|v| v.0),
+            visit_limit: c.visit_limit.map(|v| v.0),
+            status: c.status.map(|v| v.0),
+        })
+        .collect()
+}
+
+fn primary_input(input: primary::WxChainInput) -> JumpChainInput {
+    JumpChainInput {
+        domain_id: input.domain_id.map(DomainId),
+        title: input.chain_title,
+        code: input.code,
+        valid_time: input.valid_time,
+        group_ids: input.group_id.map(|g| vec![GroupId(g)]),
+        sub_type: input.sub_type,
+        wx_id: input.wx_id,
+        scan_qr_url: input.scan_qr_url,
+        avatar: input.avatar,
+        guide_text: input.guide_text,
+        desc: input.promo_desc,
+        sub_title: input.sub_title,
+        qwhk_url: input.qwhk_url,
+        mini_appid: input.mini_appid,
+        mini_path: input.mini_path,
+        shop_appid: input.shop_appid,
+        shop_path: input.shop_path,
+        is_direct_jump: input.is_direct_jump,
+        show_type: input.show_type,
+        jump_template_id: input.jump_template_id,
+        scan_tips: input.scan_tips,
+        qrcode_vc_type: input.qrcode_vc_type,
+        visit_type: input.visit_type,
+        channels: primary_channels(input.channel_list),
+        ..JumpChainInput::default()
+    }
+}
+
+/// The compatibility input as the service takes it; the domain list names one domain.
+fn compat_input_of(input: compat::WxChainInput) -> Result<JumpChainInput> {
+    Ok(JumpChainInput {
+        domain_id: one_domain(input.domain)?,
+        title: input.chain_title,
+        code: input.code,
+        valid_time: input.valid_time.map(|t| t.0),
+        group_ids: input
+            .group_id
+            .map(|g| g.0.into_iter().map(GroupId).collect()),
+        sub_type: input.sub_type.map(|v| v.0).filter(|v| *v != 0),
+        wx_id: input.wx_id,
+        scan_qr_url: input.scan_qr_url,
+        avatar: input.avatar,
+        guide_text: input.guide_text,
+        desc: input.desc,
+        sub_title: input.sub_title,
+        qwhk_url: input.qwhk_url,
+        mini_appid: input.mini_appid,
+        mini_path: input.mini_path,
+        shop_appid: input.shop_appid,
+        shop_path: input.shop_path,
+        is_direct_jump: input.is_direct_jump.map(|v| v.0),
+        show_type: input.show_type.map(|v| v.0),
+        jump_template_id: input.jump_template_id.map(|v| v.0),
+        scan_tips: input.scan_tips.map(|v| v.0),
+        qrcode_vc_type: input.qrcode_vc_type.map(|v| v.0),
+        visit_type: input.visit_type.map(|v| v.0),
+        channels: compat_channels(input.channel_list),
+        ..JumpChainInput::default()
+    })
+}
+
+/// Refuses a `chain_type` that names another kind than the operation creates.
+fn expect_kind(chain_type: Option<i64>, kind: ChainKind) -> Result<()> {
+    match chain_type {
+        None | Some(0) => Ok(()),
+        Some(t) if t == kind.code() => Ok(()),
+        Some(t) => Err(Error::bad_request(
+            "invalid_chain_type",
+            format!(
+                "chain_type {t} cannot be used here; this operation makes chains of type {}",
+                kind.code()
+            ),
+        )),
+    }
+}
+
+/// The compatibility operations name a chain to edit by code.
+fn chain_code(chain: Option<String>) -> Result<String> {
+    chain
+        .filter(|c| !c.is_empty())
+        .ok_or_else(|| Error::bad_request("missing_chain", "chain (the code) is required"))
+}
+
+fn created(view: &JumpChainView) -> compat::CreatedWxChain {
+    compat::CreatedWxChain {
+        chain: view.view.chain.code.clone(),
+        render_url: view.view.chain.render_url(),
+    }
+}
+
+// ---- primary surface ----------------------------------------------------------------------
+
+/// # `POST /wx-chains` (`chains:write`)
+pub(crate) async fn create_wx_chain(app: &App, call: Call) -> Result<Response> {
+    let input: primary::WxChainInput = json(&call.parts.headers, &call.body)?;
+    let view = app
+        .create_external_chain(&call.who, ChainKind::External, primary_input(input))
+        .await?;
+    let c = &view.view.chain;
+    Ok(call.reply.created(primary::CreatedWxChain {
+        code: c.code.clone(),
+        domain_id: c.domain.id.0,
+        id: c.id.0,
+        status: view.view.status.code(),
+        sub_type: c.sub_type.unwrap_or(1),
+        chain_type: c.kind.code(),
+        render_url: c.render_url(),
+    }))
+}
+
+/// # `GET /wx-chains` (`chains:read`): the caller's external chains (card chains are in
+/// `GET /card`).
+pub(crate) async fn list_wx_chains(app: &App, call: Call) -> Result<Response> {
+    let q: primary::ListChains = query(&call.parts)?;
+    let (found, page, page_size) = app
+        .list_jump_chains(
+            &call.who,
+            &[ChainKind::External],
+            q.page,
+            q.page_size,
+            q.group_id.map(GroupId),
+            q.q,
+        )
+        .await?;
+    Ok(call.reply.ok(primary::WxChainPage {
+        list: found.items.iter().map(|v| wx_chain_out(v, None)).collect(),
+        total: found.total,
+        page,
+        page_size,
+    }))
+}
+
+/// # `GET /wx-chains/{id}` (`chains:read`)
+pub(crate) async fn get_wx_chain(app: &App, call: Call) -> Result<Response> {
+    let id = ChainId(path_id(call.param.as_deref(), "chain")?);
+    let view = app.jump_chain(&call.who, id, EXTERNAL).await?;
+    Ok(call
+        .reply
+        .ok(wx_chain_out(&view.view, Some(&view.channels))))
+}
+
+/// # `PATCH /wx-chains/{id}` (`chains:write`)
+pub(crate) async fn update_wx_chain(app: &App, call: Call) -> Result<Response> {
+    let id = ChainId(path_id(call.param.as_deref(), "chain")?);
+    let input: primary::WxChainInput = json(&call.parts.headers, &call.body)?;
+    if input.domain_id.is_some() || input.code.is_some() {
+        return Err(Error::bad_request(
+            "immutable_field",
+            "domain_id and code cannot change; create a new chain instead",
+        ));
+    }
+    let view = app
+        .edit_jump_chain(&call.who, id, EXTERNAL, primary_input(input))
+        .await?;
+    Ok(call
+        .reply
+        .ok(wx_chain_out(&view.view, Some(&view.channels))))
+}
+
+/// # `DELETE /wx-chains/{id}` (`chains:write`)
+pub(crate) async fn delete_wx_chain(app: &App, call: Call) -> Result<Response> {
+    let id = ChainId(path_id(call.param.as_deref(), "chain")?);
+    app.delete_jump_chain(&call.who, id, EXTERNAL).await?;
+    Ok(call.reply.ok(primary::DeletedChain {
+        id: id.0,
+        deleted: true,
+    }))
+}
+
+/// Most chains `GET /card` lists (spec 8.1).
+const CARD_LIST_LIMIT: i64 = 100;
+
+/// # `GET /card` (`card:read`): up to 100 card chains, newest first.
+pub(crate) async fn list_cards(app: &App, call: Call) -> Result<Response> {
+    let (found, _, _) = app
+        .list_jump_chains(
+            &call.who,
+            &[ChainKind::Card],
+            Some(1),
+            Some(CARD_LIST_LIMIT),
+            None,
+            None,
+        )
+        .await?;
+    Ok(call.reply.ok(primary::CardList {
+        list: found.items.iter().map(|v| wx_chain_out(v, None)).collect(),
+        total: found.total,
+    }))
+}
+
+/// # `POST /card/createWxChain` (`card:write`; compatibility envelope)
+pub(crate) async fn create_card(app: &App, call: Call) -> Result<Response> {
+    let input: compat::WxChainInput = json(&call.parts.headers, &call.body)?;
+    expect_kind(input.chain_type.map(|t| t.0), ChainKind::Card)?;
+    let view = app
+        .create_external_chain(&call.who, ChainKind::Card, compat_input_of(input)?)
+        .await?;
+    Ok(call.reply.ok(created(&view)))
+}
+
+// ---- compatibility surface ----------------------------------------------------------------
+
+fn wx_info(view: &JumpChainView) -> compat::WxChainInfo {
+    let c = &view.view.chain;
+    let jump = view.settings();
+    compat::WxChainInfo {
+        avatar: jump.avatar.clone(),
+        chain: c.code.clone(),
+        chain_id: c.id.0,
+        chain_title: c.title.clone(),
+        chain_type: c.kind.code(),
+        channel_list: view.channels.iter().map(channel_out).collect(),
+        desc: jump.desc.clone(),
+        domain: c.domain.id.0,
+        domain_url: c.domain.host.clone(),
+        group_id: c.group_ids.first().map_or(0, |g| g.0),
+        group_ids: c.group_ids.iter().map(|g| g.0).collect(),
+        is_del: i64::from(c.deleted_at.is_some()),
+        is_direct_jump: i64::from(jump.direct_jump),
+        jump_template_id: jump.template_id.0,
+        qrcode_vc_type: jump.visit_cap.code(),
+        render_url: c.render_url(),
+        scan_qr_url: jump.scan_qr_url.clone(),
+        scan_tips: i64::from(jump.scan_tips),
+        show_type: jump.show_type.code(),
+        status: view.view.status.code(),
+        sub_type: c.sub_type.unwrap_or(1),
+        sub_title: jump.sub_title.clone(),
+        target_url: c.target_url.clone(),
+        visit_type: jump.rotation.code(),
+        wx_id: jump.wx_id.clone(),
+        guide_text: jump.guide_text.clone(),
+        qwhk_url: jump.qwhk_url.clone(),
+        mini_appid: jump.mini_appid.clone(),
+        mini_path: jump.mini_path.clone(),
+        shop_appid: jump.shop_appid.clone(),
+        shop_path: jump.shop_path.clone(),
+        valid_time: if c.valid_time == 0 {
+            String::new()
+        } else {
+            format_sql(c.valid_time)
+        },
+        pv_today: view.view.views.today,
+        pv_history: view.view.views.history,
+    }
+}
+
+/// # `POST /openapi/v1/wxchain/create` (`chains:write`)
+pub(crate) async fn compat_create_wx_chain(app: &App, call: Call) -> Result<Response> {
+    let input: compat::WxChainInput = compat_input(&call.parts, &call.body)?;
+    expect_kind(input.chain_type.map(|t| t.0), ChainKind::External)?;
+    let view = app
+        .create_external_chain(&call.who, ChainKind::External, compat_input_of(input)?)
+        .await?;
+    Ok(call.reply.ok(created(&view)))
+}
+
+/// # `POST /openapi/v1/wxchain/edit` (`chains:write`)
+pub(crate) async fn compat_edit_wx_chain(app: &App, call: Call) -> Result<Response> {
+    let mut input: compat::WxChainInput = compat_input(&call.parts, &call.body)?;
+    let code = chain_code(input.chain.take())?;
+    let domain = one_domain(input.domain.take())?;
+    if input
+        .code
+        .as_deref()
+        .is_some_and(|c| !c.is_empty() && c != code)
+    {
+        return Err(Error::bad_request(
+            "immutable_field",
+            "code cannot change; create a new chain instead",
+        ));
+    }
+    input.code = None;
+    let chain = app
+        .jump_chain_by_code(&call.who, &code, domain, EXTERNAL)
+        .await?;
+    expect_kind(input.chain_type.map(|t| t.0), chain.view.chain.kind)?;
+    let view = app
+        .edit_jump_chain(
+            &call.who,
+            chain.view.chain.id,
+            EXTERNAL,
+            compat_input_of(input)?,
+        )
+        .await?;
+    Ok(call.reply.ok(created(&view)))
+}
+
+/// # `GET|POST /openapi/v1/wxchain/info` (`chains:read`)
+pub(crate) async fn compat_wx_chain_info(app: &App, call: Call) -> Result<Response> {
+    let input: compat::ChainRef = compat_input(&call.parts, &call.body)?;
+    let view = app
+        .jump_chain_by_code(&call.who, &input.chain, one_domain(input.domain)?, EXTERNAL)
+        .await?;
+    Ok(call.reply.ok(wx_info(&view)))
+}
+
+/// Pages for `total` rows of `size`, at least 1.
+fn page_count(total: i64, size: i64) -> i64 {
+    ((total + size - 1) / size.max(1)).max(1)
+}
+
+/// # `GET|POST /openapi/v1/wxchain/list` (`chains:read`): external chains (not card chains).
+pub(crate) async fn compat_list_wx_chains(app: &App, call: Call) -> Result<Response> {
+    let input: compat::ListWxChains = compat_input(&call.parts, &call.body)?;
+    let (found, page, size) = app
+        .list_jump_chains(
+            &call.who,
+            &[ChainKind::External],
+            input.page.map(|p| p.0),
+            input.page_size.map(|p| p.0),
+            input.group_id.map(|g| g.0).filter(|g| *g != 0).map(GroupId),
+            input.keyword,
+        )
+        .await?;
+    let groups: HashMap<GroupId, String> = app
+        .groups(&call.who)
+        .await?
+        .into_iter()
+        .map(|g| (g.id, g.name))
+        .collect();
+    let list = found
+        .items
+        .iter()
+        .map(|v| {
+            let c = &v.chain;
+            let jump = c.jump.as_deref().cloned().unwrap_or_default();
+            let group = c.group_ids.first().copied();
+            compat::WxChainItem {
+                chain: c.code.clone(),
+                chain_id: c.id.0,
+                chain_title: c.title.clone(),
+                chain_type: c.kind.code(),
+                create_time: format_sql(c.created_at),
+                customer_id: jump.customer_id.unwrap_or(0),
+                domain: c.domain.id.0,
+                domain_status: c.domain.status.code(),
+                domain_url: c.domain.host.clone(),
+                group_id: group.map_or(0, |g| g.0),
+                group_name: group
+                    .and_then(|g| groups.get(&g).cloned())
+                    .unwrap_or_default(),
+                pv_history: v.views.history,
+                pv_today: v.views.today,
+                render_url: c.render_url(),
+                show_type: jump.show_type.code(),
+                status: v.status.label().into(),
+                sub_type: c.sub_type.unwrap_or(1),
+                target_url: c.target_url.clone(),
+                template_id: jump.template_id.0,
+            }
+        })
+        .collect();
+    Ok(call.reply.ok(compat::WxChainList {
+        list,
+        page: page.to_string(),
+        page_count: page_count(found.total, size).to_string(),
+        total: found.total,
+    }))
+}
+
+fn workchat_input(input: compat::WorkchatChainInput) -> Result<JumpChainInput> {
+    Ok(JumpChainInput {
+        domain_id: one_domain(input.domain)?,
+        title: input.chain_title,
+        code: input.code,
+        valid_time: input.valid_time.map(|t| t.0),
+        group_ids: input
+            .group_id
+            .map(|g| g.0.into_iter().map(GroupId).collect()),
+        is_direct_jump: input.is_direct_jump.map(|v| v.0),
+        jump_template_id: input.jump_template_id.map(|v| v.0),
+        wxwork_type: input.wxwork_type.map(|v| v.0),
+        customer_id: input.customer_id.map(|v| v.0),
+        target_url: input.target_url,
+        channel_id: input
+            .channel_id
+            .map(|c| ChannelId(c.0))
+            .filter(|c| c.0 != 0),
+        ..JumpChainInput::default()
+    })
+}
+
+/// # `POST /openapi/v1/workchat/chain/create` (`chains:write`)
+pub(crate) async fn compat_create_workchat_chain(app: &App, call: Call) -> Result<Response> {
+    let input: compat::WorkchatChainInput = compat_input(&call.parts, &call.body)?;
+    expect_kind(input.chain_type.map(|t| t.0), ChainKind::WorkChat)?;
+    let view = app
+        .create_workchat_chain(&call.who, workchat_input(input)?)
+        .await?;
+    Ok(call.reply.ok(created(&view)))
+}
+
+/// # `POST /openapi/v1/workchat/chain/edit` (`chains:write`)
+pub(crate) async fn compat_edit_workchat_chain(app: &App, call: Call) -> Result<Response> {
+    let mut input: compat::WorkchatChainInput = compat_input(&call.parts, &call.body)?;
+    expect_kind(input.chain_type.map(|t| t.0), ChainKind::WorkChat)?;
+    let code = chain_code(input.chain.take())?;
+    let domain = one_domain(input.domain.take())?;
+    if input
+        .code
+        .as_deref()
+        .is_some_and(|c| !c.is_empty() && c != code)
+    {
+        return Err(Error::bad_request(
+            "immutable_field",
+            "code cannot change; create a new chain instead",
+        ));
+    }
+    input.code = None;
+    let chain = app
+        .jump_chain_by_code(&call.who, &code, domain, WORKCHAT)
+        .await?;
+    let view = app
+        .edit_jump_chain(
+            &call.who,
+            chain.view.chain.id,
+            WORKCHAT,
+            workchat_input(input)?,
+        )
+        .await?;
+    Ok(call.reply.ok(created(&view)))
+}
+
+/// # `GET|POST /openapi/v1/workchat/chain/info` (`chains:read`)
+pub(crate) async fn compat_workchat_chain_info(app: &App, call: Call) -> Result<Response> {
+    let input: compat::ChainRef = compat_input(&call.parts, &call.body)?;
+    let view = app
+        .jump_chain_by_code(&call.who, &input.chain, one_domain(input.domain)?, WORKCHAT)
+        .await?;
+    let c = &view.view.chain;
+    let jump = view.settings();
+    Ok(call.reply.ok(compat::WorkchatChainInfo {
+        chain: c.code.clone(),
+        chain_id: c.id.0,
+        chain_title: c.title.clone(),
+        chain_type: c.kind.code(),
+        channel_list: view
+            .channels
+            .iter()
+            .map(|ch| compat::WorkchatChannel {
+                id: ch.id.0,
+                url: ch.url.clone(),
+                visit_count: ch.visit_count,
+            })
+            .collect(),
+        customer_id: jump.customer_id.unwrap_or(0),
+        domain: c.domain.id.0,
+        domain_url: c.domain.host.clone(),
+        group_id: c.group_ids.first().map_or(0, |g| g.0),
+        is_direct_jump: i64::from(jump.direct_jump),
+        jump_template_id: jump.template_id.0,
+        render_url: c.render_url(),
+        status: view.view.status.code(),
+        target_url: c.target_url.clone(),
+        wxwork_type: jump.workchat_kind.map_or(0, |k| k.code()),
+        pv_today: view.view.views.today,
+        pv_history: view.view.views.history,
+    }))
+}
+
+fn use_status_label(status: i64) -> &'static str {
+    match status {
+        crate::model::use_status::IN_USE => "in use",
+        crate::model::use_status::INVALID => "invalid",
+        _ => "not in use",
+    }
+}
+
+/// # `GET|POST /openapi/v1/workchat/assembly/list` (`workchat:read`)
+pub(crate) async fn compat_list_assemblies(app: &App, call: Call) -> Result<Response> {
+    let input: compat::ListAssemblies = compat_input(&call.parts, &call.body)?;
+    let (found, page, size) = app
+        .assemblies(
+            &call.who,
+            input.page.map(|p| p.0),
+            input.page_size.map(|p| p.0),
+        )
+        .await?;
+    Ok(call.reply.ok(compat::AssemblyList {
+        list: found
+            .items
+            .iter()
+            .map(|a| compat::AssemblyItem {
+                auth_status: a.auth_status.clone(),
+                create_time: a.created_at,
+                id: a.id,
+                link_id: a.link_id.clone(),
+                link_name: a.link_name.clone(),
+                url: a.url.clone(),
+                use_status: a.use_status,
+                use_status_description: use_status_label(a.use_status).into(),
+            })
+            .collect(),
+        page,
+        page_count: page_count(found.total, size),
+        total: found.total,
+    }))
+}
+
+/// # `POST /openapi/v1/workchat/transfer/result?corp_id=` (`workchat:read`; `{status, result}`)
+pub(crate) async fn transfer_result(app: &App, call: Call) -> Result<Response> {
+    let q: compat::TransferQuery = query(&call.parts)?;
+    let input: compat::TransferRequest = json(&call.parts.headers, &call.body)?;
+    let found = app
+        .transfer_results(
+            &call.who,
+            &q.corp_id,
+            &input.handover_userid,
+            &input.takeover_userid,
+            &input.cursor,
+        )
+        .await?;
+    Ok(call.reply.ok(compat::TransferResult {
+        names: found.names,
+        next_cursor: found.next_cursor,
+        reasons: found.reasons,
+        results: found
+            .results
+            .iter()
+            .map(|t| compat::TransferItem {
+                errcode: t.errcode,
+                external_userid: t.external_userid.clone(),
+                status: t.status,
+                takeover_time: t.takeover_time,
+            })
+            .collect(),
+    }))
+}
+
+// ---- administration -----------------------------------------------------------------------
+
+fn assembly_out(a: &Assembly) -> admin::Assembly {
+    admin::Assembly {
+        id: a.id,
+        user_id: a.user_id.0,
+        link_id: a.link_id.clone(),
+        link_name: a.link_name.clone(),
+        url: a.url.clone(),
+        auth_status: a.auth_status.clone(),
+        use_status: a.use_status,
+        created_at: format_rfc3339(a.created_at),
+    }
+}
+
+/// # `POST /admin/workchat/assemblies` (`admin`)
+pub(crate) async fn admin_put_assembly(app: &App, call: Call) -> Result<Response> {
+    let input: admin::PutAssembly = json(&call.parts.headers, &call.body)?;
+    let entry = app
+        .put_assembly(
+            UserId(input.user_id),
+            &input.link_id,
+            &input.link_name,
+            &input.url,
+            &input.auth_status,
+            input.invalid,
+        )
+        .await?;
+    Ok(call.reply.ok(assembly_out(&entry)))
+}
+
+/// # `GET /admin/workchat/assemblies?user_id=` (`admin`)
+pub(crate) async fn admin_list_assemblies(app: &App, call: Call) -> Result<Response> {
+    let q: admin::ListAssemblies = query(&call.parts)?;
+    let (found, page, page_size) = app
+        .assemblies_of(UserId(q.user_id), q.page, q.page_size)
+        .await?;
+    Ok(call.reply.ok(admin::AssemblyPage {
+        list: found.items.iter().map(assembly_out).collect(),
+        total: found.total,
+        page,
+        page_size,
+    }))
+}
+
+/// # `POST /admin/workchat/transfers` (`admin`)
+pub(crate) async fn admin_load_transfers(app: &App, call: Call) -> Result<Response> {
+    let input: admin::LoadTransfers = json(&call.parts.headers, &call.body)?;
+    let stored = app
+        .load_transfers(
+            UserId(input.user_id),
+            &input.corp_id,
+            &input.handover_userid,
+            &input.takeover_userid,
+            input
+                .records
+                .into_iter()
+                .map(|r| TransferRecord {
+                    external_userid: r.external_userid,
+                    name: r.name,
+                    status: r.status,
+                    takeover_time: r.takeover_time,
+                    errcode: r.errcode,
+                    reason: r.reason,
+                })
+                .collect(),
+        )
+        .await?;
+    Ok(call.reply.ok(admin::LoadedTransfers {
+        stored: stored as i64,
+    }))
+}
