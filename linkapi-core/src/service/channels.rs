@@ -6,9 +6,9 @@
 //! exhausted channel hands its share to the others by weight), 4 round robin from a per-chain
 //! cursor, 5 uniform random. The visit gets the first channel in that order that still has
 //! room. Channels without a `visit_limit` are picked in memory and counted through the visit
-//! pipeline: no database on the request path. Channels with a limit are taken in one
-//! transaction that tries them in order ([`crate::store::Tx::take_channel_visit`]), so the
-//! database decides and a channel never gets more than its limit, whichever instance serves.
+//! pipeline: no database on the request path. A channel with a limit is taken by a conditional
+//! update in the database ([`crate::store::Tx::take_channel_visit`]), so the database decides
+//! and a channel never gets more than its limit, whichever instance serves.
 //! A channel found used up is remembered per instance (until its limit changes, or the next
 //! day for daily caps), so later visits skip it without asking the database.
 //!
@@ -172,41 +172,27 @@ impl App {
             }
             order(page.settings.rotation, usable, cursor)
         };
-        let mut i = 0;
-        while let Some(channel) = ordered.get(i) {
+        for channel in ordered {
             if channel.visit_limit == 0 || bot {
                 return Ok((Some(channel), false));
             }
-            let run: Vec<(ChannelId, i64)> = ordered[i..]
-                .iter()
-                .take_while(|c| c.visit_limit > 0)
-                .map(|c| (c.id, c.visit_limit))
-                .collect();
-            let tries = Arc::new(run.clone());
+            // One transaction per channel tried: each holds one channel's row at a time, so
+            // visitors trying channels in different orders never wait for each other in a
+            // cycle.
+            let (id, limit) = (channel.id, channel.visit_limit);
             let taken = self
                 .write(move |tx| {
-                    let tries = tries.clone();
-                    Box::pin(async move {
-                        for (at, (id, limit)) in tries.iter().enumerate() {
-                            if tx.take_channel_visit(*id, cap, *limit, day).await? {
-                                return Ok(Some(at));
-                            }
-                        }
-                        Ok(None)
-                    })
+                    Box::pin(async move { tx.take_channel_visit(id, cap, limit, day).await })
                 })
                 .await?;
-            let used_up = taken.unwrap_or(run.len());
-            if used_up > 0 {
-                let mut state = state.lock().unwrap_or_else(|p| p.into_inner());
-                for (id, limit) in &run[..used_up] {
-                    state.used_up.insert(*id, (*limit, daily.then_some(day)));
-                }
+            if taken {
+                return Ok((Some(channel), true));
             }
-            if let Some(at) = taken {
-                return Ok((ordered.get(i + at).copied(), true));
-            }
-            i += run.len();
+            state
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .used_up
+                .insert(id, (limit, daily.then_some(day)));
         }
         Ok((None, false))
     }

@@ -16,7 +16,7 @@ use crate::support::{ADMIN_KEY, Backend, Options, TestServer, race_posts, within
 const RACERS: usize = 50;
 
 /// The instances a race runs on: one SQLite server, or two over one PostgreSQL database.
-async fn instances(backend: Backend, options: impl Fn() -> Options) -> Vec<TestServer> {
+pub async fn instances(backend: Backend, options: impl Fn() -> Options) -> Vec<TestServer> {
     let first = TestServer::start_on(backend.clone(), options()).await;
     match backend {
         Backend::Sqlite => vec![first],
@@ -27,7 +27,7 @@ async fn instances(backend: Backend, options: impl Fn() -> Options) -> Vec<TestS
     }
 }
 
-fn backends() -> Vec<Backend> {
+pub fn backends() -> Vec<Backend> {
     let mut backends = vec![Backend::Sqlite];
     backends.extend(Backend::postgres());
     backends

@@ -4,6 +4,7 @@
 
 mod admin;
 mod auth;
+mod channels;
 #[cfg(feature = "client")]
 mod client;
 mod compat;

@@ -1482,9 +1482,10 @@ impl Tx for PgTx<'_> {
         limit: i64,
         day: Timestamp,
     ) -> StoreResult<bool> {
-        // Each statement is one conditional row update: under READ COMMITTED a concurrent take
+        // Each take is one conditional row update: under READ COMMITTED a concurrent take
         // waits for the row and re-checks the condition against the committed count, so no
-        // two takes (on any instance) both see the last free visit.
+        // two takes (on any instance) both see the last free visit. Both caps lock the
+        // channel's row first, so takes never wait for each other in a cycle.
         let taken = match cap {
             VisitCap::Total => {
                 self.execute(
@@ -1495,10 +1496,18 @@ impl Tx for PgTx<'_> {
                 .await?
             }
             VisitCap::Daily => {
+                let live = self
+                    .query_opt(
+                        "SELECT id FROM channels WHERE id = $1 AND deleted_at IS NULL FOR UPDATE",
+                        &[&channel.0],
+                    )
+                    .await?;
+                if live.is_none() {
+                    return Ok(false);
+                }
                 self.execute(
                     "INSERT INTO channel_daily_visits (channel_id, day, visits)
-                     SELECT id, $2, 1 FROM channels
-                     WHERE id = $1 AND deleted_at IS NULL AND $3 > 0
+                     SELECT $1::bigint, $2::bigint, 1::bigint WHERE $3::bigint > 0
                      ON CONFLICT (channel_id, day) DO UPDATE
                      SET visits = channel_daily_visits.visits + 1
                      WHERE channel_daily_visits.visits < $3",
