@@ -76,7 +76,7 @@ impl Rotations {
 }
 
 /// The usable channels in the order a visit tries them.
-fn order<'c>(rotation: Rotation, usable: Vec<&'c Channel>, cursor: u64) -> Vec<&'c Channel> {
+fn order(rotation: Rotation, usable: Vec<&Channel>, cursor: u64) -> Vec<&Channel> {
     let mut rng = rand::rng();
     match rotation {
         Rotation::SortOrder => usable,

@@ -56,6 +56,52 @@ const ENDPOINTS: &[(&str, &str, &str, bool)] = &[
     ("POST", "/admin/domains", "admin", false),
     ("GET", "/admin/domains", "admin", false),
     ("PATCH", "/admin/domains/1", "admin", false),
+    ("POST", "/wx-chains", "chains:write", false),
+    ("GET", "/wx-chains", "chains:read", false),
+    ("GET", "/wx-chains/1", "chains:read", false),
+    ("PATCH", "/wx-chains/1", "chains:write", false),
+    ("DELETE", "/wx-chains/1", "chains:write", false),
+    ("GET", "/wx-chains/1/qr", "chains:read", false),
+    ("GET", "/card", "card:read", false),
+    // The card namespace's create answers in the compatibility envelope (spec 4.2).
+    ("POST", "/card/createWxChain", "card:write", true),
+    ("POST", "/openapi/v1/wxchain/create", "chains:write", true),
+    ("POST", "/openapi/v1/wxchain/edit", "chains:write", true),
+    ("POST", "/openapi/v1/wxchain/info", "chains:read", true),
+    ("GET", "/openapi/v1/wxchain/list", "chains:read", true),
+    (
+        "POST",
+        "/openapi/v1/workchat/chain/create",
+        "chains:write",
+        true,
+    ),
+    (
+        "POST",
+        "/openapi/v1/workchat/chain/edit",
+        "chains:write",
+        true,
+    ),
+    (
+        "GET",
+        "/openapi/v1/workchat/chain/info",
+        "chains:read",
+        true,
+    ),
+    (
+        "POST",
+        "/openapi/v1/workchat/assembly/list",
+        "workchat:read",
+        true,
+    ),
+    (
+        "POST",
+        "/openapi/v1/workchat/transfer/result?corp_id=c",
+        "workchat:read",
+        false,
+    ),
+    ("POST", "/admin/workchat/assemblies", "admin", false),
+    ("GET", "/admin/workchat/assemblies", "admin", false),
+    ("POST", "/admin/workchat/transfers", "admin", false),
 ];
 
 fn method(m: &str) -> Method {

@@ -265,6 +265,11 @@ async fn bots_see_the_page_without_using_up_a_limited_channel() {
         "{counts:?}"
     );
     assert_eq!(visit_counts(&server, &key, &chain["id"]).await["one"], 1);
+    // Every visit reached the chain; its statistics count the people, not the bots.
+    let stats = server
+        .get(&format!("/chains/{}/stats?days=1", chain["id"]), &key)
+        .await;
+    assert_eq!(stats.primary_data()["total_clicks"], 2, "{}", stats.text);
 }
 
 /// 64 visitors at once against two channels of 20 visits each: exactly 40 get a code, on one

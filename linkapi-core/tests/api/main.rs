@@ -29,4 +29,5 @@ mod support;
 mod templates;
 mod uploads;
 mod visits;
+mod workchat;
 mod wxchains;

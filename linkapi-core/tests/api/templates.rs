@@ -61,18 +61,24 @@ async fn every_user_sees_the_built_in_templates_on_both_surfaces() {
 async fn templates_in_use_are_marked_and_counted_without_the_generic_one() {
     let server = TestServer::start().await;
     let (_, key) = server.user_with_key("user", TEMPLATE_SCOPES).await;
-    for (code, template) in [("t-a", 0), ("t-b", 2), ("t-c", 2)] {
-        server
-            .create_chain(
-                &key,
-                json!({"target_url": "https://example.com/", "code": code}),
-            )
-            .await;
-        // External chains arrive with #9's endpoints; until then the row is made one here.
-        server.sql(&format!(
-            "UPDATE chains SET chain_type = 2, jump_template_id = {template} WHERE code = '{code}'"
-        ));
+    for template in [0, 2, 2] {
+        crate::wxchains::create_wx(
+            &server,
+            &key,
+            json!({"scan_qr_url": "https://cdn.example.com/q.png", "jump_template_id": template}),
+        )
+        .await;
     }
+    // A deleted chain's template no longer counts.
+    let gone = crate::wxchains::create_wx(
+        &server,
+        &key,
+        json!({"scan_qr_url": "https://cdn.example.com/q.png", "jump_template_id": 1}),
+    )
+    .await;
+    server
+        .delete(&format!("/wx-chains/{}", gone["id"]), &key)
+        .await;
     let data = server.get("/templates", &key).await.primary_data().clone();
     let in_use: Vec<i64> = data["list"]
         .as_array()

@@ -16,6 +16,7 @@ pub const WX_SCOPES: &[&str] = &[
     "card:write",
     "templates:read",
     "workchat:read",
+    "stats:read",
 ];
 
 /// Creates an external chain on the primary surface; returns its `data`.
