@@ -820,4 +820,281 @@ impl Client {
         let (request, url) = self.request(Method::DELETE, &format!("/admin/templates/{id}"));
         self.send(Surface::Primary, request, url).await
     }
+
+    // ---- messaging-app, card and work-chat chains -------------------------------------------
+
+    /// `POST /wx-chains`
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn create_wx_chain(
+        &self,
+        input: &primary::WxChainInput,
+    ) -> Result<primary::CreatedWxChain, ClientError> {
+        self.with_body(Surface::Primary, Method::POST, "/wx-chains", input)
+            .await
+    }
+
+    /// `GET /wx-chains?chain_type=&page=&page_size=&group_id=&q=`
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn list_wx_chains(
+        &self,
+        query: &primary::ListWxChains,
+    ) -> Result<primary::WxChainPage, ClientError> {
+        let query = serde_urlencoded::to_string(query).unwrap_or_default();
+        self.get(Surface::Primary, &format!("/wx-chains?{query}"))
+            .await
+    }
+
+    /// `GET /wx-chains/{id}`, with its channels.
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn wx_chain(&self, id: i64) -> Result<primary::WxChain, ClientError> {
+        self.get(Surface::Primary, &format!("/wx-chains/{id}"))
+            .await
+    }
+
+    /// `PATCH /wx-chains/{id}`
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn update_wx_chain(
+        &self,
+        id: i64,
+        input: &primary::WxChainInput,
+    ) -> Result<primary::WxChain, ClientError> {
+        self.with_body(
+            Surface::Primary,
+            Method::PATCH,
+            &format!("/wx-chains/{id}"),
+            input,
+        )
+        .await
+    }
+
+    /// `DELETE /wx-chains/{id}`
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn delete_wx_chain(&self, id: i64) -> Result<primary::DeletedChain, ClientError> {
+        let (request, url) = self.request(Method::DELETE, &format!("/wx-chains/{id}"));
+        self.send(Surface::Primary, request, url).await
+    }
+
+    /// `GET /card`: up to 100 card chains, newest first.
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn cards(&self) -> Result<primary::CardList, ClientError> {
+        self.get(Surface::Primary, "/card").await
+    }
+
+    /// `POST /card/createWxChain`
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn create_card(
+        &self,
+        input: &compat::WxChainInput,
+    ) -> Result<compat::CreatedWxChain, ClientError> {
+        self.with_body(Surface::Compat, Method::POST, "/card/createWxChain", input)
+            .await
+    }
+
+    /// `POST /openapi/v1/wxchain/create`
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn compat_create_wx_chain(
+        &self,
+        input: &compat::WxChainInput,
+    ) -> Result<compat::CreatedWxChain, ClientError> {
+        self.with_body(
+            Surface::Compat,
+            Method::POST,
+            "/openapi/v1/wxchain/create",
+            input,
+        )
+        .await
+    }
+
+    /// `POST /openapi/v1/wxchain/edit`
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn compat_edit_wx_chain(
+        &self,
+        input: &compat::WxChainInput,
+    ) -> Result<compat::CreatedWxChain, ClientError> {
+        self.with_body(
+            Surface::Compat,
+            Method::POST,
+            "/openapi/v1/wxchain/edit",
+            input,
+        )
+        .await
+    }
+
+    /// `POST /openapi/v1/wxchain/info`
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn compat_wx_chain_info(
+        &self,
+        input: &compat::ChainRef,
+    ) -> Result<compat::WxChainInfo, ClientError> {
+        self.with_body(
+            Surface::Compat,
+            Method::POST,
+            "/openapi/v1/wxchain/info",
+            input,
+        )
+        .await
+    }
+
+    /// `POST /openapi/v1/workchat/chain/create`
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn create_workchat_chain(
+        &self,
+        input: &compat::WorkchatChainInput,
+    ) -> Result<compat::CreatedWxChain, ClientError> {
+        self.with_body(
+            Surface::Compat,
+            Method::POST,
+            "/openapi/v1/workchat/chain/create",
+            input,
+        )
+        .await
+    }
+
+    /// `POST /openapi/v1/workchat/chain/edit`
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn edit_workchat_chain(
+        &self,
+        input: &compat::WorkchatChainInput,
+    ) -> Result<compat::CreatedWxChain, ClientError> {
+        self.with_body(
+            Surface::Compat,
+            Method::POST,
+            "/openapi/v1/workchat/chain/edit",
+            input,
+        )
+        .await
+    }
+
+    /// `POST /openapi/v1/workchat/chain/info`
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn workchat_chain_info(
+        &self,
+        input: &compat::ChainRef,
+    ) -> Result<compat::WorkchatChainInfo, ClientError> {
+        self.with_body(
+            Surface::Compat,
+            Method::POST,
+            "/openapi/v1/workchat/chain/info",
+            input,
+        )
+        .await
+    }
+
+    // ---- work-chat data ----------------------------------------------------------------------
+
+    /// `POST /openapi/v1/workchat/assembly/list`: the caller's assembly list.
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn assemblies(
+        &self,
+        input: &compat::ListAssemblies,
+    ) -> Result<compat::AssemblyList, ClientError> {
+        self.with_body(
+            Surface::Compat,
+            Method::POST,
+            "/openapi/v1/workchat/assembly/list",
+            input,
+        )
+        .await
+    }
+
+    /// `POST /openapi/v1/workchat/transfer/result?corp_id=`: one page; pass `next_cursor`
+    /// back as `cursor` for the next.
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn transfer_result(
+        &self,
+        corp_id: &str,
+        input: &compat::TransferRequest,
+    ) -> Result<compat::TransferResult, ClientError> {
+        let query = serde_urlencoded::to_string(compat::TransferQuery {
+            corp_id: corp_id.to_owned(),
+        })
+        .unwrap_or_default();
+        self.with_body(
+            Surface::Status,
+            Method::POST,
+            &format!("/openapi/v1/workchat/transfer/result?{query}"),
+            input,
+        )
+        .await
+    }
+
+    /// `POST /admin/workchat/assemblies`
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn put_assembly(
+        &self,
+        input: &admin::PutAssembly,
+    ) -> Result<admin::Assembly, ClientError> {
+        self.with_body(
+            Surface::Primary,
+            Method::POST,
+            "/admin/workchat/assemblies",
+            input,
+        )
+        .await
+    }
+
+    /// `GET /admin/workchat/assemblies?user_id=`
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn admin_assemblies(
+        &self,
+        query: &admin::ListAssemblies,
+    ) -> Result<admin::AssemblyPage, ClientError> {
+        let query = serde_urlencoded::to_string(query).unwrap_or_default();
+        self.get(
+            Surface::Primary,
+            &format!("/admin/workchat/assemblies?{query}"),
+        )
+        .await
+    }
+
+    /// `POST /admin/workchat/transfers`
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn load_transfers(
+        &self,
+        input: &admin::LoadTransfers,
+    ) -> Result<admin::LoadedTransfers, ClientError> {
+        self.with_body(
+            Surface::Primary,
+            Method::POST,
+            "/admin/workchat/transfers",
+            input,
+        )
+        .await
+    }
 }

@@ -515,9 +515,36 @@ pub struct WxChain {
     pub qrcode_vc_type: i64,
     /// Rotation.
     pub visit_type: i64,
+    /// Work-chat chains: 1 acquisition link, 2 work-chat URL.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wxwork_type: Option<i64>,
+    /// Work-chat chains of wxwork_type 1: the assembly-list entry.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub customer_id: Option<i64>,
     /// Channels with their visits; absent in listings.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub channel_list: Option<Vec<super::compat::Channel>>,
+}
+
+/// `GET /wx-chains` query.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListWxChains {
+    /// 2 external (default), 3 work-chat, 4 card.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain_type: Option<i64>,
+    /// 1-based page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// Rows per page, at most 100.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_size: Option<i64>,
+    /// Only chains in this group.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group_id: Option<i64>,
+    /// Only chains whose title or code contains this.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub q: Option<String>,
 }
 
 /// A page of messaging-app chains.

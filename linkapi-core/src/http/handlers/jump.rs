@@ -18,9 +18,11 @@ use crate::wire::{admin, compat, primary};
 
 type Response = http::Response<Body>;
 
-/// What `/wx-chains` and `wxchain/*` operate on: ordinary external chains and, by id or code,
-/// card chains (which only their own listing shows).
+/// What `wxchain/*` operates on: ordinary external chains and, by code, card chains (which
+/// only their own listing shows).
 const EXTERNAL: &[ChainKind] = &[ChainKind::External, ChainKind::Card];
+/// What `/wx-chains/{id}` reads, edits and deletes: every chain with a jump page.
+const JUMP_CHAINS: &[ChainKind] = &[ChainKind::External, ChainKind::Card, ChainKind::WorkChat];
 const WORKCHAT: &[ChainKind] = &[ChainKind::WorkChat];
 
 fn channel_out(c: &Channel) -> compat::Channel {
@@ -59,6 +61,8 @@ fn wx_chain_out(view: &ChainView, channels: Option<&[Channel]>) -> primary::WxCh
         scan_tips: i64::from(jump.scan_tips),
         qrcode_vc_type: jump.visit_cap.code(),
         visit_type: jump.rotation.code(),
+        wxwork_type: jump.workchat_kind.map(|k| k.code()),
+        customer_id: jump.customer_id,
         channel_list: channels.map(|cs| cs.iter().map(channel_out).collect()),
     }
 }
@@ -211,14 +215,25 @@ pub(crate) async fn create_wx_chain(app: &App, call: Call) -> Result<Response> {
     }))
 }
 
-/// # `GET /wx-chains` (`chains:read`): the caller's external chains (card chains are in
-/// `GET /card`).
+/// # `GET /wx-chains` (`chains:read`): the caller's external chains, or with
+/// `?chain_type=3` work-chat chains, `?chain_type=4` card chains (also in `GET /card`).
 pub(crate) async fn list_wx_chains(app: &App, call: Call) -> Result<Response> {
-    let q: primary::ListChains = query(&call.parts)?;
+    let q: primary::ListWxChains = query(&call.parts)?;
+    let kind = match q.chain_type.unwrap_or(2) {
+        2 => ChainKind::External,
+        3 => ChainKind::WorkChat,
+        4 => ChainKind::Card,
+        _ => {
+            return Err(Error::bad_request(
+                "invalid_chain_type",
+                "chain_type is 2 (external), 3 (work-chat) or 4 (card)",
+            ));
+        }
+    };
     let (found, page, page_size) = app
         .list_jump_chains(
             &call.who,
-            &[ChainKind::External],
+            &[kind],
             q.page,
             q.page_size,
             q.group_id.map(GroupId),
@@ -236,7 +251,7 @@ pub(crate) async fn list_wx_chains(app: &App, call: Call) -> Result<Response> {
 /// # `GET /wx-chains/{id}` (`chains:read`)
 pub(crate) async fn get_wx_chain(app: &App, call: Call) -> Result<Response> {
     let id = ChainId(path_id(call.param.as_deref(), "chain")?);
-    let view = app.jump_chain(&call.who, id, EXTERNAL).await?;
+    let view = app.jump_chain(&call.who, id, JUMP_CHAINS).await?;
     Ok(call
         .reply
         .ok(wx_chain_out(&view.view, Some(&view.channels))))
@@ -253,7 +268,7 @@ pub(crate) async fn update_wx_chain(app: &App, call: Call) -> Result<Response> {
         ));
     }
     let view = app
-        .edit_jump_chain(&call.who, id, EXTERNAL, primary_input(input))
+        .edit_jump_chain(&call.who, id, JUMP_CHAINS, primary_input(input))
         .await?;
     Ok(call
         .reply
@@ -263,7 +278,7 @@ pub(crate) async fn update_wx_chain(app: &App, call: Call) -> Result<Response> {
 /// # `DELETE /wx-chains/{id}` (`chains:write`)
 pub(crate) async fn delete_wx_chain(app: &App, call: Call) -> Result<Response> {
     let id = ChainId(path_id(call.param.as_deref(), "chain")?);
-    app.delete_jump_chain(&call.who, id, EXTERNAL).await?;
+    app.delete_jump_chain(&call.who, id, JUMP_CHAINS).await?;
     Ok(call.reply.ok(primary::DeletedChain {
         id: id.0,
         deleted: true,
