@@ -33,6 +33,9 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('group', 'group', [CompletionResultType]::ParameterValue, 'Create and list groups of chains')
             [CompletionResult]::new('domain', 'domain', [CompletionResultType]::ParameterValue, 'List the domains you may create chains on')
             [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Show a chain''s visits: totals, unique visitors and the daily trend')
+            [CompletionResult]::new('wx', 'wx', [CompletionResultType]::ParameterValue, 'Messaging-app chains: QR codes that rotate, account IDs, mini-programs, shops')
+            [CompletionResult]::new('card', 'card', [CompletionResultType]::ParameterValue, 'Card chains: messaging-app chains in the card namespace')
+            [CompletionResult]::new('workchat', 'workchat', [CompletionResultType]::ParameterValue, 'Work-chat chains, your assembly list and customer-transfer results')
             [CompletionResult]::new('conversion', 'conversion', [CompletionResultType]::ParameterValue, 'Report ad conversions for a chain and list what was recorded')
             [CompletionResult]::new('template', 'template', [CompletionResultType]::ParameterValue, 'List the jump-page templates you may use')
             [CompletionResult]::new('upload', 'upload', [CompletionResultType]::ParameterValue, 'Upload images (many at once, with progress bars), list and delete uploads')
@@ -380,6 +383,401 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'linkapi;wx' {
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a messaging-app chain')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List your messaging-app chains, newest first')
+            [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Show one chain and its channels')
+            [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Change a chain''s fields and channels')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete messaging-app chains')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'linkapi;wx;create' {
+            [CompletionResult]::new('--from-file', '--from-file', [CompletionResultType]::ParameterName, 'Full input as JSON (the body of POST /wx-chains, channel_list included), or - for standard input; flags override its fields')
+            [CompletionResult]::new('--title', '--title', [CompletionResultType]::ParameterName, 'Label')
+            [CompletionResult]::new('--sub-type', '--sub-type', [CompletionResultType]::ParameterName, 'Where the chain leads [default on create: scan-qr]')
+            [CompletionResult]::new('--qr-url', '--qr-url', [CompletionResultType]::ParameterName, 'The chain''s own QR image URL (scan-qr)')
+            [CompletionResult]::new('--wx-id', '--wx-id', [CompletionResultType]::ParameterName, 'Account ID (account)')
+            [CompletionResult]::new('--mini-appid', '--mini-appid', [CompletionResultType]::ParameterName, 'Mini-program app id (mini-program)')
+            [CompletionResult]::new('--mini-path', '--mini-path', [CompletionResultType]::ParameterName, 'Mini-program page path (mini-program)')
+            [CompletionResult]::new('--shop-appid', '--shop-appid', [CompletionResultType]::ParameterName, 'Shop app id (shop)')
+            [CompletionResult]::new('--shop-path', '--shop-path', [CompletionResultType]::ParameterName, 'Shop page path (shop)')
+            [CompletionResult]::new('--qwhk-url', '--qwhk-url', [CompletionResultType]::ParameterName, 'Work-chat acquisition URL (workchat-url)')
+            [CompletionResult]::new('--avatar', '--avatar', [CompletionResultType]::ParameterName, 'Avatar image URL')
+            [CompletionResult]::new('--guide-text', '--guide-text', [CompletionResultType]::ParameterName, 'A line guiding the visitor')
+            [CompletionResult]::new('--desc', '--desc', [CompletionResultType]::ParameterName, 'Longer text on the page')
+            [CompletionResult]::new('--sub-title', '--sub-title', [CompletionResultType]::ParameterName, 'Line under the heading (at most 20 characters; shown with --show-type small)')
+            [CompletionResult]::new('--show-type', '--show-type', [CompletionResultType]::ParameterName, 'Image layout')
+            [CompletionResult]::new('--template', '--template', [CompletionResultType]::ParameterName, 'Jump-page template id (see linkapi template list)')
+            [CompletionResult]::new('--scan-tips', '--scan-tips', [CompletionResultType]::ParameterName, 'Show a hint on how to scan (0 or 1)')
+            [CompletionResult]::new('--rotation', '--rotation', [CompletionResultType]::ParameterName, 'How visits pick a channel')
+            [CompletionResult]::new('--cap', '--cap', [CompletionResultType]::ParameterName, 'What channel limits cap')
+            [CompletionResult]::new('--channel', '--channel', [CompletionResultType]::ParameterName, 'Add a channel with this QR image URL (repeatable; sort order as given). Use --from-file for limits, ratios and expiry')
+            [CompletionResult]::new('--expires', '--expires', [CompletionResultType]::ParameterName, 'Expiry: "YYYY-MM-DD HH:MM:SS" (UTC), RFC 3339, or Unix seconds; 0 never')
+            [CompletionResult]::new('--group', '--group', [CompletionResultType]::ParameterName, 'Group id (a group of chain type 2)')
+            [CompletionResult]::new('--code', '--code', [CompletionResultType]::ParameterName, 'Custom code instead of a random one')
+            [CompletionResult]::new('--domain', '--domain', [CompletionResultType]::ParameterName, 'Domain id [default: the server''s default domain]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--direct-jump', '--direct-jump', [CompletionResultType]::ParameterName, 'Jump straight to the destination instead of showing the page')
+            [CompletionResult]::new('--page', '--page', [CompletionResultType]::ParameterName, 'Show the page (undoes --direct-jump on edit)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;wx;list' {
+            [CompletionResult]::new('--page', '--page', [CompletionResultType]::ParameterName, 'Page to show')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Chains per page (at most 100)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only chains whose title or code contains this')
+            [CompletionResult]::new('--query', '--query', [CompletionResultType]::ParameterName, 'Only chains whose title or code contains this')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Every page')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;wx;info' {
+            [CompletionResult]::new('--domain', '--domain', [CompletionResultType]::ParameterName, 'Domain id, when you have the code on several domains')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--code', '--code', [CompletionResultType]::ParameterName, 'Take CHAIN as a code even when it is all digits')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;wx;edit' {
+            [CompletionResult]::new('--domain', '--domain', [CompletionResultType]::ParameterName, 'Domain id, when you have the code on several domains')
+            [CompletionResult]::new('--from-file', '--from-file', [CompletionResultType]::ParameterName, 'Full input as JSON (the body of POST /wx-chains, channel_list included), or - for standard input; flags override its fields')
+            [CompletionResult]::new('--title', '--title', [CompletionResultType]::ParameterName, 'Label')
+            [CompletionResult]::new('--sub-type', '--sub-type', [CompletionResultType]::ParameterName, 'Where the chain leads [default on create: scan-qr]')
+            [CompletionResult]::new('--qr-url', '--qr-url', [CompletionResultType]::ParameterName, 'The chain''s own QR image URL (scan-qr)')
+            [CompletionResult]::new('--wx-id', '--wx-id', [CompletionResultType]::ParameterName, 'Account ID (account)')
+            [CompletionResult]::new('--mini-appid', '--mini-appid', [CompletionResultType]::ParameterName, 'Mini-program app id (mini-program)')
+            [CompletionResult]::new('--mini-path', '--mini-path', [CompletionResultType]::ParameterName, 'Mini-program page path (mini-program)')
+            [CompletionResult]::new('--shop-appid', '--shop-appid', [CompletionResultType]::ParameterName, 'Shop app id (shop)')
+            [CompletionResult]::new('--shop-path', '--shop-path', [CompletionResultType]::ParameterName, 'Shop page path (shop)')
+            [CompletionResult]::new('--qwhk-url', '--qwhk-url', [CompletionResultType]::ParameterName, 'Work-chat acquisition URL (workchat-url)')
+            [CompletionResult]::new('--avatar', '--avatar', [CompletionResultType]::ParameterName, 'Avatar image URL')
+            [CompletionResult]::new('--guide-text', '--guide-text', [CompletionResultType]::ParameterName, 'A line guiding the visitor')
+            [CompletionResult]::new('--desc', '--desc', [CompletionResultType]::ParameterName, 'Longer text on the page')
+            [CompletionResult]::new('--sub-title', '--sub-title', [CompletionResultType]::ParameterName, 'Line under the heading (at most 20 characters; shown with --show-type small)')
+            [CompletionResult]::new('--show-type', '--show-type', [CompletionResultType]::ParameterName, 'Image layout')
+            [CompletionResult]::new('--template', '--template', [CompletionResultType]::ParameterName, 'Jump-page template id (see linkapi template list)')
+            [CompletionResult]::new('--scan-tips', '--scan-tips', [CompletionResultType]::ParameterName, 'Show a hint on how to scan (0 or 1)')
+            [CompletionResult]::new('--rotation', '--rotation', [CompletionResultType]::ParameterName, 'How visits pick a channel')
+            [CompletionResult]::new('--cap', '--cap', [CompletionResultType]::ParameterName, 'What channel limits cap')
+            [CompletionResult]::new('--channel', '--channel', [CompletionResultType]::ParameterName, 'Add a channel with this QR image URL (repeatable; sort order as given). Use --from-file for limits, ratios and expiry')
+            [CompletionResult]::new('--expires', '--expires', [CompletionResultType]::ParameterName, 'Expiry: "YYYY-MM-DD HH:MM:SS" (UTC), RFC 3339, or Unix seconds; 0 never')
+            [CompletionResult]::new('--group', '--group', [CompletionResultType]::ParameterName, 'Group id (a group of chain type 2)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--code', '--code', [CompletionResultType]::ParameterName, 'Take CHAIN as a code even when it is all digits')
+            [CompletionResult]::new('--direct-jump', '--direct-jump', [CompletionResultType]::ParameterName, 'Jump straight to the destination instead of showing the page')
+            [CompletionResult]::new('--page', '--page', [CompletionResultType]::ParameterName, 'Show the page (undoes --direct-jump on edit)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;wx;delete' {
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--code', '--code', [CompletionResultType]::ParameterName, 'Take every CHAIN as a code')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;wx;help' {
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a messaging-app chain')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List your messaging-app chains, newest first')
+            [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Show one chain and its channels')
+            [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Change a chain''s fields and channels')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete messaging-app chains')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'linkapi;wx;help;create' {
+            break
+        }
+        'linkapi;wx;help;list' {
+            break
+        }
+        'linkapi;wx;help;info' {
+            break
+        }
+        'linkapi;wx;help;edit' {
+            break
+        }
+        'linkapi;wx;help;delete' {
+            break
+        }
+        'linkapi;wx;help;help' {
+            break
+        }
+        'linkapi;card' {
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'Your card chains (at most 100, newest first)')
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a chain in the card namespace (always the generic page: no --template)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'linkapi;card;list' {
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;card;create' {
+            [CompletionResult]::new('--from-file', '--from-file', [CompletionResultType]::ParameterName, 'Full input as JSON (the body of POST /wx-chains, channel_list included), or - for standard input; flags override its fields')
+            [CompletionResult]::new('--title', '--title', [CompletionResultType]::ParameterName, 'Label')
+            [CompletionResult]::new('--sub-type', '--sub-type', [CompletionResultType]::ParameterName, 'Where the chain leads [default on create: scan-qr]')
+            [CompletionResult]::new('--qr-url', '--qr-url', [CompletionResultType]::ParameterName, 'The chain''s own QR image URL (scan-qr)')
+            [CompletionResult]::new('--wx-id', '--wx-id', [CompletionResultType]::ParameterName, 'Account ID (account)')
+            [CompletionResult]::new('--mini-appid', '--mini-appid', [CompletionResultType]::ParameterName, 'Mini-program app id (mini-program)')
+            [CompletionResult]::new('--mini-path', '--mini-path', [CompletionResultType]::ParameterName, 'Mini-program page path (mini-program)')
+            [CompletionResult]::new('--shop-appid', '--shop-appid', [CompletionResultType]::ParameterName, 'Shop app id (shop)')
+            [CompletionResult]::new('--shop-path', '--shop-path', [CompletionResultType]::ParameterName, 'Shop page path (shop)')
+            [CompletionResult]::new('--qwhk-url', '--qwhk-url', [CompletionResultType]::ParameterName, 'Work-chat acquisition URL (workchat-url)')
+            [CompletionResult]::new('--avatar', '--avatar', [CompletionResultType]::ParameterName, 'Avatar image URL')
+            [CompletionResult]::new('--guide-text', '--guide-text', [CompletionResultType]::ParameterName, 'A line guiding the visitor')
+            [CompletionResult]::new('--desc', '--desc', [CompletionResultType]::ParameterName, 'Longer text on the page')
+            [CompletionResult]::new('--sub-title', '--sub-title', [CompletionResultType]::ParameterName, 'Line under the heading (at most 20 characters; shown with --show-type small)')
+            [CompletionResult]::new('--show-type', '--show-type', [CompletionResultType]::ParameterName, 'Image layout')
+            [CompletionResult]::new('--template', '--template', [CompletionResultType]::ParameterName, 'Jump-page template id (see linkapi template list)')
+            [CompletionResult]::new('--scan-tips', '--scan-tips', [CompletionResultType]::ParameterName, 'Show a hint on how to scan (0 or 1)')
+            [CompletionResult]::new('--rotation', '--rotation', [CompletionResultType]::ParameterName, 'How visits pick a channel')
+            [CompletionResult]::new('--cap', '--cap', [CompletionResultType]::ParameterName, 'What channel limits cap')
+            [CompletionResult]::new('--channel', '--channel', [CompletionResultType]::ParameterName, 'Add a channel with this QR image URL (repeatable; sort order as given). Use --from-file for limits, ratios and expiry')
+            [CompletionResult]::new('--expires', '--expires', [CompletionResultType]::ParameterName, 'Expiry: "YYYY-MM-DD HH:MM:SS" (UTC), RFC 3339, or Unix seconds; 0 never')
+            [CompletionResult]::new('--group', '--group', [CompletionResultType]::ParameterName, 'Group id (a group of chain type 2)')
+            [CompletionResult]::new('--code', '--code', [CompletionResultType]::ParameterName, 'Custom code instead of a random one')
+            [CompletionResult]::new('--domain', '--domain', [CompletionResultType]::ParameterName, 'Domain id [default: the server''s default domain]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--direct-jump', '--direct-jump', [CompletionResultType]::ParameterName, 'Jump straight to the destination instead of showing the page')
+            [CompletionResult]::new('--page', '--page', [CompletionResultType]::ParameterName, 'Show the page (undoes --direct-jump on edit)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;card;help' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'Your card chains (at most 100, newest first)')
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a chain in the card namespace (always the generic page: no --template)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'linkapi;card;help;list' {
+            break
+        }
+        'linkapi;card;help;create' {
+            break
+        }
+        'linkapi;card;help;help' {
+            break
+        }
+        'linkapi;workchat' {
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a work-chat chain')
+            [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Change a work-chat chain')
+            [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Show a work-chat chain')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List your work-chat chains, newest first')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete work-chat chains')
+            [CompletionResult]::new('assemblies', 'assemblies', [CompletionResultType]::ParameterValue, 'Your assembly list: the acquisition links work-chat chains may lead to')
+            [CompletionResult]::new('transfers', 'transfers', [CompletionResultType]::ParameterValue, 'Customer-ownership transfer results of a corp')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'linkapi;workchat;create' {
+            [CompletionResult]::new('--customer', '--customer', [CompletionResultType]::ParameterName, 'An entry of your assembly list (wxwork_type 1; see linkapi workchat assemblies)')
+            [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'A work-chat URL (wxwork_type 2)')
+            [CompletionResult]::new('--title', '--title', [CompletionResultType]::ParameterName, 'Label')
+            [CompletionResult]::new('--template', '--template', [CompletionResultType]::ParameterName, 'Jump-page template id')
+            [CompletionResult]::new('--group', '--group', [CompletionResultType]::ParameterName, 'Group id (a group of chain type 3)')
+            [CompletionResult]::new('--expires', '--expires', [CompletionResultType]::ParameterName, 'Expiry: "YYYY-MM-DD HH:MM:SS" (UTC), RFC 3339, or Unix seconds; 0 never')
+            [CompletionResult]::new('--code', '--code', [CompletionResultType]::ParameterName, 'Custom code instead of a random one')
+            [CompletionResult]::new('--domain', '--domain', [CompletionResultType]::ParameterName, 'Domain id [default: the server''s default domain]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--direct-jump', '--direct-jump', [CompletionResultType]::ParameterName, 'Jump straight to the destination instead of showing the page')
+            [CompletionResult]::new('--page', '--page', [CompletionResultType]::ParameterName, 'Show the page (undoes --direct-jump on edit)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;workchat;edit' {
+            [CompletionResult]::new('--channel', '--channel', [CompletionResultType]::ParameterName, 'The channel whose URL changes [default: the chain''s only one]')
+            [CompletionResult]::new('--customer', '--customer', [CompletionResultType]::ParameterName, 'An entry of your assembly list (wxwork_type 1; see linkapi workchat assemblies)')
+            [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'A work-chat URL (wxwork_type 2)')
+            [CompletionResult]::new('--title', '--title', [CompletionResultType]::ParameterName, 'Label')
+            [CompletionResult]::new('--template', '--template', [CompletionResultType]::ParameterName, 'Jump-page template id')
+            [CompletionResult]::new('--group', '--group', [CompletionResultType]::ParameterName, 'Group id (a group of chain type 3)')
+            [CompletionResult]::new('--expires', '--expires', [CompletionResultType]::ParameterName, 'Expiry: "YYYY-MM-DD HH:MM:SS" (UTC), RFC 3339, or Unix seconds; 0 never')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--direct-jump', '--direct-jump', [CompletionResultType]::ParameterName, 'Jump straight to the destination instead of showing the page')
+            [CompletionResult]::new('--page', '--page', [CompletionResultType]::ParameterName, 'Show the page (undoes --direct-jump on edit)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;workchat;info' {
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;workchat;list' {
+            [CompletionResult]::new('--page', '--page', [CompletionResultType]::ParameterName, 'Page to show')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Chains per page (at most 100)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;workchat;delete' {
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--code', '--code', [CompletionResultType]::ParameterName, 'Take every CHAIN as a code')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;workchat;assemblies' {
+            [CompletionResult]::new('--page', '--page', [CompletionResultType]::ParameterName, 'Page to show')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Entries per page (at most 100)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;workchat;transfers' {
+            [CompletionResult]::new('--corp', '--corp', [CompletionResultType]::ParameterName, 'The corp id')
+            [CompletionResult]::new('--handover', '--handover', [CompletionResultType]::ParameterName, 'Only transfers from this work-chat user')
+            [CompletionResult]::new('--takeover', '--takeover', [CompletionResultType]::ParameterName, 'Only transfers to this work-chat user')
+            [CompletionResult]::new('--cursor', '--cursor', [CompletionResultType]::ParameterName, 'Start at this cursor (a next_cursor printed before)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Follow the cursor to the end')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;workchat;help' {
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a work-chat chain')
+            [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Change a work-chat chain')
+            [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Show a work-chat chain')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List your work-chat chains, newest first')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete work-chat chains')
+            [CompletionResult]::new('assemblies', 'assemblies', [CompletionResultType]::ParameterValue, 'Your assembly list: the acquisition links work-chat chains may lead to')
+            [CompletionResult]::new('transfers', 'transfers', [CompletionResultType]::ParameterValue, 'Customer-ownership transfer results of a corp')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'linkapi;workchat;help;create' {
+            break
+        }
+        'linkapi;workchat;help;edit' {
+            break
+        }
+        'linkapi;workchat;help;info' {
+            break
+        }
+        'linkapi;workchat;help;list' {
+            break
+        }
+        'linkapi;workchat;help;delete' {
+            break
+        }
+        'linkapi;workchat;help;assemblies' {
+            break
+        }
+        'linkapi;workchat;help;transfers' {
+            break
+        }
+        'linkapi;workchat;help;help' {
+            break
+        }
         'linkapi;conversion' {
             [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
@@ -549,6 +947,7 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('key', 'key', [CompletionResultType]::ParameterValue, 'API keys')
             [CompletionResult]::new('domain', 'domain', [CompletionResultType]::ParameterValue, 'Domains')
             [CompletionResult]::new('template', 'template', [CompletionResultType]::ParameterValue, 'Jump-page templates: add, list, edit and retire custom ones')
+            [CompletionResult]::new('workchat', 'workchat', [CompletionResultType]::ParameterValue, 'Work-chat data: users'' assembly lists and transfer records')
             [CompletionResult]::new('rotate-visitor-secret', 'rotate-visitor-secret', [CompletionResultType]::ParameterValue, 'Count visitors with a new secret from now on (a visitor seen before counts once more as unique)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -836,6 +1235,84 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
         'linkapi;admin;template;help;help' {
             break
         }
+        'linkapi;admin;workchat' {
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('add-assembly', 'add-assembly', [CompletionResultType]::ParameterValue, 'Add an acquisition link to a user''s assembly list (or change the one with its link id)')
+            [CompletionResult]::new('assemblies', 'assemblies', [CompletionResultType]::ParameterValue, 'A user''s assembly list')
+            [CompletionResult]::new('load-transfers', 'load-transfers', [CompletionResultType]::ParameterValue, 'Load transfer records from a file: a JSON array or JSON lines of {external_userid, name, status, takeover_time, errcode, reason}')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'linkapi;admin;workchat;add-assembly' {
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The user whose list it is')
+            [CompletionResult]::new('--link-id', '--link-id', [CompletionResultType]::ParameterName, 'The work-chat''s id of the link')
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'Its name')
+            [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'The acquisition URL')
+            [CompletionResult]::new('--auth-status', '--auth-status', [CompletionResultType]::ParameterName, 'Authorization state, free text')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--invalid', '--invalid', [CompletionResultType]::ParameterName, 'Mark it invalid: no chain may choose it')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;admin;workchat;assemblies' {
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The user')
+            [CompletionResult]::new('--page', '--page', [CompletionResultType]::ParameterName, 'Page to show')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Entries per page (at most 100)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;admin;workchat;load-transfers' {
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The user whose data it is')
+            [CompletionResult]::new('--corp', '--corp', [CompletionResultType]::ParameterName, 'The corp id')
+            [CompletionResult]::new('--handover', '--handover', [CompletionResultType]::ParameterName, 'The work-chat user handing customers over')
+            [CompletionResult]::new('--takeover', '--takeover', [CompletionResultType]::ParameterName, 'The work-chat user taking them over')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;admin;workchat;help' {
+            [CompletionResult]::new('add-assembly', 'add-assembly', [CompletionResultType]::ParameterValue, 'Add an acquisition link to a user''s assembly list (or change the one with its link id)')
+            [CompletionResult]::new('assemblies', 'assemblies', [CompletionResultType]::ParameterValue, 'A user''s assembly list')
+            [CompletionResult]::new('load-transfers', 'load-transfers', [CompletionResultType]::ParameterValue, 'Load transfer records from a file: a JSON array or JSON lines of {external_userid, name, status, takeover_time, errcode, reason}')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'linkapi;admin;workchat;help;add-assembly' {
+            break
+        }
+        'linkapi;admin;workchat;help;assemblies' {
+            break
+        }
+        'linkapi;admin;workchat;help;load-transfers' {
+            break
+        }
+        'linkapi;admin;workchat;help;help' {
+            break
+        }
         'linkapi;admin;rotate-visitor-secret' {
             [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
@@ -851,6 +1328,7 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('key', 'key', [CompletionResultType]::ParameterValue, 'API keys')
             [CompletionResult]::new('domain', 'domain', [CompletionResultType]::ParameterValue, 'Domains')
             [CompletionResult]::new('template', 'template', [CompletionResultType]::ParameterValue, 'Jump-page templates: add, list, edit and retire custom ones')
+            [CompletionResult]::new('workchat', 'workchat', [CompletionResultType]::ParameterValue, 'Work-chat data: users'' assembly lists and transfer records')
             [CompletionResult]::new('rotate-visitor-secret', 'rotate-visitor-secret', [CompletionResultType]::ParameterValue, 'Count visitors with a new secret from now on (a visitor seen before counts once more as unique)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -915,6 +1393,21 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
         'linkapi;admin;help;template;retire' {
             break
         }
+        'linkapi;admin;help;workchat' {
+            [CompletionResult]::new('add-assembly', 'add-assembly', [CompletionResultType]::ParameterValue, 'Add an acquisition link to a user''s assembly list (or change the one with its link id)')
+            [CompletionResult]::new('assemblies', 'assemblies', [CompletionResultType]::ParameterValue, 'A user''s assembly list')
+            [CompletionResult]::new('load-transfers', 'load-transfers', [CompletionResultType]::ParameterValue, 'Load transfer records from a file: a JSON array or JSON lines of {external_userid, name, status, takeover_time, errcode, reason}')
+            break
+        }
+        'linkapi;admin;help;workchat;add-assembly' {
+            break
+        }
+        'linkapi;admin;help;workchat;assemblies' {
+            break
+        }
+        'linkapi;admin;help;workchat;load-transfers' {
+            break
+        }
         'linkapi;admin;help;rotate-visitor-secret' {
             break
         }
@@ -963,6 +1456,9 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('group', 'group', [CompletionResultType]::ParameterValue, 'Create and list groups of chains')
             [CompletionResult]::new('domain', 'domain', [CompletionResultType]::ParameterValue, 'List the domains you may create chains on')
             [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Show a chain''s visits: totals, unique visitors and the daily trend')
+            [CompletionResult]::new('wx', 'wx', [CompletionResultType]::ParameterValue, 'Messaging-app chains: QR codes that rotate, account IDs, mini-programs, shops')
+            [CompletionResult]::new('card', 'card', [CompletionResultType]::ParameterValue, 'Card chains: messaging-app chains in the card namespace')
+            [CompletionResult]::new('workchat', 'workchat', [CompletionResultType]::ParameterValue, 'Work-chat chains, your assembly list and customer-transfer results')
             [CompletionResult]::new('conversion', 'conversion', [CompletionResultType]::ParameterValue, 'Report ad conversions for a chain and list what was recorded')
             [CompletionResult]::new('template', 'template', [CompletionResultType]::ParameterValue, 'List the jump-page templates you may use')
             [CompletionResult]::new('upload', 'upload', [CompletionResultType]::ParameterValue, 'Upload images (many at once, with progress bars), list and delete uploads')
@@ -1044,6 +1540,71 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
         'linkapi;help;stats' {
             break
         }
+        'linkapi;help;wx' {
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a messaging-app chain')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List your messaging-app chains, newest first')
+            [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Show one chain and its channels')
+            [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Change a chain''s fields and channels')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete messaging-app chains')
+            break
+        }
+        'linkapi;help;wx;create' {
+            break
+        }
+        'linkapi;help;wx;list' {
+            break
+        }
+        'linkapi;help;wx;info' {
+            break
+        }
+        'linkapi;help;wx;edit' {
+            break
+        }
+        'linkapi;help;wx;delete' {
+            break
+        }
+        'linkapi;help;card' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'Your card chains (at most 100, newest first)')
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a chain in the card namespace (always the generic page: no --template)')
+            break
+        }
+        'linkapi;help;card;list' {
+            break
+        }
+        'linkapi;help;card;create' {
+            break
+        }
+        'linkapi;help;workchat' {
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a work-chat chain')
+            [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Change a work-chat chain')
+            [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Show a work-chat chain')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List your work-chat chains, newest first')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete work-chat chains')
+            [CompletionResult]::new('assemblies', 'assemblies', [CompletionResultType]::ParameterValue, 'Your assembly list: the acquisition links work-chat chains may lead to')
+            [CompletionResult]::new('transfers', 'transfers', [CompletionResultType]::ParameterValue, 'Customer-ownership transfer results of a corp')
+            break
+        }
+        'linkapi;help;workchat;create' {
+            break
+        }
+        'linkapi;help;workchat;edit' {
+            break
+        }
+        'linkapi;help;workchat;info' {
+            break
+        }
+        'linkapi;help;workchat;list' {
+            break
+        }
+        'linkapi;help;workchat;delete' {
+            break
+        }
+        'linkapi;help;workchat;assemblies' {
+            break
+        }
+        'linkapi;help;workchat;transfers' {
+            break
+        }
         'linkapi;help;conversion' {
             [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'Report a conversion; a repeat of the same chain, type and out id is recognised as a duplicate and not recorded twice')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the conversions recorded for a chain, newest first')
@@ -1078,6 +1639,7 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('key', 'key', [CompletionResultType]::ParameterValue, 'API keys')
             [CompletionResult]::new('domain', 'domain', [CompletionResultType]::ParameterValue, 'Domains')
             [CompletionResult]::new('template', 'template', [CompletionResultType]::ParameterValue, 'Jump-page templates: add, list, edit and retire custom ones')
+            [CompletionResult]::new('workchat', 'workchat', [CompletionResultType]::ParameterValue, 'Work-chat data: users'' assembly lists and transfer records')
             [CompletionResult]::new('rotate-visitor-secret', 'rotate-visitor-secret', [CompletionResultType]::ParameterValue, 'Count visitors with a new secret from now on (a visitor seen before counts once more as unique)')
             break
         }
@@ -1139,6 +1701,21 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             break
         }
         'linkapi;help;admin;template;retire' {
+            break
+        }
+        'linkapi;help;admin;workchat' {
+            [CompletionResult]::new('add-assembly', 'add-assembly', [CompletionResultType]::ParameterValue, 'Add an acquisition link to a user''s assembly list (or change the one with its link id)')
+            [CompletionResult]::new('assemblies', 'assemblies', [CompletionResultType]::ParameterValue, 'A user''s assembly list')
+            [CompletionResult]::new('load-transfers', 'load-transfers', [CompletionResultType]::ParameterValue, 'Load transfer records from a file: a JSON array or JSON lines of {external_userid, name, status, takeover_time, errcode, reason}')
+            break
+        }
+        'linkapi;help;admin;workchat;add-assembly' {
+            break
+        }
+        'linkapi;help;admin;workchat;assemblies' {
+            break
+        }
+        'linkapi;help;admin;workchat;load-transfers' {
             break
         }
         'linkapi;help;admin;rotate-visitor-secret' {

@@ -30,6 +30,9 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand group 'Create and list groups of chains'
             cand domain 'List the domains you may create chains on'
             cand stats 'Show a chain''s visits: totals, unique visitors and the daily trend'
+            cand wx 'Messaging-app chains: QR codes that rotate, account IDs, mini-programs, shops'
+            cand card 'Card chains: messaging-app chains in the card namespace'
+            cand workchat 'Work-chat chains, your assembly list and customer-transfer results'
             cand conversion 'Report ad conversions for a chain and list what was recorded'
             cand template 'List the jump-page templates you may use'
             cand upload 'Upload images (many at once, with progress bars), list and delete uploads'
@@ -335,6 +338,364 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'linkapi;wx'= {
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand create 'Create a messaging-app chain'
+            cand list 'List your messaging-app chains, newest first'
+            cand info 'Show one chain and its channels'
+            cand edit 'Change a chain''s fields and channels'
+            cand delete 'Delete messaging-app chains'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'linkapi;wx;create'= {
+            cand --from-file 'Full input as JSON (the body of POST /wx-chains, channel_list included), or - for standard input; flags override its fields'
+            cand --title 'Label'
+            cand --sub-type 'Where the chain leads [default on create: scan-qr]'
+            cand --qr-url 'The chain''s own QR image URL (scan-qr)'
+            cand --wx-id 'Account ID (account)'
+            cand --mini-appid 'Mini-program app id (mini-program)'
+            cand --mini-path 'Mini-program page path (mini-program)'
+            cand --shop-appid 'Shop app id (shop)'
+            cand --shop-path 'Shop page path (shop)'
+            cand --qwhk-url 'Work-chat acquisition URL (workchat-url)'
+            cand --avatar 'Avatar image URL'
+            cand --guide-text 'A line guiding the visitor'
+            cand --desc 'Longer text on the page'
+            cand --sub-title 'Line under the heading (at most 20 characters; shown with --show-type small)'
+            cand --show-type 'Image layout'
+            cand --template 'Jump-page template id (see linkapi template list)'
+            cand --scan-tips 'Show a hint on how to scan (0 or 1)'
+            cand --rotation 'How visits pick a channel'
+            cand --cap 'What channel limits cap'
+            cand --channel 'Add a channel with this QR image URL (repeatable; sort order as given). Use --from-file for limits, ratios and expiry'
+            cand --expires 'Expiry: "YYYY-MM-DD HH:MM:SS" (UTC), RFC 3339, or Unix seconds; 0 never'
+            cand --group 'Group id (a group of chain type 2)'
+            cand --code 'Custom code instead of a random one'
+            cand --domain 'Domain id [default: the server''s default domain]'
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --direct-jump 'Jump straight to the destination instead of showing the page'
+            cand --page 'Show the page (undoes --direct-jump on edit)'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;wx;list'= {
+            cand --page 'Page to show'
+            cand --limit 'Chains per page (at most 100)'
+            cand -q 'Only chains whose title or code contains this'
+            cand --query 'Only chains whose title or code contains this'
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --all 'Every page'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;wx;info'= {
+            cand --domain 'Domain id, when you have the code on several domains'
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --code 'Take CHAIN as a code even when it is all digits'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;wx;edit'= {
+            cand --domain 'Domain id, when you have the code on several domains'
+            cand --from-file 'Full input as JSON (the body of POST /wx-chains, channel_list included), or - for standard input; flags override its fields'
+            cand --title 'Label'
+            cand --sub-type 'Where the chain leads [default on create: scan-qr]'
+            cand --qr-url 'The chain''s own QR image URL (scan-qr)'
+            cand --wx-id 'Account ID (account)'
+            cand --mini-appid 'Mini-program app id (mini-program)'
+            cand --mini-path 'Mini-program page path (mini-program)'
+            cand --shop-appid 'Shop app id (shop)'
+            cand --shop-path 'Shop page path (shop)'
+            cand --qwhk-url 'Work-chat acquisition URL (workchat-url)'
+            cand --avatar 'Avatar image URL'
+            cand --guide-text 'A line guiding the visitor'
+            cand --desc 'Longer text on the page'
+            cand --sub-title 'Line under the heading (at most 20 characters; shown with --show-type small)'
+            cand --show-type 'Image layout'
+            cand --template 'Jump-page template id (see linkapi template list)'
+            cand --scan-tips 'Show a hint on how to scan (0 or 1)'
+            cand --rotation 'How visits pick a channel'
+            cand --cap 'What channel limits cap'
+            cand --channel 'Add a channel with this QR image URL (repeatable; sort order as given). Use --from-file for limits, ratios and expiry'
+            cand --expires 'Expiry: "YYYY-MM-DD HH:MM:SS" (UTC), RFC 3339, or Unix seconds; 0 never'
+            cand --group 'Group id (a group of chain type 2)'
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --code 'Take CHAIN as a code even when it is all digits'
+            cand --direct-jump 'Jump straight to the destination instead of showing the page'
+            cand --page 'Show the page (undoes --direct-jump on edit)'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;wx;delete'= {
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --code 'Take every CHAIN as a code'
+            cand -y 'Do not ask for confirmation'
+            cand --yes 'Do not ask for confirmation'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;wx;help'= {
+            cand create 'Create a messaging-app chain'
+            cand list 'List your messaging-app chains, newest first'
+            cand info 'Show one chain and its channels'
+            cand edit 'Change a chain''s fields and channels'
+            cand delete 'Delete messaging-app chains'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'linkapi;wx;help;create'= {
+        }
+        &'linkapi;wx;help;list'= {
+        }
+        &'linkapi;wx;help;info'= {
+        }
+        &'linkapi;wx;help;edit'= {
+        }
+        &'linkapi;wx;help;delete'= {
+        }
+        &'linkapi;wx;help;help'= {
+        }
+        &'linkapi;card'= {
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand list 'Your card chains (at most 100, newest first)'
+            cand create 'Create a chain in the card namespace (always the generic page: no --template)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'linkapi;card;list'= {
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;card;create'= {
+            cand --from-file 'Full input as JSON (the body of POST /wx-chains, channel_list included), or - for standard input; flags override its fields'
+            cand --title 'Label'
+            cand --sub-type 'Where the chain leads [default on create: scan-qr]'
+            cand --qr-url 'The chain''s own QR image URL (scan-qr)'
+            cand --wx-id 'Account ID (account)'
+            cand --mini-appid 'Mini-program app id (mini-program)'
+            cand --mini-path 'Mini-program page path (mini-program)'
+            cand --shop-appid 'Shop app id (shop)'
+            cand --shop-path 'Shop page path (shop)'
+            cand --qwhk-url 'Work-chat acquisition URL (workchat-url)'
+            cand --avatar 'Avatar image URL'
+            cand --guide-text 'A line guiding the visitor'
+            cand --desc 'Longer text on the page'
+            cand --sub-title 'Line under the heading (at most 20 characters; shown with --show-type small)'
+            cand --show-type 'Image layout'
+            cand --template 'Jump-page template id (see linkapi template list)'
+            cand --scan-tips 'Show a hint on how to scan (0 or 1)'
+            cand --rotation 'How visits pick a channel'
+            cand --cap 'What channel limits cap'
+            cand --channel 'Add a channel with this QR image URL (repeatable; sort order as given). Use --from-file for limits, ratios and expiry'
+            cand --expires 'Expiry: "YYYY-MM-DD HH:MM:SS" (UTC), RFC 3339, or Unix seconds; 0 never'
+            cand --group 'Group id (a group of chain type 2)'
+            cand --code 'Custom code instead of a random one'
+            cand --domain 'Domain id [default: the server''s default domain]'
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --direct-jump 'Jump straight to the destination instead of showing the page'
+            cand --page 'Show the page (undoes --direct-jump on edit)'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;card;help'= {
+            cand list 'Your card chains (at most 100, newest first)'
+            cand create 'Create a chain in the card namespace (always the generic page: no --template)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'linkapi;card;help;list'= {
+        }
+        &'linkapi;card;help;create'= {
+        }
+        &'linkapi;card;help;help'= {
+        }
+        &'linkapi;workchat'= {
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand create 'Create a work-chat chain'
+            cand edit 'Change a work-chat chain'
+            cand info 'Show a work-chat chain'
+            cand list 'List your work-chat chains, newest first'
+            cand delete 'Delete work-chat chains'
+            cand assemblies 'Your assembly list: the acquisition links work-chat chains may lead to'
+            cand transfers 'Customer-ownership transfer results of a corp'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'linkapi;workchat;create'= {
+            cand --customer 'An entry of your assembly list (wxwork_type 1; see linkapi workchat assemblies)'
+            cand --url 'A work-chat URL (wxwork_type 2)'
+            cand --title 'Label'
+            cand --template 'Jump-page template id'
+            cand --group 'Group id (a group of chain type 3)'
+            cand --expires 'Expiry: "YYYY-MM-DD HH:MM:SS" (UTC), RFC 3339, or Unix seconds; 0 never'
+            cand --code 'Custom code instead of a random one'
+            cand --domain 'Domain id [default: the server''s default domain]'
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --direct-jump 'Jump straight to the destination instead of showing the page'
+            cand --page 'Show the page (undoes --direct-jump on edit)'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;workchat;edit'= {
+            cand --channel 'The channel whose URL changes [default: the chain''s only one]'
+            cand --customer 'An entry of your assembly list (wxwork_type 1; see linkapi workchat assemblies)'
+            cand --url 'A work-chat URL (wxwork_type 2)'
+            cand --title 'Label'
+            cand --template 'Jump-page template id'
+            cand --group 'Group id (a group of chain type 3)'
+            cand --expires 'Expiry: "YYYY-MM-DD HH:MM:SS" (UTC), RFC 3339, or Unix seconds; 0 never'
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --direct-jump 'Jump straight to the destination instead of showing the page'
+            cand --page 'Show the page (undoes --direct-jump on edit)'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;workchat;info'= {
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;workchat;list'= {
+            cand --page 'Page to show'
+            cand --limit 'Chains per page (at most 100)'
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;workchat;delete'= {
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --code 'Take every CHAIN as a code'
+            cand -y 'Do not ask for confirmation'
+            cand --yes 'Do not ask for confirmation'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;workchat;assemblies'= {
+            cand --page 'Page to show'
+            cand --limit 'Entries per page (at most 100)'
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;workchat;transfers'= {
+            cand --corp 'The corp id'
+            cand --handover 'Only transfers from this work-chat user'
+            cand --takeover 'Only transfers to this work-chat user'
+            cand --cursor 'Start at this cursor (a next_cursor printed before)'
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --all 'Follow the cursor to the end'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;workchat;help'= {
+            cand create 'Create a work-chat chain'
+            cand edit 'Change a work-chat chain'
+            cand info 'Show a work-chat chain'
+            cand list 'List your work-chat chains, newest first'
+            cand delete 'Delete work-chat chains'
+            cand assemblies 'Your assembly list: the acquisition links work-chat chains may lead to'
+            cand transfers 'Customer-ownership transfer results of a corp'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'linkapi;workchat;help;create'= {
+        }
+        &'linkapi;workchat;help;edit'= {
+        }
+        &'linkapi;workchat;help;info'= {
+        }
+        &'linkapi;workchat;help;list'= {
+        }
+        &'linkapi;workchat;help;delete'= {
+        }
+        &'linkapi;workchat;help;assemblies'= {
+        }
+        &'linkapi;workchat;help;transfers'= {
+        }
+        &'linkapi;workchat;help;help'= {
+        }
         &'linkapi;conversion'= {
             cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
             cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
@@ -485,6 +846,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand key 'API keys'
             cand domain 'Domains'
             cand template 'Jump-page templates: add, list, edit and retire custom ones'
+            cand workchat 'Work-chat data: users'' assembly lists and transfer records'
             cand rotate-visitor-secret 'Count visitors with a new secret from now on (a visitor seen before counts once more as unique)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -735,6 +1097,75 @@ set edit:completion:arg-completer[linkapi] = {|@words|
         }
         &'linkapi;admin;template;help;help'= {
         }
+        &'linkapi;admin;workchat'= {
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand add-assembly 'Add an acquisition link to a user''s assembly list (or change the one with its link id)'
+            cand assemblies 'A user''s assembly list'
+            cand load-transfers 'Load transfer records from a file: a JSON array or JSON lines of {external_userid, name, status, takeover_time, errcode, reason}'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'linkapi;admin;workchat;add-assembly'= {
+            cand --user 'The user whose list it is'
+            cand --link-id 'The work-chat''s id of the link'
+            cand --name 'Its name'
+            cand --url 'The acquisition URL'
+            cand --auth-status 'Authorization state, free text'
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --invalid 'Mark it invalid: no chain may choose it'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;admin;workchat;assemblies'= {
+            cand --user 'The user'
+            cand --page 'Page to show'
+            cand --limit 'Entries per page (at most 100)'
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;admin;workchat;load-transfers'= {
+            cand --user 'The user whose data it is'
+            cand --corp 'The corp id'
+            cand --handover 'The work-chat user handing customers over'
+            cand --takeover 'The work-chat user taking them over'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;admin;workchat;help'= {
+            cand add-assembly 'Add an acquisition link to a user''s assembly list (or change the one with its link id)'
+            cand assemblies 'A user''s assembly list'
+            cand load-transfers 'Load transfer records from a file: a JSON array or JSON lines of {external_userid, name, status, takeover_time, errcode, reason}'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'linkapi;admin;workchat;help;add-assembly'= {
+        }
+        &'linkapi;admin;workchat;help;assemblies'= {
+        }
+        &'linkapi;admin;workchat;help;load-transfers'= {
+        }
+        &'linkapi;admin;workchat;help;help'= {
+        }
         &'linkapi;admin;rotate-visitor-secret'= {
             cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
             cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
@@ -749,6 +1180,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand key 'API keys'
             cand domain 'Domains'
             cand template 'Jump-page templates: add, list, edit and retire custom ones'
+            cand workchat 'Work-chat data: users'' assembly lists and transfer records'
             cand rotate-visitor-secret 'Count visitors with a new secret from now on (a visitor seen before counts once more as unique)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -796,6 +1228,17 @@ set edit:completion:arg-completer[linkapi] = {|@words|
         }
         &'linkapi;admin;help;template;retire'= {
         }
+        &'linkapi;admin;help;workchat'= {
+            cand add-assembly 'Add an acquisition link to a user''s assembly list (or change the one with its link id)'
+            cand assemblies 'A user''s assembly list'
+            cand load-transfers 'Load transfer records from a file: a JSON array or JSON lines of {external_userid, name, status, takeover_time, errcode, reason}'
+        }
+        &'linkapi;admin;help;workchat;add-assembly'= {
+        }
+        &'linkapi;admin;help;workchat;assemblies'= {
+        }
+        &'linkapi;admin;help;workchat;load-transfers'= {
+        }
         &'linkapi;admin;help;rotate-visitor-secret'= {
         }
         &'linkapi;admin;help;help'= {
@@ -839,6 +1282,9 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand group 'Create and list groups of chains'
             cand domain 'List the domains you may create chains on'
             cand stats 'Show a chain''s visits: totals, unique visitors and the daily trend'
+            cand wx 'Messaging-app chains: QR codes that rotate, account IDs, mini-programs, shops'
+            cand card 'Card chains: messaging-app chains in the card namespace'
+            cand workchat 'Work-chat chains, your assembly list and customer-transfer results'
             cand conversion 'Report ad conversions for a chain and list what was recorded'
             cand template 'List the jump-page templates you may use'
             cand upload 'Upload images (many at once, with progress bars), list and delete uploads'
@@ -900,6 +1346,54 @@ set edit:completion:arg-completer[linkapi] = {|@words|
         }
         &'linkapi;help;stats'= {
         }
+        &'linkapi;help;wx'= {
+            cand create 'Create a messaging-app chain'
+            cand list 'List your messaging-app chains, newest first'
+            cand info 'Show one chain and its channels'
+            cand edit 'Change a chain''s fields and channels'
+            cand delete 'Delete messaging-app chains'
+        }
+        &'linkapi;help;wx;create'= {
+        }
+        &'linkapi;help;wx;list'= {
+        }
+        &'linkapi;help;wx;info'= {
+        }
+        &'linkapi;help;wx;edit'= {
+        }
+        &'linkapi;help;wx;delete'= {
+        }
+        &'linkapi;help;card'= {
+            cand list 'Your card chains (at most 100, newest first)'
+            cand create 'Create a chain in the card namespace (always the generic page: no --template)'
+        }
+        &'linkapi;help;card;list'= {
+        }
+        &'linkapi;help;card;create'= {
+        }
+        &'linkapi;help;workchat'= {
+            cand create 'Create a work-chat chain'
+            cand edit 'Change a work-chat chain'
+            cand info 'Show a work-chat chain'
+            cand list 'List your work-chat chains, newest first'
+            cand delete 'Delete work-chat chains'
+            cand assemblies 'Your assembly list: the acquisition links work-chat chains may lead to'
+            cand transfers 'Customer-ownership transfer results of a corp'
+        }
+        &'linkapi;help;workchat;create'= {
+        }
+        &'linkapi;help;workchat;edit'= {
+        }
+        &'linkapi;help;workchat;info'= {
+        }
+        &'linkapi;help;workchat;list'= {
+        }
+        &'linkapi;help;workchat;delete'= {
+        }
+        &'linkapi;help;workchat;assemblies'= {
+        }
+        &'linkapi;help;workchat;transfers'= {
+        }
         &'linkapi;help;conversion'= {
             cand report 'Report a conversion; a repeat of the same chain, type and out id is recognised as a duplicate and not recorded twice'
             cand list 'List the conversions recorded for a chain, newest first'
@@ -926,6 +1420,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand key 'API keys'
             cand domain 'Domains'
             cand template 'Jump-page templates: add, list, edit and retire custom ones'
+            cand workchat 'Work-chat data: users'' assembly lists and transfer records'
             cand rotate-visitor-secret 'Count visitors with a new secret from now on (a visitor seen before counts once more as unique)'
         }
         &'linkapi;help;admin;user'= {
@@ -971,6 +1466,17 @@ set edit:completion:arg-completer[linkapi] = {|@words|
         &'linkapi;help;admin;template;edit'= {
         }
         &'linkapi;help;admin;template;retire'= {
+        }
+        &'linkapi;help;admin;workchat'= {
+            cand add-assembly 'Add an acquisition link to a user''s assembly list (or change the one with its link id)'
+            cand assemblies 'A user''s assembly list'
+            cand load-transfers 'Load transfer records from a file: a JSON array or JSON lines of {external_userid, name, status, takeover_time, errcode, reason}'
+        }
+        &'linkapi;help;admin;workchat;add-assembly'= {
+        }
+        &'linkapi;help;admin;workchat;assemblies'= {
+        }
+        &'linkapi;help;admin;workchat;load-transfers'= {
         }
         &'linkapi;help;admin;rotate-visitor-secret'= {
         }

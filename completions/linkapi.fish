@@ -34,6 +34,9 @@ complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "chain" -d 'Create, 
 complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "group" -d 'Create and list groups of chains'
 complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "domain" -d 'List the domains you may create chains on'
 complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "stats" -d 'Show a chain\'s visits: totals, unique visitors and the daily trend'
+complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "wx" -d 'Messaging-app chains: QR codes that rotate, account IDs, mini-programs, shops'
+complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "card" -d 'Card chains: messaging-app chains in the card namespace'
+complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "workchat" -d 'Work-chat chains, your assembly list and customer-transfer results'
 complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "conversion" -d 'Report ad conversions for a chain and list what was recorded'
 complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "template" -d 'List the jump-page templates you may use'
 complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "upload" -d 'Upload images (many at once, with progress bars), list and delete uploads'
@@ -217,6 +220,280 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand stats" -l code -d 'Take 
 complete -c linkapi -n "__fish_linkapi_using_subcommand stats" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
 complete -c linkapi -n "__fish_linkapi_using_subcommand stats" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand stats" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and not __fish_seen_subcommand_from create list info edit delete help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and not __fish_seen_subcommand_from create list info edit delete help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and not __fish_seen_subcommand_from create list info edit delete help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and not __fish_seen_subcommand_from create list info edit delete help" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and not __fish_seen_subcommand_from create list info edit delete help" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and not __fish_seen_subcommand_from create list info edit delete help" -f -a "create" -d 'Create a messaging-app chain'
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and not __fish_seen_subcommand_from create list info edit delete help" -f -a "list" -d 'List your messaging-app chains, newest first'
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and not __fish_seen_subcommand_from create list info edit delete help" -f -a "info" -d 'Show one chain and its channels'
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and not __fish_seen_subcommand_from create list info edit delete help" -f -a "edit" -d 'Change a chain\'s fields and channels'
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and not __fish_seen_subcommand_from create list info edit delete help" -f -a "delete" -d 'Delete messaging-app chains'
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and not __fish_seen_subcommand_from create list info edit delete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l from-file -d 'Full input as JSON (the body of POST /wx-chains, channel_list included), or - for standard input; flags override its fields' -r -F
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l title -d 'Label' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l sub-type -d 'Where the chain leads [default on create: scan-qr]' -r -f -a "scan-qr\t'1: a QR code to scan (--qr-url or --channel)'
+account\t'2: an account ID to add (--wx-id)'
+mini-program\t'3: a mini-program (--mini-appid, --mini-path)'
+shop\t'4: a shop (--shop-appid, --shop-path)'
+workchat-url\t'5: a work-chat acquisition URL (--qwhk-url)'"
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l qr-url -d 'The chain\'s own QR image URL (scan-qr)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l wx-id -d 'Account ID (account)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l mini-appid -d 'Mini-program app id (mini-program)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l mini-path -d 'Mini-program page path (mini-program)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l shop-appid -d 'Shop app id (shop)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l shop-path -d 'Shop page path (shop)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l qwhk-url -d 'Work-chat acquisition URL (workchat-url)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l avatar -d 'Avatar image URL' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l guide-text -d 'A line guiding the visitor' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l desc -d 'Longer text on the page' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l sub-title -d 'Line under the heading (at most 20 characters; shown with --show-type small)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l show-type -d 'Image layout' -r -f -a "small\t'1: a small image (the QR code) with the sub-title'
+long\t'2: a long image across the page'"
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l template -d 'Jump-page template id (see linkapi template list)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l scan-tips -d 'Show a hint on how to scan (0 or 1)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l rotation -d 'How visits pick a channel' -r -f -a "sort\t'1: in sort order, each until its limit or expiry'
+weighted\t'3: weighted random by ratio'
+round-robin\t'4: round robin'
+uniform\t'5: uniform random'"
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l cap -d 'What channel limits cap' -r -f -a "total\t'1: visits ever'
+daily\t'2: visits per day'"
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l channel -d 'Add a channel with this QR image URL (repeatable; sort order as given). Use --from-file for limits, ratios and expiry' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l expires -d 'Expiry: "YYYY-MM-DD HH:MM:SS" (UTC), RFC 3339, or Unix seconds; 0 never' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l group -d 'Group id (a group of chain type 2)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l code -d 'Custom code instead of a random one' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l domain -d 'Domain id [default: the server\'s default domain]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l direct-jump -d 'Jump straight to the destination instead of showing the page'
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l page -d 'Show the page (undoes --direct-jump on edit)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from list" -l page -d 'Page to show' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from list" -l limit -d 'Chains per page (at most 100)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from list" -s q -l query -d 'Only chains whose title or code contains this' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from list" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from list" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from list" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from list" -l all -d 'Every page'
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from info" -l domain -d 'Domain id, when you have the code on several domains' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from info" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from info" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from info" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from info" -l code -d 'Take CHAIN as a code even when it is all digits'
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from info" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from info" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from info" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l domain -d 'Domain id, when you have the code on several domains' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l from-file -d 'Full input as JSON (the body of POST /wx-chains, channel_list included), or - for standard input; flags override its fields' -r -F
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l title -d 'Label' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l sub-type -d 'Where the chain leads [default on create: scan-qr]' -r -f -a "scan-qr\t'1: a QR code to scan (--qr-url or --channel)'
+account\t'2: an account ID to add (--wx-id)'
+mini-program\t'3: a mini-program (--mini-appid, --mini-path)'
+shop\t'4: a shop (--shop-appid, --shop-path)'
+workchat-url\t'5: a work-chat acquisition URL (--qwhk-url)'"
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l qr-url -d 'The chain\'s own QR image URL (scan-qr)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l wx-id -d 'Account ID (account)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l mini-appid -d 'Mini-program app id (mini-program)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l mini-path -d 'Mini-program page path (mini-program)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l shop-appid -d 'Shop app id (shop)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l shop-path -d 'Shop page path (shop)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l qwhk-url -d 'Work-chat acquisition URL (workchat-url)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l avatar -d 'Avatar image URL' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l guide-text -d 'A line guiding the visitor' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l desc -d 'Longer text on the page' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l sub-title -d 'Line under the heading (at most 20 characters; shown with --show-type small)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l show-type -d 'Image layout' -r -f -a "small\t'1: a small image (the QR code) with the sub-title'
+long\t'2: a long image across the page'"
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l template -d 'Jump-page template id (see linkapi template list)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l scan-tips -d 'Show a hint on how to scan (0 or 1)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l rotation -d 'How visits pick a channel' -r -f -a "sort\t'1: in sort order, each until its limit or expiry'
+weighted\t'3: weighted random by ratio'
+round-robin\t'4: round robin'
+uniform\t'5: uniform random'"
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l cap -d 'What channel limits cap' -r -f -a "total\t'1: visits ever'
+daily\t'2: visits per day'"
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l channel -d 'Add a channel with this QR image URL (repeatable; sort order as given). Use --from-file for limits, ratios and expiry' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l expires -d 'Expiry: "YYYY-MM-DD HH:MM:SS" (UTC), RFC 3339, or Unix seconds; 0 never' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l group -d 'Group id (a group of chain type 2)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l code -d 'Take CHAIN as a code even when it is all digits'
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l direct-jump -d 'Jump straight to the destination instead of showing the page'
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l page -d 'Show the page (undoes --direct-jump on edit)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from delete" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from delete" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from delete" -l code -d 'Take every CHAIN as a code'
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from delete" -s y -l yes -d 'Do not ask for confirmation'
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from delete" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from delete" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from help" -f -a "create" -d 'Create a messaging-app chain'
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from help" -f -a "list" -d 'List your messaging-app chains, newest first'
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from help" -f -a "info" -d 'Show one chain and its channels'
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from help" -f -a "edit" -d 'Change a chain\'s fields and channels'
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from help" -f -a "delete" -d 'Delete messaging-app chains'
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and not __fish_seen_subcommand_from list create help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and not __fish_seen_subcommand_from list create help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and not __fish_seen_subcommand_from list create help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and not __fish_seen_subcommand_from list create help" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and not __fish_seen_subcommand_from list create help" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and not __fish_seen_subcommand_from list create help" -f -a "list" -d 'Your card chains (at most 100, newest first)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and not __fish_seen_subcommand_from list create help" -f -a "create" -d 'Create a chain in the card namespace (always the generic page: no --template)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and not __fish_seen_subcommand_from list create help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from list" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from list" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from list" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l from-file -d 'Full input as JSON (the body of POST /wx-chains, channel_list included), or - for standard input; flags override its fields' -r -F
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l title -d 'Label' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l sub-type -d 'Where the chain leads [default on create: scan-qr]' -r -f -a "scan-qr\t'1: a QR code to scan (--qr-url or --channel)'
+account\t'2: an account ID to add (--wx-id)'
+mini-program\t'3: a mini-program (--mini-appid, --mini-path)'
+shop\t'4: a shop (--shop-appid, --shop-path)'
+workchat-url\t'5: a work-chat acquisition URL (--qwhk-url)'"
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l qr-url -d 'The chain\'s own QR image URL (scan-qr)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l wx-id -d 'Account ID (account)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l mini-appid -d 'Mini-program app id (mini-program)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l mini-path -d 'Mini-program page path (mini-program)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l shop-appid -d 'Shop app id (shop)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l shop-path -d 'Shop page path (shop)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l qwhk-url -d 'Work-chat acquisition URL (workchat-url)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l avatar -d 'Avatar image URL' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l guide-text -d 'A line guiding the visitor' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l desc -d 'Longer text on the page' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l sub-title -d 'Line under the heading (at most 20 characters; shown with --show-type small)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l show-type -d 'Image layout' -r -f -a "small\t'1: a small image (the QR code) with the sub-title'
+long\t'2: a long image across the page'"
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l template -d 'Jump-page template id (see linkapi template list)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l scan-tips -d 'Show a hint on how to scan (0 or 1)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l rotation -d 'How visits pick a channel' -r -f -a "sort\t'1: in sort order, each until its limit or expiry'
+weighted\t'3: weighted random by ratio'
+round-robin\t'4: round robin'
+uniform\t'5: uniform random'"
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l cap -d 'What channel limits cap' -r -f -a "total\t'1: visits ever'
+daily\t'2: visits per day'"
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l channel -d 'Add a channel with this QR image URL (repeatable; sort order as given). Use --from-file for limits, ratios and expiry' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l expires -d 'Expiry: "YYYY-MM-DD HH:MM:SS" (UTC), RFC 3339, or Unix seconds; 0 never' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l group -d 'Group id (a group of chain type 2)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l code -d 'Custom code instead of a random one' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l domain -d 'Domain id [default: the server\'s default domain]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l direct-jump -d 'Jump straight to the destination instead of showing the page'
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l page -d 'Show the page (undoes --direct-jump on edit)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from help" -f -a "list" -d 'Your card chains (at most 100, newest first)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from help" -f -a "create" -d 'Create a chain in the card namespace (always the generic page: no --template)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and not __fish_seen_subcommand_from create edit info list delete assemblies transfers help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and not __fish_seen_subcommand_from create edit info list delete assemblies transfers help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and not __fish_seen_subcommand_from create edit info list delete assemblies transfers help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and not __fish_seen_subcommand_from create edit info list delete assemblies transfers help" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and not __fish_seen_subcommand_from create edit info list delete assemblies transfers help" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and not __fish_seen_subcommand_from create edit info list delete assemblies transfers help" -f -a "create" -d 'Create a work-chat chain'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and not __fish_seen_subcommand_from create edit info list delete assemblies transfers help" -f -a "edit" -d 'Change a work-chat chain'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and not __fish_seen_subcommand_from create edit info list delete assemblies transfers help" -f -a "info" -d 'Show a work-chat chain'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and not __fish_seen_subcommand_from create edit info list delete assemblies transfers help" -f -a "list" -d 'List your work-chat chains, newest first'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and not __fish_seen_subcommand_from create edit info list delete assemblies transfers help" -f -a "delete" -d 'Delete work-chat chains'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and not __fish_seen_subcommand_from create edit info list delete assemblies transfers help" -f -a "assemblies" -d 'Your assembly list: the acquisition links work-chat chains may lead to'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and not __fish_seen_subcommand_from create edit info list delete assemblies transfers help" -f -a "transfers" -d 'Customer-ownership transfer results of a corp'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and not __fish_seen_subcommand_from create edit info list delete assemblies transfers help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from create" -l customer -d 'An entry of your assembly list (wxwork_type 1; see linkapi workchat assemblies)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from create" -l url -d 'A work-chat URL (wxwork_type 2)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from create" -l title -d 'Label' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from create" -l template -d 'Jump-page template id' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from create" -l group -d 'Group id (a group of chain type 3)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from create" -l expires -d 'Expiry: "YYYY-MM-DD HH:MM:SS" (UTC), RFC 3339, or Unix seconds; 0 never' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from create" -l code -d 'Custom code instead of a random one' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from create" -l domain -d 'Domain id [default: the server\'s default domain]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from create" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from create" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from create" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from create" -l direct-jump -d 'Jump straight to the destination instead of showing the page'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from create" -l page -d 'Show the page (undoes --direct-jump on edit)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from create" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from create" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from edit" -l channel -d 'The channel whose URL changes [default: the chain\'s only one]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from edit" -l customer -d 'An entry of your assembly list (wxwork_type 1; see linkapi workchat assemblies)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from edit" -l url -d 'A work-chat URL (wxwork_type 2)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from edit" -l title -d 'Label' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from edit" -l template -d 'Jump-page template id' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from edit" -l group -d 'Group id (a group of chain type 3)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from edit" -l expires -d 'Expiry: "YYYY-MM-DD HH:MM:SS" (UTC), RFC 3339, or Unix seconds; 0 never' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from edit" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from edit" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from edit" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from edit" -l direct-jump -d 'Jump straight to the destination instead of showing the page'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from edit" -l page -d 'Show the page (undoes --direct-jump on edit)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from edit" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from edit" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from edit" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from info" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from info" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from info" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from info" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from info" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from info" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from list" -l page -d 'Page to show' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from list" -l limit -d 'Chains per page (at most 100)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from list" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from list" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from list" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from delete" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from delete" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from delete" -l code -d 'Take every CHAIN as a code'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from delete" -s y -l yes -d 'Do not ask for confirmation'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from delete" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from delete" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from assemblies" -l page -d 'Page to show' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from assemblies" -l limit -d 'Entries per page (at most 100)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from assemblies" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from assemblies" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from assemblies" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from assemblies" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from assemblies" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from assemblies" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from transfers" -l corp -d 'The corp id' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from transfers" -l handover -d 'Only transfers from this work-chat user' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from transfers" -l takeover -d 'Only transfers to this work-chat user' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from transfers" -l cursor -d 'Start at this cursor (a next_cursor printed before)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from transfers" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from transfers" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from transfers" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from transfers" -l all -d 'Follow the cursor to the end'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from transfers" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from transfers" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from transfers" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from help" -f -a "create" -d 'Create a work-chat chain'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from help" -f -a "edit" -d 'Change a work-chat chain'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from help" -f -a "info" -d 'Show a work-chat chain'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from help" -f -a "list" -d 'List your work-chat chains, newest first'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from help" -f -a "delete" -d 'Delete work-chat chains'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from help" -f -a "assemblies" -d 'Your assembly list: the acquisition links work-chat chains may lead to'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from help" -f -a "transfers" -d 'Customer-ownership transfer results of a corp'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and not __fish_seen_subcommand_from report list help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and not __fish_seen_subcommand_from report list help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and not __fish_seen_subcommand_from report list help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
@@ -300,17 +577,18 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and __fish_seen_
 complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and __fish_seen_subcommand_from help" -f -a "list" -d 'List your uploads, newest first'
 complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and __fish_seen_subcommand_from help" -f -a "delete" -d 'Delete uploads by id; the bytes go when no upload of anyone names them'
 complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template rotate-visitor-secret help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template rotate-visitor-secret help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template rotate-visitor-secret help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template rotate-visitor-secret help" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template rotate-visitor-secret help" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template rotate-visitor-secret help" -f -a "user" -d 'Users'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template rotate-visitor-secret help" -f -a "key" -d 'API keys'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template rotate-visitor-secret help" -f -a "domain" -d 'Domains'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template rotate-visitor-secret help" -f -a "template" -d 'Jump-page templates: add, list, edit and retire custom ones'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template rotate-visitor-secret help" -f -a "rotate-visitor-secret" -d 'Count visitors with a new secret from now on (a visitor seen before counts once more as unique)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template rotate-visitor-secret help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template workchat rotate-visitor-secret help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template workchat rotate-visitor-secret help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template workchat rotate-visitor-secret help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template workchat rotate-visitor-secret help" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template workchat rotate-visitor-secret help" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template workchat rotate-visitor-secret help" -f -a "user" -d 'Users'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template workchat rotate-visitor-secret help" -f -a "key" -d 'API keys'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template workchat rotate-visitor-secret help" -f -a "domain" -d 'Domains'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template workchat rotate-visitor-secret help" -f -a "template" -d 'Jump-page templates: add, list, edit and retire custom ones'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template workchat rotate-visitor-secret help" -f -a "workchat" -d 'Work-chat data: users\' assembly lists and transfer records'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template workchat rotate-visitor-secret help" -f -a "rotate-visitor-secret" -d 'Count visitors with a new secret from now on (a visitor seen before counts once more as unique)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template workchat rotate-visitor-secret help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from user" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from user" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from user" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
@@ -347,6 +625,15 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_s
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from template" -f -a "edit" -d 'Change a custom template'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from template" -f -a "retire" -d 'Retire a custom template: no longer offered; chains that use it keep it'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from template" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from workchat" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from workchat" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from workchat" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from workchat" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from workchat" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from workchat" -f -a "add-assembly" -d 'Add an acquisition link to a user\'s assembly list (or change the one with its link id)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from workchat" -f -a "assemblies" -d 'A user\'s assembly list'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from workchat" -f -a "load-transfers" -d 'Load transfer records from a file: a JSON array or JSON lines of {external_userid, name, status, takeover_time, errcode, reason}'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from workchat" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from rotate-visitor-secret" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from rotate-visitor-secret" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from rotate-visitor-secret" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
@@ -356,6 +643,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_s
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from help" -f -a "key" -d 'API keys'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from help" -f -a "domain" -d 'Domains'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from help" -f -a "template" -d 'Jump-page templates: add, list, edit and retire custom ones'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from help" -f -a "workchat" -d 'Work-chat data: users\' assembly lists and transfer records'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from help" -f -a "rotate-visitor-secret" -d 'Count visitors with a new secret from now on (a visitor seen before counts once more as unique)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand serve" -l listen -d 'Address to listen on [default: 127.0.0.1:8080]' -r
@@ -379,19 +667,22 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand man" -l profile -d 'Prof
 complete -c linkapi -n "__fish_linkapi_using_subcommand man" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
 complete -c linkapi -n "__fish_linkapi_using_subcommand man" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand man" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats conversion template upload admin serve completions man help" -f -a "auth" -d 'Log in to a server, see where keys come from, log out'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats conversion template upload admin serve completions man help" -f -a "chain" -d 'Create, list, inspect, edit and delete short links'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats conversion template upload admin serve completions man help" -f -a "group" -d 'Create and list groups of chains'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats conversion template upload admin serve completions man help" -f -a "domain" -d 'List the domains you may create chains on'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats conversion template upload admin serve completions man help" -f -a "stats" -d 'Show a chain\'s visits: totals, unique visitors and the daily trend'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats conversion template upload admin serve completions man help" -f -a "conversion" -d 'Report ad conversions for a chain and list what was recorded'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats conversion template upload admin serve completions man help" -f -a "template" -d 'List the jump-page templates you may use'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats conversion template upload admin serve completions man help" -f -a "upload" -d 'Upload images (many at once, with progress bars), list and delete uploads'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats conversion template upload admin serve completions man help" -f -a "admin" -d 'Manage users, API keys and domains (needs a key with scope admin)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats conversion template upload admin serve completions man help" -f -a "serve" -d 'Run the server locally (same flags as linkapi-server)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats conversion template upload admin serve completions man help" -f -a "completions" -d 'Print a shell completion script'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats conversion template upload admin serve completions man help" -f -a "man" -d 'Print the manual page, or write every page into a directory'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats conversion template upload admin serve completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template upload admin serve completions man help" -f -a "auth" -d 'Log in to a server, see where keys come from, log out'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template upload admin serve completions man help" -f -a "chain" -d 'Create, list, inspect, edit and delete short links'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template upload admin serve completions man help" -f -a "group" -d 'Create and list groups of chains'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template upload admin serve completions man help" -f -a "domain" -d 'List the domains you may create chains on'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template upload admin serve completions man help" -f -a "stats" -d 'Show a chain\'s visits: totals, unique visitors and the daily trend'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template upload admin serve completions man help" -f -a "wx" -d 'Messaging-app chains: QR codes that rotate, account IDs, mini-programs, shops'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template upload admin serve completions man help" -f -a "card" -d 'Card chains: messaging-app chains in the card namespace'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template upload admin serve completions man help" -f -a "workchat" -d 'Work-chat chains, your assembly list and customer-transfer results'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template upload admin serve completions man help" -f -a "conversion" -d 'Report ad conversions for a chain and list what was recorded'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template upload admin serve completions man help" -f -a "template" -d 'List the jump-page templates you may use'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template upload admin serve completions man help" -f -a "upload" -d 'Upload images (many at once, with progress bars), list and delete uploads'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template upload admin serve completions man help" -f -a "admin" -d 'Manage users, API keys and domains (needs a key with scope admin)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template upload admin serve completions man help" -f -a "serve" -d 'Run the server locally (same flags as linkapi-server)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template upload admin serve completions man help" -f -a "completions" -d 'Print a shell completion script'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template upload admin serve completions man help" -f -a "man" -d 'Print the manual page, or write every page into a directory'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template upload admin serve completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "login" -d 'Store an API key for a server, checked against the server first'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "status" -d 'Show each profile\'s server, where its key comes from, and whether the key works'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "logout" -d 'Forget the stored key of the profile (the key itself stays valid on the server)'
@@ -406,6 +697,20 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_su
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from group" -f -a "create" -d 'Create a group'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from group" -f -a "list" -d 'List your groups'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from domain" -f -a "list" -d 'List the domains you may use'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from wx" -f -a "create" -d 'Create a messaging-app chain'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from wx" -f -a "list" -d 'List your messaging-app chains, newest first'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from wx" -f -a "info" -d 'Show one chain and its channels'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from wx" -f -a "edit" -d 'Change a chain\'s fields and channels'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from wx" -f -a "delete" -d 'Delete messaging-app chains'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from card" -f -a "list" -d 'Your card chains (at most 100, newest first)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from card" -f -a "create" -d 'Create a chain in the card namespace (always the generic page: no --template)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from workchat" -f -a "create" -d 'Create a work-chat chain'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from workchat" -f -a "edit" -d 'Change a work-chat chain'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from workchat" -f -a "info" -d 'Show a work-chat chain'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from workchat" -f -a "list" -d 'List your work-chat chains, newest first'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from workchat" -f -a "delete" -d 'Delete work-chat chains'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from workchat" -f -a "assemblies" -d 'Your assembly list: the acquisition links work-chat chains may lead to'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from workchat" -f -a "transfers" -d 'Customer-ownership transfer results of a corp'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from conversion" -f -a "report" -d 'Report a conversion; a repeat of the same chain, type and out id is recognised as a duplicate and not recorded twice'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from conversion" -f -a "list" -d 'List the conversions recorded for a chain, newest first'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from template" -f -a "list" -d 'List the templates offered to you, and which your chains use'
@@ -415,4 +720,5 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_su
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from admin" -f -a "key" -d 'API keys'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from admin" -f -a "domain" -d 'Domains'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from admin" -f -a "template" -d 'Jump-page templates: add, list, edit and retire custom ones'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from admin" -f -a "workchat" -d 'Work-chat data: users\' assembly lists and transfer records'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from admin" -f -a "rotate-visitor-secret" -d 'Count visitors with a new secret from now on (a visitor seen before counts once more as unique)'

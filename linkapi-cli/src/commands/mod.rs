@@ -3,6 +3,7 @@
 mod auth;
 mod chain;
 mod conversion;
+mod jump;
 mod resources;
 mod serve;
 mod stats;
@@ -30,6 +31,9 @@ pub async fn run(cli: Cli) -> Result<()> {
         Command::Auth(command) => auth::run(ctx()?, command).await,
         Command::Chain(command) => chain::run(ctx()?, command).await,
         Command::Conversion(command) => conversion::run(ctx()?, command).await,
+        Command::Wx(command) => jump::wx(ctx()?, command).await,
+        Command::Card(command) => jump::card(ctx()?, command).await,
+        Command::Workchat(command) => jump::workchat(ctx()?, command).await,
         Command::Stats { chain, days, json } => stats::run(ctx()?, chain, days, json.json).await,
         Command::Upload(args) => upload::run(ctx()?, args).await,
         Command::Template(TemplateCommand::List { page, limit, json }) => {
@@ -52,6 +56,7 @@ pub async fn run(cli: Cli) -> Result<()> {
         Command::Admin(AdminCommand::Template(command)) => {
             resources::template(ctx()?, command).await
         }
+        Command::Admin(AdminCommand::Workchat(command)) => jump::admin(ctx()?, command).await,
         Command::Admin(AdminCommand::RotateVisitorSecret) => {
             resources::rotate_visitor_secret(ctx()?).await
         }

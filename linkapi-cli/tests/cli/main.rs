@@ -9,6 +9,7 @@ mod exit_codes;
 mod generated;
 #[path = "../../../linkapi-core/tests/images.rs"]
 mod images;
+mod jump;
 mod keyring;
 #[path = "../../../linkapi-core/tests/pg_cluster.rs"]
 mod pg_cluster;

@@ -1,0 +1,678 @@
+//! `linkapi wx ...`, `linkapi card ...`, `linkapi workchat ...` and `linkapi admin workchat ...`.
+
+use std::io::Read;
+use std::path::Path;
+
+use anyhow::{Context as _, Result};
+use linkapi_core::client::Client;
+use linkapi_core::wire::{IntList, LenientInt, admin, compat, primary};
+
+use crate::cli::{
+    AdminWorkchatCommand, CapArg, CardCommand, RotationArg, ShowTypeArg, SubTypeArg,
+    WorkchatCommand, WorkchatFields, WxCommand, WxFields,
+};
+use crate::context::{Context, parse_time};
+use crate::exit::{Reported, UsageError};
+use crate::output::{Column, Record, col};
+
+/// Transfer records sent per request (the server's limit).
+const TRANSFERS_PER_LOAD: usize = 1000;
+
+fn read_input(path: &Path) -> Result<String> {
+    let mut text = String::new();
+    if path == Path::new("-") {
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .context("reading standard input")?;
+    } else {
+        text =
+            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    }
+    Ok(text)
+}
+
+/// The input the flags (over `--from-file`) describe, in the shape of `POST /wx-chains`.
+fn wx_input(fields: WxFields) -> Result<primary::WxChainInput> {
+    let mut input = match &fields.from_file {
+        Some(path) => serde_json::from_str::<primary::WxChainInput>(&read_input(path)?)
+            .map_err(|e| UsageError(format!("{}: {e}", path.display())))?,
+        None => primary::WxChainInput::default(),
+    };
+    let set = |slot: &mut Option<String>, value: Option<String>| {
+        if value.is_some() {
+            *slot = value;
+        }
+    };
+    set(&mut input.chain_title, fields.title);
+    set(&mut input.scan_qr_url, fields.qr_url);
+    set(&mut input.wx_id, fields.wx_id);
+    set(&mut input.mini_appid, fields.mini_appid);
+    set(&mut input.mini_path, fields.mini_path);
+    set(&mut input.shop_appid, fields.shop_appid);
+    set(&mut input.shop_path, fields.shop_path);
+    set(&mut input.qwhk_url, fields.qwhk_url);
+    set(&mut input.avatar, fields.avatar);
+    set(&mut input.guide_text, fields.guide_text);
+    set(&mut input.promo_desc, fields.desc);
+    set(&mut input.sub_title, fields.sub_title);
+    if let Some(sub_type) = fields.sub_type {
+        input.sub_type = Some(match sub_type {
+            SubTypeArg::ScanQr => 1,
+            SubTypeArg::Account => 2,
+            SubTypeArg::MiniProgram => 3,
+            SubTypeArg::Shop => 4,
+            SubTypeArg::WorkchatUrl => 5,
+        });
+    }
+    if fields.direct_jump {
+        input.is_direct_jump = Some(1);
+    } else if fields.page {
+        input.is_direct_jump = Some(0);
+    }
+    if let Some(show) = fields.show_type {
+        input.show_type = Some(match show {
+            ShowTypeArg::Small => 1,
+            ShowTypeArg::Long => 2,
+        });
+    }
+    if fields.template.is_some() {
+        input.jump_template_id = fields.template;
+    }
+    if fields.scan_tips.is_some() {
+        input.scan_tips = fields.scan_tips;
+    }
+    if let Some(rotation) = fields.rotation {
+        input.visit_type = Some(match rotation {
+            RotationArg::Sort => 1,
+            RotationArg::Weighted => 3,
+            RotationArg::RoundRobin => 4,
+            RotationArg::Uniform => 5,
+        });
+    }
+    if let Some(cap) = fields.cap {
+        input.qrcode_vc_type = Some(match cap {
+            CapArg::Total => 1,
+            CapArg::Daily => 2,
+        });
+    }
+    if let Some(expires) = fields.expires.as_deref() {
+        input.valid_time = Some(parse_time("--expires", expires)?);
+    }
+    if fields.group.is_some() {
+        input.group_id = fields.group;
+    }
+    if !fields.channels.is_empty() {
+        let list = input.channel_list.get_or_insert_with(Vec::new);
+        let base = list.len() as i64;
+        list.extend(fields.channels.into_iter().enumerate().map(|(i, url)| {
+            primary::ChannelInput {
+                url: Some(url),
+                sort: Some(base + i as i64 + 1),
+                ..primary::ChannelInput::default()
+            }
+        }));
+    }
+    Ok(input)
+}
+
+/// The same input in the compatibility shape (`/card/createWxChain`).
+fn card_input(input: primary::WxChainInput) -> compat::WxChainInput {
+    let int = |v: Option<i64>| v.map(LenientInt);
+    compat::WxChainInput {
+        chain: None,
+        chain_title: input.chain_title,
+        chain_type: Some(LenientInt(4)),
+        code: input.code,
+        domain: input.domain_id.map(|d| IntList(vec![d])),
+        group_id: input.group_id.map(|g| IntList(vec![g])),
+        valid_time: input.valid_time.map(linkapi_core::wire::FlexibleTime),
+        sub_type: int(input.sub_type),
+        wx_id: input.wx_id,
+        scan_qr_url: input.scan_qr_url,
+        avatar: input.avatar,
+        desc: input.promo_desc,
+        sub_title: input.sub_title,
+        guide_text: input.guide_text,
+        qwhk_url: input.qwhk_url,
+        mini_appid: input.mini_appid,
+        mini_path: input.mini_path,
+        shop_appid: input.shop_appid,
+        shop_path: input.shop_path,
+        is_direct_jump: int(input.is_direct_jump),
+        jump_template_id: int(input.jump_template_id),
+        qrcode_vc_type: int(input.qrcode_vc_type),
+        scan_tips: int(input.scan_tips),
+        show_type: int(input.show_type),
+        visit_type: int(input.visit_type),
+        channel_list: input.channel_list.map(|list| {
+            list.into_iter()
+                .map(|c| compat::ChannelInput {
+                    id: int(c.id),
+                    is_delete: int(c.is_delete),
+                    qrcode_time: int(c.qrcode_time),
+                    ratio: int(c.ratio),
+                    sort: int(c.sort),
+                    status: int(c.status),
+                    visit_limit: int(c.visit_limit),
+                    qrcode_name: c.qrcode_name,
+                    url: c.url,
+                    url2: c.url2,
+                })
+                .collect()
+        }),
+    }
+}
+
+/// The id of the messaging-app (or card) chain `chain` names: all digits is an id unless
+/// `force_code`.
+async fn resolve_wx(
+    client: &Client,
+    chain: &str,
+    force_code: bool,
+    domain: Option<i64>,
+) -> Result<i64> {
+    if !force_code && let Ok(id) = chain.parse::<i64>() {
+        return Ok(id);
+    }
+    let info = client
+        .compat_wx_chain_info(&compat::ChainRef {
+            chain: chain.to_owned(),
+            domain: domain.map(|d| IntList(vec![d])),
+        })
+        .await
+        .with_context(|| format!("looking up chain {chain:?}"))?;
+    Ok(info.chain_id)
+}
+
+/// The id of the work-chat chain `chain` names.
+async fn resolve_workchat(client: &Client, chain: &str, force_code: bool) -> Result<i64> {
+    if !force_code && let Ok(id) = chain.parse::<i64>() {
+        return Ok(id);
+    }
+    let info = client
+        .workchat_chain_info(&compat::ChainRef {
+            chain: chain.to_owned(),
+            domain: None,
+        })
+        .await
+        .with_context(|| format!("looking up chain {chain:?}"))?;
+    Ok(info.chain_id)
+}
+
+/// Lists a page (or every page) of jump chains of one type.
+async fn list_of(
+    ctx: &Context,
+    chain_type: i64,
+    page: i64,
+    limit: i64,
+    all: bool,
+    query: Option<String>,
+) -> Result<Vec<primary::WxChain>> {
+    let client = ctx.client()?;
+    let mut request = primary::ListWxChains {
+        chain_type: Some(chain_type),
+        page: Some(page),
+        page_size: Some(limit),
+        group_id: None,
+        q: query,
+    };
+    let mut chains = Vec::new();
+    loop {
+        let found = client.list_wx_chains(&request).await?;
+        let fetched = found.list.len() as i64;
+        chains.extend(found.list);
+        let seen = (found.page - 1) * found.page_size + fetched;
+        if !all || fetched == 0 || seen >= found.total {
+            break;
+        }
+        request.page = Some(found.page + 1);
+    }
+    Ok(chains)
+}
+
+/// Deletes jump chains after one confirmation.
+async fn delete_all(ctx: Context, ids: Vec<(String, i64)>, yes: bool) -> Result<()> {
+    let names: Vec<&str> = ids.iter().map(|(name, _)| name.as_str()).collect();
+    if !ctx.confirm(
+        &format!(
+            "Delete {} chain(s) ({})? Their links stop working",
+            ids.len(),
+            names.join(", ")
+        ),
+        yes,
+    )? {
+        return Err(Reported("nothing deleted".into()).into());
+    }
+    let client = ctx.client()?;
+    for (name, id) in &ids {
+        client.delete_wx_chain(*id).await?;
+        ctx.out.success(&format!("Deleted {name}"));
+    }
+    Ok(())
+}
+
+/// Prints a chain, then (on a terminal) its channels as a table.
+fn show_chain(ctx: &Context, chain: &primary::WxChain, json: Option<&str>) -> Result<()> {
+    ctx.out.record(chain, json)?;
+    if json.is_none()
+        && let Some(channels) = &chain.channel_list
+        && !channels.is_empty()
+    {
+        ctx.out.line("");
+        ctx.out.records(channels, None, false)?;
+    }
+    Ok(())
+}
+
+/// Runs `linkapi wx ...`.
+pub async fn wx(ctx: Context, command: WxCommand) -> Result<()> {
+    match command {
+        WxCommand::Create {
+            fields,
+            custom_code,
+            domain,
+            json,
+        } => {
+            let mut input = wx_input(fields)?;
+            if custom_code.is_some() {
+                input.code = custom_code;
+            }
+            if domain.is_some() {
+                input.domain_id = domain;
+            }
+            let created = ctx.client()?.create_wx_chain(&input).await?;
+            ctx.out.success(&format!("Created {}", created.render_url));
+            ctx.out.record(&created, json.json.as_deref())
+        }
+        WxCommand::List {
+            page,
+            limit,
+            all,
+            query,
+            json,
+        } => {
+            let chains = list_of(&ctx, 2, page, limit, all, query).await?;
+            if chains.is_empty() && json.json.is_none() && ctx.out.stderr_tty {
+                ctx.out.note("No messaging-app chains.");
+            }
+            ctx.out.records(&chains, json.json.as_deref(), false)
+        }
+        WxCommand::Info { chain, json } => {
+            let client = ctx.client()?;
+            let id = resolve_wx(&client, &chain.chain, chain.code, chain.domain).await?;
+            show_chain(&ctx, &client.wx_chain(id).await?, json.json.as_deref())
+        }
+        WxCommand::Edit {
+            chain,
+            fields,
+            json,
+        } => {
+            let input = wx_input(fields)?;
+            if input.domain_id.is_some() || input.code.is_some() {
+                return Err(UsageError(
+                    "domain_id and code cannot change; create a new chain instead".into(),
+                )
+                .into());
+            }
+            let client = ctx.client()?;
+            let id = resolve_wx(&client, &chain.chain, chain.code, chain.domain).await?;
+            let updated = client.update_wx_chain(id, &input).await?;
+            ctx.out
+                .success(&format!("Updated {}", updated.chain.render_url));
+            show_chain(&ctx, &updated, json.json.as_deref())
+        }
+        WxCommand::Delete { chains, code, yes } => {
+            let client = ctx.client()?;
+            let mut ids = Vec::with_capacity(chains.len());
+            for chain in chains {
+                let id = resolve_wx(&client, &chain, code, None).await?;
+                ids.push((chain, id));
+            }
+            delete_all(ctx, ids, yes).await
+        }
+    }
+}
+
+/// Runs `linkapi card ...`.
+pub async fn card(ctx: Context, command: CardCommand) -> Result<()> {
+    match command {
+        CardCommand::List { json } => {
+            let cards = ctx.client()?.cards().await?;
+            if cards.list.is_empty() && json.json.is_none() && ctx.out.stderr_tty {
+                ctx.out.note("No card chains.");
+            }
+            ctx.out.records(&cards.list, json.json.as_deref(), false)
+        }
+        CardCommand::Create {
+            fields,
+            custom_code,
+            domain,
+            json,
+        } => {
+            let mut input = wx_input(fields)?;
+            if custom_code.is_some() {
+                input.code = custom_code;
+            }
+            if domain.is_some() {
+                input.domain_id = domain;
+            }
+            let created = ctx.client()?.create_card(&card_input(input)).await?;
+            ctx.out.success(&format!("Created {}", created.render_url));
+            ctx.out.record(&created, json.json.as_deref())
+        }
+    }
+}
+
+fn workchat_input(fields: WorkchatFields) -> Result<compat::WorkchatChainInput> {
+    let int = |v: Option<i64>| v.map(LenientInt);
+    let wxwork_type = if fields.customer.is_some() {
+        Some(1)
+    } else if fields.url.is_some() {
+        Some(2)
+    } else {
+        None
+    };
+    Ok(compat::WorkchatChainInput {
+        chain_title: fields.title,
+        customer_id: int(fields.customer),
+        target_url: fields.url,
+        wxwork_type: int(wxwork_type),
+        is_direct_jump: if fields.direct_jump {
+            Some(LenientInt(1))
+        } else if fields.page {
+            Some(LenientInt(0))
+        } else {
+            None
+        },
+        jump_template_id: int(fields.template),
+        group_id: fields.group.map(|g| IntList(vec![g])),
+        valid_time: fields
+            .expires
+            .as_deref()
+            .map(|t| parse_time("--expires", t))
+            .transpose()?
+            .map(linkapi_core::wire::FlexibleTime),
+        ..compat::WorkchatChainInput::default()
+    })
+}
+
+/// Runs `linkapi workchat ...`.
+pub async fn workchat(ctx: Context, command: WorkchatCommand) -> Result<()> {
+    match command {
+        WorkchatCommand::Create {
+            fields,
+            custom_code,
+            domain,
+            json,
+        } => {
+            if fields.customer.is_none() && fields.url.is_none() {
+                return Err(UsageError(
+                    "give --customer ID (an assembly-list entry) or --url URL".into(),
+                )
+                .into());
+            }
+            let mut input = workchat_input(fields)?;
+            input.code = custom_code;
+            input.domain = domain.map(|d| IntList(vec![d]));
+            let created = ctx.client()?.create_workchat_chain(&input).await?;
+            ctx.out.success(&format!("Created {}", created.render_url));
+            ctx.out.record(&created, json.json.as_deref())
+        }
+        WorkchatCommand::Edit {
+            chain,
+            channel,
+            fields,
+            json,
+        } => {
+            let mut input = workchat_input(fields)?;
+            input.chain = Some(chain);
+            input.channel_id = channel.map(LenientInt);
+            let client = ctx.client()?;
+            let edited = client.edit_workchat_chain(&input).await?;
+            ctx.out.success(&format!("Updated {}", edited.render_url));
+            let info = client
+                .workchat_chain_info(&compat::ChainRef {
+                    chain: edited.chain,
+                    domain: None,
+                })
+                .await?;
+            ctx.out.record(&info, json.json.as_deref())
+        }
+        WorkchatCommand::Info { chain, json } => {
+            let info = ctx
+                .client()?
+                .workchat_chain_info(&compat::ChainRef {
+                    chain,
+                    domain: None,
+                })
+                .await?;
+            ctx.out.record(&info, json.json.as_deref())
+        }
+        WorkchatCommand::List { page, limit, json } => {
+            let chains = list_of(&ctx, 3, page, limit, false, None).await?;
+            ctx.out.records(&chains, json.json.as_deref(), false)
+        }
+        WorkchatCommand::Delete { chains, code, yes } => {
+            let client = ctx.client()?;
+            let mut ids = Vec::with_capacity(chains.len());
+            for chain in chains {
+                let id = resolve_workchat(&client, &chain, code).await?;
+                ids.push((chain, id));
+            }
+            delete_all(ctx, ids, yes).await
+        }
+        WorkchatCommand::Assemblies { page, limit, json } => {
+            let found = ctx
+                .client()?
+                .assemblies(&compat::ListAssemblies {
+                    page: Some(LenientInt(page)),
+                    page_size: Some(LenientInt(limit)),
+                })
+                .await?;
+            ctx.out.records(&found.list, json.json.as_deref(), false)
+        }
+        WorkchatCommand::Transfers {
+            corp,
+            handover,
+            takeover,
+            cursor,
+            all,
+            json,
+        } => transfers(ctx, corp, handover, takeover, cursor, all, json.json).await,
+    }
+}
+
+/// `linkapi workchat transfers`: one page, or with `all` every page to the end.
+async fn transfers(
+    ctx: Context,
+    corp: String,
+    handover: Option<String>,
+    takeover: Option<String>,
+    cursor: Option<String>,
+    all: bool,
+    json: Option<String>,
+) -> Result<()> {
+    let client = ctx.client()?;
+    let mut request = compat::TransferRequest {
+        cursor: cursor.unwrap_or_default(),
+        handover_userid: handover.unwrap_or_default(),
+        takeover_userid: takeover.unwrap_or_default(),
+    };
+    let mut rows = Vec::new();
+    let next = loop {
+        let page = client.transfer_result(&corp, &request).await?;
+        rows.extend(page.results.into_iter().map(|t| {
+            TransferRow {
+                name: page
+                    .names
+                    .get(&t.external_userid)
+                    .cloned()
+                    .unwrap_or_default(),
+                reason: page
+                    .reasons
+                    .get(&t.external_userid)
+                    .cloned()
+                    .unwrap_or_default(),
+                external_userid: t.external_userid,
+                status: t.status,
+                takeover_time: t.takeover_time,
+                errcode: t.errcode,
+            }
+        }));
+        if !all || page.next_cursor.is_empty() {
+            break page.next_cursor;
+        }
+        request.cursor = page.next_cursor;
+    };
+    ctx.out.records(&rows, json.as_deref(), false)?;
+    if !next.is_empty() {
+        ctx.out.note(&format!(
+            "More: linkapi workchat transfers --corp {corp} --cursor {next}"
+        ));
+    }
+    Ok(())
+}
+
+/// One transfer as the CLI prints it: the result with its customer's name and reason.
+#[derive(Debug, serde::Serialize)]
+struct TransferRow {
+    /// The customer.
+    pub external_userid: String,
+    /// The customer's name.
+    pub name: String,
+    /// 1 to 5.
+    pub status: i64,
+    /// Unix seconds, 0 if not taken over.
+    pub takeover_time: i64,
+    /// The work-chat's error code.
+    pub errcode: i64,
+    /// Why it failed.
+    pub reason: String,
+}
+
+impl Record for TransferRow {
+    const FIELDS: &'static [&'static str] = &[
+        "external_userid",
+        "name",
+        "status",
+        "takeover_time",
+        "errcode",
+        "reason",
+    ];
+    fn columns() -> Vec<Column<Self>> {
+        vec![
+            col("CUSTOMER", |t| t.external_userid.clone()),
+            col("NAME", |t| t.name.clone()),
+            col("STATUS", |t| {
+                match t.status {
+                    1 => "taken over",
+                    2 => "waiting",
+                    3 => "refused",
+                    4 => "taker at limit",
+                    _ => "no record",
+                }
+                .to_owned()
+            }),
+            col("TAKEN OVER", |t| {
+                if t.takeover_time == 0 {
+                    String::new()
+                } else {
+                    linkapi_core::clock::format_rfc3339(t.takeover_time)
+                }
+            }),
+            col("REASON", |t| t.reason.clone()),
+        ]
+    }
+}
+
+/// Runs `linkapi admin workchat ...`.
+pub async fn admin(ctx: Context, command: AdminWorkchatCommand) -> Result<()> {
+    let client = ctx.client()?;
+    match command {
+        AdminWorkchatCommand::AddAssembly {
+            user,
+            link_id,
+            name,
+            url,
+            auth_status,
+            invalid,
+            json,
+        } => {
+            let entry = client
+                .put_assembly(&admin::PutAssembly {
+                    user_id: user,
+                    link_id,
+                    link_name: name,
+                    url,
+                    auth_status,
+                    invalid,
+                })
+                .await?;
+            ctx.out.success(&format!(
+                "Assembly entry {} ({}) of user {}",
+                entry.id, entry.link_id, entry.user_id
+            ));
+            ctx.out.record(&entry, json.json.as_deref())
+        }
+        AdminWorkchatCommand::Assemblies {
+            user,
+            page,
+            limit,
+            json,
+        } => {
+            let found = client
+                .admin_assemblies(&admin::ListAssemblies {
+                    user_id: user,
+                    page: Some(page),
+                    page_size: Some(limit),
+                })
+                .await?;
+            ctx.out.records(&found.list, json.json.as_deref(), false)
+        }
+        AdminWorkchatCommand::LoadTransfers {
+            user,
+            corp,
+            handover,
+            takeover,
+            file,
+        } => {
+            let records = transfer_records(&file)?;
+            let mut stored = 0;
+            for batch in records.chunks(TRANSFERS_PER_LOAD) {
+                let loaded = client
+                    .load_transfers(&admin::LoadTransfers {
+                        user_id: user,
+                        corp_id: corp.clone(),
+                        handover_userid: handover.clone(),
+                        takeover_userid: takeover.clone(),
+                        records: batch.to_vec(),
+                    })
+                    .await
+                    .with_context(|| {
+                        format!("after {stored} of {} records were stored", records.len())
+                    })?;
+                stored += loaded.stored;
+            }
+            ctx.out
+                .success(&format!("Stored {stored} transfer records"));
+            Ok(())
+        }
+    }
+}
+
+/// Transfer records from a JSON array or JSON lines; errors name the line.
+fn transfer_records(path: &Path) -> Result<Vec<admin::TransferRecord>> {
+    let text = read_input(path)?;
+    if text.trim_start().starts_with('[') {
+        return serde_json::from_str(&text)
+            .map_err(|e| UsageError(format!("{}: {e}", path.display())).into());
+    }
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+        .map(|(n, line)| {
+            serde_json::from_str(line)
+                .map_err(|e| UsageError(format!("{} line {}: {e}", path.display(), n + 1)).into())
+        })
+        .collect()
+}
