@@ -952,7 +952,7 @@ Examples:
     Create {
         /// The chain's fields.
         #[command(flatten)]
-        fields: WxFields,
+        fields: Box<WxFields>,
         /// Custom code instead of a random one
         #[arg(long = "code", value_name = "CODE")]
         custom_code: Option<String>,
@@ -1004,7 +1004,7 @@ Examples:
         chain: ChainRef,
         /// The fields to change.
         #[command(flatten)]
-        fields: WxFields,
+        fields: Box<WxFields>,
         /// Output as JSON.
         #[command(flatten)]
         json: JsonArgs,
@@ -1036,7 +1036,7 @@ pub enum CardCommand {
     Create {
         /// The chain's fields.
         #[command(flatten)]
-        fields: WxFields,
+        fields: Box<WxFields>,
         /// Custom code instead of a random one
         #[arg(long = "code", value_name = "CODE")]
         custom_code: Option<String>,

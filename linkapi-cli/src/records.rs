@@ -298,98 +298,6 @@ impl Record for admin::Template {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use linkapi_core::wire::{admin, primary};
-    use serde::Serialize;
-
-    use super::*;
-
-    /// FIELDS must list exactly what the JSON form has, or `--json=FIELDS` lies.
-    fn assert_fields<T: Record + Serialize>(sample: &T) {
-        let value = serde_json::to_value(sample).expect("serializes");
-        let mut keys: Vec<&str> = value
-            .as_object()
-            .expect("object")
-            .keys()
-            .map(String::as_str)
-            .collect();
-        let mut fields = T::FIELDS.to_vec();
-        keys.sort_unstable();
-        fields.sort_unstable();
-        assert_eq!(keys, fields);
-    }
-
-    #[test]
-    fn fields_match_the_wire_types() {
-        let key = admin::Key {
-            id: 1,
-            user_id: 1,
-            name: String::new(),
-            prefix: String::new(),
-            scopes: vec![],
-            created_at: String::new(),
-            expires_at: None,
-            revoked_at: None,
-            state: String::new(),
-        };
-        assert_fields(&primary::Chain {
-            id: 1,
-            code: String::new(),
-            status: 1,
-            status_label: String::new(),
-            target_url: String::new(),
-            chain_type: 1,
-            sub_type: Some(1),
-            domain_id: 1,
-            chain_title: String::new(),
-            valid_time: 0,
-            render_url: String::new(),
-            group_id: None,
-            pv_today: 0,
-            pv_history: 0,
-            created_at: String::new(),
-            updated_at: String::new(),
-        });
-        assert_fields(&primary::Group {
-            chain_count: 0,
-            chain_type: 1,
-            created_at: String::new(),
-            id: 1,
-            name: String::new(),
-        });
-        assert_fields(&primary::Domain {
-            domain: String::new(),
-            id: 1,
-            scene: String::new(),
-            scheme: String::new(),
-            domain_status: 1,
-            is_my: 0,
-        });
-        assert_fields(&admin::User {
-            id: 1,
-            name: String::new(),
-            daily_quota: None,
-            created_at: String::new(),
-        });
-        assert_fields(&key);
-        assert_fields(&admin::CreatedKey {
-            key,
-            api_key: String::new(),
-        });
-        assert_fields(&admin::Domain {
-            id: 1,
-            domain: String::new(),
-            scheme: String::new(),
-            scene: String::new(),
-            shared: false,
-            user_id: None,
-            status: 1,
-            created_at: String::new(),
-        });
-    }
-}
-
 impl Record for primary::CreatedWxChain {
     const FIELDS: &'static [&'static str] = &[
         "code",
@@ -631,5 +539,97 @@ impl Record for admin::Assembly {
                 .to_owned()
             }),
         ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use linkapi_core::wire::{admin, primary};
+    use serde::Serialize;
+
+    use super::*;
+
+    /// FIELDS must list exactly what the JSON form has, or `--json=FIELDS` lies.
+    fn assert_fields<T: Record + Serialize>(sample: &T) {
+        let value = serde_json::to_value(sample).expect("serializes");
+        let mut keys: Vec<&str> = value
+            .as_object()
+            .expect("object")
+            .keys()
+            .map(String::as_str)
+            .collect();
+        let mut fields = T::FIELDS.to_vec();
+        keys.sort_unstable();
+        fields.sort_unstable();
+        assert_eq!(keys, fields);
+    }
+
+    #[test]
+    fn fields_match_the_wire_types() {
+        let key = admin::Key {
+            id: 1,
+            user_id: 1,
+            name: String::new(),
+            prefix: String::new(),
+            scopes: vec![],
+            created_at: String::new(),
+            expires_at: None,
+            revoked_at: None,
+            state: String::new(),
+        };
+        assert_fields(&primary::Chain {
+            id: 1,
+            code: String::new(),
+            status: 1,
+            status_label: String::new(),
+            target_url: String::new(),
+            chain_type: 1,
+            sub_type: Some(1),
+            domain_id: 1,
+            chain_title: String::new(),
+            valid_time: 0,
+            render_url: String::new(),
+            group_id: None,
+            pv_today: 0,
+            pv_history: 0,
+            created_at: String::new(),
+            updated_at: String::new(),
+        });
+        assert_fields(&primary::Group {
+            chain_count: 0,
+            chain_type: 1,
+            created_at: String::new(),
+            id: 1,
+            name: String::new(),
+        });
+        assert_fields(&primary::Domain {
+            domain: String::new(),
+            id: 1,
+            scene: String::new(),
+            scheme: String::new(),
+            domain_status: 1,
+            is_my: 0,
+        });
+        assert_fields(&admin::User {
+            id: 1,
+            name: String::new(),
+            daily_quota: None,
+            created_at: String::new(),
+        });
+        assert_fields(&key);
+        assert_fields(&admin::CreatedKey {
+            key,
+            api_key: String::new(),
+        });
+        assert_fields(&admin::Domain {
+            id: 1,
+            domain: String::new(),
+            scheme: String::new(),
+            scene: String::new(),
+            shared: false,
+            user_id: None,
+            status: 1,
+            created_at: String::new(),
+        });
     }
 }

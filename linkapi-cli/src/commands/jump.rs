@@ -273,7 +273,7 @@ pub async fn wx(ctx: Context, command: WxCommand) -> Result<()> {
             domain,
             json,
         } => {
-            let mut input = wx_input(fields)?;
+            let mut input = wx_input(*fields)?;
             if custom_code.is_some() {
                 input.code = custom_code;
             }
@@ -307,7 +307,7 @@ pub async fn wx(ctx: Context, command: WxCommand) -> Result<()> {
             fields,
             json,
         } => {
-            let input = wx_input(fields)?;
+            let input = wx_input(*fields)?;
             if input.domain_id.is_some() || input.code.is_some() {
                 return Err(UsageError(
                     "domain_id and code cannot change; create a new chain instead".into(),
@@ -349,7 +349,7 @@ pub async fn card(ctx: Context, command: CardCommand) -> Result<()> {
             domain,
             json,
         } => {
-            let mut input = wx_input(fields)?;
+            let mut input = wx_input(*fields)?;
             if custom_code.is_some() {
                 input.code = custom_code;
             }
