@@ -598,6 +598,12 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
             handler!(j::admin_load_transfers),
         ),
         public(
+            "/favicon.ico",
+            "favicon",
+            Envelope::Page,
+            handler!(pb::favicon),
+        ),
+        public(
             "/files/{object_key}",
             "files.get",
             Envelope::Page,
@@ -821,6 +827,7 @@ mod tests {
                             || route.name == "readyz"
                             || route.name == "redirect"
                             || route.name == "files.get"
+                            || route.name == "favicon"
                     );
                 }
                 Access::Key { query_key, .. } => {

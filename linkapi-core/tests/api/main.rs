@@ -4,6 +4,8 @@
 
 mod admin;
 mod auth;
+#[path = "../browser.rs"]
+mod browser;
 mod channels;
 #[cfg(feature = "client")]
 mod client;
@@ -15,6 +17,7 @@ mod images;
 mod instances;
 mod limits;
 mod metrics;
+mod pages;
 mod persistence;
 #[path = "../pg_cluster.rs"]
 mod pg_cluster;

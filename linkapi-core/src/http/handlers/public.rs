@@ -39,6 +39,18 @@ pub(crate) async fn metrics_on_loopback(app: &App, call: PublicCall) -> Result<R
     Ok(crate::http::response::metrics(app.metrics()))
 }
 
+/// # `GET /favicon.ico`: no icon, said without an error. Browsers ask for it on every page
+/// they show (jump pages); a 404 would be logged in the visitor's console each time.
+pub(crate) async fn favicon(_app: &App, _call: PublicCall) -> Result<Response> {
+    let mut response = Response::new(crate::http::response::full(bytes::Bytes::new()));
+    *response.status_mut() = StatusCode::NO_CONTENT;
+    response.headers_mut().insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("public, max-age=86400"),
+    );
+    Ok(response)
+}
+
 /// The client's address by the deployment's trusted-proxy rule.
 fn client(app: &App, call: &PublicCall) -> std::net::IpAddr {
     let config = app.config();
