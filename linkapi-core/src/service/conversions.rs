@@ -68,14 +68,34 @@ fn text(field: &'static str, value: Option<String>, max: usize) -> Result<Option
     }
 }
 
-/// A unique id that sorts by the time it was made (a ULID).
+/// The last event id this process made, so the next one sorts after it.
+static LAST_EVENT_ID: std::sync::Mutex<u128> = std::sync::Mutex::new(0);
+
+/// A unique id that sorts by the time it was made (a ULID), strictly increasing within this
+/// process.
 fn event_id(now: Timestamp) -> String {
     let seconds = u64::try_from(now).unwrap_or(0);
-    // The clock gives seconds; the wall clock's milliseconds order events within one.
-    let millis = std::time::SystemTime::now()
+    // The clock gives seconds; the wall clock's milliseconds order events within one, unless
+    // the wall clock is already in another second (read a moment later, or a test clock).
+    let wall = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| u64::from(d.subsec_millis()));
-    ulid::Ulid::from_parts(seconds * 1000 + millis, rand::random()).to_string()
+        .unwrap_or_default();
+    let millis = match wall.as_secs().cmp(&seconds) {
+        std::cmp::Ordering::Equal => u64::from(wall.subsec_millis()),
+        std::cmp::Ordering::Greater => 999,
+        std::cmp::Ordering::Less => 0,
+    };
+    let candidate = ulid::Ulid::from_parts(seconds * 1000 + millis, rand::random()).0;
+    let mut last = LAST_EVENT_ID
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    // Within one millisecond the random part decides; step past the last id instead.
+    *last = if candidate > *last {
+        candidate
+    } else {
+        last.saturating_add(1)
+    };
+    ulid::Ulid(*last).to_string()
 }
 
 impl App {
@@ -219,5 +239,7 @@ mod tests {
         assert_eq!(earlier.len(), 26);
         assert!(earlier < later, "{earlier} < {later}");
         assert_ne!(event_id(1_800_000_000), event_id(1_800_000_000));
+        let ids: Vec<String> = (0..100).map(|_| event_id(1_800_000_002)).collect();
+        assert!(ids.windows(2).all(|w| w[0] < w[1]), "strictly increasing");
     }
 }
