@@ -9,9 +9,10 @@
 //! - [`model`]: domain types: newtype ids, the contract's integer codes as enums, records.
 //! - [`wire`]: JSON shapes of each surface and the envelopes; shared with clients.
 //! - [`store`]: the storage traits ([`store::Store`]) and the SQLite backend.
-//! - [`service`]: [`App`], the rules: keys and scopes, chains, groups, domains, admin,
-//!   the redirect cache, the visit pipeline, statistics, conversions, uploads, QR codes, rate
-//!   limits and quotas.
+//! - [`service`]: [`App`], the rules: keys and scopes, short chains, messaging-app, card and
+//!   work-chat chains and their channel rotation, groups, domains, templates, admin, the
+//!   redirect cache, the visit pipeline, statistics, conversions, uploads, QR codes, work-chat
+//!   data (behind a provider), rate limits and quotas.
 //! - [`http`]: [`serve`], the accept loop, router, request decoding, envelopes, handlers.
 //! - [`blob`]: where uploaded bytes live: a local directory or (feature `s3`) an
 //!   S3-compatible bucket, both through `object_store`.
