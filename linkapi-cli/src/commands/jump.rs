@@ -115,6 +115,21 @@ fn wx_input(fields: WxFields) -> Result<primary::WxChainInput> {
     Ok(input)
 }
 
+/// `input` with the code and domain flags of a create applied over the file's.
+fn placed(
+    mut input: primary::WxChainInput,
+    code: Option<String>,
+    domain: Option<i64>,
+) -> primary::WxChainInput {
+    if code.is_some() {
+        input.code = code;
+    }
+    if domain.is_some() {
+        input.domain_id = domain;
+    }
+    input
+}
+
 /// The same input in the compatibility shape (`/card/createWxChain`).
 fn card_input(input: primary::WxChainInput) -> compat::WxChainInput {
     let int = |v: Option<i64>| v.map(LenientInt);
@@ -273,13 +288,7 @@ pub async fn wx(ctx: Context, command: WxCommand) -> Result<()> {
             domain,
             json,
         } => {
-            let mut input = wx_input(*fields)?;
-            if custom_code.is_some() {
-                input.code = custom_code;
-            }
-            if domain.is_some() {
-                input.domain_id = domain;
-            }
+            let input = placed(wx_input(*fields)?, custom_code, domain);
             let created = ctx.client()?.create_wx_chain(&input).await?;
             ctx.out.success(&format!("Created {}", created.render_url));
             ctx.out.record(&created, json.json.as_deref())
@@ -349,13 +358,7 @@ pub async fn card(ctx: Context, command: CardCommand) -> Result<()> {
             domain,
             json,
         } => {
-            let mut input = wx_input(*fields)?;
-            if custom_code.is_some() {
-                input.code = custom_code;
-            }
-            if domain.is_some() {
-                input.domain_id = domain;
-            }
+            let input = placed(wx_input(*fields)?, custom_code, domain);
             let created = ctx.client()?.create_card(&card_input(input)).await?;
             ctx.out.success(&format!("Created {}", created.render_url));
             ctx.out.record(&created, json.json.as_deref())

@@ -408,6 +408,18 @@ fn check_destination(sub_type: SubType, jump: &mut JumpSettings, channels: usize
     Ok(())
 }
 
+/// A channel's integer field, checked against its range.
+fn within(field: &str, value: i64, range: std::ops::RangeInclusive<i64>) -> Result<i64> {
+    if range.contains(&value) {
+        Ok(value)
+    } else {
+        Err(bad(
+            "invalid_channel",
+            format!("{field} must be {} to {}", range.start(), range.end()),
+        ))
+    }
+}
+
 /// A channel as it will stand: `old` (when changing one) with the given fields applied.
 fn settle_channel(spec: &ChannelSpec, old: Option<&Channel>) -> Result<ChannelInput> {
     let mut c = match old {
@@ -433,13 +445,7 @@ fn settle_channel(spec: &ChannelSpec, old: Option<&Channel>) -> Result<ChannelIn
         },
     };
     if let Some(v) = spec.sort {
-        if v.abs() > MAX_VISIT_LIMIT {
-            return Err(bad(
-                "invalid_channel",
-                format!("sort must be within ±{MAX_VISIT_LIMIT}"),
-            ));
-        }
-        c.sort = v;
+        c.sort = within("sort", v, -MAX_VISIT_LIMIT..=MAX_VISIT_LIMIT)?;
     }
     if let Some(v) = &spec.name {
         c.name = page_text("qrcode_name", v, MAX_NAME)?;
@@ -460,22 +466,10 @@ fn settle_channel(spec: &ChannelSpec, old: Option<&Channel>) -> Result<ChannelIn
         c.expires_at = v;
     }
     if let Some(v) = spec.ratio {
-        if !(0..=MAX_RATIO).contains(&v) {
-            return Err(bad(
-                "invalid_channel",
-                format!("ratio must be 0 to {MAX_RATIO}"),
-            ));
-        }
-        c.ratio = v;
+        c.ratio = within("ratio", v, 0..=MAX_RATIO)?;
     }
     if let Some(v) = spec.visit_limit {
-        if !(0..=MAX_VISIT_LIMIT).contains(&v) {
-            return Err(bad(
-                "invalid_channel",
-                format!("visit_limit must be 0 (unlimited) to {MAX_VISIT_LIMIT}"),
-            ));
-        }
-        c.visit_limit = v;
+        c.visit_limit = within("visit_limit (0 is unlimited)", v, 0..=MAX_VISIT_LIMIT)?;
     }
     if let Some(v) = spec.status {
         c.enabled = flag("channel status", v)?;
