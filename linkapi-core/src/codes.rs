@@ -109,8 +109,19 @@ pub fn validate_target_url(raw: &str) -> Result<String, TargetUrlError> {
     if !matches!(url.scheme(), "http" | "https") {
         return Err(TargetUrlError::Scheme);
     }
-    if url.host_str().is_none_or(str::is_empty) {
-        return Err(TargetUrlError::Invalid("no host".into()));
+    match url.host() {
+        None => return Err(TargetUrlError::Invalid("no host".into())),
+        // A name made only of dots, or with an empty label (`https://./`, `a..b`), names no
+        // host; one trailing dot (`example.com.`) is a fully qualified name.
+        Some(url::Host::Domain(name)) => {
+            let name = name.strip_suffix('.').unwrap_or(name);
+            if name.is_empty() || name.split('.').any(str::is_empty) {
+                return Err(TargetUrlError::Invalid(format!(
+                    "{name:?} is not a host name"
+                )));
+            }
+        }
+        Some(_) => {}
     }
     if !url.username().is_empty() || url.password().is_some() {
         return Err(TargetUrlError::Credentials);
@@ -169,6 +180,21 @@ mod tests {
             validate_target_url("ftp://example.com/"),
             Err(TargetUrlError::Scheme)
         );
+        for empty_label in [
+            "https://./",
+            "https://../x",
+            "http://a..b/",
+            "https://.example.com/",
+        ] {
+            assert!(
+                matches!(
+                    validate_target_url(empty_label),
+                    Err(TargetUrlError::Invalid(_))
+                ),
+                "{empty_label}"
+            );
+        }
+        assert!(validate_target_url("https://example.com./").is_ok());
         assert!(matches!(
             validate_target_url("not a url"),
             Err(TargetUrlError::Invalid(_))

@@ -203,20 +203,81 @@ pub(crate) fn json<T: DeserializeOwned>(headers: &HeaderMap, body: &[u8]) -> Res
 }
 
 fn decode_json<T: DeserializeOwned>(body: &[u8]) -> Result<T> {
+    // Every operation's input is an object; serde would also take a struct from an array of
+    // its fields in order, which no client means.
+    let first = body.iter().find(|b| !b.is_ascii_whitespace());
+    if first.is_some_and(|b| *b != b'{')
+        && serde_json::from_slice::<serde::de::IgnoredAny>(body).is_ok()
+    {
+        return Err(Error::bad_request(
+            "invalid_field",
+            "request body must be a JSON object",
+        ));
+    }
     serde_json::from_slice(body).map_err(|e| {
         let code = if e.is_data() {
             "invalid_field"
         } else {
             "invalid_json"
         };
-        Error::bad_request(code, format!("request body: {e}"))
+        Error::bad_request(code, format!("request body: {}", plain(&e.to_string())))
     })
+}
+
+/// A decoder's message in the client's terms: what a value must be, not the Rust type the
+/// server reads it into (`expected struct CreateChain with 6 elements`, `expected i64`).
+fn plain(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(at) = rest.find("expected ") {
+        let (before, after) = rest.split_at(at + "expected ".len());
+        out.push_str(before);
+        rest = after;
+        let word_end = |text: &str| {
+            text.find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .unwrap_or(text.len())
+        };
+        if let Some(name) = rest.strip_prefix("struct ") {
+            // `struct Name`, and serde's ` with N element(s)` when an array was sent.
+            let mut tail = &name[word_end(name)..];
+            if let Some(count) = tail.strip_prefix(" with ") {
+                let digits = count
+                    .find(|c: char| !c.is_ascii_digit())
+                    .unwrap_or(count.len());
+                tail = count[digits..]
+                    .strip_prefix(" elements")
+                    .or_else(|| count[digits..].strip_prefix(" element"))
+                    .unwrap_or(tail);
+            }
+            out.push_str("a JSON object");
+            rest = tail;
+            continue;
+        }
+        let word = &rest[..word_end(rest)];
+        let plain = match word {
+            "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "usize" | "isize" => {
+                Some("an integer")
+            }
+            "f32" | "f64" => Some("a number"),
+            _ => None,
+        };
+        if let Some(plain) = plain {
+            out.push_str(plain);
+            rest = &rest[word.len()..];
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Decodes the query string (absent is empty).
 pub(crate) fn query<T: DeserializeOwned>(parts: &Parts) -> Result<T> {
-    serde_urlencoded::from_str(parts.uri.query().unwrap_or_default())
-        .map_err(|e| Error::bad_request("invalid_query", format!("query string: {e}")))
+    serde_urlencoded::from_str(parts.uri.query().unwrap_or_default()).map_err(|e| {
+        Error::bad_request(
+            "invalid_query",
+            format!("query string: {}", plain(&e.to_string())),
+        )
+    })
 }
 
 /// Decodes a compatibility action's input: the query on GET, the JSON body otherwise. The key
@@ -229,8 +290,12 @@ pub(crate) fn compat_input<T: DeserializeOwned>(parts: &Parts, body: &[u8]) -> R
             .map(|(k, v)| (k.into_owned(), v.into_owned()))
             .collect();
         let encoded = serde_urlencoded::to_string(&pairs).unwrap_or_default();
-        serde_urlencoded::from_str(&encoded)
-            .map_err(|e| Error::bad_request("invalid_query", format!("query string: {e}")))
+        serde_urlencoded::from_str(&encoded).map_err(|e| {
+            Error::bad_request(
+                "invalid_query",
+                format!("query string: {}", plain(&e.to_string())),
+            )
+        })
     } else {
         json(&parts.headers, body)
     }
@@ -338,6 +403,27 @@ pub(crate) fn path_id(param: Option<&str>, what: &'static str) -> Result<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn decoder_messages_name_json_shapes_not_rust_types() {
+        for (raw, plain_text) in [
+            (
+                "invalid length 1, expected struct CreateChain with 6 elements at line 1",
+                "invalid length 1, expected a JSON object at line 1",
+            ),
+            (
+                "invalid type: string \"x\", expected struct ChannelInput",
+                "invalid type: string \"x\", expected a JSON object",
+            ),
+            (
+                "invalid type: string \"x\", expected i64 at line 1 column 9",
+                "invalid type: string \"x\", expected an integer at line 1 column 9",
+            ),
+            ("missing field `target_url`", "missing field `target_url`"),
+        ] {
+            assert_eq!(plain(raw), plain_text);
+        }
+    }
 
     fn parts(headers: &[(&str, &str)]) -> Parts {
         let mut request = http::Request::builder().uri("/x");

@@ -11,14 +11,16 @@ use crate::store::{Change, NewDomain, NewUser, Unique};
 const MAX_NAME_CHARS: usize = 64;
 
 fn check_name(field: &str, name: &str, allow_empty: bool) -> Result<String> {
-    let name = name.trim();
-    if (!allow_empty && name.is_empty()) || name.chars().count() > MAX_NAME_CHARS {
-        return Err(Error::bad_request(
-            "invalid_name",
-            format!("{field} must be 1 to {MAX_NAME_CHARS} characters"),
-        ));
-    }
-    Ok(name.to_owned())
+    super::check_text(
+        field,
+        name,
+        super::TextRule {
+            max: MAX_NAME_CHARS,
+            required: !allow_empty,
+            lines: false,
+            code: "invalid_name",
+        },
+    )
 }
 
 impl App {

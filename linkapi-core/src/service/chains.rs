@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use super::{App, Principal, conflict_as};
+use super::{App, Principal, TextRule, check_text, conflict_as};
 use crate::codes::{is_reserved, random_code, validate_code, validate_target_url};
 use crate::error::{Error, Result};
 use crate::model::{
@@ -70,13 +70,40 @@ pub struct CreatedChain {
 }
 
 pub(super) fn check_title(title: Option<String>) -> Result<Option<String>> {
-    match title {
-        Some(t) if t.chars().count() > MAX_TITLE_CHARS => Err(Error::bad_request(
-            "invalid_title",
-            format!("chain_title is longer than {MAX_TITLE_CHARS} characters"),
-        )),
-        other => Ok(other.map(|t| t.trim().to_owned())),
-    }
+    title
+        .map(|t| {
+            check_text(
+                "chain_title",
+                &t,
+                TextRule {
+                    max: MAX_TITLE_CHARS,
+                    required: false,
+                    lines: false,
+                    code: "invalid_title",
+                },
+            )
+        })
+        .transpose()
+}
+
+/// A listing's search text: absent when empty; NUL and other control characters refused
+/// (SQLite would read a NUL as the end of the pattern).
+pub(super) fn check_search(text: Option<String>) -> Result<Option<String>> {
+    let text = text
+        .map(|t| {
+            check_text(
+                "the search text",
+                &t,
+                TextRule {
+                    max: MAX_TITLE_CHARS,
+                    required: false,
+                    lines: false,
+                    code: "invalid_query",
+                },
+            )
+        })
+        .transpose()?;
+    Ok(text.filter(|t| !t.is_empty()))
 }
 
 fn check_target(url: &str) -> Result<String> {
@@ -425,7 +452,7 @@ impl App {
         let query = ChainQuery {
             kinds: vec![ChainKind::Short],
             group_id,
-            text: text.filter(|t| !t.is_empty()),
+            text: check_search(text)?,
             offset: window.offset(),
             limit: page_size,
         };

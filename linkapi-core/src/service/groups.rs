@@ -20,13 +20,16 @@ impl App {
         name: &str,
         chain_type: i64,
     ) -> Result<Group> {
-        let name = name.trim();
-        if name.is_empty() || name.chars().count() > MAX_NAME_CHARS {
-            return Err(Error::bad_request(
-                "invalid_name",
-                format!("name must be 1 to {MAX_NAME_CHARS} characters"),
-            ));
-        }
+        let name = super::check_text(
+            "name",
+            name,
+            super::TextRule {
+                max: MAX_NAME_CHARS,
+                required: true,
+                lines: false,
+                code: "invalid_name",
+            },
+        )?;
         let chain_type = ChainKind::from_code(chain_type).ok_or_else(|| {
             Error::bad_request(
                 "invalid_chain_type",
@@ -35,7 +38,7 @@ impl App {
         })?;
         let new = NewGroup {
             user_id: who.user_id,
-            name: name.to_owned(),
+            name: name.clone(),
             chain_type,
             created_at: self.now(),
         };

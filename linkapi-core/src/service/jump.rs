@@ -9,8 +9,8 @@
 //! where the result of the edit is checked as a whole; changing `sub_type` clears the old
 //! destination's fields the edit does not set.
 
-use super::chains::{ChainView, PageWindow, check_title, check_valid_time};
-use super::{App, Principal};
+use super::chains::{ChainView, PageWindow, check_search, check_title, check_valid_time};
+use super::{App, Principal, TextRule, check_text};
 use crate::codes::{validate_code, validate_target_url};
 use crate::error::{Error, Result};
 use crate::model::{
@@ -159,20 +159,16 @@ fn flag(field: &str, value: i64) -> Result<bool> {
 
 /// Text shown on the page: no control characters but line breaks, at most `max` characters.
 fn page_text(field: &str, value: &str, max: usize) -> Result<String> {
-    let value = value.trim();
-    if value.chars().count() > max {
-        return Err(bad(
-            "invalid_text",
-            format!("{field} is longer than {max} characters"),
-        ));
-    }
-    if value.chars().any(|c| c.is_control() && c != '\n') {
-        return Err(bad(
-            "invalid_text",
-            format!("{field} may not contain control characters"),
-        ));
-    }
-    Ok(value.to_owned())
+    check_text(
+        field,
+        value,
+        TextRule {
+            max,
+            required: false,
+            lines: true,
+            code: "invalid_text",
+        },
+    )
 }
 
 /// An http(s) URL (uploaded images' `url`s are), or empty.
@@ -869,7 +865,7 @@ impl App {
         let query = ChainQuery {
             kinds: kinds.to_vec(),
             group_id,
-            text: text.filter(|t| !t.is_empty()),
+            text: check_search(text)?,
             offset: window.offset(),
             limit: window.size,
         };

@@ -91,8 +91,10 @@ impl App {
             })),
             Err(not_until) => {
                 let wait = not_until.wait_time_from(DefaultClock::default().now());
+                // Rounded up, and never 0: the bucket may refill between the refusal and this
+                // reading, and "retry in 0 s" invites a retry storm.
                 Err(Error::RateLimited {
-                    retry_after: wait.as_secs() + u64::from(wait.subsec_nanos() > 0),
+                    retry_after: (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1),
                 })
             }
         }

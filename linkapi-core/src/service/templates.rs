@@ -55,14 +55,16 @@ pub struct TemplateListing {
 }
 
 fn check_name(name: &str) -> Result<String> {
-    let name = name.trim();
-    if name.is_empty() || name.chars().count() > MAX_NAME || name.chars().any(|c| c.is_control()) {
-        return Err(Error::bad_request(
-            "invalid_name",
-            format!("name must be 1 to {MAX_NAME} characters without control characters"),
-        ));
-    }
-    Ok(name.to_owned())
+    super::check_text(
+        "name",
+        name,
+        super::TextRule {
+            max: MAX_NAME,
+            required: true,
+            lines: false,
+            code: "invalid_name",
+        },
+    )
 }
 
 fn check_style(style: &str) -> Result<String> {

@@ -106,14 +106,16 @@ fn work_id(field: &str, value: &str) -> Result<String> {
 }
 
 fn text(field: &str, value: &str) -> Result<String> {
-    let value = value.trim();
-    if value.chars().count() > MAX_TEXT || value.chars().any(char::is_control) {
-        return Err(bad(
-            "invalid_text",
-            format!("{field} must be at most {MAX_TEXT} characters without control characters"),
-        ));
-    }
-    Ok(value.to_owned())
+    super::check_text(
+        field,
+        value,
+        super::TextRule {
+            max: MAX_TEXT,
+            required: false,
+            lines: false,
+            code: "invalid_text",
+        },
+    )
 }
 
 /// The cursor after the transfer with row id `id`. Opaque to clients.

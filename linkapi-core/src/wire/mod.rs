@@ -9,29 +9,45 @@ pub mod primary;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-/// A JSON integer or string; what the compatibility surface's lenient inputs start from.
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum IntOrText {
-    Int(i64),
-    Text(String),
-}
-
 /// An integer that older compatibility clients may send as a JSON string (`"12"`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LenientInt(pub i64);
 
+/// Reads an integer given as a JSON number or a string of digits (empty is 0). Errors say
+/// what the field must be, never which Rust type failed to match.
+struct LenientIntVisitor;
+
+impl serde::de::Visitor<'_> for LenientIntVisitor {
+    type Value = LenientInt;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an integer, or a string of digits")
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<LenientInt, E> {
+        Ok(LenientInt(v))
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<LenientInt, E> {
+        i64::try_from(v)
+            .map(LenientInt)
+            .map_err(|_| E::custom(format!("{v} is too large")))
+    }
+
+    fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<LenientInt, E> {
+        let s = s.trim();
+        if s.is_empty() {
+            return Ok(LenientInt(0));
+        }
+        s.parse()
+            .map(LenientInt)
+            .map_err(|_| E::custom(format!("expected an integer, found {s:?}")))
+    }
+}
+
 impl<'de> Deserialize<'de> for LenientInt {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        match IntOrText::deserialize(d)? {
-            IntOrText::Int(v) => Ok(LenientInt(v)),
-            IntOrText::Text(s) if s.trim().is_empty() => Ok(LenientInt(0)),
-            IntOrText::Text(s) => {
-                s.trim().parse().map(LenientInt).map_err(|_| {
-                    serde::de::Error::custom(format!("expected an integer, found {s:?}"))
-                })
-            }
-        }
+        d.deserialize_any(LenientIntVisitor)
     }
 }
 
@@ -45,18 +61,39 @@ impl Serialize for LenientInt {
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct IntList(pub Vec<i64>);
 
+struct IntListVisitor;
+
+impl<'de> serde::de::Visitor<'de> for IntListVisitor {
+    type Value = IntList;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an id or a list of ids")
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<IntList, E> {
+        Ok(IntList(vec![v]))
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<IntList, E> {
+        LenientIntVisitor.visit_u64(v).map(|v| IntList(vec![v.0]))
+    }
+
+    fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<IntList, E> {
+        LenientIntVisitor.visit_str(s).map(|v| IntList(vec![v.0]))
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<IntList, A::Error> {
+        let mut ids = Vec::new();
+        while let Some(id) = seq.next_element::<LenientInt>()? {
+            ids.push(id.0);
+        }
+        Ok(IntList(ids))
+    }
+}
+
 impl<'de> Deserialize<'de> for IntList {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Either {
-            One(LenientInt),
-            Many(Vec<LenientInt>),
-        }
-        Ok(IntList(match Either::deserialize(d)? {
-            Either::One(v) => vec![v.0],
-            Either::Many(v) => v.into_iter().map(|v| v.0).collect(),
-        }))
+        d.deserialize_any(IntListVisitor)
     }
 }
 
@@ -71,18 +108,37 @@ impl Serialize for IntList {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FlexibleTime(pub i64);
 
+struct FlexibleTimeVisitor;
+
+impl serde::de::Visitor<'_> for FlexibleTimeVisitor {
+    type Value = FlexibleTime;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a time: YYYY-MM-DD HH:MM:SS, RFC 3339, or Unix seconds")
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<FlexibleTime, E> {
+        Ok(FlexibleTime(v))
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<FlexibleTime, E> {
+        LenientIntVisitor.visit_u64(v).map(|v| FlexibleTime(v.0))
+    }
+
+    fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<FlexibleTime, E> {
+        crate::clock::parse_flexible(s)
+            .map(FlexibleTime)
+            .ok_or_else(|| {
+                E::custom(format!(
+                    "valid_time {s:?} is not YYYY-MM-DD HH:MM:SS, RFC 3339 or Unix seconds"
+                ))
+            })
+    }
+}
+
 impl<'de> Deserialize<'de> for FlexibleTime {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        match IntOrText::deserialize(d)? {
-            IntOrText::Int(v) => Ok(FlexibleTime(v)),
-            IntOrText::Text(s) => crate::clock::parse_flexible(&s)
-                .map(FlexibleTime)
-                .ok_or_else(|| {
-                    serde::de::Error::custom(format!(
-                        "valid_time {s:?} is not YYYY-MM-DD HH:MM:SS, RFC 3339 or Unix seconds"
-                    ))
-                }),
-        }
+        d.deserialize_any(FlexibleTimeVisitor)
     }
 }
 
@@ -117,6 +173,18 @@ mod tests {
         assert_eq!((p.a.0, p.b.0, p.t.0), (7, vec![1, 2], 86_400));
         assert!(serde_json::from_str::<Probe>(r#"{"a":"x","b":1,"t":0}"#).is_err());
         assert!(serde_json::from_str::<Probe>(r#"{"a":1,"b":1,"t":"soon"}"#).is_err());
+        // Errors say what the field must be, not which Rust type failed.
+        let err = serde_json::from_str::<Probe>(r#"{"a":true,"b":1,"t":0}"#)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(err.contains("an integer, or a string of digits"), "{err}");
+        let err = serde_json::from_str::<Probe>(r#"{"a":1,"b":{},"t":0}"#)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(err.contains("an id or a list of ids"), "{err}");
+        assert!(!err.contains("enum"), "{err}");
     }
 
     #[test]

@@ -12,6 +12,7 @@ mod client;
 mod compat;
 mod conversions;
 mod hardening;
+mod hostile;
 #[path = "../images.rs"]
 mod images;
 mod instances;
