@@ -320,8 +320,8 @@ Examples:
         /// Page to show
         #[arg(long, default_value_t = 1)]
         page: i64,
-        /// Chains per page (at most 100)
-        #[arg(long, default_value_t = 20)]
+        /// Chains per page (1 to 100)
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(i64).range(1..=100))]
         limit: i64,
         /// Every page
         #[arg(long, conflicts_with = "page")]
@@ -565,8 +565,8 @@ Examples:
         /// Page to show
         #[arg(long, default_value_t = 1)]
         page: i64,
-        /// Conversions per page (at most 100)
-        #[arg(long, default_value_t = 20)]
+        /// Conversions per page (1 to 100)
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(i64).range(1..=100))]
         limit: i64,
         /// Output as JSON.
         #[command(flatten)]

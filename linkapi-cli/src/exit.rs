@@ -28,6 +28,11 @@ pub struct NotLoggedIn {
     pub profile: String,
 }
 
+/// An all-digit CHAIN was taken as an id, and no chain of the caller has that id.
+#[derive(Debug, thiserror::Error)]
+#[error("no chain has id {0}")]
+pub struct NoChainWithId(pub String);
+
 /// Already reported failures (bulk import with failed lines): exit 1 with nothing more.
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
@@ -60,6 +65,15 @@ pub fn report(err: &anyhow::Error) -> Report {
                 missing.host
             )),
             code: AUTH,
+        };
+    }
+    if let Some(NoChainWithId(chain)) = err.downcast_ref::<NoChainWithId>() {
+        return Report {
+            message: format!("no chain has id {chain}"),
+            hint: Some(format!(
+                "an all-digit CHAIN is taken as an id; to look up the code \"{chain}\", add --code"
+            )),
+            code: FAILURE,
         };
     }
     if let Some(reported) = err.downcast_ref::<Reported>() {
@@ -115,7 +129,8 @@ fn client_report(err: &anyhow::Error, client: &ClientError) -> Report {
                     AUTH,
                 ),
                 403 => (Some("ask an admin for a key with that scope".to_owned()), AUTH),
-                429 => (
+                // The server's message already says the wait ("retry in N s"); a proxy's may not.
+                429 if !message.contains("retry in") => (
                     retry_after.map(|s| format!("try again in {s} s")),
                     FAILURE,
                 ),
@@ -210,6 +225,16 @@ mod tests {
         let limited = report(&api(429, Some(7), None));
         assert_eq!(limited.code, FAILURE);
         assert_eq!(limited.hint.as_deref(), Some("try again in 7 s"));
+        // Said once: the server's own message carries the wait.
+        let ours = report(&anyhow::Error::new(ClientError::Api {
+            status: 429,
+            code: "rate_limited".into(),
+            message: "rate limit exceeded, retry in 7 s".into(),
+            retry_after: Some(7),
+            request_id: None,
+        }));
+        assert_eq!(ours.hint, None);
+        assert_eq!(ours.message.matches("7 s").count(), 1);
         let failed = report(&api(503, None, Some("req-1")));
         assert_eq!(failed.code, FAILURE);
         assert!(failed.hint.is_some_and(|h| h.contains("req-1")));

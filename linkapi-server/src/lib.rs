@@ -41,11 +41,21 @@ pub const INITIAL_KEY_ENV: &str = "LINKAPI_INITIAL_API_KEY";
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct ServeArgs {
     /// Address to listen on [default: 127.0.0.1:8080]
-    #[arg(long, env = "LINKAPI_LISTEN", value_name = "ADDR")]
+    #[arg(
+        long,
+        env = "LINKAPI_LISTEN",
+        hide_env_values = true,
+        value_name = "ADDR"
+    )]
     pub listen: Option<SocketAddr>,
 
     /// Directory of the SQLite database and uploads [default: the user's data directory]
-    #[arg(long, env = "LINKAPI_DATA_DIR", value_name = "DIR")]
+    #[arg(
+        long,
+        env = "LINKAPI_DATA_DIR",
+        hide_env_values = true,
+        value_name = "DIR"
+    )]
     pub data_dir: Option<PathBuf>,
 
     /// PostgreSQL database to use instead of the SQLite file, shared by every instance:
@@ -59,11 +69,21 @@ pub struct ServeArgs {
     pub database_url: Option<String>,
 
     /// Public base URL of short links, as scheme://host or scheme://host:port [default: http://ADDR]
-    #[arg(long, env = "LINKAPI_PUBLIC_URL", value_name = "URL")]
+    #[arg(
+        long,
+        env = "LINKAPI_PUBLIC_URL",
+        hide_env_values = true,
+        value_name = "URL"
+    )]
     pub public_url: Option<String>,
 
     /// TOML configuration file; flags override its values
-    #[arg(long, env = "LINKAPI_CONFIG", value_name = "FILE")]
+    #[arg(
+        long,
+        env = "LINKAPI_CONFIG",
+        hide_env_values = true,
+        value_name = "FILE"
+    )]
     pub config: Option<PathBuf>,
 }
 

@@ -12,7 +12,7 @@ use serde_json::json;
 
 use crate::cli::{ChainCommand, ChainRef, ImportFormat, QrImageFormat};
 use crate::context::{Context, parse_time};
-use crate::exit::{Reported, UsageError};
+use crate::exit::{NoChainWithId, Reported, UsageError};
 
 /// Chains created at once by `import`.
 const IMPORT_CONCURRENCY: usize = 8;
@@ -96,6 +96,32 @@ pub(super) async fn resolve(
     Ok(item.chain_id)
 }
 
+/// A call about the chain `chain` named: a 404 when an all-digit CHAIN was taken as an id
+/// says so and suggests `--code`.
+pub(super) fn named<T>(chain: &str, force_code: bool, result: Result<T, ClientError>) -> Result<T> {
+    match result {
+        Err(ClientError::Api { status: 404, .. })
+            if !force_code && chain.bytes().all(|b| b.is_ascii_digit()) =>
+        {
+            Err(NoChainWithId(chain.to_owned()).into())
+        }
+        other => Ok(other?),
+    }
+}
+
+/// A destination typed without its scheme (`example.com/x`) is a usage error with the fix,
+/// found before anything is sent.
+fn check_scheme(flag: &str, target: &str) -> Result<()> {
+    let target = target.trim();
+    if target.contains("://") || target.is_empty() {
+        return Ok(());
+    }
+    Err(UsageError(format!(
+        "{flag} {target:?} has no scheme; add https:// (https://{target})"
+    ))
+    .into())
+}
+
 /// `linkapi chain create`
 #[allow(clippy::too_many_arguments)]
 async fn create(
@@ -108,6 +134,7 @@ async fn create(
     expires: Option<String>,
     json: Option<String>,
 ) -> Result<()> {
+    check_scheme("TARGET_URL", &target_url)?;
     let valid_time = expires
         .as_deref()
         .map(|t| parse_time("--expires", t))
@@ -169,7 +196,8 @@ async fn list(
 async fn info(ctx: Context, chain: ChainRef, json: Option<String>) -> Result<()> {
     let client = ctx.client()?;
     let id = resolve(&client, &chain.chain, chain.code, chain.domain).await?;
-    ctx.out.record(&client.chain(id).await?, json.as_deref())
+    let found = named(&chain.chain, chain.code, client.chain(id).await)?;
+    ctx.out.record(&found, json.as_deref())
 }
 
 /// `linkapi chain qr`: block characters on a terminal, else the image from the server.
@@ -183,7 +211,7 @@ async fn qr(
     let client = ctx.client()?;
     let id = resolve(&client, &chain.chain, chain.code, chain.domain).await?;
     if output.is_none() && format.is_none() && ctx.out.stdout_tty {
-        let link = client.chain(id).await?.render_url;
+        let link = named(&chain.chain, chain.code, client.chain(id).await)?.render_url;
         let drawn = linkapi_core::qr::terminal(&link)?;
         ctx.out.line(&format!("{drawn}\n{link}"));
         return Ok(());
@@ -194,9 +222,13 @@ async fn qr(
                 .as_ref()
                 .and_then(|p| p.extension())
                 .is_some_and(|e| e.eq_ignore_ascii_case("svg")));
-    let image = client
-        .chain_qr(id, if svg { "svg" } else { "png" }, Some(size))
-        .await?;
+    let image = named(
+        &chain.chain,
+        chain.code,
+        client
+            .chain_qr(id, if svg { "svg" } else { "png" }, Some(size))
+            .await,
+    )?;
     match output {
         Some(path) => {
             std::fs::write(&path, &image).with_context(|| format!("writing {}", path.display()))?;
@@ -227,22 +259,29 @@ async fn edit(
         )
         .into());
     }
+    if let Some(target) = &target_url {
+        check_scheme("--target-url", target)?;
+    }
     let valid_time = expires
         .as_deref()
         .map(|t| parse_time("--expires", t))
         .transpose()?;
     let client = ctx.client()?;
     let id = resolve(&client, &chain.chain, chain.code, chain.domain).await?;
-    let updated = client
-        .update_chain(
-            id,
-            &UpdateChain {
-                chain_title: title,
-                target_url,
-                valid_time,
-            },
-        )
-        .await?;
+    let updated = named(
+        &chain.chain,
+        chain.code,
+        client
+            .update_chain(
+                id,
+                &UpdateChain {
+                    chain_title: title,
+                    target_url,
+                    valid_time,
+                },
+            )
+            .await,
+    )?;
     ctx.out.success(&format!("Updated {}", updated.render_url));
     ctx.out.record(&updated, json.as_deref())
 }

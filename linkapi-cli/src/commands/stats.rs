@@ -15,7 +15,11 @@ const BAR_WIDTH: usize = 30;
 pub async fn run(ctx: Context, chain: ChainRef, days: i64, json: Option<String>) -> Result<()> {
     let client = ctx.client()?;
     let chain_id = resolve(&client, &chain.chain, chain.code, chain.domain).await?;
-    let stats = client.chain_stats(chain_id, Some(days)).await?;
+    let stats = super::chain::named(
+        &chain.chain,
+        chain.code,
+        client.chain_stats(chain_id, Some(days)).await,
+    )?;
     if json.is_some() {
         return ctx.out.record(&stats, json.as_deref());
     }

@@ -13,6 +13,7 @@ mod jump;
 mod keyring;
 #[path = "../../../linkapi-core/tests/pg_cluster.rs"]
 mod pg_cluster;
+mod polish;
 mod serve;
 mod support;
 mod uploads;

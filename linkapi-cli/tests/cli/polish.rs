@@ -1,0 +1,91 @@
+//! What a new user asked of the CLI (issue #10, point 5), through the real binary.
+
+use crate::support::{Home, TestServer};
+
+/// An address nothing listens on: a command that sends a request fails to connect (exit 1),
+/// so exit 2 shows the mistake was caught before any request.
+const NOWHERE: &str = "http://127.0.0.1:1";
+
+#[test]
+fn an_all_digit_chain_is_an_id_and_the_error_says_how_to_mean_a_code() {
+    let server = TestServer::start();
+    let home = Home::new();
+    let missing = home.admin(&server, &["chain", "info", "2027"]);
+    let stderr = missing.fails(1);
+    assert!(stderr.contains("no chain has id 2027"), "{stderr}");
+    assert!(stderr.contains("add --code"), "{stderr}");
+    home.admin(
+        &server,
+        &["chain", "create", "https://example.com/", "--code", "2027"],
+    )
+    .ok();
+    let found = home
+        .admin(&server, &["chain", "info", "2027", "--code", "--json"])
+        .json();
+    assert_eq!(found["code"], "2027");
+    let stats = home.admin(&server, &["stats", "99999"]);
+    assert!(stats.fails(1).contains("add --code"), "{}", stats.stderr);
+}
+
+#[test]
+fn out_of_range_limits_and_schemeless_targets_are_usage_errors_before_any_request() {
+    let home = Home::new();
+    for limit in ["0", "101", "1000"] {
+        let run = home.run(&["--host", NOWHERE, "chain", "list", "--limit", limit]);
+        assert!(run.fails(2).contains("--limit"), "{}", run.stderr);
+    }
+    let run = home.run(&[
+        "--host",
+        NOWHERE,
+        "conversion",
+        "list",
+        "x",
+        "--limit",
+        "500",
+    ]);
+    run.fails(2);
+    let run = home.run(&["--host", NOWHERE, "chain", "create", "example.com/spring"]);
+    let stderr = run.fails(2);
+    assert!(stderr.contains("add https://"), "{stderr}");
+    assert!(stderr.contains("https://example.com/spring"), "{stderr}");
+    let run = home.run(&[
+        "--host",
+        NOWHERE,
+        "chain",
+        "edit",
+        "7",
+        "--target-url",
+        "example.com",
+    ]);
+    assert!(run.fails(2).contains("add https://"), "{}", run.stderr);
+}
+
+#[test]
+fn a_rate_limit_says_the_wait_once() {
+    let server =
+        TestServer::start_with_config(Some("rate_limit_per_second = 1\nrate_limit_burst = 1\n"));
+    let home = Home::new();
+    let mut limited = None;
+    for _ in 0..5 {
+        let run = home.admin(&server, &["group", "list"]);
+        if run.code != 0 {
+            limited = Some(run);
+            break;
+        }
+    }
+    let run = limited.expect("the rate limit was met");
+    let stderr = run.fails(1);
+    assert!(stderr.contains("HTTP 429"), "{stderr}");
+    assert_eq!(stderr.matches(" s").count(), 1, "the wait once: {stderr}");
+}
+
+#[test]
+fn help_shows_environment_variables_without_empty_values() {
+    let home = Home::new();
+    for args in [&["serve", "--help"][..], &["chain", "list", "--help"][..]] {
+        let help = home.run(args);
+        let out = help.ok();
+        assert!(out.contains("[env: LINKAPI_"), "{out}");
+        assert!(!out.contains("=]"), "{out}");
+    }
+}
