@@ -61,25 +61,6 @@ fn out_of_range_limits_and_schemeless_targets_are_usage_errors_before_any_reques
 }
 
 #[test]
-fn a_rate_limit_says_the_wait_once() {
-    let server =
-        TestServer::start_with_config(Some("rate_limit_per_second = 1\nrate_limit_burst = 1\n"));
-    let home = Home::new();
-    let mut limited = None;
-    for _ in 0..5 {
-        let run = home.admin(&server, &["group", "list"]);
-        if run.code != 0 {
-            limited = Some(run);
-            break;
-        }
-    }
-    let run = limited.expect("the rate limit was met");
-    let stderr = run.fails(1);
-    assert!(stderr.contains("HTTP 429"), "{stderr}");
-    assert_eq!(stderr.matches(" s").count(), 1, "the wait once: {stderr}");
-}
-
-#[test]
 fn help_shows_environment_variables_without_empty_values() {
     let home = Home::new();
     for args in [&["serve", "--help"][..], &["chain", "list", "--help"][..]] {
