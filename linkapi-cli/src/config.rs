@@ -92,7 +92,13 @@ impl Config {
 /// Normalises a server URL: scheme required (http assumed for bare host:port), no trailing
 /// slash.
 pub fn normalize_host(raw: &str) -> String {
-    let raw = raw.trim().trim_end_matches('/');
+    let raw = raw.trim();
+    // `http://` alone keeps its slashes, so it stays visibly incomplete.
+    let raw = if raw.ends_with("://") {
+        raw
+    } else {
+        raw.trim_end_matches('/')
+    };
     if raw.contains("://") {
         raw.to_owned()
     } else {

@@ -48,6 +48,7 @@ impl Context {
             .clone()
             .or_else(|| config.profiles.get(&profile).and_then(|p| p.host.clone()))
             .map_or_else(|| DEFAULT_HOST.to_owned(), |h| config::normalize_host(&h));
+        check_host(&host)?;
         let credentials = Credentials::new(&config_dir, keyring_from_env());
         Ok(Context {
             out: Output::detect(),
@@ -77,15 +78,33 @@ impl Context {
         if let Some(key) = env_key() {
             return Ok((key, Source::Env));
         }
-        self.credentials
+        if let Some(key) = self
+            .credentials
             .load(&self.profile, &self.host, self.mode())?
-            .ok_or_else(|| {
-                NotLoggedIn {
-                    host: self.host.clone(),
-                    profile: self.profile.clone(),
-                }
-                .into()
-            })
+        {
+            return Ok(key);
+        }
+        // A profile asked for by name that config.toml does not have is a typo more often
+        // than a server never logged in to.
+        if self.global.profile.is_some() && !self.config.profiles.contains_key(&self.profile) {
+            let known: Vec<&str> = self.config.profiles.keys().map(String::as_str).collect();
+            return Err(UsageError(format!(
+                "there is no profile {:?} ({}); `linkapi auth login --profile {}` creates it",
+                self.profile,
+                if known.is_empty() {
+                    "no profile exists yet".to_owned()
+                } else {
+                    format!("profiles: {}", known.join(", "))
+                },
+                self.profile
+            ))
+            .into());
+        }
+        Err(NotLoggedIn {
+            host: self.host.clone(),
+            profile: self.profile.clone(),
+        }
+        .into())
     }
 
     /// A client of the server with the resolved key.
@@ -120,6 +139,28 @@ impl Context {
             .with_prompt(question)
             .default(false)
             .interact()?)
+    }
+}
+
+/// A server URL the client can use: http or https with a host and nothing after the path.
+///
+/// # Errors
+/// [`UsageError`] otherwise, whatever the key's source: a bad host is the command line's
+/// mistake, found before any key is looked up.
+fn check_host(host: &str) -> Result<()> {
+    let usable = reqwest::Url::parse(host).is_ok_and(|u| {
+        matches!(u.scheme(), "http" | "https")
+            && u.host_str().is_some_and(|h| !h.is_empty())
+            && u.query().is_none()
+            && u.fragment().is_none()
+    });
+    if usable {
+        Ok(())
+    } else {
+        Err(UsageError(format!(
+            "--host {host:?} is not a server URL; give http://HOST[:PORT] or https://HOST"
+        ))
+        .into())
     }
 }
 
