@@ -33,6 +33,16 @@ impl Record for primary::Chain {
             col("STATUS", |c| c.status_label.clone()),
             col("VISITS", |c| c.pv_history.to_string()),
             col("CREATED", |c| c.created_at.clone()),
+            // Added after the first eight, so scripts reading piped rows by position keep
+            // working.
+            col("EXPIRES", |c| {
+                if c.valid_time == 0 {
+                    "never".to_owned()
+                } else {
+                    linkapi_core::clock::format_rfc3339(c.valid_time)
+                }
+            }),
+            col("GROUP", |c| opt(&c.group_id)),
         ]
     }
 }

@@ -47,7 +47,8 @@ fn create_list_info_edit_delete() {
         .map(|l| l.split('\t').collect())
         .collect();
     assert_eq!(rows.len(), 2);
-    assert!(rows.iter().all(|r| r.len() == 8), "{rows:?}");
+    assert!(rows.iter().all(|r| r.len() == 10), "{rows:?}");
+    assert_eq!(rows[1][8], "never", "expiry");
     assert_eq!(rows[1][0], id.to_string());
     assert_eq!(rows[1][1], "alpha");
     assert!(!listed.stdout.contains("CODE"), "no header when piped");

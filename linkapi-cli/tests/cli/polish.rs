@@ -124,3 +124,79 @@ fn a_profile_that_does_not_exist_is_named_as_such() {
     );
     assert!(stderr.contains("auth login --profile stagin"), "{stderr}");
 }
+
+#[test]
+fn tables_keep_a_sane_width_when_the_terminal_reports_none() {
+    let server = TestServer::start();
+    let home = Home::new();
+    home.admin(
+        &server,
+        &[
+            "chain",
+            "create",
+            "https://example.com/a/rather/long/path/to/somewhere",
+            "--title",
+            "Spring sale",
+            "--code",
+            "spring-27",
+        ],
+    )
+    .ok();
+    // A pseudo-terminal of 0 columns (as some CI runners and `docker exec` report), no COLUMNS.
+    let mut cmd = std::process::Command::new("script");
+    cmd.args([
+        "-qec",
+        &format!(
+            "stty cols 0 rows 0; {} chain list",
+            env!("CARGO_BIN_EXE_linkapi")
+        ),
+        "/dev/null",
+    ]);
+    for (key, value) in home.cmd().get_envs() {
+        if let Some(value) = value {
+            cmd.env(key, value);
+        }
+    }
+    cmd.env("LINKAPI_HOST", &server.url)
+        .env("LINKAPI_API_KEY", crate::support::ADMIN_KEY)
+        .env_remove("COLUMNS");
+    let run = home.run_with(cmd, &[], None);
+    let out = run.ok();
+    assert!(out.contains("spring-27"), "{out}");
+    assert!(out.contains("Spring sale"), "{out}");
+    assert!(out.contains("CREATED"), "{out}");
+}
+
+#[test]
+fn chain_tables_show_expiry_and_group() {
+    let server = TestServer::start();
+    let home = Home::new();
+    let group = home
+        .admin(&server, &["group", "create", "Launch", "--json=id"])
+        .json()["id"]
+        .as_i64()
+        .unwrap()
+        .to_string();
+    home.admin(
+        &server,
+        &[
+            "chain",
+            "create",
+            "https://example.com/",
+            "--code",
+            "expiring",
+            "--group",
+            &group,
+            "--expires",
+            "2030-06-01 00:00:00",
+        ],
+    )
+    .ok();
+    for command in ["chain list", "chain info expiring"] {
+        let shown = home.admin_on_tty(&server, command);
+        let out = shown.ok();
+        assert!(out.contains("EXPIRES"), "{command}: {out}");
+        assert!(out.contains("2030-06-01T00:00:00Z"), "{command}: {out}");
+        assert!(out.contains("GROUP"), "{command}: {out}");
+    }
+}
