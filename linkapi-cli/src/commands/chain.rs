@@ -340,9 +340,18 @@ fn parse_jsonl(text: &str) -> Vec<Line> {
         .filter(|(_, l)| !l.trim().is_empty())
         .map(|(i, l)| Line {
             number: i + 1,
-            input: serde_json::from_str::<CreateChain>(l).map_err(|e| e.to_string()),
+            input: serde_json::from_str::<CreateChain>(l).map_err(|e| file_position(&e, i + 1)),
         })
         .collect()
+}
+
+/// A JSON error of one line of a JSON-lines file, placed in the file: serde counts lines
+/// within the one it read, which is always line 1.
+fn file_position(err: &serde_json::Error, file_line: usize) -> String {
+    let message = err.to_string();
+    let suffix = format!(" at line {} column {}", err.line(), err.column());
+    let message = message.strip_suffix(&suffix).unwrap_or(&message);
+    format!("{message} (line {file_line}, column {})", err.column())
 }
 
 fn parse_csv(text: &str) -> Result<Vec<Line>> {

@@ -200,3 +200,26 @@ fn chain_tables_show_expiry_and_group() {
         assert!(out.contains("GROUP"), "{command}: {out}");
     }
 }
+
+#[test]
+fn json_lines_import_errors_name_the_files_line() {
+    let server = TestServer::start();
+    let home = Home::new();
+    let file = home.dir.path().join("links.jsonl");
+    std::fs::write(
+        &file,
+        "{\"target_url\":\"https://a.example/\"}\n\n{\"target_url\": \"https://b.example/\",}\n",
+    )
+    .unwrap();
+    let run = home.admin(&server, &["chain", "import", &file.display().to_string()]);
+    run.fails(1);
+    let failed = run
+        .stdout
+        .lines()
+        .find(|l| l.contains("\terror\t"))
+        .unwrap_or_default()
+        .to_owned();
+    assert!(failed.starts_with("3\terror\t"), "{}", run.stdout);
+    assert!(failed.contains("(line 3, column"), "{failed}");
+    assert!(!failed.contains("at line 1"), "{failed}");
+}
