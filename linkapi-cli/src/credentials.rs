@@ -42,6 +42,25 @@ pub trait Keyring: Send + Sync {
     fn delete(&self, service: &str, user: &str) -> Result<bool, KeyringError>;
 }
 
+/// Why the keyring could not be used, in words a person acts on: the D-Bus details of a
+/// machine without a Secret Service (servers, containers, SSH sessions) mean one thing.
+pub fn plain_reason(raw: &str) -> String {
+    let lower = raw.to_ascii_lowercase();
+    if lower.contains("failed to connect to address")
+        || lower.contains("serviceunknown")
+        || lower.contains("org.freedesktop.secrets")
+        || lower.contains("no such file or directory")
+    {
+        "no keyring service is running in this session, as usual on servers, in containers and \
+         over SSH"
+            .to_owned()
+    } else if lower.contains("locked") || lower.contains("dismissed") || lower.contains("prompt") {
+        "the keyring is locked".to_owned()
+    } else {
+        raw.to_owned()
+    }
+}
+
 /// The platform's keyring: Secret Service on Linux, Keychain on macOS, Credential Manager on
 /// Windows. Each call runs on its own thread with a timeout.
 pub struct PlatformKeyring;
@@ -286,7 +305,7 @@ impl Credentials {
                 Err(e) if mode == StoreMode::Keyring => {
                     bail!("could not store the key in the OS keyring: {e}");
                 }
-                Err(e) => fallback_reason = Some(e.to_string()),
+                Err(e) => fallback_reason = Some(plain_reason(&e.to_string())),
             }
         }
         let mut file = self.read_file()?;
@@ -340,6 +359,16 @@ mod tests {
     use std::sync::Mutex;
 
     use super::*;
+
+    #[test]
+    fn a_missing_secret_service_is_said_in_plain_words() {
+        let zbus = "Platform failure: zbus error: Failed to connect to address \
+                    `unix:path=/run/user/0/bus`: No such file or directory (os error 2)";
+        let plain = plain_reason(zbus);
+        assert!(plain.contains("no keyring service is running"), "{plain}");
+        assert!(!plain.contains("zbus"), "{plain}");
+        assert_eq!(plain_reason("something else"), "something else");
+    }
 
     /// An in-memory keyring that can be told to fail.
     #[derive(Default)]
@@ -429,7 +458,9 @@ mod tests {
         let saved = creds
             .save("p", HOST, "lk_k", StoreMode::Auto)
             .expect("save");
-        assert!(matches!(saved, Saved::File(Some(ref reason)) if reason == "locked"));
+        assert!(
+            matches!(saved, Saved::File(Some(ref reason)) if reason == "the keyring is locked")
+        );
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;

@@ -112,8 +112,14 @@ async fn login(mut ctx: Context, with_key: bool, insecure_storage: bool) -> Resu
         )),
         Saved::File(reason) => {
             if let Some(reason) = reason {
+                let advice = if reason.contains("LINKAPI_KEYRING") {
+                    ""
+                } else {
+                    "; set LINKAPI_KEYRING=none to use that file without trying the keyring"
+                };
                 ctx.out.warn(&format!(
-                    "could not use the OS keyring ({reason}); the key is stored in plain text in {}",
+                    "the OS keyring is not available ({reason}), so the key is stored in plain \
+                     text in {}, readable only by you{advice}",
                     ctx.credentials.file_path().display()
                 ));
             }

@@ -66,8 +66,10 @@ fn remember(ctx: &Context, api: &str, key: &str) -> Result<(String, String)> {
         Saved::Keyring => "OS keyring".to_owned(),
         Saved::File(reason) => {
             if let Some(reason) = reason {
-                ctx.out
-                    .warn(&format!("could not use the OS keyring ({reason})"));
+                ctx.out.warn(&format!(
+                    "the OS keyring is not available ({reason}); set LINKAPI_KEYRING=none to \
+                     keep keys in the file without trying it"
+                ));
             }
             format!("plain text in {}", ctx.credentials.file_path().display())
         }

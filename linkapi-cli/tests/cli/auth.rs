@@ -67,7 +67,8 @@ fn a_failing_keyring_falls_back_to_the_file_with_a_warning() {
     let run = login(&home, &server, &[], ADMIN_KEY);
     run.ok();
     assert!(
-        run.stderr.contains("warning: could not use the OS keyring"),
+        run.stderr
+            .contains("warning: the OS keyring is not available"),
         "{}",
         run.stderr
     );

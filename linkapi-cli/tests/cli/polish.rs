@@ -223,3 +223,30 @@ fn json_lines_import_errors_name_the_files_line() {
     assert!(failed.contains("(line 3, column"), "{failed}");
     assert!(!failed.contains("at line 1"), "{failed}");
 }
+
+#[test]
+fn a_headless_keyring_is_explained_in_plain_words() {
+    let server = TestServer::start();
+    let home = Home::new();
+    let mut cmd = home.cmd();
+    // The keyring on, but no session bus to reach it: a server or container.
+    cmd.env("LINKAPI_KEYRING", "auto")
+        .env("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/bus");
+    let run = home.run_with(
+        cmd,
+        &["auth", "login", "--host", &server.url, "--with-key"],
+        Some(crate::support::ADMIN_KEY),
+    );
+    run.ok();
+    assert!(
+        run.stderr.contains("no keyring service is running"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("LINKAPI_KEYRING=none"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("zbus"), "{}", run.stderr);
+}
