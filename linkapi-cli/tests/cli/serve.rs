@@ -48,7 +48,19 @@ fn http_client() -> reqwest::Client {
 /// Starts `linkapi serve` in `home` and returns it with the stderr lines it printed up to
 /// "listening".
 fn start(home: &Home, data: &Data, initial_key: Option<&str>) -> (Running, Vec<String>) {
+    let (running, lines, _) = start_logging(home, data, initial_key, "warn");
+    (running, lines)
+}
+
+/// As [`start`], logging at `level`; also returns the stderr lines still to come.
+fn start_logging(
+    home: &Home,
+    data: &Data,
+    initial_key: Option<&str>,
+    level: &str,
+) -> (Running, Vec<String>, mpsc::Receiver<String>) {
     let mut cmd = home.cmd();
+    cmd.env("LINKAPI_LOG", level);
     cmd.args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
         .arg(data.dir.path())
         .stdin(Stdio::null())
@@ -81,7 +93,7 @@ fn start(home: &Home, data: &Data, initial_key: Option<&str>) -> (Running, Vec<S
             break;
         }
     }
-    (Running(child), lines)
+    (Running(child), lines, rx)
 }
 
 fn address(lines: &[String]) -> String {
@@ -233,4 +245,68 @@ fn printed_key(lines: &[String]) -> String {
         .find(|l| l.starts_with("lk_"))
         .expect("the start printed a key")
         .to_owned()
+}
+
+/// Keys appear in no log line (at debug level) and in no error message, whichever way they
+/// were sent and whether or not they were valid.
+#[tokio::test]
+async fn keys_never_reach_logs_or_error_messages() {
+    let home = Home::new();
+    let data = Data::new();
+    let admin = "lk_secret_admin_key_never_logged_0001";
+    let (server, mut lines, rest) = start_logging(&home, &data, Some(admin), "debug");
+    let addr = address(&lines);
+    let client = http_client();
+    let wrong = "lk_wrong_key_that_must_not_echo_0002";
+    let mut bodies = Vec::new();
+    for (path, bearer, header) in [
+        ("/chains", Some(admin), None),
+        ("/chains", Some(wrong), None),
+        ("/chains", None, Some(wrong)),
+        (
+            &*format!("/openapi/v1/chain/list?apikey={wrong}"),
+            None,
+            None,
+        ),
+        (
+            &*format!("/openapi/v1/chain/list?apikey={admin}"),
+            None,
+            None,
+        ),
+        ("/admin/users", Some("not-even-a-key"), None),
+    ] {
+        let mut request = client.get(format!("http://{addr}{path}"));
+        if let Some(key) = bearer {
+            request = request.bearer_auth(key);
+        }
+        if let Some(key) = header {
+            request = request.header("x-api-key", key);
+        }
+        let reply = request.send().await.unwrap();
+        bodies.push(reply.text().await.unwrap());
+    }
+    // A chain whose creation fails, with the key in the body for good measure.
+    let reply = client
+        .post(format!("http://{addr}/chains"))
+        .bearer_auth(admin)
+        .json(&json!({"target_url": admin}))
+        .send()
+        .await
+        .unwrap();
+    let refused = reply.text().await.unwrap();
+    drop(server);
+    lines.extend(rest.iter());
+    assert!(lines.len() > 5, "debug logging was on: {lines:?}");
+    for key in [admin, wrong, "not-even-a-key"] {
+        assert!(
+            !lines.iter().any(|l| l.contains(key)),
+            "{key} logged: {lines:?}"
+        );
+        assert!(
+            !bodies.iter().any(|b| b.contains(key)),
+            "{key} echoed: {bodies:?}"
+        );
+    }
+    assert!(refused.contains("invalid_target_url"), "{refused}");
+    assert!(!refused.contains(admin), "{refused}");
 }

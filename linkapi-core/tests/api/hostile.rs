@@ -221,3 +221,156 @@ async fn a_host_made_of_dots_is_not_a_target() {
     }
     assert_eq!(server.get("/chains", &key).await.primary_data()["total"], 0);
 }
+
+/// Sends raw bytes as one HTTP/1.1 request and returns the status line and headers.
+async fn raw(server: &TestServer, request: &[u8]) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    stream.write_all(request).await.unwrap();
+    let mut answer = Vec::new();
+    let _ = tokio::time::timeout(
+        std::time::Duration::from_secs(5),
+        stream.read_to_end(&mut answer),
+    )
+    .await;
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+#[tokio::test]
+async fn deeply_nested_and_invalid_utf8_bodies_are_400_and_the_server_carries_on() {
+    let server = TestServer::start().await;
+    let (_, key) = server.full_user("nester").await;
+    let deep = format!(
+        "{{\"target_url\":{}1{}}}",
+        "[".repeat(1500),
+        "]".repeat(1500)
+    );
+    let reply = server
+        .client
+        .post(server.url("/chains"))
+        .bearer_auth(&key)
+        .header("content-type", "application/json")
+        .body(deep)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(reply.status(), StatusCode::BAD_REQUEST);
+    let invalid_utf8: &[u8] = b"{\"target_url\":\"https://e.com/\xff\xfe\"}";
+    let reply = server
+        .client
+        .post(server.url("/chains"))
+        .bearer_auth(&key)
+        .header("content-type", "application/json")
+        .body(invalid_utf8.to_vec())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(reply.status(), StatusCode::BAD_REQUEST);
+    // Invalid UTF-8 in a query is read leniently, never a failure of the server.
+    let reply = server.get("/chains?q=%FF%FE", &key).await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
+    assert_eq!(server.get("/chains", &key).await.primary_data()["total"], 0);
+}
+
+#[tokio::test]
+async fn a_flood_of_headers_is_refused_and_the_next_client_is_served() {
+    let server = TestServer::start().await;
+    let mut request = String::from("GET /healthz HTTP/1.1\r\nHost: x\r\n");
+    for i in 0..500 {
+        request.push_str(&format!("X-Flood-{i}: {}\r\n", "v".repeat(100)));
+    }
+    request.push_str("Connection: close\r\n\r\n");
+    let answer = raw(&server, request.as_bytes()).await;
+    assert!(
+        answer.is_empty() || answer.starts_with("HTTP/1.1 431"),
+        "{answer}"
+    );
+    let answer = raw(
+        &server,
+        b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    )
+    .await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+}
+
+#[tokio::test]
+async fn path_parameters_do_not_traverse() {
+    let server = TestServer::start().await;
+    let (_, key) = server.full_user("traveller").await;
+    for path in [
+        "/files/..%2F..%2Fetc%2Fpasswd",
+        "/files/%2e%2e%2f%2e%2e%2flinkapi.db",
+        "/files/../linkapi.db",
+        "/files/objects%2F..%2F..%2Flinkapi.db",
+    ] {
+        let answer = raw(
+            &server,
+            format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes(),
+        )
+        .await;
+        assert!(
+            answer.starts_with("HTTP/1.1 404") || answer.starts_with("HTTP/1.1 400"),
+            "{path}: {answer}"
+        );
+        assert!(!answer.contains("root:"), "{path}");
+        assert!(!answer.contains("SQLite format"), "{path}");
+    }
+    for path in [
+        "/chains/..%2F1",
+        "/chains/1%00",
+        "/wx-chains/%2e%2e",
+        "/uploads/-1",
+    ] {
+        let (method, key) = if path.starts_with("/uploads") {
+            (Method::DELETE, ADMIN_KEY)
+        } else {
+            (Method::GET, key.as_str())
+        };
+        let reply = server.call(method, path, Some(key), None).await;
+        assert!(
+            reply.status == StatusCode::BAD_REQUEST || reply.status == StatusCode::NOT_FOUND,
+            "{path}: {}",
+            reply.text
+        );
+    }
+}
+
+#[tokio::test]
+async fn line_breaks_never_reach_a_header_and_sql_metacharacters_are_text() {
+    let server = TestServer::start().await;
+    let (_, key) = server.full_user("injector").await;
+    let chain = server
+        .create_chain(
+            &key,
+            json!({"target_url": "https://e.com/a\r\nSet-Cookie: pwned=1\r\n",
+                   "chain_title": "'; DROP TABLE chains; --", "code": "crlf"}),
+        )
+        .await;
+    assert!(!chain["target_url"].as_str().unwrap().contains('\n'));
+    let visit = server.visit("crlf").await;
+    assert_eq!(visit.status, StatusCode::FOUND);
+    assert!(visit.headers.get("set-cookie").is_none());
+    let location = visit.header("location").unwrap();
+    assert!(!location.contains(['\r', '\n']), "{location}");
+    // The quote and comment are stored and found as text; the table is still there.
+    let found = server.get("/chains?q=DROP%20TABLE", &key).await;
+    assert_eq!(found.primary_data()["total"], 1);
+    assert_eq!(
+        found.primary_data()["list"][0]["chain_title"],
+        "'; DROP TABLE chains; --"
+    );
+    let group = server
+        .post("/groups", &key, json!({"name": "x' OR '1'='1"}))
+        .await;
+    assert_eq!(group.status, StatusCode::CREATED, "{}", group.text);
+    assert_eq!(
+        server
+            .get("/groups", &key)
+            .await
+            .primary_data()
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+}
