@@ -374,3 +374,32 @@ async fn line_breaks_never_reach_a_header_and_sql_metacharacters_are_text() {
         1
     );
 }
+
+#[tokio::test]
+async fn script_data_and_file_urls_are_never_targets() {
+    let server = TestServer::start().await;
+    let (_, key) = server.full_user("schemer").await;
+    for target in [
+        "javascript:alert(1)",
+        "JaVaScRiPt:alert(1)",
+        " javascript:alert(1)",
+        "data:text/html,<script>alert(1)</script>",
+        "file:///etc/passwd",
+        "vbscript:msgbox(1)",
+        "//evil.example.com/",
+    ] {
+        server
+            .post("/chains", &key, json!({"target_url": target}))
+            .await
+            .assert_primary_error(StatusCode::BAD_REQUEST, "invalid_target_url");
+        server
+            .post(
+                "/openapi/v1/chain/create",
+                &key,
+                json!({"target_url": target}),
+            )
+            .await
+            .assert_compat_error(StatusCode::BAD_REQUEST);
+    }
+    assert_eq!(server.get("/chains", &key).await.primary_data()["total"], 0);
+}
