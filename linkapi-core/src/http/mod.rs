@@ -10,6 +10,7 @@
 //! route's error envelope (`response::error`).
 
 mod handlers;
+mod openapi;
 mod request;
 mod response;
 mod router;
@@ -408,6 +409,7 @@ async fn dispatch(shared: &Shared, req: Request<Incoming>, peer: SocketAddr) -> 
                 param,
                 peer,
                 reply,
+                metrics: shared.config.metrics_access,
             };
             return (operation, errors, None, handler(app, call).await);
         }

@@ -64,6 +64,8 @@ pub(crate) struct PublicCall {
     pub(crate) peer: SocketAddr,
     /// The success envelope the route declares.
     pub(crate) reply: Reply,
+    /// Who may read `/metrics` on this server (the OpenAPI document says so).
+    pub(crate) metrics: MetricsAccess,
 }
 
 /// Who may call an operation, and what runs it.
@@ -598,6 +600,12 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
             handler!(j::admin_load_transfers),
         ),
         public(
+            "/openapi.json",
+            "openapi",
+            Envelope::Primary,
+            handler!(pb::openapi),
+        ),
+        public(
             "/favicon.ico",
             "favicon",
             Envelope::Page,
@@ -828,6 +836,7 @@ mod tests {
                             || route.name == "redirect"
                             || route.name == "files.get"
                             || route.name == "favicon"
+                            || route.name == "openapi"
                     );
                 }
                 Access::Key { query_key, .. } => {

@@ -1,9 +1,10 @@
 //! Administration shapes (`{base}/admin/...`, primary envelopes, scope `admin`).
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// `POST /admin/users`.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreateUser {
     /// Unique name.
@@ -14,7 +15,7 @@ pub struct CreateUser {
 }
 
 /// A user.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct User {
     /// Row id.
     pub id: i64,
@@ -27,7 +28,7 @@ pub struct User {
 }
 
 /// `POST /admin/keys`.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreateKey {
     /// The user the key acts as.
@@ -43,7 +44,7 @@ pub struct CreateKey {
 }
 
 /// A key as listed: never its secret.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Key {
     /// Row id.
     pub id: i64,
@@ -66,7 +67,7 @@ pub struct Key {
 }
 
 /// Answer of `POST /admin/keys`: the only time the secret is shown.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct CreatedKey {
     /// The key's record.
     #[serde(flatten)]
@@ -76,7 +77,7 @@ pub struct CreatedKey {
 }
 
 /// `POST /admin/domains`.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreateDomain {
     /// Host, optionally with a port.
@@ -95,7 +96,7 @@ pub struct CreateDomain {
 }
 
 /// `PATCH /admin/domains/{id}`.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UpdateDomain {
     /// 1 effective, 99 not effective.
@@ -103,7 +104,7 @@ pub struct UpdateDomain {
 }
 
 /// A domain as administrators see it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Domain {
     /// Row id.
     pub id: i64,
@@ -124,14 +125,14 @@ pub struct Domain {
 }
 
 /// `POST /admin/visitor-secret`: a new visitor secret is in use.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct VisitorSecretRotated {
     /// When the new secret was made (RFC 3339, UTC).
     pub rotated_at: String,
 }
 
 /// `POST /admin/templates`: a custom template.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreateTemplate {
     /// Name, 1 to 64 characters.
@@ -151,7 +152,7 @@ pub struct CreateTemplate {
 }
 
 /// `PATCH /admin/templates/{id}`.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UpdateTemplate {
     /// New name.
@@ -169,7 +170,7 @@ pub struct UpdateTemplate {
 }
 
 /// A template as administrators see it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Template {
     /// Id; 0 is the generic template.
     pub id: i64,
@@ -198,7 +199,7 @@ pub struct Template {
 pub type ListTemplates = super::primary::PageQuery;
 
 /// Query of `GET /admin/templates/{id}/preview`.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PreviewTemplate {
     /// An http(s) image URL to show (an uploaded QR code, say).
@@ -209,9 +210,18 @@ pub struct PreviewTemplate {
     pub show_type: Option<i64>,
 }
 
+/// `GET /admin/keys` query.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ListKeys {
+    /// Only this user's keys.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user_id: Option<i64>,
+}
+
 /// `POST /admin/workchat/assemblies`: adds an entry to a user's assembly list, or changes the
 /// entry with the same `link_id`.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PutAssembly {
     /// The user whose list it is.
@@ -231,7 +241,7 @@ pub struct PutAssembly {
 }
 
 /// `GET /admin/workchat/assemblies` query.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ListAssemblies {
     /// Whose list.
@@ -245,7 +255,7 @@ pub struct ListAssemblies {
 }
 
 /// An assembly-list entry.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Assembly {
     /// Row id (`customer_id` of work-chat chains).
     pub id: i64,
@@ -266,7 +276,7 @@ pub struct Assembly {
 }
 
 /// A page of assembly-list entries.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct AssemblyPage {
     /// This page, oldest first.
     pub list: Vec<Assembly>,
@@ -279,7 +289,7 @@ pub struct AssemblyPage {
 }
 
 /// One customer's transfer in [`LoadTransfers`].
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TransferRecord {
     /// The customer.
@@ -302,7 +312,7 @@ pub struct TransferRecord {
 
 /// `POST /admin/workchat/transfers`: records transfers of one corp from one work-chat user to
 /// another, for one user of this service; all or none.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LoadTransfers {
     /// The user whose data it is (the key that queries it acts as this user).
@@ -318,7 +328,7 @@ pub struct LoadTransfers {
 }
 
 /// Answer of `POST /admin/workchat/transfers`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct LoadedTransfers {
     /// Records stored (new or replaced).
     pub stored: i64,

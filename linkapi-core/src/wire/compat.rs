@@ -1,12 +1,13 @@
 //! Compatibility-surface shapes (`{base}/openapi/v1/...`, spec 2.5). Requests are lenient:
 //! older clients send integers as strings and fields this server does not know.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{FlexibleTime, IntList, LenientInt};
 
 /// `chain/create`.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 pub struct CreateChain {
     /// Label.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -28,7 +29,7 @@ pub struct CreateChain {
 }
 
 /// Answer of `chain/create`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct CreatedChain {
     /// The new chain's code.
     pub chain: String,
@@ -43,7 +44,7 @@ pub struct CreatedChain {
 }
 
 /// Names one chain by code; `domain` picks among equal codes on different domains.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 pub struct ChainRef {
     /// The code.
     pub chain: String,
@@ -53,7 +54,7 @@ pub struct ChainRef {
 }
 
 /// `chain/edit`.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 pub struct EditChain {
     /// Which chain.
     #[serde(flatten)]
@@ -70,7 +71,7 @@ pub struct EditChain {
 }
 
 /// Answer of `chain/edit`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct EditedChain {
     /// `scheme://domain/code`.
     pub render_url: String,
@@ -79,7 +80,7 @@ pub struct EditedChain {
 }
 
 /// `chain/delete`.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 pub struct DeleteChains {
     /// Codes to delete.
     pub chains: Vec<String>,
@@ -89,7 +90,7 @@ pub struct DeleteChains {
 }
 
 /// `chain/list` (JSON body or query).
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 pub struct ListChains {
     /// 1-based page.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -109,7 +110,7 @@ pub struct ListChains {
 pub type ChainInfo = ChainRef;
 
 /// A chain in listings and `chain/info` (spec 2.5).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct ChainItem {
     /// Code.
     pub chain: String,
@@ -147,7 +148,7 @@ pub struct ChainItem {
 }
 
 /// Answer of `chain/list`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct ChainList {
     /// This page.
     pub list: Vec<ChainItem>,
@@ -158,7 +159,7 @@ pub struct ChainList {
 }
 
 /// `group/create`.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 pub struct CreateGroup {
     /// Name.
     pub name: String,
@@ -168,14 +169,14 @@ pub struct CreateGroup {
 }
 
 /// Answer of `group/create`: the id as a string, as the spec has it.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct CreatedGroup {
     /// The new group's id.
     pub group_id: String,
 }
 
 /// A group in `group/list`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct GroupItem {
     /// Live chains in the group.
     pub chain_num: i64,
@@ -188,7 +189,7 @@ pub struct GroupItem {
 }
 
 /// Answer of `group/list`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct GroupList {
     /// The caller's groups, oldest first.
     pub list: Vec<GroupItem>,
@@ -197,7 +198,7 @@ pub struct GroupList {
 }
 
 /// A domain in `domain/list`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct DomainItem {
     /// Row id.
     pub id: i64,
@@ -214,7 +215,7 @@ pub struct DomainItem {
 }
 
 /// Answer of `domain/list`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct DomainList {
     /// Domains the caller may use.
     pub domain_list: Vec<DomainItem>,
@@ -222,7 +223,7 @@ pub struct DomainList {
 
 /// `POST /openapi/v1/adcallback/{ad_platform_name}/conversions` (spec 2.4). Exactly one of
 /// `chain` and `chain_id` names the chain.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 pub struct ConversionReport {
     /// The chain by code.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -250,7 +251,7 @@ pub struct ConversionReport {
 }
 
 /// The result of a conversion report (in `{status: 1, result}`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct ConversionResult {
     /// The chain it is attributed to.
     pub chain_id: i64,
@@ -263,7 +264,7 @@ pub struct ConversionResult {
 }
 
 /// One stored file of `upload/image`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct UploadedImage {
     /// The name the client gave.
     pub file_name: String,
@@ -272,7 +273,7 @@ pub struct UploadedImage {
 }
 
 /// Answer of `upload/image`: every file is in one list or the other.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct UploadResult {
     /// Files stored.
     pub upload_success_data: Vec<UploadedImage>,
@@ -281,7 +282,7 @@ pub struct UploadResult {
 }
 
 /// `template/list` (JSON body or query).
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 pub struct ListTemplates {
     /// 1-based page.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -292,7 +293,7 @@ pub struct ListTemplates {
 }
 
 /// A template in `template/list` (spec 2.5).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct TemplateItem {
     /// Id; 0 is the generic template.
     pub id: i64,
@@ -310,7 +311,7 @@ pub struct TemplateItem {
 }
 
 /// Answer of `template/list`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct TemplateList {
     /// This page.
     pub list: Vec<TemplateItem>,
@@ -329,7 +330,7 @@ pub struct TemplateList {
 
 /// A channel as sent in `channel_list`: without `id` (or with 0) a new channel; with `id`
 /// a change to one of the chain's channels, or its removal with `is_delete: 1`.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 pub struct ChannelInput {
     /// The channel to change or remove.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -364,7 +365,7 @@ pub struct ChannelInput {
 }
 
 /// A channel as read, with its visits.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Channel {
     /// Row id.
     pub id: i64,
@@ -389,7 +390,7 @@ pub struct Channel {
 }
 
 /// `wxchain/create`, `wxchain/edit` (with `chain`) and `POST /card/createWxChain` (spec 2.5).
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 pub struct WxChainInput {
     /// The chain to edit (edit only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -475,7 +476,7 @@ pub struct WxChainInput {
 
 /// Answer of `wxchain/create`, `wxchain/edit`, `/card/createWxChain` and the work-chat
 /// chain operations.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct CreatedWxChain {
     /// Code.
     pub chain: String,
@@ -484,7 +485,7 @@ pub struct CreatedWxChain {
 }
 
 /// Answer of `wxchain/info` (spec 2.5).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct WxChainInfo {
     /// Avatar URL.
     pub avatar: String,
@@ -561,7 +562,7 @@ pub struct WxChainInfo {
 pub type ListWxChains = ListChains;
 
 /// An external chain in `wxchain/list` (spec 2.5).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct WxChainItem {
     /// Code.
     pub chain: String,
@@ -604,7 +605,7 @@ pub struct WxChainItem {
 }
 
 /// Answer of `wxchain/list`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct WxChainList {
     /// This page.
     pub list: Vec<WxChainItem>,
@@ -618,7 +619,7 @@ pub struct WxChainList {
 }
 
 /// `workchat/chain/create` and `edit` (edit adds `chain` and `channel_id`).
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 pub struct WorkchatChainInput {
     /// The chain to edit (edit only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -662,7 +663,7 @@ pub struct WorkchatChainInput {
 }
 
 /// A work-chat chain's channel as `workchat/chain/info` shows it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct WorkchatChannel {
     /// Row id (`channel_id` of edits).
     pub id: i64,
@@ -673,7 +674,7 @@ pub struct WorkchatChannel {
 }
 
 /// Answer of `workchat/chain/info` (spec 2.5).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct WorkchatChainInfo {
     /// Code.
     pub chain: String,
@@ -715,7 +716,7 @@ pub struct WorkchatChainInfo {
 pub type ListAssemblies = ListTemplates;
 
 /// An entry of `workchat/assembly/list` (spec 2.5).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct AssemblyItem {
     /// Authorization state, free text.
     pub auth_status: String,
@@ -736,7 +737,7 @@ pub struct AssemblyItem {
 }
 
 /// Answer of `workchat/assembly/list`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct AssemblyList {
     /// This page.
     pub list: Vec<AssemblyItem>,
@@ -750,7 +751,7 @@ pub struct AssemblyList {
 }
 
 /// Query of `workchat/transfer/result`.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 pub struct TransferQuery {
     /// The corp.
     #[serde(default)]
@@ -758,7 +759,7 @@ pub struct TransferQuery {
 }
 
 /// Body of `workchat/transfer/result` (spec 4.4).
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 pub struct TransferRequest {
     /// Empty for the first page, then the previous answer's `next_cursor`.
     #[serde(default)]
@@ -772,7 +773,7 @@ pub struct TransferRequest {
 }
 
 /// One transfer in a result page.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct TransferItem {
     /// The work-chat's error code, 0 none.
     pub errcode: i64,
@@ -785,7 +786,7 @@ pub struct TransferItem {
 }
 
 /// Answer of `workchat/transfer/result` (spec 4.4).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct TransferResult {
     /// Customer names by external user id.
     pub names: std::collections::BTreeMap<String, String>,

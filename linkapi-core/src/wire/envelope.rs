@@ -1,9 +1,10 @@
 //! The response envelopes of spec section 7.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// Primary success: `{code: 1, message, data}`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct PrimaryOk<T> {
     /// Always 1.
     pub code: i64,
@@ -14,7 +15,7 @@ pub struct PrimaryOk<T> {
 }
 
 /// Primary error: `{code: "<short_name>", message, status}`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct PrimaryError {
     /// Stable short name such as `forbidden`.
     pub code: String,
@@ -25,7 +26,7 @@ pub struct PrimaryError {
 }
 
 /// Compatibility success: `{code: 1, msg, result}`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct CompatOk<T> {
     /// Always 1.
     pub code: i64,
@@ -36,7 +37,7 @@ pub struct CompatOk<T> {
 }
 
 /// Compatibility error: `{code: 0, msg}`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct CompatError {
     /// Always 0.
     pub code: i64,
@@ -45,7 +46,7 @@ pub struct CompatError {
 }
 
 /// Adcallback and transfer success: `{status: 1, result}`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct StatusOk<T> {
     /// Always 1.
     pub status: i64,

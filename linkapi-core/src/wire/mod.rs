@@ -153,6 +153,59 @@ impl Serialize for FlexibleTime {
     }
 }
 
+/// The schemas of the lenient types: what the visitors above accept.
+mod schemas {
+    use std::borrow::Cow;
+
+    use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
+
+    use super::{FlexibleTime, IntList, LenientInt};
+
+    impl JsonSchema for LenientInt {
+        fn schema_name() -> Cow<'static, str> {
+            "LenientInt".into()
+        }
+
+        fn json_schema(_: &mut SchemaGenerator) -> Schema {
+            json_schema!({
+                "description": "An integer, or a string of digits (empty is 0).",
+                "anyOf": [
+                    {"type": "integer", "format": "int64"},
+                    {"type": "string", "pattern": "^\\s*(-?[0-9]+)?\\s*$"}
+                ]
+            })
+        }
+    }
+
+    impl JsonSchema for IntList {
+        fn schema_name() -> Cow<'static, str> {
+            "IntList".into()
+        }
+
+        fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+            let one = generator.subschema_for::<LenientInt>();
+            json_schema!({
+                "description": "An id, or a list of ids.",
+                "anyOf": [one.clone(), {"type": "array", "items": one}]
+            })
+        }
+    }
+
+    impl JsonSchema for FlexibleTime {
+        fn schema_name() -> Cow<'static, str> {
+            "FlexibleTime".into()
+        }
+
+        fn json_schema(_: &mut SchemaGenerator) -> Schema {
+            json_schema!({
+                "description": "A time: `YYYY-MM-DD HH:MM:SS` (UTC), RFC 3339, or Unix seconds \
+                                (as a number or a string); empty or 0 is permanent.",
+                "anyOf": [{"type": "integer", "format": "int64"}, {"type": "string"}]
+            })
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

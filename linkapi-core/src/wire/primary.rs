@@ -1,10 +1,11 @@
 //! Primary-surface shapes (`{base}/chains`, `/groups`, `/domains`, ...). Requests refuse unknown
 //! fields so a misspelt field is an error rather than silently ignored.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// `POST /chains`.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreateChain {
     /// Destination, http or https.
@@ -27,7 +28,7 @@ pub struct CreateChain {
 }
 
 /// `PATCH /chains/{id}`: fields left out stay as they are.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UpdateChain {
     /// New label.
@@ -42,7 +43,7 @@ pub struct UpdateChain {
 }
 
 /// `GET /chains` query.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ListChains {
     /// 1-based page.
@@ -60,7 +61,7 @@ pub struct ListChains {
 }
 
 /// A chain on the primary surface (spec 2.1 plus what clients need to use it).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Chain {
     /// Row id.
     pub id: i64,
@@ -99,7 +100,7 @@ pub struct Chain {
 }
 
 /// A page of chains.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct ChainPage {
     /// The chains of this page, newest first.
     pub list: Vec<Chain>,
@@ -112,7 +113,7 @@ pub struct ChainPage {
 }
 
 /// `DELETE /chains/{id}` answer.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct DeletedChain {
     /// The deleted chain's id.
     pub id: i64,
@@ -121,7 +122,7 @@ pub struct DeletedChain {
 }
 
 /// `POST /groups`.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreateGroup {
     /// Name, unique per user.
@@ -132,7 +133,7 @@ pub struct CreateGroup {
 }
 
 /// A group (spec 2.3).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Group {
     /// Live chains in the group.
     pub chain_count: i64,
@@ -147,7 +148,7 @@ pub struct Group {
 }
 
 /// A domain the caller may use (spec 2.3).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Domain {
     /// Host.
     pub domain: String,
@@ -164,7 +165,7 @@ pub struct Domain {
 }
 
 /// The query of a paged listing that takes nothing else.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PageQuery {
     /// Page, from 1.
@@ -179,7 +180,7 @@ pub struct PageQuery {
 pub type ListConversions = PageQuery;
 
 /// A recorded conversion event.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Conversion {
     /// Unique, time-sortable id (a ULID).
     pub event_id: String,
@@ -204,7 +205,7 @@ pub struct Conversion {
 }
 
 /// `GET /chains/{id}/conversions`: newest first.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct ConversionPage {
     /// This page.
     pub list: Vec<Conversion>,
@@ -217,7 +218,7 @@ pub struct ConversionPage {
 }
 
 /// Query of `GET /chains/{id}/stats`.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StatsQuery {
     /// Days of daily trend, 1 to 365 (default 7), today included.
@@ -226,7 +227,7 @@ pub struct StatsQuery {
 }
 
 /// One day of the trend.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct DayClicks {
     /// The calendar day, `YYYY-MM-DD`, in the server's time zone.
     pub day: String,
@@ -235,7 +236,7 @@ pub struct DayClicks {
 }
 
 /// `GET /chains/{id}/stats`: a chain's statistics (spec 2.3). Bots are excluded throughout.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct ChainStats {
     /// The chain.
     pub chain_id: i64,
@@ -250,7 +251,7 @@ pub struct ChainStats {
 }
 
 /// An uploaded image (`POST /uploads`, `GET /uploads`, `DELETE /uploads/{file_id}`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Upload {
     /// The upload's id.
     pub file_id: i64,
@@ -273,7 +274,7 @@ pub struct Upload {
 pub type ListUploads = PageQuery;
 
 /// A page of uploads, newest first.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct UploadPage {
     /// This page.
     pub list: Vec<Upload>,
@@ -286,7 +287,7 @@ pub struct UploadPage {
 }
 
 /// Query of `GET /chains/{id}/qr`.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct QrQuery {
     /// `png` (default) or `svg`.
@@ -301,7 +302,7 @@ pub struct QrQuery {
 pub type ListTemplates = PageQuery;
 
 /// A jump-page template offered to the caller.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Template {
     /// Id; 0 is the generic template.
     pub id: i64,
@@ -321,7 +322,7 @@ pub struct Template {
 }
 
 /// A page of templates, with the caller's use of them.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct TemplatePage {
     /// This page.
     pub list: Vec<Template>,
@@ -339,7 +340,7 @@ pub struct TemplatePage {
 
 /// A channel as sent in `channel_list`: without `id` a new channel; with `id` a change to one
 /// of the chain's channels, or its removal with `is_delete: 1`.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ChannelInput {
     /// The channel to change or remove.
@@ -376,7 +377,7 @@ pub struct ChannelInput {
 
 /// `POST /wx-chains` (spec 2.2) and `PATCH /wx-chains/{id}`: on create absent fields take
 /// their defaults, on edit they stay as they are.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WxChainInput {
     /// Domain (create only); the default domain when absent.
@@ -455,7 +456,7 @@ pub struct WxChainInput {
 }
 
 /// Answer of `POST /wx-chains` ("created external chain", spec 2.3).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct CreatedWxChain {
     /// Code.
     pub code: String,
@@ -476,7 +477,7 @@ pub struct CreatedWxChain {
 
 /// A messaging-app or card chain on the primary surface: the chain's fields, its page and
 /// destination, and (on reads of one chain) its channels.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct WxChain {
     /// What every chain has.
     #[serde(flatten)]
@@ -527,7 +528,7 @@ pub struct WxChain {
 }
 
 /// `GET /wx-chains` query.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ListWxChains {
     /// 2 external (default), 3 work-chat, 4 card.
@@ -548,7 +549,7 @@ pub struct ListWxChains {
 }
 
 /// A page of messaging-app chains.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct WxChainPage {
     /// This page, newest first.
     pub list: Vec<WxChain>,
@@ -561,10 +562,17 @@ pub struct WxChainPage {
 }
 
 /// Answer of `GET /card`: up to 100 card chains, newest first.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct CardList {
     /// The chains.
     pub list: Vec<WxChain>,
     /// Card chains the caller has (may exceed the 100 listed).
     pub total: i64,
+}
+
+/// `GET /healthz` and `GET /readyz`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Health {
+    /// `ok` (the process answers) or `ready` (the store answers too).
+    pub status: String,
 }

@@ -18,6 +18,7 @@ mod images;
 mod instances;
 mod limits;
 mod metrics;
+mod openapi;
 mod pages;
 mod persistence;
 #[path = "../pg_cluster.rs"]

@@ -87,15 +87,9 @@ pub(crate) async fn create_key(app: &App, call: Call) -> Result<Response> {
 }
 
 /// Query of `GET /admin/keys`.
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct KeyFilter {
-    user_id: Option<i64>,
-}
-
 /// # `GET /admin/keys`
 pub(crate) async fn list_keys(app: &App, call: Call) -> Result<Response> {
-    let filter: KeyFilter = query(&call.parts)?;
+    let filter: wire::ListKeys = query(&call.parts)?;
     let keys = app.keys(filter.user_id.map(UserId)).await?;
     let now = app.now();
     Ok(call

@@ -9,25 +9,24 @@ use crate::http::response::{Body, error, jump_page, page};
 use crate::http::router::{Envelope, PublicCall};
 use crate::metrics::RedirectOutcome;
 use crate::service::{App, JumpAnswer, Resolution, VisitRequest};
+use crate::wire::primary::Health;
 
 type Response = http::Response<Body>;
-
-/// Health answer.
-#[derive(serde::Serialize)]
-struct Health {
-    status: &'static str,
-}
 
 /// # `GET /healthz`: the process answers. Touches nothing shared, so it answers while the
 /// store is down.
 pub(crate) async fn healthz(_app: &App, call: PublicCall) -> Result<Response> {
-    Ok(call.reply.ok(Health { status: "ok" }))
+    Ok(call.reply.ok(Health {
+        status: "ok".into(),
+    }))
 }
 
 /// # `GET /readyz`: the store answers too (503 when it does not).
 pub(crate) async fn readyz(app: &App, call: PublicCall) -> Result<Response> {
     app.ready().await?;
-    Ok(call.reply.ok(Health { status: "ready" }))
+    Ok(call.reply.ok(Health {
+        status: "ready".into(),
+    }))
 }
 
 /// # `GET /metrics` from loopback clients (`metrics_access = "loopback"`, the default); 404
@@ -37,6 +36,28 @@ pub(crate) async fn metrics_on_loopback(app: &App, call: PublicCall) -> Result<R
         return Err(crate::error::Error::NotFound("route"));
     }
     Ok(crate::http::response::metrics(app.metrics()))
+}
+
+/// # `GET /openapi.json`: the OpenAPI 3.1 document of every operation, built once per
+/// process from the route table and the wire types.
+pub(crate) async fn openapi(_app: &App, call: PublicCall) -> Result<Response> {
+    static DOCUMENTS: [std::sync::OnceLock<bytes::Bytes>; 2] =
+        [std::sync::OnceLock::new(), std::sync::OnceLock::new()];
+    let slot = match call.metrics {
+        crate::http::MetricsAccess::Loopback => 0,
+        crate::http::MetricsAccess::Admin => 1,
+    };
+    let document = DOCUMENTS[slot].get_or_init(|| {
+        let routes = crate::http::router::routes(call.metrics);
+        serde_json::to_vec_pretty(&crate::http::openapi::document(&routes))
+            .unwrap_or_default()
+            .into()
+    });
+    Ok(crate::http::response::bytes(
+        "application/json",
+        "public, max-age=300",
+        document.clone(),
+    ))
 }
 
 /// # `GET /favicon.ico`: no icon, said without an error. Browsers ask for it on every page
