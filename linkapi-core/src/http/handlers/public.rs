@@ -98,9 +98,9 @@ pub(crate) async fn redirect(app: &App, call: PublicCall) -> Result<Response> {
     let parts = &call.parts;
     let code = call.param.as_deref().unwrap_or_default();
     let host = request_host(parts).unwrap_or_default();
-    let address = client(app, &call);
-    let visit = VisitRequest {
-        address,
+    // Only visits that reach a chain are counted: unknown codes cost no address work.
+    let visit = || VisitRequest {
+        address: client(app, &call),
         user_agent: parts
             .headers
             .get(header::USER_AGENT)
@@ -111,7 +111,7 @@ pub(crate) async fn redirect(app: &App, call: PublicCall) -> Result<Response> {
     match app.resolve(host, code).await? {
         Resolution::Redirect { chain_id, location } => {
             let response = found(chain_id, &location)?;
-            app.record_visit(chain_id, visit);
+            app.record_visit(chain_id, visit());
             app.metrics().redirect(RedirectOutcome::Found);
             Ok(response)
         }
@@ -119,7 +119,7 @@ pub(crate) async fn redirect(app: &App, call: PublicCall) -> Result<Response> {
             chain_id,
             kind,
             page: target,
-        } => match app.visit_jump(chain_id, kind, &target, visit).await? {
+        } => match app.visit_jump(chain_id, kind, &target, visit()).await? {
             JumpAnswer::Redirect(location) => {
                 app.metrics().redirect(RedirectOutcome::Found);
                 found(chain_id, &location)
