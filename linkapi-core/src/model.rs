@@ -193,6 +193,9 @@ impl Resource {
     }
 }
 
+/// A pattern of every scope's name, for the API's schemas (a test holds it to [`Scope`]'s parser).
+pub const SCOPE_PATTERN: &str = "^(\\*|admin|(chains|groups|domains|templates|uploads|stats|conversions|workchat|card):(read|write))$";
+
 /// A permission carried by an API key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Scope {
@@ -790,6 +793,18 @@ mod tests {
         }
         for s in ["chains", "chains:delete", "links:read", "", "admin:read"] {
             assert!(s.parse::<Scope>().is_err(), "{s} should be refused");
+        }
+    }
+
+    #[test]
+    fn the_scope_pattern_names_every_resource() {
+        for resource in Resource::ALL {
+            assert!(
+                SCOPE_PATTERN.contains(&format!("|{}", resource.as_str()))
+                    || SCOPE_PATTERN.contains(&format!("({}", resource.as_str())),
+                "{} is missing from SCOPE_PATTERN",
+                resource.as_str()
+            );
         }
     }
 

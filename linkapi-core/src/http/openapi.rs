@@ -178,21 +178,30 @@ fn shapes(name: &str) -> Option<Shapes> {
     })
 }
 
-/// Query parameters from a struct's schema: one per property.
-fn query_parameters(schema: &Schema, generator: &SchemaGenerator) -> Vec<Value> {
-    // The struct itself is a reference into the components; follow it.
-    let resolved = schema
+/// A struct's schema itself: its schema is a reference into the components.
+fn resolved(schema: &Schema, generator: &SchemaGenerator) -> Value {
+    schema
         .get("$ref")
         .and_then(Value::as_str)
         .and_then(|r| r.rsplit('/').next())
         .and_then(|name| generator.definitions().get(name))
         .cloned()
-        .unwrap_or_else(|| schema.as_value().clone());
-    let required: Vec<&str> = resolved
+        .unwrap_or_else(|| schema.as_value().clone())
+}
+
+/// The names of a struct's required fields.
+fn required_fields(resolved: &Value) -> Vec<&str> {
+    resolved
         .get("required")
         .and_then(Value::as_array)
         .map(|r| r.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
+        .unwrap_or_default()
+}
+
+/// Query parameters from a struct's schema: one per property.
+fn query_parameters(schema: &Schema, generator: &SchemaGenerator) -> Vec<Value> {
+    let resolved = resolved(schema, generator);
+    let required = required_fields(&resolved);
     resolved
         .get("properties")
         .and_then(Value::as_object)
@@ -237,9 +246,13 @@ fn json_content(schema: Value) -> Value {
 
 /// The error responses an operation may answer, in its error envelope.
 fn error_responses(route: &Route, keyed: bool) -> Map<String, Value> {
-    let envelope = match route.errors {
-        Envelope::Compat => json!({"$ref": "#/components/schemas/CompatError"}),
-        _ => json!({"$ref": "#/components/schemas/PrimaryError"}),
+    // Pages for people answer their errors as pages too.
+    let content = match route.errors {
+        Envelope::Compat => json_content(json!({"$ref": "#/components/schemas/CompatError"})),
+        Envelope::Page => json!({"text/html": {"schema": {"type": "string"}}}),
+        Envelope::Primary | Envelope::Status => {
+            json_content(json!({"$ref": "#/components/schemas/PrimaryError"}))
+        }
     };
     let mut statuses: Vec<(&str, &str)> = vec![
         (
@@ -284,7 +297,7 @@ fn error_responses(route: &Route, keyed: bool) -> Map<String, Value> {
         .map(|(status, description)| {
             (
                 status.to_owned(),
-                json!({"description": description, "content": json_content(envelope.clone())}),
+                json!({"description": description, "content": content.clone()}),
             )
         })
         .collect()
@@ -319,8 +332,8 @@ fn success_response(ok: Success, generator: &mut SchemaGenerator) -> (String, Va
         Success::NoContent => ("204".into(), json!({"description": "Nothing."})),
         Success::Metrics => (
             "200".into(),
-            json!({"description": "Metrics in the Prometheus text format.",
-                   "content": {"text/plain": {"schema": {"type": "string"}}}}),
+            json!({"description": "Metrics in the OpenMetrics text format.",
+                   "content": {"application/openmetrics-text": {"schema": {"type": "string"}}}}),
         ),
     }
 }
@@ -358,8 +371,10 @@ pub(crate) fn document(routes: &[Route]) -> Value {
             if body_in_query {
                 parameters.extend(query_parameters(&body, &generator));
             } else {
+                // A body whose fields are all optional may be left out (it reads as `{}`).
+                let required = !required_fields(&resolved(&body, &generator)).is_empty();
                 operation["requestBody"] =
-                    json!({"required": false, "content": json_content(body.to_value())});
+                    json!({"required": required, "content": json_content(body.to_value())});
             }
         }
         if route.body == BodyKind::Multipart {
@@ -378,6 +393,18 @@ pub(crate) fn document(routes: &[Route]) -> Value {
         let mut responses = error_responses(route, keyed);
         let (status, success) = success_response(shapes.ok, &mut generator);
         responses.insert(status, success);
+        if matches!(shapes.ok, Success::Link) {
+            let page = json!({"text/html": {"schema": {"type": "string"}}});
+            responses.insert(
+                "200".into(),
+                json!({"description": "A messaging-app chain's jump page.", "content": page}),
+            );
+            responses.insert(
+                "410".into(),
+                json!({"description": "The chain expired, or every channel is used up.",
+                       "content": page}),
+            );
+        }
         operation["responses"] = Value::Object(responses);
         match route.access {
             Access::Key {

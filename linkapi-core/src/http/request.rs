@@ -16,30 +16,41 @@ use crate::error::{Error, Result};
 use crate::service::ClientAddressHeader;
 
 /// The key a request presents: `Authorization: Bearer`, `X-API-Key`, or (where the route
-/// allows it) `?apikey=`.
+/// allows it) `?apikey=`. Every credential given must be usable and name the same key: a
+/// malformed or empty one, or two different keys, present none (401), so a bad credential is
+/// never passed over in favour of another.
 pub(crate) fn api_key(parts: &Parts, allow_query: bool) -> Option<String> {
-    if let Some(value) = parts.headers.get(header::AUTHORIZATION)
-        && let Ok(value) = value.to_str()
-        && let Some((scheme, token)) = value.split_once(' ')
-        && scheme.eq_ignore_ascii_case("bearer")
-        && !token.trim().is_empty()
-    {
-        return Some(token.trim().to_owned());
+    let mut presented: Vec<String> = Vec::new();
+    for value in parts.headers.get_all(header::AUTHORIZATION) {
+        let token = value
+            .to_str()
+            .ok()
+            .and_then(|v| v.split_once(' '))
+            .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+            .map(|(_, token)| token.trim())
+            .filter(|token| !token.is_empty())?;
+        presented.push(token.to_owned());
     }
-    if let Some(value) = parts.headers.get("x-api-key")
-        && let Ok(value) = value.to_str()
-        && !value.trim().is_empty()
-    {
-        return Some(value.trim().to_owned());
+    for value in parts.headers.get_all("x-api-key") {
+        let key = value
+            .to_str()
+            .ok()
+            .map(str::trim)
+            .filter(|key| !key.is_empty())?;
+        presented.push(key.to_owned());
     }
-    if allow_query {
-        let query = parts.uri.query()?;
-        return url::form_urlencoded::parse(query.as_bytes())
-            .find(|(k, _)| k == "apikey")
-            .map(|(_, v)| v.into_owned())
-            .filter(|v| !v.is_empty());
+    if allow_query && let Some(query) = parts.uri.query() {
+        for (name, value) in url::form_urlencoded::parse(query.as_bytes()) {
+            if name == "apikey" {
+                if value.is_empty() {
+                    return None;
+                }
+                presented.push(value.into_owned());
+            }
+        }
     }
-    None
+    let (first, rest) = presented.split_first()?;
+    rest.iter().all(|key| key == first).then(|| first.clone())
 }
 
 /// The client's address: the peer's, unless the peer is a trusted proxy, in which case the
@@ -214,14 +225,53 @@ fn decode_json<T: DeserializeOwned>(body: &[u8]) -> Result<T> {
             "request body must be a JSON object",
         ));
     }
-    serde_json::from_slice(body).map_err(|e| {
-        let code = if e.is_data() {
-            "invalid_field"
-        } else {
-            "invalid_json"
-        };
-        Error::bad_request(code, format!("request body: {}", plain(&e.to_string())))
-    })
+    serde_json::from_slice(body)
+        .or_else(|e| {
+            // JSON has one number type and JSON Schema counts `3.0` as an integer; serde does not.
+            // Only a body that failed is read again with such numbers made integers, so the
+            // usual path costs nothing and keeps serde's line and column in its messages.
+            if e.is_data()
+                && let Ok(mut value) = serde_json::from_slice::<serde_json::Value>(body)
+                && integral_floats_to_integers(&mut value)
+                && let Ok(decoded) = serde_json::from_value(value)
+            {
+                return Ok(decoded);
+            }
+            Err(e)
+        })
+        .map_err(|e| {
+            let code = if e.is_data() {
+                "invalid_field"
+            } else {
+                "invalid_json"
+            };
+            Error::bad_request(code, format!("request body: {}", plain(&e.to_string())))
+        })
+}
+
+/// Turns every number with an integral value written as a float (`3.0`, `-1e2`) into an
+/// integer; whether anything changed.
+fn integral_floats_to_integers(value: &mut serde_json::Value) -> bool {
+    use serde_json::Value;
+    match value {
+        Value::Number(n) if n.is_f64() => {
+            // Every integral f64 below 2^53 converts exactly.
+            match n.as_f64() {
+                Some(f) if f.fract() == 0.0 && f.abs() <= 9_007_199_254_740_992.0 => {
+                    *value = Value::from(f as i64);
+                    true
+                }
+                _ => false,
+            }
+        }
+        Value::Array(items) => items.iter_mut().fold(false, |changed, item| {
+            integral_floats_to_integers(item) | changed
+        }),
+        Value::Object(fields) => fields.values_mut().fold(false, |changed, item| {
+            integral_floats_to_integers(item) | changed
+        }),
+        _ => false,
+    }
 }
 
 /// A decoder's message in the client's terms: what a value must be, not the Rust type the
@@ -281,16 +331,26 @@ pub(crate) fn query<T: DeserializeOwned>(parts: &Parts) -> Result<T> {
 }
 
 /// Decodes a compatibility action's input: the query on GET, the JSON body otherwise. The key
-/// parameter `apikey` is not an input field and is dropped.
+/// parameter `apikey` is not an input field and is dropped. Query values are strings (the
+/// lenient types read digits), and a key given more than once is a list (`domain=1&domain=2`).
 pub(crate) fn compat_input<T: DeserializeOwned>(parts: &Parts, body: &[u8]) -> Result<T> {
     if parts.method == Method::GET || parts.method == Method::HEAD {
         let query = parts.uri.query().unwrap_or_default();
-        let pairs: Vec<(String, String)> = url::form_urlencoded::parse(query.as_bytes())
-            .filter(|(k, _)| k != "apikey")
-            .map(|(k, v)| (k.into_owned(), v.into_owned()))
-            .collect();
-        let encoded = serde_urlencoded::to_string(&pairs).unwrap_or_default();
-        serde_urlencoded::from_str(&encoded).map_err(|e| {
+        let mut fields = serde_json::Map::new();
+        for (key, value) in url::form_urlencoded::parse(query.as_bytes()) {
+            if key == "apikey" {
+                continue;
+            }
+            let value = serde_json::Value::String(value.into_owned());
+            match fields.get_mut(key.as_ref()) {
+                Some(serde_json::Value::Array(values)) => values.push(value),
+                Some(first) => *first = serde_json::Value::Array(vec![first.take(), value]),
+                None => {
+                    fields.insert(key.into_owned(), value);
+                }
+            }
+        }
+        serde_json::from_value(serde_json::Value::Object(fields)).map_err(|e| {
             Error::bad_request(
                 "invalid_query",
                 format!("query string: {}", plain(&e.to_string())),
@@ -435,6 +495,42 @@ mod tests {
 
     fn ip(text: &str) -> IpAddr {
         text.parse().expect("address")
+    }
+
+    #[test]
+    fn a_bad_or_second_different_credential_is_never_passed_over() {
+        let with_query = |uri: &str, headers: &[(&str, &str)]| {
+            let mut request = http::Request::builder().uri(uri);
+            for (name, value) in headers {
+                request = request.header(*name, *value);
+            }
+            api_key(&request.body(()).expect("request").into_parts().0, true)
+        };
+        let key = Some("lk_a".to_owned());
+        assert_eq!(with_query("/x", &[("authorization", "Bearer lk_a")]), key);
+        assert_eq!(with_query("/x?apikey=lk_a", &[]), key);
+        // The same key twice is one key.
+        assert_eq!(
+            with_query(
+                "/x?apikey=lk_a",
+                &[("authorization", "Bearer lk_a"), ("x-api-key", "lk_a")]
+            ),
+            key
+        );
+        // A malformed, empty or different credential beside a good one presents none.
+        for (uri, headers) in [
+            ("/x?apikey=lk_a", &[("authorization", "Basic abc")][..]),
+            ("/x?apikey=lk_a", &[("authorization", "Bearer ")][..]),
+            ("/x?apikey=lk_a", &[("x-api-key", " ")][..]),
+            ("/x?apikey=", &[("authorization", "Bearer lk_a")][..]),
+            ("/x?apikey=lk_b", &[("authorization", "Bearer lk_a")][..]),
+            (
+                "/x",
+                &[("authorization", "Bearer lk_a"), ("x-api-key", "lk_b")][..],
+            ),
+        ] {
+            assert_eq!(with_query(uri, headers), None, "{uri} {headers:?}");
+        }
     }
 
     #[test]

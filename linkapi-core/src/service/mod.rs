@@ -30,7 +30,7 @@ use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 pub use auth::{BootstrapKey, Principal, hash_key};
-pub use chains::{ChainView, CreatedChain, NewShortChain, ShortChainPatch};
+pub use chains::{ChainView, CreatedChain, MAX_PAGE_SIZE, NewShortChain, ShortChainPatch};
 pub use channels::JumpAnswer;
 pub use conversions::{ConversionReport, ReportedConversion};
 pub use jump::{
@@ -39,7 +39,7 @@ pub use jump::{
 };
 pub use links::Resolution;
 pub use ratelimit::{RateLimit, RateState};
-pub use stats::ChainStats;
+pub use stats::{ChainStats, MAX_STATS_DAYS};
 pub use templates::{BUILT_IN_STYLES, NewTemplateInput, TemplateListing};
 pub use uploads::{HostedFile, UploadConfig, display_name};
 pub use visits::{VisitRequest, is_bot_agent};

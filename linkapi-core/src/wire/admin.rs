@@ -8,9 +8,11 @@ use serde::{Deserialize, Serialize};
 #[serde(deny_unknown_fields)]
 pub struct CreateUser {
     /// Unique name.
+    #[schemars(regex(pattern = super::NAME_PATTERN), length(min = 1, max = 64))]
     pub name: String,
     /// Chains the user may create per UTC day; the server default when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0))]
     pub daily_quota: Option<i64>,
 }
 
@@ -34,9 +36,11 @@ pub struct CreateKey {
     /// The user the key acts as.
     pub user_id: i64,
     /// Scope names, e.g. `chains:read`.
+    #[schemars(length(min = 1), inner(regex(pattern = crate::model::SCOPE_PATTERN)))]
     pub scopes: Vec<String>,
     /// Label.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = 64))]
     pub name: Option<String>,
     /// Unix seconds after which the key is refused.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -81,8 +85,10 @@ pub struct CreatedKey {
 #[serde(deny_unknown_fields)]
 pub struct CreateDomain {
     /// Host, optionally with a port.
+    #[schemars(regex(pattern = r"^([a-z0-9]{1,30}\.)+[a-z][a-z0-9]{0,30}$"))]
     pub domain: String,
     /// `http` or `https`.
+    #[schemars(regex(pattern = "^(http|https)$"))]
     pub scheme: String,
     /// Label.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -100,6 +106,7 @@ pub struct CreateDomain {
 #[serde(deny_unknown_fields)]
 pub struct UpdateDomain {
     /// 1 effective, 99 not effective.
+    #[schemars(extend("enum" = [1, 99]))]
     pub status: i64,
 }
 
@@ -136,12 +143,15 @@ pub struct VisitorSecretRotated {
 #[serde(deny_unknown_fields)]
 pub struct CreateTemplate {
     /// Name, 1 to 64 characters.
+    #[schemars(regex(pattern = super::NAME_PATTERN), length(min = 1, max = 64))]
     pub name: String,
     /// Built-in layout: `generic` (default), `card` or `poster`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = "^(generic|card|poster)$"))]
     pub style: Option<String>,
     /// Thumbnail URL (http or https).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::URL_OR_EMPTY_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
     pub thumb: Option<String>,
     /// Page source, a minijinja template (at most 64 KiB); the layout of `style` when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -204,9 +214,11 @@ pub type ListTemplates = super::primary::PageQuery;
 pub struct PreviewTemplate {
     /// An http(s) image URL to show (an uploaded QR code, say).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::URL_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
     pub image: Option<String>,
     /// 1 small image (default), 2 long image.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 2))]
     pub show_type: Option<i64>,
 }
 
@@ -227,10 +239,13 @@ pub struct PutAssembly {
     /// The user whose list it is.
     pub user_id: i64,
     /// The work-chat's id of the link.
+    #[schemars(regex(pattern = r"^[!-~]{1,128}$"))]
     pub link_id: String,
     /// Its name.
+    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = 64))]
     pub link_name: String,
     /// The acquisition URL, http(s).
+    #[schemars(regex(pattern = super::URL_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
     pub url: String,
     /// Authorization state, free text.
     #[serde(default)]
@@ -248,9 +263,11 @@ pub struct ListAssemblies {
     pub user_id: i64,
     /// 1-based page.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1))]
     pub page: Option<i64>,
     /// Rows per page, at most 100.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = crate::service::MAX_PAGE_SIZE))]
     pub page_size: Option<i64>,
 }
 
@@ -318,12 +335,16 @@ pub struct LoadTransfers {
     /// The user whose data it is (the key that queries it acts as this user).
     pub user_id: i64,
     /// The corp.
+    #[schemars(regex(pattern = r"^[!-~]{1,128}$"))]
     pub corp_id: String,
     /// The user handing customers over.
+    #[schemars(regex(pattern = r"^[!-~]{1,128}$"))]
     pub handover_userid: String,
     /// The user taking them over.
+    #[schemars(regex(pattern = r"^[!-~]{1,128}$"))]
     pub takeover_userid: String,
     /// One entry per customer.
+    #[schemars(length(min = 1, max = crate::service::MAX_TRANSFERS_PER_LOAD))]
     pub records: Vec<TransferRecord>,
 }
 

@@ -11,8 +11,10 @@ use super::{FlexibleTime, IntList, LenientInt};
 pub struct CreateChain {
     /// Label.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = 255))]
     pub chain_title: Option<String>,
     /// Destination.
+    #[schemars(regex(pattern = super::URL_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
     pub target_url: String,
     /// Group to put the chain in; 0 is none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -25,6 +27,7 @@ pub struct CreateChain {
     pub valid_time: Option<FlexibleTime>,
     /// Optional custom code.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = r"^([A-Za-z0-9_-]{1,64})?$"))]
     pub code: Option<String>,
 }
 
@@ -61,9 +64,11 @@ pub struct EditChain {
     pub chain: ChainRef,
     /// New label.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = 255))]
     pub chain_title: Option<String>,
     /// New destination.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::URL_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
     pub target_url: Option<String>,
     /// New expiry.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -83,6 +88,7 @@ pub struct EditedChain {
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 pub struct DeleteChains {
     /// Codes to delete.
+    #[schemars(length(min = 1), inner(regex(pattern = r"^[A-Za-z0-9_-]{1,64}$")))]
     pub chains: Vec<String>,
     /// Domain id, needed only when a code exists on several of the caller's domains.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -94,15 +100,18 @@ pub struct DeleteChains {
 pub struct ListChains {
     /// 1-based page.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "super::schemas::lenient_positive")]
     pub page: Option<LenientInt>,
     /// Rows per page, at most 100.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "super::schemas::lenient_in::<1, 100>")]
     pub page_size: Option<LenientInt>,
     /// Only chains in this group.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub group_id: Option<LenientInt>,
     /// Only chains whose title or code contains this.
     #[serde(default, alias = "q", skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::TEXT_PATTERN))]
     pub keyword: Option<String>,
 }
 
@@ -162,9 +171,11 @@ pub struct ChainList {
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 pub struct CreateGroup {
     /// Name.
+    #[schemars(regex(pattern = super::NAME_PATTERN), length(min = 1, max = 64))]
     pub name: String,
     /// Kind of chains it holds; 0 or absent is 1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "super::schemas::lenient_in::<0, 4>")]
     pub chain_type: Option<LenientInt>,
 }
 
@@ -232,6 +243,7 @@ pub struct ConversionReport {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chain_id: Option<LenientInt>,
     /// Business event: `[a-z0-9_]{1,32}`, e.g. `form`, `register`, `purchase`.
+    #[schemars(regex(pattern = "^[a-z0-9_]{1,32}$"))]
     pub conv_type: String,
     /// The caller's idempotency token; required for `purchase`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -286,9 +298,11 @@ pub struct UploadResult {
 pub struct ListTemplates {
     /// 1-based page.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "super::schemas::lenient_positive")]
     pub page: Option<LenientInt>,
     /// Rows per page, at most 100.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "super::schemas::lenient_in::<1, 100>")]
     pub page_size: Option<LenientInt>,
 }
 
@@ -755,6 +769,7 @@ pub struct AssemblyList {
 pub struct TransferQuery {
     /// The corp.
     #[serde(default)]
+    #[schemars(regex(pattern = r"^[!-~]{1,128}$"))]
     pub corp_id: String,
 }
 

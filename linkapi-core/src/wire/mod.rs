@@ -34,14 +34,19 @@ impl serde::de::Visitor<'_> for LenientIntVisitor {
             .map_err(|_| E::custom(format!("{v} is too large")))
     }
 
+    /// Digits with an optional leading `-`; ` 7`, `+7` and `1e3` are not integers here (the
+    /// schema's pattern says the same).
     fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<LenientInt, E> {
-        let s = s.trim();
         if s.is_empty() {
             return Ok(LenientInt(0));
         }
+        let digits = s.strip_prefix('-').unwrap_or(s);
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(E::custom(format!("expected an integer, found {s:?}")));
+        }
         s.parse()
             .map(LenientInt)
-            .map_err(|_| E::custom(format!("expected an integer, found {s:?}")))
+            .map_err(|_| E::custom(format!("{s} is out of range")))
     }
 }
 
@@ -153,8 +158,22 @@ impl Serialize for FlexibleTime {
     }
 }
 
+/// Patterns of the text rule (`service::check_text`) for the schemas: no control characters
+/// and no bidirectional overrides.
+pub(crate) const TEXT_PATTERN: &str = r"^[^\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]*$";
+/// [`TEXT_PATTERN`] with at least one character that is not a space (required names).
+pub(crate) const NAME_PATTERN: &str = r"^[^\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]*[^\s\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069][^\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]*$";
+/// An http(s) URL as the target rule takes it (`codes::validate_target_url`): a scheme, a host
+/// of letters and digits ending in a name (a last label of digits reads as an IPv4 address),
+/// an optional port, then a path and query of plain characters. The rule takes more (hyphens,
+/// IP addresses, other characters percent-encoded); the schema names a safe part of it.
+pub(crate) const URL_PATTERN: &str = r"^https?://([A-Za-z0-9]{1,30}\.)*[A-Za-z][A-Za-z0-9]{0,30}(:[1-9][0-9]{0,3})?(/[A-Za-z0-9._~/?#&=%-]*)?$";
+
+/// [`URL_PATTERN`], or empty (where empty means none).
+pub(crate) const URL_OR_EMPTY_PATTERN: &str = r"^(https?://([A-Za-z0-9]{1,30}\.)*[A-Za-z][A-Za-z0-9]{0,30}(:[1-9][0-9]{0,3})?(/[A-Za-z0-9._~/?#&=%-]*)?)?$";
+
 /// The schemas of the lenient types: what the visitors above accept.
-mod schemas {
+pub(crate) mod schemas {
     use std::borrow::Cow;
 
     use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
@@ -171,10 +190,48 @@ mod schemas {
                 "description": "An integer, or a string of digits (empty is 0).",
                 "anyOf": [
                     {"type": "integer", "format": "int64"},
-                    {"type": "string", "pattern": "^\\s*(-?[0-9]+)?\\s*$"}
+                    {"type": "string", "pattern": "^(-?[0-9]{1,18})?$"}
                 ]
             })
         }
+    }
+
+    /// A [`LenientInt`] from `MIN` to `MAX` (absent or null allowed): an integer in the range,
+    /// or its digits as a string (leading zeros allowed; empty is 0).
+    pub(crate) fn lenient_in<const MIN: i64, const MAX: i64>(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "anyOf": [
+                {"type": "integer", "minimum": MIN, "maximum": MAX},
+                {"type": "string", "pattern": digits_pattern(MIN, MAX)},
+                {"type": "null"}
+            ]
+        })
+    }
+
+    /// A [`LenientInt`] of 1 or more (pages), absent or null allowed.
+    pub(crate) fn lenient_positive(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "anyOf": [
+                {"type": "integer", "minimum": 1},
+                {"type": "string", "pattern": "^0*[1-9][0-9]{0,17}$"},
+                {"type": "null"}
+            ]
+        })
+    }
+
+    /// A regular expression of the decimal integers from `min` to `max` as the lenient reader
+    /// takes them: each value spelt out (the ranges used are small), leading zeros allowed,
+    /// and the empty string when 0 is in range.
+    fn digits_pattern(min: i64, max: i64) -> String {
+        let positive: Vec<String> = (min.max(1)..=max).map(|v| v.to_string()).collect();
+        let mut forms = Vec::new();
+        if min <= 0 && max >= 0 {
+            forms.push("|-?0+".to_owned());
+        }
+        if !positive.is_empty() {
+            forms.push(format!("0*({})", positive.join("|")));
+        }
+        format!("^({})$", forms.join("|"))
     }
 
     impl JsonSchema for IntList {

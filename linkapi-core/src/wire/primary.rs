@@ -9,21 +9,26 @@ use serde::{Deserialize, Serialize};
 #[serde(deny_unknown_fields)]
 pub struct CreateChain {
     /// Destination, http or https.
+    #[schemars(regex(pattern = super::URL_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
     pub target_url: String,
     /// Domain to serve on; the server's default domain when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1))]
     pub domain_id: Option<i64>,
     /// Optional label.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = 255))]
     pub chain_title: Option<String>,
     /// Optional custom code; a random one when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = r"^[A-Za-z0-9_-]{1,64}$"))]
     pub code: Option<String>,
     /// Unix seconds after which the chain answers 410; 0 or absent is permanent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub valid_time: Option<i64>,
     /// Group to put the chain in.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1))]
     pub group_id: Option<i64>,
 }
 
@@ -33,9 +38,11 @@ pub struct CreateChain {
 pub struct UpdateChain {
     /// New label.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = 255))]
     pub chain_title: Option<String>,
     /// New destination.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::URL_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
     pub target_url: Option<String>,
     /// New expiry; 0 makes the chain permanent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -48,15 +55,19 @@ pub struct UpdateChain {
 pub struct ListChains {
     /// 1-based page.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1))]
     pub page: Option<i64>,
     /// Rows per page, at most 100.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = crate::service::MAX_PAGE_SIZE))]
     pub page_size: Option<i64>,
     /// Only chains in this group.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0))]
     pub group_id: Option<i64>,
     /// Only chains whose title or code contains this.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::TEXT_PATTERN))]
     pub q: Option<String>,
 }
 
@@ -126,9 +137,11 @@ pub struct DeletedChain {
 #[serde(deny_unknown_fields)]
 pub struct CreateGroup {
     /// Name, unique per user.
+    #[schemars(regex(pattern = super::NAME_PATTERN), length(min = 1, max = 64))]
     pub name: String,
     /// Kind of chains it holds; 0 or absent is 1 (short).
     #[serde(default)]
+    #[schemars(range(min = 0, max = 4))]
     pub chain_type: i64,
 }
 
@@ -170,9 +183,11 @@ pub struct Domain {
 pub struct PageQuery {
     /// Page, from 1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1))]
     pub page: Option<i64>,
     /// Rows per page, at most 100.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = crate::service::MAX_PAGE_SIZE))]
     pub page_size: Option<i64>,
 }
 
@@ -223,6 +238,7 @@ pub struct ConversionPage {
 pub struct StatsQuery {
     /// Days of daily trend, 1 to 365 (default 7), today included.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = crate::service::MAX_STATS_DAYS))]
     pub days: Option<i64>,
 }
 
@@ -292,9 +308,11 @@ pub struct UploadPage {
 pub struct QrQuery {
     /// `png` (default) or `svg`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = "^(png|svg)$"))]
     pub format: Option<String>,
     /// Side of the image in pixels, 64 to 2048 (default 256).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = *crate::qr::SIZES.start(), max = *crate::qr::SIZES.end()))]
     pub size: Option<u32>,
 }
 
@@ -533,15 +551,19 @@ pub struct WxChain {
 pub struct ListWxChains {
     /// 2 external (default), 3 work-chat, 4 card.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 2, max = 4))]
     pub chain_type: Option<i64>,
     /// 1-based page.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1))]
     pub page: Option<i64>,
     /// Rows per page, at most 100.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = crate::service::MAX_PAGE_SIZE))]
     pub page_size: Option<i64>,
     /// Only chains in this group.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0))]
     pub group_id: Option<i64>,
     /// Only chains whose title or code contains this.
     #[serde(default, skip_serializing_if = "Option::is_none")]

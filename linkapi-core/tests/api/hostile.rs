@@ -403,3 +403,100 @@ async fn script_data_and_file_urls_are_never_targets() {
     }
     assert_eq!(server.get("/chains", &key).await.primary_data()["total"], 0);
 }
+
+/// What schemathesis found: JSON Schema counts `1.0` as an integer, a query key may repeat,
+/// and a credential that does not work must not be passed over for one that does.
+#[tokio::test]
+async fn generated_requests_are_read_as_their_schema_means_them() {
+    let server = TestServer::start().await;
+    let (_, key) = server.full_user("generated").await;
+    // An integral number written as a float is that integer; a fraction is refused.
+    let group = server
+        .post(
+            "/groups",
+            &key,
+            json!({"name": "floats", "chain_type": 1.0}),
+        )
+        .await;
+    assert_eq!(group.status, StatusCode::CREATED, "{}", group.body);
+    server
+        .post(
+            "/groups",
+            &key,
+            json!({"name": "fraction", "chain_type": 1.5}),
+        )
+        .await
+        .assert_primary_error(StatusCode::BAD_REQUEST, "invalid_field");
+    server
+        .post(
+            "/openapi/v1/chain/list",
+            &key,
+            json!({"page": 1.0, "page_size": 2e1}),
+        )
+        .await
+        .compat_result();
+    // Integers given as text are digits, nothing else: no spaces, no sign, no exponent.
+    for page in ["%202", "%2B2", "1e1", "0x1"] {
+        server
+            .get(&format!("/openapi/v1/chain/list?page={page}"), &key)
+            .await
+            .assert_compat_error(StatusCode::BAD_REQUEST);
+    }
+    server
+        .get("/openapi/v1/chain/list?page=02", &key)
+        .await
+        .compat_result();
+    // A repeated key is a list: `chain/info` then says it takes one domain, not that the
+    // field was duplicated.
+    server
+        .create_chain(
+            &key,
+            json!({"target_url": "https://example.com/", "code": "rep-1"}),
+        )
+        .await;
+    server
+        .get("/openapi/v1/chain/info?chain=rep-1&domain=1", &key)
+        .await
+        .compat_result();
+    let reply = server
+        .get("/openapi/v1/chain/info?chain=rep-1&domain=1&domain=2", &key)
+        .await;
+    reply.assert_compat_error(StatusCode::BAD_REQUEST);
+    assert!(
+        reply.body.to_string().contains("one domain"),
+        "{}",
+        reply.body
+    );
+    // A good key beside a malformed or different credential is refused, never chosen.
+    let client = reqwest::Client::new();
+    for (query, header) in [
+        (
+            format!("apikey={key}"),
+            ("authorization", "Basic Zm9vOmJhcg==".to_owned()),
+        ),
+        (
+            format!("apikey={key}"),
+            ("x-api-key", "lk_other".to_owned()),
+        ),
+        (
+            "apikey=lk_other".to_owned(),
+            ("authorization", format!("Bearer {key}")),
+        ),
+    ] {
+        let status = client
+            .get(server.url(&format!("/openapi/v1/group/list?{query}")))
+            .header(header.0, &header.1)
+            .send()
+            .await
+            .expect("request")
+            .status();
+        assert_eq!(status, StatusCode::UNAUTHORIZED, "{query} {}", header.0);
+    }
+    let both = client
+        .get(server.url(&format!("/openapi/v1/group/list?apikey={key}")))
+        .header("authorization", format!("Bearer {key}"))
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(both.status(), StatusCode::OK);
+}
