@@ -27,7 +27,7 @@ pub struct CreateChain {
     pub valid_time: Option<FlexibleTime>,
     /// Optional custom code.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = r"^([A-Za-z0-9_-]{1,64})?$"))]
+    #[schemars(regex(pattern = super::CODE_OR_EMPTY_PATTERN))]
     pub code: Option<String>,
 }
 
@@ -88,7 +88,7 @@ pub struct EditedChain {
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 pub struct DeleteChains {
     /// Codes to delete.
-    #[schemars(length(min = 1), inner(regex(pattern = r"^[A-Za-z0-9_-]{1,64}$")))]
+    #[schemars(length(min = 1), inner(regex(pattern = super::CODE_PATTERN)))]
     pub chains: Vec<String>,
     /// Domain id, needed only when a code exists on several of the caller's domains.
     #[serde(default, skip_serializing_if = "Option::is_none")]

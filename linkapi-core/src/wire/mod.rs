@@ -158,19 +158,44 @@ impl Serialize for FlexibleTime {
     }
 }
 
-/// Patterns of the text rule (`service::check_text`) for the schemas: no control characters
-/// and no bidirectional overrides.
-pub(crate) const TEXT_PATTERN: &str = r"^[^\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]*$";
-/// [`TEXT_PATTERN`] with at least one character that is not a space (required names).
-pub(crate) const NAME_PATTERN: &str = r"^[^\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]*[^\s\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069][^\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]*$";
+/// The characters the text rule (`service::check_text`) refuses: controls and bidirectional
+/// overrides, as a regular-expression class body.
+macro_rules! refused_text {
+    () => {
+        r"\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069"
+    };
+}
+
 /// An http(s) URL as the target rule takes it (`codes::validate_target_url`): a scheme, a host
 /// of letters and digits ending in a name (a last label of digits reads as an IPv4 address),
 /// an optional port, then a path and query of plain characters. The rule takes more (hyphens,
 /// IP addresses, other characters percent-encoded); the schema names a safe part of it.
-pub(crate) const URL_PATTERN: &str = r"^https?://([A-Za-z0-9]{1,30}\.)*[A-Za-z][A-Za-z0-9]{0,30}(:[1-9][0-9]{0,3})?(/[A-Za-z0-9._~/?#&=%-]*)?$";
+macro_rules! url {
+    () => {
+        r"https?://([A-Za-z0-9]{1,30}\.)*[A-Za-z][A-Za-z0-9]{0,30}(:[1-9][0-9]{0,3})?(/[A-Za-z0-9._~/?#&=%-]*)?"
+    };
+}
 
+/// Text the text rule takes, for the schemas.
+pub(crate) const TEXT_PATTERN: &str = concat!("^[^", refused_text!(), "]*$");
+/// [`TEXT_PATTERN`] with at least one character that is not a space (required names).
+pub(crate) const NAME_PATTERN: &str = concat!(
+    "^[^",
+    refused_text!(),
+    r"]*[^\s",
+    refused_text!(),
+    "][^",
+    refused_text!(),
+    "]*$"
+);
+/// An http(s) URL (see `url!`).
+pub(crate) const URL_PATTERN: &str = concat!("^", url!(), "$");
 /// [`URL_PATTERN`], or empty (where empty means none).
-pub(crate) const URL_OR_EMPTY_PATTERN: &str = r"^(https?://([A-Za-z0-9]{1,30}\.)*[A-Za-z][A-Za-z0-9]{0,30}(:[1-9][0-9]{0,3})?(/[A-Za-z0-9._~/?#&=%-]*)?)?$";
+pub(crate) const URL_OR_EMPTY_PATTERN: &str = concat!("^(", url!(), ")?$");
+/// A custom code (`codes::validate_code`; reserved words aside).
+pub(crate) const CODE_PATTERN: &str = r"^[A-Za-z0-9_-]{1,64}$";
+/// [`CODE_PATTERN`], or empty (a random code).
+pub(crate) const CODE_OR_EMPTY_PATTERN: &str = r"^([A-Za-z0-9_-]{1,64})?$";
 
 /// The schemas of the lenient types: what the visitors above accept.
 pub(crate) mod schemas {

@@ -21,7 +21,7 @@ pub struct CreateChain {
     pub chain_title: Option<String>,
     /// Optional custom code; a random one when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = r"^[A-Za-z0-9_-]{1,64}$"))]
+    #[schemars(regex(pattern = super::CODE_PATTERN))]
     pub code: Option<String>,
     /// Unix seconds after which the chain answers 410; 0 or absent is permanent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
