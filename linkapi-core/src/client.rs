@@ -109,6 +109,7 @@ fn status_code_name(status: StatusCode) -> &'static str {
         409 => "conflict",
         413 => "payload_too_large",
         415 => "unsupported_media_type",
+        422 => "unprocessable",
         429 => "rate_limited",
         500..=599 => "internal_error",
         _ => "error",

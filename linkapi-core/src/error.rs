@@ -10,10 +10,22 @@ use crate::store::StoreError;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
-    /// The request is malformed or breaks a rule; `code` names which.
+    /// The request does not match the operation's schema (a field missing, of the wrong type
+    /// or out of its documented range); `code` names which.
     #[error("{message}")]
     BadRequest {
         /// Stable short name, e.g. `invalid_target_url`.
+        code: &'static str,
+        /// What is wrong, for a person.
+        message: String,
+    },
+    /// The request matches the operation's schema but breaks a rule the schema cannot state:
+    /// one that depends on stored data (a user, group, domain or template that does not exist
+    /// or is not the caller's), on the clock (a time that must be in the future), or that ties
+    /// fields together (a `sub_type` and the destination it needs); `code` names which.
+    #[error("{message}")]
+    Unprocessable {
+        /// Stable short name, e.g. `invalid_valid_time`.
         code: &'static str,
         /// What is wrong, for a person.
         message: String,
@@ -108,10 +120,19 @@ impl Error {
         }
     }
 
+    /// A 422 with a short name and a message: see [`Error::Unprocessable`].
+    pub fn unprocessable(code: &'static str, message: impl Into<String>) -> Self {
+        Error::Unprocessable {
+            code,
+            message: message.into(),
+        }
+    }
+
     /// The HTTP status of this error.
     pub fn status(&self) -> StatusCode {
         match self {
             Error::BadRequest { .. } => StatusCode::BAD_REQUEST,
+            Error::Unprocessable { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             Error::InvalidApiKey => StatusCode::UNAUTHORIZED,
             Error::Forbidden(_) => StatusCode::FORBIDDEN,
             Error::NotFound(_) => StatusCode::NOT_FOUND,
@@ -134,7 +155,9 @@ impl Error {
     /// The stable short name of the primary error envelope.
     pub fn code(&self) -> &'static str {
         match self {
-            Error::BadRequest { code, .. } | Error::Conflict { code, .. } => code,
+            Error::BadRequest { code, .. }
+            | Error::Unprocessable { code, .. }
+            | Error::Conflict { code, .. } => code,
             Error::InvalidApiKey => "invalid_api_key",
             Error::Forbidden(_) => "forbidden",
             Error::NotFound(_) => "not_found",

@@ -25,6 +25,8 @@
 //! - [`metrics`]: the counters and histograms `GET /metrics` exposes.
 //! - [`error`]: [`Error`], each failure with its HTTP status and stable short name.
 //! - `client` (feature `client`): a typed async HTTP client of the same API.
+//! - `fuzzing` (feature `fuzzing`): the fuzz targets' entry points: decoders and page
+//!   rendering driven from raw bytes, with the server's promises asserted.
 //!
 //! # Running a server
 //!
@@ -57,6 +59,8 @@ pub mod client;
 pub mod clock;
 pub mod codes;
 pub mod error;
+#[cfg(any(test, feature = "fuzzing"))]
+pub mod fuzzing;
 pub mod http;
 pub mod image;
 pub mod metrics;

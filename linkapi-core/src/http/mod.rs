@@ -11,7 +11,7 @@
 
 mod handlers;
 mod openapi;
-mod request;
+pub(crate) mod request;
 mod response;
 mod router;
 

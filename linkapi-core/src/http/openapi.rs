@@ -118,7 +118,7 @@ fn shapes(name: &str) -> Option<Shapes> {
         "wx_chains.get" => only(ok_primary::<p::WxChain>()),
         "wx_chains.update" => with_body::<p::WxChainInput>(ok_primary::<p::WxChain>()),
         "card.list" => only(ok_primary::<p::CardList>()),
-        "card.create" => with_body::<c::WxChainInput>(ok_compat::<c::CreatedWxChain>()),
+        "card.create" => with_body::<c::CardChainInput>(ok_compat::<c::CreatedWxChain>()),
         "admin.users.create" => with_body::<a::CreateUser>(created_primary::<a::User>()),
         "admin.users.list" => only(ok_primary::<Vec<a::User>>()),
         "admin.keys.create" => with_body::<a::CreateKey>(created_primary::<a::CreatedKey>()),
@@ -209,6 +209,14 @@ fn query_parameters(schema: &Schema, generator: &SchemaGenerator) -> Vec<Value> 
             properties
                 .iter()
                 .map(|(name, property)| {
+                    // A query string carries no null: a parameter is given or left out.
+                    let mut property = property.clone();
+                    if let Some(options) = property.get_mut("anyOf").and_then(Value::as_array_mut) {
+                        options.retain(|o| o.get("type").and_then(Value::as_str) != Some("null"));
+                    }
+                    if let Some(types) = property.get_mut("type").and_then(Value::as_array_mut) {
+                        types.retain(|t| t != "null");
+                    }
                     let mut parameter = json!({
                         "name": name,
                         "in": "query",
@@ -232,6 +240,8 @@ fn path_parameters(path: &str) -> Vec<Value> {
         .map(|name| {
             let schema = if matches!(name, "id" | "file_id") {
                 json!({"type": "integer", "format": "int64"})
+            } else if name == "ad_platform_name" {
+                json!({"type": "string", "pattern": "^[A-Za-z0-9_.-]{1,64}$"})
             } else {
                 json!({"type": "string"})
             };
@@ -261,6 +271,12 @@ fn error_responses(route: &Route, keyed: bool) -> Map<String, Value> {
         ),
         ("404", "Nothing of the caller's by that name."),
         (
+            "422",
+            "The input matches this document but breaks a rule it states in words: a time \
+             that must be in the future, a user, group, domain or template that is not there \
+             or not the caller's, or fields that go together; the message says which.",
+        ),
+        (
             "500",
             "Internal error; the log has the cause under the request id.",
         ),
@@ -282,9 +298,14 @@ fn error_responses(route: &Route, keyed: bool) -> Map<String, Value> {
             ),
         ]);
     }
+    if route.body != BodyKind::None || route.method == http::Method::DELETE {
+        statuses.push((
+            "409",
+            "A unique value (a code, a name) is taken, or the thing cannot change so.",
+        ));
+    }
     if route.body != BodyKind::None {
         statuses.extend([
-            ("409", "A unique value (a code, a name) is taken."),
             ("413", "The body is over the size limit."),
             (
                 "415",
@@ -372,7 +393,9 @@ pub(crate) fn document(routes: &[Route]) -> Value {
                 parameters.extend(query_parameters(&body, &generator));
             } else {
                 // A body whose fields are all optional may be left out (it reads as `{}`).
-                let required = !required_fields(&resolved(&body, &generator)).is_empty();
+                let shape = resolved(&body, &generator);
+                // Required fields, or "at least one of" (an update must change something).
+                let required = !required_fields(&shape).is_empty() || shape.get("anyOf").is_some();
                 operation["requestBody"] =
                     json!({"required": required, "content": json_content(body.to_value())});
             }
@@ -380,11 +403,22 @@ pub(crate) fn document(routes: &[Route]) -> Value {
         if route.body == BodyKind::Multipart {
             operation["requestBody"] = json!({
                 "required": true,
-                "content": {"multipart/form-data": {"schema": {
-                    "type": "object",
-                    "required": ["file"],
-                    "properties": {"file": {"type": "string", "format": "binary"}}
-                }}}
+                "content": {"multipart/form-data": {
+                    "schema": {
+                        "type": "object",
+                        "required": ["file"],
+                        "properties": {"file": {
+                            "type": "string",
+                            "format": "binary",
+                            "description": "A PNG, JPEG, GIF or WebP image, judged by its bytes: \
+                                            anything else is refused with 415, an empty, \
+                                            truncated or damaged image with 422."
+                        }},
+                        // Other parts are read past; their names must fit a header.
+                        "propertyNames": {"pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f\"]*$"}
+                    },
+                    "encoding": {"file": {"contentType": "image/png, image/jpeg, image/gif, image/webp"}}
+                }}
             });
         }
         if !parameters.is_empty() {

@@ -321,13 +321,62 @@ fn plain(message: &str) -> String {
 }
 
 /// Decodes the query string (absent is empty).
-pub(crate) fn query<T: DeserializeOwned>(parts: &Parts) -> Result<T> {
-    serde_urlencoded::from_str(parts.uri.query().unwrap_or_default()).map_err(|e| {
-        Error::bad_request(
-            "invalid_query",
-            format!("query string: {}", plain(&e.to_string())),
-        )
-    })
+pub(crate) fn query<T: DeserializeOwned + schemars::JsonSchema>(parts: &Parts) -> Result<T> {
+    let text = parts.uri.query().unwrap_or_default();
+    serde_urlencoded::from_str(text)
+        .or_else(|e| {
+            // As in bodies, JSON Schema counts `2.0` an integer; a query that failed is read
+            // again with such values of integer fields (and only those) written as integers.
+            integral_query::<T>(text)
+                .and_then(|rewritten| serde_urlencoded::from_str(&rewritten).ok())
+                .ok_or(e)
+        })
+        .map_err(|e| {
+            Error::bad_request(
+                "invalid_query",
+                format!("query string: {}", plain(&e.to_string())),
+            )
+        })
+}
+
+/// `query` with every integral decimal (`2.0`, `-1.00`) given for an integer field of `T`
+/// written as an integer; `None` when there is none.
+fn integral_query<T: schemars::JsonSchema>(query: &str) -> Option<String> {
+    let schema = schemars::SchemaGenerator::default().into_root_schema_for::<T>();
+    let fields = schema.get("properties")?.as_object()?;
+    let is_integer = |name: &str| {
+        fields
+            .get(name)
+            .and_then(|field| field.get("type"))
+            .is_some_and(|t| {
+                t == "integer"
+                    || t.as_array()
+                        .is_some_and(|ts| ts.iter().any(|t| t == "integer"))
+            })
+    };
+    let integral = |value: &str| {
+        let (whole, fraction) = value.split_once('.')?;
+        let digits = whole.strip_prefix('-').unwrap_or(whole);
+        let is_integral = !digits.is_empty()
+            && digits.bytes().all(|b| b.is_ascii_digit())
+            && !fraction.is_empty()
+            && fraction.bytes().all(|b| b == b'0');
+        is_integral.then(|| whole.to_owned())
+    };
+    let mut changed = false;
+    let mut out = url::form_urlencoded::Serializer::new(String::new());
+    for (name, value) in url::form_urlencoded::parse(query.as_bytes()) {
+        match integral(&value).filter(|_| is_integer(&name)) {
+            Some(whole) => {
+                changed = true;
+                out.append_pair(&name, &whole);
+            }
+            None => {
+                out.append_pair(&name, &value);
+            }
+        }
+    }
+    changed.then(|| out.finish())
 }
 
 /// Decodes a compatibility action's input: the query on GET, the JSON body otherwise. The key
@@ -361,17 +410,20 @@ pub(crate) fn compat_input<T: DeserializeOwned>(parts: &Parts, body: &[u8]) -> R
     }
 }
 
-/// Parses an id path segment.
 /// A `multipart/form-data` body read part by part, at most `limit` bytes in all.
 ///
 /// # Errors
 /// 415 when the body is not multipart; 413 when it declares more than `limit` bytes (answered
 /// at once: an upload that large is not read to be thrown away).
-pub(crate) fn multipart(
+pub(crate) fn multipart<S, E>(
     headers: &HeaderMap,
-    body: Option<Incoming>,
+    body: Option<S>,
     limit: u64,
-) -> Result<multer::Multipart<'static>> {
+) -> Result<multer::Multipart<'static>>
+where
+    S: futures_util::Stream<Item = std::result::Result<Bytes, E>> + Send + 'static,
+    E: Into<Box<dyn std::error::Error + Send + Sync>> + 'static,
+{
     let boundary = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
@@ -392,7 +444,7 @@ pub(crate) fn multipart(
     let constraints =
         multer::Constraints::new().size_limit(multer::SizeLimit::new().whole_stream(limit));
     Ok(multer::Multipart::with_constraints(
-        http_body_util::BodyDataStream::new(body),
+        body,
         boundary,
         constraints,
     ))
@@ -414,7 +466,8 @@ pub(crate) fn multipart_error(err: multer::Error, limit: u64) -> Error {
 /// The next part of a multipart body, waiting at most `idle` for it.
 ///
 /// # Errors
-/// 408 when nothing arrives in time; 400 or 413 as [`multipart_error`] says.
+/// 408 when nothing arrives in time; 400 or 413 as [`multipart_error`] says; 400 for a part
+/// whose name has control characters.
 pub(crate) async fn next_part(
     form: &mut multer::Multipart<'static>,
     idle: std::time::Duration,
@@ -424,7 +477,13 @@ pub(crate) async fn next_part(
         Err(_) => Err(Error::RequestTimeout {
             secs: idle.as_secs(),
         }),
-        Ok(next) => next.map_err(|e| multipart_error(e, limit)),
+        Ok(next) => match next.map_err(|e| multipart_error(e, limit))? {
+            // A name no header could carry is a malformed body, not a part to read past.
+            Some(part) if part.name().is_some_and(|n| n.chars().any(char::is_control)) => Err(
+                Error::bad_request("bad_multipart", "a part's name has control characters"),
+            ),
+            other => Ok(other),
+        },
     }
 }
 
@@ -453,6 +512,7 @@ pub(crate) fn part_bytes(
     .boxed()
 }
 
+/// Parses an id path segment.
 pub(crate) fn path_id(param: Option<&str>, what: &'static str) -> Result<i64> {
     param
         .and_then(|p| p.parse::<i64>().ok())

@@ -67,7 +67,7 @@ impl App {
     /// Creates a key for a user; returns the record and the secret, which is never shown again.
     ///
     /// # Errors
-    /// 400 for an unknown user or scope, no scopes, or an expiry in the past.
+    /// 400 for an unknown scope or no scopes; 422 for an unknown user or an expiry in the past.
     pub async fn create_key(
         &self,
         user_id: UserId,
@@ -76,7 +76,7 @@ impl App {
         expires_at: Option<i64>,
     ) -> Result<(ApiKeyRecord, String)> {
         if self.store().user(user_id).await?.is_none() {
-            return Err(Error::bad_request(
+            return Err(Error::unprocessable(
                 "invalid_user",
                 format!("no user {user_id}"),
             ));
@@ -97,7 +97,7 @@ impl App {
             }
         }
         if expires_at.is_some_and(|t| t <= self.now()) {
-            return Err(Error::bad_request(
+            return Err(Error::unprocessable(
                 "invalid_expiry",
                 "expires_at must be in the future",
             ));
@@ -134,7 +134,8 @@ impl App {
     /// Registers a domain. A private domain belongs to `owner`, or to the caller.
     ///
     /// # Errors
-    /// 400 for a bad host, scheme or owner; 409 when the host is registered.
+    /// 400 for a bad host or scheme; 422 for an unknown owner or an owner of a shared domain;
+    /// 409 when the host is registered.
     pub async fn create_domain(
         &self,
         who: &Principal,
@@ -151,7 +152,7 @@ impl App {
             .ok_or_else(|| Error::bad_request("invalid_scheme", "scheme must be http or https"))?;
         let user_id = match (shared, owner) {
             (true, Some(_)) => {
-                return Err(Error::bad_request(
+                return Err(Error::unprocessable(
                     "invalid_owner",
                     "a shared domain has no owner",
                 ));
@@ -159,7 +160,7 @@ impl App {
             (true, None) => None,
             (false, Some(owner)) => {
                 if self.store().user(owner).await?.is_none() {
-                    return Err(Error::bad_request(
+                    return Err(Error::unprocessable(
                         "invalid_user",
                         format!("no user {owner}"),
                     ));

@@ -88,6 +88,18 @@ pub(super) fn check_title(title: Option<String>) -> Result<Option<String>> {
 
 /// A listing's search text: absent when empty; NUL and other control characters refused
 /// (SQLite would read a NUL as the end of the pattern).
+/// A listing's group filter: a group id, or 0 for none.
+pub(super) fn check_group_filter(group_id: Option<GroupId>) -> Result<Option<GroupId>> {
+    match group_id {
+        Some(GroupId(id)) if id < 0 => Err(Error::bad_request(
+            "invalid_group",
+            "group_id must be a group id, or 0 for every group",
+        )),
+        Some(GroupId(0)) => Ok(None),
+        other => Ok(other),
+    }
+}
+
 pub(super) fn check_search(text: Option<String>) -> Result<Option<String>> {
     let text = text
         .map(|t| {
@@ -112,7 +124,7 @@ fn check_target(url: &str) -> Result<String> {
 
 pub(super) fn check_valid_time(valid_time: Timestamp, now: Timestamp) -> Result<()> {
     if valid_time < 0 || (valid_time != 0 && valid_time <= now) {
-        return Err(Error::bad_request(
+        return Err(Error::unprocessable(
             "invalid_valid_time",
             "valid_time must be 0 (permanent) or a time in the future",
         ));
@@ -154,7 +166,8 @@ impl App {
     /// Creates a short chain for the caller.
     ///
     /// # Errors
-    /// 400 for an invalid target, code, title, expiry, domain or group; 409 when a custom code
+    /// 400 for an invalid target, code or title; 422 for an expiry in the past or a domain or
+    /// group that is not the caller's; 409 when a custom code
     /// is taken on the domain; 429 when the daily quota is reached.
     pub async fn create_short_chain(
         &self,
@@ -213,10 +226,10 @@ impl App {
             .domain(domain_id)
             .filter(|d| d.is_visible_to(who.user_id))
             .ok_or_else(|| {
-                Error::bad_request("invalid_domain", format!("no domain {domain_id} for you"))
+                Error::unprocessable("invalid_domain", format!("no domain {domain_id} for you"))
             })?;
         if domain.status == DomainStatus::NotEffective {
-            return Err(Error::bad_request(
+            return Err(Error::unprocessable(
                 "domain_not_effective",
                 format!("domain {} is not effective", domain.host),
             ));
@@ -317,9 +330,9 @@ impl App {
             .store()
             .group(who.user_id, group)
             .await?
-            .ok_or_else(|| Error::bad_request("invalid_group", format!("no group {group}")))?;
+            .ok_or_else(|| Error::unprocessable("invalid_group", format!("no group {group}")))?;
         if group.chain_type != kind {
-            return Err(Error::bad_request(
+            return Err(Error::unprocessable(
                 "invalid_group",
                 format!(
                     "group {} holds chains of type {}, not {}",
@@ -387,7 +400,7 @@ impl App {
     /// domains.
     ///
     /// # Errors
-    /// 404 when there is none; 400 when the code is on several of the caller's domains and no
+    /// 404 when there is none; 422 when the code is on several of the caller's domains and no
     /// domain was given.
     pub async fn short_chain_by_code(
         &self,
@@ -428,7 +441,7 @@ impl App {
         match found.len() {
             0 => Err(Error::NotFound("chain")),
             1 => Ok(found.remove(0)),
-            _ => Err(Error::bad_request(
+            _ => Err(Error::unprocessable(
                 "ambiguous_code",
                 format!("you have {code:?} on several domains; name the domain"),
             )),
@@ -438,7 +451,7 @@ impl App {
     /// A page of the caller's short chains, newest first.
     ///
     /// # Errors
-    /// 400 for a page below 1 or a page size outside 1..=100.
+    /// 400 for a page below 1, a page size outside 1..=100 or a negative group id.
     pub async fn list_short_chains(
         &self,
         who: &Principal,
@@ -451,7 +464,7 @@ impl App {
         let (page, page_size) = (window.page, window.size);
         let query = ChainQuery {
             kinds: vec![ChainKind::Short],
-            group_id,
+            group_id: check_group_filter(group_id)?,
             text: check_search(text)?,
             offset: window.offset(),
             limit: page_size,
@@ -557,7 +570,7 @@ impl App {
     /// Deletes the caller's short chains named by code, all or none.
     ///
     /// # Errors
-    /// 400 for an empty list; 404 naming the first code the caller has no chain for.
+    /// 400 for an empty list; 422 naming the first code the caller has no chain for.
     pub async fn delete_short_chains_by_code(
         &self,
         who: &Principal,
@@ -574,7 +587,7 @@ impl App {
                 .await
                 .map_err(|e| match e {
                     Error::NotFound(_) => {
-                        Error::bad_request("unknown_chain", format!("no chain {code:?}"))
+                        Error::unprocessable("unknown_chain", format!("no chain {code:?}"))
                     }
                     other => other,
                 })?;

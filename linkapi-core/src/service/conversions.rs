@@ -102,8 +102,8 @@ impl App {
     /// Records a conversion for one of the caller's chains, or recognises a repeat.
     ///
     /// # Errors
-    /// 400 for a bad platform name, conv_type, field, value, a missing required `out_id`, or
-    /// not exactly one of `chain` and `chain_id`; 404 when the chain is not the caller's.
+    /// 400 for a bad platform name, conv_type, field, value or a missing required `out_id`; 422
+    /// for not exactly one of `chain` and `chain_id`; 404 when the chain is not the caller's.
     pub async fn report_conversion(
         &self,
         who: &Principal,
@@ -148,7 +148,7 @@ impl App {
                     .id
             }
             _ => {
-                return Err(Error::bad_request(
+                return Err(Error::unprocessable(
                     "invalid_chain_ref",
                     "give exactly one of chain (a code) and chain_id",
                 ));
@@ -186,7 +186,7 @@ impl App {
         match found.as_slice() {
             [] => Err(Error::NotFound("chain")),
             [chain] => Ok(chain.id),
-            _ => Err(Error::bad_request(
+            _ => Err(Error::unprocessable(
                 "ambiguous_code",
                 format!("you have {code:?} on several domains; give chain_id"),
             )),

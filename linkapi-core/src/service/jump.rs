@@ -9,7 +9,9 @@
 //! where the result of the edit is checked as a whole; changing `sub_type` clears the old
 //! destination's fields the edit does not set.
 
-use super::chains::{ChainView, PageWindow, check_search, check_title, check_valid_time};
+use super::chains::{
+    ChainView, PageWindow, check_group_filter, check_search, check_title, check_valid_time,
+};
 use super::{App, Principal, TextRule, check_text};
 use crate::codes::{validate_code, validate_target_url};
 use crate::error::{Error, Result};
@@ -142,6 +144,10 @@ impl JumpChainView {
 
 fn bad(code: &'static str, message: impl Into<String>) -> Error {
     Error::bad_request(code, message)
+}
+
+fn unprocessable(code: &'static str, message: impl Into<String>) -> Error {
+    Error::unprocessable(code, message)
 }
 
 /// A wire integer as one of `T`'s codes.
@@ -307,16 +313,32 @@ fn merge_settings(jump: &mut JumpSettings, input: &JumpChainInput) -> Result<()>
     url("scan_qr_url", &input.scan_qr_url, &mut jump.scan_qr_url)?;
     url("avatar", &input.avatar, &mut jump.avatar)?;
     url("qwhk_url", &input.qwhk_url, &mut jump.qwhk_url)?;
-    // Destination identifiers are checked once the sub_type says they are needed.
-    for (value, into) in [
-        (&input.wx_id, &mut jump.wx_id),
-        (&input.mini_appid, &mut jump.mini_appid),
-        (&input.mini_path, &mut jump.mini_path),
-        (&input.shop_appid, &mut jump.shop_appid),
-        (&input.shop_path, &mut jump.shop_path),
+    // Destination identifiers are checked as given (empty clears one); whether the sub_type
+    // needs them is the destination rule's to say.
+    type Check = fn(&str, &str) -> Result<String>;
+    for (field, value, into, check) in [
+        ("wx_id", &input.wx_id, &mut jump.wx_id, identifier as Check),
+        (
+            "mini_appid",
+            &input.mini_appid,
+            &mut jump.mini_appid,
+            identifier,
+        ),
+        ("mini_path", &input.mini_path, &mut jump.mini_path, app_path),
+        (
+            "shop_appid",
+            &input.shop_appid,
+            &mut jump.shop_appid,
+            identifier,
+        ),
+        ("shop_path", &input.shop_path, &mut jump.shop_path, app_path),
     ] {
         if let Some(v) = value {
-            *into = v.trim().to_owned();
+            *into = if v.trim().is_empty() {
+                String::new()
+            } else {
+                check(field, v)?
+            };
         }
     }
     if let Some(v) = input.is_direct_jump {
@@ -346,11 +368,22 @@ fn merge_settings(jump: &mut JumpSettings, input: &JumpChainInput) -> Result<()>
     Ok(())
 }
 
+/// A destination field `sub_type` needs, present.
+fn require(sub_type: SubType, field: &str, value: &str) -> Result<()> {
+    if value.is_empty() {
+        return Err(unprocessable(
+            "missing_destination",
+            format!("sub_type {} needs {field}", sub_type.code()),
+        ));
+    }
+    Ok(())
+}
+
 /// Checks the destination of an external or card chain as a whole (the destination rule).
 fn check_destination(sub_type: SubType, jump: &mut JumpSettings, channels: usize) -> Result<()> {
     for (name, value, owner) in destination_fields(jump) {
         if owner != sub_type && !value.is_empty() {
-            return Err(bad(
+            return Err(unprocessable(
                 "field_not_allowed",
                 format!(
                     "{name} belongs to sub_type {}; this chain's sub_type is {}",
@@ -361,7 +394,7 @@ fn check_destination(sub_type: SubType, jump: &mut JumpSettings, channels: usize
         }
     }
     if channels > 0 && sub_type != SubType::ScanQr {
-        return Err(bad(
+        return Err(unprocessable(
             "field_not_allowed",
             format!(
                 "channel_list belongs to sub_type 1; this chain's sub_type is {}",
@@ -372,32 +405,35 @@ fn check_destination(sub_type: SubType, jump: &mut JumpSettings, channels: usize
     match sub_type {
         SubType::ScanQr => {
             if jump.scan_qr_url.is_empty() && channels == 0 {
-                return Err(bad(
+                return Err(unprocessable(
                     "missing_destination",
                     "sub_type 1 needs scan_qr_url or at least one channel in channel_list",
                 ));
             }
         }
         SubType::AccountId => {
-            jump.wx_id = identifier("wx_id", &jump.wx_id)?;
+            require(SubType::AccountId, "wx_id", &jump.wx_id)?;
             if jump.direct_jump {
-                return Err(bad(
+                return Err(unprocessable(
                     "invalid_direct_jump",
                     "sub_type 2 shows the account ID on its page; it cannot jump directly",
                 ));
             }
         }
         SubType::MiniProgram => {
-            jump.mini_appid = identifier("mini_appid", &jump.mini_appid)?;
-            jump.mini_path = app_path("mini_path", &jump.mini_path)?;
+            require(SubType::MiniProgram, "mini_appid", &jump.mini_appid)?;
+            require(SubType::MiniProgram, "mini_path", &jump.mini_path)?;
         }
         SubType::Shop => {
-            jump.shop_appid = identifier("shop_appid", &jump.shop_appid)?;
-            jump.shop_path = app_path("shop_path", &jump.shop_path)?;
+            require(SubType::Shop, "shop_appid", &jump.shop_appid)?;
+            require(SubType::Shop, "shop_path", &jump.shop_path)?;
         }
         SubType::WorkchatUrl => {
             if jump.qwhk_url.is_empty() {
-                return Err(bad("missing_destination", "sub_type 5 needs qwhk_url"));
+                return Err(unprocessable(
+                    "missing_destination",
+                    "sub_type 5 needs qwhk_url",
+                ));
             }
         }
     }
@@ -471,7 +507,10 @@ fn settle_channel(spec: &ChannelSpec, old: Option<&Channel>) -> Result<ChannelIn
         c.enabled = flag("channel status", v)?;
     }
     if c.url.is_empty() {
-        return Err(bad("invalid_channel", "every channel needs a url"));
+        return Err(unprocessable(
+            "invalid_channel",
+            "a new channel needs a url",
+        ));
     }
     Ok(c)
 }
@@ -485,7 +524,10 @@ fn channel_edits(specs: &[ChannelSpec], existing: &[Channel]) -> Result<(Vec<Cha
     for spec in specs {
         match spec.id.filter(|id| id.0 != 0) {
             None if spec.delete => {
-                return Err(bad("invalid_channel", "is_delete needs the channel's id"));
+                return Err(unprocessable(
+                    "invalid_channel",
+                    "is_delete needs the channel's id",
+                ));
             }
             None => {
                 edits.push(ChannelEdit::Add(settle_channel(spec, None)?));
@@ -493,10 +535,10 @@ fn channel_edits(specs: &[ChannelSpec], existing: &[Channel]) -> Result<(Vec<Cha
             }
             Some(id) => {
                 let old = existing.iter().find(|c| c.id == id).ok_or_else(|| {
-                    bad("unknown_channel", format!("this chain has no channel {id}"))
+                    unprocessable("unknown_channel", format!("this chain has no channel {id}"))
                 })?;
                 if !seen.insert(id) {
-                    return Err(bad(
+                    return Err(unprocessable(
                         "invalid_channel",
                         format!("channel {id} is listed twice"),
                     ));
@@ -523,9 +565,9 @@ impl App {
     /// Creates a messaging-app external chain (`kind` External) or a card chain (Card).
     ///
     /// # Errors
-    /// 400 for fields that break the destination rule or are invalid, a template the caller
-    /// may not use (or any template on a card chain); 409 for a taken code; 429 at the daily
-    /// quota.
+    /// 400 for invalid fields or any template on a card chain; 422 for fields that break the
+    /// destination rule or a template the caller may not use; 409 for a taken code; 429 at the
+    /// daily quota.
     pub async fn create_external_chain(
         &self,
         who: &Principal,
@@ -542,7 +584,7 @@ impl App {
             || input.wxwork_type.is_some()
             || input.customer_id.is_some_and(|c| c != 0)
         {
-            return Err(bad(
+            return Err(unprocessable(
                 "field_not_allowed",
                 "target_url, wxwork_type and customer_id belong to work-chat chains",
             ));
@@ -569,8 +611,8 @@ impl App {
     /// Creates a work-chat chain.
     ///
     /// # Errors
-    /// 400 for an invalid or missing destination, an unknown assembly entry or a template the
-    /// caller may not use; 409 and 429 as for other chains.
+    /// 400 for an invalid destination; 422 for a missing one, an unknown assembly entry or a
+    /// template the caller may not use; 409 and 429 as for other chains.
     pub async fn create_workchat_chain(
         &self,
         who: &Principal,
@@ -628,7 +670,7 @@ impl App {
             .any(|f| f.as_deref().is_some_and(|v| !v.is_empty()))
             || !input.channels.is_empty();
         if has_external {
-            return Err(bad(
+            return Err(unprocessable(
                 "field_not_allowed",
                 "work-chat chains take wxwork_type with customer_id or target_url; sub_type, \
                  messaging-app destinations and channel_list belong to external chains",
@@ -643,7 +685,7 @@ impl App {
             )?),
             None => jump.workchat_kind,
         }
-        .ok_or_else(|| bad("missing_destination", "wxwork_type is required (1 or 2)"))?;
+        .ok_or_else(|| unprocessable("missing_destination", "wxwork_type is required (1 or 2)"))?;
         jump.workchat_kind = Some(kind);
         let customer_id = input
             .customer_id
@@ -660,19 +702,19 @@ impl App {
         match kind {
             WorkchatKind::Acquisition => {
                 if input.target_url.as_deref().is_some_and(|t| !t.is_empty()) {
-                    return Err(bad(
+                    return Err(unprocessable(
                         "field_not_allowed",
                         "target_url belongs to wxwork_type 2; wxwork_type 1 takes customer_id",
                     ));
                 }
                 let id = customer_id.ok_or_else(|| {
-                    bad(
+                    unprocessable(
                         "missing_destination",
                         "wxwork_type 1 needs customer_id, an entry of your assembly list",
                     )
                 })?;
                 let assembly = self.assembly(who, id).await?.ok_or_else(|| {
-                    bad(
+                    unprocessable(
                         "unknown_customer",
                         format!("your assembly list has no entry {id}"),
                     )
@@ -682,13 +724,14 @@ impl App {
             }
             WorkchatKind::CustomUrl => {
                 if input.customer_id.is_some_and(|c| c != 0) {
-                    return Err(bad(
+                    return Err(unprocessable(
                         "field_not_allowed",
                         "customer_id belongs to wxwork_type 1; wxwork_type 2 takes target_url",
                     ));
                 }
-                let url = target_url
-                    .ok_or_else(|| bad("missing_destination", "wxwork_type 2 needs target_url"))?;
+                let url = target_url.ok_or_else(|| {
+                    unprocessable("missing_destination", "wxwork_type 2 needs target_url")
+                })?;
                 jump.customer_id = None;
                 validate_target_url(&url)
                     .map_err(|e| bad("invalid_target_url", format!("target_url: {e}")))
@@ -720,7 +763,7 @@ impl App {
                 t.retired_at.is_none() && t.user_id.is_none_or(|u| u == who.user_id)
             });
         if !offered {
-            return Err(bad(
+            return Err(unprocessable(
                 "invalid_template",
                 format!("no template {id} for you (see GET /templates)"),
             ));
@@ -728,7 +771,7 @@ impl App {
         let in_use = self.store().templates_in_use(who.user_id).await?;
         let used = in_use.iter().filter(|t| t.0 != 0).count() as i64;
         if !in_use.contains(&id) && used >= self.config().template_limit {
-            return Err(bad(
+            return Err(unprocessable(
                 "template_limit_reached",
                 format!(
                     "your chains already use {used} templates, the limit is {}",
@@ -828,7 +871,7 @@ impl App {
     /// One of the caller's chains of `kinds` by code.
     ///
     /// # Errors
-    /// 404 when there is none; 400 when the code is on several of the caller's domains.
+    /// 404 when there is none; 422 when the code is on several of the caller's domains.
     pub async fn jump_chain_by_code(
         &self,
         who: &Principal,
@@ -864,7 +907,7 @@ impl App {
         let window = PageWindow::new(page, page_size)?;
         let query = ChainQuery {
             kinds: kinds.to_vec(),
-            group_id,
+            group_id: check_group_filter(group_id)?,
             text: check_search(text)?,
             offset: window.offset(),
             limit: window.size,
@@ -885,7 +928,8 @@ impl App {
     /// surface may edit). The result is checked as a whole, as on create.
     ///
     /// # Errors
-    /// 404 when the caller has no such chain; 400 for an empty edit or invalid fields.
+    /// 404 when the caller has no such chain; 400 for invalid fields; 422 for an edit that
+    /// changes nothing or breaks the destination rule.
     pub async fn edit_jump_chain(
         &self,
         who: &Principal,
@@ -920,7 +964,7 @@ impl App {
                 .await?;
             let channel = match input.channel_id.filter(|c| c.0 != 0) {
                 Some(id) => existing.iter().find(|c| c.id == id).ok_or_else(|| {
-                    bad("unknown_channel", format!("this chain has no channel {id}"))
+                    unprocessable("unknown_channel", format!("this chain has no channel {id}"))
                 })?,
                 None => existing
                     .first()
@@ -941,7 +985,7 @@ impl App {
                 || input.customer_id.is_some_and(|c| c != 0)
                 || input.target_url.as_deref().is_some_and(|t| !t.is_empty())
             {
-                return Err(bad(
+                return Err(unprocessable(
                     "field_not_allowed",
                     "target_url, wxwork_type and customer_id belong to work-chat chains",
                 ));
@@ -976,7 +1020,7 @@ impl App {
         }
         if patch.is_empty() {
             if input_is_empty(&input) {
-                return Err(bad(
+                return Err(unprocessable(
                     "empty_update",
                     "the edit changes nothing: give a field",
                 ));

@@ -40,6 +40,8 @@ pub use jump::{
 pub use links::Resolution;
 pub use ratelimit::{RateLimit, RateState};
 pub use stats::{ChainStats, MAX_STATS_DAYS};
+#[cfg(any(test, feature = "fuzzing"))]
+pub(crate) use templates::check_template_body;
 pub use templates::{BUILT_IN_STYLES, NewTemplateInput, TemplateListing};
 pub use uploads::{HostedFile, UploadConfig, display_name};
 pub use visits::{VisitRequest, is_bot_agent};

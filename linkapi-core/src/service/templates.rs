@@ -87,7 +87,7 @@ fn check_thumb(thumb: &str) -> Result<String> {
 }
 
 /// A page source must be small and compile.
-fn check_body(body: &str) -> Result<String> {
+pub(crate) fn check_template_body(body: &str) -> Result<String> {
     if body.len() > MAX_BODY {
         return Err(Error::bad_request(
             "invalid_body",
@@ -151,19 +151,19 @@ impl App {
     /// Adds a custom template.
     ///
     /// # Errors
-    /// 400 for a bad name, style, thumbnail, page source or user.
+    /// 400 for a bad name, style, thumbnail or page source; 422 for an unknown user.
     pub async fn add_template(&self, input: NewTemplateInput) -> Result<Template> {
         if let Some(user) = input.user_id
             && self.store().user(user).await?.is_none()
         {
-            return Err(Error::bad_request("invalid_user", "no such user"));
+            return Err(Error::unprocessable("invalid_user", "no such user"));
         }
         let new = NewTemplate {
             user_id: input.user_id,
             name: check_name(&input.name)?,
             style: check_style(input.style.as_deref().unwrap_or("generic"))?,
             thumb: check_thumb(input.thumb.as_deref().unwrap_or(""))?,
-            body: check_body(input.body.as_deref().unwrap_or(""))?,
+            body: check_template_body(input.body.as_deref().unwrap_or(""))?,
             created_at: self.now(),
         };
         Ok(self
@@ -181,7 +181,7 @@ impl App {
     /// Changes a custom template.
     ///
     /// # Errors
-    /// 400 for bad values, an empty patch or a built-in template; 404 when there is no such
+    /// 400 for bad values or an empty patch; 409 for a built-in template; 404 when there is no such
     /// template.
     pub async fn edit_template(
         &self,
@@ -195,7 +195,7 @@ impl App {
             name: name.as_deref().map(check_name).transpose()?,
             style: style.as_deref().map(check_style).transpose()?,
             thumb: thumb.as_deref().map(check_thumb).transpose()?,
-            body: body.as_deref().map(check_body).transpose()?,
+            body: body.as_deref().map(check_template_body).transpose()?,
         };
         if patch.name.is_none()
             && patch.style.is_none()
@@ -224,7 +224,7 @@ impl App {
     /// Retires a custom template: no longer offered; chains that use it keep it.
     ///
     /// # Errors
-    /// 400 for a built-in template; 404 when there is no such live template.
+    /// 409 for a built-in template; 404 when there is no such live template.
     pub async fn retire_template(&self, id: TemplateId) -> Result<Template> {
         self.refuse_built_in(id).await?;
         let at = self.now();
@@ -292,10 +292,10 @@ impl App {
     async fn refuse_built_in(&self, id: TemplateId) -> Result<()> {
         match self.store().template(id).await? {
             None => Err(Error::NotFound("template")),
-            Some(t) if t.kind == crate::model::TemplateKind::BuiltIn => Err(Error::bad_request(
-                "built_in_template",
-                "built-in templates cannot be changed or retired",
-            )),
+            Some(t) if t.kind == crate::model::TemplateKind::BuiltIn => Err(Error::Conflict {
+                code: "built_in_template",
+                message: "built-in templates cannot be changed or retired".into(),
+            }),
             Some(_) => Ok(()),
         }
     }
@@ -312,8 +312,8 @@ mod tests {
         assert!(check_name("a\u{0}b").is_err());
         assert!(check_style("card").is_ok());
         assert!(check_style("fancy").is_err());
-        assert!(check_body("<p>{{ title }}</p>").is_ok());
-        assert!(check_body("<p>{{ title </p>").is_err());
+        assert!(check_template_body("<p>{{ title }}</p>").is_ok());
+        assert!(check_template_body("<p>{{ title </p>").is_err());
         assert!(check_thumb("javascript:alert(1)").is_err());
         assert!(check_thumb("").is_ok());
     }

@@ -131,7 +131,7 @@ impl From<ImageError> for Error {
                 message: err.to_string(),
             },
             ImageError::Empty | ImageError::Truncated(_) | ImageError::Damaged(..) => {
-                Error::bad_request("invalid_image", err.to_string())
+                Error::unprocessable("invalid_image", err.to_string())
             }
         }
     }

@@ -90,6 +90,10 @@ fn bad(code: &'static str, message: impl Into<String>) -> Error {
     Error::bad_request(code, message)
 }
 
+fn unprocessable(code: &'static str, message: impl Into<String>) -> Error {
+    Error::unprocessable(code, message)
+}
+
 /// An id of the work-chat (corp, user, link): printable, no spaces, not empty.
 fn work_id(field: &str, value: &str) -> Result<String> {
     let value = value.trim();
@@ -144,7 +148,7 @@ impl App {
     pub(super) async fn assembly(&self, who: &Principal, id: i64) -> Result<Option<Assembly>> {
         let found = self.inner.workchat.assembly(who.user_id, id).await?;
         match found {
-            Some(a) if a.use_status == crate::model::use_status::INVALID => Err(bad(
+            Some(a) if a.use_status == crate::model::use_status::INVALID => Err(unprocessable(
                 "invalid_customer",
                 format!("assembly entry {id} is marked invalid"),
             )),
@@ -188,7 +192,7 @@ impl App {
     /// (administration).
     ///
     /// # Errors
-    /// 400 for an unknown user or invalid fields.
+    /// 400 for invalid fields; 422 for an unknown user.
     pub async fn put_assembly(
         &self,
         user: UserId,
@@ -199,7 +203,7 @@ impl App {
         invalid: bool,
     ) -> Result<Assembly> {
         if self.store().user(user).await?.is_none() {
-            return Err(bad("invalid_user", format!("no user {user}")));
+            return Err(unprocessable("invalid_user", format!("no user {user}")));
         }
         let entry = AssemblyInput {
             user_id: user,
@@ -222,7 +226,7 @@ impl App {
     /// all or none; a record for a customer already recorded replaces it.
     ///
     /// # Errors
-    /// 400 for an unknown user, invalid ids, a status outside 1..=5, or too many records.
+    /// 422 for an unknown user; 400 for invalid ids, a status outside 1..=5, or too many records.
     pub async fn load_transfers(
         &self,
         user: UserId,
@@ -232,7 +236,7 @@ impl App {
         records: Vec<TransferRecord>,
     ) -> Result<usize> {
         if self.store().user(user).await?.is_none() {
-            return Err(bad("invalid_user", format!("no user {user}")));
+            return Err(unprocessable("invalid_user", format!("no user {user}")));
         }
         if records.is_empty() || records.len() > MAX_TRANSFERS_PER_LOAD {
             return Err(bad(

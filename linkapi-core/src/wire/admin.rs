@@ -92,6 +92,7 @@ pub struct CreateDomain {
     pub scheme: String,
     /// Label.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = 64))]
     pub scene: Option<String>,
     /// Offered to every user.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -161,18 +162,25 @@ pub struct CreateTemplate {
     pub user_id: Option<i64>,
 }
 
+fn update_template_changes(schema: &mut schemars::Schema) {
+    super::schemas::at_least_one_of(schema, &["name", "style", "thumb", "body"]);
+}
+
 /// `PATCH /admin/templates/{id}`.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = update_template_changes)]
 pub struct UpdateTemplate {
     /// New name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// New layout.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = "^(generic|card|poster)$"))]
     pub style: Option<String>,
     /// New thumbnail URL (empty removes it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::URL_OR_EMPTY_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
     pub thumb: Option<String>,
     /// New page source (empty returns to the layout of `style`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -242,13 +250,14 @@ pub struct PutAssembly {
     #[schemars(regex(pattern = r"^[!-~]{1,128}$"))]
     pub link_id: String,
     /// Its name.
-    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = 64))]
+    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = 256))]
     pub link_name: String,
     /// The acquisition URL, http(s).
     #[schemars(regex(pattern = super::URL_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
     pub url: String,
     /// Authorization state, free text.
     #[serde(default)]
+    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = 256))]
     pub auth_status: String,
     /// Marks it invalid (use_status 2): no chain may choose it.
     #[serde(default)]
@@ -310,20 +319,25 @@ pub struct AssemblyPage {
 #[serde(deny_unknown_fields)]
 pub struct TransferRecord {
     /// The customer.
+    #[schemars(regex(pattern = r"^[!-~]{1,128}$"))]
     pub external_userid: String,
     /// The customer's name.
     #[serde(default)]
+    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = 256))]
     pub name: String,
     /// 1 takeover done, 2 waiting, 3 refused, 4 taker at its limit, 5 no transfer record.
+    #[schemars(range(min = 1, max = 5))]
     pub status: i64,
     /// When the takeover happened, Unix seconds.
     #[serde(default)]
+    #[schemars(range(min = 0))]
     pub takeover_time: i64,
     /// The work-chat's error code.
     #[serde(default)]
     pub errcode: i64,
     /// Why it failed.
     #[serde(default)]
+    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = 256))]
     pub reason: String,
 }
 

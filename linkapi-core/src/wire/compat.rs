@@ -21,6 +21,7 @@ pub struct CreateChain {
     pub group_id: Option<LenientInt>,
     /// Domain id, as a one-element list (or a bare integer).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "super::schemas::one_domain")]
     pub domain: Option<IntList>,
     /// Expiry: text or Unix seconds; empty or 0 permanent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -53,11 +54,17 @@ pub struct ChainRef {
     pub chain: String,
     /// Domain id, needed only when the caller has the code on several domains.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "super::schemas::one_domain")]
     pub domain: Option<IntList>,
+}
+
+fn edit_chain_changes(schema: &mut schemars::Schema) {
+    super::schemas::at_least_one_of(schema, &["chain_title", "target_url", "valid_time"]);
 }
 
 /// `chain/edit`.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[schemars(transform = edit_chain_changes)]
 pub struct EditChain {
     /// Which chain.
     #[serde(flatten)]
@@ -92,6 +99,7 @@ pub struct DeleteChains {
     pub chains: Vec<String>,
     /// Domain id, needed only when a code exists on several of the caller's domains.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "super::schemas::one_domain")]
     pub domain: Option<IntList>,
 }
 
@@ -108,6 +116,7 @@ pub struct ListChains {
     pub page_size: Option<LenientInt>,
     /// Only chains in this group.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "super::schemas::lenient_in::<0, 9223372036854775807>")]
     pub group_id: Option<LenientInt>,
     /// Only chains whose title or code contains this.
     #[serde(default, alias = "q", skip_serializing_if = "Option::is_none")]
@@ -241,6 +250,7 @@ pub struct ConversionReport {
     pub chain: Option<String>,
     /// The chain by id.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "super::schemas::lenient_in::<1, 9223372036854775807>")]
     pub chain_id: Option<LenientInt>,
     /// Business event: `[a-z0-9_]{1,32}`, e.g. `form`, `register`, `purchase`.
     #[schemars(regex(pattern = "^[a-z0-9_]{1,32}$"))]
@@ -259,6 +269,7 @@ pub struct ConversionReport {
     pub external_userid: Option<String>,
     /// Monetary value in cents.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "super::schemas::lenient_in::<0, 9223372036854775807>")]
     pub value_cents: Option<LenientInt>,
 }
 
@@ -348,33 +359,43 @@ pub struct TemplateList {
 pub struct ChannelInput {
     /// The channel to change or remove.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "super::schemas::lenient_in::<0, 9223372036854775807>")]
     pub id: Option<LenientInt>,
     /// 1 removes the channel.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "super::schemas::lenient_in::<0, 1>")]
     pub is_delete: Option<LenientInt>,
     /// Unix seconds after which the channel is skipped; 0 never.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "super::schemas::lenient_in::<0, 9223372036854775807>")]
     pub qrcode_time: Option<LenientInt>,
     /// Weight under visit_type 3.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "super::schemas::lenient_in::<0, 1000000>")]
     pub ratio: Option<LenientInt>,
     /// Position in sort order.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "super::schemas::lenient_in::<-1000000000, 1000000000>")]
     pub sort: Option<LenientInt>,
     /// 1 enabled, 0 disabled.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "super::schemas::lenient_in::<0, 1>")]
     pub status: Option<LenientInt>,
     /// Visits it may get (total or daily by qrcode_vc_type); 0 unlimited.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "super::schemas::lenient_in::<0, 1000000000>")]
     pub visit_limit: Option<LenientInt>,
     /// Label.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::LINES_PATTERN), length(max = 64))]
     pub qrcode_name: Option<String>,
     /// The QR image, http(s) (an uploaded image's `url` is one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::URL_OR_EMPTY_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
     pub url: Option<String>,
     /// Where the QR code leads, http(s): the page's button and the direct-jump target.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::URL_OR_EMPTY_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
     pub url2: Option<String>,
 }
 
@@ -411,16 +432,20 @@ pub struct WxChainInput {
     pub chain: Option<String>,
     /// Label.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = 255))]
     pub chain_title: Option<String>,
     /// 2 (external) on `wxchain/*`, 4 (card) on `/card/createWxChain`; absent or 0 takes
     /// the operation's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "super::schemas::lenient_external_type")]
     pub chain_type: Option<LenientInt>,
     /// Optional custom code (create only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::CODE_OR_EMPTY_PATTERN))]
     pub code: Option<String>,
     /// Domain id as a one-element list.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "super::schemas::one_domain")]
     pub domain: Option<IntList>,
     /// Groups.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -431,61 +456,111 @@ pub struct WxChainInput {
     /// Destination kind: 1 scan QR (default), 2 account ID, 3 mini-program, 4 shop,
     /// 5 work-chat URL.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "super::schemas::lenient_in::<1, 5>")]
     pub sub_type: Option<LenientInt>,
     /// Account ID (sub_type 2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::IDENT_OR_EMPTY_PATTERN))]
     pub wx_id: Option<String>,
     /// QR image (sub_type 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::URL_OR_EMPTY_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
     pub scan_qr_url: Option<String>,
     /// Avatar image.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::URL_OR_EMPTY_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
     pub avatar: Option<String>,
     /// Longer text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::LINES_PATTERN), length(max = 2000))]
     pub desc: Option<String>,
     /// Line under the heading, at most 20 characters.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::LINES_PATTERN), length(max = 20))]
     pub sub_title: Option<String>,
     /// A line guiding the visitor.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::LINES_PATTERN), length(max = 2000))]
     pub guide_text: Option<String>,
     /// Work-chat acquisition URL (sub_type 5).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::URL_OR_EMPTY_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
     pub qwhk_url: Option<String>,
     /// Mini-program app id (sub_type 3).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::IDENT_OR_EMPTY_PATTERN))]
     pub mini_appid: Option<String>,
     /// Mini-program page path.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::APP_PATH_PATTERN))]
     pub mini_path: Option<String>,
     /// Shop app id (sub_type 4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::IDENT_OR_EMPTY_PATTERN))]
     pub shop_appid: Option<String>,
     /// Shop page path.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::APP_PATH_PATTERN))]
     pub shop_path: Option<String>,
     /// 0 jump page, 1 direct jump.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "super::schemas::lenient_in::<0, 1>")]
     pub is_direct_jump: Option<LenientInt>,
     /// Template; 0 the generic one (card chains: 0 only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "super::schemas::lenient_in::<0, 9223372036854775807>")]
     pub jump_template_id: Option<LenientInt>,
     /// 1 total, 2 daily channel caps.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "super::schemas::lenient_in::<1, 2>")]
     pub qrcode_vc_type: Option<LenientInt>,
     /// 0 none, 1 show a scan hint.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "super::schemas::lenient_in::<0, 1>")]
     pub scan_tips: Option<LenientInt>,
     /// 1 small image, 2 long image.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "super::schemas::lenient_in::<1, 2>")]
     pub show_type: Option<LenientInt>,
     /// Rotation: 1 sort order, 3 weighted, 4 round robin, 5 uniform.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "super::schemas::lenient_rotation")]
     pub visit_type: Option<LenientInt>,
     /// Channels to add, change or remove.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(max = 100))]
     pub channel_list: Option<Vec<ChannelInput>>,
+}
+
+/// `POST /card/createWxChain`: a [`WxChainInput`] whose schema says what the card namespace
+/// allows: `chain_type` 4 (or 0) and no jump template (spec 4.2: a non-zero
+/// `jump_template_id` is a 400).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct CardChainInput(pub WxChainInput);
+
+impl JsonSchema for CardChainInput {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "CardChainInput".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let mut schema = WxChainInput::json_schema(generator);
+        if let Some(properties) = schema
+            .get_mut("properties")
+            .and_then(serde_json::Value::as_object_mut)
+        {
+            properties.insert(
+                "chain_type".into(),
+                super::schemas::lenient_of(&[0, 4]).to_value(),
+            );
+            properties.insert(
+                "jump_template_id".into(),
+                super::schemas::lenient_of(&[0]).to_value(),
+            );
+        }
+        schema
+    }
 }
 
 /// Answer of `wxchain/create`, `wxchain/edit`, `/card/createWxChain` and the work-chat
@@ -643,33 +718,41 @@ pub struct WorkchatChainInput {
     pub channel_id: Option<LenientInt>,
     /// Label.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = 255))]
     pub chain_title: Option<String>,
     /// 3, or absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chain_type: Option<LenientInt>,
     /// Optional custom code (create only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::CODE_OR_EMPTY_PATTERN))]
     pub code: Option<String>,
     /// Assembly-list entry (wxwork_type 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "super::schemas::lenient_in::<0, 9223372036854775807>")]
     pub customer_id: Option<LenientInt>,
     /// Domain id as a one-element list.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "super::schemas::one_domain")]
     pub domain: Option<IntList>,
     /// Groups.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub group_id: Option<IntList>,
     /// 0 page, 1 direct jump.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "super::schemas::lenient_in::<0, 1>")]
     pub is_direct_jump: Option<LenientInt>,
     /// Template; 0 the generic one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "super::schemas::lenient_in::<0, 9223372036854775807>")]
     pub jump_template_id: Option<LenientInt>,
     /// Work-chat URL (wxwork_type 2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::URL_OR_EMPTY_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
     pub target_url: Option<String>,
     /// 1 acquisition link, 2 work-chat URL.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "super::schemas::lenient_workchat_type")]
     pub wxwork_type: Option<LenientInt>,
     /// Expiry.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -768,7 +851,6 @@ pub struct AssemblyList {
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 pub struct TransferQuery {
     /// The corp.
-    #[serde(default)]
     #[schemars(regex(pattern = r"^[!-~]{1,128}$"))]
     pub corp_id: String,
 }
@@ -778,6 +860,7 @@ pub struct TransferQuery {
 pub struct TransferRequest {
     /// Empty for the first page, then the previous answer's `next_cursor`.
     #[serde(default)]
+    #[schemars(regex(pattern = "^(t[0-9]{1,18})?$"))]
     pub cursor: String,
     /// Only transfers from this work-chat user, when given.
     #[serde(default)]

@@ -178,6 +178,15 @@ macro_rules! url {
 
 /// Text the text rule takes, for the schemas.
 pub(crate) const TEXT_PATTERN: &str = concat!("^[^", refused_text!(), "]*$");
+/// Text that may run over several lines (page text): [`TEXT_PATTERN`] with line feeds.
+pub(crate) const LINES_PATTERN: &str =
+    r"^[^\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]*$";
+/// An app or account id (letters, digits, `_`, `-`), or empty (none).
+pub(crate) const IDENT_OR_EMPTY_PATTERN: &str = r"^([A-Za-z0-9_-]{1,64})?$";
+/// A page path inside an app: no spaces and no control characters (Unicode white space
+/// spelt out, since regular-expression dialects disagree on `\s`).
+pub(crate) const APP_PATH_PATTERN: &str =
+    r"^[^\u0000-\u0020\u007f-\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]{0,512}$";
 /// [`TEXT_PATTERN`] with at least one character that is not a space (required names).
 pub(crate) const NAME_PATTERN: &str = concat!(
     "^[^",
@@ -214,7 +223,7 @@ pub(crate) mod schemas {
             json_schema!({
                 "description": "An integer, or a string of digits (empty is 0).",
                 "anyOf": [
-                    {"type": "integer", "format": "int64"},
+                    {"type": "integer", "format": "int64", "minimum": i64::MIN, "maximum": i64::MAX},
                     {"type": "string", "pattern": "^(-?[0-9]{1,18})?$"}
                 ]
             })
@@ -233,30 +242,115 @@ pub(crate) mod schemas {
         })
     }
 
+    /// A [`LenientInt`] taking one of `codes` (small codes, 0 or more), absent or null allowed.
+    pub(crate) fn lenient_of(codes: &[i64]) -> Schema {
+        let digits: Vec<String> = codes.iter().map(i64::to_string).collect();
+        json_schema!({
+            "anyOf": [
+                {"type": "integer", "enum": codes},
+                {"type": "string", "pattern": format!("^0*({})$", digits.join("|"))},
+                {"type": "null"}
+            ]
+        })
+    }
+
+    /// `chain_type` of the external-chain operations: 2, or 0 for the operation's own.
+    pub(crate) fn lenient_external_type(_: &mut SchemaGenerator) -> Schema {
+        lenient_of(&[0, 2])
+    }
+
+    /// `visit_type`: 1, 3, 4 or 5.
+    pub(crate) fn lenient_rotation(_: &mut SchemaGenerator) -> Schema {
+        lenient_of(&[1, 3, 4, 5])
+    }
+
+    /// A domain as this surface sends it: one id (0 or absent: the default), alone or as a
+    /// list of at most one.
+    pub(crate) fn one_domain(_: &mut SchemaGenerator) -> Schema {
+        let id = [
+            json_schema!({"type": "integer", "minimum": 0, "maximum": i64::MAX}),
+            json_schema!({"type": "string", "pattern": digits_pattern(0, i64::MAX)}),
+        ];
+        json_schema!({
+            "anyOf": [
+                id[0], id[1], {"type": "null"},
+                {"type": "array", "items": {"anyOf": id}, "maxItems": 1}
+            ]
+        })
+    }
+
+    /// `wxwork_type`: 1 (acquisition link) or 2 (custom URL).
+    pub(crate) fn lenient_workchat_type(_: &mut SchemaGenerator) -> Schema {
+        lenient_of(&[1, 2])
+    }
+
+    /// Requires at least one of `fields` with a value (not null): an update that changes
+    /// nothing is refused.
+    pub(crate) fn at_least_one_of(schema: &mut Schema, fields: &[&str]) {
+        let options: Vec<serde_json::Value> = fields
+            .iter()
+            .map(|field| {
+                serde_json::json!({
+                    "required": [field],
+                    "properties": {*field: {"not": {"type": "null"}}}
+                })
+            })
+            .collect();
+        schema.insert("anyOf".into(), serde_json::Value::Array(options));
+    }
+
     /// A [`LenientInt`] of 1 or more (pages), absent or null allowed.
     pub(crate) fn lenient_positive(_: &mut SchemaGenerator) -> Schema {
         json_schema!({
             "anyOf": [
-                {"type": "integer", "minimum": 1},
-                {"type": "string", "pattern": "^0*[1-9][0-9]{0,17}$"},
+                {"type": "integer", "minimum": 1, "maximum": i64::MAX},
+                {"type": "string", "pattern": digits_pattern(1, i64::MAX)},
                 {"type": "null"}
             ]
         })
     }
 
     /// A regular expression of the decimal integers from `min` to `max` as the lenient reader
-    /// takes them: each value spelt out (the ranges used are small), leading zeros allowed,
-    /// and the empty string when 0 is in range.
-    fn digits_pattern(min: i64, max: i64) -> String {
-        let positive: Vec<String> = (min.max(1)..=max).map(|v| v.to_string()).collect();
+    /// takes them: an optional `-`, leading zeros allowed, and the empty string when 0 is in
+    /// range. `min` is 0, 1 or `-max`.
+    pub(crate) fn digits_pattern(min: i64, max: i64) -> String {
         let mut forms = Vec::new();
         if min <= 0 && max >= 0 {
             forms.push("|-?0+".to_owned());
         }
-        if !positive.is_empty() {
-            forms.push(format!("0*({})", positive.join("|")));
+        if max >= 1 {
+            forms.push(format!("0*({})", one_to(max.unsigned_abs())));
+        }
+        if min < 0 {
+            forms.push(format!("-0*({})", one_to(min.unsigned_abs())));
         }
         format!("^({})$", forms.join("|"))
+    }
+
+    /// The decimal integers from 1 to `n` without leading zeros, as a regular expression.
+    fn one_to(n: u64) -> String {
+        let digits: Vec<u32> = n
+            .to_string()
+            .chars()
+            .filter_map(|c| c.to_digit(10))
+            .collect();
+        let k = digits.len();
+        let mut forms = Vec::new();
+        // Shorter numbers: any non-zero first digit, then any digits.
+        if k > 1 {
+            forms.push(format!("[1-9][0-9]{{0,{}}}", k - 2));
+        }
+        // Numbers of n's length: n's first i digits, one lower digit, then any digits.
+        for i in 0..k {
+            let low = if i == 0 { 1 } else { 0 };
+            if digits[i] > low {
+                let prefix: String = digits[..i].iter().map(u32::to_string).collect();
+                let rest = k - i - 1;
+                forms.push(format!("{prefix}[{low}-{}][0-9]{{{rest}}}", digits[i] - 1));
+            }
+        }
+        forms.push(n.to_string());
+        forms.join("|")
     }
 
     impl JsonSchema for IntList {
@@ -320,6 +414,44 @@ mod tests {
             .unwrap_or_default();
         assert!(err.contains("an id or a list of ids"), "{err}");
         assert!(!err.contains("enum"), "{err}");
+    }
+
+    #[test]
+    fn digit_patterns_match_exactly_the_range() {
+        for (min, max) in [
+            (0, 4),
+            (1, 100),
+            (1, 5),
+            (0, 1_000_000),
+            (-1000, 1000),
+            (1, 1),
+            (0, 0),
+        ] {
+            let pattern = schemas::digits_pattern(min, max);
+            let re = regex::Regex::new(&pattern).expect("a valid pattern");
+            // Around both ends, and a stride through the middle.
+            let values = ((min - 120)..=(min + 120))
+                .chain((max - 120)..=(max + 120))
+                .chain((min..=max).step_by(7919));
+            for v in values {
+                let text = v.to_string();
+                assert_eq!(
+                    re.is_match(&text),
+                    (min..=max).contains(&v),
+                    "{pattern} on {text}"
+                );
+                if v > 0 {
+                    assert_eq!(re.is_match(&format!("00{text}")), v <= max, "{pattern}");
+                }
+            }
+            assert_eq!(re.is_match(""), min <= 0, "{pattern}");
+            assert!(
+                !re.is_match("1.0") && !re.is_match("+1") && !re.is_match(" 1"),
+                "{pattern}"
+            );
+        }
+        let wide = regex::Regex::new(&schemas::digits_pattern(0, i64::MAX)).expect("valid");
+        assert!(wide.is_match("9223372036854775807") && !wide.is_match("9223372036854775808"));
     }
 
     #[test]

@@ -32,9 +32,14 @@ pub struct CreateChain {
     pub group_id: Option<i64>,
 }
 
+fn update_chain_changes(schema: &mut schemars::Schema) {
+    super::schemas::at_least_one_of(schema, &["chain_title", "target_url", "valid_time"]);
+}
+
 /// `PATCH /chains/{id}`: fields left out stay as they are.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = update_chain_changes)]
 pub struct UpdateChain {
     /// New label.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -363,33 +368,43 @@ pub struct TemplatePage {
 pub struct ChannelInput {
     /// The channel to change or remove.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0))]
     pub id: Option<i64>,
     /// 1 removes the channel.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0, max = 1))]
     pub is_delete: Option<i64>,
     /// Position in sort order.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = -1000000000, max = 1000000000))]
     pub sort: Option<i64>,
     /// Label.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::LINES_PATTERN), length(max = 64))]
     pub qrcode_name: Option<String>,
     /// The QR image, http(s).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::URL_OR_EMPTY_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
     pub url: Option<String>,
     /// Where the QR code leads, http(s).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::URL_OR_EMPTY_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
     pub url2: Option<String>,
     /// Unix seconds after which the channel is skipped; 0 never.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0))]
     pub qrcode_time: Option<i64>,
     /// Weight under visit_type 3.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0, max = 1000000))]
     pub ratio: Option<i64>,
     /// Visits it may get (total or daily by qrcode_vc_type); 0 unlimited.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0, max = 1000000000))]
     pub visit_limit: Option<i64>,
     /// 1 enabled, 0 disabled.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0, max = 1))]
     pub status: Option<i64>,
 }
 
@@ -400,76 +415,99 @@ pub struct ChannelInput {
 pub struct WxChainInput {
     /// Domain (create only); the default domain when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1))]
     pub domain_id: Option<i64>,
     /// Label.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = 255))]
     pub chain_title: Option<String>,
     /// Custom code (create only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::CODE_PATTERN))]
     pub code: Option<String>,
     /// Unix seconds; 0 permanent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub valid_time: Option<i64>,
     /// Group (of chain_type 2); 0 none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1))]
     pub group_id: Option<i64>,
     /// Destination kind: 1 scan QR (default), 2 account ID, 3 mini-program, 4 shop,
     /// 5 work-chat URL.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 5))]
     pub sub_type: Option<i64>,
     /// Account ID (sub_type 2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::IDENT_OR_EMPTY_PATTERN))]
     pub wx_id: Option<String>,
     /// QR image (sub_type 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::URL_OR_EMPTY_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
     pub scan_qr_url: Option<String>,
     /// Avatar image.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::URL_OR_EMPTY_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
     pub avatar: Option<String>,
     /// A line guiding the visitor.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::LINES_PATTERN), length(max = 2000))]
     pub guide_text: Option<String>,
     /// Longer text (`desc` on the compatibility surface).
     #[serde(default, alias = "desc", skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::LINES_PATTERN), length(max = 2000))]
     pub promo_desc: Option<String>,
     /// Work-chat acquisition URL (sub_type 5).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::URL_OR_EMPTY_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
     pub qwhk_url: Option<String>,
     /// Mini-program app id (sub_type 3).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::IDENT_OR_EMPTY_PATTERN))]
     pub mini_appid: Option<String>,
     /// Mini-program page path.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::APP_PATH_PATTERN))]
     pub mini_path: Option<String>,
     /// Shop app id (sub_type 4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::IDENT_OR_EMPTY_PATTERN))]
     pub shop_appid: Option<String>,
     /// Shop page path.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::APP_PATH_PATTERN))]
     pub shop_path: Option<String>,
     /// 0 jump page, 1 direct jump.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0, max = 1))]
     pub is_direct_jump: Option<i64>,
     /// 1 small image, 2 long image.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 2))]
     pub show_type: Option<i64>,
     /// Line under the heading, at most 20 characters; shown with show_type 1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::LINES_PATTERN), length(max = 20))]
     pub sub_title: Option<String>,
     /// Template; 0 the generic one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0))]
     pub jump_template_id: Option<i64>,
     /// 0 none, 1 show a scan hint.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0, max = 1))]
     pub scan_tips: Option<i64>,
     /// 1 total, 2 daily channel caps.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 2))]
     pub qrcode_vc_type: Option<i64>,
     /// Rotation: 1 sort order, 3 weighted, 4 round robin, 5 uniform.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("enum" = [1, 3, 4, 5, null]))]
     pub visit_type: Option<i64>,
     /// Channels to add, change or remove.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(max = 100))]
     pub channel_list: Option<Vec<ChannelInput>>,
 }
 
@@ -567,6 +605,7 @@ pub struct ListWxChains {
     pub group_id: Option<i64>,
     /// Only chains whose title or code contains this.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::TEXT_PATTERN))]
     pub q: Option<String>,
 }
 

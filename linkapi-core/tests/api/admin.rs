@@ -3,7 +3,7 @@
 use reqwest::StatusCode;
 use serde_json::json;
 
-use crate::support::{ADMIN_KEY, TestServer};
+use crate::support::{ADMIN_KEY, TestServer, refusal};
 
 #[tokio::test]
 async fn users_and_keys() {
@@ -67,7 +67,7 @@ async fn users_and_keys() {
         server
             .post("/admin/keys", ADMIN_KEY, body)
             .await
-            .assert_primary_error(StatusCode::BAD_REQUEST, code);
+            .assert_primary_error(refusal(code, &["invalid_user", "invalid_expiry"]), code);
     }
     let all = server.get("/admin/keys", ADMIN_KEY).await;
     assert_eq!(
@@ -125,7 +125,7 @@ async fn domains_shared_private_and_status() {
         server
             .post("/admin/domains", ADMIN_KEY, body)
             .await
-            .assert_primary_error(StatusCode::BAD_REQUEST, code);
+            .assert_primary_error(refusal(code, &["invalid_owner", "invalid_user"]), code);
     }
 
     let alice_domains = server.get("/domains", &alice).await;
@@ -158,7 +158,7 @@ async fn domains_shared_private_and_status() {
             json!({"target_url": "https://e.com", "domain_id": private_id}),
         )
         .await;
-    bob_try.assert_primary_error(StatusCode::BAD_REQUEST, "invalid_domain");
+    bob_try.assert_primary_error(StatusCode::UNPROCESSABLE_ENTITY, "invalid_domain");
     let bob_missing = server
         .post(
             "/chains",
@@ -210,7 +210,7 @@ async fn domains_shared_private_and_status() {
             json!({"target_url": "https://e.com", "domain_id": private_id}),
         )
         .await
-        .assert_primary_error(StatusCode::BAD_REQUEST, "domain_not_effective");
+        .assert_primary_error(StatusCode::UNPROCESSABLE_ENTITY, "domain_not_effective");
     server
         .patch(
             &format!("/admin/domains/{private_id}"),
@@ -278,7 +278,7 @@ async fn a_second_user_sees_and_touches_nothing_of_the_first() {
             json!({"target_url": "https://evil.com", "group_id": group_id}),
         )
         .await
-        .assert_primary_error(StatusCode::BAD_REQUEST, "invalid_group");
+        .assert_primary_error(StatusCode::UNPROCESSABLE_ENTITY, "invalid_group");
 
     // Compatibility surface.
     for (action, body) in [
@@ -300,7 +300,7 @@ async fn a_second_user_sees_and_touches_nothing_of_the_first() {
             json!({"chains": ["alice1"]}),
         )
         .await
-        .assert_compat_error(StatusCode::BAD_REQUEST);
+        .assert_compat_error(StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(
         server
             .get("/openapi/v1/group/list", &mallory)
@@ -351,7 +351,7 @@ async fn groups_on_the_primary_surface() {
             json!({"target_url": "https://e.com", "group_id": data["id"]}),
         )
         .await
-        .assert_primary_error(StatusCode::BAD_REQUEST, "invalid_group");
+        .assert_primary_error(StatusCode::UNPROCESSABLE_ENTITY, "invalid_group");
     let zero = server
         .post(
             "/groups",

@@ -4,7 +4,7 @@
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::support::{Backend, Options, TestServer, race_posts};
+use crate::support::{Backend, Options, TestServer, race_posts, refusal};
 
 const REPORT: &str = "/openapi/v1/adcallback/tencent-ads/conversions";
 
@@ -134,7 +134,7 @@ async fn bad_reports_are_refused_in_the_primary_error_envelope() {
         server
             .post(REPORT, &key, body)
             .await
-            .assert_primary_error(StatusCode::BAD_REQUEST, code);
+            .assert_primary_error(refusal(code, &["invalid_chain_ref"]), code);
     }
     server
         .post(

@@ -3,7 +3,7 @@
 use reqwest::StatusCode;
 use serde_json::json;
 
-use crate::support::{START, TestServer};
+use crate::support::{START, TestServer, refusal};
 
 #[tokio::test]
 async fn chain_lifecycle_create_get_list_patch_delete() {
@@ -218,7 +218,18 @@ async fn the_fail_fast_create_rules() {
     ];
     for (body, code) in cases {
         let reply = server.post("/chains", &key, body.clone()).await;
-        reply.assert_primary_error(StatusCode::BAD_REQUEST, code);
+        reply.assert_primary_error(
+            refusal(
+                code,
+                &[
+                    "invalid_valid_time",
+                    "invalid_domain",
+                    "invalid_group",
+                    "domain_not_effective",
+                ],
+            ),
+            code,
+        );
     }
     // Nothing was created by any of them.
     assert_eq!(server.get("/chains", &key).await.primary_data()["total"], 0);

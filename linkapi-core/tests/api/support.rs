@@ -438,6 +438,7 @@ impl Reply {
     }
 
     /// Asserts a primary-surface error envelope with this status and short name.
+    /// (See [`refusal`] for tables of refusals.)
     pub fn assert_primary_error(&self, status: StatusCode, code: &str) {
         assert_eq!(self.status, status, "{}", self.text);
         assert_eq!(self.body["code"], code, "{}", self.text);
@@ -556,4 +557,14 @@ where
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     false
+}
+
+/// The status a refusal named `code` carries in a table of refusals: 422 for the codes listed
+/// (rules the schema cannot state: stored data, the clock, fields that go together), else 400.
+pub fn refusal(code: &str, unprocessable: &[&str]) -> StatusCode {
+    if unprocessable.contains(&code) {
+        StatusCode::UNPROCESSABLE_ENTITY
+    } else {
+        StatusCode::BAD_REQUEST
+    }
 }

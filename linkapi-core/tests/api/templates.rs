@@ -4,7 +4,7 @@
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::support::{ADMIN_KEY, TestServer};
+use crate::support::{ADMIN_KEY, TestServer, refusal};
 
 const TEMPLATE_SCOPES: &[&str] = &["templates:read", "chains:read", "chains:write"];
 
@@ -170,7 +170,7 @@ async fn bad_templates_are_refused_with_a_reason() {
         server
             .post("/admin/templates", ADMIN_KEY, body.clone())
             .await
-            .assert_primary_error(StatusCode::BAD_REQUEST, code);
+            .assert_primary_error(refusal(code, &["invalid_user"]), code);
     }
     for built_in in [0, 1, 2] {
         server
@@ -180,11 +180,11 @@ async fn bad_templates_are_refused_with_a_reason() {
                 json!({"name": "Mine now"}),
             )
             .await
-            .assert_primary_error(StatusCode::BAD_REQUEST, "built_in_template");
+            .assert_primary_error(StatusCode::CONFLICT, "built_in_template");
         server
             .delete(&format!("/admin/templates/{built_in}"), ADMIN_KEY)
             .await
-            .assert_primary_error(StatusCode::BAD_REQUEST, "built_in_template");
+            .assert_primary_error(StatusCode::CONFLICT, "built_in_template");
     }
     server
         .patch("/admin/templates/4242", ADMIN_KEY, json!({"name": "x"}))

@@ -158,14 +158,14 @@ async fn refused_files_say_why_and_leave_nothing_behind() {
         (
             "cut.png",
             full[..full.len() - 10].to_vec(),
-            StatusCode::BAD_REQUEST,
+            StatusCode::UNPROCESSABLE_ENTITY,
             "invalid_image",
             "truncated",
         ),
         (
             "empty.png",
             Vec::new(),
-            StatusCode::BAD_REQUEST,
+            StatusCode::UNPROCESSABLE_ENTITY,
             "invalid_image",
             "empty",
         ),

@@ -158,60 +158,70 @@ async fn work_chat_chains_lead_to_an_acquisition_link_or_a_url() {
     );
 
     // Bad input changes nothing and says why.
-    for (path, body, says) in [
+    for (path, body, status, says) in [
         (
             "/openapi/v1/workchat/chain/create",
             json!({"wxwork_type": 1}),
+            StatusCode::UNPROCESSABLE_ENTITY,
             "customer_id",
         ),
         (
             "/openapi/v1/workchat/chain/create",
             json!({"wxwork_type": 2}),
+            StatusCode::UNPROCESSABLE_ENTITY,
             "target_url",
         ),
         (
             "/openapi/v1/workchat/chain/create",
             json!({}),
+            StatusCode::UNPROCESSABLE_ENTITY,
             "wxwork_type",
         ),
         (
             "/openapi/v1/workchat/chain/create",
             json!({"wxwork_type": 1, "customer_id": foreign["id"]}),
+            StatusCode::UNPROCESSABLE_ENTITY,
             "no entry",
         ),
         (
             "/openapi/v1/workchat/chain/create",
             json!({"wxwork_type": 1, "customer_id": broken["id"]}),
+            StatusCode::UNPROCESSABLE_ENTITY,
             "invalid",
         ),
         (
             "/openapi/v1/workchat/chain/create",
             json!({"wxwork_type": 2, "target_url": "javascript:alert(1)"}),
+            StatusCode::BAD_REQUEST,
             "target_url",
         ),
         (
             "/openapi/v1/workchat/chain/create",
             json!({"wxwork_type": 2, "target_url": "https://w.example.com/", "customer_id": link["id"]}),
+            StatusCode::UNPROCESSABLE_ENTITY,
             "customer_id belongs",
         ),
         (
             "/openapi/v1/workchat/chain/create",
             json!({"wxwork_type": 3}),
+            StatusCode::BAD_REQUEST,
             "wxwork_type",
         ),
         (
             "/openapi/v1/workchat/chain/create",
             json!({"chain_type": 2, "wxwork_type": 2, "target_url": "https://w.example.com/"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
             "chain_type",
         ),
         (
             "/openapi/v1/workchat/chain/edit",
             json!({"chain": code, "channel_id": 999_999, "target_url": "https://w.example.com/"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
             "channel",
         ),
     ] {
         let reply = server.post(path, &key, body.clone()).await;
-        reply.assert_compat_error(StatusCode::BAD_REQUEST);
+        reply.assert_compat_error(status);
         assert!(
             reply.body["msg"].as_str().unwrap().contains(says),
             "{body}: {}",
@@ -374,7 +384,7 @@ async fn transfer_results_page_to_the_end() {
     server
         .post("/openapi/v1/workchat/transfer/result", &key, json!({}))
         .await
-        .assert_primary_error(StatusCode::BAD_REQUEST, "invalid_id");
+        .assert_primary_error(StatusCode::BAD_REQUEST, "invalid_query");
     server
         .post(
             "/openapi/v1/workchat/transfer/result?corp_id=corp1",

@@ -5,7 +5,7 @@
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
-use crate::support::{ADMIN_KEY, TestServer};
+use crate::support::{ADMIN_KEY, TestServer, refusal};
 
 pub const WX_SCOPES: &[&str] = &[
     "chains:read",
@@ -110,14 +110,20 @@ async fn each_sub_type_takes_its_destination_and_refuses_the_others() {
     );
     assert_eq!(got["channel_list"], json!([]));
 
-    // Missing destinations, fields of another sub_type, bad codes: 400 with a clear message.
+    // Bad values and codes: 400; missing destinations and fields of another sub_type (rules
+    // that tie fields together): 422; each with a clear message.
     for (body, code, says) in [
         (json!({}), "missing_destination", "scan_qr_url"),
-        (json!({"sub_type": 2}), "invalid_destination", "wx_id"),
+        (json!({"sub_type": 2}), "missing_destination", "wx_id"),
         (
             json!({"sub_type": 3, "mini_appid": "wx1"}),
-            "invalid_destination",
+            "missing_destination",
             "mini_path",
+        ),
+        (
+            json!({"sub_type": 2, "wx_id": "not an id"}),
+            "invalid_destination",
+            "wx_id",
         ),
         (json!({"sub_type": 5}), "missing_destination", "qwhk_url"),
         (
@@ -178,7 +184,18 @@ async fn each_sub_type_takes_its_destination_and_refuses_the_others() {
         ),
     ] {
         let reply = server.post("/wx-chains", &key, body.clone()).await;
-        reply.assert_primary_error(StatusCode::BAD_REQUEST, code);
+        reply.assert_primary_error(
+            refusal(
+                code,
+                &[
+                    "invalid_template",
+                    "missing_destination",
+                    "field_not_allowed",
+                    "invalid_direct_jump",
+                ],
+            ),
+            code,
+        );
         assert!(
             reply.body["message"].as_str().unwrap().contains(says),
             "{body}: {}",
@@ -337,7 +354,19 @@ async fn primary_read_edit_list_and_delete_stay_with_the_owner() {
         server
             .patch(&format!("/wx-chains/{id}"), &key, body)
             .await
-            .assert_primary_error(StatusCode::BAD_REQUEST, code);
+            .assert_primary_error(
+                refusal(
+                    code,
+                    &[
+                        "field_not_allowed",
+                        "immutable_field",
+                        "empty_update",
+                        "unknown_channel",
+                        "missing_destination",
+                    ],
+                ),
+                code,
+            );
     }
     let unchanged = server.get(&format!("/wx-chains/{id}"), &key).await;
     assert_eq!(
@@ -566,16 +595,29 @@ async fn the_compatibility_surface_speaks_spec_shapes() {
             .await
             .assert_compat_error(status);
     }
-    for body in [
-        json!({"chain_type": 3, "scan_qr_url": "https://cdn.example.com/q.png"}),
-        json!({"chain_type": 4, "scan_qr_url": "https://cdn.example.com/q.png"}),
-        json!({"scan_qr_url": "https://cdn.example.com/q.png", "group_id": [999]}),
-        json!({"scan_qr_url": "https://cdn.example.com/q.png", "channel_list": [{"id": "x"}]}),
+    let unprocessable = StatusCode::UNPROCESSABLE_ENTITY;
+    for (body, status) in [
+        (
+            json!({"chain_type": 3, "scan_qr_url": "https://cdn.example.com/q.png"}),
+            unprocessable,
+        ),
+        (
+            json!({"chain_type": 4, "scan_qr_url": "https://cdn.example.com/q.png"}),
+            unprocessable,
+        ),
+        (
+            json!({"scan_qr_url": "https://cdn.example.com/q.png", "group_id": [999]}),
+            unprocessable,
+        ),
+        (
+            json!({"scan_qr_url": "https://cdn.example.com/q.png", "channel_list": [{"id": "x"}]}),
+            StatusCode::BAD_REQUEST,
+        ),
     ] {
         let reply = server
             .post("/openapi/v1/wxchain/create", &key, body.clone())
             .await;
-        reply.assert_compat_error(StatusCode::BAD_REQUEST);
+        reply.assert_compat_error(status);
         assert!(!reply.body["msg"].as_str().unwrap().is_empty(), "{body}");
     }
     server
@@ -585,7 +627,7 @@ async fn the_compatibility_surface_speaks_spec_shapes() {
             json!({"chain_title": "x"}),
         )
         .await
-        .assert_compat_error(StatusCode::BAD_REQUEST);
+        .assert_compat_error(StatusCode::UNPROCESSABLE_ENTITY);
 }
 
 #[tokio::test]
@@ -638,7 +680,7 @@ async fn card_chains_live_in_their_own_namespace() {
             json!({"scan_qr_url": "https://cdn.example.com/card.png", "chain_type": 2}),
         )
         .await
-        .assert_compat_error(StatusCode::BAD_REQUEST);
+        .assert_compat_error(StatusCode::UNPROCESSABLE_ENTITY);
     server
         .get("/card", &only_card)
         .await
@@ -750,7 +792,7 @@ async fn templates_are_checked_counted_and_rendered() {
             json!({"scan_qr_url": "https://cdn.example.com/q.png", "jump_template_id": mine}),
         )
         .await
-        .assert_primary_error(StatusCode::BAD_REQUEST, "invalid_template");
+        .assert_primary_error(StatusCode::UNPROCESSABLE_ENTITY, "invalid_template");
     // An edit of the template shows on the next visit (the template cache hears of it).
     server
         .patch(
@@ -774,7 +816,7 @@ async fn templates_are_checked_counted_and_rendered() {
             json!({"scan_qr_url": "https://cdn.example.com/q.png", "jump_template_id": mine}),
         )
         .await
-        .assert_primary_error(StatusCode::BAD_REQUEST, "invalid_template");
+        .assert_primary_error(StatusCode::UNPROCESSABLE_ENTITY, "invalid_template");
     // Built-in styles render their own layout.
     for template in [1, 2] {
         let chain = create_wx(
@@ -824,7 +866,7 @@ async fn the_template_limit_holds() {
             json!({"scan_qr_url": qr, "jump_template_id": 2}),
         )
         .await
-        .assert_primary_error(StatusCode::BAD_REQUEST, "template_limit_reached");
+        .assert_primary_error(StatusCode::UNPROCESSABLE_ENTITY, "template_limit_reached");
     let listing = server
         .post("/openapi/v1/template/list", &key, json!({}))
         .await

@@ -171,7 +171,7 @@ fn expect_kind(chain_type: Option<i64>, kind: ChainKind) -> Result<()> {
     match chain_type {
         None | Some(0) => Ok(()),
         Some(t) if t == kind.code() => Ok(()),
-        Some(t) => Err(Error::bad_request(
+        Some(t) => Err(Error::unprocessable(
             "invalid_chain_type",
             format!(
                 "chain_type {t} cannot be used here; this operation makes chains of type {}",
@@ -185,7 +185,7 @@ fn expect_kind(chain_type: Option<i64>, kind: ChainKind) -> Result<()> {
 fn chain_code(chain: Option<String>) -> Result<String> {
     chain
         .filter(|c| !c.is_empty())
-        .ok_or_else(|| Error::bad_request("missing_chain", "chain (the code) is required"))
+        .ok_or_else(|| Error::unprocessable("missing_chain", "chain (the code) is required"))
 }
 
 fn created(view: &JumpChainView) -> compat::CreatedWxChain {
@@ -262,7 +262,7 @@ pub(crate) async fn update_wx_chain(app: &App, call: Call) -> Result<Response> {
     let id = ChainId(path_id(call.param.as_deref(), "chain")?);
     let input: primary::WxChainInput = json(&call.parts.headers, &call.body)?;
     if input.domain_id.is_some() || input.code.is_some() {
-        return Err(Error::bad_request(
+        return Err(Error::unprocessable(
             "immutable_field",
             "domain_id and code cannot change; create a new chain instead",
         ));
@@ -308,7 +308,7 @@ pub(crate) async fn list_cards(app: &App, call: Call) -> Result<Response> {
 
 /// # `POST /card/createWxChain` (`card:write`; compatibility envelope)
 pub(crate) async fn create_card(app: &App, call: Call) -> Result<Response> {
-    let input: compat::WxChainInput = json(&call.parts.headers, &call.body)?;
+    let compat::CardChainInput(input) = json(&call.parts.headers, &call.body)?;
     expect_kind(input.chain_type.map(|t| t.0), ChainKind::Card)?;
     let view = app
         .create_external_chain(&call.who, ChainKind::Card, compat_input_of(input)?)
@@ -383,7 +383,7 @@ pub(crate) async fn compat_edit_wx_chain(app: &App, call: Call) -> Result<Respon
         .as_deref()
         .is_some_and(|c| !c.is_empty() && c != code)
     {
-        return Err(Error::bad_request(
+        return Err(Error::unprocessable(
             "immutable_field",
             "code cannot change; create a new chain instead",
         ));
@@ -520,7 +520,7 @@ pub(crate) async fn compat_edit_workchat_chain(app: &App, call: Call) -> Result<
         .as_deref()
         .is_some_and(|c| !c.is_empty() && c != code)
     {
-        return Err(Error::bad_request(
+        return Err(Error::unprocessable(
             "immutable_field",
             "code cannot change; create a new chain instead",
         ));

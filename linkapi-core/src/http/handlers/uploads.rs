@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use futures_util::TryStreamExt;
 use http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use http_body_util::BodyDataStream;
 
 use super::Call;
 use crate::blob::Placement;
@@ -57,7 +58,11 @@ fn part_file_name(part: &multer::Field<'_>) -> String {
 pub(crate) async fn upload(app: &App, call: Call) -> Result<Response> {
     let cap = app.config().uploads.max_file_bytes;
     let limit = cap + MULTIPART_OVERHEAD;
-    let mut form = multipart(&call.parts.headers, call.stream, limit)?;
+    let mut form = multipart(
+        &call.parts.headers,
+        call.stream.map(BodyDataStream::new),
+        limit,
+    )?;
     while let Some(part) = next_part(&mut form, UPLOAD_IDLE, limit).await? {
         if part.name() != Some("file") {
             continue;
@@ -79,7 +84,11 @@ pub(crate) async fn upload(app: &App, call: Call) -> Result<Response> {
 pub(crate) async fn upload_images(app: &App, call: Call) -> Result<Response> {
     let cap = app.config().uploads.max_file_bytes;
     let limit = (cap + MULTIPART_OVERHEAD) * MAX_FILES_PER_REQUEST;
-    let mut form = multipart(&call.parts.headers, call.stream, limit)?;
+    let mut form = multipart(
+        &call.parts.headers,
+        call.stream.map(BodyDataStream::new),
+        limit,
+    )?;
     let mut result = cwire::UploadResult::default();
     let mut files = 0;
     loop {
