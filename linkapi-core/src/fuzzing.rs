@@ -15,8 +15,7 @@ use crate::error::Error;
 use crate::error::Result as Decoded;
 use crate::http::request;
 use crate::image::ImageCheck;
-use crate::model::{Template, TemplateId, TemplateKind};
-use crate::pages::{JumpPage, Pages};
+use crate::pages::{JumpPage, Pages, sample_template};
 use crate::wire::{admin as a, compat as c, primary as p};
 
 /// Words of Rust's type vocabulary that a client must never read in an error message.
@@ -267,7 +266,7 @@ pub fn jump_page(data: &[u8]) {
     let pages = Pages::new();
     for style in ["generic", "card", "poster"] {
         let html = pages
-            .render(&template(style, ""), &page)
+            .render(&sample_template(style, ""), &page)
             .unwrap_or_else(|e| panic!("the built-in {style} layout failed: {e}"));
         assert!(
             !html.contains("<fuzz"),
@@ -293,22 +292,7 @@ pub fn template_source(data: &[u8]) {
         title: "<fuzz>".into(),
         ..JumpPage::default()
     };
-    let _ = Pages::new().render(&template("generic", source), &page);
-}
-
-fn template(style: &str, body: &str) -> Template {
-    Template {
-        id: TemplateId(1),
-        user_id: None,
-        name: "fuzz".into(),
-        style: style.into(),
-        kind: TemplateKind::Custom,
-        thumb: String::new(),
-        body: body.into(),
-        created_at: 0,
-        updated_at: 0,
-        retired_at: None,
-    }
+    let _ = Pages::new().render(&sample_template("generic", source), &page);
 }
 
 #[cfg(test)]

@@ -124,24 +124,31 @@ impl Pages {
     }
 }
 
+/// A custom template of `style` with page source `body` (empty: the layout), for rendering
+/// outside the store (unit tests, fuzz targets).
+#[cfg(any(test, feature = "fuzzing"))]
+pub(crate) fn sample_template(style: &str, body: &str) -> Template {
+    use crate::model::{TemplateId, TemplateKind};
+    Template {
+        id: TemplateId(9),
+        user_id: None,
+        name: "t".into(),
+        style: style.into(),
+        kind: TemplateKind::Custom,
+        thumb: String::new(),
+        body: body.into(),
+        created_at: 0,
+        updated_at: 0,
+        retired_at: None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{TemplateId, TemplateKind};
 
     fn template(style: &str, body: &str) -> Template {
-        Template {
-            id: TemplateId(9),
-            user_id: None,
-            name: "t".into(),
-            style: style.into(),
-            kind: TemplateKind::Custom,
-            thumb: String::new(),
-            body: body.into(),
-            created_at: 0,
-            updated_at: 0,
-            retired_at: None,
-        }
+        sample_template(style, body)
     }
 
     fn hostile() -> JumpPage {

@@ -8,7 +8,7 @@ use crate::model::{
 use crate::store::{Change, NewDomain, NewUser, Unique};
 
 /// Longest user or key name.
-const MAX_NAME_CHARS: usize = 64;
+pub const MAX_NAME_CHARS: usize = 64;
 
 fn check_name(field: &str, name: &str, allow_empty: bool) -> Result<String> {
     super::check_text(

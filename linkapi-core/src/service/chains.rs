@@ -11,7 +11,7 @@ use crate::model::{
 use crate::store::{ChainPatch, ChainQuery, Change, NewChain, Page, StoreError, Unique};
 
 /// Longest chain title.
-const MAX_TITLE_CHARS: usize = 255;
+pub const MAX_TITLE_CHARS: usize = 255;
 /// Largest page of a listing.
 pub const MAX_PAGE_SIZE: i64 = 100;
 /// Page size when none is asked for.

@@ -24,17 +24,17 @@ use crate::store::{ChainPatch, ChainQuery, ChannelEdit, ChannelInput, NewChain, 
 /// Longest `sub_title`, in characters (spec 8.2).
 pub const MAX_SUB_TITLE: usize = 20;
 /// Longest guide text and description, in characters.
-const MAX_TEXT: usize = 2000;
+pub const MAX_PAGE_TEXT: usize = 2000;
 /// Most live channels a chain may have.
 pub const MAX_CHANNELS: usize = 100;
 /// Longest app id, account id or channel name.
-const MAX_NAME: usize = 64;
+pub const MAX_JUMP_NAME: usize = 64;
 /// Longest mini-program or shop path.
-const MAX_PATH: usize = 512;
+pub const MAX_APP_PATH: usize = 512;
 /// Largest `ratio`.
-const MAX_RATIO: i64 = 1_000_000;
+pub const MAX_RATIO: i64 = 1_000_000;
 /// Largest `visit_limit`.
-const MAX_VISIT_LIMIT: i64 = 1_000_000_000;
+pub const MAX_VISIT_LIMIT: i64 = 1_000_000_000;
 
 /// A messaging-app, card or work-chat chain as a caller describes it. On create, absent
 /// fields take their defaults; on edit, absent fields keep their values.
@@ -189,14 +189,14 @@ fn optional_url(field: &str, value: &str) -> Result<String> {
 fn identifier(field: &str, value: &str) -> Result<String> {
     let value = value.trim();
     if value.is_empty()
-        || value.len() > MAX_NAME
+        || value.len() > MAX_JUMP_NAME
         || !value
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
     {
         return Err(bad(
             "invalid_destination",
-            format!("{field} must be 1 to {MAX_NAME} letters, digits, '_' or '-'"),
+            format!("{field} must be 1 to {MAX_JUMP_NAME} letters, digits, '_' or '-'"),
         ));
     }
     Ok(value.to_owned())
@@ -206,12 +206,12 @@ fn identifier(field: &str, value: &str) -> Result<String> {
 fn app_path(field: &str, value: &str) -> Result<String> {
     let value = value.trim();
     if value.is_empty()
-        || value.len() > MAX_PATH
+        || value.len() > MAX_APP_PATH
         || value.chars().any(|c| c.is_control() || c.is_whitespace())
     {
         return Err(bad(
             "invalid_destination",
-            format!("{field} must be 1 to {MAX_PATH} characters without spaces"),
+            format!("{field} must be 1 to {MAX_APP_PATH} characters without spaces"),
         ));
     }
     Ok(value.to_owned())
@@ -294,10 +294,10 @@ fn merge_settings(jump: &mut JumpSettings, input: &JumpChainInput) -> Result<()>
     text(
         "guide_text",
         &input.guide_text,
-        MAX_TEXT,
+        MAX_PAGE_TEXT,
         &mut jump.guide_text,
     )?;
-    text("desc", &input.desc, MAX_TEXT, &mut jump.desc)?;
+    text("desc", &input.desc, MAX_PAGE_TEXT, &mut jump.desc)?;
     text(
         "sub_title",
         &input.sub_title,
@@ -480,7 +480,7 @@ fn settle_channel(spec: &ChannelSpec, old: Option<&Channel>) -> Result<ChannelIn
         c.sort = within("sort", v, -MAX_VISIT_LIMIT..=MAX_VISIT_LIMIT)?;
     }
     if let Some(v) = &spec.name {
-        c.name = page_text("qrcode_name", v, MAX_NAME)?;
+        c.name = page_text("qrcode_name", v, MAX_JUMP_NAME)?;
     }
     if let Some(v) = &spec.url {
         c.url = optional_url("channel url", v)?;

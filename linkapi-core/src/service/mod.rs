@@ -29,13 +29,16 @@ mod workchat;
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
+pub use admin::MAX_NAME_CHARS;
 pub use auth::{BootstrapKey, Principal, hash_key};
-pub use chains::{ChainView, CreatedChain, MAX_PAGE_SIZE, NewShortChain, ShortChainPatch};
+pub use chains::{
+    ChainView, CreatedChain, MAX_PAGE_SIZE, MAX_TITLE_CHARS, NewShortChain, ShortChainPatch,
+};
 pub use channels::JumpAnswer;
 pub use conversions::{ConversionReport, ReportedConversion};
 pub use jump::{
-    ChannelSpec, JumpChainInput, JumpChainView, MAX_CHANNELS, MAX_SUB_TITLE, app_link,
-    fixed_destination,
+    ChannelSpec, JumpChainInput, JumpChainView, MAX_APP_PATH, MAX_CHANNELS, MAX_JUMP_NAME,
+    MAX_PAGE_TEXT, MAX_RATIO, MAX_SUB_TITLE, MAX_VISIT_LIMIT, app_link, fixed_destination,
 };
 pub use links::Resolution;
 pub use ratelimit::{RateLimit, RateState};
@@ -46,8 +49,8 @@ pub use templates::{BUILT_IN_STYLES, NewTemplateInput, TemplateListing};
 pub use uploads::{HostedFile, UploadConfig, display_name};
 pub use visits::{VisitRequest, is_bot_agent};
 pub use workchat::{
-    MAX_TRANSFERS_PER_LOAD, StoredWorkchat, TRANSFERS_PER_PAGE, TransferRecord, TransferResults,
-    WorkchatProvider,
+    MAX_TRANSFERS_PER_LOAD, MAX_WORKCHAT_TEXT, StoredWorkchat, TRANSFERS_PER_PAGE, TransferRecord,
+    TransferResults, WorkchatProvider,
 };
 
 use crate::clock::{Calendar, Clock};

@@ -23,7 +23,7 @@ pub const TRANSFERS_PER_PAGE: i64 = 100;
 /// Longest corp, user or link id.
 const MAX_ID: usize = 128;
 /// Longest name, status text or reason.
-const MAX_TEXT: usize = 256;
+pub const MAX_WORKCHAT_TEXT: usize = 256;
 /// Most transfer records an administrator loads in one request.
 pub const MAX_TRANSFERS_PER_LOAD: usize = 1000;
 
@@ -114,7 +114,7 @@ fn text(field: &str, value: &str) -> Result<String> {
         field,
         value,
         super::TextRule {
-            max: MAX_TEXT,
+            max: MAX_WORKCHAT_TEXT,
             required: false,
             lines: false,
             code: "invalid_text",

@@ -40,7 +40,7 @@ pub struct CreateKey {
     pub scopes: Vec<String>,
     /// Label.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = 64))]
+    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = crate::service::MAX_NAME_CHARS))]
     pub name: Option<String>,
     /// Unix seconds after which the key is refused.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -92,7 +92,7 @@ pub struct CreateDomain {
     pub scheme: String,
     /// Label.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = 64))]
+    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = crate::service::MAX_NAME_CHARS))]
     pub scene: Option<String>,
     /// Offered to every user.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -250,14 +250,14 @@ pub struct PutAssembly {
     #[schemars(regex(pattern = r"^[!-~]{1,128}$"))]
     pub link_id: String,
     /// Its name.
-    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = 256))]
+    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = crate::service::MAX_WORKCHAT_TEXT))]
     pub link_name: String,
     /// The acquisition URL, http(s).
     #[schemars(regex(pattern = super::URL_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
     pub url: String,
     /// Authorization state, free text.
     #[serde(default)]
-    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = 256))]
+    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = crate::service::MAX_WORKCHAT_TEXT))]
     pub auth_status: String,
     /// Marks it invalid (use_status 2): no chain may choose it.
     #[serde(default)]
@@ -323,7 +323,7 @@ pub struct TransferRecord {
     pub external_userid: String,
     /// The customer's name.
     #[serde(default)]
-    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = 256))]
+    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = crate::service::MAX_WORKCHAT_TEXT))]
     pub name: String,
     /// 1 takeover done, 2 waiting, 3 refused, 4 taker at its limit, 5 no transfer record.
     #[schemars(range(min = 1, max = 5))]
@@ -337,7 +337,7 @@ pub struct TransferRecord {
     pub errcode: i64,
     /// Why it failed.
     #[serde(default)]
-    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = 256))]
+    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = crate::service::MAX_WORKCHAT_TEXT))]
     pub reason: String,
 }
 

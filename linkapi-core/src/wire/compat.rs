@@ -11,7 +11,7 @@ use super::{FlexibleTime, IntList, LenientInt};
 pub struct CreateChain {
     /// Label.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = 255))]
+    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = crate::service::MAX_TITLE_CHARS))]
     pub chain_title: Option<String>,
     /// Destination.
     #[schemars(regex(pattern = super::URL_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
@@ -71,7 +71,7 @@ pub struct EditChain {
     pub chain: ChainRef,
     /// New label.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = 255))]
+    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = crate::service::MAX_TITLE_CHARS))]
     pub chain_title: Option<String>,
     /// New destination.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -116,7 +116,7 @@ pub struct ListChains {
     pub page_size: Option<LenientInt>,
     /// Only chains in this group.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "super::schemas::lenient_in::<0, 9223372036854775807>")]
+    #[schemars(schema_with = "super::schemas::lenient_id")]
     pub group_id: Option<LenientInt>,
     /// Only chains whose title or code contains this.
     #[serde(default, alias = "q", skip_serializing_if = "Option::is_none")]
@@ -250,7 +250,7 @@ pub struct ConversionReport {
     pub chain: Option<String>,
     /// The chain by id.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "super::schemas::lenient_in::<1, 9223372036854775807>")]
+    #[schemars(schema_with = "super::schemas::lenient_positive")]
     pub chain_id: Option<LenientInt>,
     /// Business event: `[a-z0-9_]{1,32}`, e.g. `form`, `register`, `purchase`.
     #[schemars(regex(pattern = "^[a-z0-9_]{1,32}$"))]
@@ -269,7 +269,7 @@ pub struct ConversionReport {
     pub external_userid: Option<String>,
     /// Monetary value in cents.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "super::schemas::lenient_in::<0, 9223372036854775807>")]
+    #[schemars(schema_with = "super::schemas::lenient_id")]
     pub value_cents: Option<LenientInt>,
 }
 
@@ -359,7 +359,7 @@ pub struct TemplateList {
 pub struct ChannelInput {
     /// The channel to change or remove.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "super::schemas::lenient_in::<0, 9223372036854775807>")]
+    #[schemars(schema_with = "super::schemas::lenient_id")]
     pub id: Option<LenientInt>,
     /// 1 removes the channel.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -367,15 +367,15 @@ pub struct ChannelInput {
     pub is_delete: Option<LenientInt>,
     /// Unix seconds after which the channel is skipped; 0 never.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "super::schemas::lenient_in::<0, 9223372036854775807>")]
+    #[schemars(schema_with = "super::schemas::lenient_id")]
     pub qrcode_time: Option<LenientInt>,
     /// Weight under visit_type 3.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "super::schemas::lenient_in::<0, 1000000>")]
+    #[schemars(schema_with = "super::schemas::lenient_ratio")]
     pub ratio: Option<LenientInt>,
     /// Position in sort order.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "super::schemas::lenient_in::<-1000000000, 1000000000>")]
+    #[schemars(schema_with = "super::schemas::lenient_sort")]
     pub sort: Option<LenientInt>,
     /// 1 enabled, 0 disabled.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -383,11 +383,11 @@ pub struct ChannelInput {
     pub status: Option<LenientInt>,
     /// Visits it may get (total or daily by qrcode_vc_type); 0 unlimited.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "super::schemas::lenient_in::<0, 1000000000>")]
+    #[schemars(schema_with = "super::schemas::lenient_visit_limit")]
     pub visit_limit: Option<LenientInt>,
     /// Label.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::LINES_PATTERN), length(max = 64))]
+    #[schemars(regex(pattern = super::LINES_PATTERN), length(max = crate::service::MAX_JUMP_NAME))]
     pub qrcode_name: Option<String>,
     /// The QR image, http(s) (an uploaded image's `url` is one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -432,7 +432,7 @@ pub struct WxChainInput {
     pub chain: Option<String>,
     /// Label.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = 255))]
+    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = crate::service::MAX_TITLE_CHARS))]
     pub chain_title: Option<String>,
     /// 2 (external) on `wxchain/*`, 4 (card) on `/card/createWxChain`; absent or 0 takes
     /// the operation's.
@@ -472,15 +472,15 @@ pub struct WxChainInput {
     pub avatar: Option<String>,
     /// Longer text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::LINES_PATTERN), length(max = 2000))]
+    #[schemars(regex(pattern = super::LINES_PATTERN), length(max = crate::service::MAX_PAGE_TEXT))]
     pub desc: Option<String>,
     /// Line under the heading, at most 20 characters.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::LINES_PATTERN), length(max = 20))]
+    #[schemars(regex(pattern = super::LINES_PATTERN), length(max = crate::service::MAX_SUB_TITLE))]
     pub sub_title: Option<String>,
     /// A line guiding the visitor.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::LINES_PATTERN), length(max = 2000))]
+    #[schemars(regex(pattern = super::LINES_PATTERN), length(max = crate::service::MAX_PAGE_TEXT))]
     pub guide_text: Option<String>,
     /// Work-chat acquisition URL (sub_type 5).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -508,7 +508,7 @@ pub struct WxChainInput {
     pub is_direct_jump: Option<LenientInt>,
     /// Template; 0 the generic one (card chains: 0 only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "super::schemas::lenient_in::<0, 9223372036854775807>")]
+    #[schemars(schema_with = "super::schemas::lenient_id")]
     pub jump_template_id: Option<LenientInt>,
     /// 1 total, 2 daily channel caps.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -528,7 +528,7 @@ pub struct WxChainInput {
     pub visit_type: Option<LenientInt>,
     /// Channels to add, change or remove.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(length(max = 100))]
+    #[schemars(length(max = crate::service::MAX_CHANNELS))]
     pub channel_list: Option<Vec<ChannelInput>>,
 }
 
@@ -718,7 +718,7 @@ pub struct WorkchatChainInput {
     pub channel_id: Option<LenientInt>,
     /// Label.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = 255))]
+    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = crate::service::MAX_TITLE_CHARS))]
     pub chain_title: Option<String>,
     /// 3, or absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -729,7 +729,7 @@ pub struct WorkchatChainInput {
     pub code: Option<String>,
     /// Assembly-list entry (wxwork_type 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "super::schemas::lenient_in::<0, 9223372036854775807>")]
+    #[schemars(schema_with = "super::schemas::lenient_id")]
     pub customer_id: Option<LenientInt>,
     /// Domain id as a one-element list.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -744,7 +744,7 @@ pub struct WorkchatChainInput {
     pub is_direct_jump: Option<LenientInt>,
     /// Template; 0 the generic one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "super::schemas::lenient_in::<0, 9223372036854775807>")]
+    #[schemars(schema_with = "super::schemas::lenient_id")]
     pub jump_template_id: Option<LenientInt>,
     /// Work-chat URL (wxwork_type 2).
     #[serde(default, skip_serializing_if = "Option::is_none")]

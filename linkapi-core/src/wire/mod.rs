@@ -299,6 +299,27 @@ pub(crate) mod schemas {
         schema.insert("anyOf".into(), serde_json::Value::Array(options));
     }
 
+    /// An id or a count of 0 or more (0 often meaning "none"), absent or null allowed.
+    pub(crate) fn lenient_id(generator: &mut SchemaGenerator) -> Schema {
+        lenient_in::<0, { i64::MAX }>(generator)
+    }
+
+    /// A channel's weight (`ratio`).
+    pub(crate) fn lenient_ratio(generator: &mut SchemaGenerator) -> Schema {
+        lenient_in::<0, { crate::service::MAX_RATIO }>(generator)
+    }
+
+    /// A channel's cap (`visit_limit`), 0 unlimited.
+    pub(crate) fn lenient_visit_limit(generator: &mut SchemaGenerator) -> Schema {
+        lenient_in::<0, { crate::service::MAX_VISIT_LIMIT }>(generator)
+    }
+
+    /// A channel's place in sort order (`sort`), negative allowed.
+    pub(crate) fn lenient_sort(generator: &mut SchemaGenerator) -> Schema {
+        use crate::service::MAX_VISIT_LIMIT;
+        lenient_in::<{ -MAX_VISIT_LIMIT }, MAX_VISIT_LIMIT>(generator)
+    }
+
     /// A [`LenientInt`] of 1 or more (pages), absent or null allowed.
     pub(crate) fn lenient_positive(_: &mut SchemaGenerator) -> Schema {
         json_schema!({
@@ -414,6 +435,16 @@ mod tests {
             .unwrap_or_default();
         assert!(err.contains("an id or a list of ids"), "{err}");
         assert!(!err.contains("enum"), "{err}");
+    }
+
+    #[test]
+    fn patterns_state_the_services_limits() {
+        use crate::service::{MAX_APP_PATH, MAX_JUMP_NAME};
+        // Regular expressions are literals; these keep their counts with the rules' constants.
+        assert!(APP_PATH_PATTERN.ends_with(&format!("{{0,{MAX_APP_PATH}}}$")));
+        assert!(IDENT_OR_EMPTY_PATTERN.contains(&format!("{{1,{MAX_JUMP_NAME}}}")));
+        let code = format!("{{1,{}}}", crate::codes::MAX_CODE_LEN);
+        assert!(CODE_PATTERN.contains(&code) && CODE_OR_EMPTY_PATTERN.contains(&code));
     }
 
     #[test]
