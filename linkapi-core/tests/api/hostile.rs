@@ -500,3 +500,57 @@ async fn generated_requests_are_read_as_their_schema_means_them() {
         .expect("request");
     assert_eq!(both.status(), StatusCode::OK);
 }
+
+#[tokio::test]
+async fn query_integers_group_filters_and_part_names_read_as_documented() {
+    let server = TestServer::start().await;
+    let (_, key) = server
+        .user_with_key(
+            "documented",
+            &["chains:read", "chains:write", "uploads:write"],
+        )
+        .await;
+    for (title, code) in [("a1.0", "dot-title"), ("a1b", "plain-title")] {
+        server
+            .create_chain(
+                &key,
+                json!({"target_url": "https://example.com/", "code": code, "chain_title": title}),
+            )
+            .await;
+    }
+    // An integral decimal in an integer query field is that integer; text fields keep theirs:
+    // `q=1.0` still finds only the title containing "1.0", not every "1".
+    let found = server
+        .get("/chains?q=1.0&page=1.0&page_size=10.00", &key)
+        .await;
+    assert_eq!(found.status, StatusCode::OK, "{}", found.body);
+    assert_eq!(found.primary_data()["total"], 1, "{}", found.body);
+    assert_eq!(found.primary_data()["page_size"], 10, "{}", found.body);
+    server
+        .get("/chains?page=2.5", &key)
+        .await
+        .assert_primary_error(StatusCode::BAD_REQUEST, "invalid_query");
+    // A group filter is a group id, or 0 for every group; a negative one is refused.
+    server
+        .get("/chains?group_id=-1", &key)
+        .await
+        .assert_primary_error(StatusCode::BAD_REQUEST, "invalid_group");
+    let every = server.get("/chains?group_id=0", &key).await;
+    assert_eq!(every.primary_data()["total"], 2, "{}", every.body);
+    // A multipart part whose name no header could carry is a malformed body, not a part to skip.
+    let body = "--b\r\nContent-Disposition: form-data; name=\"x\u{1}y\"\r\n\r\nhi\r\n\
+                --b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.png\"\r\n\
+                \r\n\u{89}PNG\r\n--b--\r\n";
+    let reply = server
+        .client
+        .post(server.url("/uploads"))
+        .bearer_auth(&key)
+        .header("content-type", "multipart/form-data; boundary=b")
+        .body(body)
+        .send()
+        .await
+        .expect("upload");
+    crate::support::Reply::from(reply)
+        .await
+        .assert_primary_error(StatusCode::BAD_REQUEST, "bad_multipart");
+}
