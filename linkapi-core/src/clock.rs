@@ -158,22 +158,38 @@ impl Calendar {
     }
 }
 
+/// The first second both text forms can write: 0000-01-01 00:00:00 UTC (year 0, so that the
+/// first day of year 1 reads with any offset).
+pub const EARLIEST: Timestamp = -62_167_219_200;
+
+/// The last second both text forms can write: 9999-12-31 23:59:59 UTC. Times past it are
+/// refused rather than stored, since they could only be shown as some other time.
+pub const LATEST: Timestamp = 253_402_300_799;
+
+/// Whether `ts` lies between [`EARLIEST`] and [`LATEST`].
+pub fn writable(ts: Timestamp) -> bool {
+    (EARLIEST..=LATEST).contains(&ts)
+}
+
 /// Reads a time in any form the compatibility surface accepts: `YYYY-MM-DD HH:MM:SS` (UTC),
-/// RFC 3339, or Unix seconds. Empty and `"0"` are 0 (permanent).
+/// RFC 3339, or Unix seconds, between [`EARLIEST`] and [`LATEST`]; spaces around it are
+/// ignored. Empty and `"0"` are 0 (permanent).
 pub fn parse_flexible(text: &str) -> Option<Timestamp> {
-    let text = text.trim();
+    let text = text.trim_matches(' ');
     if text.is_empty() {
         return Some(0);
     }
-    if text.bytes().all(|b| b.is_ascii_digit()) {
-        return text.parse().ok();
-    }
-    if let Ok(t) = PrimitiveDateTime::parse(text, SQL_STYLE) {
-        return Some(t.assume_utc().unix_timestamp());
-    }
-    OffsetDateTime::parse(text, &Rfc3339)
-        .ok()
-        .map(|t| t.unix_timestamp())
+    let ts = if text.bytes().all(|b| b.is_ascii_digit()) {
+        text.parse().ok()?
+    } else if let Ok(t) = PrimitiveDateTime::parse(text, SQL_STYLE) {
+        t.assume_utc().unix_timestamp()
+    } else if matches!(text.as_bytes().get(10), Some(b'T' | b't' | b' ')) {
+        // The parser takes any separator; only the three RFC 3339 names are documented.
+        OffsetDateTime::parse(text, &Rfc3339).ok()?.unix_timestamp()
+    } else {
+        return None;
+    };
+    writable(ts).then_some(ts)
 }
 
 #[cfg(test)]
@@ -194,7 +210,20 @@ mod tests {
             parse_flexible("2027-01-15T16:00:00+08:00"),
             parse_flexible("2027-01-15 08:00:00")
         );
+        assert_eq!(parse_flexible(" 1800000000 "), Some(1_800_000_000));
         assert_eq!(parse_flexible("tomorrow"), None);
+        // Past what the text forms can write: refused, never shown as some other time.
+        assert_eq!(parse_flexible("253402300799"), Some(LATEST));
+        assert_eq!(parse_flexible("253402300800"), None);
+        assert_eq!(parse_flexible("99999999999999999999"), None);
+        assert_eq!(parse_flexible("9999-12-31T23:59:59-01:00"), None);
+        assert_eq!(format_sql(LATEST), "9999-12-31 23:59:59");
+        assert_eq!(format_rfc3339(EARLIEST), "0000-01-01T00:00:00Z");
+        assert_eq!(
+            parse_flexible("0001-01-01T00:00:00+23:59"),
+            Some(EARLIEST + 366 * 86_400 - 86_340)
+        );
+        assert_eq!(parse_flexible("2027-01-15x08:00:00Z"), None);
         assert_eq!(parse_flexible("2027-13-40 00:00:00"), None);
     }
 

@@ -96,6 +96,12 @@ impl App {
                 parsed.push(scope);
             }
         }
+        if expires_at.is_some_and(|t| t > crate::clock::LATEST) {
+            return Err(Error::bad_request(
+                "invalid_expiry",
+                "expires_at must be before the year 10000",
+            ));
+        }
         if expires_at.is_some_and(|t| t <= self.now()) {
             return Err(Error::unprocessable(
                 "invalid_expiry",

@@ -123,6 +123,12 @@ fn check_target(url: &str) -> Result<String> {
 }
 
 pub(super) fn check_valid_time(valid_time: Timestamp, now: Timestamp) -> Result<()> {
+    if valid_time > crate::clock::LATEST {
+        return Err(Error::bad_request(
+            "invalid_valid_time",
+            "valid_time must be before the year 10000",
+        ));
+    }
     if valid_time < 0 || (valid_time != 0 && valid_time <= now) {
         return Err(Error::unprocessable(
             "invalid_valid_time",

@@ -266,12 +266,22 @@ impl App {
         } else {
             settings.template_id
         };
-        let template = self.page_template(template_id).await?;
-        let html = self
-            .inner
-            .pages
-            .render(&template, &jump_page)
-            .map_err(|e| Error::Internal(Box::new(e)))?;
+        let mut template = self.page_template(template_id).await?;
+        let pages = &self.inner.pages;
+        let html = match pages.render(&template, &jump_page) {
+            Ok(html) => html,
+            // A page source that checked out when saved can still fail on this chain's text
+            // (a loop over a long title running out of fuel): the visitor gets the layout of
+            // its style rather than an error page.
+            Err(err) if !template.body.is_empty() => {
+                tracing::warn!(template = template.id.0, error = %err, "custom page failed; showing its layout");
+                template.body.clear();
+                pages
+                    .render(&template, &jump_page)
+                    .map_err(|e| Error::Internal(Box::new(e)))?
+            }
+            Err(err) => return Err(Error::Internal(Box::new(err))),
+        };
         Ok(JumpAnswer::Page(html))
     }
 

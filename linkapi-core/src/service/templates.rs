@@ -86,7 +86,7 @@ fn check_thumb(thumb: &str) -> Result<String> {
         .map_err(|e| Error::bad_request("invalid_thumb", format!("thumb: {e}")))
 }
 
-/// A page source must be small and compile.
+/// A page source must be small, compile, and render an empty page within the engine's fuel.
 pub(crate) fn check_template_body(body: &str) -> Result<String> {
     if body.len() > MAX_BODY {
         return Err(Error::bad_request(
@@ -95,9 +95,11 @@ pub(crate) fn check_template_body(body: &str) -> Result<String> {
         ));
     }
     if !body.is_empty() {
-        let mut env = minijinja::Environment::new();
-        env.add_template("page.html", body).map_err(|e| {
-            Error::bad_request("invalid_body", format!("body is not a valid template: {e}"))
+        crate::pages::check_source(body).map_err(|e| {
+            Error::bad_request(
+                "invalid_body",
+                format!("body is not a usable template: {e}"),
+            )
         })?;
     }
     Ok(body.to_owned())

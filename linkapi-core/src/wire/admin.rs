@@ -44,6 +44,7 @@ pub struct CreateKey {
     pub name: Option<String>,
     /// Unix seconds after which the key is refused.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(max = crate::clock::LATEST))]
     pub expires_at: Option<i64>,
 }
 

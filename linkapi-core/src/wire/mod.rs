@@ -123,11 +123,21 @@ impl serde::de::Visitor<'_> for FlexibleTimeVisitor {
     }
 
     fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<FlexibleTime, E> {
+        if !crate::clock::writable(v) {
+            return Err(E::custom(format!(
+                "valid_time {v} is outside years 0 to 9999"
+            )));
+        }
         Ok(FlexibleTime(v))
     }
 
     fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<FlexibleTime, E> {
-        LenientIntVisitor.visit_u64(v).map(|v| FlexibleTime(v.0))
+        match i64::try_from(v) {
+            Ok(v) => self.visit_i64(v),
+            Err(_) => Err(E::custom(format!(
+                "valid_time {v} is outside years 0 to 9999"
+            ))),
+        }
     }
 
     fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<FlexibleTime, E> {
@@ -348,6 +358,25 @@ pub(crate) mod schemas {
         format!("^({})$", forms.join("|"))
     }
 
+    /// A regular expression of the text times [`crate::clock::parse_flexible`] reads: Unix
+    /// seconds up to [`crate::clock::LATEST`], or a real calendar date and time of years 0 to
+    /// 9999 in the SQL or RFC 3339 form; spaces around, or nothing at all.
+    pub(crate) fn time_pattern() -> String {
+        const YEAR: &str = "[0-9]{4}";
+        const MONTH_DAY: &str = "((0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])\
+                                 |(0[469]|11)-(0[1-9]|[12][0-9]|30)|02-(0[1-9]|1[0-9]|2[0-8]))";
+        // Years divisible by 4 and not by 100, or by 400 (year 0 among them).
+        const LEAP_YEAR: &str =
+            "([0-9]{2}(0[48]|[2468][048]|[13579][26])|(00|0[48]|[2468][048]|[13579][26])00)";
+        const CLOCK: &str = "([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]";
+        let date = format!("({YEAR}-{MONTH_DAY}|{LEAP_YEAR}-02-29)");
+        let sql = format!("{date} {CLOCK}");
+        let rfc3339 =
+            format!("{date}[Tt ]{CLOCK}(\\.[0-9]+)?([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])");
+        let seconds = one_to(crate::clock::LATEST.unsigned_abs());
+        format!("^ *(|0+|0*({seconds})|{sql}|{rfc3339}) *$")
+    }
+
     /// The decimal integers from 1 to `n` without leading zeros, as a regular expression.
     fn one_to(n: u64) -> String {
         let digits: Vec<u32> = n
@@ -397,7 +426,15 @@ pub(crate) mod schemas {
             json_schema!({
                 "description": "A time: `YYYY-MM-DD HH:MM:SS` (UTC), RFC 3339, or Unix seconds \
                                 (as a number or a string); empty or 0 is permanent.",
-                "anyOf": [{"type": "integer", "format": "int64"}, {"type": "string"}]
+                "anyOf": [
+                    {
+                        "type": "integer",
+                        "format": "int64",
+                        "minimum": crate::clock::EARLIEST,
+                        "maximum": crate::clock::LATEST
+                    },
+                    {"type": "string", "pattern": time_pattern()}
+                ]
             })
         }
     }
@@ -483,6 +520,54 @@ mod tests {
         }
         let wide = regex::Regex::new(&schemas::digits_pattern(0, i64::MAX)).expect("valid");
         assert!(wide.is_match("9223372036854775807") && !wide.is_match("9223372036854775808"));
+    }
+
+    #[test]
+    fn the_time_pattern_matches_what_the_reader_takes() {
+        let re = regex::Regex::new(&schemas::time_pattern()).expect("a valid pattern");
+        let mut texts: Vec<String> = Vec::new();
+        for year in [0, 1, 4, 100, 400, 1900, 1970, 2000, 2023, 2024, 2100, 9999] {
+            for month in 0..=13 {
+                for day in [0, 1, 28, 29, 30, 31, 32] {
+                    let date = format!("{year:04}-{month:02}-{day:02}");
+                    texts.push(format!("{date} 12:30:59"));
+                    texts.push(format!("{date}T12:30:59Z"));
+                    texts.push(format!("{date}t12:30:59.25+08:00"));
+                }
+            }
+        }
+        for clock in ["24:00:00", "23:60:00", "23:59:60", "9:00:00", "23:59"] {
+            texts.push(format!("2027-01-15 {clock}"));
+            texts.push(format!("2027-01-15T{clock}Z"));
+        }
+        for more in [
+            "",
+            " ",
+            "0",
+            "000",
+            "1800000000",
+            " 1800000000 ",
+            "253402300799",
+            "253402300800",
+            "-1",
+            "+1",
+            "1.5",
+            "2027-01-15x08:00:00Z",
+            "2027-01-15T08:00:00+24:00",
+            "2027-01-15T08:00:00",
+            "2027-01-15 08:00:00Z",
+            "tomorrow",
+            "\t1\n",
+        ] {
+            texts.push(more.to_owned());
+        }
+        for text in &texts {
+            assert_eq!(
+                re.is_match(text),
+                crate::clock::parse_flexible(text).is_some(),
+                "{text:?}"
+            );
+        }
     }
 
     #[test]

@@ -25,6 +25,7 @@ pub struct CreateChain {
     pub code: Option<String>,
     /// Unix seconds after which the chain answers 410; 0 or absent is permanent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(max = crate::clock::LATEST))]
     pub valid_time: Option<i64>,
     /// Group to put the chain in.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -51,6 +52,7 @@ pub struct UpdateChain {
     pub target_url: Option<String>,
     /// New expiry; 0 makes the chain permanent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(max = crate::clock::LATEST))]
     pub valid_time: Option<i64>,
 }
 
@@ -427,6 +429,7 @@ pub struct WxChainInput {
     pub code: Option<String>,
     /// Unix seconds; 0 permanent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(max = crate::clock::LATEST))]
     pub valid_time: Option<i64>,
     /// Group (of chain_type 2); 0 none.
     #[serde(default, skip_serializing_if = "Option::is_none")]

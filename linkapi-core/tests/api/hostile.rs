@@ -554,3 +554,65 @@ async fn query_integers_group_filters_and_part_names_read_as_documented() {
         .await
         .assert_primary_error(StatusCode::BAD_REQUEST, "bad_multipart");
 }
+
+#[tokio::test]
+async fn times_past_the_year_9999_are_refused_not_shown_as_1970() {
+    let server = TestServer::start().await;
+    let (user_id, key) = server.full_user("far-future").await;
+    let latest = 253_402_300_799_i64;
+    for valid_time in [json!(latest + 1), json!(i64::MAX)] {
+        server
+            .post(
+                "/chains",
+                &key,
+                json!({"target_url": "https://example.com/", "valid_time": valid_time}),
+            )
+            .await
+            .assert_primary_error(StatusCode::BAD_REQUEST, "invalid_valid_time");
+    }
+    for valid_time in [
+        json!(latest + 1),
+        json!(u64::MAX),
+        json!("99999999999999999999"),
+        json!("9999-12-31T23:59:59-01:00"),
+    ] {
+        let reply = server
+            .post(
+                "/openapi/v1/chain/create",
+                &key,
+                json!({"target_url": "https://example.com/", "valid_time": valid_time}),
+            )
+            .await;
+        reply.assert_compat_error(StatusCode::BAD_REQUEST);
+        assert!(
+            reply.body.to_string().contains("valid_time"),
+            "{}",
+            reply.body
+        );
+    }
+    server
+        .post(
+            "/admin/keys",
+            ADMIN_KEY,
+            json!({"user_id": user_id, "scopes": ["chains:read"], "expires_at": latest + 1}),
+        )
+        .await
+        .assert_primary_error(StatusCode::BAD_REQUEST, "invalid_expiry");
+    // The last second both forms can write is a time like any other.
+    let created = server
+        .post(
+            "/openapi/v1/chain/create",
+            &key,
+            json!({"target_url": "https://example.com/", "valid_time": "9999-12-31 23:59:59"}),
+        )
+        .await;
+    let render_url = created.compat_result()["render_url"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let code = render_url.rsplit('/').next().unwrap();
+    let info = server
+        .post("/openapi/v1/chain/info", &key, json!({"chain": code}))
+        .await;
+    assert_eq!(info.compat_result()["valid_time"], "9999-12-31 23:59:59");
+}

@@ -163,6 +163,11 @@ async fn bad_templates_are_refused_with_a_reason() {
             "invalid_thumb",
         ),
         (json!({"name": "x", "body": "{% if %}"}), "invalid_body"),
+        // Runs out of the engine's fuel instead of holding a worker for hours.
+        (
+            json!({"name": "x", "body": "{% for i in range(99999) %}{% for j in range(99999) %}.{% endfor %}{% endfor %}"}),
+            "invalid_body",
+        ),
         (json!({"name": "x", "user_id": 999}), "invalid_user"),
         (json!({"name": "x", "colour": "red"}), "invalid_field"),
     ];

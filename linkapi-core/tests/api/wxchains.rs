@@ -750,6 +750,51 @@ async fn get_card_lists_at_most_one_hundred() {
 }
 
 #[tokio::test]
+async fn a_custom_page_that_fails_on_a_chains_text_shows_its_layout() {
+    let server = TestServer::start_with(crate::support::Options::default()).await;
+    let (user_id, key) = server.user_with_key("looper", WX_SCOPES).await;
+    // Cheap on the empty page it is checked with; out of fuel on a long title.
+    let body = "<main class=\"custom\">{% for c in title %}{% for i in range(2000) %}.{% endfor %}{% endfor %}</main>";
+    let template = server
+        .post(
+            "/admin/templates",
+            ADMIN_KEY,
+            json!({"name": "Looper", "user_id": user_id, "style": "card", "body": body}),
+        )
+        .await
+        .primary_data()["id"]
+        .as_i64()
+        .unwrap();
+    let short = create_wx(
+        &server,
+        &key,
+        json!({"chain_title": "ok", "scan_qr_url": "https://cdn.example.com/q.png",
+               "jump_template_id": template}),
+    )
+    .await;
+    let page = server.visit(short["code"].as_str().unwrap()).await;
+    assert!(
+        page.text.starts_with("<main class=\"custom\">"),
+        "{}",
+        page.text
+    );
+    let long = create_wx(
+        &server,
+        &key,
+        json!({"chain_title": "x".repeat(200), "scan_qr_url": "https://cdn.example.com/q.png",
+               "jump_template_id": template}),
+    )
+    .await;
+    let page = server.visit(long["code"].as_str().unwrap()).await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.text);
+    assert!(!page.text.contains("class=\"custom\""), "{}", page.text);
+    assert!(
+        page.text.contains(&"x".repeat(200)),
+        "the card layout shows the title"
+    );
+}
+
+#[tokio::test]
 async fn templates_are_checked_counted_and_rendered() {
     let server = TestServer::start_with(crate::support::Options::default()).await;
     let (user_id, key) = server.user_with_key("styler", WX_SCOPES).await;
