@@ -99,12 +99,40 @@ pub enum TargetUrlError {
     Credentials,
 }
 
-/// Checks a destination and returns it normalised by the URL parser.
+/// The destinations a chain may have, as a regular expression (without anchors; the API
+/// document's schemas use it too, so what the schema allows and what the server takes are one
+/// set): `http` or `https`; a host name of letters, digits, `_` and `-` labels whose last label
+/// starts with a letter (Unicode names in their `xn--` form), or an IPv4 address; an optional
+/// port; then a path, query or fragment of any characters but spaces and control or
+/// bidirectional-override characters. Everything it matches the URL parser reads; the parser
+/// also reads much it does not (IPv6 literals, octal IPv4 parts, tabs it silently drops), and
+/// the server refuses that.
+macro_rules! target_url {
+    () => {
+        concat!(
+            "[Hh][Tt][Tt][Pp][Ss]?://",
+            r"(([A-Za-z0-9_-]{1,63}\.)*[A-Za-z][A-Za-z0-9_-]{0,62}\.?",
+            r"|(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(\.(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3})",
+            r"(:([0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?",
+            r"([/?#][^\u0000-\u0020\u007f-\u009f\u202a-\u202e\u2066-\u2069]*)?"
+        )
+    };
+}
+pub(crate) use target_url;
+
+/// [`target_url!`] with the spaces the rule ignores around it.
+static TARGET_URL: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(concat!("^ *(", target_url!(), ") *$")).expect("the target URL pattern")
+});
+
+/// Checks a destination and returns it normalised by the URL parser (which percent-encodes
+/// what must be). Spaces around it are ignored; [`MAX_URL_LEN`] counts the characters given,
+/// as a schema's `maxLength` does.
 pub fn validate_target_url(raw: &str) -> Result<String, TargetUrlError> {
-    let raw = raw.trim();
-    if raw.len() > MAX_URL_LEN {
+    if raw.chars().count() > MAX_URL_LEN {
         return Err(TargetUrlError::Length);
     }
+    let raw = raw.trim_matches(' ');
     let url = url::Url::parse(raw).map_err(|e| TargetUrlError::Invalid(e.to_string()))?;
     if !matches!(url.scheme(), "http" | "https") {
         return Err(TargetUrlError::Scheme);
@@ -126,11 +154,23 @@ pub fn validate_target_url(raw: &str) -> Result<String, TargetUrlError> {
     if !url.username().is_empty() || url.password().is_some() {
         return Err(TargetUrlError::Credentials);
     }
-    let normalised = String::from(url);
-    if normalised.len() > MAX_URL_LEN {
-        return Err(TargetUrlError::Length);
+    if !TARGET_URL.is_match(raw) {
+        return Err(TargetUrlError::Invalid(
+            "expected http(s)://, a host name of letters, digits, '-' and '_' (Unicode names \
+             in their xn-- form) or an IPv4 address, an optional port, and no spaces or control \
+             characters"
+                .into(),
+        ));
     }
-    Ok(normalised)
+    Ok(String::from(url))
+}
+
+/// [`validate_target_url`] where empty (or only spaces) means none: `""` then.
+pub fn validate_optional_url(raw: &str) -> Result<String, TargetUrlError> {
+    if raw.trim_matches(' ').is_empty() {
+        return Ok(String::new());
+    }
+    validate_target_url(raw)
 }
 
 #[cfg(test)]
@@ -205,5 +245,44 @@ mod tests {
         );
         let long = format!("https://example.com/{}", "a".repeat(MAX_URL_LEN));
         assert_eq!(validate_target_url(&long), Err(TargetUrlError::Length));
+    }
+
+    #[test]
+    fn the_pattern_is_the_rule() {
+        for good in [
+            " https://my-site.example.com:8443/a/b?q=1&r=%zz#frag ",
+            "http://localhost",
+            "http://127.0.0.1:65535/",
+            "https://xn--bcher-kva.example/",
+            "https://example.com/搜索?q=中文",
+            "https://under_score.example/",
+        ] {
+            assert!(validate_target_url(good).is_ok(), "{good}");
+        }
+        // Normalised: percent-encoded, lower-case host, a path.
+        assert_eq!(
+            validate_target_url("HTTPS://Example.COM?q=中").as_deref(),
+            Ok("https://example.com/?q=%E4%B8%AD")
+        );
+        for bad in [
+            "https://bücher.example/",
+            "http://[::1]/",
+            "http://010.0.0.1/",
+            "http://example.com:65536/",
+            "http://example.com:/",
+            "http://example.1/",
+            "https://exa\tmple.com/",
+            "https://example.com/a b",
+            "https://example.com/\u{202e}",
+            "\thttps://example.com/",
+            "https://example.com/\u{85}",
+        ] {
+            assert!(
+                matches!(validate_target_url(bad), Err(TargetUrlError::Invalid(_))),
+                "{bad}"
+            );
+        }
+        assert_eq!(validate_optional_url("  ").as_deref(), Ok(""));
+        assert!(validate_optional_url("\t").is_err());
     }
 }

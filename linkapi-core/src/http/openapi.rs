@@ -413,9 +413,7 @@ pub(crate) fn document(routes: &[Route]) -> Value {
                             "description": "A PNG, JPEG, GIF or WebP image, judged by its bytes: \
                                             anything else is refused with 415, an empty, \
                                             truncated or damaged image with 422."
-                        }},
-                        // Other parts are read past; their names must fit a header.
-                        "propertyNames": {"pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f\"]*$"}
+                        }}
                     },
                     "encoding": {"file": {"contentType": "image/png, image/jpeg, image/gif, image/webp"}}
                 }}

@@ -466,8 +466,7 @@ pub(crate) fn multipart_error(err: multer::Error, limit: u64) -> Error {
 /// The next part of a multipart body, waiting at most `idle` for it.
 ///
 /// # Errors
-/// 408 when nothing arrives in time; 400 or 413 as [`multipart_error`] says; 400 for a part
-/// whose name has control characters.
+/// 408 when nothing arrives in time; 400 or 413 as [`multipart_error`] says.
 pub(crate) async fn next_part(
     form: &mut multer::Multipart<'static>,
     idle: std::time::Duration,
@@ -477,13 +476,9 @@ pub(crate) async fn next_part(
         Err(_) => Err(Error::RequestTimeout {
             secs: idle.as_secs(),
         }),
-        Ok(next) => match next.map_err(|e| multipart_error(e, limit))? {
-            // A name no header could carry is a malformed body, not a part to read past.
-            Some(part) if part.name().is_some_and(|n| n.chars().any(char::is_control)) => Err(
-                Error::bad_request("bad_multipart", "a part's name has control characters"),
-            ),
-            other => Ok(other),
-        },
+        // A part's name is only compared with `file`; whatever else it holds (control
+        // characters that form encoders pass through) never goes further.
+        Ok(next) => next.map_err(|e| multipart_error(e, limit)),
     }
 }
 

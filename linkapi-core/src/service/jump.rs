@@ -13,7 +13,7 @@ use super::chains::{
     ChainView, PageWindow, check_group_filter, check_search, check_title, check_valid_time,
 };
 use super::{App, Principal, TextRule, check_text};
-use crate::codes::{validate_code, validate_target_url};
+use crate::codes::{validate_code, validate_optional_url, validate_target_url};
 use crate::error::{Error, Result};
 use crate::model::{
     Chain, ChainId, ChainKind, Channel, ChannelId, DomainId, GroupId, JumpSettings, PageViews,
@@ -179,10 +179,7 @@ fn page_text(field: &str, value: &str, max: usize) -> Result<String> {
 
 /// An http(s) URL (uploaded images' `url`s are), or empty.
 fn optional_url(field: &str, value: &str) -> Result<String> {
-    if value.trim().is_empty() {
-        return Ok(String::new());
-    }
-    validate_target_url(value).map_err(|e| bad("invalid_url", format!("{field}: {e}")))
+    validate_optional_url(value).map_err(|e| bad("invalid_url", format!("{field}: {e}")))
 }
 
 /// An app or account id: letters, digits, `_` and `-`.

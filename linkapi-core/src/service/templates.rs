@@ -9,7 +9,7 @@
 
 use super::chains::PageWindow;
 use super::{App, Principal};
-use crate::codes::validate_target_url;
+use crate::codes::validate_optional_url;
 use crate::error::{Error, Result};
 use crate::model::{Template, TemplateId, UserId};
 use crate::pages::{JumpPage, safe_url};
@@ -79,10 +79,7 @@ fn check_style(style: &str) -> Result<String> {
 }
 
 fn check_thumb(thumb: &str) -> Result<String> {
-    if thumb.is_empty() {
-        return Ok(String::new());
-    }
-    validate_target_url(thumb)
+    validate_optional_url(thumb)
         .map_err(|e| Error::bad_request("invalid_thumb", format!("thumb: {e}")))
 }
 

@@ -176,16 +176,6 @@ macro_rules! refused_text {
     };
 }
 
-/// An http(s) URL as the target rule takes it (`codes::validate_target_url`): a scheme, a host
-/// of letters and digits ending in a name (a last label of digits reads as an IPv4 address),
-/// an optional port, then a path and query of plain characters. The rule takes more (hyphens,
-/// IP addresses, other characters percent-encoded); the schema names a safe part of it.
-macro_rules! url {
-    () => {
-        r"https?://([A-Za-z0-9]{1,30}\.)*[A-Za-z][A-Za-z0-9]{0,30}(:[1-9][0-9]{0,3})?(/[A-Za-z0-9._~/?#&=%-]*)?"
-    };
-}
-
 /// Text the text rule takes, for the schemas.
 pub(crate) const TEXT_PATTERN: &str = concat!("^[^", refused_text!(), "]*$");
 /// Text that may run over several lines (page text): [`TEXT_PATTERN`] with line feeds.
@@ -207,10 +197,10 @@ pub(crate) const NAME_PATTERN: &str = concat!(
     refused_text!(),
     "]*$"
 );
-/// An http(s) URL (see `url!`).
-pub(crate) const URL_PATTERN: &str = concat!("^", url!(), "$");
-/// [`URL_PATTERN`], or empty (where empty means none).
-pub(crate) const URL_OR_EMPTY_PATTERN: &str = concat!("^(", url!(), ")?$");
+/// An http(s) URL as the target rule takes it (`codes::target_url!`), spaces around ignored.
+pub(crate) const URL_PATTERN: &str = concat!("^ *(", crate::codes::target_url!(), ") *$");
+/// [`URL_PATTERN`], or empty or only spaces (where empty means none).
+pub(crate) const URL_OR_EMPTY_PATTERN: &str = concat!("^ *(", crate::codes::target_url!(), ")? *$");
 /// A custom code (`codes::validate_code`; reserved words aside).
 pub(crate) const CODE_PATTERN: &str = r"^[A-Za-z0-9_-]{1,64}$";
 /// [`CODE_PATTERN`], or empty (a random code).

@@ -339,10 +339,22 @@ async fn path_parameters_do_not_traverse() {
 async fn line_breaks_never_reach_a_header_and_sql_metacharacters_are_text() {
     let server = TestServer::start().await;
     let (_, key) = server.full_user("injector").await;
+    // A line break in a target is refused, never stripped into some other URL.
+    for broken in [
+        "https://e.com/a\r\nSet-Cookie: pwned=1\r\n",
+        "https://e.com/a\nb",
+        "https://e.com/a\tb",
+    ] {
+        server
+            .post("/chains", &key, json!({"target_url": broken}))
+            .await
+            .assert_primary_error(StatusCode::BAD_REQUEST, "invalid_target_url");
+    }
+    // What could split a header anyway arrives percent-encoded.
     let chain = server
         .create_chain(
             &key,
-            json!({"target_url": "https://e.com/a\r\nSet-Cookie: pwned=1\r\n",
+            json!({"target_url": "https://e.com/a%0d%0aSet-Cookie:%20pwned=1",
                    "chain_title": "'; DROP TABLE chains; --", "code": "crlf"}),
         )
         .await;
@@ -537,16 +549,46 @@ async fn query_integers_group_filters_and_part_names_read_as_documented() {
         .assert_primary_error(StatusCode::BAD_REQUEST, "invalid_group");
     let every = server.get("/chains?group_id=0", &key).await;
     assert_eq!(every.primary_data()["total"], 2, "{}", every.body);
-    // A multipart part whose name no header could carry is a malformed body, not a part to skip.
-    let body = "--b\r\nContent-Disposition: form-data; name=\"x\u{1}y\"\r\n\r\nhi\r\n\
-                --b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.png\"\r\n\
-                \r\n\u{89}PNG\r\n--b--\r\n";
+    // A part is only asked whether its name is `file`: one whose name holds C1 control or
+    // bidirectional characters (form encoders pass them through) is read past and goes nowhere
+    // else. (A C0 control character cannot stand in a header at all: that body is malformed.)
+    let image = crate::images::png("part-names", 0);
+    for odd in ["x\u{85}y", "\u{202e}file", "x\u{9f}"] {
+        let mut body = format!(
+            "--b\r\nContent-Disposition: form-data; name=\"{odd}\"\r\n\r\nhi\r\n\
+             --b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.png\"\r\n\
+             Content-Type: image/png\r\n\r\n"
+        )
+        .into_bytes();
+        body.extend_from_slice(&image);
+        body.extend_from_slice(
+            format!(
+                "\r\n--b\r\nContent-Disposition: form-data; name=\"{odd}\"\r\n\r\nbye\r\n--b--\r\n"
+            )
+            .as_bytes(),
+        );
+        let reply = server
+            .client
+            .post(server.url("/uploads"))
+            .bearer_auth(&key)
+            .header("content-type", "multipart/form-data; boundary=b")
+            .body(body)
+            .send()
+            .await
+            .expect("upload");
+        let reply = crate::support::Reply::from(reply).await;
+        assert_eq!(reply.status, StatusCode::CREATED, "{odd:?}: {}", reply.body);
+        assert_eq!(reply.primary_data()["file_name"], "a.png");
+        assert!(!reply.text.contains(odd), "{}", reply.text);
+    }
+    let malformed =
+        "--b\r\nContent-Disposition: form-data; name=\"x\u{1}y\"\r\n\r\nhi\r\n--b--\r\n";
     let reply = server
         .client
         .post(server.url("/uploads"))
         .bearer_auth(&key)
         .header("content-type", "multipart/form-data; boundary=b")
-        .body(body)
+        .body(malformed)
         .send()
         .await
         .expect("upload");

@@ -204,7 +204,7 @@ async fn hostile_values_in_every_field_stay_inert_in_the_browser() {
                    "avatar": format!("{qr_url}?\"><script>window.__pwned=4</script>"),
                    "jump_template_id": template,
                    "channel_list": [{"url": qr_url,
-                                     "url2": "https://join.example.com/\" onclick=\"window.__pwned=5"}]}),
+                                     "url2": "https://join.example.com/\"onclick=\"window.__pwned=5"}]}),
         )
         .await;
         let what = format!("template {template}");

@@ -946,7 +946,7 @@ async fn direct_jumps_and_hostile_values_stay_inert() {
         json!({"chain_title": "\"><script>alert(1)</script>", "guide_text": "<img src=x onerror=alert(2)>",
                "promo_desc": "{{ 7*7 }}{% raw %}", "sub_title": "'><svg onload=x>",
                "channel_list": [{"url": "https://cdn.example.com/1.png?a=\"><script>",
-                                 "url2": "https://x.example.com/\" onclick=\"alert(3)"}]}),
+                                 "url2": "https://x.example.com/\"onclick=\"alert(3)"}]}),
     )
     .await;
     let page = server.visit(hostile["code"].as_str().unwrap()).await;
