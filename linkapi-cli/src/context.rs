@@ -12,6 +12,11 @@ use crate::credentials::{Credentials, Source, keyring_from_env};
 use crate::exit::{NotLoggedIn, UsageError};
 use crate::output::Output;
 
+/// Sends of one request while the server answers 429 `rate_limited`.
+pub const RATE_LIMIT_TRIES: u32 = 5;
+/// The longest `Retry-After` the CLI waits out rather than reporting.
+pub const RATE_LIMIT_MAX_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
+
 /// Resolved settings of one invocation.
 pub struct Context {
     /// Terminal facts.
@@ -107,13 +112,17 @@ impl Context {
         .into())
     }
 
-    /// A client of the server with the resolved key.
+    /// A client of the server with the resolved key. It waits out rate limits (a script of
+    /// commands, or an import, soon meets a key's limit; the server's `Retry-After` is
+    /// seconds), up to [`RATE_LIMIT_TRIES`] sends of a request and [`RATE_LIMIT_MAX_WAIT`] per
+    /// wait; past that the 429 is reported.
     ///
     /// # Errors
     /// As [`Context::key`], or a malformed host.
     pub fn client(&self) -> Result<Client> {
         let (key, _) = self.key()?;
-        Ok(Client::new(&self.host, &key)?)
+        Ok(Client::new(&self.host, &key)?
+            .wait_out_rate_limits(RATE_LIMIT_TRIES, RATE_LIMIT_MAX_WAIT))
     }
 
     /// Whether prompts may be shown: stdin and stderr are terminals and prompts are not off.

@@ -130,6 +130,17 @@ pub struct Client {
     http: reqwest::Client,
     base: Arc<str>,
     key: Arc<str>,
+    patience: RateLimitPatience,
+}
+
+/// How a [`Client`] meets `429 rate_limited`: by default it reports it at once; see
+/// [`Client::wait_out_rate_limits`].
+#[derive(Debug, Clone, Copy, Default)]
+struct RateLimitPatience {
+    /// Sends of one request, the first included; 1 or less never resends.
+    tries: u32,
+    /// The longest `Retry-After` waited out; a longer one is reported.
+    max_wait: Duration,
 }
 
 impl std::fmt::Debug for Client {
@@ -183,7 +194,18 @@ impl Client {
             http,
             base: base.trim_end_matches('/').into(),
             key: api_key.into(),
+            patience: RateLimitPatience::default(),
         })
+    }
+
+    /// This client, sending a request up to `tries` times while the server answers
+    /// `429 rate_limited` with a `Retry-After` of at most `max_wait` (waiting what it says, at
+    /// least a second). Safe for every request: the server refuses a rate-limited one before
+    /// reading it, so nothing was done. Requests with a streamed body are never resent.
+    #[must_use]
+    pub fn wait_out_rate_limits(mut self, tries: u32, max_wait: Duration) -> Client {
+        self.patience = RateLimitPatience { tries, max_wait };
+        self
     }
 
     /// The server's base URL.
@@ -220,9 +242,49 @@ impl Client {
         }
     }
 
-    /// Sends `request`: the body of a success, or the error the answer (or the exchange)
-    /// amounts to.
-    async fn fetch(&self, request: RequestBuilder, url: &str) -> Result<bytes::Bytes, ClientError> {
+    /// Sends `request` (again, while rate limited, as far as the client's patience goes): the
+    /// body of a success, or the error the answer (or the exchange) amounts to.
+    async fn fetch(
+        &self,
+        mut request: RequestBuilder,
+        url: &str,
+    ) -> Result<bytes::Bytes, ClientError> {
+        let mut tries = 1;
+        loop {
+            let again = if tries < self.patience.tries {
+                request.try_clone()
+            } else {
+                None
+            };
+            let outcome = self.fetch_once(request, url).await;
+            let wait = match &outcome {
+                Err(ClientError::Api {
+                    status: 429,
+                    code,
+                    retry_after,
+                    ..
+                }) if code == "rate_limited" => retry_after
+                    .map(|s| Duration::from_secs(s.max(1)))
+                    .filter(|wait| *wait <= self.patience.max_wait),
+                _ => None,
+            };
+            match (again, wait) {
+                (Some(next), Some(wait)) => {
+                    tokio::time::sleep(wait).await;
+                    request = next;
+                    tries += 1;
+                }
+                _ => return outcome,
+            }
+        }
+    }
+
+    /// Sends `request` once.
+    async fn fetch_once(
+        &self,
+        request: RequestBuilder,
+        url: &str,
+    ) -> Result<bytes::Bytes, ClientError> {
         let url = url.to_owned();
         let response = request.send().await.map_err(|source| {
             if source.is_timeout() {

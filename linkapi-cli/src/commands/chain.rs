@@ -2,7 +2,6 @@
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use anyhow::{Context as _, Result};
 use linkapi_core::client::{Client, ClientError};
@@ -16,8 +15,6 @@ use crate::exit::{NoChainWithId, Reported, UsageError};
 
 /// Chains created at once by `import`.
 const IMPORT_CONCURRENCY: usize = 8;
-/// Tries per line when the server rate-limits.
-const IMPORT_TRIES: usize = 5;
 
 /// Runs `linkapi chain ...`.
 pub async fn run(ctx: Context, command: ChainCommand) -> Result<()> {
@@ -452,27 +449,6 @@ fn csv_chain(headers: &[String], record: &csv::StringRecord) -> Result<CreateCha
     Ok(chain)
 }
 
-/// Creates one chain, waiting out rate limits (not the daily quota, which lasts until
-/// midnight).
-async fn create_one(client: &Client, input: &CreateChain) -> Result<primary::Chain, String> {
-    for attempt in 1..=IMPORT_TRIES {
-        match client.create_chain(input).await {
-            Ok(chain) => return Ok(chain),
-            Err(ClientError::Api {
-                status: 429,
-                code,
-                retry_after,
-                ..
-            }) if code == "rate_limited" && attempt < IMPORT_TRIES => {
-                let wait = retry_after.unwrap_or(1).clamp(1, 60);
-                tokio::time::sleep(Duration::from_secs(wait)).await;
-            }
-            Err(e) => return Err(e.to_string()),
-        }
-    }
-    Err("still rate limited after several tries".into())
-}
-
 /// `linkapi chain import`
 async fn import(ctx: Context, file: &Path, format: Option<ImportFormat>, json: bool) -> Result<()> {
     let text = if file == Path::new("-") {
@@ -505,7 +481,7 @@ async fn import(ctx: Context, file: &Path, format: Option<ImportFormat>, json: b
             let input = line.input.clone();
             tasks.spawn(async move {
                 let result = match input {
-                    Ok(input) => create_one(&client, &input).await,
+                    Ok(input) => client.create_chain(&input).await.map_err(|e| e.to_string()),
                     Err(e) => Err(e),
                 };
                 (slot, result)

@@ -14,6 +14,7 @@ mod keyring;
 #[path = "../../../linkapi-core/tests/pg_cluster.rs"]
 mod pg_cluster;
 mod polish;
+mod readme;
 mod serve;
 mod support;
 mod uploads;

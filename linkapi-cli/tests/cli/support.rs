@@ -87,6 +87,30 @@ impl Drop for TestServer {
     }
 }
 
+/// A blocking GET of a text page (the tests have no runtime of their own).
+pub fn fetch_text(url: &str) -> String {
+    let out = Command::new("curl")
+        .args(["-sS", url])
+        .output()
+        .expect("curl runs");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// How many answers of `operation` with `status` the server's metrics counted.
+pub fn answers_counted(server: &TestServer, operation: &str, status: u16) -> f64 {
+    let metrics = fetch_text(&format!("{}/metrics", server.url));
+    metrics
+        .lines()
+        .find(|l| {
+            l.starts_with("linkapi_requests_total")
+                && l.contains(&format!("operation=\"{operation}\""))
+                && l.contains(&format!("status=\"{status}\""))
+        })
+        .and_then(|l| l.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0.0)
+}
+
 /// A private home for one test: config directory and HOME.
 pub struct Home {
     pub dir: TempDir,

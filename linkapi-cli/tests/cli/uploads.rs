@@ -106,22 +106,8 @@ fn uploads_that_meet_a_rate_limit_are_retried_until_they_pass() {
     assert_eq!(results.len(), 8);
     assert!(results.iter().all(|r| r["ok"] == true), "{}", run.stdout);
     // The server did refuse some at first.
-    let metrics = fetch_text(&format!("{}/metrics", server.url));
-    let refused = metrics
-        .lines()
-        .find(|l| l.contains("operation=\"uploads.create\"") && l.contains("status=\"429\""))
-        .unwrap_or_else(|| panic!("no 429 was counted:\n{metrics}"));
-    let count: f64 = refused.rsplit(' ').next().unwrap().parse().unwrap();
-    assert!(count >= 1.0, "{refused}");
-}
-
-/// A blocking GET of a text page (the test has no runtime of its own).
-fn fetch_text(url: &str) -> String {
-    let out = std::process::Command::new("curl")
-        .args(["-sS", url])
-        .output()
-        .expect("curl runs");
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    let refused = crate::support::answers_counted(&server, "uploads.create", 429);
+    assert!(refused >= 1.0, "no 429 was counted");
 }
 
 #[test]
