@@ -413,7 +413,10 @@ pub(crate) fn document(routes: &[Route]) -> Value {
                             "description": "A PNG, JPEG, GIF or WebP image, judged by its bytes: \
                                             anything else is refused with 415, an empty, \
                                             truncated or damaged image with 422."
-                        }}
+                        }},
+                        // Other parts are read past, whatever their names; a name must only
+                        // be one a header can carry (no control characters but tab).
+                        "propertyNames": {"pattern": "^[^\\u0000-\\u0008\\u000a-\\u001f\\u007f]*$"}
                     },
                     "encoding": {"file": {"contentType": "image/png, image/jpeg, image/gif, image/webp"}}
                 }}

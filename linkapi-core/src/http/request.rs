@@ -344,16 +344,8 @@ pub(crate) fn query<T: DeserializeOwned + schemars::JsonSchema>(parts: &Parts) -
 fn integral_query<T: schemars::JsonSchema>(query: &str) -> Option<String> {
     let schema = schemars::SchemaGenerator::default().into_root_schema_for::<T>();
     let fields = schema.get("properties")?.as_object()?;
-    let is_integer = |name: &str| {
-        fields
-            .get(name)
-            .and_then(|field| field.get("type"))
-            .is_some_and(|t| {
-                t == "integer"
-                    || t.as_array()
-                        .is_some_and(|ts| ts.iter().any(|t| t == "integer"))
-            })
-    };
+    let defs = schema.get("$defs");
+    let is_integer = |name: &str| fields.get(name).is_some_and(|f| admits_integer(f, defs, 0));
     let integral = |value: &str| {
         let (whole, fraction) = value.split_once('.')?;
         let digits = whole.strip_prefix('-').unwrap_or(whole);
@@ -379,32 +371,74 @@ fn integral_query<T: schemars::JsonSchema>(query: &str) -> Option<String> {
     changed.then(|| out.finish())
 }
 
+/// Whether `schema` lets an integer stand, directly or through `anyOf`/`oneOf`, a `$ref`
+/// into `defs`, or (for a repeated query key) array items; `depth` stops reference cycles.
+fn admits_integer(schema: &serde_json::Value, defs: Option<&serde_json::Value>, depth: u8) -> bool {
+    if depth > 8 {
+        return false;
+    }
+    let typed = schema.get("type").is_some_and(|t| {
+        t == "integer"
+            || t.as_array()
+                .is_some_and(|ts| ts.iter().any(|t| t == "integer"))
+    });
+    let referenced = schema
+        .get("$ref")
+        .and_then(|r| r.as_str())
+        .and_then(|r| r.strip_prefix("#/$defs/"))
+        .and_then(|name| defs?.get(name))
+        .is_some_and(|def| admits_integer(def, defs, depth + 1));
+    let alternatives = ["anyOf", "oneOf"].iter().any(|key| {
+        schema
+            .get(*key)
+            .and_then(|v| v.as_array())
+            .is_some_and(|alts| alts.iter().any(|alt| admits_integer(alt, defs, depth + 1)))
+    });
+    let items = schema
+        .get("items")
+        .is_some_and(|item| admits_integer(item, defs, depth + 1));
+    typed || referenced || alternatives || items
+}
+
 /// Decodes a compatibility action's input: the query on GET, the JSON body otherwise. The key
 /// parameter `apikey` is not an input field and is dropped. Query values are strings (the
 /// lenient types read digits), and a key given more than once is a list (`domain=1&domain=2`).
-pub(crate) fn compat_input<T: DeserializeOwned>(parts: &Parts, body: &[u8]) -> Result<T> {
+pub(crate) fn compat_input<T: DeserializeOwned + schemars::JsonSchema>(
+    parts: &Parts,
+    body: &[u8],
+) -> Result<T> {
     if parts.method == Method::GET || parts.method == Method::HEAD {
         let query = parts.uri.query().unwrap_or_default();
-        let mut fields = serde_json::Map::new();
-        for (key, value) in url::form_urlencoded::parse(query.as_bytes()) {
-            if key == "apikey" {
-                continue;
-            }
-            let value = serde_json::Value::String(value.into_owned());
-            match fields.get_mut(key.as_ref()) {
-                Some(serde_json::Value::Array(values)) => values.push(value),
-                Some(first) => *first = serde_json::Value::Array(vec![first.take(), value]),
-                None => {
-                    fields.insert(key.into_owned(), value);
+        let decode = |query: &str| {
+            let mut fields = serde_json::Map::new();
+            for (key, value) in url::form_urlencoded::parse(query.as_bytes()) {
+                if key == "apikey" {
+                    continue;
+                }
+                let value = serde_json::Value::String(value.into_owned());
+                match fields.get_mut(key.as_ref()) {
+                    Some(serde_json::Value::Array(values)) => values.push(value),
+                    Some(first) => *first = serde_json::Value::Array(vec![first.take(), value]),
+                    None => {
+                        fields.insert(key.into_owned(), value);
+                    }
                 }
             }
-        }
-        serde_json::from_value(serde_json::Value::Object(fields)).map_err(|e| {
-            Error::bad_request(
-                "invalid_query",
-                format!("query string: {}", plain(&e.to_string())),
-            )
-        })
+            serde_json::from_value::<T>(serde_json::Value::Object(fields))
+        };
+        decode(query)
+            .or_else(|e| {
+                // As in [`query`]: `2.0` for an integer field is that integer.
+                integral_query::<T>(query)
+                    .and_then(|rewritten| decode(&rewritten).ok())
+                    .ok_or(e)
+            })
+            .map_err(|e| {
+                Error::bad_request(
+                    "invalid_query",
+                    format!("query string: {}", plain(&e.to_string())),
+                )
+            })
     } else {
         json(&parts.headers, body)
     }

@@ -726,9 +726,12 @@ impl App {
                         "customer_id belongs to wxwork_type 1; wxwork_type 2 takes target_url",
                     ));
                 }
-                let url = target_url.ok_or_else(|| {
-                    unprocessable("missing_destination", "wxwork_type 2 needs target_url")
-                })?;
+                // Empty (or only spaces) is none, as in every URL field.
+                let url = target_url
+                    .filter(|url| !url.trim_matches(' ').is_empty())
+                    .ok_or_else(|| {
+                        unprocessable("missing_destination", "wxwork_type 2 needs target_url")
+                    })?;
                 jump.customer_id = None;
                 validate_target_url(&url)
                     .map_err(|e| bad("invalid_target_url", format!("target_url: {e}")))

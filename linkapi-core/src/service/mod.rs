@@ -45,8 +45,10 @@ pub use ratelimit::{RateLimit, RateState};
 pub use stats::{ChainStats, MAX_STATS_DAYS};
 #[cfg(any(test, feature = "fuzzing"))]
 pub(crate) use templates::check_template_body;
-pub use templates::{BUILT_IN_STYLES, NewTemplateInput, TemplateListing};
-pub use uploads::{HostedFile, UploadConfig, display_name};
+pub use templates::{
+    BUILT_IN_STYLES, MAX_TEMPLATE_BODY, MAX_TEMPLATE_NAME, NewTemplateInput, TemplateListing,
+};
+pub use uploads::{HostedFile, StagedUpload, UploadConfig, display_name};
 pub use visits::{VisitRequest, is_bot_agent};
 pub use workchat::{
     MAX_TRANSFERS_PER_LOAD, MAX_WORKCHAT_TEXT, StoredWorkchat, TRANSFERS_PER_PAGE, TransferRecord,

@@ -18,9 +18,9 @@ use crate::store::{Change, NewTemplate, Page, TemplatePatch};
 /// Layouts shipped with the server, by `style` name.
 pub const BUILT_IN_STYLES: &[&str] = &["generic", "card", "poster"];
 /// Longest template name, in characters.
-const MAX_NAME: usize = 64;
-/// Largest page source, in bytes.
-const MAX_BODY: usize = 64 << 10;
+pub const MAX_TEMPLATE_NAME: usize = 64;
+/// Longest page source, in characters (as a schema's `maxLength` counts).
+pub const MAX_TEMPLATE_BODY: usize = 64 << 10;
 
 /// A custom template as an administrator describes it.
 #[derive(Debug, Clone, Default)]
@@ -59,7 +59,7 @@ fn check_name(name: &str) -> Result<String> {
         "name",
         name,
         super::TextRule {
-            max: MAX_NAME,
+            max: MAX_TEMPLATE_NAME,
             required: true,
             lines: false,
             code: "invalid_name",
@@ -83,17 +83,19 @@ fn check_thumb(thumb: &str) -> Result<String> {
         .map_err(|e| Error::bad_request("invalid_thumb", format!("thumb: {e}")))
 }
 
-/// A page source must be small, compile, and render an empty page within the engine's fuel.
+/// A page source must be short (400), compile, and render an empty page within the engine's
+/// fuel (422).
 pub(crate) fn check_template_body(body: &str) -> Result<String> {
-    if body.len() > MAX_BODY {
+    if body.chars().count() > MAX_TEMPLATE_BODY {
         return Err(Error::bad_request(
             "invalid_body",
-            format!("body is larger than {MAX_BODY} bytes"),
+            format!("body is longer than {MAX_TEMPLATE_BODY} characters"),
         ));
     }
+    // Whether text is a template that renders is a rule no schema can state: 422.
     if !body.is_empty() {
         crate::pages::check_source(body).map_err(|e| {
-            Error::bad_request(
+            Error::unprocessable(
                 "invalid_body",
                 format!("body is not a usable template: {e}"),
             )
@@ -285,7 +287,7 @@ impl App {
         self.inner
             .pages
             .render(&template, &sample)
-            .map_err(|err| Error::bad_request("invalid_body", err.to_string()))
+            .map_err(|err| Error::unprocessable("invalid_body", err.to_string()))
     }
 
     async fn refuse_built_in(&self, id: TemplateId) -> Result<()> {

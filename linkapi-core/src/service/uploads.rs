@@ -137,7 +137,13 @@ impl From<ImageError> for Error {
     }
 }
 
+/// A file received and checked, waiting in staging: [`App::commit_upload`] records it,
+/// [`App::discard_upload`] drops it (else the staging sweep does).
+#[derive(Debug)]
+pub struct StagedUpload(Received);
+
 /// Bytes received and checked, waiting in staging to be claimed.
+#[derive(Debug)]
 struct Received {
     staging: object_store::path::Path,
     object_key: String,
@@ -164,23 +170,47 @@ impl App {
         )
     }
 
-    /// Receives one file for the caller: checks its bytes as they arrive, stores them once,
-    /// and records the upload. Uploading bytes the caller already has answers that upload.
+    /// Receives one file: checks its bytes as they arrive and keeps them in staging, where
+    /// nothing counts them yet. The request they came in is read to its end before
+    /// [`App::commit_upload`] records them, so a body malformed after its file changes nothing
+    /// ([`App::discard_upload`] then drops them).
     ///
     /// # Errors
-    /// 413 past the per-file cap or the caller's storage quota; 415 for SVG and non-images;
-    /// 400 for empty, truncated or damaged images; what `body` yields as an error.
-    pub async fn upload<S>(&self, who: &Principal, file_name: &str, body: S) -> Result<Upload>
+    /// 413 past the per-file cap; 415 for SVG and non-images; 422 for empty, truncated or
+    /// damaged images; what `body` yields as an error.
+    pub async fn stage_upload<S>(&self, body: S) -> Result<StagedUpload>
     where
         S: Stream<Item = Result<Bytes>> + Unpin,
     {
-        let received = self.receive(body).await?;
-        let staging = received.staging.clone();
-        let outcome = self.claim_and_place(who, file_name, received).await;
-        if let Err(err) = self.blobs().discard(&staging).await {
+        Ok(StagedUpload(self.receive(body).await?))
+    }
+
+    /// Records a staged file as the caller's upload and moves its bytes into place. Bytes the
+    /// caller already has answer that upload.
+    ///
+    /// # Errors
+    /// 413 past the caller's storage quota; 503 while the object store or database fails.
+    pub async fn commit_upload(
+        &self,
+        who: &Principal,
+        file_name: &str,
+        staged: StagedUpload,
+    ) -> Result<Upload> {
+        let staging = staged.0.staging.clone();
+        let outcome = self.claim_and_place(who, file_name, staged.0).await;
+        self.drop_staging(&staging).await;
+        outcome
+    }
+
+    /// Drops a staged file that will not be recorded.
+    pub async fn discard_upload(&self, staged: StagedUpload) {
+        self.drop_staging(&staged.0.staging).await;
+    }
+
+    async fn drop_staging(&self, staging: &object_store::path::Path) {
+        if let Err(err) = self.blobs().discard(staging).await {
             tracing::warn!(error = %err, "a staging object stays behind until the sweep");
         }
-        outcome
     }
 
     /// Streams `body` into staging, checking it on the way.

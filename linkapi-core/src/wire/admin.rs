@@ -145,7 +145,7 @@ pub struct VisitorSecretRotated {
 #[serde(deny_unknown_fields)]
 pub struct CreateTemplate {
     /// Name, 1 to 64 characters.
-    #[schemars(regex(pattern = super::NAME_PATTERN), length(min = 1, max = 64))]
+    #[schemars(regex(pattern = super::NAME_PATTERN), length(min = 1, max = crate::service::MAX_TEMPLATE_NAME))]
     pub name: String,
     /// Built-in layout: `generic` (default), `card` or `poster`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -155,8 +155,10 @@ pub struct CreateTemplate {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(regex(pattern = super::URL_OR_EMPTY_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
     pub thumb: Option<String>,
-    /// Page source, a minijinja template (at most 64 KiB); the layout of `style` when absent.
+    /// Page source, a minijinja template (at most 65,536 characters); the layout of `style`
+    /// when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(max = crate::service::MAX_TEMPLATE_BODY))]
     pub body: Option<String>,
     /// Offer it to this user only; to everyone when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -174,6 +176,7 @@ fn update_template_changes(schema: &mut schemars::Schema) {
 pub struct UpdateTemplate {
     /// New name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::NAME_PATTERN), length(min = 1, max = crate::service::MAX_TEMPLATE_NAME))]
     pub name: Option<String>,
     /// New layout.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -185,6 +188,7 @@ pub struct UpdateTemplate {
     pub thumb: Option<String>,
     /// New page source (empty returns to the layout of `style`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(max = crate::service::MAX_TEMPLATE_BODY))]
     pub body: Option<String>,
 }
 

@@ -542,6 +542,23 @@ async fn query_integers_group_filters_and_part_names_read_as_documented() {
         .get("/chains?page=2.5", &key)
         .await
         .assert_primary_error(StatusCode::BAD_REQUEST, "invalid_query");
+    // The compatibility surface's GET actions read them the same way, lists and lenient
+    // integers included.
+    let listed = server
+        .get(
+            "/openapi/v1/chain/list?page=1.0&page_size=10.0&group_id=0.0",
+            &key,
+        )
+        .await;
+    assert_eq!(listed.compat_result()["total"], 2, "{}", listed.body);
+    server
+        .get("/openapi/v1/wxchain/list?group_id=2483.0&page=1.00", &key)
+        .await
+        .compat_result();
+    server
+        .get("/openapi/v1/chain/list?page=1.5", &key)
+        .await
+        .assert_compat_error(StatusCode::BAD_REQUEST);
     // A group filter is a group id, or 0 for every group; a negative one is refused.
     server
         .get("/chains?group_id=-1", &key)
@@ -553,7 +570,7 @@ async fn query_integers_group_filters_and_part_names_read_as_documented() {
     // bidirectional characters (form encoders pass them through) is read past and goes nowhere
     // else. (A C0 control character cannot stand in a header at all: that body is malformed.)
     let image = crate::images::png("part-names", 0);
-    for odd in ["x\u{85}y", "\u{202e}file", "x\u{9f}"] {
+    for odd in ["x\u{85}y", "\u{202e}file", "x\u{9f}", "x\ty", "x\\y"] {
         let mut body = format!(
             "--b\r\nContent-Disposition: form-data; name=\"{odd}\"\r\n\r\nhi\r\n\
              --b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.png\"\r\n\
@@ -581,20 +598,23 @@ async fn query_integers_group_filters_and_part_names_read_as_documented() {
         assert_eq!(reply.primary_data()["file_name"], "a.png");
         assert!(!reply.text.contains(odd), "{}", reply.text);
     }
-    let malformed =
-        "--b\r\nContent-Disposition: form-data; name=\"x\u{1}y\"\r\n\r\nhi\r\n--b--\r\n";
-    let reply = server
-        .client
-        .post(server.url("/uploads"))
-        .bearer_auth(&key)
-        .header("content-type", "multipart/form-data; boundary=b")
-        .body(malformed)
-        .send()
-        .await
-        .expect("upload");
-    crate::support::Reply::from(reply)
-        .await
-        .assert_primary_error(StatusCode::BAD_REQUEST, "bad_multipart");
+    for control in ["x\u{1}y", "x\u{7f}", "\u{1f}"] {
+        let malformed = format!(
+            "--b\r\nContent-Disposition: form-data; name=\"{control}\"\r\n\r\nhi\r\n--b--\r\n"
+        );
+        let reply = server
+            .client
+            .post(server.url("/uploads"))
+            .bearer_auth(&key)
+            .header("content-type", "multipart/form-data; boundary=b")
+            .body(malformed)
+            .send()
+            .await
+            .expect("upload");
+        crate::support::Reply::from(reply)
+            .await
+            .assert_primary_error(StatusCode::BAD_REQUEST, "bad_multipart");
+    }
 }
 
 #[tokio::test]

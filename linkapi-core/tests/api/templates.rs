@@ -154,7 +154,12 @@ async fn administrators_add_edit_and_retire_custom_templates() {
 
 #[tokio::test]
 async fn bad_templates_are_refused_with_a_reason() {
-    let server = TestServer::start().await;
+    // Room for a page source of the longest length.
+    let server = TestServer::start_with(crate::support::Options {
+        max_body_bytes: 1 << 20,
+        ..Default::default()
+    })
+    .await;
     let cases = [
         (json!({"name": ""}), "invalid_name"),
         (json!({"name": "x", "style": "fancy"}), "invalid_style"),
@@ -175,8 +180,16 @@ async fn bad_templates_are_refused_with_a_reason() {
         server
             .post("/admin/templates", ADMIN_KEY, body.clone())
             .await
-            .assert_primary_error(refusal(code, &["invalid_user"]), code);
+            .assert_primary_error(refusal(code, &["invalid_user", "invalid_body"]), code);
     }
+    server
+        .post(
+            "/admin/templates",
+            ADMIN_KEY,
+            json!({"name": "long", "body": "x".repeat(65_537)}),
+        )
+        .await
+        .assert_primary_error(StatusCode::BAD_REQUEST, "invalid_body");
     for built_in in [0, 1, 2] {
         server
             .patch(
@@ -205,6 +218,15 @@ async fn bad_templates_are_refused_with_a_reason() {
         3,
         "nothing bad was added"
     );
+    // Length counts characters, as the schema's maxLength does: 65,536 two-byte ones fit.
+    let wide = server
+        .post(
+            "/admin/templates",
+            ADMIN_KEY,
+            json!({"name": "wide", "body": "é".repeat(65_536)}),
+        )
+        .await;
+    assert_eq!(wide.status, StatusCode::CREATED, "{}", wide.text);
 }
 
 #[tokio::test]

@@ -772,3 +772,63 @@ async fn a_removal_racing_an_upload_of_the_same_bytes_never_loses_them() {
         assert_eq!(served.bytes().await.unwrap().as_ref(), bytes.as_slice());
     }
 }
+
+#[tokio::test]
+async fn a_body_malformed_after_its_files_records_nothing() {
+    let server = TestServer::start().await;
+    let (_, key) = server
+        .user_with_key("trailer", &["uploads:write", "uploads:read"])
+        .await;
+    let image = png("trailer", 0);
+    let file_part = |name: &str| {
+        let mut part = format!(
+            "--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{name}\"\r\n\
+             Content-Type: image/png\r\n\r\n"
+        )
+        .into_bytes();
+        part.extend_from_slice(&image);
+        part.extend_from_slice(b"\r\n");
+        part
+    };
+    // A part header no HTTP parser reads (a control character in it), after the files.
+    let trailer = b"--b\r\nContent-Disposition: form-data; name=\"x\x01\"\r\n\r\nhi\r\n--b--\r\n";
+    for (path, files) in [("/uploads", 1), ("/openapi/v1/upload/image", 2)] {
+        let mut body = Vec::new();
+        for n in 0..files {
+            body.extend(file_part(&format!("{n}.png")));
+        }
+        body.extend_from_slice(trailer);
+        let reply = server
+            .client
+            .post(server.url(path))
+            .bearer_auth(&key)
+            .header("content-type", "multipart/form-data; boundary=b")
+            .body(body)
+            .send()
+            .await
+            .expect("upload");
+        let reply = crate::support::Reply::from(reply).await;
+        assert_eq!(
+            reply.status,
+            StatusCode::BAD_REQUEST,
+            "{path}: {}",
+            reply.text
+        );
+        assert!(reply.text.contains("multipart"), "{path}: {}", reply.text);
+    }
+    let listed = server.get("/uploads", &key).await;
+    assert_eq!(listed.primary_data()["total"], 0, "{}", listed.text);
+    // The same files with a well-formed end are recorded.
+    let mut body = file_part("ok.png");
+    body.extend_from_slice(b"--b--\r\n");
+    let reply = server
+        .client
+        .post(server.url("/uploads"))
+        .bearer_auth(&key)
+        .header("content-type", "multipart/form-data; boundary=b")
+        .body(body)
+        .send()
+        .await
+        .expect("upload");
+    assert_eq!(reply.status(), StatusCode::CREATED);
+}

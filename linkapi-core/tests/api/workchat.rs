@@ -173,6 +173,12 @@ async fn work_chat_chains_lead_to_an_acquisition_link_or_a_url() {
         ),
         (
             "/openapi/v1/workchat/chain/create",
+            json!({"wxwork_type": 2, "target_url": "   "}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "target_url",
+        ),
+        (
+            "/openapi/v1/workchat/chain/create",
             json!({}),
             StatusCode::UNPROCESSABLE_ENTITY,
             "wxwork_type",

@@ -15,7 +15,7 @@ use crate::http::request::{multipart, next_part, part_bytes, path_id, query};
 use crate::http::response::{Body, full, streamed};
 use crate::http::router::PublicCall;
 use crate::model::{Upload, UploadId};
-use crate::service::{App, HostedFile};
+use crate::service::{App, HostedFile, StagedUpload};
 use crate::wire::{compat as cwire, primary as wire};
 
 type Response = http::Response<Body>;
@@ -53,8 +53,9 @@ fn part_file_name(part: &multer::Field<'_>) -> String {
         .to_owned()
 }
 
-/// # `POST /uploads` (`uploads:write`): one image in the part named `file`; other parts are
-/// ignored.
+/// # `POST /uploads` (`uploads:write`): one image in the part named `file`; other parts (and
+/// further `file` parts) are read past. The whole body is read before the image is recorded:
+/// a body malformed anywhere changes nothing.
 pub(crate) async fn upload(app: &App, call: Call) -> Result<Response> {
     let cap = app.config().uploads.max_file_bytes;
     let limit = cap + MULTIPART_OVERHEAD;
@@ -63,24 +64,42 @@ pub(crate) async fn upload(app: &App, call: Call) -> Result<Response> {
         call.stream.map(BodyDataStream::new),
         limit,
     )?;
-    while let Some(part) = next_part(&mut form, UPLOAD_IDLE, limit).await? {
-        if part.name() != Some("file") {
-            continue;
+    let mut staged: Option<(String, StagedUpload)> = None;
+    let read = async {
+        while let Some(part) = next_part(&mut form, UPLOAD_IDLE, limit).await? {
+            if part.name() != Some("file") || staged.is_some() {
+                continue;
+            }
+            let name = part_file_name(&part);
+            let file = app
+                .stage_upload(part_bytes(part, UPLOAD_IDLE, limit))
+                .await?;
+            staged = Some((name, file));
         }
-        let name = part_file_name(&part);
-        let stored = app
-            .upload(&call.who, &name, part_bytes(part, UPLOAD_IDLE, limit))
-            .await?;
-        return Ok(call.reply.created(upload_out(app, &stored)));
+        Ok::<(), Error>(())
     }
-    Err(Error::bad_request(
-        "missing_file",
-        "send the image as a multipart/form-data part named file",
-    ))
+    .await;
+    match (read, staged) {
+        (Ok(()), Some((name, file))) => {
+            let stored = app.commit_upload(&call.who, &name, file).await?;
+            Ok(call.reply.created(upload_out(app, &stored)))
+        }
+        (Ok(()), None) => Err(Error::bad_request(
+            "missing_file",
+            "send the image as a multipart/form-data part named file",
+        )),
+        (Err(err), staged) => {
+            if let Some((_, file)) = staged {
+                app.discard_upload(file).await;
+            }
+            Err(err)
+        }
+    }
 }
 
 /// # `POST /openapi/v1/upload/image` (`uploads:write`): one or more parts named `file`; each
-/// is stored or refused on its own.
+/// is judged on its own, and those that pass are recorded once the whole body has been read
+/// (a body malformed anywhere, or cut short, changes nothing).
 pub(crate) async fn upload_images(app: &App, call: Call) -> Result<Response> {
     let cap = app.config().uploads.max_file_bytes;
     let limit = (cap + MULTIPART_OVERHEAD) * MAX_FILES_PER_REQUEST;
@@ -90,44 +109,61 @@ pub(crate) async fn upload_images(app: &App, call: Call) -> Result<Response> {
         limit,
     )?;
     let mut result = cwire::UploadResult::default();
+    let mut staged: Vec<(String, StagedUpload)> = Vec::new();
     let mut files = 0;
-    loop {
-        let part = match next_part(&mut form, UPLOAD_IDLE, limit).await {
-            Ok(Some(part)) => part,
-            Ok(None) => break,
-            // Files already stored stay stored and are reported; the rest never arrived.
-            Err(err) if files > 0 => {
-                result
-                    .upload_fail_data
-                    .push(format!("(rest of the request): {err}"));
-                break;
+    let read = async {
+        while let Some(part) = next_part(&mut form, UPLOAD_IDLE, limit).await? {
+            if part.name() != Some("file") {
+                continue;
             }
-            Err(err) => return Err(err),
-        };
-        if part.name() != Some("file") {
-            continue;
+            files += 1;
+            let name = part_file_name(&part);
+            if files > MAX_FILES_PER_REQUEST {
+                let shown = crate::service::display_name(&name);
+                result.upload_fail_data.push(format!(
+                    "{shown}: at most {MAX_FILES_PER_REQUEST} files per request"
+                ));
+                continue;
+            }
+            match app.stage_upload(part_bytes(part, UPLOAD_IDLE, limit)).await {
+                Ok(file) => staged.push((name, file)),
+                // The body itself failed (cut short, too slow, malformed), or the store did:
+                // the request as a whole.
+                Err(
+                    err @ (Error::RequestTimeout { .. }
+                    | Error::Unavailable { .. }
+                    | Error::Internal(_)
+                    | Error::BadRequest { .. }),
+                ) => return Err(err),
+                // This file's bytes: refused on its own.
+                Err(err) => {
+                    let shown = crate::service::display_name(&name);
+                    result.upload_fail_data.push(format!("{shown}: {err}"));
+                }
+            }
         }
-        files += 1;
-        let name = part_file_name(&part);
+        Ok(())
+    }
+    .await;
+    if let Err(err) = read {
+        for (_, file) in staged {
+            app.discard_upload(file).await;
+        }
+        return Err(err);
+    }
+    if files == 0 {
+        return Err(Error::bad_request(
+            "missing_file",
+            "send the images as multipart/form-data parts named file",
+        ));
+    }
+    for (name, file) in staged {
         let shown = crate::service::display_name(&name);
-        if files > MAX_FILES_PER_REQUEST {
-            result.upload_fail_data.push(format!(
-                "{shown}: at most {MAX_FILES_PER_REQUEST} files per request"
-            ));
-            continue;
-        }
-        match app
-            .upload(&call.who, &name, part_bytes(part, UPLOAD_IDLE, limit))
-            .await
-        {
+        match app.commit_upload(&call.who, &name, file).await {
             Ok(stored) => result.upload_success_data.push(cwire::UploadedImage {
                 file_name: shown,
                 img_url: app.file_url(&stored.object_key),
             }),
-            Err(err @ (Error::RequestTimeout { .. } | Error::Unavailable { .. })) => {
-                result.upload_fail_data.push(format!("{shown}: {err}"));
-                break;
-            }
             Err(err @ Error::Internal(_)) => {
                 tracing::error!(error = %err, "storing an upload failed");
                 result
@@ -136,12 +172,6 @@ pub(crate) async fn upload_images(app: &App, call: Call) -> Result<Response> {
             }
             Err(err) => result.upload_fail_data.push(format!("{shown}: {err}")),
         }
-    }
-    if files == 0 {
-        return Err(Error::bad_request(
-            "missing_file",
-            "send the images as multipart/form-data parts named file",
-        ));
     }
     Ok(call.reply.ok(result))
 }
