@@ -585,15 +585,8 @@ async fn query_integers_group_filters_and_part_names_read_as_documented() {
             .as_bytes(),
         );
         let reply = server
-            .client
-            .post(server.url("/uploads"))
-            .bearer_auth(&key)
-            .header("content-type", "multipart/form-data; boundary=b")
-            .body(body)
-            .send()
-            .await
-            .expect("upload");
-        let reply = crate::support::Reply::from(reply).await;
+            .post_bytes("/uploads", &key, "multipart/form-data; boundary=b", body)
+            .await;
         assert_eq!(reply.status, StatusCode::CREATED, "{odd:?}: {}", reply.body);
         assert_eq!(reply.primary_data()["file_name"], "a.png");
         assert!(!reply.text.contains(odd), "{}", reply.text);
@@ -603,17 +596,14 @@ async fn query_integers_group_filters_and_part_names_read_as_documented() {
             "--b\r\nContent-Disposition: form-data; name=\"{control}\"\r\n\r\nhi\r\n--b--\r\n"
         );
         let reply = server
-            .client
-            .post(server.url("/uploads"))
-            .bearer_auth(&key)
-            .header("content-type", "multipart/form-data; boundary=b")
-            .body(malformed)
-            .send()
-            .await
-            .expect("upload");
-        crate::support::Reply::from(reply)
-            .await
-            .assert_primary_error(StatusCode::BAD_REQUEST, "bad_multipart");
+            .post_bytes(
+                "/uploads",
+                &key,
+                "multipart/form-data; boundary=b",
+                malformed,
+            )
+            .await;
+        reply.assert_primary_error(StatusCode::BAD_REQUEST, "bad_multipart");
     }
 }
 

@@ -343,6 +343,26 @@ impl TestServer {
         self.call(Method::POST, path, Some(key), Some(body)).await
     }
 
+    /// POST of a body as given (multipart made by hand, bytes that are not JSON).
+    pub async fn post_bytes(
+        &self,
+        path: &str,
+        key: &str,
+        content_type: &str,
+        body: impl Into<reqwest::Body>,
+    ) -> Reply {
+        let resp = self
+            .client
+            .post(self.url(path))
+            .bearer_auth(key)
+            .header("content-type", content_type)
+            .body(body)
+            .send()
+            .await
+            .expect("post");
+        Reply::from(resp).await
+    }
+
     pub async fn patch(&self, path: &str, key: &str, body: Value) -> Reply {
         self.call(Method::PATCH, path, Some(key), Some(body)).await
     }

@@ -799,15 +799,8 @@ async fn a_body_malformed_after_its_files_records_nothing() {
         }
         body.extend_from_slice(trailer);
         let reply = server
-            .client
-            .post(server.url(path))
-            .bearer_auth(&key)
-            .header("content-type", "multipart/form-data; boundary=b")
-            .body(body)
-            .send()
-            .await
-            .expect("upload");
-        let reply = crate::support::Reply::from(reply).await;
+            .post_bytes(path, &key, "multipart/form-data; boundary=b", body)
+            .await;
         assert_eq!(
             reply.status,
             StatusCode::BAD_REQUEST,
@@ -822,13 +815,7 @@ async fn a_body_malformed_after_its_files_records_nothing() {
     let mut body = file_part("ok.png");
     body.extend_from_slice(b"--b--\r\n");
     let reply = server
-        .client
-        .post(server.url("/uploads"))
-        .bearer_auth(&key)
-        .header("content-type", "multipart/form-data; boundary=b")
-        .body(body)
-        .send()
-        .await
-        .expect("upload");
-    assert_eq!(reply.status(), StatusCode::CREATED);
+        .post_bytes("/uploads", &key, "multipart/form-data; boundary=b", body)
+        .await;
+    assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text);
 }
