@@ -966,7 +966,7 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             break
         }
         'linkapi;admin;user;create' {
-            [CompletionResult]::new('--daily-quota', '--daily-quota', [CompletionResultType]::ParameterName, 'Chains the user may create per UTC day [default: the server''s]')
+            [CompletionResult]::new('--daily-quota', '--daily-quota', [CompletionResultType]::ParameterName, 'Chains the user may create per day (in the server''s time zone) [default: the server''s]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
             [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')

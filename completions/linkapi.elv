@@ -863,7 +863,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'linkapi;admin;user;create'= {
-            cand --daily-quota 'Chains the user may create per UTC day [default: the server''s]'
+            cand --daily-quota 'Chains the user may create per day (in the server''s time zone) [default: the server''s]'
             cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
             cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
             cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'

@@ -604,7 +604,7 @@ pub enum AdminUserCommand {
     Create {
         /// Unique name
         name: String,
-        /// Chains the user may create per UTC day [default: the server's]
+        /// Chains the user may create per day (in the server's time zone) [default: the server's]
         #[arg(long, value_name = "N")]
         daily_quota: Option<i64>,
         /// Output as JSON.
