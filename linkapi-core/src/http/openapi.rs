@@ -189,6 +189,45 @@ fn resolved(schema: &Schema, generator: &SchemaGenerator) -> Value {
         .unwrap_or_else(|| schema.as_value().clone())
 }
 
+/// Links from a creation (`POST P` answering 201 with an object that has an `id`) to the
+/// operations on what it created (`P/{id}`), so that clients and stateful testers can chain
+/// them.
+fn creation_links(
+    route: &Route,
+    routes: &[Route],
+    envelope: &Schema,
+    generator: &SchemaGenerator,
+) -> Option<Value> {
+    if route.method != http::Method::POST {
+        return None;
+    }
+    let envelope = resolved(envelope, generator);
+    let data = envelope.get("properties")?.get("data")?;
+    let data = match data
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|r| r.rsplit('/').next())
+    {
+        Some(name) => generator.definitions().get(name)?.clone(),
+        None => data.clone(),
+    };
+    data.get("properties")?.get("id")?;
+    let item = format!("{}/{{id}}", route.path);
+    let links: Map<String, Value> = routes
+        .iter()
+        .filter(|r| r.path == item && shapes(r.name).is_some())
+        .map(|r| {
+            let operation = format!("{}.{}", r.name, r.method.as_str().to_ascii_lowercase());
+            let link = json!({
+                "operationId": operation,
+                "parameters": {"path.id": "$response.body#/data/id"}
+            });
+            (operation.replace('.', "_"), link)
+        })
+        .collect();
+    (!links.is_empty()).then_some(Value::Object(links))
+}
+
 /// The names of a struct's required fields.
 fn required_fields(resolved: &Value) -> Vec<&str> {
     resolved
@@ -426,7 +465,13 @@ pub(crate) fn document(routes: &[Route]) -> Value {
             operation["parameters"] = Value::Array(parameters);
         }
         let mut responses = error_responses(route, keyed);
-        let (status, success) = success_response(shapes.ok, &mut generator);
+        let (status, mut success) = success_response(shapes.ok, &mut generator);
+        if let Success::Json(201, envelope) = shapes.ok {
+            let envelope = envelope(&mut generator);
+            if let Some(links) = creation_links(route, routes, &envelope, &generator) {
+                success["links"] = links;
+            }
+        }
         responses.insert(status, success);
         if matches!(shapes.ok, Success::Link) {
             let page = json!({"text/html": {"schema": {"type": "string"}}});

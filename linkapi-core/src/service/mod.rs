@@ -508,9 +508,12 @@ pub fn normalize_host(raw: &str) -> Option<String> {
     (name_ok && port_ok(port)).then_some(host)
 }
 
+/// Longest host name, in characters (DNS's limit).
+pub const MAX_HOST_NAME: usize = 253;
+
 fn is_host_name(name: &str) -> bool {
     !name.is_empty()
-        && name.len() <= 253
+        && name.len() <= MAX_HOST_NAME
         && name
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.')

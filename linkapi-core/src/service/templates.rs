@@ -266,10 +266,12 @@ impl App {
                 "show_type is 1 (small image) or 2 (long image)",
             ));
         }
+        // A retired template is gone from administration (chains that use it still show it).
         let template = self
             .store()
             .template(id)
             .await?
+            .filter(|t| t.retired_at.is_none())
             .ok_or(Error::NotFound("template"))?;
         let sample = JumpPage {
             title: "Spring sale".into(),

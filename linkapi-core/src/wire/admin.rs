@@ -86,7 +86,10 @@ pub struct CreatedKey {
 #[serde(deny_unknown_fields)]
 pub struct CreateDomain {
     /// Host, optionally with a port.
-    #[schemars(regex(pattern = r"^([a-z0-9]{1,30}\.)+[a-z][a-z0-9]{0,30}$"))]
+    #[schemars(
+        regex(pattern = r"^([a-z0-9]{1,30}\.)+[a-z][a-z0-9]{0,30}$"),
+        length(max = crate::service::MAX_HOST_NAME)
+    )]
     pub domain: String,
     /// `http` or `https`.
     #[schemars(regex(pattern = "^(http|https)$"))]

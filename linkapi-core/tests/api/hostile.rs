@@ -439,6 +439,16 @@ async fn generated_requests_are_read_as_their_schema_means_them() {
         )
         .await
         .assert_primary_error(StatusCode::BAD_REQUEST, "invalid_field");
+    // Large integral floats too: parsed exactly, not one step off into a fraction.
+    let wx = server
+        .post_bytes(
+            "/wx-chains",
+            &key,
+            "application/json",
+            r#"{"scan_qr_url": "https://e.com/q.png", "channel_list": [{"url": "https://e.com/q.png", "qrcode_time": 2251799813685247.0}]}"#,
+        )
+        .await;
+    assert_eq!(wx.status, StatusCode::CREATED, "{}", wx.text);
     server
         .post(
             "/openapi/v1/chain/list",

@@ -150,6 +150,11 @@ async fn administrators_add_edit_and_retire_custom_templates() {
         .delete(&format!("/admin/templates/{shared_id}"), ADMIN_KEY)
         .await
         .assert_primary_error(StatusCode::NOT_FOUND, "not_found");
+    // Retired, it is gone from administration: no preview either.
+    server
+        .get(&format!("/admin/templates/{shared_id}/preview"), ADMIN_KEY)
+        .await
+        .assert_primary_error(StatusCode::NOT_FOUND, "not_found");
 }
 
 #[tokio::test]
