@@ -155,11 +155,9 @@ fn is_bidi_control(c: char) -> bool {
 /// `text` trimmed, or why it is refused: empty when required, too long, a control character
 /// (NUL included; line breaks only where `rule.lines`), or a bidirectional override.
 pub(crate) fn check_text(field: &str, text: &str, rule: TextRule) -> Result<String> {
-    let text = text.trim();
     let refuse = |why: String| Err(Error::bad_request(rule.code, format!("{field} {why}")));
-    if rule.required && text.is_empty() {
-        return refuse("must not be empty".into());
-    }
+    // Length and characters are judged on the text as given, as the schemas state them: a tab
+    // or vertical tab at either end is refused, not trimmed away.
     if text.chars().count() > rule.max {
         return refuse(format!("is longer than {} characters", rule.max));
     }
@@ -171,6 +169,10 @@ pub(crate) fn check_text(field: &str, text: &str, rule: TextRule) -> Result<Stri
     }
     if text.chars().any(is_bidi_control) {
         return refuse("may not contain bidirectional override characters".into());
+    }
+    let text = text.trim();
+    if rule.required && text.is_empty() {
+        return refuse("must not be empty".into());
     }
     Ok(text.to_owned())
 }

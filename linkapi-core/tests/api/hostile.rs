@@ -151,6 +151,9 @@ async fn nul_control_and_bidi_override_characters_are_refused_in_titles_and_name
         "evil\u{202E}gnp.exe",
         "iso\u{2066}late",
         "tab\there",
+        // At either end too: refused as given, not trimmed away.
+        "\u{b}leading",
+        "trailing\t",
     ] {
         server
             .post(
