@@ -255,9 +255,15 @@ impl App {
     ) -> Result<String> {
         let image = match image {
             None => None,
-            Some(raw) => Some(safe_url(raw).filter(|u| u.starts_with("http")).ok_or_else(
-                || Error::bad_request("invalid_image_url", "image must be an http(s) URL"),
-            )?),
+            // The one URL rule, then the page's own: what reaches an attribute is safe_url's.
+            Some(raw) => Some(
+                crate::codes::validate_target_url(raw)
+                    .ok()
+                    .and_then(|url| safe_url(&url))
+                    .ok_or_else(|| {
+                        Error::bad_request("invalid_image_url", "image must be an http(s) URL")
+                    })?,
+            ),
         };
         let show_type = show_type.unwrap_or(1);
         if !matches!(show_type, 1 | 2) {

@@ -95,15 +95,16 @@ fn unprocessable(code: &'static str, message: impl Into<String>) -> Error {
 }
 
 /// An id of the work-chat (corp, user, link): printable, no spaces, not empty.
+/// A work-chat id (corp, user, customer): 1 to [`MAX_ID`] printable ASCII characters, as the
+/// work-chat service issues them and the schemas state (`[!-~]`).
 fn work_id(field: &str, value: &str) -> Result<String> {
-    let value = value.trim();
     if value.is_empty()
         || value.len() > MAX_ID
-        || value.chars().any(|c| c.is_control() || c.is_whitespace())
+        || !value.bytes().all(|b| (b'!'..=b'~').contains(&b))
     {
         return Err(bad(
             "invalid_id",
-            format!("{field} must be 1 to {MAX_ID} characters without spaces"),
+            format!("{field} must be 1 to {MAX_ID} printable ASCII characters, without spaces"),
         ));
     }
     Ok(value.to_owned())

@@ -442,6 +442,28 @@ async fn generated_requests_are_read_as_their_schema_means_them() {
         )
         .await
         .assert_primary_error(StatusCode::BAD_REQUEST, "invalid_field");
+    // A preview image takes what the URL rule takes (it percent-encodes a no-break space);
+    // a work-chat id is printable ASCII, as its pattern says.
+    let preview = server
+        .get(
+            "/admin/templates/0/preview?image=%20HTTPS%3A%2F%2Fcdn.example.com%2Fa%C2%A0b.png",
+            ADMIN_KEY,
+        )
+        .await;
+    assert_eq!(preview.status, StatusCode::OK, "{}", preview.text);
+    let transfers = server
+        .post(
+            "/openapi/v1/workchat/transfer/result?corp_id=w%C3%B3",
+            ADMIN_KEY,
+            json!({}),
+        )
+        .await;
+    assert_eq!(
+        transfers.status,
+        StatusCode::BAD_REQUEST,
+        "{}",
+        transfers.text
+    );
     // Large integral floats too: parsed exactly, not one step off into a fraction.
     let wx = server
         .post_bytes(
