@@ -325,7 +325,8 @@ pub fn jump_page(data: &[u8]) {
 }
 
 /// An administrator's page source, checked as saving checks it, then rendered as a visit
-/// renders it: a source that saves must render, or fail, in bounded time.
+/// renders it: a source that saves must render, or fail, in bounded time, and whatever it does
+/// (`|safe`, `autoescape false`, unquoted attributes) a chain owner's text stays text.
 pub fn template_source(data: &[u8]) {
     let Ok(source) = std::str::from_utf8(data) else {
         return;
@@ -333,11 +334,24 @@ pub fn template_source(data: &[u8]) {
     if crate::service::check_template_body(source).is_err() {
         return;
     }
+    // A marker the source could only write itself by spelling it out (then it is its own).
+    const MARKER: &str = "<fuzz\u{e000}";
+    let text = format!("{MARKER} a=\"b\" c=d>");
     let page = JumpPage {
-        title: "<fuzz>".into(),
+        title: text.clone(),
+        sub_title: text.clone(),
+        desc: text.clone(),
+        guide_text: text.clone(),
+        account: text.clone(),
+        button_label: text,
         ..JumpPage::default()
     };
-    let _ = Pages::new().render(&sample_template("generic", source), &page);
+    let Ok(html) = Pages::new().render(&sample_template("generic", source), &page) else {
+        return;
+    };
+    if !source.contains("<fuzz") && !source.contains('\u{e000}') {
+        assert!(!html.contains(MARKER), "a value became markup");
+    }
 }
 
 #[cfg(test)]

@@ -1,13 +1,16 @@
 //! Jump pages: the wake-up page a messaging-app chain shows, rendered with minijinja from its
 //! template (a built-in layout shipped in this directory, or an administrator's page source).
 //!
-//! Every value is HTML-escaped by the engine, whatever the template does, and URLs reach an
+//! Every value reaches the engine already written as inert text ([`inert_text`]) and marked
+//! safe, so nothing a template does (`|safe`, `{% autoescape false %}`, a value in an unquoted
+//! attribute) can turn a chain owner's text into markup or a new attribute. URLs reach an
 //! attribute only through [`safe_url`]: `http`, `https` and the messaging app's `weixin`
 //! scheme, nothing else (`javascript:`, `data:`, `file:` and the rest are dropped). Pages run
 //! no script and carry [`CONTENT_SECURITY_POLICY`].
 
-use minijinja::{AutoEscape, Environment};
-use serde::Serialize;
+use std::fmt::Write as _;
+
+use minijinja::{AutoEscape, Environment, Value};
 
 use crate::model::Template;
 
@@ -23,8 +26,8 @@ const LAYOUTS: &[(&str, &str)] = &[
     ("poster", include_str!("poster.html")),
 ];
 
-/// What a jump page shows. Text is escaped when rendered; URLs are set through [`safe_url`].
-#[derive(Debug, Clone, Default, Serialize)]
+/// What a jump page shows. Text is made inert when rendered; URLs are set through [`safe_url`].
+#[derive(Debug, Clone, Default)]
 pub struct JumpPage {
     /// Heading.
     pub title: String,
@@ -70,6 +73,49 @@ pub fn safe_url(raw: &str) -> Option<String> {
     }
 }
 
+/// `text` written so that it stays text wherever a template puts it: element content, a quoted
+/// or unquoted attribute value, a comment. Every ASCII character but letters, digits and
+/// `.,-_` becomes a character reference (the rule OWASP gives for attribute values), so no
+/// quote, space, `=`, `<` or `>` of the value is ever markup; other characters are written as
+/// they are. A browser reads the references back as the original text.
+pub fn inert_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            'a'..='z' | 'A'..='Z' | '0'..='9' | '.' | ',' | '-' | '_' => out.push(c),
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            c if c.is_ascii() => {
+                let _ = write!(out, "&#x{:x};", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// What a template sees: every text and URL as [`inert_text`], marked safe so the engine
+/// writes it as it is; an absent URL is empty, never `none`.
+fn page_context(page: &JumpPage) -> Value {
+    let text = |s: &str| Value::from_safe_string(inert_text(s));
+    let url = |u: &Option<String>| text(u.as_deref().unwrap_or_default());
+    minijinja::context! {
+        title => text(&page.title),
+        sub_title => text(&page.sub_title),
+        desc => text(&page.desc),
+        guide_text => text(&page.guide_text),
+        account => text(&page.account),
+        avatar => url(&page.avatar),
+        image => url(&page.image),
+        show_type => page.show_type,
+        scan_tips => page.scan_tips,
+        button_url => url(&page.button_url),
+        button_label => text(&page.button_label),
+    }
+}
+
 /// How many engine instructions one page may take. The built-in layouts need a few hundred; an
 /// administrator's page source that loops past this fails instead of holding a worker (nested
 /// `range` loops would otherwise run for hours).
@@ -90,8 +136,7 @@ fn engine() -> Environment<'static> {
 /// The engine's error, for the administrator to read.
 pub fn check_source(source: &str) -> Result<(), PageError> {
     let env = engine();
-    let context = minijinja::Value::from(minijinja::value::Serde(JumpPage::default()));
-    env.render_named_str("page.html", source, context)?;
+    env.render_named_str("page.html", source, page_context(&JumpPage::default()))?;
     Ok(())
 }
 
@@ -133,7 +178,7 @@ impl Pages {
     /// # Errors
     /// When the template fails to render.
     pub fn render(&self, template: &Template, page: &JumpPage) -> Result<String, PageError> {
-        let context = minijinja::Value::from(minijinja::value::Serde(page));
+        let context = page_context(page);
         if !template.body.is_empty() {
             return Ok(self
                 .env
@@ -226,9 +271,29 @@ mod tests {
         assert!(!quoted.contains(['"', '<', '>']), "{quoted}");
     }
 
-    /// The text a browser reads from an attribute (the entities minijinja writes).
+    /// The text a browser reads from an attribute: character references decoded.
     fn attribute_text(html: &str) -> String {
-        html.replace("&#x2f;", "/").replace("&amp;", "&")
+        let mut out = String::new();
+        let mut rest = html;
+        while let Some(at) = rest.find('&') {
+            out.push_str(&rest[..at]);
+            rest = &rest[at..];
+            let end = rest.find(';').expect("a terminated reference");
+            let decoded = match &rest[1..end] {
+                "amp" => '&',
+                "lt" => '<',
+                "gt" => '>',
+                "quot" => '"',
+                hex => {
+                    let code = u32::from_str_radix(hex.trim_start_matches("#x"), 16);
+                    char::from_u32(code.expect("a hex reference")).expect("a character")
+                }
+            };
+            out.push(decoded);
+            rest = &rest[end + 1..];
+        }
+        out.push_str(rest);
+        out
     }
 
     #[test]
@@ -262,6 +327,60 @@ mod tests {
         let html = pages
             .render(&template("generic", "<h1>{{ title }}</h1>"), &hostile())
             .expect("renders");
-        assert_eq!(html, "<h1>&lt;script&gt;alert(1)&lt;&#x2f;script&gt;</h1>");
+        assert_eq!(
+            html,
+            "<h1>&lt;script&gt;alert&#x28;1&#x29;&lt;&#x2f;script&gt;</h1>"
+        );
+    }
+
+    #[test]
+    fn a_template_cannot_turn_escaping_off() {
+        let pages = Pages::new();
+        let page = JumpPage {
+            title: "<meta http-equiv=\"refresh\" content=\"0;url=https://evil.example/\">".into(),
+            sub_title: "<b>bold</b>".into(),
+            desc: "x onerror=alert(1) src=https://evil.example/".into(),
+            ..JumpPage::default()
+        };
+        let body = "<h1>{{ title|safe }}</h1>\
+                    {% autoescape false %}<p>{{ sub_title }}</p>{% endautoescape %}\
+                    <img alt={{ desc }}><i>{{ desc|e|safe }}</i><a href=\"{{ button_url }}\">";
+        let html = pages
+            .render(&template("generic", body), &page)
+            .expect("renders");
+        assert!(!html.contains("<meta"), "{html}");
+        assert!(!html.contains("<b>"), "{html}");
+        // The unquoted value is one attribute value: no space, quote or `=` of its own.
+        let alt = html
+            .split("<img alt=")
+            .nth(1)
+            .expect("the image")
+            .split('>')
+            .next();
+        assert!(
+            alt.is_some_and(|v| !v.contains([' ', '"', '\'', '='])),
+            "{html}"
+        );
+        assert_eq!(attribute_text(alt.unwrap_or_default()), page.desc);
+        // An absent URL renders as nothing, not as `none`.
+        assert!(html.ends_with("<a href=\"\">"), "{html}");
+    }
+
+    #[test]
+    fn inert_text_reads_back_as_the_text() {
+        for text in [
+            "plain",
+            "a < b & \"c\" = 'd'",
+            "换行\n和 tab\t",
+            "`x` /y\\z",
+            "",
+        ] {
+            let inert = inert_text(text);
+            assert!(
+                !inert.contains(['<', '>', '"', '\'', ' ', '=', '`']),
+                "{inert}"
+            );
+            assert_eq!(attribute_text(&inert), text);
+        }
     }
 }

@@ -199,16 +199,21 @@ fn identifier(field: &str, value: &str) -> Result<String> {
     Ok(value.to_owned())
 }
 
-/// A path inside a mini-program or shop: printable, no spaces.
+/// A path inside a mini-program or shop: printable, no spaces, no bidirectional overrides
+/// (the characters every text field refuses), judged as given like every text field.
 fn app_path(field: &str, value: &str) -> Result<String> {
-    let value = value.trim();
     if value.is_empty()
         || value.len() > MAX_APP_PATH
-        || value.chars().any(|c| c.is_control() || c.is_whitespace())
+        || value
+            .chars()
+            .any(|c| c.is_control() || c.is_whitespace() || super::is_bidi_control(c))
     {
         return Err(bad(
             "invalid_destination",
-            format!("{field} must be 1 to {MAX_APP_PATH} characters without spaces"),
+            format!(
+                "{field} must be 1 to {MAX_APP_PATH} characters without spaces or \
+                 bidirectional overrides"
+            ),
         ));
     }
     Ok(value.to_owned())

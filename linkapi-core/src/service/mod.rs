@@ -148,7 +148,7 @@ pub(crate) struct TextRule {
 
 /// Unicode's bidirectional embeddings, overrides and isolates: invisible, and able to make a
 /// title read differently from what it holds.
-fn is_bidi_control(c: char) -> bool {
+pub(crate) fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 

@@ -183,10 +183,10 @@ pub(crate) const LINES_PATTERN: &str =
     r"^[^\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]*$";
 /// An app or account id (letters, digits, `_`, `-`), or empty (none).
 pub(crate) const IDENT_OR_EMPTY_PATTERN: &str = r"^([A-Za-z0-9_-]{1,64})?$";
-/// A page path inside an app: no spaces and no control characters (Unicode white space
-/// spelt out, since regular-expression dialects disagree on `\s`).
-pub(crate) const APP_PATH_PATTERN: &str =
-    r"^[^\u0000-\u0020\u007f-\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]{0,512}$";
+/// A page path inside an app: no spaces, no control characters and no bidirectional
+/// overrides (Unicode white space spelt out, since regular-expression dialects disagree on
+/// `\s`).
+pub(crate) const APP_PATH_PATTERN: &str = r"^[^\u0000-\u0020\u007f-\u00a0\u1680\u2000-\u200a\u2028\u2029\u202a-\u202f\u205f\u2066-\u2069\u3000]{0,512}$";
 /// [`TEXT_PATTERN`] with at least one character that is not a space (required names).
 pub(crate) const NAME_PATTERN: &str = concat!(
     "^[^",

@@ -183,6 +183,20 @@ async fn nul_control_and_bidi_override_characters_are_refused_in_titles_and_name
             )
             .await
             .assert_primary_error(StatusCode::BAD_REQUEST, "invalid_text");
+        // A page path inside an app takes no space at all, but refuses what text refuses.
+        for (sub_type, app, path) in [
+            (3, "mini_appid", "mini_path"),
+            (4, "shop_appid", "shop_path"),
+        ] {
+            server
+                .post(
+                    "/wx-chains",
+                    &key,
+                    json!({"sub_type": sub_type, app: "wx0123456789abcdef", path: bad}),
+                )
+                .await
+                .assert_primary_error(StatusCode::BAD_REQUEST, "invalid_destination");
+        }
     }
     // Nothing was created.
     assert_eq!(server.get("/chains", &key).await.primary_data()["total"], 0);

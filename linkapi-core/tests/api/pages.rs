@@ -242,3 +242,78 @@ async fn hostile_values_in_every_field_stay_inert_in_the_browser() {
         reply.assert_primary_error(StatusCode::BAD_REQUEST, "invalid_url");
     }
 }
+
+/// An administrator's template that marks values safe, switches escaping off or puts a value in
+/// an unquoted attribute still shows a chain owner's text as text: no element, no attribute, no
+/// refresh to another site.
+#[tokio::test]
+async fn a_template_cannot_switch_escaping_off_in_the_browser() {
+    let Some(mut browser) = Browser::launch().await else {
+        return;
+    };
+    let server = TestServer::start().await;
+    let (key, qr_url, _) = setup(&server).await;
+    let careless = server
+        .post(
+            "/admin/templates",
+            ADMIN_KEY,
+            json!({"name": "Careless",
+                   "body": "<!doctype html><title>{{ title|safe }}</title>\
+                            <h1>{{ title|safe }}</h1>\
+                            {% autoescape false %}<p class=\"sub\">{{ sub_title }}</p>{% endautoescape %}\
+                            <img class=\"qr\" alt={{ desc }} src={{ image }}>\
+                            <a class=\"button\" href=\"{{ button_url }}\">{{ button_label }}</a>"}),
+        )
+        .await
+        .primary_data()["id"]
+        .clone();
+    let away = server.url("/moved-by-the-title");
+    let title = format!("<meta http-equiv=\"refresh\" content=\"0;url={away}\">Spring");
+    let sub_title = "<b id=\"x\">bold</b>";
+    let desc = "photo onerror=x src=https://evil.example/x.png";
+    // No `url2`: the page has no button destination.
+    let chain = create_wx(
+        &server,
+        &key,
+        json!({"chain_title": title, "sub_title": sub_title, "promo_desc": desc,
+               "jump_template_id": careless, "channel_list": [{"url": qr_url}]}),
+    )
+    .await;
+    let page = chain["render_url"].as_str().unwrap().to_owned();
+    let check = browser.open(&page).await;
+    assert_inert("careless template", &check);
+    // A refresh would have left the page by now.
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    assert_eq!(browser.eval("location.href").await, json!(page));
+    assert_eq!(
+        browser
+            .eval("document.querySelectorAll('meta[http-equiv], #x, h1 *').length")
+            .await,
+        json!(0)
+    );
+    assert_eq!(browser.eval("document.title").await, json!(title));
+    assert_eq!(
+        browser
+            .eval("document.querySelector('h1').textContent")
+            .await,
+        json!(title)
+    );
+    assert_eq!(
+        browser
+            .eval("document.querySelector('p.sub').textContent")
+            .await,
+        json!(sub_title)
+    );
+    // The unquoted attribute holds the whole description; the image has no attribute of it.
+    assert_eq!(
+        browser
+            .eval(
+                "Array.from(document.querySelector('img').attributes).map(a => [a.name, a.value])"
+            )
+            .await,
+        json!([["class", "qr"], ["alt", desc], ["src", qr_url]])
+    );
+    assert_eq!(check.images, vec![(qr_url.clone(), true)]);
+    // A missing destination is no link at all, not "None".
+    assert_eq!(check.button.as_deref(), Some(""));
+}
