@@ -464,16 +464,10 @@ async fn write(
     batch: &VisitBatch,
     now: Timestamp,
 ) -> crate::store::StoreResult<()> {
-    let batch = Arc::new(batch.clone());
-    crate::store::write(store, move |tx| {
-        let batch = batch.clone();
-        Box::pin(async move {
-            tx.add_visits(&batch, now, now - BATCH_ID_RETENTION).await?;
-            Ok(())
-        })
-    })
-    .await
-    .map(|((), _)| ())
+    store
+        .add_visits(Arc::new(batch.clone()), now, now - BATCH_ID_RETENTION)
+        .await
+        .map(|_| ())
 }
 
 impl super::App {

@@ -25,6 +25,7 @@
 use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
@@ -1006,6 +1007,14 @@ pub trait Store:
     /// changes the body published. Nothing the body wrote is visible to anyone, nor reported
     /// as done, before the commit.
     async fn transact(&self, body: TxBody) -> StoreResult<Vec<Change>>;
+    /// [`Tx::add_visits`] as a transaction of its own. A backend that several instances share
+    /// runs it as one statement, so that no flush holds rows between round trips.
+    async fn add_visits(
+        &self,
+        batch: Arc<VisitBatch>,
+        at: Timestamp,
+        forget_before: Timestamp,
+    ) -> StoreResult<bool>;
     /// Whether the backend answers (for `/readyz`).
     async fn ping(&self) -> StoreResult<()>;
     /// The feed of changes committed by any instance, for backends that several instances

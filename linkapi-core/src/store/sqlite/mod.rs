@@ -1889,6 +1889,20 @@ impl Store for SqliteStore {
         self.run_on_writer(body).await
     }
 
+    async fn add_visits(
+        &self,
+        batch: Arc<VisitBatch>,
+        at: Timestamp,
+        forget_before: Timestamp,
+    ) -> StoreResult<bool> {
+        let (added, _) = crate::store::write(self, move |tx| {
+            let batch = batch.clone();
+            Box::pin(async move { tx.add_visits(&batch, at, forget_before).await })
+        })
+        .await?;
+        Ok(added)
+    }
+
     async fn ping(&self) -> StoreResult<()> {
         self.read(|c| c.query_row("SELECT 1", [], |_| Ok(()))).await
     }
