@@ -63,7 +63,10 @@ impl App {
         let hash = hash_key(secret);
         let cache = &self.inner.keys;
         let counters = self.metrics().cache(crate::metrics::CacheName::Keys);
-        let key = match cache.get(&hash) {
+        // A cache this instance cannot vouch for (it has not heard from the other instances
+        // lately) may still hold a key revoked elsewhere: then the store decides.
+        let cached = cache.get(&hash).filter(|_| self.inner.freshness.trusted());
+        let key = match cached {
             Some(key) => {
                 counters.hits.inc();
                 key

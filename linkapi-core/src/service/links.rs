@@ -121,17 +121,27 @@ impl App {
         }
         let key = (domain_id, code.to_owned());
         let counters = self.metrics().cache(crate::metrics::CacheName::Links);
-        let link = match cache.links.get(&key) {
-            Some(link) => {
+        let cached = cache.links.get(&key);
+        let link = match cached {
+            Some(link) if self.inner.freshness.trusted() => {
                 counters.hits.inc();
                 link
             }
-            None => {
+            cached => {
                 counters.misses.inc();
                 let seen = cache.links.generation();
-                let link = self.store().link(domain_id, code).await?;
-                cache.links.fill(seen, key, link.clone());
-                link
+                match self.store().link(domain_id, code).await {
+                    Ok(link) => {
+                        cache.links.fill(seen, key, link.clone());
+                        link
+                    }
+                    // Not heard from the other instances lately, and the store does not answer
+                    // either (an outage): what is cached is the best answer there is.
+                    Err(crate::store::StoreError::Unavailable(_)) if cached.is_some() => {
+                        cached.flatten()
+                    }
+                    Err(err) => return Err(err.into()),
+                }
             }
         };
         let Some(link) = link else {
@@ -189,6 +199,10 @@ impl App {
                 self.reload_domains().await
             }
             Notice::Checkpoint(seq) => Ok(self.store().acknowledge(*seq).await?),
+            Notice::CaughtUp(at) => {
+                self.inner.freshness.caught_up(*at);
+                Ok(())
+            }
         }
     }
 

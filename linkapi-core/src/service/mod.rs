@@ -15,6 +15,7 @@ mod cache;
 mod chains;
 mod channels;
 mod conversions;
+pub mod freshness;
 mod groups;
 mod jump;
 mod links;
@@ -264,6 +265,9 @@ struct Inner {
     rotations: channels::Rotations,
     /// Where work-chat data comes from.
     workchat: Arc<dyn WorkchatProvider>,
+    /// Whether the key and link caches may be trusted: how recently this instance caught up
+    /// with the other instances' changes.
+    freshness: freshness::Freshness,
 }
 
 impl std::fmt::Debug for App {
@@ -294,6 +298,11 @@ impl App {
         })?;
         // Listen for other instances' changes before anything is cached, so none is missed.
         let mut notices = store.notices();
+        let freshness = if notices.is_some() {
+            freshness::Freshness::from_feed()
+        } else {
+            freshness::Freshness::always()
+        };
         if let Some(feed) = notices.as_mut() {
             match tokio::time::timeout(FEED_START_TIMEOUT, feed.recv()).await {
                 // The feed opens with a resync; nothing is cached yet, so there is nothing to
@@ -341,6 +350,7 @@ impl App {
                 templates: cache::CoherentCache::new(TEMPLATE_CACHE_CAPACITY),
                 rotations: channels::Rotations::new(config_capacity),
                 workchat: Arc::new(StoredWorkchat(store_for_workchat)),
+                freshness,
             }),
         };
         tokio::spawn(uploads::sweep_periodically(

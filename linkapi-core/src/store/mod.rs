@@ -162,7 +162,15 @@ pub enum Notice {
     /// Once every notice before this one is applied, pass this number to
     /// [`Store::acknowledge`]: a writer waiting for a barrier is waiting for it.
     Checkpoint(i64),
+    /// Every change committed before this instant was delivered before this notice: once the
+    /// notices before it are applied, what the instance caches is as fresh as this instant.
+    CaughtUp(std::time::Instant),
 }
+
+/// The longest a writer waits for the other instances to apply a change that needs a barrier.
+/// An instance that takes longer is logged; the change stays committed, and that instance
+/// distrusts its caches until it has applied it (`service::freshness`).
+pub const BARRIER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// Result of store calls.
 pub type StoreResult<T> = Result<T, StoreError>;

@@ -13,6 +13,12 @@
 //! resync (numbered with the sequence's value when listening began), which the instance
 //! acknowledges once it has applied everything before it.
 //!
+//! Every [`CATCH_UP`] it makes a round trip on its connection and then passes
+//! [`Notice::CaughtUp`] with the instant it sent it: PostgreSQL sends a listening session the
+//! notifications committed before a query ahead of that query's answer, so by the answer every
+//! change committed before the instant has been passed on. An instance that stops hearing
+//! these (frozen, stalled, its feed lost) knows its caches may be stale.
+//!
 //! The task ends when the receiving end of the feed is dropped, removing the instance's row.
 
 use std::sync::Arc;
@@ -24,8 +30,13 @@ use tokio_postgres::AsyncMessage;
 use super::{CHANGES_CHANNEL, Payload};
 use crate::store::Notice;
 
-/// How often an idle listener checks that its connection is alive.
+/// How often the listener marks the instance alive in `linkapi_instances`.
 const HEARTBEAT: Duration = Duration::from_secs(5);
+/// How often the listener proves it has passed on every change committed so far; well within
+/// `service::freshness::TRUST_WINDOW`, so a live instance never distrusts its caches.
+const CATCH_UP: Duration = Duration::from_millis(500);
+/// The longest a round trip on the listener's connection may take before it is taken for lost.
+const ROUND_TRIP_TIMEOUT: Duration = Duration::from_secs(5);
 /// The longest wait between reconnection attempts.
 const MAX_BACKOFF: Duration = Duration::from_secs(2);
 
@@ -87,6 +98,7 @@ async fn listen(
         }
     });
     let result = async {
+        let listening_from = std::time::Instant::now();
         client
             .batch_execute(&format!("LISTEN {CHANGES_CHANNEL}"))
             .await
@@ -102,10 +114,19 @@ async fn listen(
             .map_err(|e| e.to_string())?
             .get(0);
         beat(&client, instance).await?;
-        if notices.send(Notice::Resync).is_err() || notices.send(Notice::Checkpoint(caught_up)).is_err() {
+        // The resync covers everything committed before the LISTEN took effect.
+        if notices.send(Notice::Resync).is_err()
+            || notices.send(Notice::Checkpoint(caught_up)).is_err()
+            || notices.send(Notice::CaughtUp(listening_from)).is_err()
+        {
             return Ok(());
         }
         tracing::debug!("listening for changes from other instances");
+        // Intervals, not a sleep restarted by every notification: a busy feed must not put
+        // off the heartbeat.
+        let mut catch_up = tokio::time::interval(CATCH_UP);
+        catch_up.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut last_beat = std::time::Instant::now();
         loop {
             tokio::select! {
                 payload = received.recv() => {
@@ -113,30 +134,36 @@ async fn listen(
                     let Some(payload) = payload else {
                         return Err("connection closed".to_owned());
                     };
-                    match serde_json::from_str::<Payload>(&payload) {
-                        Ok(Payload { change, from, seq }) => {
-                            // The writing instance applied its own change right after its
-                            // commit; applying the echo again would only empty its cache.
-                            let mut sent = from == instance
-                                || notices.send(Notice::Change(change)).is_ok();
-                            if let Some(seq) = seq {
-                                sent &= notices.send(Notice::Checkpoint(seq)).is_ok();
-                            }
-                            if !sent {
-                                return Ok(());
-                            }
-                        }
-                        Err(err) => tracing::warn!(error = %err, payload, "unreadable change notice"),
+                    if !pass_on(&payload, instance, notices) {
+                        return Ok(());
                     }
                 }
-                () = tokio::time::sleep(HEARTBEAT) => {
+                _ = catch_up.tick() => {
                     if notices.is_closed() {
                         return Ok(());
                     }
-                    match tokio::time::timeout(HEARTBEAT, beat(&client, instance)).await {
+                    let sent = std::time::Instant::now();
+                    let round_trip = async {
+                        if last_beat.elapsed() >= HEARTBEAT {
+                            last_beat = sent;
+                            beat(&client, instance).await
+                        } else {
+                            client.simple_query("SELECT 1").await.map(|_| ()).map_err(|e| e.to_string())
+                        }
+                    };
+                    match tokio::time::timeout(ROUND_TRIP_TIMEOUT, round_trip).await {
                         Ok(Ok(())) => {}
                         Ok(Err(err)) => return Err(err),
-                        Err(_) => return Err("heartbeat timed out".to_owned()),
+                        Err(_) => return Err("the change feed stopped answering".to_owned()),
+                    }
+                    // The driver passed on every notification that came before the answer.
+                    while let Ok(payload) = received.try_recv() {
+                        if !pass_on(&payload, instance, notices) {
+                            return Ok(());
+                        }
+                    }
+                    if notices.send(Notice::CaughtUp(sent)).is_err() {
+                        return Ok(());
                     }
                 }
             }
@@ -151,6 +178,25 @@ async fn listen(
     }
     driver.abort();
     result
+}
+
+/// Turns a notification into notices; `false` when the instance is gone.
+fn pass_on(payload: &str, instance: &str, notices: &mpsc::UnboundedSender<Notice>) -> bool {
+    match serde_json::from_str::<Payload>(payload) {
+        Ok(Payload { change, from, seq }) => {
+            // The writing instance applied its own change right after its commit; applying
+            // the echo again would only empty its cache.
+            let mut sent = from == instance || notices.send(Notice::Change(change)).is_ok();
+            if let Some(seq) = seq {
+                sent &= notices.send(Notice::Checkpoint(seq)).is_ok();
+            }
+            sent
+        }
+        Err(err) => {
+            tracing::warn!(error = %err, payload, "unreadable change notice");
+            true
+        }
+    }
 }
 
 /// Marks the instance alive, (re)creating its row if an operator or a cleanup removed it.

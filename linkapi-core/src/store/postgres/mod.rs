@@ -25,13 +25,13 @@ use tokio_postgres::error::SqlState;
 use tokio_postgres::{Row, Statement};
 
 use super::{
-    ASSEMBLY_COLUMNS, AssemblyInput, BlobRecord, CHANNEL_COLUMNS, ChainPatch, ChainQuery,
-    ChainStore, ChainVisits, Change, ChannelEdit, ChannelInput, Conversion, DailyVisits,
-    DomainStore, GroupStore, JUMP_COLUMNS, JumpRow, KeyStore, LinkTarget, Misuse, NewApiKey,
-    NewChain, NewDomain, NewGroup, NewTemplate, NewUpload, NewUser, Notice, Page, PageTarget,
-    Store, StoreError, StoreResult, TRANSFER_COLUMNS, TemplatePatch, TemplateStore, TransferQuery,
-    Tx, TxBody, Unique, UploadClaim, UploadStore, UserStore, VisitBatch, VisitStore, VisitorSecret,
-    WorkchatStore, jump_values,
+    ASSEMBLY_COLUMNS, AssemblyInput, BARRIER_TIMEOUT, BlobRecord, CHANNEL_COLUMNS, ChainPatch,
+    ChainQuery, ChainStore, ChainVisits, Change, ChannelEdit, ChannelInput, Conversion,
+    DailyVisits, DomainStore, GroupStore, JUMP_COLUMNS, JumpRow, KeyStore, LinkTarget, Misuse,
+    NewApiKey, NewChain, NewDomain, NewGroup, NewTemplate, NewUpload, NewUser, Notice, Page,
+    PageTarget, Store, StoreError, StoreResult, TRANSFER_COLUMNS, TemplatePatch, TemplateStore,
+    TransferQuery, Tx, TxBody, Unique, UploadClaim, UploadStore, UserStore, VisitBatch, VisitStore,
+    VisitorSecret, WorkchatStore, jump_values,
 };
 use crate::model::{
     ApiKeyRecord, Assembly, Chain, ChainId, ChainKind, ChainStatus, Channel, ChannelId, Domain,
@@ -49,10 +49,6 @@ const MAX_ATTEMPTS: u32 = 8;
 /// An instance whose listener has not beaten for this long is taken for dead, and no writer
 /// waits for it.
 const INSTANCE_TIMEOUT_SECS: f64 = 20.0;
-
-/// The longest a writer waits for the other instances to apply a change that needs a barrier.
-/// An instance that takes longer is logged; the change stays committed.
-const BARRIER_TIMEOUT: Duration = Duration::from_secs(3);
 
 /// How the pool behaves.
 #[derive(Debug, Clone)]
