@@ -2,9 +2,10 @@
 //!
 //! [`serve`] runs the accept loop: a cap on open connections, per-connection tasks, and accept
 //! errors that are logged and backed off rather than fatal. Each connection is watched
-//! (`watch_connection`): a socket with no request in flight is closed once it has been quiet
-//! too long (no first request within the header timeout, or idle past the idle timeout), so
-//! silent or trickling clients cannot hold the cap. Each request gets an id and a tracing span,
+//! (`Activity`): a socket with no request in flight is closed once it has been quiet too long
+//! (no first request within the header timeout, or idle past the idle timeout), and when a new
+//! client arrives at the cap the connection quiet the longest makes room for it (one that
+//! never sent a request first), so idle sockets cannot lock real clients out at any cap. Each request gets an id and a tracing span,
 //! is routed by the route table (`router`), authenticated, rate limited and authorised as its
 //! route says, then handed to the route's handler; every failure becomes a response in the
 //! route's error envelope (`response::error`).
@@ -15,11 +16,12 @@ pub(crate) mod request;
 mod response;
 mod router;
 
+use std::collections::HashMap;
 use std::convert::Infallible;
 use std::future::Future;
 use std::net::SocketAddr;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use http::{HeaderValue, Request};
@@ -28,7 +30,7 @@ use hyper::service::service_fn;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{Semaphore, watch};
+use tokio::sync::{Notify, Semaphore, watch};
 use tokio::task::JoinSet;
 use tracing::Instrument;
 
@@ -127,16 +129,10 @@ pub async fn serve(
     let mut backoff = Duration::from_millis(5);
     tokio::pin!(shutdown);
 
+    let open_connections = Arc::new(OpenConnections::default());
     loop {
         // Reap finished connections so the set holds only open ones.
         while connections.try_join_next().is_some() {}
-        let permit = tokio::select! {
-            permit = slots.clone().acquire_owned() => match permit {
-                Ok(permit) => permit,
-                Err(_) => break, // never closed; stop serving if it were
-            },
-            () = &mut shutdown => break,
-        };
         let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok(accepted) => {
@@ -153,10 +149,34 @@ pub async fn serve(
             },
             () = &mut shutdown => break,
         };
+        let permit = match slots.clone().try_acquire_owned() {
+            Ok(permit) => permit,
+            // At the cap: a quiet connection makes room; while every one is busy, the new
+            // client waits (holding one socket beyond the cap) for one to finish or go quiet.
+            Err(_) => {
+                let mut displaced = false;
+                let permit = loop {
+                    displaced = displaced || open_connections.close_quietest();
+                    tokio::select! {
+                        permit = slots.clone().acquire_owned() => break permit.ok(),
+                        () = tokio::time::sleep(CAP_RECHECK) => {}
+                        () = &mut shutdown => break None,
+                    }
+                };
+                match permit {
+                    Some(permit) => permit,
+                    None => break,
+                }
+            }
+        };
+        let activity = Arc::new(Activity::new());
+        let id = open_connections.insert(activity.clone());
         let (shared, builder, stop) = (shared.clone(), builder.clone(), stop.clone());
         let open = OpenConnection::new(&app);
+        let registry = open_connections.clone();
         connections.spawn(async move {
-            serve_connection(shared, &builder, stream, peer, stop).await;
+            serve_connection(shared, &builder, stream, peer, activity, stop).await;
+            registry.remove(id);
             drop((permit, open));
         });
     }
@@ -178,6 +198,56 @@ pub async fn serve(
     Ok(())
 }
 
+/// How often a client waiting at the connection cap looks again for a quiet connection to
+/// displace, while every open one is busy.
+const CAP_RECHECK: Duration = Duration::from_millis(50);
+
+/// The open connections' activity, for choosing one to close when the cap is reached.
+#[derive(Default)]
+struct OpenConnections {
+    next_id: AtomicU64,
+    by_id: Mutex<HashMap<u64, Arc<Activity>>>,
+}
+
+impl OpenConnections {
+    fn insert(&self, activity: Arc<Activity>) -> u64 {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        self.lock().insert(id, activity);
+        id
+    }
+
+    fn remove(&self, id: u64) {
+        self.lock().remove(&id);
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Arc<Activity>>> {
+        self.by_id.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Asks the connection quiet the longest to close: one that never sent a request (oldest
+    /// first), else the one whose last request ended longest ago. Never one with a request in
+    /// flight. Returns whether there was one.
+    fn close_quietest(&self) -> bool {
+        let quietest = self
+            .lock()
+            .values()
+            .filter(|a| {
+                a.in_flight.load(Ordering::SeqCst) == 0 && !a.closing.load(Ordering::SeqCst)
+            })
+            .min_by_key(|a| match a.last_done_ms.load(Ordering::SeqCst) {
+                u64::MAX => (0, a.opened),
+                ms => (1, a.opened + Duration::from_millis(ms)),
+            })
+            .cloned();
+        let Some(activity) = quietest else {
+            return false;
+        };
+        activity.closing.store(true, Ordering::SeqCst);
+        activity.close.notify_one();
+        true
+    }
+}
+
 /// What a connection is doing, for its watchdog. Requests only touch atomics: the watchdog
 /// is never woken by them, it wakes at the deadline it computed and checks again, so a busy
 /// connection costs it one wake-up per idle timeout, not two per request.
@@ -188,6 +258,10 @@ struct Activity {
     in_flight: AtomicUsize,
     /// Milliseconds after `opened` when the last request finished; `u64::MAX` before any.
     last_done_ms: AtomicU64,
+    /// Asked to close to make room for a new client.
+    closing: AtomicBool,
+    /// Wakes the connection when it is asked to close.
+    close: Notify,
 }
 
 impl Activity {
@@ -196,6 +270,8 @@ impl Activity {
             opened: Instant::now(),
             in_flight: AtomicUsize::new(0),
             last_done_ms: AtomicU64::new(u64::MAX),
+            closing: AtomicBool::new(false),
+            close: Notify::new(),
         }
     }
 
@@ -273,10 +349,10 @@ async fn serve_connection(
     builder: &auto::Builder<TokioExecutor>,
     stream: TcpStream,
     peer: SocketAddr,
+    activity: Arc<Activity>,
     mut stop: watch::Receiver<bool>,
 ) {
     let _ = stream.set_nodelay(true);
-    let activity = Arc::new(Activity::new());
     let service = {
         let (shared, activity) = (shared.clone(), activity.clone());
         service_fn(move |req| {
@@ -298,11 +374,13 @@ async fn serve_connection(
             return;
         }
         () = activity.quiet_too_long(&shared.config) => false,
+        () = activity.close.notified() => false,
         _ = stop.wait_for(|stopping| *stopping) => true,
     };
-    // Say goodbye properly (HTTP/2 GOAWAY, HTTP/1.1 close after the response in flight).
+    // Say goodbye properly (HTTP/2 GOAWAY, HTTP/1.1 close after the response in flight). A
+    // request that started just as the connection was chosen to close is answered in full.
     connection.as_mut().graceful_shutdown();
-    if graceful {
+    if graceful || activity.in_flight.load(Ordering::SeqCst) > 0 {
         let _ = connection.await;
     } else {
         // Nothing was in flight: a short wait for the goodbye, then drop the socket.

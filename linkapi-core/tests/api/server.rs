@@ -133,25 +133,47 @@ async fn exchange(
 }
 
 #[tokio::test]
-async fn connections_beyond_the_cap_wait_for_a_free_slot() {
+async fn connections_beyond_the_cap_wait_while_every_open_one_is_busy() {
     use std::time::Duration;
+    use tokio::io::AsyncWriteExt;
     let server = TestServer::start_with(crate::support::Options {
         max_connections: 1,
         ..crate::support::Options::default()
     })
     .await;
+    // The first connection is busy: its request's body is still coming.
     let mut first = tokio::net::TcpStream::connect(server.addr).await.unwrap();
-    let line = exchange(&mut first, server.addr, Duration::from_secs(5)).await;
-    assert_eq!(line.as_deref(), Some("HTTP/1.1 200 OK"));
+    let body = b"{\"target_url\": \"https://e.com/\"}";
+    let head = format!(
+        "POST /chains HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {ADMIN_KEY}\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        server.addr,
+        body.len()
+    );
+    first.write_all(head.as_bytes()).await.unwrap();
+    first.write_all(&body[..5]).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(100)).await;
 
-    // The first connection stays open (keep-alive), so the second is not served...
+    // So the second is not served...
     let mut second = tokio::net::TcpStream::connect(server.addr).await.unwrap();
     let waiting = exchange(&mut second, server.addr, Duration::from_millis(300)).await;
     assert_eq!(waiting, None, "served beyond the cap");
 
-    // ...until the first goes away.
-    drop(first);
-    let mut buf = vec![0; 1024];
+    // ...until the first's request is done: then the first, quiet, makes room.
+    first.write_all(&body[5..]).await.unwrap();
+    let mut buf = vec![0; 4096];
+    let n = tokio::time::timeout(
+        Duration::from_secs(5),
+        tokio::io::AsyncReadExt::read(&mut first, &mut buf),
+    )
+    .await
+    .expect("the busy request is answered")
+    .unwrap();
+    assert!(
+        String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 201"),
+        "{}",
+        String::from_utf8_lossy(&buf[..n])
+    );
     let n = tokio::time::timeout(
         Duration::from_secs(5),
         tokio::io::AsyncReadExt::read(&mut second, &mut buf),
@@ -160,6 +182,51 @@ async fn connections_beyond_the_cap_wait_for_a_free_slot() {
     .expect("served once a slot is free")
     .unwrap();
     assert!(String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 200 OK"));
+}
+
+#[tokio::test]
+async fn idle_sockets_at_the_cap_make_room_for_new_clients() {
+    use std::time::Duration;
+    let server = TestServer::start_with(crate::support::Options {
+        max_connections: 20,
+        // Long enough that only displacing them can let a client in soon.
+        header_read_timeout: Duration::from_secs(30),
+        idle_timeout: Duration::from_secs(30),
+        ..crate::support::Options::default()
+    })
+    .await;
+    // A keep-alive client that made a request, then twice the cap of sockets that never send
+    // a byte.
+    let mut served_before = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    let line = exchange(&mut served_before, server.addr, Duration::from_secs(5)).await;
+    assert_eq!(line.as_deref(), Some("HTTP/1.1 200 OK"));
+    let mut silent = Vec::new();
+    for _ in 0..40 {
+        silent.push(tokio::net::TcpStream::connect(server.addr).await.unwrap());
+    }
+    // Real clients still get in, one after another, each at once.
+    for i in 0..5 {
+        let mut client = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+        let line = exchange(&mut client, server.addr, Duration::from_secs(3)).await;
+        assert_eq!(line.as_deref(), Some("HTTP/1.1 200 OK"), "client {i}");
+    }
+    // Those closed to make room were the silent ones: the keep-alive client is still served.
+    let line = exchange(&mut served_before, server.addr, Duration::from_secs(3)).await;
+    assert_eq!(line.as_deref(), Some("HTTP/1.1 200 OK"));
+    // And the cap held: never more open than allowed (one more may wait at the door).
+    let metrics = server
+        .client
+        .get(server.url("/metrics"))
+        .send()
+        .await
+        .unwrap();
+    let text = metrics.text().await.unwrap();
+    let open: i64 = text
+        .lines()
+        .find_map(|l| l.strip_prefix("linkapi_open_connections "))
+        .and_then(|v| v.trim().parse().ok())
+        .expect("the open-connections gauge");
+    assert!(open <= 20, "{open} connections open with a cap of 20");
 }
 
 #[tokio::test]
