@@ -147,6 +147,10 @@ pub struct FileConfig {
     pub upload_max_file_bytes: Option<u64>,
     /// Bytes each user's uploads may take in all [default: 1073741824].
     pub upload_quota_bytes: Option<i64>,
+    /// Pixels (width x height) of one frame of an uploaded image at most [default: 40000000].
+    pub upload_max_image_pixels: Option<u64>,
+    /// Frames of an uploaded animation at most [default: 1000].
+    pub upload_max_image_frames: Option<u64>,
     /// Where uploaded files live (`[storage]`).
     pub storage: Option<StorageConfig>,
     /// Templates (other than the generic one) each user's chains may use [default: 10].
@@ -470,6 +474,16 @@ impl Server {
                 quota_bytes: file
                     .upload_quota_bytes
                     .unwrap_or(defaults.uploads.quota_bytes),
+                image_limits: linkapi_core::image::ImageLimits {
+                    max_pixels: file
+                        .upload_max_image_pixels
+                        .unwrap_or(defaults.uploads.image_limits.max_pixels)
+                        .max(1),
+                    max_frames: file
+                        .upload_max_image_frames
+                        .unwrap_or(defaults.uploads.image_limits.max_frames)
+                        .max(1),
+                },
                 ..defaults.uploads.clone()
             },
             template_limit: file

@@ -465,6 +465,13 @@ where
         .ok_or_else(|| Error::UnsupportedMediaType {
             expected: "multipart/form-data with the image in a part named file",
         })?;
+    if !is_rfc2046_boundary(&boundary) {
+        return Err(Error::bad_request(
+            "bad_multipart",
+            "the multipart boundary must be 1 to 70 letters, digits, spaces or '()+_,-./:=? \
+             (RFC 2046), not ending in a space",
+        ));
+    }
     let declared = headers
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
@@ -482,6 +489,15 @@ where
         boundary,
         constraints,
     ))
+}
+
+/// Whether `boundary` is one RFC 2046 allows: 1 to 70 of its characters, the last not a space.
+fn is_rfc2046_boundary(boundary: &str) -> bool {
+    (1..=70).contains(&boundary.len())
+        && !boundary.ends_with(' ')
+        && boundary
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"'()+_,-./:=? ".contains(&b))
 }
 
 /// What a multipart failure means for the client.

@@ -26,7 +26,7 @@ use super::chains::PageWindow;
 use super::{App, Principal};
 use crate::blob::{BlobBackend, BlobStore, ByteStream, Placement, STAGING_MAX_AGE};
 use crate::error::{Error, Result};
-use crate::image::{ImageCheck, ImageError};
+use crate::image::{ImageCheck, ImageError, ImageLimits};
 use crate::model::{Upload, UploadId};
 use crate::store::{BlobRecord, NewUpload, Page, StoreError, UploadClaim};
 
@@ -41,6 +41,8 @@ pub struct UploadConfig {
     pub quota_bytes: i64,
     /// How often leftovers of interrupted uploads and removals are swept.
     pub sweep_interval: Duration,
+    /// Pixels per frame and frames an image may have.
+    pub image_limits: ImageLimits,
 }
 
 impl Default for UploadConfig {
@@ -50,6 +52,7 @@ impl Default for UploadConfig {
             max_file_bytes: 10 << 20,
             quota_bytes: 1 << 30,
             sweep_interval: Duration::from_secs(60),
+            image_limits: ImageLimits::default(),
         }
     }
 }
@@ -132,6 +135,9 @@ impl From<ImageError> for Error {
             },
             ImageError::Empty | ImageError::Truncated(_) | ImageError::Damaged(..) => {
                 Error::unprocessable("invalid_image", err.to_string())
+            }
+            ImageError::TooManyPixels { .. } | ImageError::TooManyFrames { .. } => {
+                Error::unprocessable("image_too_large", err.to_string())
             }
         }
     }
@@ -221,7 +227,7 @@ impl App {
         let limit = self.inner.config.uploads.max_file_bytes;
         let staging = BlobStore::staging_path();
         let mut writer = self.blobs().writer(&staging, PART_BYTES);
-        let mut check = ImageCheck::new();
+        let mut check = ImageCheck::with_limits(self.inner.config.uploads.image_limits);
         let mut hash = Sha256::new();
         let mut size: u64 = 0;
         let received: Result<()> = async {

@@ -147,7 +147,30 @@ async fn refused_files_say_why_and_leave_nothing_behind() {
     let (_, key) = server.user_with_key("refused", UPLOAD_SCOPES).await;
     let full = png("cut", 0);
     let svg = b"<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"><script>alert(1)</script></svg>".to_vec();
+    // A small PNG that declares 100,000 x 100,000 pixels, and a GIF of 1,001 frames.
+    let mut bomb = png("bomb", 0);
+    bomb[16..20].copy_from_slice(&100_000u32.to_be_bytes());
+    bomb[20..24].copy_from_slice(&100_000u32.to_be_bytes());
+    let mut flipbook = b"GIF89a\x01\x00\x01\x00\x80\x00\x00\x00\x00\x00\xFF\xFF\xFF".to_vec();
+    for _ in 0..1_001 {
+        flipbook.extend_from_slice(b"\x2C\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02\x4C\x01\x00");
+    }
+    flipbook.push(0x3B);
     let cases: Vec<(&str, Vec<u8>, StatusCode, &str, &str)> = vec![
+        (
+            "bomb.png",
+            bomb,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "image_too_large",
+            "100000 x 100000 pixels",
+        ),
+        (
+            "flipbook.gif",
+            flipbook,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "image_too_large",
+            "more than 1000 frames",
+        ),
         (
             "readme.png",
             b"# not an image, only text\n".to_vec(),
@@ -816,6 +839,64 @@ async fn a_body_malformed_after_its_files_records_nothing() {
     body.extend_from_slice(b"--b--\r\n");
     let reply = server
         .post_bytes("/uploads", &key, "multipart/form-data; boundary=b", body)
+        .await;
+    assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text);
+}
+
+#[tokio::test]
+async fn multipart_boundaries_are_held_to_rfc_2046() {
+    let server = TestServer::start().await;
+    let (_, key) = server
+        .user_with_key("boundaries", &["uploads:write", "uploads:read"])
+        .await;
+    let image = png("boundary", 0);
+    let body = |boundary: &str| {
+        let mut body = format!(
+            "--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"b.png\"\r\n\
+             Content-Type: image/png\r\n\r\n"
+        )
+        .into_bytes();
+        body.extend_from_slice(&image);
+        body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+        body
+    };
+    let long = "b".repeat(200);
+    for (boundary, content_type) in [
+        ("", "multipart/form-data; boundary=".to_owned()),
+        (
+            long.as_str(),
+            format!("multipart/form-data; boundary={long}"),
+        ),
+        (
+            "a{b}c",
+            "multipart/form-data; boundary=\"a{b}c\"".to_owned(),
+        ),
+    ] {
+        for path in ["/uploads", "/openapi/v1/upload/image"] {
+            let reply = server
+                .post_bytes(path, &key, &content_type, body(boundary))
+                .await;
+            assert_eq!(
+                reply.status,
+                StatusCode::BAD_REQUEST,
+                "{path} {content_type}: {}",
+                reply.text
+            );
+            assert!(reply.text.contains("boundary"), "{}", reply.text);
+        }
+    }
+    let listed = server.get("/uploads", &key).await;
+    assert_eq!(listed.primary_data()["total"], 0, "{}", listed.text);
+    // Seventy characters, spaces and RFC 2046's punctuation included, are fine.
+    let longest = format!("'()+_,-./:=? {}", "x".repeat(57));
+    assert_eq!(longest.len(), 70);
+    let reply = server
+        .post_bytes(
+            "/uploads",
+            &key,
+            &format!("multipart/form-data; boundary=\"{longest}\""),
+            body(&longest),
+        )
         .await;
     assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text);
 }
