@@ -269,7 +269,7 @@ async fn a_template_added_by_an_administrator_renders_in_a_preview() {
         csp.contains("default-src 'none'") && !csp.contains("script-src"),
         "{csp}"
     );
-    let html = preview.text().await.unwrap();
+    let html = crate::wxchains::unescape(&preview.text().await.unwrap());
     assert!(html.starts_with("<main><h1>Spring sale</h1>"), "{html}");
     assert!(html.contains("cdn.example.com"), "{html}");
     assert!(html.contains("weixin:"), "{html}");
