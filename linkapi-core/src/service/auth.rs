@@ -63,17 +63,20 @@ impl App {
         let hash = hash_key(secret);
         let cache = &self.inner.keys;
         let counters = self.metrics().cache(crate::metrics::CacheName::Keys);
-        // A cache this instance cannot vouch for (it has not heard from the other instances
-        // lately) may still hold a key revoked elsewhere: then the store decides.
-        let cached = cache.get(&hash).filter(|_| self.inner.freshness.trusted());
-        let key = match cached {
+        // An entry this instance cannot vouch for (it has not heard from the other instances
+        // lately, nor read the key itself since) may hold a key revoked elsewhere: then the
+        // store decides.
+        let cached = cache
+            .get_loaded(&hash)
+            .filter(|(_, loaded)| self.inner.freshness.trusts(*loaded));
+        let key = match cached.map(|(key, _)| key) {
             Some(key) => {
                 counters.hits.inc();
                 key
             }
             None => {
                 counters.misses.inc();
-                let seen = cache.generation();
+                let load = cache.begin_load();
                 // Unknown keys are not remembered: a flood of made-up keys would only push
                 // real ones out.
                 let key = self
@@ -81,7 +84,7 @@ impl App {
                     .key_by_hash(&hash)
                     .await?
                     .ok_or(Error::InvalidApiKey)?;
-                cache.fill(seen, hash, key.clone());
+                cache.fill(load, hash, key.clone());
                 key
             }
         };

@@ -292,9 +292,9 @@ impl App {
         let template = match cache.get(&id) {
             Some(t) => t,
             None => {
-                let seen = cache.generation();
+                let load = cache.begin_load();
                 let loaded = self.store().template(id).await?;
-                cache.fill(seen, id, loaded.clone());
+                cache.fill(load, id, loaded.clone());
                 loaded
             }
         };

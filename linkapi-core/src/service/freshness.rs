@@ -8,8 +8,9 @@
 //! such an instance would not hold there. So the feed proves, every half second or so, that
 //! everything committed before a given instant has been delivered ([`Notice::CaughtUp`]); once
 //! the instance has applied the notices before it, it is fresh as of that instant. A cache that
-//! has not been fresh within [`TRUST_WINDOW`] is not trusted: keys are read from the store, and
-//! links too while the store answers.
+//! has not been fresh within [`TRUST_WINDOW`] is not trusted, except for entries the instance
+//! read from the store within the window itself: keys are read from the store again, and links
+//! too while the store answers.
 //!
 //! [`TRUST_WINDOW`] is shorter than the barrier's wait, which is what makes the promise hold:
 //! a writer answers only when every live instance applied its change, or after waiting the
@@ -66,6 +67,14 @@ impl Freshness {
         self.caught_up_ms.fetch_max(ms, Ordering::Relaxed);
     }
 
+    /// Whether a cache entry whose load from the store began at `loaded` may be trusted now:
+    /// when the instance is fresh, or when the entry was read within the window itself (it
+    /// holds every change committed before its read began). So while the feed is stalled each
+    /// entry in use is read again at most once a window, not on every request.
+    pub(super) fn trusts(&self, loaded: Instant) -> bool {
+        self.trusted() || loaded.elapsed() < TRUST_WINDOW
+    }
+
     /// Whether caches may be trusted now.
     pub(super) fn trusted(&self) -> bool {
         match self.caught_up_ms.load(Ordering::Relaxed) {
@@ -102,6 +111,9 @@ mod tests {
             !started_earlier.trusted(),
             "caught up longer ago than the window"
         );
+        // Entries read from the store within the window are trusted all the same; older not.
+        assert!(started_earlier.trusts(Instant::now()));
+        assert!(!started_earlier.trusts(long_ago));
         // An older notice never makes it staler.
         feed.caught_up(long_ago);
         assert!(feed.trusted());

@@ -121,24 +121,24 @@ impl App {
         }
         let key = (domain_id, code.to_owned());
         let counters = self.metrics().cache(crate::metrics::CacheName::Links);
-        let cached = cache.links.get(&key);
+        let cached = cache.links.get_loaded(&key);
         let link = match cached {
-            Some(link) if self.inner.freshness.trusted() => {
+            Some((link, loaded)) if self.inner.freshness.trusts(loaded) => {
                 counters.hits.inc();
                 link
             }
             cached => {
                 counters.misses.inc();
-                let seen = cache.links.generation();
+                let load = cache.links.begin_load();
                 match self.store().link(domain_id, code).await {
                     Ok(link) => {
-                        cache.links.fill(seen, key, link.clone());
+                        cache.links.fill(load, key, link.clone());
                         link
                     }
                     // Not heard from the other instances lately, and the store does not answer
                     // either (an outage): what is cached is the best answer there is.
                     Err(crate::store::StoreError::Unavailable(_)) if cached.is_some() => {
-                        cached.flatten()
+                        cached.and_then(|(link, _)| link)
                     }
                     Err(err) => return Err(err.into()),
                 }
