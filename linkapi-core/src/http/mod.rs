@@ -37,8 +37,10 @@ use tracing::Instrument;
 use crate::error::Error;
 use crate::service::{App, RateState};
 use handlers::Call;
+use handlers::PublicCall;
+use response::Envelope;
 use response::{Body, Reply};
-use router::{Access, BodyKind, Envelope, Matched, PublicCall, Router};
+use router::{Access, BodyKind, Matched, Router};
 
 /// Limits and timeouts of the HTTP server.
 #[derive(Debug, Clone)]

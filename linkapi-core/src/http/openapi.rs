@@ -8,7 +8,8 @@ use schemars::generate::SchemaSettings;
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde_json::{Map, Value, json};
 
-use super::router::{Access, BodyKind, Envelope, Route};
+use super::response::Envelope;
+use super::router::{Access, BodyKind, Route};
 use crate::wire::envelope::{CompatError, CompatOk, Empty, PrimaryError, PrimaryOk, StatusOk};
 use crate::wire::{admin, compat, primary};
 

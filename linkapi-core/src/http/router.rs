@@ -7,32 +7,16 @@
 //! Paths are matched with `matchit`, which prefers static segments over parameters, so
 //! `/chains` is never taken for a code.
 
-use std::net::SocketAddr;
-
+use futures_util::future::BoxFuture;
 use http::Method;
-use http::request::Parts;
 
 use super::MetricsAccess;
-use super::handlers::{self, Call};
-use super::response::{Body, Reply};
+use super::handlers::{self, Call, PublicCall};
+use super::response::{Body, Envelope};
 use crate::codes::is_reserved;
 use crate::error::Result;
 use crate::model::{Resource, Scope};
 use crate::service::App;
-use crate::store::BoxFuture;
-
-/// The shape of a response body.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Envelope {
-    /// `{code: 1, message, data}`; errors `{code: "<name>", message, status}`.
-    Primary,
-    /// `{code: 1, msg, result}`; errors `{code: 0, msg}`.
-    Compat,
-    /// `{status: 1, result}` (conversions, transfers); these operations' errors are primary.
-    Status,
-    /// HTML for people: the redirect path and its error pages.
-    Page,
-}
 
 /// What an operation reads of the request body.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,20 +37,6 @@ pub(crate) type ApiHandler =
 /// An unauthenticated operation's handler.
 pub(crate) type PublicHandler =
     for<'a> fn(&'a App, PublicCall) -> BoxFuture<'a, Result<http::Response<Body>>>;
-
-/// A request to an operation that needs no key.
-pub(crate) struct PublicCall {
-    /// Method, URI and headers.
-    pub(crate) parts: Parts,
-    /// The path parameter, if the route has one.
-    pub(crate) param: Option<String>,
-    /// The client's address.
-    pub(crate) peer: SocketAddr,
-    /// The success envelope the route declares.
-    pub(crate) reply: Reply,
-    /// Who may read `/metrics` on this server (the OpenAPI document says so).
-    pub(crate) metrics: MetricsAccess,
-}
 
 /// Who may call an operation, and what runs it.
 #[derive(Clone, Copy)]

@@ -9,9 +9,12 @@ pub(crate) mod public;
 pub(crate) mod templates;
 pub(crate) mod uploads;
 
+use std::net::SocketAddr;
+
 use bytes::Bytes;
 use http::request::Parts;
 
+use super::MetricsAccess;
 use super::response::Reply;
 use crate::service::Principal;
 
@@ -29,4 +32,18 @@ pub(crate) struct Call {
     pub(crate) who: Principal,
     /// The success envelope the route declares.
     pub(crate) reply: Reply,
+}
+
+/// A request to an operation that needs no key.
+pub(crate) struct PublicCall {
+    /// Method, URI and headers.
+    pub(crate) parts: Parts,
+    /// The path parameter, if the route has one.
+    pub(crate) param: Option<String>,
+    /// The client's address.
+    pub(crate) peer: SocketAddr,
+    /// The success envelope the route declares.
+    pub(crate) reply: Reply,
+    /// Who may read `/metrics` on this server (the OpenAPI document says so).
+    pub(crate) metrics: MetricsAccess,
 }

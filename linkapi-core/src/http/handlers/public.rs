@@ -3,10 +3,11 @@
 use http::request::Parts;
 use http::{HeaderValue, Method, StatusCode, header};
 
+use super::PublicCall;
 use crate::error::Result;
 use crate::http::request::client_address;
+use crate::http::response::Envelope;
 use crate::http::response::{Body, error, jump_page, page};
-use crate::http::router::{Envelope, PublicCall};
 use crate::metrics::RedirectOutcome;
 use crate::service::{App, JumpAnswer, Resolution, VisitRequest};
 use crate::wire::primary::Health;

@@ -8,12 +8,12 @@ use http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use http_body_util::BodyDataStream;
 
 use super::Call;
+use super::PublicCall;
 use crate::blob::Placement;
 use crate::clock::format_rfc3339;
 use crate::error::{Error, Result};
 use crate::http::request::{multipart, next_part, part_bytes, path_id, query};
 use crate::http::response::{Body, full, streamed};
-use crate::http::router::PublicCall;
 use crate::model::{Upload, UploadId};
 use crate::service::{App, HostedFile, StagedUpload};
 use crate::wire::{compat as cwire, primary as wire};
