@@ -6,7 +6,8 @@
 //!
 //! # Layout
 //!
-//! - [`model`]: domain types: newtype ids, the contract's integer codes as enums, records.
+//! - [`model`]: domain types: newtype ids, the contract's integer codes as enums, records;
+//!   [`model::limits`], the input limits services enforce and schemas state.
 //! - [`wire`]: JSON shapes of each surface and the envelopes; shared with clients.
 //! - [`store`]: the storage traits ([`store::Store`]) and the SQLite backend.
 //! - [`service`]: [`App`], the rules: keys and scopes, short chains, messaging-app, card and

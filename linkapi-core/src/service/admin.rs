@@ -2,13 +2,11 @@
 
 use super::{App, Principal, conflict_as, normalize_host};
 use crate::error::{Error, Result};
+use crate::model::limits::MAX_NAME_CHARS;
 use crate::model::{
     ApiKeyRecord, Domain, DomainId, DomainStatus, KeyId, Scheme, Scope, User, UserId,
 };
 use crate::store::{Change, NewDomain, NewUser, Unique};
-
-/// Longest user or key name.
-pub const MAX_NAME_CHARS: usize = 64;
 
 fn check_name(field: &str, name: &str, allow_empty: bool) -> Result<String> {
     super::check_text(

@@ -5,15 +5,12 @@ use std::collections::HashMap;
 use super::{App, Principal, TextRule, check_text, conflict_as};
 use crate::codes::{is_reserved, random_code, validate_code, validate_target_url};
 use crate::error::{Error, Result};
+use crate::model::limits::{MAX_PAGE_SIZE, MAX_TITLE_CHARS};
 use crate::model::{
     Chain, ChainId, ChainKind, ChainStatus, DomainId, DomainStatus, GroupId, PageViews, Timestamp,
 };
 use crate::store::{ChainPatch, ChainQuery, Change, NewChain, Page, StoreError, Unique};
 
-/// Longest chain title.
-pub const MAX_TITLE_CHARS: usize = 255;
-/// Largest page of a listing.
-pub const MAX_PAGE_SIZE: i64 = 100;
 /// Page size when none is asked for.
 pub const DEFAULT_PAGE_SIZE: i64 = 20;
 /// Random codes tried at one length before the next is longer.

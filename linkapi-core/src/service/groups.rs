@@ -2,11 +2,9 @@
 
 use super::{App, Principal, conflict_as};
 use crate::error::{Error, Result};
+use crate::model::limits::MAX_NAME_CHARS;
 use crate::model::{ChainKind, Group};
 use crate::store::{NewGroup, Unique};
-
-/// Longest group name.
-const MAX_NAME_CHARS: usize = 64;
 
 impl App {
     /// Creates a group; `chain_type` 0 is taken as 1.

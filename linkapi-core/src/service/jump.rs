@@ -15,26 +15,15 @@ use super::chains::{
 use super::{App, Principal, TextRule, check_text};
 use crate::codes::{validate_code, validate_optional_url, validate_target_url};
 use crate::error::{Error, Result};
+use crate::model::limits::{
+    MAX_APP_PATH, MAX_CHANNELS, MAX_JUMP_NAME, MAX_PAGE_TEXT, MAX_RATIO, MAX_SUB_TITLE,
+    MAX_VISIT_LIMIT,
+};
 use crate::model::{
     Chain, ChainId, ChainKind, Channel, ChannelId, DomainId, GroupId, JumpSettings, PageViews,
     Rotation, ShowType, SubType, TemplateId, Timestamp, VisitCap, WorkchatKind,
 };
 use crate::store::{ChainPatch, ChainQuery, ChannelEdit, ChannelInput, NewChain, Page};
-
-/// Longest `sub_title`, in characters (spec 8.2).
-pub const MAX_SUB_TITLE: usize = 20;
-/// Longest guide text and description, in characters.
-pub const MAX_PAGE_TEXT: usize = 2000;
-/// Most live channels a chain may have.
-pub const MAX_CHANNELS: usize = 100;
-/// Longest app id, account id or channel name.
-pub const MAX_JUMP_NAME: usize = 64;
-/// Longest mini-program or shop path.
-pub const MAX_APP_PATH: usize = 512;
-/// Largest `ratio`.
-pub const MAX_RATIO: i64 = 1_000_000;
-/// Largest `visit_limit`.
-pub const MAX_VISIT_LIMIT: i64 = 1_000_000_000;
 
 /// A messaging-app, card or work-chat chain as a caller describes it. On create, absent
 /// fields take their defaults; on edit, absent fields keep their values.

@@ -30,35 +30,27 @@ mod workchat;
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
-pub use admin::MAX_NAME_CHARS;
 pub use auth::{BootstrapKey, Principal, hash_key};
-pub use chains::{
-    ChainView, CreatedChain, MAX_PAGE_SIZE, MAX_TITLE_CHARS, NewShortChain, ShortChainPatch,
-};
+pub use chains::{ChainView, CreatedChain, NewShortChain, ShortChainPatch};
 pub use channels::JumpAnswer;
 pub use conversions::{ConversionReport, ReportedConversion};
-pub use jump::{
-    ChannelSpec, JumpChainInput, JumpChainView, MAX_APP_PATH, MAX_CHANNELS, MAX_JUMP_NAME,
-    MAX_PAGE_TEXT, MAX_RATIO, MAX_SUB_TITLE, MAX_VISIT_LIMIT, app_link, fixed_destination,
-};
+pub use jump::{ChannelSpec, JumpChainInput, JumpChainView, app_link, fixed_destination};
 pub use links::Resolution;
 pub use ratelimit::{RateLimit, RateState};
-pub use stats::{ChainStats, MAX_STATS_DAYS};
+pub use stats::ChainStats;
 #[cfg(any(test, feature = "fuzzing"))]
 pub(crate) use templates::check_template_body;
-pub use templates::{
-    BUILT_IN_STYLES, MAX_TEMPLATE_BODY, MAX_TEMPLATE_NAME, NewTemplateInput, TemplateListing,
-};
+pub use templates::{BUILT_IN_STYLES, NewTemplateInput, TemplateListing};
 pub use uploads::{HostedFile, StagedUpload, UploadConfig, display_name};
 pub use visits::{VisitRequest, is_bot_agent};
 pub use workchat::{
-    MAX_TRANSFERS_PER_LOAD, MAX_WORKCHAT_TEXT, StoredWorkchat, TRANSFERS_PER_PAGE, TransferRecord,
-    TransferResults, WorkchatProvider,
+    StoredWorkchat, TRANSFERS_PER_PAGE, TransferRecord, TransferResults, WorkchatProvider,
 };
 
 use crate::clock::{Calendar, Clock};
 use crate::error::{Error, Result};
 use crate::metrics::Metrics;
+use crate::model::limits::MAX_HOST_NAME;
 use crate::model::{ApiKeyRecord, Domain, DomainId, DomainStatus, Scheme, Timestamp, UserId};
 use crate::store::{
     BoxFuture, Change, NewDomain, Notice, Store, StoreError, StoreResult, Tx, Unique,
@@ -519,9 +511,6 @@ pub fn normalize_host(raw: &str) -> Option<String> {
     };
     (name_ok && port_ok(port)).then_some(host)
 }
-
-/// Longest host name, in characters (DNS's limit).
-pub const MAX_HOST_NAME: usize = 253;
 
 fn is_host_name(name: &str) -> bool {
     !name.is_empty()

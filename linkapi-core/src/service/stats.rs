@@ -4,9 +4,8 @@
 use super::{App, Principal};
 use crate::error::{Error, Result};
 use crate::model::ChainId;
+use crate::model::limits::MAX_STATS_DAYS;
 
-/// Longest window of the daily trend.
-pub const MAX_STATS_DAYS: i64 = 365;
 /// Window when none is asked for.
 pub const DEFAULT_STATS_DAYS: i64 = 7;
 

@@ -11,16 +11,13 @@ use super::chains::PageWindow;
 use super::{App, Principal};
 use crate::codes::validate_optional_url;
 use crate::error::{Error, Result};
+use crate::model::limits::{MAX_TEMPLATE_BODY, MAX_TEMPLATE_NAME};
 use crate::model::{Template, TemplateId, UserId};
 use crate::pages::{JumpPage, safe_url};
 use crate::store::{Change, NewTemplate, Page, TemplatePatch};
 
 /// Layouts shipped with the server, by `style` name.
 pub const BUILT_IN_STYLES: &[&str] = &["generic", "card", "poster"];
-/// Longest template name, in characters.
-pub const MAX_TEMPLATE_NAME: usize = 64;
-/// Longest page source, in characters (as a schema's `maxLength` counts).
-pub const MAX_TEMPLATE_BODY: usize = 64 << 10;
 
 /// A custom template as an administrator describes it.
 #[derive(Debug, Clone, Default)]

@@ -15,6 +15,7 @@ use super::chains::PageWindow;
 use super::{App, Principal};
 use crate::codes::validate_target_url;
 use crate::error::{Error, Result};
+use crate::model::limits::{MAX_TRANSFERS_PER_LOAD, MAX_WORKCHAT_TEXT};
 use crate::model::{Assembly, Transfer, UserId};
 use crate::store::{AssemblyInput, Page, Store, TransferQuery};
 
@@ -22,10 +23,6 @@ use crate::store::{AssemblyInput, Page, Store, TransferQuery};
 pub const TRANSFERS_PER_PAGE: i64 = 100;
 /// Longest corp, user or link id.
 const MAX_ID: usize = 128;
-/// Longest name, status text or reason.
-pub const MAX_WORKCHAT_TEXT: usize = 256;
-/// Most transfer records an administrator loads in one request.
-pub const MAX_TRANSFERS_PER_LOAD: usize = 1000;
 
 /// Where work-chat data comes from.
 #[async_trait]

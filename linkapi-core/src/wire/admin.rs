@@ -40,7 +40,7 @@ pub struct CreateKey {
     pub scopes: Vec<String>,
     /// Label.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = crate::service::MAX_NAME_CHARS))]
+    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = crate::model::limits::MAX_NAME_CHARS))]
     pub name: Option<String>,
     /// Unix seconds after which the key is refused.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -88,7 +88,7 @@ pub struct CreateDomain {
     /// Host, optionally with a port.
     #[schemars(
         regex(pattern = r"^([a-z0-9]{1,30}\.)+[a-z][a-z0-9]{0,30}$"),
-        length(max = crate::service::MAX_HOST_NAME)
+        length(max = crate::model::limits::MAX_HOST_NAME)
     )]
     pub domain: String,
     /// `http` or `https`.
@@ -96,7 +96,7 @@ pub struct CreateDomain {
     pub scheme: String,
     /// Label.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = crate::service::MAX_NAME_CHARS))]
+    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = crate::model::limits::MAX_NAME_CHARS))]
     pub scene: Option<String>,
     /// Offered to every user.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -148,7 +148,7 @@ pub struct VisitorSecretRotated {
 #[serde(deny_unknown_fields)]
 pub struct CreateTemplate {
     /// Name, 1 to 64 characters.
-    #[schemars(regex(pattern = super::NAME_PATTERN), length(min = 1, max = crate::service::MAX_TEMPLATE_NAME))]
+    #[schemars(regex(pattern = super::NAME_PATTERN), length(min = 1, max = crate::model::limits::MAX_TEMPLATE_NAME))]
     pub name: String,
     /// Built-in layout: `generic` (default), `card` or `poster`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -161,7 +161,7 @@ pub struct CreateTemplate {
     /// Page source, a minijinja template (at most 65,536 characters); the layout of `style`
     /// when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(length(max = crate::service::MAX_TEMPLATE_BODY))]
+    #[schemars(length(max = crate::model::limits::MAX_TEMPLATE_BODY))]
     pub body: Option<String>,
     /// Offer it to this user only; to everyone when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -179,7 +179,7 @@ fn update_template_changes(schema: &mut schemars::Schema) {
 pub struct UpdateTemplate {
     /// New name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::NAME_PATTERN), length(min = 1, max = crate::service::MAX_TEMPLATE_NAME))]
+    #[schemars(regex(pattern = super::NAME_PATTERN), length(min = 1, max = crate::model::limits::MAX_TEMPLATE_NAME))]
     pub name: Option<String>,
     /// New layout.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -191,7 +191,7 @@ pub struct UpdateTemplate {
     pub thumb: Option<String>,
     /// New page source (empty returns to the layout of `style`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(length(max = crate::service::MAX_TEMPLATE_BODY))]
+    #[schemars(length(max = crate::model::limits::MAX_TEMPLATE_BODY))]
     pub body: Option<String>,
 }
 
@@ -258,14 +258,14 @@ pub struct PutAssembly {
     #[schemars(regex(pattern = r"^[!-~]{1,128}$"))]
     pub link_id: String,
     /// Its name.
-    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = crate::service::MAX_WORKCHAT_TEXT))]
+    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = crate::model::limits::MAX_WORKCHAT_TEXT))]
     pub link_name: String,
     /// The acquisition URL, http(s).
     #[schemars(regex(pattern = super::URL_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
     pub url: String,
     /// Authorization state, free text.
     #[serde(default)]
-    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = crate::service::MAX_WORKCHAT_TEXT))]
+    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = crate::model::limits::MAX_WORKCHAT_TEXT))]
     pub auth_status: String,
     /// Marks it invalid (use_status 2): no chain may choose it.
     #[serde(default)]
@@ -284,7 +284,7 @@ pub struct ListAssemblies {
     pub page: Option<i64>,
     /// Rows per page, at most 100.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(range(min = 1, max = crate::service::MAX_PAGE_SIZE))]
+    #[schemars(range(min = 1, max = crate::model::limits::MAX_PAGE_SIZE))]
     pub page_size: Option<i64>,
 }
 
@@ -331,7 +331,7 @@ pub struct TransferRecord {
     pub external_userid: String,
     /// The customer's name.
     #[serde(default)]
-    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = crate::service::MAX_WORKCHAT_TEXT))]
+    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = crate::model::limits::MAX_WORKCHAT_TEXT))]
     pub name: String,
     /// 1 takeover done, 2 waiting, 3 refused, 4 taker at its limit, 5 no transfer record.
     #[schemars(range(min = 1, max = 5))]
@@ -345,7 +345,7 @@ pub struct TransferRecord {
     pub errcode: i64,
     /// Why it failed.
     #[serde(default)]
-    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = crate::service::MAX_WORKCHAT_TEXT))]
+    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = crate::model::limits::MAX_WORKCHAT_TEXT))]
     pub reason: String,
 }
 
@@ -366,7 +366,7 @@ pub struct LoadTransfers {
     #[schemars(regex(pattern = r"^[!-~]{1,128}$"))]
     pub takeover_userid: String,
     /// One entry per customer.
-    #[schemars(length(min = 1, max = crate::service::MAX_TRANSFERS_PER_LOAD))]
+    #[schemars(length(min = 1, max = crate::model::limits::MAX_TRANSFERS_PER_LOAD))]
     pub records: Vec<TransferRecord>,
 }
 

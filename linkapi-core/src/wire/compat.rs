@@ -11,7 +11,7 @@ use super::{FlexibleTime, IntList, LenientInt};
 pub struct CreateChain {
     /// Label.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = crate::service::MAX_TITLE_CHARS))]
+    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = crate::model::limits::MAX_TITLE_CHARS))]
     pub chain_title: Option<String>,
     /// Destination.
     #[schemars(regex(pattern = super::URL_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
@@ -71,7 +71,7 @@ pub struct EditChain {
     pub chain: ChainRef,
     /// New label.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = crate::service::MAX_TITLE_CHARS))]
+    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = crate::model::limits::MAX_TITLE_CHARS))]
     pub chain_title: Option<String>,
     /// New destination.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -387,7 +387,7 @@ pub struct ChannelInput {
     pub visit_limit: Option<LenientInt>,
     /// Label.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::LINES_PATTERN), length(max = crate::service::MAX_JUMP_NAME))]
+    #[schemars(regex(pattern = super::LINES_PATTERN), length(max = crate::model::limits::MAX_JUMP_NAME))]
     pub qrcode_name: Option<String>,
     /// The QR image, http(s) (an uploaded image's `url` is one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -432,7 +432,7 @@ pub struct WxChainInput {
     pub chain: Option<String>,
     /// Label.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = crate::service::MAX_TITLE_CHARS))]
+    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = crate::model::limits::MAX_TITLE_CHARS))]
     pub chain_title: Option<String>,
     /// 2 (external) on `wxchain/*`, 4 (card) on `/card/createWxChain`; absent or 0 takes
     /// the operation's.
@@ -472,15 +472,15 @@ pub struct WxChainInput {
     pub avatar: Option<String>,
     /// Longer text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::LINES_PATTERN), length(max = crate::service::MAX_PAGE_TEXT))]
+    #[schemars(regex(pattern = super::LINES_PATTERN), length(max = crate::model::limits::MAX_PAGE_TEXT))]
     pub desc: Option<String>,
     /// Line under the heading, at most 20 characters.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::LINES_PATTERN), length(max = crate::service::MAX_SUB_TITLE))]
+    #[schemars(regex(pattern = super::LINES_PATTERN), length(max = crate::model::limits::MAX_SUB_TITLE))]
     pub sub_title: Option<String>,
     /// A line guiding the visitor.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::LINES_PATTERN), length(max = crate::service::MAX_PAGE_TEXT))]
+    #[schemars(regex(pattern = super::LINES_PATTERN), length(max = crate::model::limits::MAX_PAGE_TEXT))]
     pub guide_text: Option<String>,
     /// Work-chat acquisition URL (sub_type 5).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -528,7 +528,7 @@ pub struct WxChainInput {
     pub visit_type: Option<LenientInt>,
     /// Channels to add, change or remove.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(length(max = crate::service::MAX_CHANNELS))]
+    #[schemars(length(max = crate::model::limits::MAX_CHANNELS))]
     pub channel_list: Option<Vec<ChannelInput>>,
 }
 
@@ -718,7 +718,7 @@ pub struct WorkchatChainInput {
     pub channel_id: Option<LenientInt>,
     /// Label.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = crate::service::MAX_TITLE_CHARS))]
+    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = crate::model::limits::MAX_TITLE_CHARS))]
     pub chain_title: Option<String>,
     /// 3, or absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]

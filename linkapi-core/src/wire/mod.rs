@@ -306,17 +306,17 @@ pub(crate) mod schemas {
 
     /// A channel's weight (`ratio`).
     pub(crate) fn lenient_ratio(generator: &mut SchemaGenerator) -> Schema {
-        lenient_in::<0, { crate::service::MAX_RATIO }>(generator)
+        lenient_in::<0, { crate::model::limits::MAX_RATIO }>(generator)
     }
 
     /// A channel's cap (`visit_limit`), 0 unlimited.
     pub(crate) fn lenient_visit_limit(generator: &mut SchemaGenerator) -> Schema {
-        lenient_in::<0, { crate::service::MAX_VISIT_LIMIT }>(generator)
+        lenient_in::<0, { crate::model::limits::MAX_VISIT_LIMIT }>(generator)
     }
 
     /// A channel's place in sort order (`sort`), negative allowed.
     pub(crate) fn lenient_sort(generator: &mut SchemaGenerator) -> Schema {
-        use crate::service::MAX_VISIT_LIMIT;
+        use crate::model::limits::MAX_VISIT_LIMIT;
         lenient_in::<{ -MAX_VISIT_LIMIT }, MAX_VISIT_LIMIT>(generator)
     }
 
@@ -466,7 +466,7 @@ mod tests {
 
     #[test]
     fn patterns_state_the_services_limits() {
-        use crate::service::{MAX_APP_PATH, MAX_JUMP_NAME};
+        use crate::model::limits::{MAX_APP_PATH, MAX_JUMP_NAME};
         // Regular expressions are literals; these keep their counts with the rules' constants.
         assert!(APP_PATH_PATTERN.ends_with(&format!("{{0,{MAX_APP_PATH}}}$")));
         assert!(IDENT_OR_EMPTY_PATTERN.contains(&format!("{{1,{MAX_JUMP_NAME}}}")));

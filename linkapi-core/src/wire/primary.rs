@@ -17,7 +17,7 @@ pub struct CreateChain {
     pub domain_id: Option<i64>,
     /// Optional label.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = crate::service::MAX_TITLE_CHARS))]
+    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = crate::model::limits::MAX_TITLE_CHARS))]
     pub chain_title: Option<String>,
     /// Optional custom code; a random one when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -44,7 +44,7 @@ fn update_chain_changes(schema: &mut schemars::Schema) {
 pub struct UpdateChain {
     /// New label.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = crate::service::MAX_TITLE_CHARS))]
+    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = crate::model::limits::MAX_TITLE_CHARS))]
     pub chain_title: Option<String>,
     /// New destination.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -66,7 +66,7 @@ pub struct ListChains {
     pub page: Option<i64>,
     /// Rows per page, at most 100.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(range(min = 1, max = crate::service::MAX_PAGE_SIZE))]
+    #[schemars(range(min = 1, max = crate::model::limits::MAX_PAGE_SIZE))]
     pub page_size: Option<i64>,
     /// Only chains in this group.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -194,7 +194,7 @@ pub struct PageQuery {
     pub page: Option<i64>,
     /// Rows per page, at most 100.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(range(min = 1, max = crate::service::MAX_PAGE_SIZE))]
+    #[schemars(range(min = 1, max = crate::model::limits::MAX_PAGE_SIZE))]
     pub page_size: Option<i64>,
 }
 
@@ -245,7 +245,7 @@ pub struct ConversionPage {
 pub struct StatsQuery {
     /// Days of daily trend, 1 to 365 (default 7), today included.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(range(min = 1, max = crate::service::MAX_STATS_DAYS))]
+    #[schemars(range(min = 1, max = crate::model::limits::MAX_STATS_DAYS))]
     pub days: Option<i64>,
 }
 
@@ -378,11 +378,11 @@ pub struct ChannelInput {
     pub is_delete: Option<i64>,
     /// Position in sort order.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(range(min = -crate::service::MAX_VISIT_LIMIT, max = crate::service::MAX_VISIT_LIMIT))]
+    #[schemars(range(min = -crate::model::limits::MAX_VISIT_LIMIT, max = crate::model::limits::MAX_VISIT_LIMIT))]
     pub sort: Option<i64>,
     /// Label.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::LINES_PATTERN), length(max = crate::service::MAX_JUMP_NAME))]
+    #[schemars(regex(pattern = super::LINES_PATTERN), length(max = crate::model::limits::MAX_JUMP_NAME))]
     pub qrcode_name: Option<String>,
     /// The QR image, http(s).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -398,11 +398,11 @@ pub struct ChannelInput {
     pub qrcode_time: Option<i64>,
     /// Weight under visit_type 3.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(range(min = 0, max = crate::service::MAX_RATIO))]
+    #[schemars(range(min = 0, max = crate::model::limits::MAX_RATIO))]
     pub ratio: Option<i64>,
     /// Visits it may get (total or daily by qrcode_vc_type); 0 unlimited.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(range(min = 0, max = crate::service::MAX_VISIT_LIMIT))]
+    #[schemars(range(min = 0, max = crate::model::limits::MAX_VISIT_LIMIT))]
     pub visit_limit: Option<i64>,
     /// 1 enabled, 0 disabled.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -421,7 +421,7 @@ pub struct WxChainInput {
     pub domain_id: Option<i64>,
     /// Label.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = crate::service::MAX_TITLE_CHARS))]
+    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = crate::model::limits::MAX_TITLE_CHARS))]
     pub chain_title: Option<String>,
     /// Custom code (create only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -454,11 +454,11 @@ pub struct WxChainInput {
     pub avatar: Option<String>,
     /// A line guiding the visitor.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::LINES_PATTERN), length(max = crate::service::MAX_PAGE_TEXT))]
+    #[schemars(regex(pattern = super::LINES_PATTERN), length(max = crate::model::limits::MAX_PAGE_TEXT))]
     pub guide_text: Option<String>,
     /// Longer text (`desc` on the compatibility surface).
     #[serde(default, alias = "desc", skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::LINES_PATTERN), length(max = crate::service::MAX_PAGE_TEXT))]
+    #[schemars(regex(pattern = super::LINES_PATTERN), length(max = crate::model::limits::MAX_PAGE_TEXT))]
     pub promo_desc: Option<String>,
     /// Work-chat acquisition URL (sub_type 5).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -490,7 +490,7 @@ pub struct WxChainInput {
     pub show_type: Option<i64>,
     /// Line under the heading, at most 20 characters; shown with show_type 1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::LINES_PATTERN), length(max = crate::service::MAX_SUB_TITLE))]
+    #[schemars(regex(pattern = super::LINES_PATTERN), length(max = crate::model::limits::MAX_SUB_TITLE))]
     pub sub_title: Option<String>,
     /// Template; 0 the generic one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -510,7 +510,7 @@ pub struct WxChainInput {
     pub visit_type: Option<i64>,
     /// Channels to add, change or remove.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(length(max = crate::service::MAX_CHANNELS))]
+    #[schemars(length(max = crate::model::limits::MAX_CHANNELS))]
     pub channel_list: Option<Vec<ChannelInput>>,
 }
 
@@ -600,7 +600,7 @@ pub struct ListWxChains {
     pub page: Option<i64>,
     /// Rows per page, at most 100.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(range(min = 1, max = crate::service::MAX_PAGE_SIZE))]
+    #[schemars(range(min = 1, max = crate::model::limits::MAX_PAGE_SIZE))]
     pub page_size: Option<i64>,
     /// Only chains in this group.
     #[serde(default, skip_serializing_if = "Option::is_none")]

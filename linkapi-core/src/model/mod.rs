@@ -1,6 +1,8 @@
 //! Domain types: newtype ids, the integer codes of the contract as enums, and the records the
 //! services work with. Wire shapes live in [`crate::wire`]; nothing here knows about JSON layout.
 
+pub mod limits;
+
 use std::fmt;
 use std::str::FromStr;
 
