@@ -450,10 +450,9 @@ impl Walk {
                 match g[1] {
                     // Fill bytes and markers without a segment: look again from the next byte.
                     0xFF | 0x01 | 0xD0..=0xD7 => {
-                        self.gathered.extend_from_slice(&g[2..]);
-                        if g[1] == 0xFF {
-                            self.gathered.insert(0, 0xFF);
-                        }
+                        // A fill byte is the start of the marker that follows it.
+                        let next = if g[1] == 0xFF { &g[1..] } else { &g[2..] };
+                        self.gathered.extend_from_slice(next);
                         Want::JpegMarker
                     }
                     0xD9 | 0xDA => Want::Done,

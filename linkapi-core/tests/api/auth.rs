@@ -3,7 +3,7 @@
 use reqwest::{Method, StatusCode};
 use serde_json::json;
 
-use crate::support::{ADMIN_KEY, TestServer};
+use crate::support::{ADMIN_KEY, TestServer, concrete_path};
 
 /// An authenticated operation: method, a path to call it on, its scope, and whether its
 /// errors come in the compatibility envelope.
@@ -16,7 +16,7 @@ struct Endpoint {
 
 /// Every authenticated operation of the server, read from its own `/openapi.json`, which is
 /// built from the route table: a route added to the table is tested here without anyone
-/// listing it. Path parameters are `1` (keys are checked before anything else is read).
+/// listing it. Keys are checked before anything else is read, so any parameter value does.
 async fn endpoints(server: &TestServer) -> Vec<Endpoint> {
     let document: serde_json::Value = server
         .client
@@ -33,17 +33,7 @@ async fn endpoints(server: &TestServer) -> Vec<Endpoint> {
             let Some(scope) = operation["x-scope"].as_str() else {
                 continue;
             };
-            let path = template
-                .split('/')
-                .map(|segment| {
-                    if segment.starts_with('{') {
-                        "1"
-                    } else {
-                        segment
-                    }
-                })
-                .collect::<Vec<_>>()
-                .join("/");
+            let path = concrete_path(template);
             let refusal =
                 operation["responses"]["401"]["content"]["application/json"]["schema"]["$ref"]
                     .as_str()

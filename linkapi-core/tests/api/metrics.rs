@@ -8,7 +8,7 @@ use serde_json::json;
 use crate::support::{ADMIN_KEY, Options, TestServer};
 
 /// The metrics text, checked by an OpenMetrics parser.
-async fn scrape(server: &TestServer, key: Option<&str>) -> String {
+pub async fn scrape(server: &TestServer, key: Option<&str>) -> String {
     let mut request = server.client.get(server.url("/metrics"));
     if let Some(key) = key {
         request = request.bearer_auth(key);

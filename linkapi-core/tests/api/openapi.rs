@@ -4,7 +4,7 @@
 
 use reqwest::{Method, StatusCode};
 
-use crate::support::TestServer;
+use crate::support::{TestServer, concrete_path};
 
 #[tokio::test]
 async fn the_document_describes_the_operations_the_server_answers() {
@@ -27,12 +27,7 @@ async fn the_document_describes_the_operations_the_server_answers() {
     let mut keyed = 0;
     for (path, operations) in paths {
         for (method, operation) in operations.as_object().unwrap() {
-            let concrete = path
-                .replace("{id}", "1")
-                .replace("{file_id}", "1")
-                .replace("{object_key}", "0000.png")
-                .replace("{ad_platform_name}", "ads")
-                .replace("{code}", "nothing-here");
+            let concrete = concrete_path(path);
             let method = Method::from_bytes(method.to_ascii_uppercase().as_bytes()).unwrap();
             let reply = server.call(method.clone(), &concrete, None, None).await;
             assert_ne!(

@@ -214,13 +214,7 @@ async fn idle_sockets_at_the_cap_make_room_for_new_clients() {
     let line = exchange(&mut served_before, server.addr, Duration::from_secs(3)).await;
     assert_eq!(line.as_deref(), Some("HTTP/1.1 200 OK"));
     // And the cap held: never more open than allowed (one more may wait at the door).
-    let metrics = server
-        .client
-        .get(server.url("/metrics"))
-        .send()
-        .await
-        .unwrap();
-    let text = metrics.text().await.unwrap();
+    let text = crate::metrics::scrape(&server, None).await;
     let open: i64 = text
         .lines()
         .find_map(|l| l.strip_prefix("linkapi_open_connections "))

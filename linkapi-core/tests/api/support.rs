@@ -505,6 +505,17 @@ pub const BROWSER: &str = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100
 
 /// Builds a reqwest client that does not follow redirects and introduces itself as a browser.
 /// reqwest is built without a bundled crypto provider, so one is installed first.
+/// A path of the OpenAPI document (`/chains/{id}`) made concrete, each parameter given a value
+/// its route accepts.
+pub fn concrete_path(template: &str) -> String {
+    template
+        .replace("{id}", "1")
+        .replace("{file_id}", "1")
+        .replace("{object_key}", "0000.png")
+        .replace("{ad_platform_name}", "ads")
+        .replace("{code}", "nothing-here")
+}
+
 pub fn http_client(builder: reqwest::ClientBuilder) -> reqwest::Client {
     let _ = rustls::crypto::ring::default_provider().install_default();
     builder

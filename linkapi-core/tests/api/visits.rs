@@ -362,13 +362,7 @@ async fn past_the_memory_bound_new_entries_are_dropped_and_counted() {
     let figures = stats(&server, &key, &chain, None).await;
     assert_eq!(figures["total_clicks"], 3);
     assert_eq!(figures["unique_visitors"], 2);
-    let metrics = server
-        .client
-        .get(server.url("/metrics"))
-        .send()
-        .await
-        .unwrap();
-    let text = metrics.text().await.unwrap();
+    let text = crate::metrics::scrape(&server, None).await;
     assert!(
         text.lines().any(|l| l == "linkapi_visits_dropped_total 2"),
         "{text}"
