@@ -180,7 +180,7 @@ impl App {
     ///
     /// # Errors
     /// 400 for bad values or an empty patch; 409 for a built-in template; 404 when there is no such
-    /// template.
+    /// live template (a retired one is out of administration, as its preview is).
     pub async fn edit_template(
         &self,
         id: TemplateId,

@@ -150,11 +150,30 @@ async fn administrators_add_edit_and_retire_custom_templates() {
         .delete(&format!("/admin/templates/{shared_id}"), ADMIN_KEY)
         .await
         .assert_primary_error(StatusCode::NOT_FOUND, "not_found");
-    // Retired, it is gone from administration: no preview either.
+    // Retired, it is gone from administration: no preview either, and no edit, which changes
+    // nothing.
     server
         .get(&format!("/admin/templates/{shared_id}/preview"), ADMIN_KEY)
         .await
         .assert_primary_error(StatusCode::NOT_FOUND, "not_found");
+    server
+        .patch(
+            &format!("/admin/templates/{shared_id}"),
+            ADMIN_KEY,
+            json!({"name": "Autumn"}),
+        )
+        .await
+        .assert_primary_error(StatusCode::NOT_FOUND, "not_found");
+    let everything = server.get("/admin/templates", ADMIN_KEY).await;
+    let kept = everything
+        .primary_data()
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["id"] == shared_id)
+        .cloned()
+        .unwrap();
+    assert_eq!(kept["name"], "Summer", "{kept}");
 }
 
 #[tokio::test]

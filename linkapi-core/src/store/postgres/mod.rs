@@ -1798,7 +1798,7 @@ impl Tx for PgTx<'_> {
         let sql = format!(
             "UPDATE templates SET name = coalesce($2, name), style = coalesce($3, style),
                 thumb = coalesce($4, thumb), body = coalesce($5, body), updated_at = $6
-             WHERE id = $1 AND type = 2 RETURNING {TEMPLATE_COLUMNS}"
+             WHERE id = $1 AND type = 2 AND retired_at IS NULL RETURNING {TEMPLATE_COLUMNS}"
         );
         self.query_opt(
             &sql,

@@ -1635,7 +1635,7 @@ impl Tx for SqliteTx<'_> {
             .prepare_cached(
                 "UPDATE templates SET name = coalesce(?2, name), style = coalesce(?3, style),
                     thumb = coalesce(?4, thumb), body = coalesce(?5, body), updated_at = ?6
-                 WHERE id = ?1 AND type = 2",
+                 WHERE id = ?1 AND type = 2 AND retired_at IS NULL",
             )
             .and_then(|mut s| {
                 s.execute(params![
