@@ -27,7 +27,7 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio_postgres::AsyncMessage;
 
-use super::{CHANGES_CHANNEL, Payload};
+use super::changes::{CHANGES_CHANNEL, Payload};
 use crate::store::Notice;
 
 /// How often the listener marks the instance alive in `linkapi_instances`.

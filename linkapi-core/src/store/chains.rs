@@ -1,0 +1,404 @@
+//! Chains: codes on domains and where they lead, with the page settings of the kinds that
+//! show a page.
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+
+use super::channels::{ChannelEdit, ChannelInput};
+use super::domains::domain_at;
+use super::{Page, StoreError, StoreResult, StoredRow, bad_value};
+use crate::model::{
+    Chain, ChainId, ChainKind, ChainStatus, Channel, DomainId, GroupId, JumpSettings, Rotation,
+    ShowType, TemplateId, Timestamp, UserId, VisitCap, WorkchatKind,
+};
+
+/// A new chain; the service has validated every field.
+#[derive(Debug, Clone)]
+pub struct NewChain {
+    /// Owner.
+    pub user_id: UserId,
+    /// Kind.
+    pub kind: ChainKind,
+    /// Destination kind of messaging-app chains.
+    pub sub_type: Option<i64>,
+    /// Domain it is served on.
+    pub domain_id: DomainId,
+    /// Unique suffix on the domain.
+    pub code: String,
+    /// Label.
+    pub title: String,
+    /// Destination.
+    pub target_url: String,
+    /// Groups, already checked to be the owner's.
+    pub group_ids: Vec<GroupId>,
+    /// Expiry; 0 permanent.
+    pub valid_time: Timestamp,
+    /// Creation time.
+    pub created_at: Timestamp,
+    /// Page and destination of messaging-app and work-chat chains.
+    pub jump: Option<JumpSettings>,
+    /// Channels, in the order given.
+    pub channels: Vec<ChannelInput>,
+}
+
+/// Changes to a chain; `None` leaves a field as it is.
+#[derive(Debug, Clone, Default)]
+pub struct ChainPatch {
+    /// New label.
+    pub title: Option<String>,
+    /// New destination.
+    pub target_url: Option<String>,
+    /// New expiry.
+    pub valid_time: Option<Timestamp>,
+    /// New stored status.
+    pub status: Option<ChainStatus>,
+    /// New destination kind.
+    pub sub_type: Option<i64>,
+    /// New page and destination settings, replacing all of them.
+    pub jump: Option<JumpSettings>,
+    /// New group memberships, replacing the old ones.
+    pub group_ids: Option<Vec<GroupId>>,
+    /// Channel changes, applied in order.
+    pub channels: Vec<ChannelEdit>,
+}
+
+impl ChainPatch {
+    /// Whether the patch changes nothing.
+    pub fn is_empty(&self) -> bool {
+        self.title.is_none()
+            && self.target_url.is_none()
+            && self.valid_time.is_none()
+            && self.status.is_none()
+            && self.sub_type.is_none()
+            && self.jump.is_none()
+            && self.group_ids.is_none()
+            && self.channels.is_empty()
+    }
+}
+
+/// Filter and page of a chain listing.
+#[derive(Debug, Clone, Default)]
+pub struct ChainQuery {
+    /// Only these kinds; empty means all.
+    pub kinds: Vec<ChainKind>,
+    /// Only chains in this group.
+    pub group_id: Option<GroupId>,
+    /// Only chains whose title or code contains this text.
+    pub text: Option<String>,
+    /// Rows to skip.
+    pub offset: i64,
+    /// Rows to return.
+    pub limit: i64,
+}
+
+/// What the redirect path needs of a chain, looked up by domain and code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinkTarget {
+    /// The chain.
+    pub chain_id: ChainId,
+    /// Kind of chain.
+    pub kind: ChainKind,
+    /// Destination.
+    pub target_url: String,
+    /// Expiry; 0 permanent.
+    pub valid_time: Timestamp,
+    /// Stored status.
+    pub status: ChainStatus,
+    /// Deleted chains keep their code (codes are never reused) and answer 404.
+    pub deleted: bool,
+    /// What a messaging-app or work-chat chain's visitor gets; `None` for short chains.
+    pub page: Option<std::sync::Arc<PageTarget>>,
+}
+
+/// What the redirect path needs of a messaging-app or work-chat chain.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PageTarget {
+    /// Its owner (whose templates it may use).
+    pub user_id: UserId,
+    /// Heading of the page.
+    pub title: String,
+    /// Destination kind (external and card chains).
+    pub sub_type: Option<i64>,
+    /// Page and destination.
+    pub settings: JumpSettings,
+    /// Live channels in sort order (ties by id), counts as of the read.
+    pub channels: Vec<Channel>,
+}
+
+/// The columns of [`JumpSettings`], in the order [`JumpRow`] reads them: eleven texts, then
+/// eight integers. Both backends select them with the chain (alias `c`).
+pub(crate) const JUMP_COLUMNS: &str = "c.wx_id, c.scan_qr_url, c.avatar, c.guide_text,
+    c.description, c.sub_title, c.qwhk_url, c.mini_appid, c.mini_path, c.shop_appid,
+    c.shop_path, c.is_direct_jump, c.show_type, c.jump_template_id, c.scan_tips,
+    c.qrcode_vc_type, c.visit_type, c.wxwork_type, c.customer_id";
+
+/// How many columns [`JUMP_COLUMNS`] names.
+pub(crate) const JUMP_COLUMN_COUNT: usize = 19;
+
+/// [`JUMP_COLUMNS`] as read from a row, before the integer codes are checked.
+pub(crate) struct JumpRow {
+    pub(crate) texts: [Option<String>; 11],
+    pub(crate) ints: [Option<i64>; 8],
+}
+
+/// A stored integer code that names nothing: data damaged at rest.
+#[derive(Debug, thiserror::Error)]
+#[error("stored {field} {value} is not a known code")]
+pub(crate) struct BadStoredCode {
+    pub(crate) field: &'static str,
+    pub(crate) value: i64,
+}
+
+impl JumpRow {
+    /// The settings, for a chain of `kind` (short chains have none).
+    pub(crate) fn settings(self, kind: ChainKind) -> StoreResult<Option<Box<JumpSettings>>> {
+        if kind == ChainKind::Short {
+            return Ok(None);
+        }
+        let [
+            wx_id,
+            scan_qr_url,
+            avatar,
+            guide_text,
+            desc,
+            sub_title,
+            qwhk_url,
+            mini_appid,
+            mini_path,
+            shop_appid,
+            shop_path,
+        ] = self.texts.map(Option::unwrap_or_default);
+        let [
+            direct_jump,
+            show_type,
+            template_id,
+            scan_tips,
+            visit_cap,
+            rotation,
+            workchat_kind,
+            customer_id,
+        ] = self.ints;
+        fn code<T>(
+            field: &'static str,
+            value: Option<i64>,
+            default: i64,
+            from: fn(i64) -> Option<T>,
+        ) -> StoreResult<T> {
+            let value = value.unwrap_or(default);
+            from(value).ok_or_else(|| StoreError::backend(BadStoredCode { field, value }))
+        }
+        Ok(Some(Box::new(JumpSettings {
+            wx_id,
+            scan_qr_url,
+            avatar,
+            guide_text,
+            desc,
+            sub_title,
+            qwhk_url,
+            mini_appid,
+            mini_path,
+            shop_appid,
+            shop_path,
+            direct_jump: direct_jump.unwrap_or(0) != 0,
+            show_type: code("show_type", show_type, 1, ShowType::from_code)?,
+            template_id: TemplateId(template_id.unwrap_or(0)),
+            scan_tips: scan_tips.unwrap_or(0) != 0,
+            visit_cap: code("qrcode_vc_type", visit_cap, 1, VisitCap::from_code)?,
+            rotation: code("visit_type", rotation, 1, Rotation::from_code)?,
+            workchat_kind: workchat_kind
+                .map(|k| code("wxwork_type", Some(k), 0, WorkchatKind::from_code))
+                .transpose()?,
+            customer_id,
+        })))
+    }
+}
+
+/// [`JumpSettings`] as column values, in [`JUMP_COLUMNS`] order.
+pub(crate) fn jump_values(jump: &JumpSettings) -> ([&str; 11], [Option<i64>; 8]) {
+    (
+        [
+            &jump.wx_id,
+            &jump.scan_qr_url,
+            &jump.avatar,
+            &jump.guide_text,
+            &jump.desc,
+            &jump.sub_title,
+            &jump.qwhk_url,
+            &jump.mini_appid,
+            &jump.mini_path,
+            &jump.shop_appid,
+            &jump.shop_path,
+        ],
+        [
+            Some(i64::from(jump.direct_jump)),
+            Some(jump.show_type.code()),
+            Some(jump.template_id.0),
+            Some(i64::from(jump.scan_tips)),
+            Some(jump.visit_cap.code()),
+            Some(jump.rotation.code()),
+            jump.workchat_kind.map(WorkchatKind::code),
+            jump.customer_id,
+        ],
+    )
+}
+
+pub(crate) fn chain_kind(row: &dyn StoredRow, idx: usize) -> StoreResult<ChainKind> {
+    let v = row.int(idx)?;
+    ChainKind::from_code(v).ok_or_else(|| bad_value("chain_type", v))
+}
+
+pub(crate) fn chain_status(row: &dyn StoredRow, idx: usize) -> StoreResult<ChainStatus> {
+    let v = row.int(idx)?;
+    ChainStatus::from_code(v).ok_or_else(|| bad_value("status", v))
+}
+
+/// Reads [`JUMP_COLUMNS`] starting at `at`.
+fn jump_row(row: &dyn StoredRow, at: usize) -> StoreResult<JumpRow> {
+    let mut texts: [Option<String>; 11] = Default::default();
+    for (i, text) in texts.iter_mut().enumerate() {
+        *text = row.opt_text(at + i)?;
+    }
+    let mut ints = [None; 8];
+    for (i, int) in ints.iter_mut().enumerate() {
+        *int = row.opt_int(at + texts.len() + i)?;
+    }
+    debug_assert_eq!(texts.len() + ints.len(), JUMP_COLUMN_COUNT);
+    Ok(JumpRow { texts, ints })
+}
+
+/// A chain, its groups, its domain (from column 13) and its jump settings (from column
+/// [`JUMP_AT`]), as [`chain_from_row`] reads them. `group_ids` is the backend's expression for
+/// the list of the chain's groups in order, which [`StoredRow::ids`] reads.
+pub(crate) fn chain_select(group_ids: &str) -> String {
+    format!(
+        "SELECT c.id, c.user_id, c.chain_type, c.sub_type, c.code, c.title,
+            c.target_url, c.valid_time, c.status, c.deleted_at, c.created_at, c.updated_at,
+            {group_ids},
+            d.id, d.host, d.scheme, d.scene, d.shared, d.user_id, d.status, d.created_at,
+            {JUMP_COLUMNS}
+        FROM chains c JOIN domains d ON d.id = c.domain_id"
+    )
+}
+
+/// The first jump column of [`chain_select`].
+const JUMP_AT: usize = 21;
+
+pub(crate) fn chain_from_row(row: &dyn StoredRow) -> StoreResult<Chain> {
+    let kind = chain_kind(row, 2)?;
+    Ok(Chain {
+        id: ChainId(row.int(0)?),
+        user_id: UserId(row.int(1)?),
+        kind,
+        sub_type: row.opt_int(3)?,
+        code: row.text(4)?,
+        title: row.text(5)?,
+        target_url: row.text(6)?,
+        valid_time: row.int(7)?,
+        stored_status: chain_status(row, 8)?,
+        deleted_at: row.opt_int(9)?,
+        created_at: row.int(10)?,
+        updated_at: row.int(11)?,
+        group_ids: row.ids(12)?.into_iter().map(GroupId).collect(),
+        domain: domain_at(row, 13)?,
+        jump: jump_row(row, JUMP_AT)?.settings(kind)?,
+    })
+}
+
+/// What the redirect path reads of the chain with a code on a domain, deleted ones included.
+pub(crate) static LINK_BY_CODE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "SELECT c.id, c.chain_type, c.target_url, c.valid_time, c.status,
+            c.deleted_at IS NOT NULL, c.user_id, c.title, c.sub_type, {JUMP_COLUMNS}
+         FROM chains c WHERE c.domain_id = $1 AND c.code = $2"
+    )
+});
+
+/// Reads a row of [`LINK_BY_CODE`]: the target, and for a chain that shows a page, the page
+/// without its channels, which the backend reads next.
+pub(crate) fn link_from_row(row: &dyn StoredRow) -> StoreResult<(LinkTarget, Option<PageTarget>)> {
+    let kind = chain_kind(row, 1)?;
+    let target = LinkTarget {
+        chain_id: ChainId(row.int(0)?),
+        kind,
+        target_url: row.text(2)?,
+        valid_time: row.int(3)?,
+        status: chain_status(row, 4)?,
+        deleted: row.flag(5)?,
+        page: None,
+    };
+    let page = match jump_row(row, 9)?.settings(kind)? {
+        Some(settings) => Some(PageTarget {
+            user_id: UserId(row.int(6)?),
+            title: row.text(7)?,
+            sub_type: row.opt_int(8)?,
+            settings: *settings,
+            channels: Vec::new(),
+        }),
+        None => None,
+    };
+    Ok((target, page))
+}
+
+/// Puts the channels read for a link's page in place.
+pub(crate) fn with_channels(
+    (mut target, page): (LinkTarget, Option<PageTarget>),
+    channels: Vec<Channel>,
+) -> LinkTarget {
+    target.page = page.map(|page| Arc::new(PageTarget { channels, ..page }));
+    target
+}
+
+/// Escapes `%`, `_` and `\` for a LIKE pattern with `ESCAPE '\'`.
+pub(crate) fn like_pattern(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('%');
+    for ch in text.chars() {
+        if matches!(ch, '%' | '_' | '\\') {
+            out.push('\\');
+        }
+        out.push(ch);
+    }
+    out.push('%');
+    out
+}
+
+/// Chains.
+#[async_trait]
+pub trait ChainStore: Send + Sync {
+    /// One of the user's live chains.
+    async fn chain(&self, user: UserId, id: ChainId) -> StoreResult<Option<Chain>>;
+    /// The user's live chains with this code (one per domain at most).
+    async fn chains_by_code(&self, user: UserId, code: &str) -> StoreResult<Vec<Chain>>;
+    /// A page of the user's live chains, newest first.
+    async fn chains(&self, user: UserId, query: &ChainQuery) -> StoreResult<Page<Chain>>;
+    /// The chain with `code` on `domain`, deleted ones included; for redirects.
+    async fn link(&self, domain: DomainId, code: &str) -> StoreResult<Option<LinkTarget>>;
+}
+
+/// Writes to chains.
+#[async_trait]
+pub trait ChainWrites: Send {
+    /// Inserts a chain and its group memberships.
+    async fn insert_chain(&mut self, new: NewChain) -> StoreResult<Chain>;
+    /// Adds one to the user's count of chains created on `day` (the start of a UTC day) and
+    /// returns the new count. Concurrent transactions counting for the same user and day are
+    /// serialized on the counter, so every caller sees a distinct count.
+    async fn count_creation(&mut self, user: UserId, day: Timestamp) -> StoreResult<i64>;
+    /// Applies a patch to one of the user's live chains; returns it as it now stands.
+    async fn update_chain(
+        &mut self,
+        user: UserId,
+        id: ChainId,
+        patch: &ChainPatch,
+        at: Timestamp,
+    ) -> StoreResult<Option<Chain>>;
+    /// Deletes one of the user's live chains at `at`; returns it as it was, `None` when the
+    /// user has no such live chain.
+    async fn delete_chain(
+        &mut self,
+        user: UserId,
+        id: ChainId,
+        at: Timestamp,
+    ) -> StoreResult<Option<Chain>>;
+}

@@ -1,0 +1,63 @@
+//! The change feed: what a committed write tells the instances that cache what it touched.
+
+use async_trait::async_trait;
+use serde::{Deserialize, Serialize};
+
+use super::StoreResult;
+use crate::model::DomainId;
+
+/// A committed change that instances caching what it touched must hear of.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "change", rename_all = "snake_case")]
+pub enum Change {
+    /// What `code` on `domain` resolves to may have changed.
+    Link {
+        /// The domain.
+        domain: DomainId,
+        /// The code.
+        code: String,
+    },
+    /// A domain was added or changed status.
+    Domains,
+    /// A key was added or revoked.
+    Keys,
+    /// A new visitor secret is in use.
+    VisitorSecret,
+    /// A template was added, edited or retired.
+    Templates,
+}
+
+impl Change {
+    /// Whether every instance must have applied the change before its writer is told the
+    /// write is done: a revoked key must be refused by every instance from the next request on.
+    pub fn needs_barrier(&self) -> bool {
+        matches!(self, Change::Keys)
+    }
+}
+
+/// What an instance hears on its [`Store::notices`] feed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Notice {
+    /// Another instance (or this one) committed a change.
+    Change(Change),
+    /// The feed was (re)connected and may have missed changes: everything cached may be stale.
+    Resync,
+    /// Once every notice before this one is applied, pass this number to
+    /// [`Store::acknowledge`]: a writer waiting for a barrier is waiting for it.
+    Checkpoint(i64),
+    /// Every change committed before this instant was delivered before this notice: once the
+    /// notices before it are applied, what the instance caches is as fresh as this instant.
+    CaughtUp(std::time::Instant),
+}
+
+/// The longest a writer waits for the other instances to apply a change that needs a barrier.
+/// An instance that takes longer is logged; the change stays committed, and that instance
+/// distrusts its caches until it has applied it (`service::freshness`).
+pub const BARRIER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// Announcing changes.
+#[async_trait]
+pub trait ChangeWrites: Send {
+    /// Announces `change` to every instance once this transaction commits.
+    async fn publish(&mut self, change: Change) -> StoreResult<()>;
+}

@@ -1,0 +1,276 @@
+//! Chains on PostgreSQL.
+
+use async_trait::async_trait;
+use deadpool_postgres::GenericClient;
+
+use super::channels::{apply_channel_edit, channels_of, insert_channel};
+use super::{PgStore, PgTx, all, count, execute, first, insert_returning, one};
+use crate::model::{
+    Chain, ChainId, ChainStatus, DomainId, GroupId, JumpSettings, Timestamp, UserId,
+};
+use crate::store::chains::{
+    LINK_BY_CODE, chain_from_row, chain_select, jump_values, like_pattern, link_from_row,
+    with_channels,
+};
+use crate::store::{
+    ChainPatch, ChainQuery, ChainStore, ChainWrites, LinkTarget, Misuse, NewChain, Page,
+    StoreError, StoreResult, StoredRow, Unique,
+};
+
+/// [`chain_select`] with PostgreSQL's list of a chain's groups.
+static CHAIN_SELECT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    chain_select(
+        "ARRAY(SELECT m.group_id FROM chain_group_members m WHERE m.chain_id = c.id
+               ORDER BY m.position)",
+    )
+});
+
+static CHAIN_BY_ID: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "{} WHERE c.user_id = $1 AND c.id = $2 AND c.deleted_at IS NULL",
+        *CHAIN_SELECT
+    )
+});
+
+async fn chain_by_id(
+    c: &impl GenericClient,
+    user: UserId,
+    id: ChainId,
+) -> StoreResult<Option<Chain>> {
+    one(c, &CHAIN_BY_ID, &[&user.0, &id.0], chain_from_row).await
+}
+
+#[async_trait]
+impl ChainStore for PgStore {
+    async fn chain(&self, user: UserId, id: ChainId) -> StoreResult<Option<Chain>> {
+        chain_by_id(&self.client().await?, user, id).await
+    }
+
+    async fn chains_by_code(&self, user: UserId, code: &str) -> StoreResult<Vec<Chain>> {
+        self.all(
+            &format!(
+                "{} WHERE c.user_id = $1 AND c.code = $2 AND c.deleted_at IS NULL
+                 ORDER BY c.id",
+                *CHAIN_SELECT
+            ),
+            &[&user.0, &code],
+            chain_from_row,
+        )
+        .await
+    }
+
+    async fn chains(&self, user: UserId, query: &ChainQuery) -> StoreResult<Page<Chain>> {
+        let filter = "c.user_id = $1 AND c.deleted_at IS NULL
+             AND (cardinality($2::bigint[]) = 0 OR c.chain_type = ANY($2))
+             AND ($3::bigint IS NULL OR EXISTS (SELECT 1 FROM chain_group_members m
+                    WHERE m.chain_id = c.id AND m.group_id = $3))
+             AND ($4::text IS NULL OR c.title LIKE $4 ESCAPE '\\' OR c.code LIKE $4 ESCAPE '\\')";
+        let kinds: Vec<i64> = query.kinds.iter().map(|k| k.code()).collect();
+        let text = query.text.as_deref().map(like_pattern);
+        let group = query.group_id.map(|g| g.0);
+        let client = self.client().await?;
+        let total = count(
+            &client,
+            &format!("SELECT count(*) FROM chains c WHERE {filter}"),
+            &[&user.0, &kinds, &group, &text],
+        )
+        .await?;
+        let items = all(
+            &client,
+            &format!(
+                "{} WHERE {filter}
+                 ORDER BY c.created_at DESC, c.id DESC LIMIT $5 OFFSET $6",
+                *CHAIN_SELECT
+            ),
+            &[&user.0, &kinds, &group, &text, &query.limit, &query.offset],
+            chain_from_row,
+        )
+        .await?;
+        Ok(Page { items, total })
+    }
+
+    async fn link(&self, domain: DomainId, code: &str) -> StoreResult<Option<LinkTarget>> {
+        let client = self.client().await?;
+        let Some(found) = one(&client, &LINK_BY_CODE, &[&domain.0, &code], link_from_row).await?
+        else {
+            return Ok(None);
+        };
+        let channels = match &found.1 {
+            Some(_) => channels_of(&client, found.0.chain_id).await?,
+            None => Vec::new(),
+        };
+        Ok(Some(with_channels(found, channels)))
+    }
+}
+
+/// Puts a chain in `groups`, in that order.
+async fn set_groups(c: &impl GenericClient, chain: ChainId, groups: &[GroupId]) -> StoreResult<()> {
+    if groups.is_empty() {
+        return Ok(());
+    }
+    let groups: Vec<i64> = groups.iter().map(|g| g.0).collect();
+    execute(
+        c,
+        "INSERT INTO chain_group_members (chain_id, group_id, position)
+         SELECT $1, g, p - 1 FROM unnest($2::bigint[]) WITH ORDINALITY AS t(g, p)
+         ON CONFLICT DO NOTHING",
+        &[&chain.0, &groups],
+    )
+    .await?;
+    Ok(())
+}
+
+/// Writes every jump column of a chain.
+async fn set_jump(c: &impl GenericClient, chain: ChainId, jump: &JumpSettings) -> StoreResult<()> {
+    let (t, i) = jump_values(jump);
+    execute(
+        c,
+        "UPDATE chains SET wx_id = $2, scan_qr_url = $3, avatar = $4, guide_text = $5,
+            description = $6, sub_title = $7, qwhk_url = $8, mini_appid = $9,
+            mini_path = $10, shop_appid = $11, shop_path = $12, is_direct_jump = $13,
+            show_type = $14, jump_template_id = $15, scan_tips = $16, qrcode_vc_type = $17,
+            visit_type = $18, wxwork_type = $19, customer_id = $20
+         WHERE id = $1",
+        &[
+            &chain.0, &t[0], &t[1], &t[2], &t[3], &t[4], &t[5], &t[6], &t[7], &t[8], &t[9], &t[10],
+            &i[0], &i[1], &i[2], &i[3], &i[4], &i[5], &i[6], &i[7],
+        ],
+    )
+    .await?;
+    Ok(())
+}
+
+#[async_trait]
+impl ChainWrites for PgTx<'_> {
+    async fn insert_chain(&mut self, new: NewChain) -> StoreResult<Chain> {
+        let row = insert_returning(
+            &self.tx,
+            "INSERT INTO chains (user_id, chain_type, sub_type, domain_id, code, title,
+                target_url, valid_time, status, created_at, updated_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10) RETURNING id",
+            &[
+                &new.user_id.0,
+                &new.kind.code(),
+                &new.sub_type,
+                &new.domain_id.0,
+                &new.code,
+                &new.title,
+                &new.target_url,
+                &new.valid_time,
+                &ChainStatus::Normal.code(),
+                &new.created_at,
+            ],
+            Unique::ChainCode,
+        )
+        .await?;
+        let id = ChainId(row.int(0)?);
+        set_groups(&self.tx, id, &new.group_ids).await?;
+        if let Some(jump) = &new.jump {
+            set_jump(&self.tx, id, jump).await?;
+        }
+        for channel in &new.channels {
+            insert_channel(&self.tx, id, channel, new.created_at).await?;
+        }
+        chain_by_id(&self.tx, new.user_id, id)
+            .await?
+            .ok_or_else(|| StoreError::backend(Misuse("an inserted chain could not be read back")))
+    }
+
+    async fn count_creation(&mut self, user: UserId, day: Timestamp) -> StoreResult<i64> {
+        one(
+            &self.tx,
+            "INSERT INTO daily_creations (user_id, day, count) VALUES ($1, $2, 1)
+             ON CONFLICT (user_id, day)
+             DO UPDATE SET count = daily_creations.count + 1
+             RETURNING count",
+            &[&user.0, &day],
+            first,
+        )
+        .await?
+        .ok_or_else(|| StoreError::backend(Misuse("a counter upsert returned no row")))
+    }
+
+    async fn update_chain(
+        &mut self,
+        user: UserId,
+        id: ChainId,
+        patch: &ChainPatch,
+        at: Timestamp,
+    ) -> StoreResult<Option<Chain>> {
+        let changed = execute(
+            &self.tx,
+            "UPDATE chains SET
+                title = coalesce($3, title),
+                target_url = coalesce($4, target_url),
+                valid_time = coalesce($5, valid_time),
+                status = coalesce($6, status),
+                updated_at = $7
+             WHERE user_id = $1 AND id = $2 AND deleted_at IS NULL",
+            &[
+                &user.0,
+                &id.0,
+                &patch.title,
+                &patch.target_url,
+                &patch.valid_time,
+                &patch.status.map(ChainStatus::code),
+                &at,
+            ],
+        )
+        .await?;
+        if changed == 0 {
+            return Ok(None);
+        }
+        if let Some(sub_type) = patch.sub_type {
+            execute(
+                &self.tx,
+                "UPDATE chains SET sub_type = $2 WHERE id = $1",
+                &[&id.0, &sub_type],
+            )
+            .await?;
+        }
+        if let Some(jump) = &patch.jump {
+            set_jump(&self.tx, id, jump).await?;
+        }
+        if let Some(groups) = &patch.group_ids {
+            execute(
+                &self.tx,
+                "DELETE FROM chain_group_members WHERE chain_id = $1",
+                &[&id.0],
+            )
+            .await?;
+            set_groups(&self.tx, id, groups).await?;
+        }
+        for edit in &patch.channels {
+            apply_channel_edit(&self.tx, id, edit, at).await?;
+        }
+        chain_by_id(&self.tx, user, id).await
+    }
+
+    async fn delete_chain(
+        &mut self,
+        user: UserId,
+        id: ChainId,
+        at: Timestamp,
+    ) -> StoreResult<Option<Chain>> {
+        // Lock the row first: of two concurrent deletes, the second sees it deleted.
+        let live = one(
+            &self.tx,
+            "SELECT id FROM chains
+             WHERE user_id = $1 AND id = $2 AND deleted_at IS NULL FOR UPDATE",
+            &[&user.0, &id.0],
+            first,
+        )
+        .await?;
+        if live.is_none() {
+            return Ok(None);
+        }
+        let chain = chain_by_id(&self.tx, user, id).await?;
+        execute(
+            &self.tx,
+            "UPDATE chains SET deleted_at = $2, updated_at = $2 WHERE id = $1",
+            &[&id.0, &at],
+        )
+        .await?;
+        Ok(chain)
+    }
+}

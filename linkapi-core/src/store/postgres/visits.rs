@@ -1,0 +1,232 @@
+//! Visit counters on PostgreSQL.
+
+use std::collections::HashMap;
+
+use async_trait::async_trait;
+use deadpool_postgres::GenericClient;
+
+use super::{PgStore, PgTx, all, one, pg_error};
+use crate::model::{ChainId, PageViews, Timestamp};
+use crate::store::visits::{CHAIN_DAYS, CHAIN_TOTALS, VISITOR_SECRET, visitor_secret_from_row};
+use crate::store::{
+    ChainVisits, DailyVisits, Misuse, StoreError, StoreResult, StoredRow, VisitBatch, VisitStore,
+    VisitWrites, VisitorSecret,
+};
+
+#[async_trait]
+impl VisitStore for PgStore {
+    async fn page_views(
+        &self,
+        ids: &[ChainId],
+        today_start: Timestamp,
+    ) -> StoreResult<HashMap<ChainId, PageViews>> {
+        fn views(row: &dyn StoredRow) -> StoreResult<(ChainId, PageViews)> {
+            Ok((
+                ChainId(row.int(0)?),
+                PageViews {
+                    history: row.int(1)?,
+                    today: row.int(2)?,
+                },
+            ))
+        }
+        let ids: Vec<i64> = ids.iter().map(|c| c.0).collect();
+        let found = self
+            .all(
+                "SELECT t.chain_id, t.clicks, coalesce(d.clicks, 0)
+                 FROM chain_visit_totals t
+                 LEFT JOIN chain_daily_clicks d ON d.chain_id = t.chain_id AND d.day = $2
+                 WHERE t.chain_id = ANY($1)",
+                &[&ids, &today_start],
+                views,
+            )
+            .await?;
+        let mut views: HashMap<ChainId, PageViews> = ids
+            .iter()
+            .map(|id| (ChainId(*id), PageViews::default()))
+            .collect();
+        views.extend(found);
+        Ok(views)
+    }
+
+    async fn chain_visits(
+        &self,
+        chain: ChainId,
+        from: Timestamp,
+        to: Timestamp,
+    ) -> StoreResult<ChainVisits> {
+        fn pair(row: &dyn StoredRow) -> StoreResult<(i64, i64)> {
+            Ok((row.int(0)?, row.int(1)?))
+        }
+        let client = self.client().await?;
+        let (clicks, unique_visitors) = one(&client, CHAIN_TOTALS, &[&chain.0], pair)
+            .await?
+            .unwrap_or((0, 0));
+        let daily = all(&client, CHAIN_DAYS, &[&chain.0, &from, &to], pair).await?;
+        Ok(ChainVisits {
+            clicks,
+            unique_visitors,
+            daily,
+        })
+    }
+
+    async fn visitor_secret(&self) -> StoreResult<Option<VisitorSecret>> {
+        self.one(VISITOR_SECRET, &[], visitor_secret_from_row).await
+    }
+}
+
+/// Adds a batch of visits in one statement, so one round trip: the batch id is claimed (a
+/// retry of a batch that committed adds nothing), ids older than `forget_before` are
+/// forgotten, and the day rows, new visitors, totals and channel counts are raised only when
+/// the claim succeeded. Run on its own it is its own transaction, which can never sit idle
+/// between statements holding the rows another instance's flush waits for.
+///
+/// Rows are locked in (chain, day), (chain, visitor), chain and channel order, so concurrent
+/// batches of several instances wait for each other instead of deadlocking.
+pub(super) async fn add_visits(
+    client: &impl GenericClient,
+    batch: &VisitBatch,
+    at: Timestamp,
+    forget_before: Timestamp,
+) -> StoreResult<bool> {
+    let mut daily = batch.daily.clone();
+    daily.sort_by_key(|d| (d.chain_id, d.day));
+    let mut per_chain: std::collections::BTreeMap<i64, (i64, i64)> = Default::default();
+    for d in &daily {
+        let entry = per_chain.entry(d.chain_id.0).or_default();
+        entry.0 += d.clicks;
+        entry.1 += d.bot_clicks;
+    }
+    let column = |f: fn(&DailyVisits) -> i64| daily.iter().map(f).collect::<Vec<i64>>();
+    let mut visitors: Vec<(i64, &[u8])> = batch
+        .visitors
+        .iter()
+        .map(|(chain, key)| (chain.0, &key[..]))
+        .collect();
+    visitors.sort_unstable();
+    let visitor_chains: Vec<i64> = visitors.iter().map(|v| v.0).collect();
+    let visitor_keys: Vec<&[u8]> = visitors.iter().map(|v| v.1).collect();
+    let click_chains: Vec<i64> = per_chain.keys().copied().collect();
+    let clicks: Vec<i64> = per_chain.values().map(|v| v.0).collect();
+    let bots: Vec<i64> = per_chain.values().map(|v| v.1).collect();
+    let mut channels = batch.channels.clone();
+    channels.sort_by_key(|c| (c.channel_id, c.day));
+    let channel_ids: Vec<i64> = channels.iter().map(|c| c.channel_id.0).collect();
+    let channel_days: Vec<i64> = channels.iter().map(|c| c.day).collect();
+    let channel_visits: Vec<i64> = channels.iter().map(|c| c.visits).collect();
+    // New visitors are the rows the unique index lets in; whichever instance inserts a
+    // visitor first counts it.
+    let statement = client
+        .prepare_cached(
+            "WITH claim AS (
+                 INSERT INTO visit_batches (id, added_at) VALUES ($1, $2)
+                 ON CONFLICT DO NOTHING RETURNING id
+             ), forget AS (
+                 DELETE FROM visit_batches WHERE added_at < $3
+             ), daily AS (
+                 INSERT INTO chain_daily_clicks (chain_id, day, clicks, bot_clicks)
+                 SELECT t.* FROM unnest($4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[])
+                     AS t(chain_id, day, clicks, bot_clicks)
+                 WHERE EXISTS (SELECT 1 FROM claim)
+                 ORDER BY t.chain_id, t.day
+                 ON CONFLICT (chain_id, day) DO UPDATE
+                 SET clicks = chain_daily_clicks.clicks + excluded.clicks,
+                     bot_clicks = chain_daily_clicks.bot_clicks + excluded.bot_clicks
+             ), new_visitors AS (
+                 INSERT INTO chain_visitors (chain_id, visitor)
+                 SELECT v.* FROM unnest($8::bigint[], $9::bytea[]) AS v(chain_id, visitor)
+                 WHERE EXISTS (SELECT 1 FROM claim)
+                 ORDER BY v.chain_id, v.visitor
+                 ON CONFLICT DO NOTHING RETURNING chain_id
+             ), visitors AS (
+                 SELECT chain_id, count(*) AS n FROM new_visitors GROUP BY chain_id
+             ), clicks AS (
+                 SELECT * FROM unnest($10::bigint[], $11::bigint[], $12::bigint[])
+                     AS t(chain_id, clicks, bots)
+             ), totals AS (
+                 INSERT INTO chain_visit_totals (chain_id, clicks, bot_clicks, unique_visitors)
+                 SELECT chain_id, coalesce(c.clicks, 0), coalesce(c.bots, 0), coalesce(v.n, 0)
+                 FROM clicks c FULL JOIN visitors v USING (chain_id)
+                 WHERE EXISTS (SELECT 1 FROM claim)
+                 ORDER BY chain_id
+                 ON CONFLICT (chain_id) DO UPDATE
+                 SET clicks = chain_visit_totals.clicks + excluded.clicks,
+                     bot_clicks = chain_visit_totals.bot_clicks + excluded.bot_clicks,
+                     unique_visitors = chain_visit_totals.unique_visitors
+                                       + excluded.unique_visitors
+             ), channel_days AS (
+                 INSERT INTO channel_daily_visits (channel_id, day, visits)
+                 SELECT t.* FROM unnest($13::bigint[], $14::bigint[], $15::bigint[])
+                     AS t(channel_id, day, visits)
+                 WHERE EXISTS (SELECT 1 FROM claim)
+                 ORDER BY t.channel_id, t.day
+                 ON CONFLICT (channel_id, day) DO UPDATE
+                 SET visits = channel_daily_visits.visits + excluded.visits
+             ), channel_totals AS (
+                 UPDATE channels c SET visit_count = c.visit_count + t.visits
+                 FROM (SELECT id, sum(v)::bigint AS visits
+                       FROM unnest($13::bigint[], $15::bigint[]) AS u(id, v) GROUP BY id) t
+                 WHERE c.id = t.id AND EXISTS (SELECT 1 FROM claim)
+             )
+             SELECT EXISTS (SELECT 1 FROM claim)",
+        )
+        .await
+        .map_err(pg_error)?;
+    let row = client
+        .query_one(
+            &statement,
+            &[
+                &batch.id,
+                &at,
+                &forget_before,
+                &column(|d| d.chain_id.0),
+                &column(|d| d.day),
+                &column(|d| d.clicks),
+                &column(|d| d.bot_clicks),
+                &visitor_chains,
+                &visitor_keys,
+                &click_chains,
+                &clicks,
+                &bots,
+                &channel_ids,
+                &channel_days,
+                &channel_visits,
+            ],
+        )
+        .await
+        .map_err(pg_error)?;
+    row.try_get(0).map_err(pg_error)
+}
+
+/// A transaction on a pooled connection, the changes its body published, and the number of
+
+#[async_trait]
+impl VisitWrites for PgTx<'_> {
+    async fn add_visits(
+        &mut self,
+        batch: &VisitBatch,
+        at: Timestamp,
+        forget_before: Timestamp,
+    ) -> StoreResult<bool> {
+        add_visits(&self.tx, batch, at, forget_before).await
+    }
+
+    async fn insert_visitor_secret(
+        &mut self,
+        secret: [u8; 16],
+        at: Timestamp,
+    ) -> StoreResult<VisitorSecret> {
+        let id = one(
+            &self.tx,
+            "INSERT INTO visitor_secrets (secret, created_at) VALUES ($1, $2) RETURNING id",
+            &[&&secret[..], &at],
+            super::first,
+        )
+        .await?
+        .ok_or_else(|| StoreError::backend(Misuse("an insert returned no row")))?;
+        Ok(VisitorSecret {
+            id,
+            secret,
+            created_at: at,
+        })
+    }
+}

@@ -1,0 +1,260 @@
+//! Chains on SQLite.
+
+use async_trait::async_trait;
+use rusqlite::{Connection, params};
+
+use super::channels::{apply_channel_edit, channels_of, insert_channel};
+use super::{SqliteStore, SqliteTx, all, one, unique_or_backend};
+use crate::model::{
+    Chain, ChainId, ChainStatus, DomainId, GroupId, JumpSettings, Timestamp, UserId,
+};
+use crate::store::chains::{
+    LINK_BY_CODE, chain_from_row, chain_select, jump_values, like_pattern, link_from_row,
+    with_channels,
+};
+use crate::store::{
+    ChainPatch, ChainQuery, ChainStore, ChainWrites, LinkTarget, Misuse, NewChain, Page,
+    StoreError, StoreResult, Unique,
+};
+
+/// [`chain_select`] with SQLite's list of a chain's groups.
+static CHAIN_SELECT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    chain_select(
+        "(SELECT group_concat(group_id) FROM
+            (SELECT group_id FROM chain_group_members m WHERE m.chain_id = c.id
+             ORDER BY position))",
+    )
+});
+
+static CHAIN_BY_ID: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "{} WHERE c.user_id = $1 AND c.id = $2 AND c.deleted_at IS NULL",
+        *CHAIN_SELECT
+    )
+});
+
+fn chain_by_id(c: &Connection, user: UserId, id: ChainId) -> StoreResult<Option<Chain>> {
+    one(c, &CHAIN_BY_ID, [user.0, id.0], chain_from_row)
+}
+
+#[async_trait]
+impl ChainStore for SqliteStore {
+    async fn chain(&self, user: UserId, id: ChainId) -> StoreResult<Option<Chain>> {
+        self.read(move |c| chain_by_id(c, user, id)).await
+    }
+
+    async fn chains_by_code(&self, user: UserId, code: &str) -> StoreResult<Vec<Chain>> {
+        let code = code.to_owned();
+        self.read(move |c| {
+            all(
+                c,
+                &format!(
+                    "{} WHERE c.user_id = $1 AND c.code = $2 AND c.deleted_at IS NULL
+                     ORDER BY c.id",
+                    *CHAIN_SELECT
+                ),
+                params![user.0, code],
+                chain_from_row,
+            )
+        })
+        .await
+    }
+
+    async fn chains(&self, user: UserId, query: &ChainQuery) -> StoreResult<Page<Chain>> {
+        let query = query.clone();
+        self.read(move |c| {
+            let kinds = query
+                .kinds
+                .iter()
+                .map(|k| k.code().to_string())
+                .collect::<Vec<_>>()
+                .join(",");
+            let filter = String::from(
+                "c.user_id = ?1 AND c.deleted_at IS NULL
+                 AND (?2 = '' OR instr(',' || ?2 || ',', ',' || c.chain_type || ',') > 0)
+                 AND (?3 IS NULL OR EXISTS (SELECT 1 FROM chain_group_members m
+                        WHERE m.chain_id = c.id AND m.group_id = ?3))
+                 AND (?4 IS NULL OR c.title LIKE ?4 ESCAPE '\\' OR c.code LIKE ?4 ESCAPE '\\')",
+            );
+            let text = query.text.as_deref().map(like_pattern);
+            let group = query.group_id.map(|g| g.0);
+            let total = super::count(
+                c,
+                &format!("SELECT count(*) FROM chains c WHERE {filter}"),
+                params![user.0, kinds, group, text],
+            )?;
+            let items = all(
+                c,
+                &format!(
+                    "{} WHERE {filter}
+                     ORDER BY c.created_at DESC, c.id DESC LIMIT ?5 OFFSET ?6",
+                    *CHAIN_SELECT
+                ),
+                params![user.0, kinds, group, text, query.limit, query.offset],
+                chain_from_row,
+            )?;
+            Ok(Page { items, total })
+        })
+        .await
+    }
+
+    async fn link(&self, domain: DomainId, code: &str) -> StoreResult<Option<LinkTarget>> {
+        let code = code.to_owned();
+        self.read(move |c| {
+            let Some(found) = one(c, &LINK_BY_CODE, params![domain.0, code], link_from_row)? else {
+                return Ok(None);
+            };
+            let channels = match &found.1 {
+                Some(_) => channels_of(c, found.0.chain_id)?,
+                None => Vec::new(),
+            };
+            Ok(Some(with_channels(found, channels)))
+        })
+        .await
+    }
+}
+
+/// Puts a chain in `groups`, in that order.
+fn set_groups(conn: &Connection, chain: ChainId, groups: &[GroupId]) -> StoreResult<()> {
+    for (position, group) in groups.iter().enumerate() {
+        conn.prepare_cached(
+            "INSERT OR IGNORE INTO chain_group_members (chain_id, group_id, position)
+             VALUES (?1, ?2, ?3)",
+        )?
+        .execute(params![chain.0, group.0, position as i64])?;
+    }
+    Ok(())
+}
+
+/// Writes every jump column of a chain.
+fn set_jump(conn: &Connection, chain: ChainId, jump: &JumpSettings) -> StoreResult<()> {
+    let (texts, ints) = jump_values(jump);
+    conn.prepare_cached(
+        "UPDATE chains SET wx_id = ?2, scan_qr_url = ?3, avatar = ?4, guide_text = ?5,
+            description = ?6, sub_title = ?7, qwhk_url = ?8, mini_appid = ?9, mini_path = ?10,
+            shop_appid = ?11, shop_path = ?12, is_direct_jump = ?13, show_type = ?14,
+            jump_template_id = ?15, scan_tips = ?16, qrcode_vc_type = ?17, visit_type = ?18,
+            wxwork_type = ?19, customer_id = ?20
+         WHERE id = ?1",
+    )?
+    .execute(params![
+        chain.0, texts[0], texts[1], texts[2], texts[3], texts[4], texts[5], texts[6], texts[7],
+        texts[8], texts[9], texts[10], ints[0], ints[1], ints[2], ints[3], ints[4], ints[5],
+        ints[6], ints[7]
+    ])?;
+    Ok(())
+}
+
+#[async_trait]
+impl ChainWrites for SqliteTx<'_> {
+    async fn insert_chain(&mut self, new: NewChain) -> StoreResult<Chain> {
+        self.conn
+            .prepare_cached(
+                "INSERT INTO chains (user_id, chain_type, sub_type, domain_id, code, title,
+                    target_url, valid_time, status, created_at, updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10)",
+            )
+            .and_then(|mut insert| {
+                insert.execute(params![
+                    new.user_id.0,
+                    new.kind.code(),
+                    new.sub_type,
+                    new.domain_id.0,
+                    new.code,
+                    new.title,
+                    new.target_url,
+                    new.valid_time,
+                    ChainStatus::Normal.code(),
+                    new.created_at
+                ])
+            })
+            .map_err(|e| unique_or_backend(e, Unique::ChainCode))?;
+        let id = ChainId(self.conn.last_insert_rowid());
+        set_groups(self.conn, id, &new.group_ids)?;
+        if let Some(jump) = &new.jump {
+            set_jump(self.conn, id, jump)?;
+        }
+        for channel in &new.channels {
+            insert_channel(self.conn, id, channel, new.created_at)?;
+        }
+        chain_by_id(self.conn, new.user_id, id)?
+            .ok_or_else(|| StoreError::backend(Misuse("an inserted chain could not be read back")))
+    }
+
+    async fn count_creation(&mut self, user: UserId, day: Timestamp) -> StoreResult<i64> {
+        Ok(self
+            .conn
+            .prepare_cached(
+                "INSERT INTO daily_creations (user_id, day, count) VALUES (?1, ?2, 1)
+                 ON CONFLICT (user_id, day) DO UPDATE SET count = count + 1
+                 RETURNING count",
+            )?
+            .query_row(params![user.0, day], |r| r.get(0))?)
+    }
+
+    async fn update_chain(
+        &mut self,
+        user: UserId,
+        id: ChainId,
+        patch: &ChainPatch,
+        at: Timestamp,
+    ) -> StoreResult<Option<Chain>> {
+        let changed = self.conn.execute(
+            "UPDATE chains SET
+                title = coalesce(?3, title),
+                target_url = coalesce(?4, target_url),
+                valid_time = coalesce(?5, valid_time),
+                status = coalesce(?6, status),
+                updated_at = ?7
+             WHERE user_id = ?1 AND id = ?2 AND deleted_at IS NULL",
+            params![
+                user.0,
+                id.0,
+                patch.title,
+                patch.target_url,
+                patch.valid_time,
+                patch.status.map(ChainStatus::code),
+                at
+            ],
+        )?;
+        if changed == 0 {
+            return Ok(None);
+        }
+        if let Some(sub_type) = patch.sub_type {
+            self.conn.execute(
+                "UPDATE chains SET sub_type = ?2 WHERE id = ?1",
+                params![id.0, sub_type],
+            )?;
+        }
+        if let Some(jump) = &patch.jump {
+            set_jump(self.conn, id, jump)?;
+        }
+        if let Some(groups) = &patch.group_ids {
+            self.conn.execute(
+                "DELETE FROM chain_group_members WHERE chain_id = ?1",
+                [id.0],
+            )?;
+            set_groups(self.conn, id, groups)?;
+        }
+        for edit in &patch.channels {
+            apply_channel_edit(self.conn, id, edit, at)?;
+        }
+        chain_by_id(self.conn, user, id)
+    }
+
+    async fn delete_chain(
+        &mut self,
+        user: UserId,
+        id: ChainId,
+        at: Timestamp,
+    ) -> StoreResult<Option<Chain>> {
+        let Some(chain) = chain_by_id(self.conn, user, id)? else {
+            return Ok(None);
+        };
+        self.conn.execute(
+            "UPDATE chains SET deleted_at = ?2, updated_at = ?2 WHERE id = ?1",
+            params![id.0, at],
+        )?;
+        Ok(Some(chain))
+    }
+}

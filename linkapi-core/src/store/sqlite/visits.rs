@@ -1,0 +1,150 @@
+//! Visit counters on SQLite.
+
+use std::collections::HashMap;
+
+use async_trait::async_trait;
+use rusqlite::{OptionalExtension, params};
+
+use super::channels::count_channel_visits;
+use super::{SqliteStore, SqliteTx, all, one};
+use crate::model::{ChainId, PageViews, Timestamp};
+use crate::store::visits::{CHAIN_DAYS, CHAIN_TOTALS, VISITOR_SECRET, visitor_secret_from_row};
+use crate::store::{
+    ChainVisits, StoreResult, StoredRow, VisitBatch, VisitStore, VisitWrites, VisitorSecret,
+};
+
+#[async_trait]
+impl VisitStore for SqliteStore {
+    async fn page_views(
+        &self,
+        ids: &[ChainId],
+        today_start: Timestamp,
+    ) -> StoreResult<HashMap<ChainId, PageViews>> {
+        let ids = ids.to_vec();
+        self.read(move |c| {
+            let mut history =
+                c.prepare_cached("SELECT clicks FROM chain_visit_totals WHERE chain_id = ?1")?;
+            let mut today = c.prepare_cached(
+                "SELECT clicks FROM chain_daily_clicks WHERE chain_id = ?1 AND day = ?2",
+            )?;
+            let mut views = HashMap::with_capacity(ids.len());
+            for id in ids {
+                let history = history.query_row([id.0], |r| r.get(0)).optional()?;
+                let today = today
+                    .query_row([id.0, today_start], |r| r.get(0))
+                    .optional()?;
+                views.insert(
+                    id,
+                    PageViews {
+                        today: today.unwrap_or(0),
+                        history: history.unwrap_or(0),
+                    },
+                );
+            }
+            Ok(views)
+        })
+        .await
+    }
+
+    async fn chain_visits(
+        &self,
+        chain: ChainId,
+        from: Timestamp,
+        to: Timestamp,
+    ) -> StoreResult<ChainVisits> {
+        fn pair(row: &dyn StoredRow) -> StoreResult<(i64, i64)> {
+            Ok((row.int(0)?, row.int(1)?))
+        }
+        self.read(move |c| {
+            let (clicks, unique_visitors) =
+                one(c, CHAIN_TOTALS, [chain.0], pair)?.unwrap_or((0, 0));
+            let daily = all(c, CHAIN_DAYS, [chain.0, from, to], pair)?;
+            Ok(ChainVisits {
+                clicks,
+                unique_visitors,
+                daily,
+            })
+        })
+        .await
+    }
+
+    async fn visitor_secret(&self) -> StoreResult<Option<VisitorSecret>> {
+        self.read(|c| one(c, VISITOR_SECRET, [], visitor_secret_from_row))
+            .await
+    }
+}
+
+#[async_trait]
+impl VisitWrites for SqliteTx<'_> {
+    async fn add_visits(
+        &mut self,
+        batch: &VisitBatch,
+        at: Timestamp,
+        forget_before: Timestamp,
+    ) -> StoreResult<bool> {
+        let conn = &*self.conn;
+        let claimed = conn
+            .prepare_cached(
+                "INSERT INTO visit_batches (id, added_at) VALUES (?1, ?2) ON CONFLICT DO NOTHING",
+            )?
+            .execute(params![batch.id, at])?;
+        conn.prepare_cached("DELETE FROM visit_batches WHERE added_at < ?1")?
+            .execute([forget_before])?;
+        if claimed == 0 {
+            return Ok(false);
+        }
+        let mut daily = conn.prepare_cached(
+            "INSERT INTO chain_daily_clicks (chain_id, day, clicks, bot_clicks)
+             VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT (chain_id, day) DO UPDATE
+             SET clicks = clicks + excluded.clicks, bot_clicks = bot_clicks + excluded.bot_clicks",
+        )?;
+        let mut totals = conn.prepare_cached(
+            "INSERT INTO chain_visit_totals (chain_id, clicks, bot_clicks, unique_visitors)
+             VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT (chain_id) DO UPDATE
+             SET clicks = clicks + excluded.clicks,
+                 bot_clicks = bot_clicks + excluded.bot_clicks,
+                 unique_visitors = unique_visitors + excluded.unique_visitors",
+        )?;
+        let mut visitor = conn.prepare_cached(
+            "INSERT INTO chain_visitors (chain_id, visitor) VALUES (?1, ?2)
+             ON CONFLICT DO NOTHING",
+        )?;
+        // Per chain: (clicks, bot clicks, new visitors).
+        let mut added: HashMap<ChainId, (i64, i64, i64)> = HashMap::new();
+        for d in &batch.daily {
+            daily.execute(params![d.chain_id.0, d.day, d.clicks, d.bot_clicks])?;
+            let entry = added.entry(d.chain_id).or_default();
+            entry.0 += d.clicks;
+            entry.1 += d.bot_clicks;
+        }
+        for (chain, key) in &batch.visitors {
+            let inserted = visitor.execute(params![chain.0, &key[..]])?;
+            added.entry(*chain).or_default().2 += inserted as i64;
+        }
+        for (chain, (clicks, bots, visitors)) in added {
+            totals.execute(params![chain.0, clicks, bots, visitors])?;
+        }
+        for c in &batch.channels {
+            count_channel_visits(conn, c.channel_id, c.day, c.visits)?;
+        }
+        Ok(true)
+    }
+
+    async fn insert_visitor_secret(
+        &mut self,
+        secret: [u8; 16],
+        at: Timestamp,
+    ) -> StoreResult<VisitorSecret> {
+        self.conn.execute(
+            "INSERT INTO visitor_secrets (secret, created_at) VALUES (?1, ?2)",
+            params![&secret[..], at],
+        )?;
+        Ok(VisitorSecret {
+            id: self.conn.last_insert_rowid(),
+            secret,
+            created_at: at,
+        })
+    }
+}

@@ -1,0 +1,145 @@
+//! Visits: counters per chain and day, unique visitors, and the secret visitors are hashed
+//! with.
+
+use std::collections::HashMap;
+
+use async_trait::async_trait;
+
+use super::{Misuse, StoreError, StoreResult, StoredRow};
+use crate::model::{ChainId, ChannelId, PageViews, Timestamp};
+
+/// A visitor as counted: a keyed hash of the client address and user agent (see
+/// [`VisitorSecret`]). Addresses themselves are never stored.
+pub type VisitorKey = [u8; 16];
+
+/// The key visitor hashes are made with. The newest one is in use; rotating adds a new one.
+#[derive(Clone, PartialEq, Eq)]
+pub struct VisitorSecret {
+    /// Increases with every rotation.
+    pub id: i64,
+    /// The hash key.
+    pub secret: [u8; 16],
+    /// When it was made.
+    pub created_at: Timestamp,
+}
+
+impl std::fmt::Debug for VisitorSecret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VisitorSecret")
+            .field("id", &self.id)
+            .field("created_at", &self.created_at)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The visitor secret in use: the newest.
+pub(crate) const VISITOR_SECRET: &str =
+    "SELECT id, secret, created_at FROM visitor_secrets ORDER BY id DESC LIMIT 1";
+
+pub(crate) fn visitor_secret_from_row(row: &dyn StoredRow) -> StoreResult<VisitorSecret> {
+    let secret = <[u8; 16]>::try_from(row.bytes(1)?.as_slice())
+        .map_err(|_| StoreError::backend(Misuse("a visitor secret is not 16 bytes")))?;
+    Ok(VisitorSecret {
+        id: row.int(0)?,
+        secret,
+        created_at: row.int(2)?,
+    })
+}
+
+/// Visits of one chain on one day, added up in memory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DailyVisits {
+    /// The chain visited.
+    pub chain_id: ChainId,
+    /// The first second of the day (see [`crate::clock::Calendar`]).
+    pub day: Timestamp,
+    /// Visits by people.
+    pub clicks: i64,
+    /// Visits by crawlers, link previews and `HEAD` requests.
+    pub bot_clicks: i64,
+}
+
+/// Visits added up in memory, written in one transaction, at most once: the store remembers
+/// `id` with the counts, so a batch retried after a commit whose answer was lost adds nothing.
+#[derive(Debug, Clone, Default)]
+pub struct VisitBatch {
+    /// Unique per batch.
+    pub id: String,
+    /// Per chain and day.
+    pub daily: Vec<DailyVisits>,
+    /// Visitors seen (people only); those the chain never had before raise its unique count.
+    pub visitors: Vec<(ChainId, VisitorKey)>,
+    /// Visits of channels without a limit (limited ones are counted as they are taken, by
+    /// [`crate::store::ChannelWrites::take_channel_visit`]).
+    pub channels: Vec<ChannelVisits>,
+}
+
+/// Visits of one channel on one day, added up in memory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChannelVisits {
+    /// The channel.
+    pub channel_id: ChannelId,
+    /// The first second of the day.
+    pub day: Timestamp,
+    /// Visits (people and bots).
+    pub visits: i64,
+}
+
+/// A chain's visit figures over a window of days.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ChainVisits {
+    /// Visits by people, ever.
+    pub clicks: i64,
+    /// Distinct visitors (people), ever.
+    pub unique_visitors: i64,
+    /// Visits by people per day in the window: (the day's first second, visits), days without
+    /// visits left out.
+    pub daily: Vec<(Timestamp, i64)>,
+}
+
+/// A chain's totals, ever.
+pub(crate) const CHAIN_TOTALS: &str =
+    "SELECT clicks, unique_visitors FROM chain_visit_totals WHERE chain_id = $1";
+
+/// A chain's clicks per day in a window of days.
+pub(crate) const CHAIN_DAYS: &str = "SELECT day, clicks FROM chain_daily_clicks
+     WHERE chain_id = $1 AND day >= $2 AND day < $3 ORDER BY day";
+
+/// Visit counters.
+#[async_trait]
+pub trait VisitStore: Send + Sync {
+    /// Page views of the given chains, with "today" starting at `today_start`.
+    async fn page_views(
+        &self,
+        ids: &[ChainId],
+        today_start: Timestamp,
+    ) -> StoreResult<HashMap<ChainId, PageViews>>;
+    /// A chain's figures, with the days that start in `from..to`.
+    async fn chain_visits(
+        &self,
+        chain: ChainId,
+        from: Timestamp,
+        to: Timestamp,
+    ) -> StoreResult<ChainVisits>;
+    /// The visitor secret in use: the newest.
+    async fn visitor_secret(&self) -> StoreResult<Option<VisitorSecret>>;
+}
+
+/// Writes to visit counters.
+#[async_trait]
+pub trait VisitWrites: Send {
+    /// Adds a batch of visits unless a batch with its id was added before (returns `false`
+    /// then), and forgets the ids of batches added before `forget_before`.
+    async fn add_visits(
+        &mut self,
+        batch: &VisitBatch,
+        at: Timestamp,
+        forget_before: Timestamp,
+    ) -> StoreResult<bool>;
+    /// Adds a visitor secret, which becomes the one in use.
+    async fn insert_visitor_secret(
+        &mut self,
+        secret: [u8; 16],
+        at: Timestamp,
+    ) -> StoreResult<VisitorSecret>;
+}

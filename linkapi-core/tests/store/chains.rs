@@ -1,0 +1,489 @@
+//! Chains, their channels and the daily creation counter.
+
+use std::sync::Arc;
+
+use linkapi_core::model::{
+    ChainId, ChainKind, ChainStatus, ChannelId, GroupId, JumpSettings, UserId, VisitCap,
+};
+use linkapi_core::store::{
+    ChainPatch, ChainQuery, ChannelEdit, ChannelInput, NewGroup, Store, StoreError, Unique,
+};
+
+use crate::{T0, conformance, domain, short_chain, tx, user};
+
+conformance!(
+    a_page_chain_reads_back_with_its_groups_settings_and_channels,
+    chain_codes_are_unique_per_domain_even_when_inserts_race,
+    chain_listings_page_newest_first_and_filter,
+    chain_patches_change_only_what_they_name,
+    deleted_chains_keep_their_code_and_answer_as_deleted,
+    daily_creation_counts_are_distinct_when_creates_race,
+    channel_visits_never_exceed_their_cap_when_takes_race,
+);
+
+fn channel(sort: i64, name: &str, visit_limit: i64) -> ChannelInput {
+    ChannelInput {
+        sort,
+        name: name.to_owned(),
+        url: format!("https://img.example/{name}.png"),
+        url2: String::new(),
+        expires_at: 0,
+        ratio: 1,
+        visit_limit,
+        enabled: true,
+    }
+}
+
+fn page_settings() -> JumpSettings {
+    JumpSettings {
+        wx_id: "wx-1".to_owned(),
+        guide_text: "scan me".to_owned(),
+        mini_path: "pages/index?x=1".to_owned(),
+        direct_jump: true,
+        customer_id: Some(42),
+        ..JumpSettings::default()
+    }
+}
+
+async fn group(store: &Arc<dyn Store>, owner: UserId, name: &'static str) -> GroupId {
+    tx!(store, |tx| {
+        tx.insert_group(NewGroup {
+            user_id: owner,
+            name: name.to_owned(),
+            chain_type: ChainKind::External,
+            created_at: T0,
+        })
+        .await
+    })
+    .unwrap()
+    .id
+}
+
+async fn a_page_chain_reads_back_with_its_groups_settings_and_channels(store: Arc<dyn Store>) {
+    let alice = user(&store, "alice").await.id;
+    let d = domain(&store, "p.example").await;
+    let (g1, g2) = (
+        group(&store, alice, "one").await,
+        group(&store, alice, "two").await,
+    );
+    let did = d.id;
+    let inserted = tx!(store, |tx| {
+        let mut chain = short_chain(alice, did, "page1", T0);
+        chain.kind = ChainKind::External;
+        chain.sub_type = Some(2);
+        chain.group_ids = vec![g2, g1];
+        chain.jump = Some(page_settings());
+        chain.channels = vec![channel(2, "second", 0), channel(1, "first", 3)];
+        tx.insert_chain(chain).await
+    })
+    .unwrap();
+    assert_eq!(inserted.kind, ChainKind::External);
+    assert_eq!(
+        inserted.group_ids,
+        vec![g2, g1],
+        "groups keep the order given"
+    );
+    assert_eq!(inserted.domain, d);
+    assert_eq!(inserted.jump.as_deref(), Some(&page_settings()));
+    assert_eq!(inserted.stored_status, ChainStatus::Normal);
+    assert_eq!(
+        store.chain(alice, inserted.id).await.unwrap(),
+        Some(inserted.clone())
+    );
+
+    let link = store.link(d.id, "page1").await.unwrap().unwrap();
+    assert_eq!(link.chain_id, inserted.id);
+    assert!(!link.deleted);
+    let page = link.page.expect("a page chain's link carries its page");
+    assert_eq!(page.user_id, alice);
+    assert_eq!(page.sub_type, Some(2));
+    assert_eq!(page.settings, page_settings());
+    let names: Vec<_> = page.channels.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["first", "second"], "channels in sort order");
+    assert_eq!(page.channels[0].visit_limit, 3);
+    assert_eq!(store.channels(inserted.id).await.unwrap(), page.channels);
+
+    let short = tx!(store, |tx| tx
+        .insert_chain(short_chain(alice, did, "s1", T0))
+        .await)
+    .unwrap();
+    assert_eq!(short.jump, None);
+    let link = store.link(d.id, "s1").await.unwrap().unwrap();
+    assert_eq!(link.page, None);
+    assert_eq!(link.target_url, "https://example.com/s1");
+    assert_eq!(store.link(d.id, "nope").await.unwrap(), None);
+}
+
+async fn chain_codes_are_unique_per_domain_even_when_inserts_race(store: Arc<dyn Store>) {
+    let alice = user(&store, "alice").await.id;
+    let (d1, d2) = (
+        domain(&store, "one.example").await.id,
+        domain(&store, "two.example").await.id,
+    );
+    let mut racers = tokio::task::JoinSet::new();
+    for _ in 0..16 {
+        let store = store.clone();
+        racers.spawn(async move {
+            tx!(store, |tx| tx
+                .insert_chain(short_chain(alice, d1, "same", T0))
+                .await)
+        });
+    }
+    let (mut created, mut conflicts) = (0, 0);
+    while let Some(outcome) = racers.join_next().await {
+        match outcome.unwrap() {
+            Ok(_) => created += 1,
+            Err(StoreError::Conflict(Unique::ChainCode)) => conflicts += 1,
+            Err(other) => panic!("unexpected failure: {other:?}"),
+        }
+    }
+    assert_eq!((created, conflicts), (1, 15));
+    // The same code on another domain is another chain.
+    tx!(store, |tx| tx
+        .insert_chain(short_chain(alice, d2, "same", T0))
+        .await)
+    .unwrap();
+    assert_eq!(store.chains_by_code(alice, "same").await.unwrap().len(), 2);
+}
+
+async fn chain_listings_page_newest_first_and_filter(store: Arc<dyn Store>) {
+    let alice = user(&store, "alice").await.id;
+    let bob = user(&store, "bob").await.id;
+    let d = domain(&store, "l.example").await.id;
+    let g = group(&store, alice, "listed").await;
+    let mut ids = Vec::new();
+    for (i, code) in ["c0", "c1", "a_b", "c3", "c4"].into_iter().enumerate() {
+        let at = T0 + i as i64;
+        let chain = tx!(store, |tx| {
+            let mut chain = short_chain(alice, d, code, at);
+            if code == "c3" {
+                chain.kind = ChainKind::Card;
+                chain.jump = Some(JumpSettings::default());
+                chain.title = "50% off".to_owned();
+            }
+            if code == "c1" || code == "c4" {
+                chain.group_ids = vec![g];
+            }
+            tx.insert_chain(chain).await
+        })
+        .unwrap();
+        ids.push(chain.id);
+    }
+    tx!(store, |tx| tx
+        .insert_chain(short_chain(bob, d, "bobs", T0 + 9))
+        .await)
+    .unwrap();
+
+    let query = |offset, limit| ChainQuery {
+        offset,
+        limit,
+        ..ChainQuery::default()
+    };
+    let page = store.chains(alice, &query(0, 2)).await.unwrap();
+    assert_eq!(page.total, 5, "another user's chains are not counted");
+    let listed: Vec<ChainId> = page.items.iter().map(|c| c.id).collect();
+    assert_eq!(listed, [ids[4], ids[3]], "newest first");
+    let page = store.chains(alice, &query(4, 2)).await.unwrap();
+    assert_eq!(
+        page.items.iter().map(|c| c.id).collect::<Vec<_>>(),
+        [ids[0]]
+    );
+
+    let only = |q: ChainQuery| {
+        let store = store.clone();
+        async move {
+            let page = store.chains(alice, &q).await.unwrap();
+            assert_eq!(page.total as usize, page.items.len());
+            page.items
+                .iter()
+                .map(|c| c.code.clone())
+                .collect::<Vec<_>>()
+        }
+    };
+    let kinds = ChainQuery {
+        kinds: vec![ChainKind::Card],
+        ..query(0, 10)
+    };
+    assert_eq!(only(kinds).await, ["c3"]);
+    let in_group = ChainQuery {
+        group_id: Some(g),
+        ..query(0, 10)
+    };
+    assert_eq!(only(in_group).await, ["c4", "c1"]);
+    // LIKE's wildcards in the text are literal characters.
+    let underscore = ChainQuery {
+        text: Some("a_b".to_owned()),
+        ..query(0, 10)
+    };
+    assert_eq!(only(underscore).await, ["a_b"]);
+    let percent = ChainQuery {
+        text: Some("50%".to_owned()),
+        ..query(0, 10)
+    };
+    assert_eq!(only(percent).await, ["c3"]);
+    let none = ChainQuery {
+        text: Some("%".to_owned()),
+        kinds: vec![ChainKind::Short],
+        ..query(0, 10)
+    };
+    assert!(only(none).await.is_empty());
+}
+
+async fn chain_patches_change_only_what_they_name(store: Arc<dyn Store>) {
+    let alice = user(&store, "alice").await.id;
+    let bob = user(&store, "bob").await.id;
+    let d = domain(&store, "u.example").await.id;
+    let (g1, g2) = (
+        group(&store, alice, "one").await,
+        group(&store, alice, "two").await,
+    );
+    let chain = tx!(store, |tx| {
+        let mut chain = short_chain(alice, d, "p1", T0);
+        chain.kind = ChainKind::External;
+        chain.group_ids = vec![g1];
+        chain.jump = Some(page_settings());
+        chain.channels = vec![
+            channel(1, "keep", 0),
+            channel(2, "change", 0),
+            channel(3, "drop", 0),
+        ];
+        tx.insert_chain(chain).await
+    })
+    .unwrap();
+    let id = chain.id;
+    let channels = store.channels(id).await.unwrap();
+    let (changed_id, dropped_id) = (channels[1].id, channels[2].id);
+
+    let title_only = tx!(store, |tx| {
+        let patch = ChainPatch {
+            title: Some("new title".to_owned()),
+            ..ChainPatch::default()
+        };
+        tx.update_chain(alice, id, &patch, T0 + 10).await
+    })
+    .unwrap()
+    .unwrap();
+    assert_eq!(title_only.title, "new title");
+    assert_eq!(title_only.target_url, chain.target_url);
+    assert_eq!(title_only.group_ids, chain.group_ids);
+    assert_eq!(title_only.jump, chain.jump);
+    assert_eq!(title_only.updated_at, T0 + 10);
+    assert_eq!(title_only.created_at, T0);
+
+    let everything = tx!(store, |tx| {
+        let patch = ChainPatch {
+            target_url: Some("https://example.com/new".to_owned()),
+            status: Some(ChainStatus::Disabled),
+            sub_type: Some(3),
+            jump: Some(JumpSettings {
+                wx_id: "wx-2".to_owned(),
+                ..JumpSettings::default()
+            }),
+            group_ids: Some(vec![g2, g1]),
+            channels: vec![
+                ChannelEdit::Change(changed_id, channel(5, "changed", 9)),
+                ChannelEdit::Remove(dropped_id),
+                ChannelEdit::Add(channel(0, "added", 0)),
+            ],
+            ..ChainPatch::default()
+        };
+        tx.update_chain(alice, id, &patch, T0 + 20).await
+    })
+    .unwrap()
+    .unwrap();
+    assert_eq!(everything.title, "new title");
+    assert_eq!(everything.target_url, "https://example.com/new");
+    assert_eq!(everything.stored_status, ChainStatus::Disabled);
+    assert_eq!(everything.sub_type, Some(3));
+    assert_eq!(everything.group_ids, vec![g2, g1]);
+    assert_eq!(
+        everything.jump.as_ref().map(|j| j.wx_id.as_str()),
+        Some("wx-2")
+    );
+    let names: Vec<_> = store
+        .channels(id)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|c| (c.name, c.visit_limit))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("added".to_owned(), 0),
+            ("keep".to_owned(), 0),
+            ("changed".to_owned(), 9)
+        ]
+    );
+
+    let patch_of_other_user = tx!(store, |tx| {
+        tx.update_chain(bob, id, &ChainPatch::default(), T0 + 30)
+            .await
+    });
+    assert_eq!(patch_of_other_user.unwrap(), None);
+    assert_eq!(store.chain(alice, id).await.unwrap(), Some(everything));
+}
+
+async fn deleted_chains_keep_their_code_and_answer_as_deleted(store: Arc<dyn Store>) {
+    let alice = user(&store, "alice").await.id;
+    let bob = user(&store, "bob").await.id;
+    let d = domain(&store, "d.example").await.id;
+    let chain = tx!(store, |tx| tx
+        .insert_chain(short_chain(alice, d, "gone", T0))
+        .await)
+    .unwrap();
+    let id = chain.id;
+    assert_eq!(
+        tx!(store, |tx| tx.delete_chain(bob, id, T0 + 1).await).unwrap(),
+        None
+    );
+    let deleted = tx!(store, |tx| tx.delete_chain(alice, id, T0 + 2).await).unwrap();
+    assert_eq!(deleted, Some(chain), "delete answers the chain as it was");
+    assert_eq!(
+        tx!(store, |tx| tx.delete_chain(alice, id, T0 + 3).await).unwrap(),
+        None
+    );
+    assert_eq!(store.chain(alice, id).await.unwrap(), None);
+    assert!(
+        store
+            .chains_by_code(alice, "gone")
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert_eq!(
+        store
+            .chains(
+                alice,
+                &ChainQuery {
+                    limit: 10,
+                    ..ChainQuery::default()
+                }
+            )
+            .await
+            .unwrap()
+            .total,
+        0
+    );
+    let link = store.link(d, "gone").await.unwrap().unwrap();
+    assert!(link.deleted);
+    let reused = tx!(store, |tx| tx
+        .insert_chain(short_chain(alice, d, "gone", T0 + 4))
+        .await);
+    assert!(
+        matches!(reused, Err(StoreError::Conflict(Unique::ChainCode))),
+        "{reused:?}"
+    );
+    let patched = tx!(store, |tx| {
+        tx.update_chain(alice, id, &ChainPatch::default(), T0 + 5)
+            .await
+    });
+    assert_eq!(patched.unwrap(), None);
+}
+
+async fn daily_creation_counts_are_distinct_when_creates_race(store: Arc<dyn Store>) {
+    let alice = user(&store, "alice").await.id;
+    let bob = user(&store, "bob").await.id;
+    let day = T0 - T0 % 86_400;
+    let mut racers = tokio::task::JoinSet::new();
+    for _ in 0..24 {
+        let store = store.clone();
+        racers.spawn(async move { tx!(store, |tx| tx.count_creation(alice, day).await) });
+    }
+    let mut counts = Vec::new();
+    while let Some(count) = racers.join_next().await {
+        counts.push(count.unwrap().unwrap());
+    }
+    counts.sort_unstable();
+    assert_eq!(
+        counts,
+        (1..=24).collect::<Vec<i64>>(),
+        "every caller sees its own count"
+    );
+    assert_eq!(
+        tx!(store, |tx| tx.count_creation(alice, day + 86_400).await).unwrap(),
+        1
+    );
+    assert_eq!(
+        tx!(store, |tx| tx.count_creation(bob, day).await).unwrap(),
+        1
+    );
+    assert_eq!(
+        tx!(store, |tx| tx.count_creation(alice, day).await).unwrap(),
+        25
+    );
+}
+
+async fn channel_visits_never_exceed_their_cap_when_takes_race(store: Arc<dyn Store>) {
+    let alice = user(&store, "alice").await.id;
+    let d = domain(&store, "c.example").await.id;
+    let chain = tx!(store, |tx| {
+        let mut chain = short_chain(alice, d, "capped", T0);
+        chain.kind = ChainKind::External;
+        chain.jump = Some(JumpSettings::default());
+        chain.channels = vec![channel(1, "total", 5), channel(2, "daily", 2)];
+        tx.insert_chain(chain).await
+    })
+    .unwrap();
+    let channels = store.channels(chain.id).await.unwrap();
+    let (total, daily) = (channels[0].id, channels[1].id);
+    let day = T0 - T0 % 86_400;
+
+    let mut racers = tokio::task::JoinSet::new();
+    for _ in 0..30 {
+        let store = store.clone();
+        racers.spawn(async move {
+            tx!(store, |tx| tx
+                .take_channel_visit(total, VisitCap::Total, 5, day)
+                .await)
+        });
+    }
+    let mut taken = 0;
+    while let Some(outcome) = racers.join_next().await {
+        taken += usize::from(outcome.unwrap().unwrap());
+    }
+    assert_eq!(taken, 5, "exactly the cap is given out");
+    assert_eq!(store.channels(chain.id).await.unwrap()[0].visit_count, 5);
+    // A total cap holds across days.
+    let next_day = day + 86_400;
+    assert!(
+        !tx!(store, |tx| tx
+            .take_channel_visit(total, VisitCap::Total, 5, next_day)
+            .await)
+        .unwrap()
+    );
+
+    let take_daily = |on: i64| {
+        let store = store.clone();
+        async move {
+            tx!(store, |tx| tx
+                .take_channel_visit(daily, VisitCap::Daily, 2, on)
+                .await)
+            .unwrap()
+        }
+    };
+    assert!(take_daily(day).await);
+    assert!(take_daily(day).await);
+    assert!(!take_daily(day).await, "the day's visits are used up");
+    assert!(take_daily(next_day).await, "a new day has visits again");
+    assert_eq!(store.channels(chain.id).await.unwrap()[1].visit_count, 3);
+
+    // A removed channel gives nothing.
+    let id = chain.id;
+    tx!(store, |tx| {
+        let patch = ChainPatch {
+            channels: vec![ChannelEdit::Remove(daily)],
+            ..ChainPatch::default()
+        };
+        tx.update_chain(alice, id, &patch, T0 + 1).await
+    })
+    .unwrap();
+    assert!(!take_daily(next_day + 86_400).await);
+    let missing = ChannelId(daily.0 + 100);
+    assert!(
+        !tx!(store, |tx| tx
+            .take_channel_visit(missing, VisitCap::Total, 5, day)
+            .await)
+        .unwrap()
+    );
+}

@@ -1,0 +1,240 @@
+//! Visit counters, visitor secrets and conversions.
+
+use std::sync::Arc;
+
+use linkapi_core::model::{ChainId, ChainKind, JumpSettings, PageViews};
+use linkapi_core::store::{
+    ChainVisits, ChannelInput, ChannelVisits, Conversion, DailyVisits, Store, VisitBatch,
+};
+
+use crate::{T0, conformance, domain, short_chain, tx, user};
+
+conformance!(
+    a_visit_batch_is_added_once_and_counts_new_visitors_once,
+    the_newest_visitor_secret_is_in_use,
+    conversions_are_recorded_once_per_key_and_paged_newest_first,
+);
+
+const DAY: i64 = 86_400;
+
+fn day_visits(chain: ChainId, day: i64, clicks: i64, bot_clicks: i64) -> DailyVisits {
+    DailyVisits {
+        chain_id: chain,
+        day,
+        clicks,
+        bot_clicks,
+    }
+}
+
+async fn a_visit_batch_is_added_once_and_counts_new_visitors_once(store: Arc<dyn Store>) {
+    let alice = user(&store, "alice").await.id;
+    let d = domain(&store, "v.example").await.id;
+    let a = tx!(store, |tx| tx
+        .insert_chain(short_chain(alice, d, "va", T0))
+        .await)
+    .unwrap()
+    .id;
+    let b = tx!(store, |tx| {
+        let mut chain = short_chain(alice, d, "vb", T0);
+        chain.kind = ChainKind::External;
+        chain.jump = Some(JumpSettings::default());
+        chain.channels = vec![ChannelInput {
+            sort: 1,
+            name: "qr".to_owned(),
+            url: "https://img.example/qr.png".to_owned(),
+            url2: String::new(),
+            expires_at: 0,
+            ratio: 1,
+            visit_limit: 0,
+            enabled: true,
+        }];
+        tx.insert_chain(chain).await
+    })
+    .unwrap()
+    .id;
+    let channel = store.channels(b).await.unwrap()[0].id;
+    let day = T0 - T0 % DAY;
+    let first = Arc::new(VisitBatch {
+        id: "batch-1".to_owned(),
+        daily: vec![
+            day_visits(a, day, 3, 1),
+            day_visits(a, day - DAY, 2, 0),
+            day_visits(b, day, 1, 0),
+        ],
+        visitors: vec![(a, [1; 16]), (a, [2; 16]), (b, [1; 16])],
+        channels: vec![ChannelVisits {
+            channel_id: channel,
+            day,
+            visits: 4,
+        }],
+    });
+    assert!(store.add_visits(first.clone(), T0, T0 - DAY).await.unwrap());
+    // The same batch again (a retry after a lost answer) adds nothing.
+    assert!(
+        !store
+            .add_visits(first.clone(), T0 + 1, T0 - DAY)
+            .await
+            .unwrap()
+    );
+
+    let second = VisitBatch {
+        id: "batch-2".to_owned(),
+        daily: vec![day_visits(a, day, 1, 0)],
+        // One visitor seen before, one new.
+        visitors: vec![(a, [2; 16]), (a, [3; 16])],
+        channels: Vec::new(),
+    };
+    // A batch added inside a transaction counts the same way.
+    let (added, _) = linkapi_core::store::write(&*store, move |tx| {
+        let batch = second.clone();
+        Box::pin(async move { tx.add_visits(&batch, T0 + 2, T0 - DAY).await })
+    })
+    .await
+    .unwrap();
+    assert!(added);
+
+    let visits = store.chain_visits(a, day - DAY, day + DAY).await.unwrap();
+    assert_eq!(
+        visits,
+        ChainVisits {
+            clicks: 6,
+            unique_visitors: 3,
+            daily: vec![(day - DAY, 2), (day, 4)],
+        }
+    );
+    let window = store.chain_visits(a, day, day + DAY).await.unwrap();
+    assert_eq!(window.daily, vec![(day, 4)], "only days inside the window");
+    let views = store
+        .page_views(&[a, b, ChainId(b.0 + 100)], day)
+        .await
+        .unwrap();
+    assert_eq!(
+        views[&a],
+        PageViews {
+            today: 4,
+            history: 6
+        }
+    );
+    assert_eq!(
+        views[&b],
+        PageViews {
+            today: 1,
+            history: 1
+        }
+    );
+    assert_eq!(views[&ChainId(b.0 + 100)], PageViews::default());
+    assert_eq!(
+        store
+            .chain_visits(b, day, day + DAY)
+            .await
+            .unwrap()
+            .unique_visitors,
+        1
+    );
+    assert_eq!(store.channels(b).await.unwrap()[0].visit_count, 4);
+
+    // Batch ids are forgotten once older than `forget_before`: then the id is new again.
+    let later = Arc::new(VisitBatch {
+        id: "batch-3".to_owned(),
+        ..VisitBatch::default()
+    });
+    assert!(
+        store
+            .add_visits(later, T0 + 10 * DAY, T0 + 5 * DAY)
+            .await
+            .unwrap()
+    );
+    assert!(
+        store
+            .add_visits(first, T0 + 10 * DAY, T0 + 5 * DAY)
+            .await
+            .unwrap()
+    );
+    assert_eq!(
+        store.chain_visits(a, 0, day + DAY).await.unwrap().clicks,
+        11
+    );
+}
+
+async fn the_newest_visitor_secret_is_in_use(store: Arc<dyn Store>) {
+    assert_eq!(store.visitor_secret().await.unwrap(), None);
+    let first = tx!(store, |tx| tx.insert_visitor_secret([7; 16], T0).await).unwrap();
+    let second = tx!(store, |tx| tx.insert_visitor_secret([9; 16], T0 + 1).await).unwrap();
+    assert!(second.id > first.id);
+    let in_use = store.visitor_secret().await.unwrap().unwrap();
+    assert_eq!(in_use, second);
+    assert_eq!(in_use.secret, [9; 16]);
+}
+
+fn conversion(chain: ChainId, event: &str, out_id: Option<&str>, value: i64) -> Conversion {
+    Conversion {
+        event_id: event.to_owned(),
+        chain_id: chain,
+        conv_type: "purchase".to_owned(),
+        out_id: out_id.map(str::to_owned),
+        clickid: Some("click-1".to_owned()),
+        platform: None,
+        ad_platform: "ads".to_owned(),
+        external_userid: None,
+        value_cents: Some(value),
+        created_at: T0,
+    }
+}
+
+async fn conversions_are_recorded_once_per_key_and_paged_newest_first(store: Arc<dyn Store>) {
+    let alice = user(&store, "alice").await.id;
+    let bob = user(&store, "bob").await.id;
+    let d = domain(&store, "k.example").await.id;
+    let chain = tx!(store, |tx| tx
+        .insert_chain(short_chain(alice, d, "conv", T0))
+        .await)
+    .unwrap()
+    .id;
+
+    let (first, inserted) = tx!(store, |tx| {
+        tx.insert_conversion(alice, conversion(chain, "01A", Some("order-1"), 100))
+            .await
+    })
+    .unwrap();
+    assert!(inserted);
+    assert_eq!(first, conversion(chain, "01A", Some("order-1"), 100));
+    // The same key again answers the event that stands, not the new one.
+    let (stands, inserted) = tx!(store, |tx| {
+        tx.insert_conversion(alice, conversion(chain, "01B", Some("order-1"), 999))
+            .await
+    })
+    .unwrap();
+    assert!(!inserted);
+    assert_eq!(stands, first);
+    // Another user's key is another key.
+    let (_, inserted) = tx!(store, |tx| {
+        tx.insert_conversion(bob, conversion(chain, "01C", Some("order-1"), 5))
+            .await
+    })
+    .unwrap();
+    assert!(inserted);
+    // Events without a key never collide.
+    for event in ["01D", "01E"] {
+        let (stored, inserted) = tx!(store, |tx| {
+            tx.insert_conversion(alice, conversion(chain, event, None, 1))
+                .await
+        })
+        .unwrap();
+        assert!(inserted);
+        assert_eq!(stored.event_id, event);
+    }
+
+    let page = store.conversions(alice, chain, 0, 2).await.unwrap();
+    assert_eq!(page.total, 3);
+    let events: Vec<_> = page.items.iter().map(|c| c.event_id.as_str()).collect();
+    assert_eq!(events, ["01E", "01D"]);
+    let rest = store.conversions(alice, chain, 2, 2).await.unwrap();
+    assert_eq!(
+        rest.items
+            .iter()
+            .map(|c| c.event_id.as_str())
+            .collect::<Vec<_>>(),
+        ["01A"]
+    );
+    assert_eq!(store.conversions(bob, chain, 0, 10).await.unwrap().total, 1);
+}

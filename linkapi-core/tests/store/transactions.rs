@@ -1,0 +1,86 @@
+//! What a transaction body commits, and what a failed one leaves.
+
+use std::sync::Arc;
+
+use linkapi_core::model::DomainId;
+use linkapi_core::store::{Change, NewUser, Store, StoreError, Unique};
+
+use crate::{T0, conformance, domain, short_chain, tx, user};
+
+conformance!(
+    a_failed_body_leaves_nothing_and_publishes_nothing,
+    a_committed_body_returns_what_it_published,
+);
+
+async fn a_failed_body_leaves_nothing_and_publishes_nothing(store: Arc<dyn Store>) {
+    let alice = user(&store, "alice").await.id;
+    let d = domain(&store, "f.example").await.id;
+    let failed = tx!(store, |tx| {
+        tx.insert_chain(short_chain(alice, d, "kept-out", T0))
+            .await?;
+        tx.insert_user(NewUser {
+            name: "bob".to_owned(),
+            daily_quota: None,
+            created_at: T0,
+        })
+        .await?;
+        tx.publish(Change::Domains).await?;
+        // The rule that fails comes last: everything before it goes too.
+        tx.insert_user(NewUser {
+            name: "alice".to_owned(),
+            daily_quota: None,
+            created_at: T0,
+        })
+        .await
+    });
+    assert!(
+        matches!(failed, Err(StoreError::Conflict(Unique::UserName))),
+        "{failed:?}"
+    );
+    assert!(
+        store
+            .chains_by_code(alice, "kept-out")
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert_eq!(store.link(d, "kept-out").await.unwrap(), None);
+    assert_eq!(store.users().await.unwrap().len(), 1);
+    // The code was never taken.
+    tx!(store, |tx| tx
+        .insert_chain(short_chain(alice, d, "kept-out", T0))
+        .await)
+    .unwrap();
+}
+
+async fn a_committed_body_returns_what_it_published(store: Arc<dyn Store>) {
+    let (domain_id, changes) = linkapi_core::store::write(&*store, |tx| {
+        Box::pin(async move {
+            let d = tx.insert_domain(crate::new_domain("n.example")).await?;
+            tx.publish(Change::Domains).await?;
+            tx.publish(Change::Link {
+                domain: d.id,
+                code: "abc".to_owned(),
+            })
+            .await?;
+            Ok(d.id)
+        })
+    })
+    .await
+    .unwrap();
+    assert_eq!(
+        changes,
+        vec![
+            Change::Domains,
+            Change::Link {
+                domain: domain_id,
+                code: "abc".to_owned(),
+            },
+        ]
+    );
+    assert_eq!(store.domains().await.unwrap()[0].id, domain_id);
+    let (_, none) = linkapi_core::store::write(&*store, |_tx| Box::pin(async { Ok(DomainId(0)) }))
+        .await
+        .unwrap();
+    assert!(none.is_empty());
+}
