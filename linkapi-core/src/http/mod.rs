@@ -14,7 +14,9 @@ mod handlers;
 mod openapi;
 pub(crate) mod request;
 mod response;
+mod route;
 mod router;
+mod routes;
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -39,8 +41,9 @@ use crate::service::{App, RateState};
 use handlers::Call;
 use handlers::PublicCall;
 use response::Envelope;
-use response::{Body, Reply};
-use router::{Access, BodyKind, Matched, Router};
+use response::{Body, RenderedOnce, Reply};
+use route::{Access, BodyKind};
+use router::{Matched, Router};
 
 /// Limits and timeouts of the HTTP server.
 #[derive(Debug, Clone)]
@@ -93,6 +96,8 @@ struct Shared {
     app: App,
     router: Router,
     config: ServerConfig,
+    /// The OpenAPI document of `router`'s table.
+    openapi: RenderedOnce,
 }
 
 /// Serves `app` on `listener` until `shutdown` completes, then stops accepting, lets open
@@ -112,6 +117,7 @@ pub async fn serve(
         app: app.clone(),
         router: Router::new(config.metrics_access),
         config: config.clone(),
+        openapi: openapi::rendered(config.metrics_access),
     });
     let slots = Arc::new(Semaphore::new(config.max_connections.max(1)));
     let mut builder = auto::Builder::new(TokioExecutor::new());
@@ -489,7 +495,7 @@ async fn dispatch(shared: &Shared, req: Request<Incoming>, peer: SocketAddr) -> 
                 param,
                 peer,
                 reply,
-                metrics: shared.config.metrics_access,
+                openapi: shared.openapi.clone(),
             };
             return (operation, errors, None, handler(app, call).await);
         }

@@ -1,183 +1,15 @@
-//! The OpenAPI 3.1 document of every operation, built from the route table (method, path,
-//! access and scope, body kind, envelopes) and the JSON Schemas of the wire types the handlers
-//! decode and encode (schemars). Nothing here is written by hand apart from the code: each
-//! route names its input and output types in [`shapes`], and a test fails for a route that
-//! has none.
+//! The OpenAPI 3.1 document of every operation, built from the route table alone: method,
+//! path, access and scope, body kind and envelopes, and the wire types each row names for its
+//! input and output, whose JSON Schemas schemars derives. Nothing here is written by hand
+//! apart from the code.
 
 use schemars::generate::SchemaSettings;
-use schemars::{JsonSchema, Schema, SchemaGenerator};
+use schemars::{Schema, SchemaGenerator};
 use serde_json::{Map, Value, json};
 
 use super::response::Envelope;
-use super::router::{Access, BodyKind, Route};
-use crate::wire::envelope::{CompatError, CompatOk, Empty, PrimaryError, PrimaryOk, StatusOk};
-use crate::wire::{admin, compat, primary};
-
-/// A type's schema, registered in the document's components.
-type SchemaFn = fn(&mut SchemaGenerator) -> Schema;
-
-fn schema<T: JsonSchema>(generator: &mut SchemaGenerator) -> Schema {
-    generator.subschema_for::<T>()
-}
-
-/// What a success answers.
-#[derive(Clone, Copy)]
-enum Success {
-    /// JSON: status and the whole body (envelope included).
-    Json(u16, SchemaFn),
-    /// An image (QR codes, hosted files).
-    Image,
-    /// A page for people (jump pages, template previews).
-    Html,
-    /// A short link: a redirect, a jump page, or an error page.
-    Link,
-    /// 204 and nothing.
-    NoContent,
-    /// Prometheus text.
-    Metrics,
-}
-
-/// An operation's input and output types.
-#[derive(Clone, Copy)]
-struct Shapes {
-    /// The query string's fields.
-    query: Option<SchemaFn>,
-    /// The JSON body (or, on a compatibility `GET`, the query string's fields).
-    body: Option<SchemaFn>,
-    /// The success.
-    ok: Success,
-}
-
-fn ok_primary<T: JsonSchema>() -> Success {
-    Success::Json(200, schema::<PrimaryOk<T>>)
-}
-
-fn created_primary<T: JsonSchema>() -> Success {
-    Success::Json(201, schema::<PrimaryOk<T>>)
-}
-
-fn ok_compat<T: JsonSchema>() -> Success {
-    Success::Json(200, schema::<CompatOk<T>>)
-}
-
-fn ok_status<T: JsonSchema>() -> Success {
-    Success::Json(200, schema::<StatusOk<T>>)
-}
-
-fn only(ok: Success) -> Shapes {
-    Shapes {
-        query: None,
-        body: None,
-        ok,
-    }
-}
-
-fn with_body<B: JsonSchema>(ok: Success) -> Shapes {
-    Shapes {
-        query: None,
-        body: Some(schema::<B>),
-        ok,
-    }
-}
-
-fn with_query<Q: JsonSchema>(ok: Success) -> Shapes {
-    Shapes {
-        query: Some(schema::<Q>),
-        body: None,
-        ok,
-    }
-}
-
-/// The input and output types of the operation named `name`; `None` for a name this table
-/// does not know (a test keeps every route in it).
-fn shapes(name: &str) -> Option<Shapes> {
-    use {admin as a, compat as c, primary as p};
-    Some(match name {
-        "healthz" | "readyz" => only(ok_primary::<p::Health>()),
-        "openapi" => only(Success::Json(200, schema::<Value>)),
-        "metrics" => only(Success::Metrics),
-        "favicon" => only(Success::NoContent),
-        "files.get" => only(Success::Image),
-        "redirect" => only(Success::Link),
-        "chains.create" => with_body::<p::CreateChain>(created_primary::<p::Chain>()),
-        "chains.list" => with_query::<p::ListChains>(ok_primary::<p::ChainPage>()),
-        "chains.get" => only(ok_primary::<p::Chain>()),
-        "chains.update" => with_body::<p::UpdateChain>(ok_primary::<p::Chain>()),
-        "chains.delete" | "wx_chains.delete" => only(ok_primary::<p::DeletedChain>()),
-        "chains.stats" => with_query::<p::StatsQuery>(ok_primary::<p::ChainStats>()),
-        "chains.qr" | "wx_chains.qr" => with_query::<p::QrQuery>(Success::Image),
-        "chains.conversions" => with_query::<p::ListConversions>(ok_primary::<p::ConversionPage>()),
-        "groups.create" => with_body::<p::CreateGroup>(created_primary::<p::Group>()),
-        "groups.list" => only(ok_primary::<Vec<p::Group>>()),
-        "domains.list" => only(ok_primary::<Vec<p::Domain>>()),
-        "templates.list" => with_query::<p::ListTemplates>(ok_primary::<p::TemplatePage>()),
-        "uploads.create" => only(created_primary::<p::Upload>()),
-        "uploads.list" => with_query::<p::ListUploads>(ok_primary::<p::UploadPage>()),
-        "uploads.delete" => only(ok_primary::<p::Upload>()),
-        "wx_chains.create" => with_body::<p::WxChainInput>(created_primary::<p::CreatedWxChain>()),
-        "wx_chains.list" => with_query::<p::ListWxChains>(ok_primary::<p::WxChainPage>()),
-        "wx_chains.get" => only(ok_primary::<p::WxChain>()),
-        "wx_chains.update" => with_body::<p::WxChainInput>(ok_primary::<p::WxChain>()),
-        "card.list" => only(ok_primary::<p::CardList>()),
-        "card.create" => with_body::<c::CardChainInput>(ok_compat::<c::CreatedWxChain>()),
-        "admin.users.create" => with_body::<a::CreateUser>(created_primary::<a::User>()),
-        "admin.users.list" => only(ok_primary::<Vec<a::User>>()),
-        "admin.keys.create" => with_body::<a::CreateKey>(created_primary::<a::CreatedKey>()),
-        "admin.keys.list" => with_query::<a::ListKeys>(ok_primary::<Vec<a::Key>>()),
-        "admin.keys.revoke" => only(ok_primary::<a::Key>()),
-        "admin.domains.create" => with_body::<a::CreateDomain>(created_primary::<a::Domain>()),
-        "admin.domains.list" => only(ok_primary::<Vec<a::Domain>>()),
-        "admin.domains.update" => with_body::<a::UpdateDomain>(ok_primary::<a::Domain>()),
-        "admin.visitor_secret.rotate" => only(ok_primary::<a::VisitorSecretRotated>()),
-        "admin.templates.create" => {
-            with_body::<a::CreateTemplate>(created_primary::<a::Template>())
-        }
-        "admin.templates.list" => with_query::<a::ListTemplates>(ok_primary::<Vec<a::Template>>()),
-        "admin.templates.update" => with_body::<a::UpdateTemplate>(ok_primary::<a::Template>()),
-        "admin.templates.retire" => only(ok_primary::<a::Template>()),
-        "admin.templates.preview" => with_query::<a::PreviewTemplate>(Success::Html),
-        "admin.workchat.assemblies.put" => with_body::<a::PutAssembly>(ok_primary::<a::Assembly>()),
-        "admin.workchat.assemblies.list" => {
-            with_query::<a::ListAssemblies>(ok_primary::<a::AssemblyPage>())
-        }
-        "admin.workchat.transfers.load" => {
-            with_body::<a::LoadTransfers>(ok_primary::<a::LoadedTransfers>())
-        }
-        "compat.chain.create" => with_body::<c::CreateChain>(ok_compat::<c::CreatedChain>()),
-        "compat.chain.edit" => with_body::<c::EditChain>(ok_compat::<c::EditedChain>()),
-        "compat.chain.delete" => with_body::<c::DeleteChains>(ok_compat::<Empty>()),
-        "compat.chain.list" => with_body::<c::ListChains>(ok_compat::<c::ChainList>()),
-        "compat.chain.info" => with_body::<c::ChainInfo>(ok_compat::<c::ChainItem>()),
-        "compat.group.create" => with_body::<c::CreateGroup>(ok_compat::<c::CreatedGroup>()),
-        "compat.group.list" => only(ok_compat::<c::GroupList>()),
-        "compat.domain.list" => only(ok_compat::<c::DomainList>()),
-        "compat.template.list" => with_body::<c::ListTemplates>(ok_compat::<c::TemplateList>()),
-        "compat.upload.image" => only(ok_compat::<c::UploadResult>()),
-        "compat.wxchain.create" | "compat.wxchain.edit" => {
-            with_body::<c::WxChainInput>(ok_compat::<c::CreatedWxChain>())
-        }
-        "compat.wxchain.info" => with_body::<c::ChainRef>(ok_compat::<c::WxChainInfo>()),
-        "compat.wxchain.list" => with_body::<c::ListWxChains>(ok_compat::<c::WxChainList>()),
-        "compat.workchat.chain.create" | "compat.workchat.chain.edit" => {
-            with_body::<c::WorkchatChainInput>(ok_compat::<c::CreatedWxChain>())
-        }
-        "compat.workchat.chain.info" => {
-            with_body::<c::ChainRef>(ok_compat::<c::WorkchatChainInfo>())
-        }
-        "compat.workchat.assembly.list" => {
-            with_body::<c::ListAssemblies>(ok_compat::<c::AssemblyList>())
-        }
-        "compat.workchat.transfer.result" => Shapes {
-            query: Some(schema::<c::TransferQuery>),
-            body: Some(schema::<c::TransferRequest>),
-            ok: ok_status::<c::TransferResult>(),
-        },
-        "compat.conversions.report" => {
-            with_body::<c::ConversionReport>(ok_status::<c::ConversionResult>())
-        }
-        _ => return None,
-    })
-}
+use super::route::{Access, BodyKind, Output, Route, schema};
+use crate::wire::envelope::{CompatError, PrimaryError};
 
 /// A struct's schema itself: its schema is a reference into the components.
 fn resolved(schema: &Schema, generator: &SchemaGenerator) -> Value {
@@ -216,7 +48,7 @@ fn creation_links(
     let item = format!("{}/{{id}}", route.path);
     let links: Map<String, Value> = routes
         .iter()
-        .filter(|r| r.path == item && shapes(r.name).is_some())
+        .filter(|r| r.path == item)
         .map(|r| {
             let operation = format!("{}.{}", r.name, r.method.as_str().to_ascii_lowercase());
             let link = json!({
@@ -364,34 +196,34 @@ fn error_responses(route: &Route, keyed: bool) -> Map<String, Value> {
         .collect()
 }
 
-fn success_response(ok: Success, generator: &mut SchemaGenerator) -> (String, Value) {
+fn success_response(ok: Output, generator: &mut SchemaGenerator) -> (String, Value) {
     match ok {
-        Success::Json(status, schema) => (
+        Output::Json(status, schema) => (
             status.to_string(),
             json!({"description": "Success.",
                    "content": json_content(schema(generator).to_value())}),
         ),
-        Success::Image => (
+        Output::Image => (
             "200".into(),
             json!({"description": "The image.",
                    "content": {"image/png": {"schema": {"type": "string", "format": "binary"}},
                                "image/svg+xml": {"schema": {"type": "string"}},
                                "image/*": {"schema": {"type": "string", "format": "binary"}}}}),
         ),
-        Success::Html => (
+        Output::Html => (
             "200".into(),
             json!({"description": "The page.",
                    "content": {"text/html": {"schema": {"type": "string"}}}}),
         ),
-        Success::Link => (
+        Output::Link => (
             "302".into(),
             json!({"description": "A short chain (or a direct jump): `Location` is the \
                    destination. Messaging-app chains answer 200 with their jump page; unknown \
                    codes 404, expired chains and used-up codes 410.",
                    "headers": {"Location": {"schema": {"type": "string"}}}}),
         ),
-        Success::NoContent => ("204".into(), json!({"description": "Nothing."})),
-        Success::Metrics => (
+        Output::NoContent => ("204".into(), json!({"description": "Nothing."})),
+        Output::Metrics => (
             "200".into(),
             json!({"description": "Metrics in the OpenMetrics text format.",
                    "content": {"application/openmetrics-text": {"schema": {"type": "string"}}}}),
@@ -399,10 +231,17 @@ fn success_response(ok: Success, generator: &mut SchemaGenerator) -> (String, Va
     }
 }
 
+/// The document of the server's route table as `GET /openapi.json` answers it, rendered on
+/// first request.
+pub(crate) fn rendered(metrics: super::MetricsAccess) -> super::response::RenderedOnce {
+    super::response::RenderedOnce::new(move || {
+        serde_json::to_vec_pretty(&document(&super::routes::routes(metrics)))
+            .unwrap_or_default()
+            .into()
+    })
+}
+
 /// The OpenAPI 3.1 document of `routes`.
-///
-/// # Panics
-/// Never for the server's route table: a test checks every route has its shapes.
 pub(crate) fn document(routes: &[Route]) -> Value {
     let mut settings = SchemaSettings::draft2020_12();
     settings.definitions_path = "#/components/schemas/".into();
@@ -411,15 +250,12 @@ pub(crate) fn document(routes: &[Route]) -> Value {
     schema::<CompatError>(&mut generator);
     let mut paths = Map::new();
     for route in routes {
-        let Some(shapes) = shapes(route.name) else {
-            continue;
-        };
         let keyed = matches!(route.access, Access::Key { .. });
         let mut parameters = path_parameters(route.path);
         let method = route.method.as_str().to_ascii_lowercase();
         // Compatibility list and info actions also take their fields as a query on GET.
         let body_in_query = method == "get";
-        if let Some(query) = shapes.query {
+        if let Some(query) = route.query_type {
             let query = query(&mut generator);
             parameters.extend(query_parameters(&query, &generator));
         }
@@ -427,7 +263,7 @@ pub(crate) fn document(routes: &[Route]) -> Value {
             "operationId": format!("{}.{method}", route.name),
             "tags": [tag(route.path)],
         });
-        if let Some(body) = shapes.body {
+        if let Some(body) = route.body_type {
             let body = body(&mut generator);
             if body_in_query {
                 parameters.extend(query_parameters(&body, &generator));
@@ -466,15 +302,15 @@ pub(crate) fn document(routes: &[Route]) -> Value {
             operation["parameters"] = Value::Array(parameters);
         }
         let mut responses = error_responses(route, keyed);
-        let (status, mut success) = success_response(shapes.ok, &mut generator);
-        if let Success::Json(201, envelope) = shapes.ok {
+        let (status, mut success) = success_response(route.output, &mut generator);
+        if let Output::Json(201, envelope) = route.output {
             let envelope = envelope(&mut generator);
             if let Some(links) = creation_links(route, routes, &envelope, &generator) {
                 success["links"] = links;
             }
         }
         responses.insert(status, success);
-        if matches!(shapes.ok, Success::Link) {
+        if matches!(route.output, Output::Link) {
             let page = json!({"text/html": {"schema": {"type": "string"}}});
             responses.insert(
                 "200".into(),
@@ -549,16 +385,7 @@ fn tag(path: &str) -> &'static str {
 mod tests {
     use super::*;
     use crate::http::MetricsAccess;
-    use crate::http::router::routes;
-
-    #[test]
-    fn every_route_has_its_shapes() {
-        for access in [MetricsAccess::Loopback, MetricsAccess::Admin] {
-            for route in routes(access) {
-                assert!(shapes(route.name).is_some(), "{} has no shapes", route.name);
-            }
-        }
-    }
+    use crate::http::routes::routes;
 
     #[test]
     fn the_document_names_every_operation_and_resolves_its_references() {

@@ -14,8 +14,7 @@ use std::net::SocketAddr;
 use bytes::Bytes;
 use http::request::Parts;
 
-use super::MetricsAccess;
-use super::response::Reply;
+use super::response::{RenderedOnce, Reply};
 use crate::service::Principal;
 
 /// A decoded, authenticated API request.
@@ -44,6 +43,6 @@ pub(crate) struct PublicCall {
     pub(crate) peer: SocketAddr,
     /// The success envelope the route declares.
     pub(crate) reply: Reply,
-    /// Who may read `/metrics` on this server (the OpenAPI document says so).
-    pub(crate) metrics: MetricsAccess,
+    /// The OpenAPI document of this server's operations.
+    pub(crate) openapi: RenderedOnce,
 }

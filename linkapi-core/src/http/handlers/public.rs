@@ -40,24 +40,12 @@ pub(crate) async fn metrics_on_loopback(app: &App, call: PublicCall) -> Result<R
 }
 
 /// # `GET /openapi.json`: the OpenAPI 3.1 document of every operation, built once per
-/// process from the route table and the wire types.
+/// server from the route table.
 pub(crate) async fn openapi(_app: &App, call: PublicCall) -> Result<Response> {
-    static DOCUMENTS: [std::sync::OnceLock<bytes::Bytes>; 2] =
-        [std::sync::OnceLock::new(), std::sync::OnceLock::new()];
-    let slot = match call.metrics {
-        crate::http::MetricsAccess::Loopback => 0,
-        crate::http::MetricsAccess::Admin => 1,
-    };
-    let document = DOCUMENTS[slot].get_or_init(|| {
-        let routes = crate::http::router::routes(call.metrics);
-        serde_json::to_vec_pretty(&crate::http::openapi::document(&routes))
-            .unwrap_or_default()
-            .into()
-    });
     Ok(crate::http::response::bytes(
         "application/json",
         "public, max-age=300",
-        document.clone(),
+        call.openapi.get(),
     ))
 }
 

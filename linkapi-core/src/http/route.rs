@@ -1,0 +1,276 @@
+//! What one operation is: method and path, who may call it (no key, or a key with a scope, and
+//! whether the key may come as `?apikey=`), what it reads (query fields, a JSON body, or a
+//! multipart stream, with the types they decode into), what it answers (status, envelope and
+//! the type inside), and its handler. A row of the route table (`routes`) says all of it, and
+//! everything else derives from the row: dispatch (`http::dispatch`), the OpenAPI document
+//! (`openapi`), and the tests that every operation refuses calls without a key or its scope.
+//!
+//! A row is built in two steps so that none can be left half declared: [`primary`],
+//! [`compat`] or [`public`] start it with the method, path, name, access and handler, input
+//! types are added with [`Declared::query`] and [`Declared::body`], and it becomes a [`Route`]
+//! only by saying what it answers ([`Declared::ok`], [`Declared::created`],
+//! [`Declared::answers`]).
+
+use futures_util::future::BoxFuture;
+use http::Method;
+use schemars::{JsonSchema, Schema, SchemaGenerator};
+
+use super::handlers::{Call, PublicCall};
+use super::response::{Body, Envelope};
+use crate::error::Result;
+use crate::model::Scope;
+use crate::service::App;
+use crate::wire::envelope::{CompatOk, PrimaryOk, StatusOk};
+
+/// What an operation reads of the request body.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum BodyKind {
+    /// Nothing: the body is not read.
+    None,
+    /// A JSON document of at most `ServerConfig::max_body_bytes`, read whole before the
+    /// handler runs (an empty body is `{}`).
+    Json,
+    /// A `multipart/form-data` stream the handler reads part by part (uploads).
+    Multipart,
+}
+
+/// An authenticated operation's handler.
+pub(crate) type ApiHandler =
+    for<'a> fn(&'a App, Call) -> BoxFuture<'a, Result<http::Response<Body>>>;
+
+/// An unauthenticated operation's handler.
+pub(crate) type PublicHandler =
+    for<'a> fn(&'a App, PublicCall) -> BoxFuture<'a, Result<http::Response<Body>>>;
+
+/// Who may call an operation, and what runs it.
+#[derive(Clone, Copy)]
+pub(crate) enum Access {
+    /// No key: health checks and the redirect path.
+    Public(PublicHandler),
+    /// A key holding `scope`.
+    Key {
+        /// The scope the key must hold.
+        scope: Scope,
+        /// Whether the key may also come as `?apikey=` (the compatibility surface and the
+        /// card operations; contract section 1).
+        query_key: bool,
+        /// The handler.
+        handler: ApiHandler,
+    },
+}
+
+/// A wire type's JSON Schema, registered in the OpenAPI document's components.
+pub(crate) type SchemaFn = fn(&mut SchemaGenerator) -> Schema;
+
+pub(crate) fn schema<T: JsonSchema>(generator: &mut SchemaGenerator) -> Schema {
+    generator.subschema_for::<T>()
+}
+
+/// What a success answers.
+#[derive(Clone, Copy)]
+pub(crate) enum Output {
+    /// JSON: status and the whole body (envelope included).
+    Json(u16, SchemaFn),
+    /// An image (QR codes, hosted files).
+    Image,
+    /// A page for people (jump pages, template previews).
+    Html,
+    /// A short link: a redirect, a jump page, or an error page.
+    Link,
+    /// 204 and nothing.
+    NoContent,
+    /// Prometheus text.
+    Metrics,
+}
+
+/// One operation.
+pub(crate) struct Route {
+    /// The method (HEAD is answered wherever GET is).
+    pub(crate) method: Method,
+    /// The path, `{name}` for its parameter.
+    pub(crate) path: &'static str,
+    /// Stable operation name: logs, and the OpenAPI operation id.
+    pub(crate) name: &'static str,
+    /// Who may call it.
+    pub(crate) access: Access,
+    /// What it reads of the body.
+    pub(crate) body: BodyKind,
+    /// The envelope of its successes.
+    pub(crate) success: Envelope,
+    /// The envelope of its errors.
+    pub(crate) errors: Envelope,
+    /// The type its query string decodes into.
+    pub(crate) query_type: Option<SchemaFn>,
+    /// The type its JSON body decodes into (on a compatibility `GET`, its query string).
+    pub(crate) body_type: Option<SchemaFn>,
+    /// What a success answers.
+    pub(crate) output: Output,
+}
+
+/// An operation whose row does not yet say what it answers.
+pub(crate) struct Declared {
+    method: Method,
+    path: &'static str,
+    name: &'static str,
+    access: Access,
+    body: BodyKind,
+    success: Envelope,
+    errors: Envelope,
+    query_type: Option<SchemaFn>,
+    body_type: Option<SchemaFn>,
+}
+
+impl Declared {
+    /// Its query string decodes into `Q`.
+    pub(crate) fn query<Q: JsonSchema>(mut self) -> Self {
+        self.query_type = Some(schema::<Q>);
+        self
+    }
+
+    /// Its JSON body (on a compatibility `GET`, its query string) decodes into `B`.
+    pub(crate) fn body<B: JsonSchema>(mut self) -> Self {
+        self.body_type = Some(schema::<B>);
+        self
+    }
+
+    /// It reads a `multipart/form-data` stream instead of a JSON body.
+    pub(crate) fn multipart(mut self) -> Self {
+        self.body = BodyKind::Multipart;
+        self
+    }
+
+    /// Its successes are `T` in the envelope `success`, errors in `errors` (the conversion
+    /// report and the transfer query, whose wire formats the spec fixes).
+    pub(crate) fn envelopes(mut self, success: Envelope, errors: Envelope) -> Self {
+        self.success = success;
+        self.errors = errors;
+        self
+    }
+
+    /// It answers 200 with `T` in its success envelope.
+    pub(crate) fn ok<T: JsonSchema>(self) -> Route {
+        let envelope = self.success;
+        self.answers(Output::Json(200, enveloped::<T>(envelope)))
+    }
+
+    /// It answers 201 with what it created, `T`, in its success envelope.
+    pub(crate) fn created<T: JsonSchema>(self) -> Route {
+        let envelope = self.success;
+        self.answers(Output::Json(201, enveloped::<T>(envelope)))
+    }
+
+    /// It answers `output`.
+    pub(crate) fn answers(self, output: Output) -> Route {
+        Route {
+            method: self.method,
+            path: self.path,
+            name: self.name,
+            access: self.access,
+            body: self.body,
+            success: self.success,
+            errors: self.errors,
+            query_type: self.query_type,
+            body_type: self.body_type,
+            output,
+        }
+    }
+}
+
+/// The schema of `T` in `envelope`.
+fn enveloped<T: JsonSchema>(envelope: Envelope) -> SchemaFn {
+    match envelope {
+        Envelope::Compat => schema::<CompatOk<T>>,
+        Envelope::Status => schema::<StatusOk<T>>,
+        Envelope::Primary | Envelope::Page => schema::<PrimaryOk<T>>,
+    }
+}
+
+/// Wraps an `async fn(&App, Call|PublicCall) -> Result<Response>` as a table entry.
+macro_rules! handler {
+    ($f:path) => {
+        |app, call| Box::pin($f(app, call))
+    };
+}
+pub(crate) use handler;
+
+/// A primary-surface operation: headers carry the key, primary envelopes, a JSON body on
+/// `POST` and `PATCH`.
+pub(crate) fn primary(
+    method: Method,
+    path: &'static str,
+    name: &'static str,
+    scope: Scope,
+    handler: ApiHandler,
+) -> Declared {
+    let body = if method == Method::POST || method == Method::PATCH {
+        BodyKind::Json
+    } else {
+        BodyKind::None
+    };
+    Declared {
+        method,
+        path,
+        name,
+        access: Access::Key {
+            scope,
+            query_key: false,
+            handler,
+        },
+        body,
+        success: Envelope::Primary,
+        errors: Envelope::Primary,
+        query_type: None,
+        body_type: None,
+    }
+}
+
+/// A compatibility-surface action: the key may come as `?apikey=`, compat envelopes, a JSON
+/// body (or, by GET, the same fields as query parameters).
+pub(crate) fn compat(
+    method: Method,
+    path: &'static str,
+    name: &'static str,
+    scope: Scope,
+    handler: ApiHandler,
+) -> Declared {
+    let body = if method == Method::GET {
+        BodyKind::None
+    } else {
+        BodyKind::Json
+    };
+    Declared {
+        method,
+        path,
+        name,
+        access: Access::Key {
+            scope,
+            query_key: true,
+            handler,
+        },
+        body,
+        success: Envelope::Compat,
+        errors: Envelope::Compat,
+        query_type: None,
+        body_type: None,
+    }
+}
+
+/// An operation anyone may call with `GET`, answering in `envelope`.
+pub(crate) fn public(
+    path: &'static str,
+    name: &'static str,
+    envelope: Envelope,
+    handler: PublicHandler,
+) -> Declared {
+    Declared {
+        method: Method::GET,
+        path,
+        name,
+        access: Access::Public(handler),
+        body: BodyKind::None,
+        success: envelope,
+        errors: envelope,
+        query_type: None,
+        body_type: None,
+    }
+}
