@@ -266,3 +266,81 @@ async fn conversions_report_and_list() {
         other => panic!("{other:?}"),
     }
 }
+
+/// Operations for browsers, not programs: a short link, hosted files, the favicon.
+const NOT_FOR_THE_CLIENT: [&str; 3] = ["redirect", "files.get", "favicon"];
+
+#[tokio::test]
+async fn the_client_calls_every_operation_by_the_servers_method_and_path() {
+    let server = TestServer::start().await;
+    let document = client(&server, ADMIN_KEY).openapi().await.unwrap();
+    // (method, path) → operation name, as the server's route table has them.
+    let mut served = std::collections::BTreeMap::new();
+    for (path, methods) in document["paths"].as_object().unwrap() {
+        for (method, operation) in methods.as_object().unwrap() {
+            let id = operation["operationId"].as_str().unwrap();
+            let name = id.rsplit_once('.').unwrap().0.to_owned();
+            served.insert((method.to_ascii_uppercase(), path.clone()), name);
+        }
+    }
+    for op in linkapi_core::client::OPERATIONS {
+        let found = served.get(&(op.method.to_owned(), op.path.to_owned()));
+        assert_eq!(
+            found.map(String::as_str),
+            Some(op.name),
+            "the client calls {} {} as {}, which the server does not serve",
+            op.method,
+            op.path,
+            op.name
+        );
+    }
+    let called: std::collections::BTreeSet<&str> = linkapi_core::client::OPERATIONS
+        .iter()
+        .map(|op| op.name)
+        .collect();
+    for name in served.values() {
+        assert!(
+            called.contains(name.as_str()) || NOT_FOR_THE_CLIENT.contains(&name.as_str()),
+            "the server's operation {name} has no client method"
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_servers_own_operations_and_the_remaining_lists_answer_through_the_client() {
+    let server = TestServer::start().await;
+    let admin = client(&server, ADMIN_KEY);
+    assert_eq!(admin.health().await.unwrap().status, "ok");
+    assert_eq!(admin.ready().await.unwrap().status, "ready");
+    assert!(admin.metrics().await.unwrap().contains("# TYPE"));
+    let templates = admin
+        .compat_templates(&compat::ListTemplates::default())
+        .await
+        .unwrap();
+    let first = templates
+        .list
+        .first()
+        .expect("built-in templates are offered")
+        .id;
+    let page = admin
+        .template_preview(first, &admin::PreviewTemplate::default())
+        .await
+        .unwrap();
+    assert!(page.contains("<html"), "{page}");
+    let listed = admin
+        .compat_list_wx_chains(&compat::ListWxChains::default())
+        .await
+        .unwrap();
+    assert_eq!(listed.total, 0);
+    let refused = admin
+        .compat_upload_images(vec![("notes.txt".to_owned(), b"not an image".to_vec())])
+        .await
+        .unwrap();
+    assert!(refused.upload_success_data.is_empty());
+    assert_eq!(
+        refused.upload_fail_data.len(),
+        1,
+        "{:?}",
+        refused.upload_fail_data
+    );
+}

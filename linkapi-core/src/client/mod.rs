@@ -1,0 +1,508 @@
+//! A typed async client of the linkapi HTTP API (feature `client`): every operation of the
+//! primary, compatibility and admin surfaces, returning the same wire types the server uses.
+//!
+//! ```no_run
+//! use linkapi_core::client::Client;
+//! use linkapi_core::wire::primary::CreateChain;
+//!
+//! # async fn demo() -> Result<(), linkapi_core::client::ClientError> {
+//! let client = Client::new("http://127.0.0.1:8080", "lk_...")?;
+//! let chain = client
+//!     .create_chain(&CreateChain {
+//!         target_url: "https://example.com".into(),
+//!         chain_title: Some("launch".into()),
+//!         ..CreateChain::default()
+//!     })
+//!     .await?;
+//! println!("{}", chain.render_url);
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! Errors carry the HTTP status and the envelope's code and message ([`ClientError::Api`]), or
+//! say what failed on the way ([`ClientError::Connect`], [`ClientError::Timeout`], ...).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use reqwest::{Method, RequestBuilder, StatusCode};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::wire::envelope::{CompatError, CompatOk, PrimaryError, PrimaryOk, StatusOk};
+
+mod admin;
+mod compat;
+mod primary;
+
+/// Why a call failed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ClientError {
+    /// The server answered with an error envelope.
+    #[error("{message} (HTTP {status}, {code})")]
+    Api {
+        /// HTTP status.
+        status: u16,
+        /// The primary envelope's short name; on the compatibility surface, derived from the
+        /// status (`not_found`, `forbidden`, ...).
+        code: String,
+        /// The server's message.
+        message: String,
+        /// `Retry-After`, for 429s.
+        retry_after: Option<u64>,
+        /// `x-request-id`, to find the request in the server's logs.
+        request_id: Option<String>,
+    },
+    /// No connection could be made.
+    #[error("could not connect to {url}")]
+    Connect {
+        /// What was asked for.
+        url: String,
+        /// The transport's error.
+        #[source]
+        source: reqwest::Error,
+    },
+    /// The server did not answer in time.
+    #[error("no answer from {url} in time")]
+    Timeout {
+        /// What was asked for.
+        url: String,
+    },
+    /// The exchange failed otherwise.
+    #[error("request to {url} failed")]
+    Transport {
+        /// What was asked for.
+        url: String,
+        /// The transport's error.
+        #[source]
+        source: reqwest::Error,
+    },
+    /// The answer was not what the API sends.
+    #[error("unexpected answer from {url}: {detail}")]
+    Decode {
+        /// What was asked for.
+        url: String,
+        /// What was wrong with it.
+        detail: String,
+    },
+    /// The base URL is not an http(s) URL.
+    #[error("invalid server URL {0:?}: give http://host[:port] or https://host[:port]")]
+    InvalidBase(String),
+}
+
+impl ClientError {
+    /// The HTTP status, when the server answered.
+    pub fn status(&self) -> Option<u16> {
+        match self {
+            ClientError::Api { status, .. } => Some(*status),
+            _ => None,
+        }
+    }
+}
+
+/// Short name for an HTTP status, for envelopes that carry none.
+fn status_code_name(status: StatusCode) -> &'static str {
+    match status.as_u16() {
+        400 => "bad_request",
+        401 => "invalid_api_key",
+        403 => "forbidden",
+        404 => "not_found",
+        405 => "method_not_allowed",
+        409 => "conflict",
+        413 => "payload_too_large",
+        415 => "unsupported_media_type",
+        422 => "unprocessable",
+        429 => "rate_limited",
+        500..=599 => "internal_error",
+        _ => "error",
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Surface {
+    Primary,
+    Compat,
+    /// `{status: 1, result}` (conversions), with primary errors.
+    Status,
+}
+
+/// A connection to one linkapi server with one API key. Cheap to clone.
+#[derive(Clone)]
+pub struct Client {
+    http: reqwest::Client,
+    base: Arc<str>,
+    key: Arc<str>,
+    patience: RateLimitPatience,
+}
+
+/// How a [`Client`] meets `429 rate_limited`: by default it reports it at once; see
+/// [`Client::wait_out_rate_limits`].
+#[derive(Debug, Clone, Copy, Default)]
+struct RateLimitPatience {
+    /// Sends of one request, the first included; 1 or less never resends.
+    tries: u32,
+    /// The longest `Retry-After` waited out; a longer one is reported.
+    max_wait: Duration,
+}
+
+impl std::fmt::Debug for Client {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The key is a secret: never in logs or panics.
+        f.debug_struct("Client")
+            .field("base", &self.base)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Client {
+    /// A client of the server at `base` (`http://host:port`) acting with `api_key`, with
+    /// 10 s to connect and 60 s per request.
+    ///
+    /// # Errors
+    /// [`ClientError::InvalidBase`] for a base that is not an http(s) URL.
+    pub fn new(base: &str, api_key: &str) -> Result<Client, ClientError> {
+        // reqwest is built without a bundled crypto provider (aws-lc's C build is slow); use
+        // ring unless the program installed one itself.
+        if rustls::crypto::CryptoProvider::get_default().is_none() {
+            let _ = rustls::crypto::ring::default_provider().install_default();
+        }
+        let http = reqwest::Client::builder()
+            .connect_timeout(Duration::from_secs(10))
+            .timeout(Duration::from_secs(60))
+            .redirect(reqwest::redirect::Policy::none())
+            .user_agent(concat!("linkapi/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|source| ClientError::Transport {
+                url: base.to_owned(),
+                source,
+            })?;
+        Client::with_http(http, base, api_key)
+    }
+
+    /// A client over a `reqwest::Client` the caller configured.
+    ///
+    /// # Errors
+    /// [`ClientError::InvalidBase`] for a base that is not an http(s) URL.
+    pub fn with_http(
+        http: reqwest::Client,
+        base: &str,
+        api_key: &str,
+    ) -> Result<Client, ClientError> {
+        let parsed = url::Url::parse(base).map_err(|_| ClientError::InvalidBase(base.into()))?;
+        if !matches!(parsed.scheme(), "http" | "https") || parsed.host_str().is_none() {
+            return Err(ClientError::InvalidBase(base.into()));
+        }
+        Ok(Client {
+            http,
+            base: base.trim_end_matches('/').into(),
+            key: api_key.into(),
+            patience: RateLimitPatience::default(),
+        })
+    }
+
+    /// This client, sending a request up to `tries` times while the server answers
+    /// `429 rate_limited` with a `Retry-After` of at most `max_wait` (waiting what it says, at
+    /// least a second). Safe for every request: the server refuses a rate-limited one before
+    /// reading it, so nothing was done. Requests with a streamed body are never resent.
+    #[must_use]
+    pub fn wait_out_rate_limits(mut self, tries: u32, max_wait: Duration) -> Client {
+        self.patience = RateLimitPatience { tries, max_wait };
+        self
+    }
+
+    /// The server's base URL.
+    pub fn base(&self) -> &str {
+        &self.base
+    }
+
+    /// A request for `op` at `path` (its template filled in, a query string after it).
+    fn request(&self, op: Operation, path: &str) -> (RequestBuilder, String) {
+        debug_assert!(op.serves(path), "{path} is not a path of {}", op.name);
+        let url = format!("{}{}", self.base, path);
+        (
+            self.http
+                .request(op.http_method(), &url)
+                .bearer_auth(&*self.key),
+            url,
+        )
+    }
+
+    /// Sends a request for `op` and decodes its success from `op`'s envelope.
+    async fn send<T: DeserializeOwned>(
+        &self,
+        op: Operation,
+        request: RequestBuilder,
+        url: String,
+    ) -> Result<T, ClientError> {
+        let bytes = self.fetch(request, &url).await?;
+        let decode = |detail: String| ClientError::Decode {
+            url: url.clone(),
+            detail,
+        };
+        match op.surface {
+            Surface::Primary => serde_json::from_slice::<PrimaryOk<T>>(&bytes)
+                .map(|ok| ok.data)
+                .map_err(|e| decode(e.to_string())),
+            Surface::Compat => serde_json::from_slice::<CompatOk<T>>(&bytes)
+                .map(|ok| ok.result)
+                .map_err(|e| decode(e.to_string())),
+            Surface::Status => serde_json::from_slice::<StatusOk<T>>(&bytes)
+                .map(|ok| ok.result)
+                .map_err(|e| decode(e.to_string())),
+        }
+    }
+
+    /// Sends `request` (again, while rate limited, as far as the client's patience goes): the
+    /// body of a success, or the error the answer (or the exchange) amounts to.
+    async fn fetch(
+        &self,
+        mut request: RequestBuilder,
+        url: &str,
+    ) -> Result<bytes::Bytes, ClientError> {
+        let mut tries = 1;
+        loop {
+            let again = if tries < self.patience.tries {
+                request.try_clone()
+            } else {
+                None
+            };
+            let outcome = self.fetch_once(request, url).await;
+            let wait = match &outcome {
+                Err(ClientError::Api {
+                    status: 429,
+                    code,
+                    retry_after,
+                    ..
+                }) if code == "rate_limited" => retry_after
+                    .map(|s| Duration::from_secs(s.max(1)))
+                    .filter(|wait| *wait <= self.patience.max_wait),
+                _ => None,
+            };
+            match (again, wait) {
+                (Some(next), Some(wait)) => {
+                    tokio::time::sleep(wait).await;
+                    request = next;
+                    tries += 1;
+                }
+                _ => return outcome,
+            }
+        }
+    }
+
+    /// Sends `request` once.
+    async fn fetch_once(
+        &self,
+        request: RequestBuilder,
+        url: &str,
+    ) -> Result<bytes::Bytes, ClientError> {
+        let url = url.to_owned();
+        let response = request.send().await.map_err(|source| {
+            if source.is_timeout() {
+                ClientError::Timeout { url: url.clone() }
+            } else if source.is_connect() {
+                ClientError::Connect {
+                    url: url.clone(),
+                    source,
+                }
+            } else {
+                ClientError::Transport {
+                    url: url.clone(),
+                    source,
+                }
+            }
+        })?;
+        let status = response.status();
+        let header = |name: &str| {
+            response
+                .headers()
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned)
+        };
+        let retry_after = header("retry-after").and_then(|v| v.parse().ok());
+        let request_id = header("x-request-id");
+        let bytes = response
+            .bytes()
+            .await
+            .map_err(|source| ClientError::Transport {
+                url: url.clone(),
+                source,
+            })?;
+        if status.is_success() {
+            return Ok(bytes);
+        }
+        let (code, message) = if let Ok(err) = serde_json::from_slice::<PrimaryError>(&bytes) {
+            (err.code, err.message)
+        } else if let Ok(err) = serde_json::from_slice::<CompatError>(&bytes) {
+            (status_code_name(status).to_owned(), err.msg)
+        } else {
+            // Not one of ours: a proxy's error page, say.
+            (
+                status_code_name(status).to_owned(),
+                status.canonical_reason().unwrap_or("error").to_lowercase(),
+            )
+        };
+        Err(ClientError::Api {
+            status: status.as_u16(),
+            code,
+            message,
+            retry_after,
+            request_id,
+        })
+    }
+
+    async fn get<T: DeserializeOwned>(&self, op: Operation, path: &str) -> Result<T, ClientError> {
+        let (request, url) = self.request(op, path);
+        self.send(op, request, url).await
+    }
+
+    async fn with_body<T: DeserializeOwned>(
+        &self,
+        op: Operation,
+        path: &str,
+        body: &impl Serialize,
+    ) -> Result<T, ClientError> {
+        let (request, url) = self.request(op, path);
+        self.send(op, request.json(body), url).await
+    }
+
+    /// The query string of `query`, `?` included; empty when it has no fields.
+    fn query_string(&self, query: &impl Serialize) -> Result<String, ClientError> {
+        let query = serde_urlencoded::to_string(query).map_err(|e| ClientError::Decode {
+            url: self.base.to_string(),
+            detail: e.to_string(),
+        })?;
+        Ok(if query.is_empty() {
+            query
+        } else {
+            format!("?{query}")
+        })
+    }
+}
+
+/// One operation of the server as this client calls it: its name in the server's route
+/// table (the OpenAPI operation id without its method), method, path template and envelope.
+/// Every request the client makes names one; a test checks the list against the server's.
+#[derive(Debug, Clone, Copy)]
+pub struct Operation {
+    /// The operation's name.
+    pub name: &'static str,
+    /// The HTTP method.
+    pub method: &'static str,
+    /// The path, `{name}` for its parameter.
+    pub path: &'static str,
+    surface: Surface,
+}
+
+impl Operation {
+    fn http_method(&self) -> Method {
+        match self.method {
+            "POST" => Method::POST,
+            "PATCH" => Method::PATCH,
+            "DELETE" => Method::DELETE,
+            _ => Method::GET,
+        }
+    }
+
+    /// Whether `path` (a query string after it or not) is this operation's path with its
+    /// parameter filled in.
+    fn serves(&self, path: &str) -> bool {
+        let path = path.split('?').next().unwrap_or_default();
+        let given = path.split('/');
+        let template = self.path.split('/');
+        given.clone().count() == template.clone().count()
+            && given.zip(template).all(|(segment, expected)| {
+                segment == expected || (expected.starts_with('{') && !segment.is_empty())
+            })
+    }
+}
+
+/// Declares each operation as a constant of `op` and lists them all in [`OPERATIONS`].
+macro_rules! operations {
+    ($($constant:ident = $method:ident $path:literal $surface:ident $name:literal;)*) => {
+        /// The operations the client calls, one constant each.
+        pub mod op {
+            use super::{Operation, Surface};
+            $(
+                #[doc = concat!("`", stringify!($method), " ", $path, "`")]
+                pub const $constant: Operation = Operation {
+                    name: $name,
+                    method: stringify!($method),
+                    path: $path,
+                    surface: Surface::$surface,
+                };
+            )*
+        }
+
+        /// Every operation the client calls.
+        pub const OPERATIONS: &[Operation] = &[$(op::$constant),*];
+    };
+}
+
+operations! {
+    ADMIN_DOMAINS_LIST = GET "/admin/domains" Primary "admin.domains.list";
+    ADMIN_DOMAINS_CREATE = POST "/admin/domains" Primary "admin.domains.create";
+    ADMIN_DOMAINS_UPDATE = PATCH "/admin/domains/{id}" Primary "admin.domains.update";
+    ADMIN_KEYS_LIST = GET "/admin/keys" Primary "admin.keys.list";
+    ADMIN_KEYS_CREATE = POST "/admin/keys" Primary "admin.keys.create";
+    ADMIN_KEYS_REVOKE = DELETE "/admin/keys/{id}" Primary "admin.keys.revoke";
+    ADMIN_TEMPLATES_LIST = GET "/admin/templates" Primary "admin.templates.list";
+    ADMIN_TEMPLATES_CREATE = POST "/admin/templates" Primary "admin.templates.create";
+    ADMIN_TEMPLATES_RETIRE = DELETE "/admin/templates/{id}" Primary "admin.templates.retire";
+    ADMIN_TEMPLATES_UPDATE = PATCH "/admin/templates/{id}" Primary "admin.templates.update";
+    ADMIN_TEMPLATES_PREVIEW = GET "/admin/templates/{id}/preview" Primary "admin.templates.preview";
+    ADMIN_USERS_LIST = GET "/admin/users" Primary "admin.users.list";
+    ADMIN_USERS_CREATE = POST "/admin/users" Primary "admin.users.create";
+    ADMIN_VISITOR_SECRET_ROTATE = POST "/admin/visitor-secret" Primary "admin.visitor_secret.rotate";
+    ADMIN_WORKCHAT_ASSEMBLIES_LIST = GET "/admin/workchat/assemblies" Primary "admin.workchat.assemblies.list";
+    ADMIN_WORKCHAT_ASSEMBLIES_PUT = POST "/admin/workchat/assemblies" Primary "admin.workchat.assemblies.put";
+    ADMIN_WORKCHAT_TRANSFERS_LOAD = POST "/admin/workchat/transfers" Primary "admin.workchat.transfers.load";
+    CARD_LIST = GET "/card" Primary "card.list";
+    CARD_CREATE = POST "/card/createWxChain" Compat "card.create";
+    CHAINS_LIST = GET "/chains" Primary "chains.list";
+    CHAINS_CREATE = POST "/chains" Primary "chains.create";
+    CHAINS_DELETE = DELETE "/chains/{id}" Primary "chains.delete";
+    CHAINS_GET = GET "/chains/{id}" Primary "chains.get";
+    CHAINS_UPDATE = PATCH "/chains/{id}" Primary "chains.update";
+    CHAINS_CONVERSIONS = GET "/chains/{id}/conversions" Primary "chains.conversions";
+    CHAINS_QR = GET "/chains/{id}/qr" Primary "chains.qr";
+    CHAINS_STATS = GET "/chains/{id}/stats" Primary "chains.stats";
+    DOMAINS_LIST = GET "/domains" Primary "domains.list";
+    GROUPS_LIST = GET "/groups" Primary "groups.list";
+    GROUPS_CREATE = POST "/groups" Primary "groups.create";
+    HEALTHZ = GET "/healthz" Primary "healthz";
+    METRICS = GET "/metrics" Primary "metrics";
+    OPENAPI = GET "/openapi.json" Primary "openapi";
+    COMPAT_CONVERSIONS_REPORT = POST "/openapi/v1/adcallback/{ad_platform_name}/conversions" Status "compat.conversions.report";
+    COMPAT_CHAIN_CREATE = POST "/openapi/v1/chain/create" Compat "compat.chain.create";
+    COMPAT_CHAIN_DELETE = POST "/openapi/v1/chain/delete" Compat "compat.chain.delete";
+    COMPAT_CHAIN_EDIT = POST "/openapi/v1/chain/edit" Compat "compat.chain.edit";
+    COMPAT_CHAIN_INFO = POST "/openapi/v1/chain/info" Compat "compat.chain.info";
+    COMPAT_CHAIN_LIST = POST "/openapi/v1/chain/list" Compat "compat.chain.list";
+    COMPAT_DOMAIN_LIST = POST "/openapi/v1/domain/list" Compat "compat.domain.list";
+    COMPAT_GROUP_CREATE = POST "/openapi/v1/group/create" Compat "compat.group.create";
+    COMPAT_GROUP_LIST = POST "/openapi/v1/group/list" Compat "compat.group.list";
+    COMPAT_TEMPLATE_LIST = POST "/openapi/v1/template/list" Compat "compat.template.list";
+    COMPAT_UPLOAD_IMAGE = POST "/openapi/v1/upload/image" Compat "compat.upload.image";
+    COMPAT_WORKCHAT_ASSEMBLY_LIST = POST "/openapi/v1/workchat/assembly/list" Compat "compat.workchat.assembly.list";
+    COMPAT_WORKCHAT_CHAIN_CREATE = POST "/openapi/v1/workchat/chain/create" Compat "compat.workchat.chain.create";
+    COMPAT_WORKCHAT_CHAIN_EDIT = POST "/openapi/v1/workchat/chain/edit" Compat "compat.workchat.chain.edit";
+    COMPAT_WORKCHAT_CHAIN_INFO = POST "/openapi/v1/workchat/chain/info" Compat "compat.workchat.chain.info";
+    COMPAT_WORKCHAT_TRANSFER_RESULT = POST "/openapi/v1/workchat/transfer/result" Status "compat.workchat.transfer.result";
+    COMPAT_WXCHAIN_CREATE = POST "/openapi/v1/wxchain/create" Compat "compat.wxchain.create";
+    COMPAT_WXCHAIN_EDIT = POST "/openapi/v1/wxchain/edit" Compat "compat.wxchain.edit";
+    COMPAT_WXCHAIN_INFO = POST "/openapi/v1/wxchain/info" Compat "compat.wxchain.info";
+    COMPAT_WXCHAIN_LIST = POST "/openapi/v1/wxchain/list" Compat "compat.wxchain.list";
+    READYZ = GET "/readyz" Primary "readyz";
+    TEMPLATES_LIST = GET "/templates" Primary "templates.list";
+    UPLOADS_LIST = GET "/uploads" Primary "uploads.list";
+    UPLOADS_CREATE = POST "/uploads" Primary "uploads.create";
+    UPLOADS_DELETE = DELETE "/uploads/{file_id}" Primary "uploads.delete";
+    WX_CHAINS_LIST = GET "/wx-chains" Primary "wx_chains.list";
+    WX_CHAINS_CREATE = POST "/wx-chains" Primary "wx_chains.create";
+    WX_CHAINS_DELETE = DELETE "/wx-chains/{id}" Primary "wx_chains.delete";
+    WX_CHAINS_GET = GET "/wx-chains/{id}" Primary "wx_chains.get";
+    WX_CHAINS_UPDATE = PATCH "/wx-chains/{id}" Primary "wx_chains.update";
+    WX_CHAINS_QR = GET "/wx-chains/{id}/qr" Primary "wx_chains.qr";
+}
