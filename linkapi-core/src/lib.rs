@@ -1,7 +1,7 @@
 //! linkapi-core: the short-link service as a library.
 //!
-//! It holds the service model, the storage boundary with its SQLite backend, every business
-//! rule, and an embeddable hyper server. It never prints, reads the environment or exits; it
+//! It holds the service model, the storage boundary with its SQLite and PostgreSQL backends,
+//! every business rule, and an embeddable hyper server. It never prints, reads the environment or exits; it
 //! emits `tracing` events and returns typed errors.
 //!
 //! # Layout
@@ -9,12 +9,17 @@
 //! - [`model`]: domain types: newtype ids, the contract's integer codes as enums, records;
 //!   [`model::limits`], the input limits services enforce and schemas state.
 //! - [`wire`]: JSON shapes of each surface and the envelopes; shared with clients.
-//! - [`store`]: the storage traits ([`store::Store`]) and the SQLite backend.
+//! - [`store`]: the storage traits, one read and one write trait per aggregate, joined by
+//!   [`store::Store`] and [`store::Tx`]; the backends [`store::sqlite`] (one file, the default)
+//!   and [`store::postgres`] (one database shared by several instances), laid out file for
+//!   file alike.
 //! - [`service`]: [`App`], the rules: keys and scopes, short chains, messaging-app, card and
 //!   work-chat chains and their channel rotation, groups, domains, templates, admin, the
 //!   redirect cache, the visit pipeline, statistics, conversions, uploads, QR codes, work-chat
 //!   data (behind a provider), rate limits and quotas.
-//! - [`http`]: [`serve`], the accept loop, router, request decoding, envelopes, handlers.
+//! - [`http`]: [`serve`], the accept loop, the route table (one row per operation, naming its
+//!   types), the router, the OpenAPI document built from the table, request decoding,
+//!   envelopes, handlers.
 //! - [`blob`]: where uploaded bytes live: a local directory or (feature `s3`) an
 //!   S3-compatible bucket, both through `object_store`.
 //! - [`image`]: deciding an upload's type by its bytes, and refusing truncated images.
@@ -25,7 +30,8 @@
 //!   formats.
 //! - [`metrics`]: the counters and histograms `GET /metrics` exposes.
 //! - [`error`]: [`Error`], each failure with its HTTP status and stable short name.
-//! - `client` (feature `client`): a typed async HTTP client of the same API.
+//! - `client` (feature `client`): a typed async HTTP client of the same API, one method per
+//!   operation, each request naming its operation (`client::OPERATIONS`).
 //! - `fuzzing` (feature `fuzzing`): the fuzz targets' entry points: decoders and page
 //!   rendering driven from raw bytes, with the server's promises asserted.
 //!

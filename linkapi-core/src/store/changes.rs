@@ -35,7 +35,7 @@ impl Change {
     }
 }
 
-/// What an instance hears on its [`Store::notices`] feed.
+/// What an instance hears on its [`Store::notices`](super::Store::notices) feed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Notice {
     /// Another instance (or this one) committed a change.
@@ -43,7 +43,7 @@ pub enum Notice {
     /// The feed was (re)connected and may have missed changes: everything cached may be stale.
     Resync,
     /// Once every notice before this one is applied, pass this number to
-    /// [`Store::acknowledge`]: a writer waiting for a barrier is waiting for it.
+    /// [`Store::acknowledge`](super::Store::acknowledge): a writer waiting for a barrier is waiting for it.
     Checkpoint(i64),
     /// Every change committed before this instant was delivered before this notice: once the
     /// notices before it are applied, what the instance caches is as fresh as this instant.

@@ -28,7 +28,7 @@
 //! One file per aggregate holds what both backends share: its records, its read trait, its
 //! write trait, its column lists, the statements both dialects spell alike (with `$N`
 //! placeholders, numbered in order of first use, which SQLite reads too) and the decoding of
-//! its rows through [`StoredRow`]. Each backend is a folder with a file of the same name per
+//! its rows through `StoredRow`. Each backend is a folder with a file of the same name per
 //! aggregate holding only what its dialect does differently, so `diff` of `sqlite/chains.rs`
 //! and `postgres/chains.rs` shows dialect and nothing else.
 //!
@@ -48,7 +48,7 @@
 //! | the change feed | `changes` | `*/changes`, `postgres/listen` |
 //!
 //! Each backend's `mod.rs` holds the connection handling, error mapping, how a transaction
-//! runs and the [`StoredRow`] reading of its row type; `schema.rs` holds its migrations.
+//! runs and the `StoredRow` reading of its row type; `schema.rs` holds its migrations.
 
 use std::future::Future;
 use std::pin::Pin;

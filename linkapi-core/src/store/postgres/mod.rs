@@ -13,7 +13,7 @@
 //! `linkapi_instances` whose listener beat recently) has acknowledged that number.
 //!
 //! One file per aggregate, as in `store/` and `sqlite/`; this file holds the pool, the error
-//! mapping, the retry of transactions and the [`StoredRow`] reading of tokio-postgres's rows.
+//! mapping, the retry of transactions and the `StoredRow` reading of tokio-postgres's rows.
 
 mod chains;
 mod changes;

@@ -4,7 +4,7 @@
 //! across an `.await`.
 //!
 //! One file per aggregate, as in `store/` and `postgres/`; this file holds the connections,
-//! the error mapping and the [`StoredRow`] reading of rusqlite's rows.
+//! the error mapping and the `StoredRow` reading of rusqlite's rows.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
