@@ -2,14 +2,15 @@
 
 use std::collections::HashMap;
 
-use super::{App, Principal, TextRule, check_text, conflict_as};
+use super::{App, BodyError, Principal, TextRule, check_text, conflict_as};
 use crate::codes::{is_reserved, random_code, validate_code, validate_target_url};
 use crate::error::{Error, Result};
 use crate::model::limits::{MAX_PAGE_SIZE, MAX_TITLE_CHARS};
 use crate::model::{
     Chain, ChainId, ChainKind, ChainStatus, DomainId, DomainStatus, GroupId, PageViews, Timestamp,
 };
-use crate::store::{ChainPatch, ChainQuery, Change, NewChain, Page, StoreError, Unique};
+
+use crate::store::{ChainPatch, ChainQuery, Change, NewChain, Page, Unique};
 
 /// Page size when none is asked for.
 pub const DEFAULT_PAGE_SIZE: i64 = 20;
@@ -262,9 +263,12 @@ impl App {
     async fn insert_chain(&self, new: NewChain) -> Result<(Chain, i64)> {
         let code = new.code.clone();
         let default_quota = self.inner.config.daily_create_quota;
-        let day = self.config().calendar.day_start(new.created_at);
+        let calendar = &self.config().calendar;
+        let day = calendar.day_start(new.created_at);
+        let now = self.now();
+        let retry_after = u64::try_from(calendar.next_day_start(now) - now).unwrap_or(1);
         let inserted = self
-            .write(move |tx| {
+            .write_checked(move |tx| {
                 let new = new.clone();
                 Box::pin(async move {
                     let user = new.user_id;
@@ -276,7 +280,7 @@ impl App {
                         .and_then(|u| u.daily_quota)
                         .unwrap_or(default_quota);
                     if created_today > limit {
-                        return Err(StoreError::QuotaReached { limit });
+                        return Err(BodyError::Rule(Error::QuotaExceeded { limit, retry_after }));
                     }
                     tx.publish(Change::Link {
                         domain: chain.domain.id,
@@ -289,14 +293,8 @@ impl App {
             .await;
         match inserted {
             Ok(inserted) => Ok(inserted),
-            Err(StoreError::QuotaReached { limit }) => Err(Error::QuotaExceeded {
-                limit,
-                retry_after: {
-                    let now = self.now();
-                    u64::try_from(self.config().calendar.next_day_start(now) - now).unwrap_or(1)
-                },
-            }),
-            Err(e) => Err(conflict_as(
+            Err(BodyError::Rule(e)) => Err(e),
+            Err(BodyError::Store(e)) => Err(conflict_as(
                 e,
                 Unique::ChainCode,
                 "code_taken",

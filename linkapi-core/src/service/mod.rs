@@ -56,6 +56,21 @@ use crate::store::{
     BoxFuture, Change, NewDomain, Notice, Store, StoreError, StoreResult, Tx, Unique,
 };
 
+/// How a transaction body with a rule of its own fails (see [`App::write_checked`]).
+#[derive(Debug)]
+pub(crate) enum BodyError {
+    /// The store failed; passed on as it is, so that contention is retried.
+    Store(StoreError),
+    /// The rule failed: the transaction stops and the caller gets this error.
+    Rule(Error),
+}
+
+impl From<StoreError> for BodyError {
+    fn from(err: StoreError) -> Self {
+        BodyError::Store(err)
+    }
+}
+
 /// What the services need to know about the deployment.
 #[derive(Debug, Clone)]
 pub struct AppConfig {
@@ -418,6 +433,47 @@ impl App {
             }
         }
         Ok(value)
+    }
+
+    /// [`App::write`] for a body that checks a rule of the service: the body fails with
+    /// [`BodyError::Rule`] to stop the transaction (everything it wrote rolls back) and that
+    /// error is what the caller gets; store failures stay [`BodyError::Store`], so the store
+    /// still sees (and retries) contention.
+    ///
+    /// # Errors
+    /// The rule's error, or the store's.
+    pub(crate) async fn write_checked<T, F>(&self, mut body: F) -> Result<T, BodyError>
+    where
+        T: Send + 'static,
+        F: for<'t> FnMut(&'t mut dyn Tx) -> BoxFuture<'t, Result<T, BodyError>> + Send + 'static,
+    {
+        let broken = Arc::new(std::sync::Mutex::new(None));
+        let kept = broken.clone();
+        let outcome = self
+            .write(move |tx| {
+                let run = body(tx);
+                let kept = kept.clone();
+                Box::pin(async move {
+                    match run.await {
+                        Ok(value) => Ok(value),
+                        Err(BodyError::Store(err)) => Err(err),
+                        Err(BodyError::Rule(err)) => {
+                            *kept.lock().unwrap_or_else(|p| p.into_inner()) = Some(err);
+                            Err(StoreError::Stopped)
+                        }
+                    }
+                })
+            })
+            .await;
+        match outcome {
+            Ok(value) => Ok(value),
+            Err(StoreError::Stopped) => Err(broken
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .take()
+                .map_or(BodyError::Store(StoreError::Stopped), BodyError::Rule)),
+            Err(err) => Err(BodyError::Store(err)),
+        }
     }
 
     /// Drops every cache and reloads the domain directory in the background, retrying until

@@ -23,11 +23,12 @@ use sha2::{Digest, Sha256};
 use tokio::io::AsyncWriteExt;
 
 use super::chains::PageWindow;
-use super::{App, Principal};
+use super::{App, BodyError, Principal};
 use crate::blob::{BlobBackend, BlobStore, ByteStream, Placement, STAGING_MAX_AGE};
 use crate::error::{Error, Result};
 use crate::image::{ImageCheck, ImageError, ImageLimits};
 use crate::model::{Upload, UploadId};
+
 use crate::store::{BlobRecord, NewUpload, Page, StoreError, UploadClaim};
 
 /// Upload settings.
@@ -291,8 +292,10 @@ impl App {
         let waited_since = tokio::time::Instant::now();
         let id = loop {
             let attempt = new.clone();
+            // A claim over the quota stops the transaction, so the upload row and the
+            // object's reference it wrote roll back. Finding the object busy wrote nothing.
             let claimed = self
-                .write(move |tx| {
+                .write_checked(move |tx| {
                     let new = attempt.clone();
                     Box::pin(async move {
                         let (claim, used) = tx.begin_upload(&new).await?;
@@ -300,11 +303,10 @@ impl App {
                             UploadClaim::Pending(_)
                                 if used.saturating_add(new.size_bytes) > quota =>
                             {
-                                Err(StoreError::StorageQuotaReached { limit: quota, used })
-                            }
-                            UploadClaim::ObjectDeleting
-                            | UploadClaim::Existing { stored: false, .. } => {
-                                Err(StoreError::ObjectBusy)
+                                Err(BodyError::Rule(Error::StorageQuotaExceeded {
+                                    limit: quota,
+                                    used,
+                                }))
                             }
                             other => Ok(other),
                         }
@@ -313,17 +315,19 @@ impl App {
                 .await;
             match claimed {
                 Ok(UploadClaim::Pending(id)) => break id,
-                Ok(UploadClaim::Existing { upload, .. }) => return Ok(upload),
-                Ok(UploadClaim::ObjectDeleting) | Err(StoreError::ObjectBusy) => {
+                Ok(UploadClaim::Existing {
+                    upload,
+                    stored: true,
+                }) => return Ok(upload),
+                // Another request is storing these bytes, or removing the object: wait.
+                Ok(UploadClaim::ObjectDeleting | UploadClaim::Existing { stored: false, .. }) => {
                     if waited_since.elapsed() > BUSY_WAIT {
                         return Err(Error::Unavailable { retry_after: 1 });
                     }
                     tokio::time::sleep(BUSY_POLL).await;
                 }
-                Err(StoreError::StorageQuotaReached { limit, used }) => {
-                    return Err(Error::StorageQuotaExceeded { limit, used });
-                }
-                Err(other) => return Err(other.into()),
+                Err(BodyError::Rule(err)) => return Err(err),
+                Err(BodyError::Store(err)) => return Err(err.into()),
             }
         };
         let placed = self

@@ -105,24 +105,10 @@ pub enum StoreError {
     /// A unique value is taken; names which.
     #[error("{0} is already taken")]
     Conflict(Unique),
-    /// A transaction body found the daily creation quota reached and rolled back.
-    #[error("daily quota of {limit} reached")]
-    QuotaReached {
-        /// The quota that applied.
-        limit: i64,
-    },
-    /// A transaction body found the user's storage quota would be exceeded and rolled back.
-    #[error("storage quota of {limit} bytes reached")]
-    StorageQuotaReached {
-        /// The quota in bytes.
-        limit: i64,
-        /// Bytes in use before this upload.
-        used: i64,
-    },
-    /// A transaction body met an upload or object another request is still storing or
-    /// removing, and rolled back; worth retrying a moment later.
-    #[error("the object is being stored or removed by another request")]
-    ObjectBusy,
+    /// The transaction body stopped the transaction, which rolled back: a rule of the caller
+    /// failed, and the caller knows which (see `service::App::write_checked`).
+    #[error("the transaction was stopped by its body and rolled back")]
+    Stopped,
     /// The backend cannot serve now: it refuses connections, the pool had no connection in
     /// time, or concurrent writes kept conflicting. Worth retrying a moment later.
     #[error("storage unavailable: {0}")]
