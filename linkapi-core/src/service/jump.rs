@@ -29,6 +29,9 @@ use crate::store::{ChainPatch, ChainQuery, ChannelEdit, ChannelInput, NewChain, 
 /// fields take their defaults; on edit, absent fields keep their values.
 #[derive(Debug, Clone, Default)]
 pub struct JumpChainInput {
+    /// The kind the caller says it means (`chain_type`); absent or 0 says nothing, anything
+    /// else must be the kind the operation makes or edits.
+    pub chain_type: Option<i64>,
     /// Domain (create only).
     pub domain_id: Option<DomainId>,
     /// Label.
@@ -111,6 +114,52 @@ pub struct ChannelSpec {
     pub visit_limit: Option<i64>,
     /// 1 enabled, 0 disabled.
     pub status: Option<i64>,
+}
+
+/// Which chains with a page an operation addresses. A chain outside its set answers as
+/// missing, and a `chain_type` outside it is refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PageChains {
+    /// `/wx-chains/{id}`: every kind with a page (messaging-app, card and work-chat).
+    All,
+    /// The compatibility surface's `wxchain` actions: messaging-app and card chains.
+    Messaging,
+    /// The compatibility surface's `workchat` actions: work-chat chains.
+    WorkChat,
+}
+
+impl PageChains {
+    fn kinds(self) -> &'static [ChainKind] {
+        match self {
+            PageChains::All => &[ChainKind::External, ChainKind::Card, ChainKind::WorkChat],
+            PageChains::Messaging => &[ChainKind::External, ChainKind::Card],
+            PageChains::WorkChat => &[ChainKind::WorkChat],
+        }
+    }
+}
+
+/// Most chains the card list holds (spec 8.1).
+pub const CARD_LIST_LIMIT: i64 = 100;
+
+/// Refuses a `chain_type` that names another kind than `kind`, the one the operation makes
+/// or edits.
+fn check_chain_type(chain_type: Option<i64>, kind: ChainKind) -> Result<()> {
+    match chain_type {
+        None | Some(0) => Ok(()),
+        Some(t) if t == kind.code() => Ok(()),
+        Some(t) => Err(unprocessable(
+            "invalid_chain_type",
+            format!(
+                "chain_type {t} cannot be used here; this operation makes chains of type {}",
+                kind.code()
+            ),
+        )),
+    }
+}
+
+/// A chain's domain and code are what its link is: an edit cannot change them.
+fn immutable(message: &'static str) -> Error {
+    unprocessable("immutable_field", message)
 }
 
 /// A jump chain as read: the chain, its status and page views, and its live channels.
@@ -565,6 +614,7 @@ impl App {
         kind: ChainKind,
         input: JumpChainInput,
     ) -> Result<JumpChainView> {
+        check_chain_type(input.chain_type, kind)?;
         let sub_type = code_of(
             "sub_type",
             input.sub_type.unwrap_or(1),
@@ -609,6 +659,7 @@ impl App {
         who: &Principal,
         input: JumpChainInput,
     ) -> Result<JumpChainView> {
+        check_chain_type(input.chain_type, ChainKind::WorkChat)?;
         let mut jump = JumpSettings::default();
         merge_settings(&mut jump, &input)?;
         let url = self
@@ -848,7 +899,7 @@ impl App {
         Ok(groups)
     }
 
-    /// One of the caller's chains of `kinds` by id, with its channels.
+    /// One of the caller's chains of `set` by id, with its channels.
     ///
     /// # Errors
     /// 404 when the caller has no such live chain.
@@ -856,13 +907,13 @@ impl App {
         &self,
         who: &Principal,
         id: ChainId,
-        kinds: &[ChainKind],
+        set: PageChains,
     ) -> Result<JumpChainView> {
-        let chain = self.own_chain(who, id, kinds).await?;
+        let chain = self.own_chain(who, id, set.kinds()).await?;
         self.jump_view(chain).await
     }
 
-    /// One of the caller's chains of `kinds` by code.
+    /// One of the caller's chains of `set` by code.
     ///
     /// # Errors
     /// 404 when there is none; 422 when the code is on several of the caller's domains.
@@ -871,9 +922,9 @@ impl App {
         who: &Principal,
         code: &str,
         domain: Option<DomainId>,
-        kinds: &[ChainKind],
+        set: PageChains,
     ) -> Result<JumpChainView> {
-        let chain = self.find_by_code_of(who, code, domain, kinds).await?;
+        let chain = self.find_by_code_of(who, code, domain, set.kinds()).await?;
         self.jump_view(chain).await
     }
 
@@ -885,14 +936,61 @@ impl App {
         })
     }
 
-    /// A page of the caller's chains of `kinds`, newest first.
+    /// A page of the caller's chains of the kind `chain_type` names (2 messaging-app, the
+    /// default; 3 work-chat; 4 card), newest first.
+    ///
+    /// # Errors
+    /// 400 for another `chain_type` or a bad page.
+    pub async fn list_page_chains(
+        &self,
+        who: &Principal,
+        chain_type: Option<i64>,
+        page: Option<i64>,
+        page_size: Option<i64>,
+        group_id: Option<GroupId>,
+        text: Option<String>,
+    ) -> Result<(Page<ChainView>, i64, i64)> {
+        let kind = match chain_type.unwrap_or(2) {
+            2 => ChainKind::External,
+            3 => ChainKind::WorkChat,
+            4 => ChainKind::Card,
+            _ => {
+                return Err(bad(
+                    "invalid_chain_type",
+                    "chain_type is 2 (external), 3 (work-chat) or 4 (card)",
+                ));
+            }
+        };
+        self.list_jump_chains(who, kind, page, page_size, group_id, text)
+            .await
+    }
+
+    /// The caller's card chains, newest first, at most [`CARD_LIST_LIMIT`].
+    ///
+    /// # Errors
+    /// The store's.
+    pub async fn list_cards(&self, who: &Principal) -> Result<Page<ChainView>> {
+        let (found, _, _) = self
+            .list_jump_chains(
+                who,
+                ChainKind::Card,
+                Some(1),
+                Some(CARD_LIST_LIMIT),
+                None,
+                None,
+            )
+            .await?;
+        Ok(found)
+    }
+
+    /// A page of the caller's chains of `kind`, newest first.
     ///
     /// # Errors
     /// 400 for a bad page.
     pub async fn list_jump_chains(
         &self,
         who: &Principal,
-        kinds: &[ChainKind],
+        kind: ChainKind,
         page: Option<i64>,
         page_size: Option<i64>,
         group_id: Option<GroupId>,
@@ -900,7 +998,7 @@ impl App {
     ) -> Result<(Page<ChainView>, i64, i64)> {
         let window = PageWindow::new(page, page_size)?;
         let query = ChainQuery {
-            kinds: kinds.to_vec(),
+            kinds: vec![kind],
             group_id: check_group_filter(group_id)?,
             text: check_search(text)?,
             offset: window.offset(),
@@ -918,20 +1016,69 @@ impl App {
         ))
     }
 
-    /// Edits one of the caller's external, card or work-chat chains (`kinds` says which the
-    /// surface may edit). The result is checked as a whole, as on create.
+    /// Edits one of the caller's chains of `set` by id. Its domain and code cannot change.
     ///
     /// # Errors
-    /// 404 when the caller has no such chain; 400 for invalid fields; 422 for an edit that
-    /// changes nothing or breaks the destination rule.
+    /// As [`App::edit_chain_page`]; 422 `immutable_field` for a domain or code.
     pub async fn edit_jump_chain(
         &self,
         who: &Principal,
         id: ChainId,
-        kinds: &[ChainKind],
+        set: PageChains,
         input: JumpChainInput,
     ) -> Result<JumpChainView> {
-        let chain = self.own_chain(who, id, kinds).await?;
+        if input.domain_id.is_some() || input.code.is_some() {
+            return Err(immutable(
+                "domain_id and code cannot change; create a new chain instead",
+            ));
+        }
+        let chain = self.own_chain(who, id, set.kinds()).await?;
+        self.edit_chain_page(who, chain, input).await
+    }
+
+    /// Edits one of the caller's chains of `set` by code (on `domain` when given). Its code
+    /// cannot change (naming the same code again is no change), and a `chain_type` must be
+    /// its kind.
+    ///
+    /// # Errors
+    /// As [`App::edit_chain_page`]; 422 `immutable_field` for another code,
+    /// `invalid_chain_type` for another kind, `ambiguous_code` for a code on several domains.
+    pub async fn edit_jump_chain_by_code(
+        &self,
+        who: &Principal,
+        code: &str,
+        domain: Option<DomainId>,
+        set: PageChains,
+        mut input: JumpChainInput,
+    ) -> Result<JumpChainView> {
+        if input
+            .code
+            .take()
+            .is_some_and(|c| !c.is_empty() && c != code)
+        {
+            return Err(immutable("code cannot change; create a new chain instead"));
+        }
+        if let [kind] = set.kinds() {
+            check_chain_type(input.chain_type, *kind)?;
+        }
+        let chain = self.find_by_code_of(who, code, domain, set.kinds()).await?;
+        check_chain_type(input.chain_type, chain.kind)?;
+        self.edit_chain_page(who, chain, input).await
+    }
+
+    /// Applies an edit to one of the caller's chains with a page. The result is checked as a
+    /// whole, as on create.
+    ///
+    /// # Errors
+    /// 400 for invalid fields; 422 for an edit that changes nothing or breaks the destination
+    /// rule.
+    async fn edit_chain_page(
+        &self,
+        who: &Principal,
+        chain: Chain,
+        input: JumpChainInput,
+    ) -> Result<JumpChainView> {
+        let id = chain.id;
         let existing = self.store().channels(chain.id).await?;
         let now = self.now();
         let old_jump = chain.jump.as_deref().cloned().unwrap_or_default();
@@ -1027,7 +1174,7 @@ impl App {
         Ok(JumpChainView { view, channels })
     }
 
-    /// Deletes one of the caller's chains of `kinds`.
+    /// Deletes one of the caller's chains of `set`.
     ///
     /// # Errors
     /// 404 when the caller has no such chain.
@@ -1035,9 +1182,9 @@ impl App {
         &self,
         who: &Principal,
         id: ChainId,
-        kinds: &[ChainKind],
+        set: PageChains,
     ) -> Result<()> {
-        self.own_chain(who, id, kinds).await?;
+        self.own_chain(who, id, set.kinds()).await?;
         self.delete_chains(who, &[id]).await?;
         Ok(())
     }
@@ -1046,6 +1193,7 @@ impl App {
 /// Whether an edit names no field at all.
 fn input_is_empty(input: &JumpChainInput) -> bool {
     let JumpChainInput {
+        chain_type: _,
         domain_id: _,
         code: _,
         title,

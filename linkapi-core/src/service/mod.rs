@@ -34,7 +34,9 @@ pub use auth::{BootstrapKey, Principal, hash_key};
 pub use chains::{ChainView, CreatedChain, NewShortChain, ShortChainPatch};
 pub use channels::JumpAnswer;
 pub use conversions::{ConversionReport, ReportedConversion};
-pub use jump::{ChannelSpec, JumpChainInput, JumpChainView, app_link, fixed_destination};
+pub use jump::{
+    ChannelSpec, JumpChainInput, JumpChainView, PageChains, app_link, fixed_destination,
+};
 pub use links::Resolution;
 pub use ratelimit::{RateLimit, RateState};
 pub use stats::ChainStats;

@@ -13,17 +13,12 @@ use crate::error::{Error, Result};
 use crate::http::request::{compat_input, json, path_id, query};
 use crate::http::response::Body;
 use crate::model::{Assembly, ChainId, ChainKind, Channel, ChannelId, DomainId, GroupId, UserId};
-use crate::service::{App, ChainView, ChannelSpec, JumpChainInput, JumpChainView, TransferRecord};
+use crate::service::{
+    App, ChainView, ChannelSpec, JumpChainInput, JumpChainView, PageChains, TransferRecord,
+};
 use crate::wire::{admin, compat, primary};
 
 type Response = http::Response<Body>;
-
-/// What `wxchain/*` operates on: ordinary external chains and, by code, card chains (which
-/// only their own listing shows).
-const EXTERNAL: &[ChainKind] = &[ChainKind::External, ChainKind::Card];
-/// What `/wx-chains/{id}` reads, edits and deletes: every chain with a jump page.
-const JUMP_CHAINS: &[ChainKind] = &[ChainKind::External, ChainKind::Card, ChainKind::WorkChat];
-const WORKCHAT: &[ChainKind] = &[ChainKind::WorkChat];
 
 fn channel_out(c: &Channel) -> compat::Channel {
     compat::Channel {
@@ -136,6 +131,7 @@ fn primary_input(input: primary::WxChainInput) -> JumpChainInput {
 /// The compatibility input as the service takes it; the domain list names one domain.
 fn compat_input_of(input: compat::WxChainInput) -> Result<JumpChainInput> {
     Ok(JumpChainInput {
+        chain_type: input.chain_type.map(|t| t.0),
         domain_id: one_domain(input.domain)?,
         title: input.chain_title,
         code: input.code,
@@ -164,21 +160,6 @@ fn compat_input_of(input: compat::WxChainInput) -> Result<JumpChainInput> {
         channels: compat_channels(input.channel_list),
         ..JumpChainInput::default()
     })
-}
-
-/// Refuses a `chain_type` that names another kind than the operation creates.
-fn expect_kind(chain_type: Option<i64>, kind: ChainKind) -> Result<()> {
-    match chain_type {
-        None | Some(0) => Ok(()),
-        Some(t) if t == kind.code() => Ok(()),
-        Some(t) => Err(Error::unprocessable(
-            "invalid_chain_type",
-            format!(
-                "chain_type {t} cannot be used here; this operation makes chains of type {}",
-                kind.code()
-            ),
-        )),
-    }
 }
 
 /// The compatibility operations name a chain to edit by code.
@@ -219,21 +200,10 @@ pub(crate) async fn create_wx_chain(app: &App, call: Call) -> Result<Response> {
 /// `?chain_type=3` work-chat chains, `?chain_type=4` card chains (also in `GET /card`).
 pub(crate) async fn list_wx_chains(app: &App, call: Call) -> Result<Response> {
     let q: primary::ListWxChains = query(&call.parts)?;
-    let kind = match q.chain_type.unwrap_or(2) {
-        2 => ChainKind::External,
-        3 => ChainKind::WorkChat,
-        4 => ChainKind::Card,
-        _ => {
-            return Err(Error::bad_request(
-                "invalid_chain_type",
-                "chain_type is 2 (external), 3 (work-chat) or 4 (card)",
-            ));
-        }
-    };
     let (found, page, page_size) = app
-        .list_jump_chains(
+        .list_page_chains(
             &call.who,
-            &[kind],
+            q.chain_type,
             q.page,
             q.page_size,
             q.group_id.map(GroupId),
@@ -251,7 +221,7 @@ pub(crate) async fn list_wx_chains(app: &App, call: Call) -> Result<Response> {
 /// # `GET /wx-chains/{id}` (`chains:read`)
 pub(crate) async fn get_wx_chain(app: &App, call: Call) -> Result<Response> {
     let id = ChainId(path_id(call.param.as_deref(), "chain")?);
-    let view = app.jump_chain(&call.who, id, JUMP_CHAINS).await?;
+    let view = app.jump_chain(&call.who, id, PageChains::All).await?;
     Ok(call
         .reply
         .ok(wx_chain_out(&view.view, Some(&view.channels))))
@@ -261,14 +231,8 @@ pub(crate) async fn get_wx_chain(app: &App, call: Call) -> Result<Response> {
 pub(crate) async fn update_wx_chain(app: &App, call: Call) -> Result<Response> {
     let id = ChainId(path_id(call.param.as_deref(), "chain")?);
     let input: primary::WxChainInput = json(&call.parts.headers, &call.body)?;
-    if input.domain_id.is_some() || input.code.is_some() {
-        return Err(Error::unprocessable(
-            "immutable_field",
-            "domain_id and code cannot change; create a new chain instead",
-        ));
-    }
     let view = app
-        .edit_jump_chain(&call.who, id, JUMP_CHAINS, primary_input(input))
+        .edit_jump_chain(&call.who, id, PageChains::All, primary_input(input))
         .await?;
     Ok(call
         .reply
@@ -278,28 +242,17 @@ pub(crate) async fn update_wx_chain(app: &App, call: Call) -> Result<Response> {
 /// # `DELETE /wx-chains/{id}` (`chains:write`)
 pub(crate) async fn delete_wx_chain(app: &App, call: Call) -> Result<Response> {
     let id = ChainId(path_id(call.param.as_deref(), "chain")?);
-    app.delete_jump_chain(&call.who, id, JUMP_CHAINS).await?;
+    app.delete_jump_chain(&call.who, id, PageChains::All)
+        .await?;
     Ok(call.reply.ok(primary::DeletedChain {
         id: id.0,
         deleted: true,
     }))
 }
 
-/// Most chains `GET /card` lists (spec 8.1).
-const CARD_LIST_LIMIT: i64 = 100;
-
 /// # `GET /card` (`card:read`): up to 100 card chains, newest first.
 pub(crate) async fn list_cards(app: &App, call: Call) -> Result<Response> {
-    let (found, _, _) = app
-        .list_jump_chains(
-            &call.who,
-            &[ChainKind::Card],
-            Some(1),
-            Some(CARD_LIST_LIMIT),
-            None,
-            None,
-        )
-        .await?;
+    let found = app.list_cards(&call.who).await?;
     Ok(call.reply.ok(primary::CardList {
         list: found.items.iter().map(|v| wx_chain_out(v, None)).collect(),
         total: found.total,
@@ -309,7 +262,6 @@ pub(crate) async fn list_cards(app: &App, call: Call) -> Result<Response> {
 /// # `POST /card/createWxChain` (`card:write`; compatibility envelope)
 pub(crate) async fn create_card(app: &App, call: Call) -> Result<Response> {
     let compat::CardChainInput(input) = json(&call.parts.headers, &call.body)?;
-    expect_kind(input.chain_type.map(|t| t.0), ChainKind::Card)?;
     let view = app
         .create_external_chain(&call.who, ChainKind::Card, compat_input_of(input)?)
         .await?;
@@ -366,7 +318,6 @@ fn wx_info(view: &JumpChainView) -> compat::WxChainInfo {
 /// # `POST /openapi/v1/wxchain/create` (`chains:write`)
 pub(crate) async fn compat_create_wx_chain(app: &App, call: Call) -> Result<Response> {
     let input: compat::WxChainInput = compat_input(&call.parts, &call.body)?;
-    expect_kind(input.chain_type.map(|t| t.0), ChainKind::External)?;
     let view = app
         .create_external_chain(&call.who, ChainKind::External, compat_input_of(input)?)
         .await?;
@@ -378,26 +329,12 @@ pub(crate) async fn compat_edit_wx_chain(app: &App, call: Call) -> Result<Respon
     let mut input: compat::WxChainInput = compat_input(&call.parts, &call.body)?;
     let code = chain_code(input.chain.take())?;
     let domain = one_domain(input.domain.take())?;
-    if input
-        .code
-        .as_deref()
-        .is_some_and(|c| !c.is_empty() && c != code)
-    {
-        return Err(Error::unprocessable(
-            "immutable_field",
-            "code cannot change; create a new chain instead",
-        ));
-    }
-    input.code = None;
-    let chain = app
-        .jump_chain_by_code(&call.who, &code, domain, EXTERNAL)
-        .await?;
-    expect_kind(input.chain_type.map(|t| t.0), chain.view.chain.kind)?;
     let view = app
-        .edit_jump_chain(
+        .edit_jump_chain_by_code(
             &call.who,
-            chain.view.chain.id,
-            EXTERNAL,
+            &code,
+            domain,
+            PageChains::Messaging,
             compat_input_of(input)?,
         )
         .await?;
@@ -408,7 +345,12 @@ pub(crate) async fn compat_edit_wx_chain(app: &App, call: Call) -> Result<Respon
 pub(crate) async fn compat_wx_chain_info(app: &App, call: Call) -> Result<Response> {
     let input: compat::ChainRef = compat_input(&call.parts, &call.body)?;
     let view = app
-        .jump_chain_by_code(&call.who, &input.chain, one_domain(input.domain)?, EXTERNAL)
+        .jump_chain_by_code(
+            &call.who,
+            &input.chain,
+            one_domain(input.domain)?,
+            PageChains::Messaging,
+        )
         .await?;
     Ok(call.reply.ok(wx_info(&view)))
 }
@@ -424,7 +366,7 @@ pub(crate) async fn compat_list_wx_chains(app: &App, call: Call) -> Result<Respo
     let (found, page, size) = app
         .list_jump_chains(
             &call.who,
-            &[ChainKind::External],
+            ChainKind::External,
             input.page.map(|p| p.0),
             input.page_size.map(|p| p.0),
             input.group_id.map(|g| g.0).filter(|g| *g != 0).map(GroupId),
@@ -479,6 +421,7 @@ pub(crate) async fn compat_list_wx_chains(app: &App, call: Call) -> Result<Respo
 
 fn workchat_input(input: compat::WorkchatChainInput) -> Result<JumpChainInput> {
     Ok(JumpChainInput {
+        chain_type: input.chain_type.map(|t| t.0),
         domain_id: one_domain(input.domain)?,
         title: input.chain_title,
         code: input.code,
@@ -502,7 +445,6 @@ fn workchat_input(input: compat::WorkchatChainInput) -> Result<JumpChainInput> {
 /// # `POST /openapi/v1/workchat/chain/create` (`chains:write`)
 pub(crate) async fn compat_create_workchat_chain(app: &App, call: Call) -> Result<Response> {
     let input: compat::WorkchatChainInput = compat_input(&call.parts, &call.body)?;
-    expect_kind(input.chain_type.map(|t| t.0), ChainKind::WorkChat)?;
     let view = app
         .create_workchat_chain(&call.who, workchat_input(input)?)
         .await?;
@@ -512,28 +454,14 @@ pub(crate) async fn compat_create_workchat_chain(app: &App, call: Call) -> Resul
 /// # `POST /openapi/v1/workchat/chain/edit` (`chains:write`)
 pub(crate) async fn compat_edit_workchat_chain(app: &App, call: Call) -> Result<Response> {
     let mut input: compat::WorkchatChainInput = compat_input(&call.parts, &call.body)?;
-    expect_kind(input.chain_type.map(|t| t.0), ChainKind::WorkChat)?;
     let code = chain_code(input.chain.take())?;
     let domain = one_domain(input.domain.take())?;
-    if input
-        .code
-        .as_deref()
-        .is_some_and(|c| !c.is_empty() && c != code)
-    {
-        return Err(Error::unprocessable(
-            "immutable_field",
-            "code cannot change; create a new chain instead",
-        ));
-    }
-    input.code = None;
-    let chain = app
-        .jump_chain_by_code(&call.who, &code, domain, WORKCHAT)
-        .await?;
     let view = app
-        .edit_jump_chain(
+        .edit_jump_chain_by_code(
             &call.who,
-            chain.view.chain.id,
-            WORKCHAT,
+            &code,
+            domain,
+            PageChains::WorkChat,
             workchat_input(input)?,
         )
         .await?;
@@ -544,7 +472,12 @@ pub(crate) async fn compat_edit_workchat_chain(app: &App, call: Call) -> Result<
 pub(crate) async fn compat_workchat_chain_info(app: &App, call: Call) -> Result<Response> {
     let input: compat::ChainRef = compat_input(&call.parts, &call.body)?;
     let view = app
-        .jump_chain_by_code(&call.who, &input.chain, one_domain(input.domain)?, WORKCHAT)
+        .jump_chain_by_code(
+            &call.who,
+            &input.chain,
+            one_domain(input.domain)?,
+            PageChains::WorkChat,
+        )
         .await?;
     let c = &view.view.chain;
     let jump = view.settings();
