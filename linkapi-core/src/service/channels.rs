@@ -36,7 +36,7 @@ use crate::store::PageTarget;
 
 /// What a visit of a jump chain answers.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum JumpAnswer {
+pub(crate) enum JumpAnswer {
     /// 302 to the destination.
     Redirect(String),
     /// 200 with the rendered page.
@@ -124,7 +124,7 @@ impl App {
     /// # Errors
     /// When the store fails while taking a limited channel's visit, or the page does not
     /// render.
-    pub async fn visit_jump(
+    pub(crate) async fn visit_jump(
         &self,
         chain_id: ChainId,
         kind: ChainKind,

@@ -139,7 +139,7 @@ impl PageChains {
 }
 
 /// Most chains the card list holds (spec 8.1).
-pub const CARD_LIST_LIMIT: i64 = 100;
+const CARD_LIST_LIMIT: i64 = 100;
 
 /// Refuses a `chain_type` that names another kind than `kind`, the one the operation makes
 /// or edits.
@@ -965,7 +965,7 @@ impl App {
             .await
     }
 
-    /// The caller's card chains, newest first, at most [`CARD_LIST_LIMIT`].
+    /// The caller's card chains, newest first, at most `CARD_LIST_LIMIT` (100).
     ///
     /// # Errors
     /// The store's.
@@ -1019,7 +1019,8 @@ impl App {
     /// Edits one of the caller's chains of `set` by id. Its domain and code cannot change.
     ///
     /// # Errors
-    /// As [`App::edit_chain_page`]; 422 `immutable_field` for a domain or code.
+    /// 404 when the caller has no such chain; 400 for invalid fields; 422 for an edit that
+    /// changes nothing or breaks the destination rule, `immutable_field` for a domain or code.
     pub async fn edit_jump_chain(
         &self,
         who: &Principal,
@@ -1041,7 +1042,8 @@ impl App {
     /// its kind.
     ///
     /// # Errors
-    /// As [`App::edit_chain_page`]; 422 `immutable_field` for another code,
+    /// 404 when the caller has no such chain; 400 for invalid fields; 422 for an edit that
+    /// changes nothing or breaks the destination rule, `immutable_field` for another code,
     /// `invalid_chain_type` for another kind, `ambiguous_code` for a code on several domains.
     pub async fn edit_jump_chain_by_code(
         &self,

@@ -13,9 +13,29 @@ use crate::error::Result;
 use crate::model::{ChainId, ChainKind, ChainStatus, Domain, DomainId, DomainStatus, is_expired};
 use crate::store::{Change, LinkTarget, Notice};
 
-/// What a visit to `host/code` gets.
+/// What a visitor of a short link gets, every kind of chain alike.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Resolution {
+pub enum VisitAnswer {
+    /// 302 to `location` (a short chain's target, or a page chain's direct jump).
+    Redirect {
+        /// The chain visited.
+        chain_id: ChainId,
+        /// Where to send the visitor.
+        location: String,
+    },
+    /// 200 with a jump page.
+    Page(String),
+    /// 404: unknown host or code, deleted or disabled chain, domain not effective.
+    NotFound,
+    /// 410: the chain expired.
+    Expired,
+    /// 410: every channel of the page is used up and there is no fallback image.
+    UsedUp,
+}
+
+/// Where a visit to `host/code` goes, before what the visitor gets is chosen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Resolution {
     /// 302 to the target.
     Redirect {
         /// The chain visited.
@@ -107,11 +127,52 @@ impl LinkCache {
 }
 
 impl App {
+    /// A visit of `code` on `host`: resolves the link, chooses what the visitor gets (for a
+    /// chain with a page: the channel, the page or the direct jump), counts the visit and its
+    /// redirect metric. `request` is called only for a visit that reached a chain, so unknown
+    /// codes cost no address work.
+    ///
+    /// # Errors
+    /// When the store fails on a cache miss, or a page cannot be rendered.
+    pub async fn visit<'r>(
+        &self,
+        host: &str,
+        code: &str,
+        request: impl FnOnce() -> super::VisitRequest<'r>,
+    ) -> Result<VisitAnswer> {
+        use crate::metrics::RedirectOutcome::{Found, Gone, NotFound};
+        let answer = match self.resolve(host, code).await? {
+            Resolution::Redirect { chain_id, location } => {
+                self.record_visit(chain_id, request());
+                VisitAnswer::Redirect { chain_id, location }
+            }
+            Resolution::Jump {
+                chain_id,
+                kind,
+                page,
+            } => match self.visit_jump(chain_id, kind, &page, request()).await? {
+                super::JumpAnswer::Redirect(location) => {
+                    VisitAnswer::Redirect { chain_id, location }
+                }
+                super::JumpAnswer::Page(html) => VisitAnswer::Page(html),
+                super::JumpAnswer::UsedUp => VisitAnswer::UsedUp,
+            },
+            Resolution::NotFound => VisitAnswer::NotFound,
+            Resolution::Gone => VisitAnswer::Expired,
+        };
+        self.metrics().redirect(match answer {
+            VisitAnswer::Redirect { .. } | VisitAnswer::Page(_) => Found,
+            VisitAnswer::NotFound => NotFound,
+            VisitAnswer::Expired | VisitAnswer::UsedUp => Gone,
+        });
+        Ok(answer)
+    }
+
     /// Where a visit to `host/code` goes, at the app's "now".
     ///
     /// # Errors
     /// When the store fails on a cache miss.
-    pub async fn resolve(&self, host: &str, code: &str) -> Result<Resolution> {
+    pub(crate) async fn resolve(&self, host: &str, code: &str) -> Result<Resolution> {
         let cache = &self.inner.links;
         let Some((domain_id, status)) = cache.domain_for_host(host) else {
             return Ok(Resolution::NotFound);

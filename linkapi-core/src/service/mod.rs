@@ -32,12 +32,12 @@ use std::time::Duration;
 
 pub use auth::{BootstrapKey, Principal, hash_key};
 pub use chains::{ChainView, CreatedChain, NewShortChain, ShortChainPatch};
-pub use channels::JumpAnswer;
+use channels::JumpAnswer;
 pub use conversions::{ConversionReport, ReportedConversion};
 pub use jump::{
     ChannelSpec, JumpChainInput, JumpChainView, PageChains, app_link, fixed_destination,
 };
-pub use links::Resolution;
+pub use links::VisitAnswer;
 pub use ratelimit::{RateLimit, RateState};
 pub use stats::ChainStats;
 #[cfg(any(test, feature = "fuzzing"))]

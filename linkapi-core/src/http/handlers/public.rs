@@ -8,8 +8,7 @@ use crate::error::Result;
 use crate::http::request::client_address;
 use crate::http::response::Envelope;
 use crate::http::response::{Body, error, jump_page, page};
-use crate::metrics::RedirectOutcome;
-use crate::service::{App, JumpAnswer, Resolution, VisitRequest};
+use crate::service::{App, VisitAnswer, VisitRequest};
 use crate::wire::primary::Health;
 
 type Response = http::Response<Body>;
@@ -97,51 +96,21 @@ pub(crate) async fn redirect(app: &App, call: PublicCall) -> Result<Response> {
             .unwrap_or_default(),
         head: parts.method == Method::HEAD,
     };
-    match app.resolve(host, code).await? {
-        Resolution::Redirect { chain_id, location } => {
-            let response = found(chain_id, &location)?;
-            app.record_visit(chain_id, visit());
-            app.metrics().redirect(RedirectOutcome::Found);
-            Ok(response)
-        }
-        Resolution::Jump {
-            chain_id,
-            kind,
-            page: target,
-        } => match app.visit_jump(chain_id, kind, &target, visit()).await? {
-            JumpAnswer::Redirect(location) => {
-                app.metrics().redirect(RedirectOutcome::Found);
-                found(chain_id, &location)
-            }
-            JumpAnswer::Page(html) => {
-                app.metrics().redirect(RedirectOutcome::Found);
-                Ok(jump_page(html))
-            }
-            JumpAnswer::UsedUp => {
-                app.metrics().redirect(RedirectOutcome::Gone);
-                Ok(page(
-                    StatusCode::GONE,
-                    "Codes used up",
-                    "Every code of this link has been used up. Please try again later.",
-                ))
-            }
-        },
-        Resolution::NotFound => {
-            app.metrics().redirect(RedirectOutcome::NotFound);
-            Ok(error(
-                Envelope::Page,
-                &crate::error::Error::NotFound("link"),
-            ))
-        }
-        Resolution::Gone => {
-            app.metrics().redirect(RedirectOutcome::Gone);
-            Ok(page(
-                StatusCode::GONE,
-                "Link expired",
-                "This short link has expired.",
-            ))
-        }
-    }
+    Ok(match app.visit(host, code, visit).await? {
+        VisitAnswer::Redirect { chain_id, location } => found(chain_id, &location)?,
+        VisitAnswer::Page(html) => jump_page(html),
+        VisitAnswer::UsedUp => page(
+            StatusCode::GONE,
+            "Codes used up",
+            "Every code of this link has been used up. Please try again later.",
+        ),
+        VisitAnswer::NotFound => error(Envelope::Page, &crate::error::Error::NotFound("link")),
+        VisitAnswer::Expired => page(
+            StatusCode::GONE,
+            "Link expired",
+            "This short link has expired.",
+        ),
+    })
 }
 
 /// 302 to `location`, never cached: edits must take effect at once.
