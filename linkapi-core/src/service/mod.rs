@@ -23,6 +23,7 @@ mod qr;
 mod ratelimit;
 mod stats;
 mod templates;
+mod upload_session;
 mod uploads;
 mod visits;
 mod workchat;
@@ -43,6 +44,7 @@ pub use stats::ChainStats;
 #[cfg(any(test, feature = "fuzzing"))]
 pub(crate) use templates::check_template_body;
 pub use templates::{BUILT_IN_STYLES, NewTemplateInput, TemplateListing};
+pub use upload_session::{ExtraFiles, MAX_FILES_PER_REQUEST, UploadOutcome, UploadSession};
 pub use uploads::{HostedFile, StagedUpload, UploadConfig, display_name};
 pub use visits::{VisitRequest, is_bot_agent};
 pub use workchat::{

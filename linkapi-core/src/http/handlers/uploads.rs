@@ -15,13 +15,13 @@ use crate::error::{Error, Result};
 use crate::http::request::{multipart, next_part, part_bytes, path_id, query};
 use crate::http::response::{Body, full, streamed};
 use crate::model::{Upload, UploadId};
-use crate::service::{App, HostedFile, StagedUpload};
+use crate::service::{
+    App, ExtraFiles, HostedFile, MAX_FILES_PER_REQUEST, UploadSession, display_name,
+};
 use crate::wire::{compat as cwire, primary as wire};
 
 type Response = http::Response<Body>;
 
-/// Files one `upload/image` request may carry.
-const MAX_FILES_PER_REQUEST: u64 = 20;
 /// Room for part headers and boundaries around the files themselves.
 const MULTIPART_OVERHEAD: u64 = 64 << 10;
 /// How long a client may pause while sending a file.
@@ -57,123 +57,96 @@ fn part_file_name(part: &multer::Field<'_>) -> String {
 /// further `file` parts) are read past. The whole body is read before the image is recorded:
 /// a body malformed anywhere changes nothing.
 pub(crate) async fn upload(app: &App, call: Call) -> Result<Response> {
-    let cap = app.config().uploads.max_file_bytes;
-    let limit = cap + MULTIPART_OVERHEAD;
+    let limit = app.config().uploads.max_file_bytes + MULTIPART_OVERHEAD;
     let mut form = multipart(
         &call.parts.headers,
         call.stream.map(BodyDataStream::new),
         limit,
     )?;
-    let mut staged: Option<(String, StagedUpload)> = None;
-    let read = async {
-        while let Some(part) = next_part(&mut form, UPLOAD_IDLE, limit).await? {
-            if part.name() != Some("file") || staged.is_some() {
-                continue;
-            }
-            let name = part_file_name(&part);
-            let file = app
-                .stage_upload(part_bytes(part, UPLOAD_IDLE, limit))
-                .await?;
-            staged = Some((name, file));
-        }
-        Ok::<(), Error>(())
+    let mut session = app.upload_session(1, ExtraFiles::Ignore);
+    if let Err(err) = read_files(&mut form, &mut session, limit).await {
+        session.abandon().await;
+        return Err(err);
     }
-    .await;
-    match (read, staged) {
-        (Ok(()), Some((name, file))) => {
-            let stored = app.commit_upload(&call.who, &name, file).await?;
-            Ok(call.reply.created(upload_out(app, &stored)))
-        }
-        (Ok(()), None) => Err(Error::bad_request(
+    if session.is_empty() {
+        return Err(Error::bad_request(
             "missing_file",
             "send the image as a multipart/form-data part named file",
-        )),
-        (Err(err), staged) => {
-            if let Some((_, file)) = staged {
-                app.discard_upload(file).await;
-            }
-            Err(err)
-        }
+        ));
     }
+    let mut outcome = session.commit(&call.who).await;
+    match (outcome.stored.pop(), outcome.refused.pop()) {
+        (Some((_, stored)), _) => Ok(call.reply.created(upload_out(app, &stored))),
+        (None, Some((_, err))) => Err(err),
+        (None, None) => Err(Error::Internal("an upload session recorded nothing".into())),
+    }
+}
+
+/// Reads the request's parts, handing each part named `file` to `session`.
+async fn read_files(
+    form: &mut multer::Multipart<'static>,
+    session: &mut UploadSession<'_>,
+    limit: u64,
+) -> Result<()> {
+    while let Some(part) = next_part(form, UPLOAD_IDLE, limit).await? {
+        if part.name() != Some("file") {
+            continue;
+        }
+        let name = part_file_name(&part);
+        session
+            .add(name, part_bytes(part, UPLOAD_IDLE, limit))
+            .await?;
+    }
+    Ok(())
 }
 
 /// # `POST /openapi/v1/upload/image` (`uploads:write`): one or more parts named `file`; each
 /// is judged on its own, and those that pass are recorded once the whole body has been read
 /// (a body malformed anywhere, or cut short, changes nothing).
 pub(crate) async fn upload_images(app: &App, call: Call) -> Result<Response> {
-    let cap = app.config().uploads.max_file_bytes;
-    let limit = (cap + MULTIPART_OVERHEAD) * MAX_FILES_PER_REQUEST;
+    let limit = (app.config().uploads.max_file_bytes + MULTIPART_OVERHEAD) * MAX_FILES_PER_REQUEST;
     let mut form = multipart(
         &call.parts.headers,
         call.stream.map(BodyDataStream::new),
         limit,
     )?;
-    let mut result = cwire::UploadResult::default();
-    let mut staged: Vec<(String, StagedUpload)> = Vec::new();
-    let mut files = 0;
-    let read = async {
-        while let Some(part) = next_part(&mut form, UPLOAD_IDLE, limit).await? {
-            if part.name() != Some("file") {
-                continue;
-            }
-            files += 1;
-            let name = part_file_name(&part);
-            if files > MAX_FILES_PER_REQUEST {
-                let shown = crate::service::display_name(&name);
-                result.upload_fail_data.push(format!(
-                    "{shown}: at most {MAX_FILES_PER_REQUEST} files per request"
-                ));
-                continue;
-            }
-            match app.stage_upload(part_bytes(part, UPLOAD_IDLE, limit)).await {
-                Ok(file) => staged.push((name, file)),
-                // The body itself failed (cut short, too slow, malformed), or the store did:
-                // the request as a whole.
-                Err(
-                    err @ (Error::RequestTimeout { .. }
-                    | Error::Unavailable { .. }
-                    | Error::Internal(_)
-                    | Error::BadRequest { .. }),
-                ) => return Err(err),
-                // This file's bytes: refused on its own.
-                Err(err) => {
-                    let shown = crate::service::display_name(&name);
-                    result.upload_fail_data.push(format!("{shown}: {err}"));
-                }
-            }
-        }
-        Ok(())
-    }
-    .await;
-    if let Err(err) = read {
-        for (_, file) in staged {
-            app.discard_upload(file).await;
-        }
+    let mut session = app.upload_session(MAX_FILES_PER_REQUEST, ExtraFiles::Refuse);
+    if let Err(err) = read_files(&mut form, &mut session, limit).await {
+        session.abandon().await;
         return Err(err);
     }
-    if files == 0 {
+    if session.is_empty() {
         return Err(Error::bad_request(
             "missing_file",
             "send the images as multipart/form-data parts named file",
         ));
     }
-    for (name, file) in staged {
-        let shown = crate::service::display_name(&name);
-        match app.commit_upload(&call.who, &name, file).await {
-            Ok(stored) => result.upload_success_data.push(cwire::UploadedImage {
-                file_name: shown,
-                img_url: app.file_url(&stored.object_key),
-            }),
-            Err(err @ Error::Internal(_)) => {
+    let outcome = session.commit(&call.who).await;
+    let upload_success_data = outcome
+        .stored
+        .iter()
+        .map(|(name, stored)| cwire::UploadedImage {
+            file_name: display_name(name),
+            img_url: app.file_url(&stored.object_key),
+        })
+        .collect();
+    let upload_fail_data = outcome
+        .refused
+        .iter()
+        .map(|(name, err)| {
+            let shown = display_name(name);
+            if let Error::Internal(_) = err {
                 tracing::error!(error = %err, "storing an upload failed");
-                result
-                    .upload_fail_data
-                    .push(format!("{shown}: the server could not store it"));
+                format!("{shown}: the server could not store it")
+            } else {
+                format!("{shown}: {err}")
             }
-            Err(err) => result.upload_fail_data.push(format!("{shown}: {err}")),
-        }
-    }
-    Ok(call.reply.ok(result))
+        })
+        .collect();
+    Ok(call.reply.ok(cwire::UploadResult {
+        upload_success_data,
+        upload_fail_data,
+    }))
 }
 
 /// # `GET /uploads` (`uploads:read`)
