@@ -1,0 +1,178 @@
+//! `linkapi chain ...`
+
+use std::path::PathBuf;
+
+use clap::{Subcommand, ValueEnum};
+
+use super::{ChainRef, JsonArgs};
+
+/// Image formats of `linkapi chain qr`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum QrImageFormat {
+    /// PNG
+    Png,
+    /// SVG
+    Svg,
+}
+
+/// `linkapi chain ...`
+#[derive(Debug, Subcommand)]
+pub enum ChainCommand {
+    /// Create a short link
+    #[command(after_help = "\
+Examples:
+  linkapi chain create https://example.com/spring --title \"Spring sale\"
+  linkapi chain create https://example.com --code spring-27 --expires \"2027-06-01 00:00:00\"
+  linkapi chain create https://example.com --json=render_url")]
+    Create {
+        /// Destination (http or https)
+        target_url: String,
+        /// Label
+        #[arg(long)]
+        title: Option<String>,
+        /// Custom code instead of a random one
+        #[arg(long = "code", value_name = "CODE")]
+        custom_code: Option<String>,
+        /// Domain id [default: the server's default domain]
+        #[arg(long, value_name = "ID")]
+        domain: Option<i64>,
+        /// Group id
+        #[arg(long, value_name = "ID")]
+        group: Option<i64>,
+        /// Expiry: "YYYY-MM-DD HH:MM:SS" (UTC), RFC 3339, or Unix seconds [default: never]
+        #[arg(long, value_name = "TIME")]
+        expires: Option<String>,
+        /// Output as JSON.
+        #[command(flatten)]
+        json: JsonArgs,
+    },
+    /// Create many chains from CSV or JSON lines, one chain per line
+    #[command(after_help = "\
+CSV needs a header row naming its columns: target_url (required), title, code, domain_id,
+group_id, valid_time. JSON lines hold one object per line with the fields of POST /chains
+(target_url, chain_title, code, domain_id, group_id, valid_time). Blank lines are skipped.
+
+Each line's result goes to standard output (line number, ok or error, code and URL or the
+reason); a summary goes to standard error. The exit status is 1 when any line failed.
+
+Examples:
+  linkapi chain import links.csv
+  linkapi chain import links.jsonl --json > results.jsonl
+  generate-links | linkapi chain import --format jsonl")]
+    Import {
+        /// File to read, or - for standard input
+        #[arg(default_value = "-")]
+        file: PathBuf,
+        /// Input format [default: from the file extension, else by the first character]
+        #[arg(long, value_enum)]
+        format: Option<ImportFormat>,
+        /// Print each line's result as a JSON object
+        #[arg(long)]
+        json: bool,
+    },
+    /// List your short links, newest first
+    #[command(after_help = "\
+Examples:
+  linkapi chain list
+  linkapi chain list --query spring --limit 100
+  linkapi chain list --all --json=code,target_url")]
+    List {
+        /// Page to show
+        #[arg(long, default_value_t = 1)]
+        page: i64,
+        /// Chains per page (1 to 100)
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(i64).range(1..=100))]
+        limit: i64,
+        /// Every page
+        #[arg(long, conflicts_with = "page")]
+        all: bool,
+        /// Only chains in this group
+        #[arg(long, value_name = "ID")]
+        group: Option<i64>,
+        /// Only chains whose title or code contains this
+        #[arg(long, short)]
+        query: Option<String>,
+        /// Output as JSON.
+        #[command(flatten)]
+        json: JsonArgs,
+    },
+    /// Show one chain
+    Info {
+        /// The chain.
+        #[command(flatten)]
+        chain: ChainRef,
+        /// Output as JSON.
+        #[command(flatten)]
+        json: JsonArgs,
+    },
+    /// Show a chain's QR code in the terminal, or write it as PNG or SVG
+    #[command(after_help = "\
+On a terminal the code is drawn with block characters, followed by the link. With --output, or
+when stdout is not a terminal, the image itself is written (PNG unless --format svg or an
+.svg file name).
+
+Examples:
+  linkapi chain qr spring-27
+  linkapi chain qr 12 --output spring.png --size 512
+  linkapi chain qr spring-27 --format svg > spring.svg")]
+    Qr {
+        /// The chain.
+        #[command(flatten)]
+        chain: ChainRef,
+        /// Write the image to this file
+        #[arg(long, short, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Image format [default: from the --output extension, else png]
+        #[arg(long, value_enum)]
+        format: Option<QrImageFormat>,
+        /// Side of the image in pixels (64 to 2048)
+        #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(64..=2048))]
+        size: u32,
+    },
+    /// Change a chain's title, destination or expiry
+    #[command(after_help = "\
+Examples:
+  linkapi chain edit 12 --target-url https://example.com/summer
+  linkapi chain edit spring-27 --expires 0")]
+    Edit {
+        /// The chain.
+        #[command(flatten)]
+        chain: ChainRef,
+        /// New label
+        #[arg(long)]
+        title: Option<String>,
+        /// New destination
+        #[arg(long)]
+        target_url: Option<String>,
+        /// New expiry (as for create; 0 is never)
+        #[arg(long, value_name = "TIME")]
+        expires: Option<String>,
+        /// Output as JSON.
+        #[command(flatten)]
+        json: JsonArgs,
+    },
+    /// Delete chains (their codes are never reused)
+    Delete {
+        /// Chain ids or codes
+        #[arg(required = true)]
+        chains: Vec<String>,
+        /// Take every CHAIN as a code
+        #[arg(long)]
+        code: bool,
+        /// Domain id, when you have the codes on several domains
+        #[arg(long, value_name = "ID")]
+        domain: Option<i64>,
+        /// Do not ask for confirmation
+        #[arg(long, short)]
+        yes: bool,
+    },
+}
+
+/// Formats `chain import` reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ImportFormat {
+    /// Comma-separated values with a header row
+    Csv,
+    /// One JSON object per line
+    Jsonl,
+}

@@ -1,0 +1,444 @@
+//! The command tree. Completions and man pages are generated from these same definitions, so
+//! help, completions and manuals cannot drift apart.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use linkapi_server::ServeArgs;
+
+mod admin;
+mod chain;
+mod jump;
+
+pub use admin::*;
+pub use chain::*;
+pub use jump::*;
+
+const ROOT_AFTER_HELP: &str = "\
+Exit status:
+  0  success
+  1  failure: the server refused the request (other than auth), not found, network or I/O error
+  2  usage error, or a confirmation that cannot be asked (no terminal and no --yes)
+  4  authentication: no stored key, the key was refused (401) or lacks a scope (403)
+
+Environment:
+  LINKAPI_HOST         server URL, overriding the profile's
+  LINKAPI_API_KEY      API key, overriding every stored key
+  LINKAPI_PROFILE      profile to use (default: config.toml's default_profile, else \"default\")
+  LINKAPI_CONFIG_DIR   where config.toml and credentials.toml live
+  LINKAPI_KEYRING      \"none\" to never use the OS keyring (keys go to credentials.toml)
+  LINKAPI_NO_INPUT     never prompt (like --no-input)
+  NO_COLOR             no colour in output
+
+Start with `linkapi serve` in one terminal; in another, `linkapi chain create https://example.com`.";
+
+/// Programmatic short links: run a linkapi server and drive it from the shell.
+#[derive(Debug, Parser)]
+#[command(
+    name = "linkapi",
+    version,
+    propagate_version = true,
+    after_help = ROOT_AFTER_HELP
+)]
+pub struct Cli {
+    /// Options of every command.
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Options of every command.
+#[derive(Debug, Clone, Args)]
+pub struct GlobalArgs {
+    /// Server URL [default: the profile's host, else http://127.0.0.1:8080]
+    #[arg(
+        long,
+        global = true,
+        env = "LINKAPI_HOST",
+        hide_env_values = true,
+        value_name = "URL"
+    )]
+    pub host: Option<String>,
+
+    /// Profile: a named server and key [default: config.toml's default_profile, else "default"]
+    #[arg(
+        long,
+        global = true,
+        env = "LINKAPI_PROFILE",
+        hide_env_values = true,
+        value_name = "NAME"
+    )]
+    pub profile: Option<String>,
+
+    /// Never prompt; fail instead where a prompt would be needed
+    #[arg(long, global = true, env = "LINKAPI_NO_INPUT", hide_env_values = true)]
+    pub no_input: bool,
+}
+
+/// The command groups.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Log in to a server, see where keys come from, log out
+    #[command(subcommand)]
+    Auth(AuthCommand),
+    /// Create, list, inspect, edit and delete short links
+    #[command(subcommand)]
+    Chain(ChainCommand),
+    /// Create and list groups of chains
+    #[command(subcommand)]
+    Group(GroupCommand),
+    /// List the domains you may create chains on
+    #[command(subcommand)]
+    Domain(DomainCommand),
+    /// Show a chain's visits: totals, unique visitors and the daily trend
+    #[command(after_help = "\
+Visits by crawlers, link previews and HEAD requests are not counted. Visits reach the
+statistics within about a second. Days are calendar days in the server's time zone.
+
+Examples:
+  linkapi stats spring-27
+  linkapi stats 12 --days 30
+  linkapi stats spring-27 --json=total_clicks,unique_visitors")]
+    Stats {
+        /// The chain.
+        #[command(flatten)]
+        chain: ChainRef,
+        /// Days of daily trend, today included (1 to 365)
+        #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(i64).range(1..=365))]
+        days: i64,
+        /// Output as JSON.
+        #[command(flatten)]
+        json: JsonArgs,
+    },
+    /// Messaging-app chains: QR codes that rotate, account IDs, mini-programs, shops
+    #[command(subcommand)]
+    Wx(WxCommand),
+    /// Card chains: messaging-app chains in the card namespace
+    #[command(subcommand)]
+    Card(CardCommand),
+    /// Work-chat chains, your assembly list and customer-transfer results
+    #[command(subcommand)]
+    Workchat(WorkchatCommand),
+    /// Report ad conversions for a chain and list what was recorded
+    #[command(subcommand)]
+    Conversion(ConversionCommand),
+    /// List the jump-page templates you may use
+    #[command(subcommand)]
+    Template(TemplateCommand),
+    /// Upload images (many at once, with progress bars), list and delete uploads
+    #[command(
+        args_conflicts_with_subcommands = true,
+        subcommand_negates_reqs = true,
+        after_help = "\
+Images are PNG, JPEG, GIF or WebP, decided by their bytes (SVG is refused), at most
+--max-size bytes each. Each file is checked before it is sent; uploads that meet a rate
+limit (429), an unavailable server (503) or a dropped connection are retried with backoff,
+honouring Retry-After. The exit status is 1 when any file failed. A file named like a
+subcommand needs a path: ./list.
+
+Examples:
+  linkapi upload banner.png qr/*.png
+  linkapi upload --dir ./images --recursive --jobs 8
+  linkapi upload --dir ./images --json > uploaded.jsonl
+  linkapi upload list
+  linkapi upload delete 42"
+    )]
+    Upload(UploadArgs),
+    /// Manage users, API keys and domains (needs a key with scope admin)
+    #[command(subcommand)]
+    Admin(AdminCommand),
+    /// Run the server locally (same flags as linkapi-server)
+    #[command(after_help = "\
+On a new data directory the first start creates an admin key, prints it once and stores it in
+profile \"local\" (in the OS keyring, or credentials.toml when no keyring works), so commands in
+another terminal work at once.
+
+Examples:
+  linkapi serve
+  linkapi serve --listen 127.0.0.1:9000 --data-dir ./data
+  linkapi serve --public-url https://go.example.com --listen 0.0.0.0:8080")]
+    Serve(ServeArgs),
+    /// Print a shell completion script
+    #[command(after_help = "\
+Install:
+  bash        linkapi completions bash > ~/.local/share/bash-completion/completions/linkapi
+  zsh         linkapi completions zsh > \"${fpath[1]}/_linkapi\"
+  fish        linkapi completions fish > ~/.config/fish/completions/linkapi.fish
+  powershell  linkapi completions powershell >> $PROFILE
+  elvish      linkapi completions elvish >> ~/.config/elvish/rc.elv")]
+    Completions {
+        /// The shell
+        shell: Shell,
+    },
+    /// Print the manual page, or write every page into a directory
+    Man {
+        /// Write linkapi.1 and one page per subcommand here instead of printing linkapi.1
+        #[arg(long, value_name = "DIR")]
+        out_dir: Option<PathBuf>,
+    },
+}
+
+/// Shells with completion scripts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Shell {
+    /// Bash
+    Bash,
+    /// Zsh
+    Zsh,
+    /// Fish
+    Fish,
+    /// PowerShell
+    Powershell,
+    /// Elvish
+    Elvish,
+}
+
+/// `--json` with optional field selection.
+#[derive(Debug, Clone, Default, Args)]
+pub struct JsonArgs {
+    /// Print JSON; with =FIELDS (comma-separated) only those fields
+    #[arg(
+        long,
+        value_name = "FIELDS",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = ""
+    )]
+    pub json: Option<String>,
+}
+
+/// `linkapi auth ...`
+#[derive(Debug, Subcommand)]
+pub enum AuthCommand {
+    /// Store an API key for a server, checked against the server first
+    #[command(after_help = "\
+The key is read from a hidden prompt, or with --with-key from standard input; never from the
+command line, where it would land in shell history and process listings.
+
+Examples:
+  linkapi auth login --host https://links.example.com
+  echo \"$KEY\" | linkapi auth login --host https://links.example.com --with-key
+  linkapi auth login --profile staging --host https://staging.example.com")]
+    Login {
+        /// Read the key from standard input
+        #[arg(long)]
+        with_key: bool,
+        /// Store the key in credentials.toml (mode 0600) instead of the OS keyring
+        #[arg(long)]
+        insecure_storage: bool,
+    },
+    /// Show each profile's server, where its key comes from, and whether the key works
+    Status {
+        /// Show keys in full instead of masked
+        #[arg(long)]
+        show_key: bool,
+    },
+    /// Forget the stored key of the profile (the key itself stays valid on the server)
+    Logout,
+    /// Print the key the current profile would use
+    Token,
+}
+
+/// Names a chain by id or by code.
+#[derive(Debug, Clone, Args)]
+pub struct ChainRef {
+    /// Chain id, or its code (all digits is taken as an id; use --code for digit codes)
+    pub chain: String,
+    /// Take CHAIN as a code even when it is all digits
+    #[arg(long)]
+    pub code: bool,
+    /// Domain id, when you have the code on several domains
+    #[arg(long, value_name = "ID")]
+    pub domain: Option<i64>,
+}
+
+/// `linkapi group ...`
+#[derive(Debug, Subcommand)]
+pub enum GroupCommand {
+    /// Create a group
+    Create {
+        /// Name (unique among your groups)
+        name: String,
+        /// Kind of chains it holds: 1 short, 2 external, 3 work-chat, 4 card
+        #[arg(long, default_value_t = 1)]
+        chain_type: i64,
+        /// Output as JSON.
+        #[command(flatten)]
+        json: JsonArgs,
+    },
+    /// List your groups
+    List {
+        /// Output as JSON.
+        #[command(flatten)]
+        json: JsonArgs,
+    },
+}
+
+/// `linkapi domain ...`
+#[derive(Debug, Subcommand)]
+pub enum DomainCommand {
+    /// List the domains you may use
+    List {
+        /// Output as JSON.
+        #[command(flatten)]
+        json: JsonArgs,
+    },
+}
+
+/// `linkapi template ...`
+#[derive(Debug, Subcommand)]
+pub enum TemplateCommand {
+    /// List the templates offered to you, and which your chains use
+    List {
+        /// Page to show
+        #[arg(long, default_value_t = 1)]
+        page: i64,
+        /// Templates per page (at most 100)
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(i64).range(1..=100))]
+        limit: i64,
+        /// Output as JSON.
+        #[command(flatten)]
+        json: JsonArgs,
+    },
+}
+
+/// `linkapi upload ...`
+#[derive(Debug, Args)]
+pub struct UploadArgs {
+    /// List or delete uploads instead of uploading.
+    #[command(subcommand)]
+    pub command: Option<UploadCommand>,
+    /// Image files to upload
+    #[arg(value_name = "FILE", required_unless_present = "dir")]
+    pub files: Vec<PathBuf>,
+    /// Upload every file in this directory
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+    /// With --dir, descend into subdirectories too
+    #[arg(long, requires = "dir")]
+    pub recursive: bool,
+    /// Files uploaded at once (1 to 32)
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=32))]
+    pub jobs: u16,
+    /// Largest file to send, in bytes (the server's default cap)
+    #[arg(long, value_name = "BYTES", default_value_t = 10 << 20)]
+    pub max_size: u64,
+    /// Tries per file on 429, 503 and connection errors (1 to 10)
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(1..=10))]
+    pub tries: u8,
+    /// Print each file's result as a line of JSON: file, ok, and url or error
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `linkapi upload list|delete`
+#[derive(Debug, Subcommand)]
+pub enum UploadCommand {
+    /// List your uploads, newest first
+    List {
+        /// Page to show
+        #[arg(long, default_value_t = 1)]
+        page: i64,
+        /// Uploads per page (at most 100)
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(i64).range(1..=100))]
+        limit: i64,
+        /// Output as JSON.
+        #[command(flatten)]
+        json: JsonArgs,
+    },
+    /// Delete uploads by id; the bytes go when no upload of anyone names them
+    Delete {
+        /// Upload ids (file_id)
+        #[arg(required = true, value_name = "FILE_ID")]
+        ids: Vec<i64>,
+        /// Do not ask for confirmation
+        #[arg(long, short = 'y')]
+        yes: bool,
+    },
+}
+
+/// `linkapi conversion ...`
+#[derive(Debug, Subcommand)]
+pub enum ConversionCommand {
+    /// Report a conversion; a repeat of the same chain, type and out id is recognised as a
+    /// duplicate and not recorded twice
+    #[command(after_help = "\
+Examples:
+  linkapi conversion report spring-27 --type purchase --out-id order-17 --value-cents 4990
+  linkapi conversion report 12 --type signup --ad-platform meta --clickid ck_91")]
+    Report {
+        /// The chain the conversion is attributed to.
+        #[command(flatten)]
+        chain: ChainRef,
+        /// Business event: lower-case letters, digits and _ (purchase, signup, form, ...)
+        #[arg(long = "type", value_name = "TYPE")]
+        conv_type: String,
+        /// Your idempotency token (required for purchase)
+        #[arg(long, value_name = "ID")]
+        out_id: Option<String>,
+        /// Ad platform the conversion came from (a path segment of the API)
+        #[arg(long, value_name = "NAME", default_value = "manual")]
+        ad_platform: String,
+        /// Ad-click attribution id
+        #[arg(long, value_name = "ID")]
+        clickid: Option<String>,
+        /// Your own user id of the converting customer
+        #[arg(long, value_name = "ID")]
+        external_user: Option<String>,
+        /// Value in cents
+        #[arg(long, value_name = "CENTS")]
+        value_cents: Option<i64>,
+        /// Output as JSON.
+        #[command(flatten)]
+        json: JsonArgs,
+    },
+    /// List the conversions recorded for a chain, newest first
+    List {
+        /// The chain.
+        #[command(flatten)]
+        chain: ChainRef,
+        /// Page to show
+        #[arg(long, default_value_t = 1)]
+        page: i64,
+        /// Conversions per page (1 to 100)
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(i64).range(1..=100))]
+        limit: i64,
+        /// Output as JSON.
+        #[command(flatten)]
+        json: JsonArgs,
+    },
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+
+    #[test]
+    fn the_command_tree_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn json_takes_an_optional_field_list() {
+        let cli = Cli::try_parse_from(["linkapi", "chain", "list", "--json"]).expect("parses");
+        let Command::Chain(ChainCommand::List { json, .. }) = cli.command else {
+            panic!("wrong command");
+        };
+        assert_eq!(json.json.as_deref(), Some(""));
+        let cli =
+            Cli::try_parse_from(["linkapi", "chain", "list", "--json=code,id"]).expect("parses");
+        let Command::Chain(ChainCommand::List { json, .. }) = cli.command else {
+            panic!("wrong command");
+        };
+        assert_eq!(json.json.as_deref(), Some("code,id"));
+    }
+
+    #[test]
+    fn keys_are_never_taken_from_arguments() {
+        assert!(Cli::try_parse_from(["linkapi", "auth", "login", "--key", "lk_x"]).is_err());
+    }
+}
