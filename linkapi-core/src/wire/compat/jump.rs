@@ -1,357 +1,12 @@
-//! Compatibility-surface shapes (`{base}/openapi/v1/...`, spec 2.5). Requests are lenient:
-//! older clients send integers as strings and fields this server does not know.
+//! Compatibility-surface shapes of the chains with a page (`wxchain/*`, the card creation,
+//! `workchat/chain/*`) and of work-chat data (`workchat/assembly/list`,
+//! `workchat/transfer/result`).
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{FlexibleTime, IntList, LenientInt};
-
-/// `chain/create`.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
-pub struct CreateChain {
-    /// Label.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = crate::model::limits::MAX_TITLE_CHARS))]
-    pub chain_title: Option<String>,
-    /// Destination.
-    #[schemars(regex(pattern = super::URL_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
-    pub target_url: String,
-    /// Group to put the chain in; 0 is none.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub group_id: Option<LenientInt>,
-    /// Domain id, as a one-element list (or a bare integer).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "super::schemas::one_domain")]
-    pub domain: Option<IntList>,
-    /// Expiry: text or Unix seconds; empty or 0 permanent.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub valid_time: Option<FlexibleTime>,
-    /// Optional custom code.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::CODE_OR_EMPTY_PATTERN))]
-    pub code: Option<String>,
-}
-
-/// Answer of `chain/create`.
-#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
-pub struct CreatedChain {
-    /// The new chain's code.
-    pub chain: String,
-    /// Label.
-    pub chain_title: String,
-    /// Chains the caller created today, this one included.
-    pub created_today: i64,
-    /// Group, 0 for none.
-    pub group_id: i64,
-    /// `scheme://domain/code`.
-    pub render_url: String,
-}
-
-/// Names one chain by code; `domain` picks among equal codes on different domains.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
-pub struct ChainRef {
-    /// The code.
-    pub chain: String,
-    /// Domain id, needed only when the caller has the code on several domains.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "super::schemas::one_domain")]
-    pub domain: Option<IntList>,
-}
-
-fn edit_chain_changes(schema: &mut schemars::Schema) {
-    super::schemas::at_least_one_of(schema, &["chain_title", "target_url", "valid_time"]);
-}
-
-/// `chain/edit`.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
-#[schemars(transform = edit_chain_changes)]
-pub struct EditChain {
-    /// Which chain.
-    #[serde(flatten)]
-    pub chain: ChainRef,
-    /// New label.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = crate::model::limits::MAX_TITLE_CHARS))]
-    pub chain_title: Option<String>,
-    /// New destination.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::URL_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
-    pub target_url: Option<String>,
-    /// New expiry.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub valid_time: Option<FlexibleTime>,
-}
-
-/// Answer of `chain/edit`.
-#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
-pub struct EditedChain {
-    /// `scheme://domain/code`.
-    pub render_url: String,
-    /// Destination as it now stands.
-    pub target_url: String,
-}
-
-/// `chain/delete`.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
-pub struct DeleteChains {
-    /// Codes to delete.
-    #[schemars(length(min = 1), inner(regex(pattern = super::CODE_PATTERN)))]
-    pub chains: Vec<String>,
-    /// Domain id, needed only when a code exists on several of the caller's domains.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "super::schemas::one_domain")]
-    pub domain: Option<IntList>,
-}
-
-/// `chain/list` (JSON body or query).
-#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
-pub struct ListChains {
-    /// 1-based page.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "super::schemas::lenient_positive")]
-    pub page: Option<LenientInt>,
-    /// Rows per page, at most 100.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "super::schemas::lenient_in::<1, 100>")]
-    pub page_size: Option<LenientInt>,
-    /// Only chains in this group.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "super::schemas::lenient_id")]
-    pub group_id: Option<LenientInt>,
-    /// Only chains whose title or code contains this.
-    #[serde(default, alias = "q", skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::TEXT_PATTERN))]
-    pub keyword: Option<String>,
-}
-
-/// `chain/info` (JSON body or query).
-pub type ChainInfo = ChainRef;
-
-/// A chain in listings and `chain/info` (spec 2.5).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct ChainItem {
-    /// Code.
-    pub chain: String,
-    /// Row id.
-    pub chain_id: i64,
-    /// Label.
-    pub chain_title: String,
-    /// `YYYY-MM-DD HH:MM:SS` UTC.
-    pub create_time: String,
-    /// Domain id.
-    pub domain: i64,
-    /// 1 effective, 99 not effective.
-    pub domain_status: i64,
-    /// Domain host.
-    pub domain_url: String,
-    /// Group, 0 for none.
-    pub group_id: i64,
-    /// Visits ever.
-    pub pv_history: i64,
-    /// Visits today (UTC).
-    pub pv_today: i64,
-    /// `scheme://domain/code`.
-    pub render_url: String,
-    /// Status label.
-    pub status: String,
-    /// Destination kind of messaging-app chains, 0 for short chains.
-    pub sub_type: i64,
-    /// Kind of chain.
-    #[serde(rename = "type")]
-    pub chain_type: i64,
-    /// Destination.
-    pub target_url: String,
-    /// Expiry: `YYYY-MM-DD HH:MM:SS` UTC, empty when permanent.
-    pub valid_time: String,
-}
-
-/// Answer of `chain/list`.
-#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
-pub struct ChainList {
-    /// This page.
-    pub list: Vec<ChainItem>,
-    /// Rows on this page.
-    pub list_num: i64,
-    /// Rows on all pages.
-    pub total: i64,
-}
-
-/// `group/create`.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
-pub struct CreateGroup {
-    /// Name.
-    #[schemars(regex(pattern = super::NAME_PATTERN), length(min = 1, max = 64))]
-    pub name: String,
-    /// Kind of chains it holds; 0 or absent is 1.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "super::schemas::lenient_in::<0, 4>")]
-    pub chain_type: Option<LenientInt>,
-}
-
-/// Answer of `group/create`: the id as a string, as the spec has it.
-#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
-pub struct CreatedGroup {
-    /// The new group's id.
-    pub group_id: String,
-}
-
-/// A group in `group/list`.
-#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
-pub struct GroupItem {
-    /// Live chains in the group.
-    pub chain_num: i64,
-    /// Kind of chains it holds.
-    pub chain_type: i64,
-    /// Row id.
-    pub group_id: i64,
-    /// Name.
-    pub group_name: String,
-}
-
-/// Answer of `group/list`.
-#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
-pub struct GroupList {
-    /// The caller's groups, oldest first.
-    pub list: Vec<GroupItem>,
-    /// How many.
-    pub total: i64,
-}
-
-/// A domain in `domain/list`.
-#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
-pub struct DomainItem {
-    /// Row id.
-    pub id: i64,
-    /// 1 when the caller owns the domain, 0 when it is shared.
-    pub is_my: i64,
-    /// `scheme://host`.
-    pub url: String,
-    /// 1 effective, 99 not effective.
-    pub domain_status: i64,
-    /// `http` or `https`.
-    pub scheme: String,
-    /// Label.
-    pub scene: String,
-}
-
-/// Answer of `domain/list`.
-#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
-pub struct DomainList {
-    /// Domains the caller may use.
-    pub domain_list: Vec<DomainItem>,
-}
-
-/// `POST /openapi/v1/adcallback/{ad_platform_name}/conversions` (spec 2.4). Exactly one of
-/// `chain` and `chain_id` names the chain.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
-pub struct ConversionReport {
-    /// The chain by code.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub chain: Option<String>,
-    /// The chain by id.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "super::schemas::lenient_positive")]
-    pub chain_id: Option<LenientInt>,
-    /// Business event: `[a-z0-9_]{1,32}`, e.g. `form`, `register`, `purchase`.
-    #[schemars(regex(pattern = "^[a-z0-9_]{1,32}$"))]
-    pub conv_type: String,
-    /// The caller's idempotency token; required for `purchase`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub out_id: Option<String>,
-    /// Ad-click attribution id.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub clickid: Option<String>,
-    /// Ad platform, free text.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub platform: Option<String>,
-    /// Caller-side user id.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub external_userid: Option<String>,
-    /// Monetary value in cents.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "super::schemas::lenient_id")]
-    pub value_cents: Option<LenientInt>,
-}
-
-/// The result of a conversion report (in `{status: 1, result}`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct ConversionResult {
-    /// The chain it is attributed to.
-    pub chain_id: i64,
-    /// The business event.
-    pub conv_type: String,
-    /// Whether the report repeated one already recorded (then `event_id` is the original's).
-    pub duplicate: bool,
-    /// Unique, time-sortable id of the event (a ULID).
-    pub event_id: String,
-}
-
-/// One stored file of `upload/image`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct UploadedImage {
-    /// The name the client gave.
-    pub file_name: String,
-    /// Where the server hosts it.
-    pub img_url: String,
-}
-
-/// Answer of `upload/image`: every file is in one list or the other.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct UploadResult {
-    /// Files stored.
-    pub upload_success_data: Vec<UploadedImage>,
-    /// One line per refused file: its name and why.
-    pub upload_fail_data: Vec<String>,
-}
-
-/// `template/list` (JSON body or query).
-#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
-pub struct ListTemplates {
-    /// 1-based page.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "super::schemas::lenient_positive")]
-    pub page: Option<LenientInt>,
-    /// Rows per page, at most 100.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "super::schemas::lenient_in::<1, 100>")]
-    pub page_size: Option<LenientInt>,
-}
-
-/// A template in `template/list` (spec 2.5).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct TemplateItem {
-    /// Id; 0 is the generic template.
-    pub id: i64,
-    /// 1 when one of the caller's chains uses it.
-    pub is_use: i64,
-    /// Name.
-    pub name: String,
-    /// Thumbnail URL, may be empty.
-    pub thumb: String,
-    /// 1 built in, 2 added by an administrator.
-    #[serde(rename = "type")]
-    pub template_type: i64,
-    /// When it last changed, `YYYY-MM-DD HH:MM:SS` UTC.
-    pub update_time: String,
-}
-
-/// Answer of `template/list`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct TemplateList {
-    /// This page.
-    pub list: Vec<TemplateItem>,
-    /// This page's number.
-    pub page: String,
-    /// Pages in all.
-    #[serde(rename = "pageCount")]
-    pub page_count: String,
-    /// Templates (other than the generic one) the caller's chains may use.
-    pub template_limit: i64,
-    /// Templates offered, on all pages.
-    pub total: i64,
-    /// Templates (other than the generic one) the caller's chains use.
-    pub used_num: i64,
-}
+use super::{ListChains, ListTemplates};
+use crate::wire::{FlexibleTime, IntList, LenientInt};
 
 /// A channel as sent in `channel_list`: without `id` (or with 0) a new channel; with `id`
 /// a change to one of the chain's channels, or its removal with `is_delete: 1`.
@@ -359,43 +14,43 @@ pub struct TemplateList {
 pub struct ChannelInput {
     /// The channel to change or remove.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "super::schemas::lenient_id")]
+    #[schemars(schema_with = "crate::wire::schemas::lenient_id")]
     pub id: Option<LenientInt>,
     /// 1 removes the channel.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "super::schemas::lenient_in::<0, 1>")]
+    #[schemars(schema_with = "crate::wire::schemas::lenient_in::<0, 1>")]
     pub is_delete: Option<LenientInt>,
     /// Unix seconds after which the channel is skipped; 0 never.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "super::schemas::lenient_id")]
+    #[schemars(schema_with = "crate::wire::schemas::lenient_id")]
     pub qrcode_time: Option<LenientInt>,
     /// Weight under visit_type 3.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "super::schemas::lenient_ratio")]
+    #[schemars(schema_with = "crate::wire::schemas::lenient_ratio")]
     pub ratio: Option<LenientInt>,
     /// Position in sort order.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "super::schemas::lenient_sort")]
+    #[schemars(schema_with = "crate::wire::schemas::lenient_sort")]
     pub sort: Option<LenientInt>,
     /// 1 enabled, 0 disabled.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "super::schemas::lenient_in::<0, 1>")]
+    #[schemars(schema_with = "crate::wire::schemas::lenient_in::<0, 1>")]
     pub status: Option<LenientInt>,
     /// Visits it may get (total or daily by qrcode_vc_type); 0 unlimited.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "super::schemas::lenient_visit_limit")]
+    #[schemars(schema_with = "crate::wire::schemas::lenient_visit_limit")]
     pub visit_limit: Option<LenientInt>,
     /// Label.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::LINES_PATTERN), length(max = crate::model::limits::MAX_JUMP_NAME))]
+    #[schemars(regex(pattern = crate::wire::LINES_PATTERN), length(max = crate::model::limits::MAX_JUMP_NAME))]
     pub qrcode_name: Option<String>,
     /// The QR image, http(s) (an uploaded image's `url` is one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::URL_OR_EMPTY_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
+    #[schemars(regex(pattern = crate::wire::URL_OR_EMPTY_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
     pub url: Option<String>,
     /// Where the QR code leads, http(s): the page's button and the direct-jump target.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::URL_OR_EMPTY_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
+    #[schemars(regex(pattern = crate::wire::URL_OR_EMPTY_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
     pub url2: Option<String>,
 }
 
@@ -432,20 +87,20 @@ pub struct WxChainInput {
     pub chain: Option<String>,
     /// Label.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = crate::model::limits::MAX_TITLE_CHARS))]
+    #[schemars(regex(pattern = crate::wire::TEXT_PATTERN), length(max = crate::model::limits::MAX_TITLE_CHARS))]
     pub chain_title: Option<String>,
     /// 2 (external) on `wxchain/*`, 4 (card) on `/card/createWxChain`; absent or 0 takes
     /// the operation's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "super::schemas::lenient_external_type")]
+    #[schemars(schema_with = "crate::wire::schemas::lenient_external_type")]
     pub chain_type: Option<LenientInt>,
     /// Optional custom code (create only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::CODE_OR_EMPTY_PATTERN))]
+    #[schemars(regex(pattern = crate::wire::CODE_OR_EMPTY_PATTERN))]
     pub code: Option<String>,
     /// Domain id as a one-element list.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "super::schemas::one_domain")]
+    #[schemars(schema_with = "crate::wire::schemas::one_domain")]
     pub domain: Option<IntList>,
     /// Groups.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -456,75 +111,75 @@ pub struct WxChainInput {
     /// Destination kind: 1 scan QR (default), 2 account ID, 3 mini-program, 4 shop,
     /// 5 work-chat URL.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "super::schemas::lenient_in::<1, 5>")]
+    #[schemars(schema_with = "crate::wire::schemas::lenient_in::<1, 5>")]
     pub sub_type: Option<LenientInt>,
     /// Account ID (sub_type 2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::IDENT_OR_EMPTY_PATTERN))]
+    #[schemars(regex(pattern = crate::wire::IDENT_OR_EMPTY_PATTERN))]
     pub wx_id: Option<String>,
     /// QR image (sub_type 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::URL_OR_EMPTY_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
+    #[schemars(regex(pattern = crate::wire::URL_OR_EMPTY_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
     pub scan_qr_url: Option<String>,
     /// Avatar image.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::URL_OR_EMPTY_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
+    #[schemars(regex(pattern = crate::wire::URL_OR_EMPTY_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
     pub avatar: Option<String>,
     /// Longer text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::LINES_PATTERN), length(max = crate::model::limits::MAX_PAGE_TEXT))]
+    #[schemars(regex(pattern = crate::wire::LINES_PATTERN), length(max = crate::model::limits::MAX_PAGE_TEXT))]
     pub desc: Option<String>,
     /// Line under the heading, at most 20 characters.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::LINES_PATTERN), length(max = crate::model::limits::MAX_SUB_TITLE))]
+    #[schemars(regex(pattern = crate::wire::LINES_PATTERN), length(max = crate::model::limits::MAX_SUB_TITLE))]
     pub sub_title: Option<String>,
     /// A line guiding the visitor.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::LINES_PATTERN), length(max = crate::model::limits::MAX_PAGE_TEXT))]
+    #[schemars(regex(pattern = crate::wire::LINES_PATTERN), length(max = crate::model::limits::MAX_PAGE_TEXT))]
     pub guide_text: Option<String>,
     /// Work-chat acquisition URL (sub_type 5).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::URL_OR_EMPTY_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
+    #[schemars(regex(pattern = crate::wire::URL_OR_EMPTY_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
     pub qwhk_url: Option<String>,
     /// Mini-program app id (sub_type 3).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::IDENT_OR_EMPTY_PATTERN))]
+    #[schemars(regex(pattern = crate::wire::IDENT_OR_EMPTY_PATTERN))]
     pub mini_appid: Option<String>,
     /// Mini-program page path.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::APP_PATH_PATTERN))]
+    #[schemars(regex(pattern = crate::wire::APP_PATH_PATTERN))]
     pub mini_path: Option<String>,
     /// Shop app id (sub_type 4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::IDENT_OR_EMPTY_PATTERN))]
+    #[schemars(regex(pattern = crate::wire::IDENT_OR_EMPTY_PATTERN))]
     pub shop_appid: Option<String>,
     /// Shop page path.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::APP_PATH_PATTERN))]
+    #[schemars(regex(pattern = crate::wire::APP_PATH_PATTERN))]
     pub shop_path: Option<String>,
     /// 0 jump page, 1 direct jump.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "super::schemas::lenient_in::<0, 1>")]
+    #[schemars(schema_with = "crate::wire::schemas::lenient_in::<0, 1>")]
     pub is_direct_jump: Option<LenientInt>,
     /// Template; 0 the generic one (card chains: 0 only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "super::schemas::lenient_id")]
+    #[schemars(schema_with = "crate::wire::schemas::lenient_id")]
     pub jump_template_id: Option<LenientInt>,
     /// 1 total, 2 daily channel caps.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "super::schemas::lenient_in::<1, 2>")]
+    #[schemars(schema_with = "crate::wire::schemas::lenient_in::<1, 2>")]
     pub qrcode_vc_type: Option<LenientInt>,
     /// 0 none, 1 show a scan hint.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "super::schemas::lenient_in::<0, 1>")]
+    #[schemars(schema_with = "crate::wire::schemas::lenient_in::<0, 1>")]
     pub scan_tips: Option<LenientInt>,
     /// 1 small image, 2 long image.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "super::schemas::lenient_in::<1, 2>")]
+    #[schemars(schema_with = "crate::wire::schemas::lenient_in::<1, 2>")]
     pub show_type: Option<LenientInt>,
     /// Rotation: 1 sort order, 3 weighted, 4 round robin, 5 uniform.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "super::schemas::lenient_rotation")]
+    #[schemars(schema_with = "crate::wire::schemas::lenient_rotation")]
     pub visit_type: Option<LenientInt>,
     /// Channels to add, change or remove.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -552,11 +207,11 @@ impl JsonSchema for CardChainInput {
         {
             properties.insert(
                 "chain_type".into(),
-                super::schemas::lenient_of(&[0, 4]).to_value(),
+                crate::wire::schemas::lenient_of(&[0, 4]).to_value(),
             );
             properties.insert(
                 "jump_template_id".into(),
-                super::schemas::lenient_of(&[0]).to_value(),
+                crate::wire::schemas::lenient_of(&[0]).to_value(),
             );
         }
         schema
@@ -718,41 +373,41 @@ pub struct WorkchatChainInput {
     pub channel_id: Option<LenientInt>,
     /// Label.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::TEXT_PATTERN), length(max = crate::model::limits::MAX_TITLE_CHARS))]
+    #[schemars(regex(pattern = crate::wire::TEXT_PATTERN), length(max = crate::model::limits::MAX_TITLE_CHARS))]
     pub chain_title: Option<String>,
     /// 3, or absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chain_type: Option<LenientInt>,
     /// Optional custom code (create only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::CODE_OR_EMPTY_PATTERN))]
+    #[schemars(regex(pattern = crate::wire::CODE_OR_EMPTY_PATTERN))]
     pub code: Option<String>,
     /// Assembly-list entry (wxwork_type 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "super::schemas::lenient_id")]
+    #[schemars(schema_with = "crate::wire::schemas::lenient_id")]
     pub customer_id: Option<LenientInt>,
     /// Domain id as a one-element list.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "super::schemas::one_domain")]
+    #[schemars(schema_with = "crate::wire::schemas::one_domain")]
     pub domain: Option<IntList>,
     /// Groups.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub group_id: Option<IntList>,
     /// 0 page, 1 direct jump.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "super::schemas::lenient_in::<0, 1>")]
+    #[schemars(schema_with = "crate::wire::schemas::lenient_in::<0, 1>")]
     pub is_direct_jump: Option<LenientInt>,
     /// Template; 0 the generic one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "super::schemas::lenient_id")]
+    #[schemars(schema_with = "crate::wire::schemas::lenient_id")]
     pub jump_template_id: Option<LenientInt>,
     /// Work-chat URL (wxwork_type 2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = super::URL_OR_EMPTY_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
+    #[schemars(regex(pattern = crate::wire::URL_OR_EMPTY_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
     pub target_url: Option<String>,
     /// 1 acquisition link, 2 work-chat URL.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "super::schemas::lenient_workchat_type")]
+    #[schemars(schema_with = "crate::wire::schemas::lenient_workchat_type")]
     pub wxwork_type: Option<LenientInt>,
     /// Expiry.
     #[serde(default, skip_serializing_if = "Option::is_none")]
