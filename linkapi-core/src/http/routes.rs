@@ -2,7 +2,7 @@
 //! to know about an operation (see `route`); adding an operation is adding a row, its handler
 //! and the service method behind it.
 //!
-//! Handlers come from `handlers::*` (aliased `p`, `c`, `admin`, `j`, `t`, `u`, `pb`), the wire
+//! Handlers come from `handlers::*` (aliased `p`, `c`, `admin`, `j`, `t`, `u`, `pb`, `w`), the wire
 //! types they decode and encode from `wire::*` (aliased `wp`, `wc`, `wa`).
 
 use http::Method;
@@ -29,6 +29,7 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
     use Scope::{Admin, Read, Write};
     use handlers::{
         admin, compat as c, jump as j, primary as p, public as pb, templates as t, uploads as u,
+        workchat as w,
     };
     let mut routes = vec![
         public(
@@ -389,7 +390,7 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
             "/admin/workchat/assemblies",
             "admin.workchat.assemblies.put",
             Admin,
-            handler!(j::admin_put_assembly),
+            handler!(w::admin_put_assembly),
         )
         .body::<wa::PutAssembly>()
         .ok::<wa::Assembly>(),
@@ -398,7 +399,7 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
             "/admin/workchat/assemblies",
             "admin.workchat.assemblies.list",
             Admin,
-            handler!(j::admin_list_assemblies),
+            handler!(w::admin_list_assemblies),
         )
         .query::<wa::ListAssemblies>()
         .ok::<wa::AssemblyPage>(),
@@ -407,7 +408,7 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
             "/admin/workchat/transfers",
             "admin.workchat.transfers.load",
             Admin,
-            handler!(j::admin_load_transfers),
+            handler!(w::admin_load_transfers),
         )
         .body::<wa::LoadTransfers>()
         .ok::<wa::LoadedTransfers>(),
@@ -508,7 +509,7 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
             "/openapi/v1/workchat/transfer/result",
             "compat.workchat.transfer.result",
             Read(Workchat),
-            handler!(j::transfer_result),
+            handler!(w::transfer_result),
         )
         .envelopes(Envelope::Status, Envelope::Primary)
         .query::<wc::TransferQuery>()
@@ -602,7 +603,7 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
                 "/openapi/v1/workchat/assembly/list",
                 "compat.workchat.assembly.list",
                 Workchat,
-                handler!(j::compat_list_assemblies),
+                handler!(w::compat_list_assemblies),
             )
             .body::<wc::ListAssemblies>()
             .ok::<wc::AssemblyList>(),
