@@ -1,0 +1,292 @@
+//! JSON bodies, query strings and the compatibility surface's inputs, decoded into wire
+//! types with messages that name JSON shapes, not Rust types.
+
+use http::request::Parts;
+use http::{HeaderMap, Method, header};
+use serde::de::DeserializeOwned;
+
+use crate::error::{Error, Result};
+
+fn is_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|mime| {
+            let mime = mime.trim();
+            mime.eq_ignore_ascii_case("application/json")
+                || (mime.len() > 5 && mime[mime.len() - 5..].eq_ignore_ascii_case("+json"))
+        })
+}
+
+/// Decodes a JSON body. An empty body with no content type is `{}`, so actions whose fields are
+/// all optional can be called without one; any other body must be `application/json` (415).
+pub(crate) fn json<T: DeserializeOwned>(headers: &HeaderMap, body: &[u8]) -> Result<T> {
+    let has_type = headers.contains_key(header::CONTENT_TYPE);
+    if body.is_empty() && !has_type {
+        return decode_json(b"{}");
+    }
+    if !is_json(headers) {
+        return Err(Error::UnsupportedMediaType {
+            expected: "application/json",
+        });
+    }
+    decode_json(body)
+}
+
+fn decode_json<T: DeserializeOwned>(body: &[u8]) -> Result<T> {
+    // Every operation's input is an object; serde would also take a struct from an array of
+    // its fields in order, which no client means.
+    let first = body.iter().find(|b| !b.is_ascii_whitespace());
+    if first.is_some_and(|b| *b != b'{')
+        && serde_json::from_slice::<serde::de::IgnoredAny>(body).is_ok()
+    {
+        return Err(Error::bad_request(
+            "invalid_field",
+            "request body must be a JSON object",
+        ));
+    }
+    serde_json::from_slice(body)
+        .or_else(|e| {
+            // JSON has one number type and JSON Schema counts `3.0` as an integer; serde does not.
+            // Only a body that failed is read again with such numbers made integers, so the
+            // usual path costs nothing and keeps serde's line and column in its messages.
+            if e.is_data()
+                && let Ok(mut value) = serde_json::from_slice::<serde_json::Value>(body)
+                && integral_floats_to_integers(&mut value)
+                && let Ok(decoded) = serde_json::from_value(value)
+            {
+                return Ok(decoded);
+            }
+            Err(e)
+        })
+        .map_err(|e| {
+            let code = if e.is_data() {
+                "invalid_field"
+            } else {
+                "invalid_json"
+            };
+            Error::bad_request(code, format!("request body: {}", plain(&e.to_string())))
+        })
+}
+
+/// Turns every number with an integral value written as a float (`3.0`, `-1e2`) into an
+/// integer; whether anything changed.
+fn integral_floats_to_integers(value: &mut serde_json::Value) -> bool {
+    use serde_json::Value;
+    match value {
+        Value::Number(n) if n.is_f64() => {
+            // Every integral f64 below 2^53 converts exactly.
+            match n.as_f64() {
+                Some(f) if f.fract() == 0.0 && f.abs() <= 9_007_199_254_740_992.0 => {
+                    *value = Value::from(f as i64);
+                    true
+                }
+                _ => false,
+            }
+        }
+        Value::Array(items) => items.iter_mut().fold(false, |changed, item| {
+            integral_floats_to_integers(item) | changed
+        }),
+        Value::Object(fields) => fields.values_mut().fold(false, |changed, item| {
+            integral_floats_to_integers(item) | changed
+        }),
+        _ => false,
+    }
+}
+
+/// A decoder's message in the client's terms: what a value must be, not the Rust type the
+/// server reads it into (`expected struct CreateChain with 6 elements`, `expected i64`).
+fn plain(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(at) = rest.find("expected ") {
+        let (before, after) = rest.split_at(at + "expected ".len());
+        out.push_str(before);
+        rest = after;
+        let word_end = |text: &str| {
+            text.find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .unwrap_or(text.len())
+        };
+        if let Some(name) = rest.strip_prefix("struct ") {
+            // `struct Name`, and serde's ` with N element(s)` when an array was sent.
+            let mut tail = &name[word_end(name)..];
+            if let Some(count) = tail.strip_prefix(" with ") {
+                let digits = count
+                    .find(|c: char| !c.is_ascii_digit())
+                    .unwrap_or(count.len());
+                tail = count[digits..]
+                    .strip_prefix(" elements")
+                    .or_else(|| count[digits..].strip_prefix(" element"))
+                    .unwrap_or(tail);
+            }
+            out.push_str("a JSON object");
+            rest = tail;
+            continue;
+        }
+        let word = &rest[..word_end(rest)];
+        let plain = match word {
+            "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "usize" | "isize" => {
+                Some("an integer")
+            }
+            "f32" | "f64" => Some("a number"),
+            _ => None,
+        };
+        if let Some(plain) = plain {
+            out.push_str(plain);
+            rest = &rest[word.len()..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Decodes the query string (absent is empty).
+pub(crate) fn query<T: DeserializeOwned + schemars::JsonSchema>(parts: &Parts) -> Result<T> {
+    let text = parts.uri.query().unwrap_or_default();
+    serde_urlencoded::from_str(text)
+        .or_else(|e| {
+            // As in bodies, JSON Schema counts `2.0` an integer; a query that failed is read
+            // again with such values of integer fields (and only those) written as integers.
+            integral_query::<T>(text)
+                .and_then(|rewritten| serde_urlencoded::from_str(&rewritten).ok())
+                .ok_or(e)
+        })
+        .map_err(|e| {
+            Error::bad_request(
+                "invalid_query",
+                format!("query string: {}", plain(&e.to_string())),
+            )
+        })
+}
+
+/// `query` with every integral decimal (`2.0`, `-1.00`) given for an integer field of `T`
+/// written as an integer; `None` when there is none.
+fn integral_query<T: schemars::JsonSchema>(query: &str) -> Option<String> {
+    let schema = schemars::SchemaGenerator::default().into_root_schema_for::<T>();
+    let fields = schema.get("properties")?.as_object()?;
+    let defs = schema.get("$defs");
+    let is_integer = |name: &str| fields.get(name).is_some_and(|f| admits_integer(f, defs, 0));
+    let integral = |value: &str| {
+        let (whole, fraction) = value.split_once('.')?;
+        let digits = whole.strip_prefix('-').unwrap_or(whole);
+        let is_integral = !digits.is_empty()
+            && digits.bytes().all(|b| b.is_ascii_digit())
+            && !fraction.is_empty()
+            && fraction.bytes().all(|b| b == b'0');
+        is_integral.then(|| whole.to_owned())
+    };
+    let mut changed = false;
+    let mut out = url::form_urlencoded::Serializer::new(String::new());
+    for (name, value) in url::form_urlencoded::parse(query.as_bytes()) {
+        match integral(&value).filter(|_| is_integer(&name)) {
+            Some(whole) => {
+                changed = true;
+                out.append_pair(&name, &whole);
+            }
+            None => {
+                out.append_pair(&name, &value);
+            }
+        }
+    }
+    changed.then(|| out.finish())
+}
+
+/// Whether `schema` lets an integer stand, directly or through `anyOf`/`oneOf`, a `$ref`
+/// into `defs`, or (for a repeated query key) array items; `depth` stops reference cycles.
+fn admits_integer(schema: &serde_json::Value, defs: Option<&serde_json::Value>, depth: u8) -> bool {
+    if depth > 8 {
+        return false;
+    }
+    let typed = schema.get("type").is_some_and(|t| {
+        t == "integer"
+            || t.as_array()
+                .is_some_and(|ts| ts.iter().any(|t| t == "integer"))
+    });
+    let referenced = schema
+        .get("$ref")
+        .and_then(|r| r.as_str())
+        .and_then(|r| r.strip_prefix("#/$defs/"))
+        .and_then(|name| defs?.get(name))
+        .is_some_and(|def| admits_integer(def, defs, depth + 1));
+    let alternatives = ["anyOf", "oneOf"].iter().any(|key| {
+        schema
+            .get(*key)
+            .and_then(|v| v.as_array())
+            .is_some_and(|alts| alts.iter().any(|alt| admits_integer(alt, defs, depth + 1)))
+    });
+    let items = schema
+        .get("items")
+        .is_some_and(|item| admits_integer(item, defs, depth + 1));
+    typed || referenced || alternatives || items
+}
+
+/// Decodes a compatibility action's input: the query on GET, the JSON body otherwise. The key
+/// parameter `apikey` is not an input field and is dropped. Query values are strings (the
+/// lenient types read digits), and a key given more than once is a list (`domain=1&domain=2`).
+pub(crate) fn compat_input<T: DeserializeOwned + schemars::JsonSchema>(
+    parts: &Parts,
+    body: &[u8],
+) -> Result<T> {
+    if parts.method == Method::GET || parts.method == Method::HEAD {
+        let query = parts.uri.query().unwrap_or_default();
+        let decode = |query: &str| {
+            let mut fields = serde_json::Map::new();
+            for (key, value) in url::form_urlencoded::parse(query.as_bytes()) {
+                if key == "apikey" {
+                    continue;
+                }
+                let value = serde_json::Value::String(value.into_owned());
+                match fields.get_mut(key.as_ref()) {
+                    Some(serde_json::Value::Array(values)) => values.push(value),
+                    Some(first) => *first = serde_json::Value::Array(vec![first.take(), value]),
+                    None => {
+                        fields.insert(key.into_owned(), value);
+                    }
+                }
+            }
+            serde_json::from_value::<T>(serde_json::Value::Object(fields))
+        };
+        decode(query)
+            .or_else(|e| {
+                // As in [`query`]: `2.0` for an integer field is that integer.
+                integral_query::<T>(query)
+                    .and_then(|rewritten| decode(&rewritten).ok())
+                    .ok_or(e)
+            })
+            .map_err(|e| {
+                Error::bad_request(
+                    "invalid_query",
+                    format!("query string: {}", plain(&e.to_string())),
+                )
+            })
+    } else {
+        json(&parts.headers, body)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decoder_messages_name_json_shapes_not_rust_types() {
+        for (raw, plain_text) in [
+            (
+                "invalid length 1, expected struct CreateChain with 6 elements at line 1",
+                "invalid length 1, expected a JSON object at line 1",
+            ),
+            (
+                "invalid type: string \"x\", expected struct ChannelInput",
+                "invalid type: string \"x\", expected a JSON object",
+            ),
+            (
+                "invalid type: string \"x\", expected i64 at line 1 column 9",
+                "invalid type: string \"x\", expected an integer at line 1 column 9",
+            ),
+            ("missing field `target_url`", "missing field `target_url`"),
+        ] {
+            assert_eq!(plain(raw), plain_text);
+        }
+    }
+}

@@ -1,0 +1,316 @@
+//! Decoding requests: the API key, the client's address and bodies under a size limit here;
+//! JSON, query strings and compatibility inputs in `decode`; multipart streams in `multipart`.
+
+mod decode;
+mod multipart;
+
+pub(crate) use decode::{compat_input, json, query};
+pub(crate) use multipart::{multipart, next_part, part_bytes};
+
+use std::net::IpAddr;
+
+use bytes::{Bytes, BytesMut};
+use http::request::Parts;
+use http::{HeaderMap, header};
+use http_body_util::BodyExt;
+use hyper::body::Incoming;
+use ipnet::IpNet;
+
+use crate::error::{Error, Result};
+use crate::service::ClientAddressHeader;
+
+/// The key a request presents: `Authorization: Bearer`, `X-API-Key`, or (where the route
+/// allows it) `?apikey=`. Every credential given must be usable and name the same key: a
+/// malformed or empty one, or two different keys, present none (401), so a bad credential is
+/// never passed over in favour of another.
+pub(crate) fn api_key(parts: &Parts, allow_query: bool) -> Option<String> {
+    let mut presented: Vec<String> = Vec::new();
+    for value in parts.headers.get_all(header::AUTHORIZATION) {
+        let token = value
+            .to_str()
+            .ok()
+            .and_then(|v| v.split_once(' '))
+            .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+            .map(|(_, token)| token.trim())
+            .filter(|token| !token.is_empty())?;
+        presented.push(token.to_owned());
+    }
+    for value in parts.headers.get_all("x-api-key") {
+        let key = value
+            .to_str()
+            .ok()
+            .map(str::trim)
+            .filter(|key| !key.is_empty())?;
+        presented.push(key.to_owned());
+    }
+    if allow_query && let Some(query) = parts.uri.query() {
+        for (name, value) in url::form_urlencoded::parse(query.as_bytes()) {
+            if name == "apikey" {
+                if value.is_empty() {
+                    return None;
+                }
+                presented.push(value.into_owned());
+            }
+        }
+    }
+    let (first, rest) = presented.split_first()?;
+    rest.iter().all(|key| key == first).then(|| first.clone())
+}
+
+/// The client's address: the peer's, unless the peer is a trusted proxy, in which case the
+/// address the proxies name in `header`. The list is read right to left, skipping trusted
+/// proxies: the first address not trusted is the client, since only what trusted proxies
+/// appended can be believed. Anything unreadable stops the walk at the last address known.
+pub(crate) fn client_address(
+    parts: &Parts,
+    peer: IpAddr,
+    trusted: &[IpNet],
+    header: ClientAddressHeader,
+) -> IpAddr {
+    let is_trusted = |ip: &IpAddr| {
+        let ip = ip.to_canonical();
+        trusted.iter().any(|net| net.contains(&ip))
+    };
+    if !is_trusted(&peer) {
+        return peer;
+    }
+    let (name, parse): (_, fn(&str) -> Option<IpAddr>) = match header {
+        ClientAddressHeader::XForwardedFor => ("x-forwarded-for", parse_hop),
+        ClientAddressHeader::Forwarded => ("forwarded", parse_forwarded_element),
+    };
+    // Every line of the header, in order, as one list.
+    let hops: Vec<&str> = parts
+        .headers
+        .get_all(name)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .collect();
+    let mut client = peer;
+    for hop in hops.iter().rev() {
+        let Some(ip) = parse(hop) else { break };
+        client = ip;
+        if !is_trusted(&ip) {
+            break;
+        }
+    }
+    client
+}
+
+/// One `X-Forwarded-For` entry: an address, perhaps with a port or in brackets.
+fn parse_hop(hop: &str) -> Option<IpAddr> {
+    let hop = hop.trim().trim_matches('"');
+    if let Ok(ip) = hop.parse() {
+        return Some(ip);
+    }
+    if let Ok(socket) = hop.parse::<std::net::SocketAddr>() {
+        return Some(socket.ip());
+    }
+    hop.strip_prefix('[')?.split(']').next()?.parse().ok()
+}
+
+/// The `for=` address of one `Forwarded` element (RFC 7239); `None` for obfuscated or
+/// `unknown` nodes.
+fn parse_forwarded_element(element: &str) -> Option<IpAddr> {
+    element.split(';').find_map(|pair| {
+        let (key, value) = pair.split_once('=')?;
+        key.trim()
+            .eq_ignore_ascii_case("for")
+            .then(|| parse_hop(value))
+            .flatten()
+    })
+}
+
+/// The most bytes of an oversized body read and thrown away before answering 413. Many
+/// clients (Python's `http.client`, curl without `Expect`) write the whole body before reading
+/// the answer; closing on them mid-body makes them see a broken pipe instead of the 413.
+const DRAIN_LIMIT: u64 = 64 << 20;
+
+/// Reads the whole body within `timeout`, refusing more than `limit` bytes with 413 and a body
+/// that trickles in too slowly with 408 (hyper's header timeout does not cover bodies).
+pub(crate) async fn body_bytes(
+    headers: &HeaderMap,
+    mut body: Incoming,
+    limit: usize,
+    timeout: std::time::Duration,
+) -> Result<Bytes> {
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    let too_large = Error::PayloadTooLarge { limit };
+    if declared.is_some_and(|len| len > limit as u64) {
+        if declared.is_some_and(|len| len <= DRAIN_LIMIT) {
+            let _ = tokio::time::timeout(timeout, drain(&mut body, DRAIN_LIMIT)).await;
+        }
+        return Err(too_large);
+    }
+    let read = tokio::time::timeout(timeout, async {
+        let mut collected = BytesMut::new();
+        while let Some(frame) = body.frame().await {
+            let frame = frame.map_err(|err| {
+                Error::bad_request(
+                    "bad_body",
+                    format!("could not read the request body: {err}"),
+                )
+            })?;
+            let Ok(data) = frame.into_data() else {
+                continue;
+            };
+            if collected.len() + data.len() > limit {
+                return Ok(None);
+            }
+            collected.extend_from_slice(&data);
+        }
+        Ok::<_, Error>(Some(collected.freeze()))
+    })
+    .await
+    .map_err(|_| Error::RequestTimeout {
+        secs: timeout.as_secs(),
+    })?;
+    match read? {
+        Some(bytes) => Ok(bytes),
+        None => {
+            let _ = tokio::time::timeout(timeout, drain(&mut body, DRAIN_LIMIT)).await;
+            Err(too_large)
+        }
+    }
+}
+
+/// Reads and discards what is left of `body`, at most `bound` bytes.
+async fn drain(body: &mut Incoming, bound: u64) {
+    let mut seen = 0u64;
+    while seen <= bound {
+        match body.frame().await {
+            Some(Ok(frame)) => {
+                seen += frame.data_ref().map_or(0, |d| d.len() as u64);
+            }
+            Some(Err(_)) | None => return,
+        }
+    }
+}
+
+/// Parses an id path segment.
+pub(crate) fn path_id(param: Option<&str>, what: &'static str) -> Result<i64> {
+    param
+        .and_then(|p| p.parse::<i64>().ok())
+        .filter(|id| *id > 0)
+        .ok_or(Error::NotFound(what))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parts(headers: &[(&str, &str)]) -> Parts {
+        parts_at("/x", headers)
+    }
+
+    fn parts_at(uri: &str, headers: &[(&str, &str)]) -> Parts {
+        let mut request = http::Request::builder().uri(uri);
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        request.body(()).expect("request").into_parts().0
+    }
+
+    fn ip(text: &str) -> IpAddr {
+        text.parse().expect("address")
+    }
+
+    #[test]
+    fn a_bad_or_second_different_credential_is_never_passed_over() {
+        let with_query =
+            |uri: &str, headers: &[(&str, &str)]| api_key(&parts_at(uri, headers), true);
+        let key = Some("lk_a".to_owned());
+        assert_eq!(with_query("/x", &[("authorization", "Bearer lk_a")]), key);
+        assert_eq!(with_query("/x?apikey=lk_a", &[]), key);
+        // The same key twice is one key.
+        assert_eq!(
+            with_query(
+                "/x?apikey=lk_a",
+                &[("authorization", "Bearer lk_a"), ("x-api-key", "lk_a")]
+            ),
+            key
+        );
+        // A malformed, empty or different credential beside a good one presents none.
+        for (uri, headers) in [
+            ("/x?apikey=lk_a", &[("authorization", "Basic abc")][..]),
+            ("/x?apikey=lk_a", &[("authorization", "Bearer ")][..]),
+            ("/x?apikey=lk_a", &[("x-api-key", " ")][..]),
+            ("/x?apikey=", &[("authorization", "Bearer lk_a")][..]),
+            ("/x?apikey=lk_b", &[("authorization", "Bearer lk_a")][..]),
+            (
+                "/x",
+                &[("authorization", "Bearer lk_a"), ("x-api-key", "lk_b")][..],
+            ),
+        ] {
+            assert_eq!(with_query(uri, headers), None, "{uri} {headers:?}");
+        }
+    }
+
+    #[test]
+    fn forwarded_addresses_count_only_from_trusted_proxies() {
+        let trusted: Vec<IpNet> = vec!["10.0.0.0/8".parse().expect("net")];
+        let xff = ClientAddressHeader::XForwardedFor;
+        let spoofed = parts(&[("x-forwarded-for", "1.2.3.4")]);
+        // An untrusted peer: its header is ignored.
+        assert_eq!(
+            client_address(&spoofed, ip("198.51.100.9"), &trusted, xff),
+            ip("198.51.100.9")
+        );
+        // A trusted proxy: the address it appended.
+        assert_eq!(
+            client_address(&spoofed, ip("10.0.0.2"), &trusted, xff),
+            ip("1.2.3.4")
+        );
+        // A client forging a first hop through a trusted proxy: the proxy's entry wins.
+        let forged = parts(&[("x-forwarded-for", "6.6.6.6, 203.0.113.5, 10.0.0.3")]);
+        assert_eq!(
+            client_address(&forged, ip("10.0.0.2"), &trusted, xff),
+            ip("203.0.113.5")
+        );
+        // Several header lines read as one list; mapped IPv4 peers are recognised.
+        let lines = parts(&[
+            ("x-forwarded-for", "203.0.113.5"),
+            ("x-forwarded-for", "10.1.1.1"),
+        ]);
+        assert_eq!(
+            client_address(&lines, ip("::ffff:10.0.0.2"), &trusted, xff),
+            ip("203.0.113.5")
+        );
+        // Garbage stops the walk at the last address known.
+        let junk = parts(&[("x-forwarded-for", "203.0.113.5, nonsense")]);
+        assert_eq!(
+            client_address(&junk, ip("10.0.0.2"), &trusted, xff),
+            ip("10.0.0.2")
+        );
+        // No header: the proxy itself.
+        assert_eq!(
+            client_address(&parts(&[]), ip("10.0.0.2"), &trusted, xff),
+            ip("10.0.0.2")
+        );
+    }
+
+    #[test]
+    fn the_forwarded_header_is_read_when_configured() {
+        let trusted: Vec<IpNet> = vec!["10.0.0.0/8".parse().expect("net")];
+        let request = parts(&[
+            (
+                "forwarded",
+                "for=6.6.6.6, for=\"[2001:db8::17]:4711\";proto=https",
+            ),
+            ("x-forwarded-for", "1.2.3.4"),
+        ]);
+        let fwd = ClientAddressHeader::Forwarded;
+        assert_eq!(
+            client_address(&request, ip("10.0.0.2"), &trusted, fwd),
+            ip("2001:db8::17")
+        );
+        let unknown = parts(&[("forwarded", "for=unknown")]);
+        assert_eq!(
+            client_address(&unknown, ip("10.0.0.2"), &trusted, fwd),
+            ip("10.0.0.2")
+        );
+    }
+}
