@@ -4,7 +4,7 @@
 //!
 //! # Layout
 //!
-//! - [`ServeArgs`] and [`FileConfig`]: flags (with `LINKAPI_*` environment fallbacks) and the
+//! - `config`: [`ServeArgs`] and [`FileConfig`], flags (with `LINKAPI_*` environment fallbacks) and the
 //!   TOML configuration file; flags win over the file, the file over defaults.
 //! - [`Server`]: [`Server::bind`] opens the store, binds the listener, starts the services and
 //!   makes the bootstrap key; [`Server::run`] serves until the shutdown future completes.
@@ -13,20 +13,23 @@
 use std::io::IsTerminal;
 use std::net::SocketAddr;
 use std::num::NonZeroU32;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
-use linkapi_core::blob::{BlobBackend, S3Settings};
 use linkapi_core::clock::Calendar;
 use linkapi_core::model::Scheme;
 use linkapi_core::service::{BootstrapKey, ClientAddressHeader, RateLimit, UploadConfig};
 use linkapi_core::store::Store;
 use linkapi_core::store::postgres::{PgOptions, PgStore};
 use linkapi_core::{App, AppConfig, MetricsAccess, ServerConfig, SqliteStore, SystemClock};
-use serde::Deserialize;
 use tokio::net::TcpListener;
+
+mod config;
+
+use config::trusted_proxies;
+pub use config::{FileConfig, ServeArgs, StorageConfig, default_data_dir};
 
 /// Name of the database file inside the data directory.
 pub const DATABASE_FILE: &str = "linkapi.db";
@@ -36,230 +39,6 @@ pub const UPLOADS_DIR: &str = "uploads";
 
 /// Environment variable holding the first admin key of an empty deployment.
 pub const INITIAL_KEY_ENV: &str = "LINKAPI_INITIAL_API_KEY";
-
-/// Flags of `linkapi-server` and `linkapi serve`.
-#[derive(Debug, Clone, Default, clap::Args)]
-pub struct ServeArgs {
-    /// Address to listen on [default: 127.0.0.1:8080]
-    #[arg(
-        long,
-        env = "LINKAPI_LISTEN",
-        hide_env_values = true,
-        value_name = "ADDR"
-    )]
-    pub listen: Option<SocketAddr>,
-
-    /// Directory of the SQLite database and uploads [default: the user's data directory]
-    #[arg(
-        long,
-        env = "LINKAPI_DATA_DIR",
-        hide_env_values = true,
-        value_name = "DIR"
-    )]
-    pub data_dir: Option<PathBuf>,
-
-    /// PostgreSQL database to use instead of the SQLite file, shared by every instance:
-    /// postgres://user:password@host:port/db (add ?sslmode=require for TLS)
-    #[arg(
-        long,
-        env = "LINKAPI_DATABASE_URL",
-        value_name = "URL",
-        hide_env_values = true
-    )]
-    pub database_url: Option<String>,
-
-    /// Public base URL of short links, as scheme://host or scheme://host:port [default: http://ADDR]
-    #[arg(
-        long,
-        env = "LINKAPI_PUBLIC_URL",
-        hide_env_values = true,
-        value_name = "URL"
-    )]
-    pub public_url: Option<String>,
-
-    /// TOML configuration file; flags override its values
-    #[arg(
-        long,
-        env = "LINKAPI_CONFIG",
-        hide_env_values = true,
-        value_name = "FILE"
-    )]
-    pub config: Option<PathBuf>,
-}
-
-/// The configuration file. Every key is optional.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FileConfig {
-    /// As `--listen`.
-    pub listen: Option<SocketAddr>,
-    /// As `--data-dir`.
-    pub data_dir: Option<PathBuf>,
-    /// As `--database-url`.
-    pub database_url: Option<String>,
-    /// Connections to PostgreSQL this instance opens at most.
-    pub database_max_connections: Option<usize>,
-    /// As `--public-url`.
-    pub public_url: Option<String>,
-    /// Requests per second per API key; 0 turns rate limiting off.
-    pub rate_limit_per_second: Option<u32>,
-    /// Requests a key may send at once.
-    pub rate_limit_burst: Option<u32>,
-    /// How many instances serve the same keys behind a load balancer: each enforces its share
-    /// (1/N of the rate and the burst) so that together they allow about the configured limit.
-    pub rate_limit_instances: Option<u32>,
-    /// Chains a user may create per day, unless the user has its own quota.
-    pub daily_create_quota: Option<i64>,
-    /// Length of generated codes.
-    pub code_length: Option<usize>,
-    /// Links kept in the redirect cache.
-    pub link_cache_capacity: Option<usize>,
-    /// Authenticated API keys kept in memory.
-    pub key_cache_capacity: Option<usize>,
-    /// Conversion types that need `out_id`, besides `purchase`.
-    pub out_id_required: Option<Vec<String>>,
-    /// Connections served at once.
-    pub max_connections: Option<usize>,
-    /// Largest JSON request body, in bytes.
-    pub max_body_bytes: Option<usize>,
-    /// Seconds a client has to send request headers.
-    pub header_read_timeout_secs: Option<u64>,
-    /// Seconds a connection may stay open with no request in flight.
-    pub idle_timeout_secs: Option<u64>,
-    /// Seconds a client has to send a request body.
-    pub body_read_timeout_secs: Option<u64>,
-    /// Seconds shutdown waits for open connections.
-    pub grace_period_secs: Option<u64>,
-    /// IANA time zone days are counted in (statistics, `pv_today`, daily quotas) [default: UTC].
-    pub time_zone: Option<String>,
-    /// Reverse proxies (addresses or CIDR blocks) whose forwarding header names the client.
-    pub trusted_proxies: Option<Vec<String>>,
-    /// The header trusted proxies name the client in: "x-forwarded-for" (default) or
-    /// "forwarded".
-    pub client_address_header: Option<String>,
-    /// Milliseconds between writes of counted visits [default: 1000].
-    pub visit_flush_interval_ms: Option<u64>,
-    /// Pending visit entries held in memory at most [default: 2000000].
-    pub max_pending_visits: Option<usize>,
-    /// Who may read /metrics: "loopback" (default, no key) or "admin" (a key with scope admin).
-    pub metrics_access: Option<String>,
-    /// Largest uploaded file, in bytes [default: 10485760].
-    pub upload_max_file_bytes: Option<u64>,
-    /// Bytes each user's uploads may take in all [default: 1073741824].
-    pub upload_quota_bytes: Option<i64>,
-    /// Pixels (width x height) of one frame of an uploaded image at most [default: 40000000].
-    pub upload_max_image_pixels: Option<u64>,
-    /// Frames of an uploaded animation at most [default: 1000].
-    pub upload_max_image_frames: Option<u64>,
-    /// Where uploaded files live (`[storage]`).
-    pub storage: Option<StorageConfig>,
-    /// Templates (other than the generic one) each user's chains may use [default: 10].
-    pub template_limit: Option<i64>,
-}
-
-/// The `[storage]` table: where uploaded files live.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct StorageConfig {
-    /// "local" (default: a directory) or "s3" (an S3-compatible bucket, for several
-    /// instances).
-    pub backend: Option<String>,
-    /// Local: the directory [default: `uploads` in the data directory].
-    pub dir: Option<PathBuf>,
-    /// S3: the bucket.
-    pub bucket: Option<String>,
-    /// S3: the service URL of an S3-compatible server (path-style requests); else AWS, or
-    /// `AWS_ENDPOINT_URL`.
-    pub endpoint: Option<String>,
-    /// S3: the region; else `AWS_REGION`/`AWS_DEFAULT_REGION`.
-    pub region: Option<String>,
-    /// S3: the access key id; else `AWS_ACCESS_KEY_ID`.
-    pub access_key_id: Option<String>,
-    /// S3: the secret access key; else `AWS_SECRET_ACCESS_KEY`.
-    pub secret_access_key: Option<String>,
-    /// S3: "proxy" (default: the server streams files) or "presigned" (the server redirects
-    /// to a presigned URL of the bucket).
-    pub serve: Option<String>,
-    /// S3, presigned: seconds a presigned URL stays valid [default: 3600].
-    pub presign_ttl_secs: Option<u64>,
-}
-
-impl StorageConfig {
-    /// The blob backend this table describes.
-    fn backend(&self, data_dir: &Path) -> Result<BlobBackend> {
-        match self.backend.as_deref().unwrap_or("local") {
-            "local" => Ok(BlobBackend::Local(
-                self.dir
-                    .clone()
-                    .unwrap_or_else(|| data_dir.join(UPLOADS_DIR)),
-            )),
-            "s3" => {
-                let bucket = self
-                    .bucket
-                    .clone()
-                    .filter(|b| !b.is_empty())
-                    .context("storage: backend \"s3\" needs a bucket")?;
-                let presign = match self.serve.as_deref().unwrap_or("proxy") {
-                    "proxy" => None,
-                    "presigned" => Some(Duration::from_secs(
-                        self.presign_ttl_secs
-                            .unwrap_or(3600)
-                            .clamp(60, 7 * 24 * 3600),
-                    )),
-                    other => {
-                        bail!("storage: serve = {other:?} is neither \"proxy\" nor \"presigned\"")
-                    }
-                };
-                Ok(BlobBackend::S3(S3Settings {
-                    bucket,
-                    endpoint: self.endpoint.clone(),
-                    region: self.region.clone(),
-                    access_key_id: self.access_key_id.clone(),
-                    secret_access_key: self.secret_access_key.clone(),
-                    presign,
-                }))
-            }
-            other => bail!("storage: backend = {other:?} is neither \"local\" nor \"s3\""),
-        }
-    }
-}
-
-/// Reads `trusted_proxies`: addresses and CIDR blocks.
-fn trusted_proxies(entries: &[String]) -> Result<Vec<ipnet::IpNet>> {
-    entries
-        .iter()
-        .map(|entry| {
-            entry
-                .parse::<ipnet::IpNet>()
-                .or_else(|_| entry.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
-                .with_context(|| {
-                    format!("trusted_proxies: {entry:?} is not an address or CIDR block")
-                })
-        })
-        .collect()
-}
-
-impl FileConfig {
-    /// Reads a configuration file.
-    ///
-    /// # Errors
-    /// When the file cannot be read or is not valid.
-    pub fn load(path: &Path) -> Result<Self> {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("reading config {}", path.display()))?;
-        toml::from_str(&text).with_context(|| format!("parsing config {}", path.display()))
-    }
-}
-
-/// The directory data goes to when none is given: the user's data directory.
-///
-/// # Errors
-/// When the platform has no home directory.
-pub fn default_data_dir() -> Result<PathBuf> {
-    directories::ProjectDirs::from("", "", "linkapi")
-        .map(|dirs| dirs.data_dir().to_path_buf())
-        .context("no home directory to keep data in; pass --data-dir")
-}
 
 /// An address a client on this machine can open for a listener bound to `addr`: the
 /// unspecified addresses (`0.0.0.0`, `[::]`) become loopback of the same family.
@@ -620,36 +399,6 @@ mod tests {
         assert!(default_domain(Some("s.example.com"), bound).is_err());
         assert!(default_domain(Some("ftp://x"), bound).is_err());
         assert!(default_domain(Some("https://x/y"), bound).is_err());
-    }
-
-    #[test]
-    fn the_storage_table_names_a_directory_or_a_complete_bucket() {
-        let data = Path::new("/var/lib/linkapi");
-        let parse = |text: &str| -> Result<BlobBackend> {
-            let file: FileConfig = toml::from_str(text)?;
-            file.storage.unwrap_or_default().backend(data)
-        };
-        match parse("").expect("default") {
-            BlobBackend::Local(dir) => assert_eq!(dir, data.join(UPLOADS_DIR)),
-            other => panic!("{other:?}"),
-        }
-        match parse("[storage]\nbackend = \"s3\"\nbucket = \"b\"\nserve = \"presigned\"\n")
-            .expect("s3")
-        {
-            BlobBackend::S3(s3) => {
-                assert_eq!(s3.bucket, "b");
-                assert_eq!(s3.presign, Some(Duration::from_secs(3600)));
-            }
-            other => panic!("{other:?}"),
-        }
-        for bad in [
-            "[storage]\nbackend = \"s3\"\n",
-            "[storage]\nbackend = \"ftp\"\n",
-            "[storage]\nbackend = \"s3\"\nbucket = \"b\"\nserve = \"cdn\"\n",
-            "[storage]\nbucket_name = \"b\"\n",
-        ] {
-            assert!(parse(bad).is_err(), "{bad}");
-        }
     }
 
     #[test]
