@@ -4,8 +4,9 @@
 //!
 //! # Layout
 //!
-//! - `config`: [`ServeArgs`] and [`FileConfig`], flags (with `LINKAPI_*` environment fallbacks) and the
-//!   TOML configuration file; flags win over the file, the file over defaults.
+//! - `config`: [`ServeArgs`] and [`FileConfig`], flags (with `LINKAPI_*` environment
+//!   fallbacks) and the TOML configuration file; flags win over the file, the file over
+//!   defaults.
 //! - [`Server`]: [`Server::bind`] opens the store, binds the listener, starts the services and
 //!   makes the bootstrap key; [`Server::run`] serves until the shutdown future completes.
 //! - [`init_logging`] and [`shutdown_signal`]: process concerns for binaries.
