@@ -8,6 +8,7 @@ mod resources;
 mod serve;
 mod stats;
 mod upload;
+mod workchat;
 
 use anyhow::Result;
 
@@ -33,7 +34,7 @@ pub async fn run(cli: Cli) -> Result<()> {
         Command::Conversion(command) => conversion::run(ctx()?, command).await,
         Command::Wx(command) => jump::wx(ctx()?, command).await,
         Command::Card(command) => jump::card(ctx()?, command).await,
-        Command::Workchat(command) => jump::workchat(ctx()?, command).await,
+        Command::Workchat(command) => workchat::workchat(ctx()?, command).await,
         Command::Stats { chain, days, json } => stats::run(ctx()?, chain, days, json.json).await,
         Command::Upload(args) => upload::run(ctx()?, args).await,
         Command::Template(TemplateCommand::List { page, limit, json }) => {
@@ -56,7 +57,7 @@ pub async fn run(cli: Cli) -> Result<()> {
         Command::Admin(AdminCommand::Template(command)) => {
             resources::template(ctx()?, command).await
         }
-        Command::Admin(AdminCommand::Workchat(command)) => jump::admin(ctx()?, command).await,
+        Command::Admin(AdminCommand::Workchat(command)) => workchat::admin(ctx()?, command).await,
         Command::Admin(AdminCommand::RotateVisitorSecret) => {
             resources::rotate_visitor_secret(ctx()?).await
         }
