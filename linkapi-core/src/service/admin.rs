@@ -39,7 +39,7 @@ impl App {
             daily_quota,
             created_at: self.now(),
         };
-        self.write(move |tx| {
+        self.transact(move |tx| {
             let new = new.clone();
             Box::pin(async move { tx.insert_user(new).await })
         })
@@ -124,7 +124,7 @@ impl App {
     /// 404 for an unknown key.
     pub async fn revoke_key(&self, id: KeyId) -> Result<ApiKeyRecord> {
         let at = self.now();
-        self.write(move |tx| {
+        self.transact(move |tx| {
             Box::pin(async move {
                 let key = tx.revoke_key(id, at).await?;
                 tx.publish(Change::Keys).await?;
@@ -183,7 +183,7 @@ impl App {
             status: DomainStatus::Effective,
             created_at: self.now(),
         };
-        self.write(move |tx| {
+        self.transact(move |tx| {
             let new = new.clone();
             Box::pin(async move {
                 let domain = tx.insert_domain(new).await?;
@@ -217,7 +217,7 @@ impl App {
     pub async fn set_domain_status(&self, id: DomainId, status: i64) -> Result<Domain> {
         let status = DomainStatus::from_code(status)
             .ok_or_else(|| Error::bad_request("invalid_status", "status must be 1 or 99"))?;
-        self.write(move |tx| {
+        self.transact(move |tx| {
             Box::pin(async move {
                 let domain = tx.set_domain_status(id, status).await?;
                 tx.publish(Change::Domains).await?;

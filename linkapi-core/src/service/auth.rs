@@ -149,7 +149,7 @@ impl App {
             created_at: self.now(),
             expires_at,
         };
-        self.write(move |tx| {
+        self.transact(move |tx| {
             let new = new.clone();
             Box::pin(async move { tx.insert_key(new).await })
         })
@@ -182,7 +182,7 @@ impl App {
             created_at: self.now(),
         };
         let user = match self
-            .write(move |tx| {
+            .transact(move |tx| {
                 let new = new.clone();
                 Box::pin(async move { tx.insert_user(new).await })
             })

@@ -268,7 +268,7 @@ impl App {
         let now = self.now();
         let retry_after = u64::try_from(calendar.next_day_start(now) - now).unwrap_or(1);
         let inserted = self
-            .write_checked(move |tx| {
+            .transact_checked(move |tx| {
                 let new = new.clone();
                 Box::pin(async move {
                     let user = new.user_id;
@@ -524,7 +524,7 @@ impl App {
     ) -> Result<ChainView> {
         let (user, now) = (who.user_id, self.now());
         let chain = self
-            .write(move |tx| {
+            .transact(move |tx| {
                 let patch = patch.clone();
                 Box::pin(async move {
                     let chain = tx.update_chain(user, id, &patch, now).await?;
@@ -602,7 +602,7 @@ impl App {
     pub(super) async fn delete_chains(&self, who: &Principal, ids: &[ChainId]) -> Result<usize> {
         let (user, at, ids) = (who.user_id, self.now(), ids.to_vec());
         Ok(self
-            .write(move |tx| {
+            .transact(move |tx| {
                 let ids = ids.clone();
                 Box::pin(async move {
                     let mut deleted = 0;

@@ -181,7 +181,7 @@ impl App {
             // cycle.
             let (id, limit) = (channel.id, channel.visit_limit);
             let taken = self
-                .write(move |tx| {
+                .transact(move |tx| {
                     Box::pin(async move { tx.take_channel_visit(id, cap, limit, day).await })
                 })
                 .await?;

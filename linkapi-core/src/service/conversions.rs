@@ -169,7 +169,7 @@ impl App {
             created_at: now,
         };
         let (event, inserted) = self
-            .write(move |tx| {
+            .transact(move |tx| {
                 let new = new.clone();
                 Box::pin(async move { tx.insert_conversion(user, new).await })
             })

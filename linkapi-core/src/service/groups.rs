@@ -40,7 +40,7 @@ impl App {
             chain_type,
             created_at: self.now(),
         };
-        self.write(move |tx| {
+        self.transact(move |tx| {
             let new = new.clone();
             Box::pin(async move { tx.insert_group(new).await })
         })

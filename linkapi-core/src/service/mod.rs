@@ -5,7 +5,7 @@
 //! in-memory state the redirect path reads (domain directory and link cache), the key cache,
 //! the visit pipeline, the metrics and the rate limiter. Methods are grouped by area in the submodules.
 //!
-//! Every write goes through `App::write`: a transaction body (see [`crate::store`]) whose
+//! Every write goes through `App::transact`: a transaction body (see [`crate::store`]) whose
 //! published changes are applied to this instance's caches right after the commit, and reach
 //! other instances through the store's change feed, which [`App::start`] follows.
 
@@ -60,7 +60,7 @@ use crate::store::{
     BoxFuture, Change, NewDomain, Notice, Store, StoreError, StoreResult, Tx, Unique,
 };
 
-/// How a transaction body with a rule of its own fails (see [`App::write_checked`]).
+/// How a transaction body with a rule of its own fails (see [`App::transact_checked`]).
 #[derive(Debug)]
 pub(crate) enum BodyError {
     /// The store failed; passed on as it is, so that contention is retried.
@@ -394,7 +394,7 @@ impl App {
             status: DomainStatus::Effective,
             created_at: clock.now(),
         };
-        let inserted = crate::store::write(store, move |tx| {
+        let inserted = crate::store::transact(store, move |tx| {
             let new = new.clone();
             Box::pin(async move {
                 let domain = tx.insert_domain(new).await?;
@@ -422,12 +422,12 @@ impl App {
     ///
     /// # Errors
     /// The body's error, or the store's.
-    pub(crate) async fn write<T, F>(&self, body: F) -> Result<T, StoreError>
+    pub(crate) async fn transact<T, F>(&self, body: F) -> Result<T, StoreError>
     where
         T: Send + 'static,
         F: for<'t> FnMut(&'t mut dyn Tx) -> BoxFuture<'t, StoreResult<T>> + Send + 'static,
     {
-        let (value, changes) = crate::store::write(self.store(), body).await?;
+        let (value, changes) = crate::store::transact(self.store(), body).await?;
         for change in &changes {
             if let Err(err) = self.apply_change(change).await {
                 // The write stands; only the domain directory could not be reloaded. Start
@@ -439,14 +439,14 @@ impl App {
         Ok(value)
     }
 
-    /// [`App::write`] for a body that checks a rule of the service: the body fails with
+    /// [`App::transact`] for a body that checks a rule of the service: the body fails with
     /// [`BodyError::Rule`] to stop the transaction (everything it wrote rolls back) and that
     /// error is what the caller gets; store failures stay [`BodyError::Store`], so the store
     /// still sees (and retries) contention.
     ///
     /// # Errors
     /// The rule's error, or the store's.
-    pub(crate) async fn write_checked<T, F>(&self, mut body: F) -> Result<T, BodyError>
+    pub(crate) async fn transact_checked<T, F>(&self, mut body: F) -> Result<T, BodyError>
     where
         T: Send + 'static,
         F: for<'t> FnMut(&'t mut dyn Tx) -> BoxFuture<'t, Result<T, BodyError>> + Send + 'static,
@@ -454,7 +454,7 @@ impl App {
         let broken = Arc::new(std::sync::Mutex::new(None));
         let kept = broken.clone();
         let outcome = self
-            .write(move |tx| {
+            .transact(move |tx| {
                 let run = body(tx);
                 let kept = kept.clone();
                 Box::pin(async move {

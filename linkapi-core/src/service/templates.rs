@@ -165,7 +165,7 @@ impl App {
             created_at: self.now(),
         };
         Ok(self
-            .write(move |tx| {
+            .transact(move |tx| {
                 let new = new.clone();
                 Box::pin(async move {
                     let template = tx.insert_template(new).await?;
@@ -207,7 +207,7 @@ impl App {
         }
         self.refuse_built_in(id).await?;
         let at = self.now();
-        self.write(move |tx| {
+        self.transact(move |tx| {
             let patch = patch.clone();
             Box::pin(async move {
                 let template = tx.update_template(id, &patch, at).await?;
@@ -226,7 +226,7 @@ impl App {
     pub async fn retire_template(&self, id: TemplateId) -> Result<Template> {
         self.refuse_built_in(id).await?;
         let at = self.now();
-        self.write(move |tx| {
+        self.transact(move |tx| {
             Box::pin(async move {
                 let template = tx.retire_template(id, at).await?;
                 tx.publish(Change::Templates).await?;

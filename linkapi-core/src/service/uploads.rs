@@ -295,7 +295,7 @@ impl App {
             // A claim over the quota stops the transaction, so the upload row and the
             // object's reference it wrote roll back. Finding the object busy wrote nothing.
             let claimed = self
-                .write_checked(move |tx| {
+                .transact_checked(move |tx| {
                     let new = attempt.clone();
                     Box::pin(async move {
                         let (claim, used) = tx.begin_upload(&new).await?;
@@ -336,7 +336,7 @@ impl App {
             .await;
         let stored = match placed {
             Ok(()) => {
-                self.write(move |tx| Box::pin(async move { tx.finish_upload(id).await }))
+                self.transact(move |tx| Box::pin(async move { tx.finish_upload(id).await }))
                     .await
             }
             Err(err) => {
@@ -396,7 +396,7 @@ impl App {
         pending_only: bool,
     ) -> Result<Option<Upload>> {
         let removed = self
-            .write(move |tx| {
+            .transact(move |tx| {
                 Box::pin(async move { tx.delete_upload(user, id, pending_only).await })
             })
             .await?;
@@ -417,7 +417,7 @@ impl App {
             .await
             .map_err(blob_failure)?;
         let key = object_key.to_owned();
-        self.write(move |tx| {
+        self.transact(move |tx| {
             let key = key.clone();
             Box::pin(async move { tx.forget_blob(&key).await })
         })
@@ -487,7 +487,7 @@ impl App {
             let key = blob.object_key.clone();
             let claimed = blob.deleting
                 || self
-                    .write(move |tx| {
+                    .transact(move |tx| {
                         let key = key.clone();
                         Box::pin(async move { tx.claim_blob_removal(&key).await })
                     })

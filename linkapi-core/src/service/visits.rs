@@ -414,7 +414,7 @@ async fn flush_loop(
                 break true;
             };
             let started = Instant::now();
-            match write(&*store, batch, clock.now()).await {
+            match add_batch(&*store, batch, clock.now()).await {
                 Ok(()) => {
                     shared
                         .metrics
@@ -459,7 +459,7 @@ fn release(shared: &Shared, entries: usize) {
     shared.metrics.pending_entries.dec_by(entries as i64);
 }
 
-async fn write(
+async fn add_batch(
     store: &dyn Store,
     batch: &VisitBatch,
     now: Timestamp,
@@ -514,7 +514,7 @@ impl super::App {
         now: Timestamp,
     ) -> crate::error::Result<VisitorSecret> {
         let secret: [u8; 16] = rand::random();
-        let (inserted, _) = crate::store::write(store, move |tx| {
+        let (inserted, _) = crate::store::transact(store, move |tx| {
             Box::pin(async move {
                 let inserted = tx.insert_visitor_secret(secret, now).await?;
                 tx.publish(crate::store::Change::VisitorSecret).await?;

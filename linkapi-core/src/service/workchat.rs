@@ -213,7 +213,7 @@ impl App {
             created_at: self.now(),
         };
         Ok(self
-            .write(move |tx| {
+            .transact(move |tx| {
                 let entry = entry.clone();
                 Box::pin(async move { tx.put_assembly(&entry).await })
             })
@@ -272,7 +272,7 @@ impl App {
         let at = self.now();
         let count = transfers.len();
         let transfers = Arc::new(transfers);
-        self.write(move |tx| {
+        self.transact(move |tx| {
             let transfers = transfers.clone();
             Box::pin(async move {
                 for t in transfers.iter() {

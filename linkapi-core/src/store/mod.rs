@@ -95,7 +95,7 @@ pub use workchat::{AssemblyInput, TransferQuery, WorkchatStore, WorkchatWrites};
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// A type-erased transaction body, as [`Store::transact`] takes it. Services build one with
-/// [`write()`], which keeps the body's typed result.
+/// [`transact()`], which keeps the body's typed result.
 pub type TxBody = Box<dyn for<'t> FnMut(&'t mut dyn Tx) -> BoxFuture<'t, StoreResult<()>> + Send>;
 
 /// A storage failure.
@@ -106,7 +106,7 @@ pub enum StoreError {
     #[error("{0} is already taken")]
     Conflict(Unique),
     /// The transaction body stopped the transaction, which rolled back: a rule of the caller
-    /// failed, and the caller knows which (see `service::App::write_checked`).
+    /// failed, and the caller knows which (see `service::App::transact_checked`).
     #[error("the transaction was stopped by its body and rolled back")]
     Stopped,
     /// The backend cannot serve now: it refuses connections, the pool had no connection in
@@ -285,7 +285,7 @@ pub trait Store:
 ///
 /// # Errors
 /// What the body returned, or the store's failure to run or commit it.
-pub async fn write<T, F>(store: &dyn Store, mut body: F) -> StoreResult<(T, Vec<Change>)>
+pub async fn transact<T, F>(store: &dyn Store, mut body: F) -> StoreResult<(T, Vec<Change>)>
 where
     T: Send + 'static,
     F: for<'t> FnMut(&'t mut dyn Tx) -> BoxFuture<'t, StoreResult<T>> + Send + 'static,

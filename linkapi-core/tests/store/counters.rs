@@ -85,7 +85,7 @@ async fn a_visit_batch_is_added_once_and_counts_new_visitors_once(store: Arc<dyn
         channels: Vec::new(),
     };
     // A batch added inside a transaction counts the same way.
-    let (added, _) = linkapi_core::store::write(&*store, move |tx| {
+    let (added, _) = linkapi_core::store::transact(&*store, move |tx| {
         let batch = second.clone();
         Box::pin(async move { tx.add_visits(&batch, T0 + 2, T0 - DAY).await })
     })

@@ -56,7 +56,7 @@ pub(crate) use conformance;
 /// than once, so it builds what it writes itself (from `Copy` values it captures).
 macro_rules! tx {
     ($store:expr, |$tx:ident| $body:expr) => {
-        linkapi_core::store::write(crate::as_store(&$store), move |$tx| {
+        linkapi_core::store::transact(crate::as_store(&$store), move |$tx| {
             Box::pin(async move { $body })
         })
         .await

@@ -54,7 +54,7 @@ async fn a_failed_body_leaves_nothing_and_publishes_nothing(store: Arc<dyn Store
 }
 
 async fn a_committed_body_returns_what_it_published(store: Arc<dyn Store>) {
-    let (domain_id, changes) = linkapi_core::store::write(&*store, |tx| {
+    let (domain_id, changes) = linkapi_core::store::transact(&*store, |tx| {
         Box::pin(async move {
             let d = tx.insert_domain(crate::new_domain("n.example")).await?;
             tx.publish(Change::Domains).await?;
@@ -79,8 +79,9 @@ async fn a_committed_body_returns_what_it_published(store: Arc<dyn Store>) {
         ]
     );
     assert_eq!(store.domains().await.unwrap()[0].id, domain_id);
-    let (_, none) = linkapi_core::store::write(&*store, |_tx| Box::pin(async { Ok(DomainId(0)) }))
-        .await
-        .unwrap();
+    let (_, none) =
+        linkapi_core::store::transact(&*store, |_tx| Box::pin(async { Ok(DomainId(0)) }))
+            .await
+            .unwrap();
     assert!(none.is_empty());
 }

@@ -284,7 +284,7 @@ impl Store for SqliteStore {
         at: Timestamp,
         forget_before: Timestamp,
     ) -> StoreResult<bool> {
-        let (added, _) = crate::store::write(self, move |tx| {
+        let (added, _) = crate::store::transact(self, move |tx| {
             let batch = batch.clone();
             Box::pin(async move { tx.add_visits(&batch, at, forget_before).await })
         })
