@@ -6,7 +6,7 @@ use crate::model::limits::MAX_NAME_CHARS;
 use crate::model::{
     ApiKeyRecord, Domain, DomainId, DomainStatus, KeyId, Scheme, Scope, User, UserId,
 };
-use crate::store::{Change, NewDomain, NewUser, Unique};
+use crate::store::{Invalidation, NewDomain, NewUser, Unique};
 
 fn check_name(field: &str, name: &str, allow_empty: bool) -> Result<String> {
     super::check_text(
@@ -127,7 +127,7 @@ impl App {
         self.transact(move |tx| {
             Box::pin(async move {
                 let key = tx.revoke_key(id, at).await?;
-                tx.publish(Change::Keys).await?;
+                tx.publish(Invalidation::Keys).await?;
                 Ok(key)
             })
         })
@@ -187,7 +187,7 @@ impl App {
             let new = new.clone();
             Box::pin(async move {
                 let domain = tx.insert_domain(new).await?;
-                tx.publish(Change::Domains).await?;
+                tx.publish(Invalidation::Domains).await?;
                 Ok(domain)
             })
         })
@@ -220,7 +220,7 @@ impl App {
         self.transact(move |tx| {
             Box::pin(async move {
                 let domain = tx.set_domain_status(id, status).await?;
-                tx.publish(Change::Domains).await?;
+                tx.publish(Invalidation::Domains).await?;
                 Ok(domain)
             })
         })

@@ -10,7 +10,7 @@ use crate::model::{
     Chain, ChainId, ChainKind, ChainStatus, DomainId, DomainStatus, GroupId, PageViews, Timestamp,
 };
 
-use crate::store::{ChainPatch, ChainQuery, Change, NewChain, Page, Unique};
+use crate::store::{ChainPatch, ChainQuery, Invalidation, NewChain, Page, Unique};
 
 /// Page size when none is asked for.
 pub const DEFAULT_PAGE_SIZE: i64 = 20;
@@ -282,7 +282,7 @@ impl App {
                     if created_today > limit {
                         return Err(BodyError::Rule(Error::QuotaExceeded { limit, retry_after }));
                     }
-                    tx.publish(Change::Link {
+                    tx.publish(Invalidation::Link {
                         domain: chain.domain.id,
                         code: chain.code.clone(),
                     })
@@ -529,7 +529,7 @@ impl App {
                 Box::pin(async move {
                     let chain = tx.update_chain(user, id, &patch, now).await?;
                     if let Some(chain) = &chain {
-                        tx.publish(Change::Link {
+                        tx.publish(Invalidation::Link {
                             domain: chain.domain.id,
                             code: chain.code.clone(),
                         })
@@ -608,7 +608,7 @@ impl App {
                     let mut deleted = 0;
                     for id in ids {
                         if let Some(chain) = tx.delete_chain(user, id, at).await? {
-                            tx.publish(Change::Link {
+                            tx.publish(Invalidation::Link {
                                 domain: chain.domain.id,
                                 code: chain.code,
                             })

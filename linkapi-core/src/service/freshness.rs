@@ -6,7 +6,7 @@
 //! up) would go on answering from caches that another instance's write has already made stale;
 //! a revocation answered after waiting [`BARRIER_TIMEOUT`](crate::store::BARRIER_TIMEOUT) for
 //! such an instance would not hold there. So the feed proves, every half second or so, that
-//! everything committed before a given instant has been delivered ([`Notice::CaughtUp`]); once
+//! everything committed before a given instant has been delivered ([`FeedEvent::CaughtUp`]); once
 //! the instance has applied the notices before it, it is fresh as of that instant. A cache that
 //! has not been fresh within [`TRUST_WINDOW`] is not trusted, except for entries the instance
 //! read from the store within the window itself: keys are read from the store again, and links
@@ -16,7 +16,7 @@
 //! a writer answers only when every live instance applied its change, or after waiting the
 //! whole barrier timeout, and by then an instance that had not applied it is no longer fresh.
 //!
-//! [`Notice::CaughtUp`]: crate::store::Notice::CaughtUp
+//! [`FeedEvent::CaughtUp`]: crate::store::FeedEvent::CaughtUp
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};

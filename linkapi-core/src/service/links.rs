@@ -1,7 +1,7 @@
 //! The redirect path. A hit reads two in-memory structures and no database: the domain
 //! directory (every domain by host, reloaded whenever a domain changes) and a bounded
 //! [`CoherentCache`] of links by (domain, code), negative answers included. Every write that
-//! could change what a code resolves to publishes a [`Change`], which invalidates its entry
+//! could change what a code resolves to publishes a [`Invalidation`], which invalidates its entry
 //! here and on every other instance ([`App::apply_change`]).
 
 use std::collections::HashMap;
@@ -11,7 +11,7 @@ use super::App;
 use super::cache::CoherentCache;
 use crate::error::Result;
 use crate::model::{ChainId, ChainKind, ChainStatus, Domain, DomainId, DomainStatus, is_expired};
-use crate::store::{Change, LinkTarget, Notice};
+use crate::store::{FeedEvent, Invalidation, LinkTarget};
 
 /// What a visitor of a short link gets, every kind of chain alike.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -235,32 +235,32 @@ impl App {
     ///
     /// # Errors
     /// When reloading the domain directory fails; the caller retries (see [`App::follow`]).
-    pub(super) async fn apply_change(&self, change: &Change) -> Result<()> {
+    pub(super) async fn apply_change(&self, change: &Invalidation) -> Result<()> {
         match change {
-            Change::Link { domain, code } => {
+            Invalidation::Link { domain, code } => {
                 self.inner.links.links.invalidate(&(*domain, code.clone()));
             }
-            Change::Domains => self.reload_domains().await?,
-            Change::Keys => self.inner.keys.clear(),
-            Change::VisitorSecret => self.reload_visitor_secret().await?,
-            Change::Templates => self.forget_templates(),
+            Invalidation::Domains => self.reload_domains().await?,
+            Invalidation::Keys => self.inner.keys.clear(),
+            Invalidation::VisitorSecret => self.reload_visitor_secret().await?,
+            Invalidation::Templates => self.forget_templates(),
         }
         Ok(())
     }
 
     /// What a notice from the change feed asks of this instance.
-    pub(super) async fn apply_notice(&self, notice: &Notice) -> Result<()> {
+    pub(super) async fn apply_notice(&self, notice: &FeedEvent) -> Result<()> {
         match notice {
-            Notice::Change(change) => self.apply_change(change).await,
-            Notice::Resync => {
+            FeedEvent::Invalidation(change) => self.apply_change(change).await,
+            FeedEvent::Resync => {
                 self.inner.links.links.clear();
                 self.forget_templates();
                 self.inner.keys.clear();
                 self.reload_visitor_secret().await?;
                 self.reload_domains().await
             }
-            Notice::Checkpoint(seq) => Ok(self.store().acknowledge(*seq).await?),
-            Notice::CaughtUp(at) => {
+            FeedEvent::Checkpoint(seq) => Ok(self.store().acknowledge(*seq).await?),
+            FeedEvent::CaughtUp(at) => {
                 self.inner.freshness.caught_up(*at);
                 Ok(())
             }

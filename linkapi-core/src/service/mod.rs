@@ -57,7 +57,7 @@ use crate::metrics::Metrics;
 use crate::model::limits::MAX_HOST_NAME;
 use crate::model::{ApiKeyRecord, Domain, DomainId, DomainStatus, Scheme, Timestamp, UserId};
 use crate::store::{
-    BoxFuture, Change, NewDomain, Notice, Store, StoreError, StoreResult, Tx, Unique,
+    BoxFuture, FeedEvent, Invalidation, NewDomain, Store, StoreError, StoreResult, Tx, Unique,
 };
 
 /// How a transaction body with a rule of its own fails (see [`App::transact_checked`]).
@@ -212,12 +212,15 @@ const RESYNC_RETRY: Duration = Duration::from_millis(500);
 /// Applies what the store's change feed says, for as long as the app lives. A notice that
 /// cannot be applied (the store is down while the domain directory must be reloaded) turns
 /// into a resync, retried until it succeeds.
-async fn follow(app: Weak<Inner>, mut notices: tokio::sync::mpsc::UnboundedReceiver<Notice>) {
+async fn apply_feed(
+    app: Weak<Inner>,
+    mut notices: tokio::sync::mpsc::UnboundedReceiver<FeedEvent>,
+) {
     let mut pending_resync = false;
     loop {
         let notice = if pending_resync {
             tokio::time::sleep(RESYNC_RETRY).await;
-            Some(Notice::Resync)
+            Some(FeedEvent::Resync)
         } else {
             // Wake now and then to notice that the app is gone.
             match tokio::time::timeout(Duration::from_secs(1), notices.recv()).await {
@@ -318,7 +321,7 @@ impl App {
             match tokio::time::timeout(FEED_START_TIMEOUT, feed.recv()).await {
                 // The feed opens with a resync; nothing is cached yet, so there is nothing to
                 // drop, and every change from here on will be heard.
-                Ok(Some(Notice::Resync)) => {}
+                Ok(Some(FeedEvent::Resync)) => {}
                 _ => tracing::warn!(
                     "not yet listening for other instances' changes; starting anyway \
                      (caches are dropped once the listener connects)"
@@ -369,7 +372,7 @@ impl App {
             sweep_every,
         ));
         if let Some(notices) = notices {
-            tokio::spawn(follow(Arc::downgrade(&app.inner), notices));
+            tokio::spawn(apply_feed(Arc::downgrade(&app.inner), notices));
         }
         Ok(app)
     }
@@ -398,7 +401,7 @@ impl App {
             let new = new.clone();
             Box::pin(async move {
                 let domain = tx.insert_domain(new).await?;
-                tx.publish(Change::Domains).await?;
+                tx.publish(Invalidation::Domains).await?;
                 Ok(domain.id)
             })
         })
@@ -486,7 +489,11 @@ impl App {
         let app = Arc::downgrade(&self.inner);
         tokio::spawn(async move {
             while let Some(inner) = app.upgrade() {
-                if (App { inner }).apply_notice(&Notice::Resync).await.is_ok() {
+                if (App { inner })
+                    .apply_notice(&FeedEvent::Resync)
+                    .await
+                    .is_ok()
+                {
                     return;
                 }
                 tokio::time::sleep(RESYNC_RETRY).await;

@@ -14,7 +14,7 @@ use crate::error::{Error, Result};
 use crate::model::limits::{MAX_TEMPLATE_BODY, MAX_TEMPLATE_NAME};
 use crate::model::{Template, TemplateId, UserId};
 use crate::pages::{JumpPage, safe_url};
-use crate::store::{Change, NewTemplate, Page, TemplatePatch};
+use crate::store::{Invalidation, NewTemplate, Page, TemplatePatch};
 
 /// Layouts shipped with the server, by `style` name.
 pub const BUILT_IN_STYLES: &[&str] = &["generic", "card", "poster"];
@@ -169,7 +169,7 @@ impl App {
                 let new = new.clone();
                 Box::pin(async move {
                     let template = tx.insert_template(new).await?;
-                    tx.publish(Change::Templates).await?;
+                    tx.publish(Invalidation::Templates).await?;
                     Ok(template)
                 })
             })
@@ -211,7 +211,7 @@ impl App {
             let patch = patch.clone();
             Box::pin(async move {
                 let template = tx.update_template(id, &patch, at).await?;
-                tx.publish(Change::Templates).await?;
+                tx.publish(Invalidation::Templates).await?;
                 Ok(template)
             })
         })
@@ -229,7 +229,7 @@ impl App {
         self.transact(move |tx| {
             Box::pin(async move {
                 let template = tx.retire_template(id, at).await?;
-                tx.publish(Change::Templates).await?;
+                tx.publish(Invalidation::Templates).await?;
                 Ok(template)
             })
         })

@@ -517,7 +517,8 @@ impl super::App {
         let (inserted, _) = crate::store::transact(store, move |tx| {
             Box::pin(async move {
                 let inserted = tx.insert_visitor_secret(secret, now).await?;
-                tx.publish(crate::store::Change::VisitorSecret).await?;
+                tx.publish(crate::store::Invalidation::VisitorSecret)
+                    .await?;
                 Ok(inserted)
             })
         })

@@ -6,10 +6,10 @@ use serde::{Deserialize, Serialize};
 use super::StoreResult;
 use crate::model::DomainId;
 
-/// A committed change that instances caching what it touched must hear of.
+/// What a committed write makes stale: every instance caching it drops or reloads it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "change", rename_all = "snake_case")]
-pub enum Change {
+pub enum Invalidation {
     /// What `code` on `domain` resolves to may have changed.
     Link {
         /// The domain.
@@ -27,19 +27,19 @@ pub enum Change {
     Templates,
 }
 
-impl Change {
+impl Invalidation {
     /// Whether every instance must have applied the change before its writer is told the
     /// write is done: a revoked key must be refused by every instance from the next request on.
     pub fn needs_barrier(&self) -> bool {
-        matches!(self, Change::Keys)
+        matches!(self, Invalidation::Keys)
     }
 }
 
 /// What an instance hears on its [`Store::notices`](super::Store::notices) feed.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Notice {
-    /// Another instance (or this one) committed a change.
-    Change(Change),
+pub enum FeedEvent {
+    /// Another instance (or this one) committed a write that makes what it touched stale.
+    Invalidation(Invalidation),
     /// The feed was (re)connected and may have missed changes: everything cached may be stale.
     Resync,
     /// Once every notice before this one is applied, pass this number to
@@ -55,9 +55,9 @@ pub enum Notice {
 /// distrusts its caches until it has applied it (`service::freshness`).
 pub const BARRIER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(3);
 
-/// Announcing changes.
+/// Announcing what a write makes stale.
 #[async_trait]
-pub trait ChangeWrites: Send {
+pub trait InvalidationWrites: Send {
     /// Announces `change` to every instance once this transaction commits.
-    async fn publish(&mut self, change: Change) -> StoreResult<()>;
+    async fn publish(&mut self, change: Invalidation) -> StoreResult<()>;
 }

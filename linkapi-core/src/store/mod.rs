@@ -11,13 +11,13 @@
 //! nothing but its `Tx`: SQLite runs it synchronously on its writer thread, and PostgreSQL may
 //! run it more than once (after a serialization failure), so it must not have other effects.
 //!
-//! A body also [`ChangeWrites::publish`]es the [`Change`]s other instances must hear of (a link
+//! A body also [`InvalidationWrites::publish`]es the [`Invalidation`]s other instances must hear of (a link
 //! edited, a domain changed, a key revoked). They are delivered only if the transaction
 //! commits: `transact` returns them to the writer, and PostgreSQL sends them to every other
 //! instance (`NOTIFY` inside the transaction), whose [`Store::notices`] feed yields them. A
 //! change that must take effect everywhere before its writer hears "done"
-//! ([`Change::needs_barrier`]: a revoked key) is followed on every feed by a
-//! [`Notice::Checkpoint`], which each instance [`Store::acknowledge`]s once applied; `transact`
+//! ([`Invalidation::needs_barrier`]: a revoked key) is followed on every feed by a
+//! [`FeedEvent::Checkpoint`], which each instance [`Store::acknowledge`]s once applied; `transact`
 //! waits for every live instance's acknowledgement before it returns.
 //!
 //! Every method on user data takes the owning user first: the store never returns another
@@ -76,7 +76,7 @@ mod workchat;
 pub use chains::{
     ChainPatch, ChainQuery, ChainStore, ChainWrites, LinkTarget, NewChain, PageTarget,
 };
-pub use changes::{BARRIER_TIMEOUT, Change, ChangeWrites, Notice};
+pub use changes::{BARRIER_TIMEOUT, FeedEvent, Invalidation, InvalidationWrites};
 pub use channels::{ChannelEdit, ChannelInput, ChannelStore, ChannelWrites};
 pub use conversions::{Conversion, ConversionStore, ConversionWrites};
 pub use domains::{DomainStore, DomainWrites, NewDomain};
@@ -221,7 +221,7 @@ pub trait Tx:
     + UploadWrites
     + TemplateWrites
     + WorkchatWrites
-    + ChangeWrites
+    + InvalidationWrites
 {
 }
 
@@ -237,7 +237,7 @@ impl<T> Tx for T where
         + UploadWrites
         + TemplateWrites
         + WorkchatWrites
-        + ChangeWrites
+        + InvalidationWrites
 {
 }
 
@@ -259,7 +259,7 @@ pub trait Store:
     /// Runs `body` in one transaction and commits it when the body returns `Ok`; returns the
     /// changes the body published. Nothing the body wrote is visible to anyone, nor reported
     /// as done, before the commit.
-    async fn transact(&self, body: TxBody) -> StoreResult<Vec<Change>>;
+    async fn transact(&self, body: TxBody) -> StoreResult<Vec<Invalidation>>;
     /// [`VisitWrites::add_visits`] as a transaction of its own. A backend that several instances share
     /// runs it as one statement, so that no flush holds rows between round trips.
     async fn add_visits(
@@ -272,8 +272,8 @@ pub trait Store:
     async fn ping(&self) -> StoreResult<()>;
     /// The feed of changes committed by any instance, for backends that several instances
     /// share; `None` where this process is the only writer. Call once, inside a runtime.
-    fn notices(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<Notice>>;
-    /// Records that this instance applied every notice up to [`Notice::Checkpoint`] `seq`.
+    fn notices(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<FeedEvent>>;
+    /// Records that this instance applied every notice up to [`FeedEvent::Checkpoint`] `seq`.
     async fn acknowledge(&self, seq: i64) -> StoreResult<()>;
     /// This instance is stopping: writers on other instances need no longer wait for it.
     async fn close(&self);
@@ -285,7 +285,7 @@ pub trait Store:
 ///
 /// # Errors
 /// What the body returned, or the store's failure to run or commit it.
-pub async fn transact<T, F>(store: &dyn Store, mut body: F) -> StoreResult<(T, Vec<Change>)>
+pub async fn transact<T, F>(store: &dyn Store, mut body: F) -> StoreResult<(T, Vec<Invalidation>)>
 where
     T: Send + 'static,
     F: for<'t> FnMut(&'t mut dyn Tx) -> BoxFuture<'t, StoreResult<T>> + Send + 'static,

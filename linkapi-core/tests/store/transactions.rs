@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use linkapi_core::model::DomainId;
-use linkapi_core::store::{Change, NewUser, Store, StoreError, Unique};
+use linkapi_core::store::{Invalidation, NewUser, Store, StoreError, Unique};
 
 use crate::{T0, conformance, domain, short_chain, tx, user};
 
@@ -24,7 +24,7 @@ async fn a_failed_body_leaves_nothing_and_publishes_nothing(store: Arc<dyn Store
             created_at: T0,
         })
         .await?;
-        tx.publish(Change::Domains).await?;
+        tx.publish(Invalidation::Domains).await?;
         // The rule that fails comes last: everything before it goes too.
         tx.insert_user(NewUser {
             name: "alice".to_owned(),
@@ -57,8 +57,8 @@ async fn a_committed_body_returns_what_it_published(store: Arc<dyn Store>) {
     let (domain_id, changes) = linkapi_core::store::transact(&*store, |tx| {
         Box::pin(async move {
             let d = tx.insert_domain(crate::new_domain("n.example")).await?;
-            tx.publish(Change::Domains).await?;
-            tx.publish(Change::Link {
+            tx.publish(Invalidation::Domains).await?;
+            tx.publish(Invalidation::Link {
                 domain: d.id,
                 code: "abc".to_owned(),
             })
@@ -71,8 +71,8 @@ async fn a_committed_body_returns_what_it_published(store: Arc<dyn Store>) {
     assert_eq!(
         changes,
         vec![
-            Change::Domains,
-            Change::Link {
+            Invalidation::Domains,
+            Invalidation::Link {
                 domain: domain_id,
                 code: "abc".to_owned(),
             },

@@ -7,7 +7,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 
 use super::{INSTANCE_TIMEOUT_SECS, PgStore, PgTx, count, execute};
-use crate::store::{BARRIER_TIMEOUT, Change, ChangeWrites, StoreResult, StoredRow};
+use crate::store::{BARRIER_TIMEOUT, Invalidation, InvalidationWrites, StoreResult, StoredRow};
 
 /// The channel changes are sent on.
 pub(super) const CHANGES_CHANNEL: &str = "linkapi_changes";
@@ -17,7 +17,7 @@ pub(super) const CHANGES_CHANNEL: &str = "linkapi_changes";
 #[derive(serde::Serialize, serde::Deserialize)]
 pub(super) struct Payload {
     #[serde(flatten)]
-    pub(super) change: Change,
+    pub(super) change: Invalidation,
     #[serde(default)]
     pub(super) from: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -25,8 +25,8 @@ pub(super) struct Payload {
 }
 
 #[async_trait]
-impl ChangeWrites for PgTx<'_> {
-    async fn publish(&mut self, change: Change) -> StoreResult<()> {
+impl InvalidationWrites for PgTx<'_> {
+    async fn publish(&mut self, change: Invalidation) -> StoreResult<()> {
         let seq = if change.needs_barrier() {
             let seq = count(&self.tx, "SELECT nextval('linkapi_change_seq')", &[]).await?;
             self.barrier = Some(seq);

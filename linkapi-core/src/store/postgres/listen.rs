@@ -1,20 +1,20 @@
 //! The change feed: a connection of its own that `LISTEN`s on the changes channel and turns
-//! each notification into a [`Notice`].
+//! each notification into a [`FeedEvent`].
 //!
 //! PostgreSQL delivers a notification to every listening session when the transaction that
 //! sent it commits, and never one whose transaction rolled back. What it cannot do is deliver
 //! to a session that is not connected: so every time the listener (re)connects it first sends
-//! [`Notice::Resync`], telling the instance to drop what it cached, because changes may have
+//! [`FeedEvent::Resync`], telling the instance to drop what it cached, because changes may have
 //! been committed while it was not listening. The first connect sends one too, which covers
 //! changes made between the instance loading its caches and the `LISTEN`.
 //!
 //! The listener also keeps this instance's row in `linkapi_instances` alive (its heartbeat),
-//! and passes a [`Notice::Checkpoint`] after every change that needs a barrier and after every
+//! and passes a [`FeedEvent::Checkpoint`] after every change that needs a barrier and after every
 //! resync (numbered with the sequence's value when listening began), which the instance
 //! acknowledges once it has applied everything before it.
 //!
 //! Every [`CATCH_UP`] it makes a round trip on its connection and then passes
-//! [`Notice::CaughtUp`] with the instant it sent it: PostgreSQL sends a listening session the
+//! [`FeedEvent::CaughtUp`] with the instant it sent it: PostgreSQL sends a listening session the
 //! notifications committed before a query ahead of that query's answer, so by the answer every
 //! change committed before the instant has been passed on. An instance that stops hearing
 //! these (frozen, stalled, its feed lost) knows its caches may be stale.
@@ -28,7 +28,7 @@ use tokio::sync::mpsc;
 use tokio_postgres::AsyncMessage;
 
 use super::changes::{CHANGES_CHANNEL, Payload};
-use crate::store::Notice;
+use crate::store::FeedEvent;
 
 /// How often the listener marks the instance alive in `linkapi_instances`.
 const HEARTBEAT: Duration = Duration::from_secs(5);
@@ -44,7 +44,7 @@ pub(super) fn start(
     config: tokio_postgres::Config,
     tls: tokio_postgres_rustls::MakeRustlsConnect,
     instance: Arc<str>,
-) -> mpsc::UnboundedReceiver<Notice> {
+) -> mpsc::UnboundedReceiver<FeedEvent> {
     let (notices, feed) = mpsc::unbounded_channel();
     let mut config = config;
     // So an operator can tell it apart in pg_stat_activity.
@@ -71,7 +71,7 @@ async fn listen(
     config: &tokio_postgres::Config,
     tls: &tokio_postgres_rustls::MakeRustlsConnect,
     instance: &str,
-    notices: &mpsc::UnboundedSender<Notice>,
+    notices: &mpsc::UnboundedSender<FeedEvent>,
 ) -> Result<(), String> {
     let (client, mut connection) = config
         .connect(tls.clone())
@@ -115,9 +115,9 @@ async fn listen(
             .get(0);
         beat(&client, instance).await?;
         // The resync covers everything committed before the LISTEN took effect.
-        if notices.send(Notice::Resync).is_err()
-            || notices.send(Notice::Checkpoint(caught_up)).is_err()
-            || notices.send(Notice::CaughtUp(listening_from)).is_err()
+        if notices.send(FeedEvent::Resync).is_err()
+            || notices.send(FeedEvent::Checkpoint(caught_up)).is_err()
+            || notices.send(FeedEvent::CaughtUp(listening_from)).is_err()
         {
             return Ok(());
         }
@@ -162,7 +162,7 @@ async fn listen(
                             return Ok(());
                         }
                     }
-                    if notices.send(Notice::CaughtUp(sent)).is_err() {
+                    if notices.send(FeedEvent::CaughtUp(sent)).is_err() {
                         return Ok(());
                     }
                 }
@@ -181,14 +181,15 @@ async fn listen(
 }
 
 /// Turns a notification into notices; `false` when the instance is gone.
-fn pass_on(payload: &str, instance: &str, notices: &mpsc::UnboundedSender<Notice>) -> bool {
+fn pass_on(payload: &str, instance: &str, notices: &mpsc::UnboundedSender<FeedEvent>) -> bool {
     match serde_json::from_str::<Payload>(payload) {
         Ok(Payload { change, from, seq }) => {
             // The writing instance applied its own change right after its commit; applying
             // the echo again would only empty its cache.
-            let mut sent = from == instance || notices.send(Notice::Change(change)).is_ok();
+            let mut sent =
+                from == instance || notices.send(FeedEvent::Invalidation(change)).is_ok();
             if let Some(seq) = seq {
-                sent &= notices.send(Notice::Checkpoint(seq)).is_ok();
+                sent &= notices.send(FeedEvent::Checkpoint(seq)).is_ok();
             }
             sent
         }

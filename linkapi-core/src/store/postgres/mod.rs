@@ -42,7 +42,7 @@ use tokio_postgres::error::SqlState;
 use tokio_postgres::types::{ToSql, Type};
 
 use super::{
-    Change, Notice, Store, StoreError, StoreResult, StoredRow, TxBody, Unique, VisitBatch,
+    FeedEvent, Invalidation, Store, StoreError, StoreResult, StoredRow, TxBody, Unique, VisitBatch,
 };
 use crate::model::Timestamp;
 
@@ -125,7 +125,7 @@ impl PgStore {
         if config.get_application_name().is_none() {
             config.application_name("linkapi");
         }
-        // Notice a silently dead peer (a host gone, a partition) within about a minute.
+        // FeedEvent a silently dead peer (a host gone, a partition) within about a minute.
         config
             .keepalives(true)
             .keepalives_idle(Duration::from_secs(30));
@@ -362,7 +362,7 @@ impl StoredRow for Row {
 /// the last one that needs a barrier.
 struct PgTx<'c> {
     tx: deadpool_postgres::Transaction<'c>,
-    changes: Vec<Change>,
+    changes: Vec<Invalidation>,
     barrier: Option<i64>,
     /// This instance, named in the notices it sends.
     instance: Arc<str>,
@@ -371,7 +371,7 @@ struct PgTx<'c> {
 impl PgStore {
     /// One attempt at running `body`: begin, run, commit. Returns the published changes and
     /// the barrier to wait for, if any.
-    async fn attempt(&self, body: &mut TxBody) -> StoreResult<(Vec<Change>, Option<i64>)> {
+    async fn attempt(&self, body: &mut TxBody) -> StoreResult<(Vec<Invalidation>, Option<i64>)> {
         let mut client = self.client().await?;
         let tx = client.transaction().await.map_err(pg_error)?;
         let mut pg_tx = PgTx {
@@ -410,7 +410,7 @@ struct CommitUnknown(#[source] tokio_postgres::Error);
 
 #[async_trait]
 impl Store for PgStore {
-    async fn transact(&self, mut body: TxBody) -> StoreResult<Vec<Change>> {
+    async fn transact(&self, mut body: TxBody) -> StoreResult<Vec<Invalidation>> {
         let mut attempt = 1;
         loop {
             match self.attempt(&mut body).await {
@@ -451,7 +451,7 @@ impl Store for PgStore {
         self.execute("SELECT 1", &[]).await.map(|_| ())
     }
 
-    fn notices(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<Notice>> {
+    fn notices(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<FeedEvent>> {
         Some(listen::start(
             self.config.clone(),
             self.tls.clone(),

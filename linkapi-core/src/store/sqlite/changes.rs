@@ -4,11 +4,11 @@
 use async_trait::async_trait;
 
 use super::SqliteTx;
-use crate::store::{Change, ChangeWrites, StoreResult};
+use crate::store::{Invalidation, InvalidationWrites, StoreResult};
 
 #[async_trait]
-impl ChangeWrites for SqliteTx<'_> {
-    async fn publish(&mut self, change: Change) -> StoreResult<()> {
+impl InvalidationWrites for SqliteTx<'_> {
+    async fn publish(&mut self, change: Invalidation) -> StoreResult<()> {
         self.changes.push(change);
         Ok(())
     }

@@ -15,7 +15,8 @@ use rusqlite::{Connection, OpenFlags, Row};
 use tokio::sync::oneshot;
 
 use super::{
-    Change, Misuse, Notice, Store, StoreError, StoreResult, StoredRow, TxBody, Unique, VisitBatch,
+    FeedEvent, Invalidation, Misuse, Store, StoreError, StoreResult, StoredRow, TxBody, Unique,
+    VisitBatch,
 };
 use crate::model::Timestamp;
 
@@ -159,7 +160,7 @@ impl SqliteStore {
     }
 
     /// Hands `body` to the writer thread and waits for the commit that holds it.
-    async fn run_on_writer(&self, body: TxBody) -> StoreResult<Vec<Change>> {
+    async fn run_on_writer(&self, body: TxBody) -> StoreResult<Vec<Invalidation>> {
         let (done, outcome) = oneshot::channel();
         lock(&self.inner.writer)
             .send(writer::Job { body, done })
@@ -174,7 +175,7 @@ impl SqliteStore {
 /// body's savepoint), and the changes the body published.
 struct SqliteTx<'c> {
     conn: &'c mut Connection,
-    changes: Vec<Change>,
+    changes: Vec<Invalidation>,
 }
 
 /// Locks a connection or the writer's queue. A panic while holding either cannot leave SQLite
@@ -274,7 +275,7 @@ impl StoredRow for Row<'_> {
 
 #[async_trait]
 impl Store for SqliteStore {
-    async fn transact(&self, body: TxBody) -> StoreResult<Vec<Change>> {
+    async fn transact(&self, body: TxBody) -> StoreResult<Vec<Invalidation>> {
         self.run_on_writer(body).await
     }
 
@@ -296,7 +297,7 @@ impl Store for SqliteStore {
         self.read(|c| count(c, "SELECT 1", []).map(|_| ())).await
     }
 
-    fn notices(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<Notice>> {
+    fn notices(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<FeedEvent>> {
         None
     }
 

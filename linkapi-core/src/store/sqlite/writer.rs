@@ -18,7 +18,7 @@ use rusqlite::Connection;
 use tokio::sync::oneshot;
 
 use super::SqliteTx;
-use crate::store::{Change, Misuse, StoreError, StoreResult, TxBody};
+use crate::store::{Invalidation, Misuse, StoreError, StoreResult, TxBody};
 
 /// Most bodies committed together; bounds how long one group holds the write lock.
 const MAX_GROUP: usize = 512;
@@ -26,7 +26,7 @@ const MAX_GROUP: usize = 512;
 /// One transaction body waiting for the writer, and where its outcome goes.
 pub(super) struct Job {
     pub(super) body: TxBody,
-    pub(super) done: oneshot::Sender<StoreResult<Vec<Change>>>,
+    pub(super) done: oneshot::Sender<StoreResult<Vec<Invalidation>>>,
 }
 
 /// Starts the writer thread on `conn`. It ends when every sender is dropped.
@@ -101,7 +101,7 @@ struct WriteFailed(String);
 fn run_in_savepoint(
     conn: &mut Connection,
     body: &mut TxBody,
-) -> rusqlite::Result<StoreResult<Vec<Change>>> {
+) -> rusqlite::Result<StoreResult<Vec<Invalidation>>> {
     conn.execute_batch("SAVEPOINT body")?;
     let mut tx = SqliteTx {
         conn: &mut *conn,
