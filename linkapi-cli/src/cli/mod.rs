@@ -8,11 +8,11 @@ use linkapi_server::ServeArgs;
 
 mod admin;
 mod chain;
-mod jump;
+mod page_chains;
 
 pub use admin::*;
 pub use chain::*;
-pub use jump::*;
+pub use page_chains::*;
 
 const ROOT_AFTER_HELP: &str = "\
 Exit status:

@@ -3,7 +3,7 @@
 mod auth;
 mod chain;
 mod conversion;
-mod jump;
+mod page_chains;
 mod resources;
 mod serve;
 mod stats;
@@ -32,8 +32,8 @@ pub async fn run(cli: Cli) -> Result<()> {
         Command::Auth(command) => auth::run(ctx()?, command).await,
         Command::Chain(command) => chain::run(ctx()?, command).await,
         Command::Conversion(command) => conversion::run(ctx()?, command).await,
-        Command::Wx(command) => jump::wx(ctx()?, command).await,
-        Command::Card(command) => jump::card(ctx()?, command).await,
+        Command::Wx(command) => page_chains::wx(ctx()?, command).await,
+        Command::Card(command) => page_chains::card(ctx()?, command).await,
         Command::Workchat(command) => workchat::workchat(ctx()?, command).await,
         Command::Stats { chain, days, json } => stats::run(ctx()?, chain, days, json.json).await,
         Command::Upload(args) => upload::run(ctx()?, args).await,

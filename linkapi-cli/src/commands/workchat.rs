@@ -6,7 +6,7 @@ use anyhow::{Context as _, Result};
 use linkapi_core::client::Client;
 use linkapi_core::wire::{IntList, LenientInt, admin, compat};
 
-use super::jump::{delete_all, list_of, read_input};
+use super::page_chains::{delete_all, list_of, read_input};
 use crate::cli::{AdminWorkchatCommand, WorkchatCommand, WorkchatFields};
 use crate::context::{Context, parse_time};
 use crate::exit::UsageError;

@@ -28,8 +28,8 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
     };
     use Scope::{Admin, Read, Write};
     use handlers::{
-        admin, compat as c, jump as j, primary as p, public as pb, templates as t, uploads as u,
-        workchat as w,
+        admin, compat as c, page_chains as j, primary as p, public as pb, templates as t,
+        uploads as u, workchat as w,
     };
     let mut routes = vec![
         public(

@@ -12,7 +12,7 @@ pub enum ChainKind {
     /// 1: short link redirecting to `target_url`.
     Short,
     /// 2: messaging-app external link.
-    External,
+    Messaging,
     /// 3: work-chat chain.
     WorkChat,
     /// 4: external link in the card namespace.
@@ -24,7 +24,7 @@ impl ChainKind {
     pub fn code(self) -> i64 {
         match self {
             ChainKind::Short => 1,
-            ChainKind::External => 2,
+            ChainKind::Messaging => 2,
             ChainKind::WorkChat => 3,
             ChainKind::Card => 4,
         }
@@ -34,7 +34,7 @@ impl ChainKind {
     pub fn from_code(code: i64) -> Option<Self> {
         match code {
             0 | 1 => Some(ChainKind::Short),
-            2 => Some(ChainKind::External),
+            2 => Some(ChainKind::Messaging),
             3 => Some(ChainKind::WorkChat),
             4 => Some(ChainKind::Card),
             _ => None,

@@ -24,7 +24,7 @@ use std::sync::{Arc, Mutex};
 use rand::RngExt;
 
 use super::App;
-use super::jump::fixed_destination;
+use super::page_chains::fixed_destination;
 use crate::error::{Error, Result};
 use crate::model::{
     ChainId, ChainKind, Channel, ChannelId, Rotation, ShowType, SubType, Template, TemplateId,
@@ -34,9 +34,9 @@ use crate::pages::{JumpPage, safe_url};
 use crate::service::visits::{VisitRequest, is_bot_agent};
 use crate::store::PageTarget;
 
-/// What a visit of a jump chain answers.
+/// What a visit of a page chain answers.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum JumpAnswer {
+pub(crate) enum PageAnswer {
     /// 302 to the destination.
     Redirect(String),
     /// 200 with the rendered page.
@@ -118,19 +118,19 @@ fn order(rotation: Rotation, usable: Vec<&Channel>, cursor: u64) -> Vec<&Channel
 }
 
 impl App {
-    /// Serves a visit of a jump chain: picks the channel, counts the visit, and says what to
+    /// Serves a visit of a page chain: picks the channel, counts the visit, and says what to
     /// answer.
     ///
     /// # Errors
     /// When the store fails while taking a limited channel's visit, or the page does not
     /// render.
-    pub(crate) async fn visit_jump(
+    pub(crate) async fn visit_page_chain(
         &self,
         chain_id: ChainId,
         kind: ChainKind,
         page: &PageTarget,
         request: VisitRequest<'_>,
-    ) -> Result<JumpAnswer> {
+    ) -> Result<PageAnswer> {
         let now = self.now();
         let day = self.config().calendar.day_start(now);
         let bot = request.head || is_bot_agent(request.user_agent);
@@ -202,7 +202,7 @@ impl App {
         kind: ChainKind,
         page: &PageTarget,
         channel: Option<&Channel>,
-    ) -> Result<JumpAnswer> {
+    ) -> Result<PageAnswer> {
         let settings = &page.settings;
         let sub_type = page.sub_type.and_then(SubType::from_code);
         let scan_qr = kind != ChainKind::WorkChat && sub_type.is_none_or(|s| s == SubType::ScanQr);
@@ -210,7 +210,7 @@ impl App {
         let (image, destination) = if kind == ChainKind::WorkChat {
             match channel {
                 Some(c) => (None, c.url.clone()),
-                None => return Ok(JumpAnswer::UsedUp),
+                None => return Ok(PageAnswer::UsedUp),
             }
         } else if scan_qr {
             match channel {
@@ -218,7 +218,7 @@ impl App {
                 None if !settings.scan_qr_url.is_empty() => {
                     (Some(settings.scan_qr_url.clone()), String::new())
                 }
-                None => return Ok(JumpAnswer::UsedUp),
+                None => return Ok(PageAnswer::UsedUp),
             }
         } else {
             (None, fixed_destination(kind, page.sub_type, settings))
@@ -230,7 +230,7 @@ impl App {
             } else {
                 destination
             };
-            return Ok(JumpAnswer::Redirect(location));
+            return Ok(PageAnswer::Redirect(location));
         }
         let (button_url, button_label) = match (kind, sub_type) {
             (ChainKind::WorkChat, _) => (destination, "Open in work chat"),
@@ -282,7 +282,7 @@ impl App {
             }
             Err(err) => return Err(Error::Internal(Box::new(err))),
         };
-        Ok(JumpAnswer::Page(html))
+        Ok(PageAnswer::Page(html))
     }
 
     /// The template a page renders with, from the template cache; the generic one when the

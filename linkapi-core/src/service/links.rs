@@ -48,7 +48,7 @@ pub(crate) enum Resolution {
     /// 410: the chain expired.
     Gone,
     /// A messaging-app, card or work-chat chain: its page or direct jump
-    /// ([`App::visit_jump`]).
+    /// ([`App::visit_page_chain`]).
     Jump {
         /// The chain visited.
         chain_id: ChainId,
@@ -150,12 +150,15 @@ impl App {
                 chain_id,
                 kind,
                 page,
-            } => match self.visit_jump(chain_id, kind, &page, request()).await? {
-                super::JumpAnswer::Redirect(location) => {
+            } => match self
+                .visit_page_chain(chain_id, kind, &page, request())
+                .await?
+            {
+                super::PageAnswer::Redirect(location) => {
                     VisitAnswer::Redirect { chain_id, location }
                 }
-                super::JumpAnswer::Page(html) => VisitAnswer::Page(html),
-                super::JumpAnswer::UsedUp => VisitAnswer::UsedUp,
+                super::PageAnswer::Page(html) => VisitAnswer::Page(html),
+                super::PageAnswer::UsedUp => VisitAnswer::UsedUp,
             },
             Resolution::NotFound => VisitAnswer::NotFound,
             Resolution::Gone => VisitAnswer::Expired,

@@ -17,8 +17,8 @@ mod channels;
 mod conversions;
 pub mod freshness;
 mod groups;
-mod jump;
 mod links;
+mod page_chains;
 mod qr;
 mod ratelimit;
 mod stats;
@@ -33,12 +33,12 @@ use std::time::Duration;
 
 pub use auth::{BootstrapKey, Principal, hash_key};
 pub use chains::{ChainView, CreatedChain, NewShortChain, ShortChainPatch};
-use channels::JumpAnswer;
+use channels::PageAnswer;
 pub use conversions::{ConversionReport, ReportedConversion};
-pub use jump::{
-    ChannelSpec, JumpChainInput, JumpChainView, PageChains, app_link, fixed_destination,
-};
 pub use links::VisitAnswer;
+pub use page_chains::{
+    ChannelSpec, PageChainInput, PageChainView, PageChains, app_link, fixed_destination,
+};
 pub use ratelimit::{RateLimit, RateState};
 pub use stats::ChainStats;
 #[cfg(any(test, feature = "fuzzing"))]
@@ -311,7 +311,7 @@ impl App {
             )
         })?;
         // Listen for other instances' changes before anything is cached, so none is missed.
-        let mut notices = store.notices();
+        let mut notices = store.feed();
         let freshness = if notices.is_some() {
             freshness::Freshness::from_feed()
         } else {

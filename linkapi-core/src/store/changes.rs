@@ -35,7 +35,7 @@ impl Invalidation {
     }
 }
 
-/// What an instance hears on its [`Store::notices`](super::Store::notices) feed.
+/// What an instance hears on its [`Store::feed`](super::Store::feed).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FeedEvent {
     /// Another instance (or this one) committed a write that makes what it touched stale.

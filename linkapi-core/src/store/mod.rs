@@ -14,7 +14,7 @@
 //! A body also [`InvalidationWrites::publish`]es the [`Invalidation`]s other instances must hear of (a link
 //! edited, a domain changed, a key revoked). They are delivered only if the transaction
 //! commits: `transact` returns them to the writer, and PostgreSQL sends them to every other
-//! instance (`NOTIFY` inside the transaction), whose [`Store::notices`] feed yields them. A
+//! instance (`NOTIFY` inside the transaction), whose [`Store::feed`] yields them. A
 //! change that must take effect everywhere before its writer hears "done"
 //! ([`Invalidation::needs_barrier`]: a revoked key) is followed on every feed by a
 //! [`FeedEvent::Checkpoint`], which each instance [`Store::acknowledge`]s once applied; `transact`
@@ -272,7 +272,7 @@ pub trait Store:
     async fn ping(&self) -> StoreResult<()>;
     /// The feed of changes committed by any instance, for backends that several instances
     /// share; `None` where this process is the only writer. Call once, inside a runtime.
-    fn notices(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<FeedEvent>>;
+    fn feed(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<FeedEvent>>;
     /// Records that this instance applied every notice up to [`FeedEvent::Checkpoint`] `seq`.
     async fn acknowledge(&self, seq: i64) -> StoreResult<()>;
     /// This instance is stopping: writers on other instances need no longer wait for it.

@@ -50,7 +50,7 @@ async fn group(store: &Arc<dyn Store>, owner: UserId, name: &'static str) -> Gro
         tx.insert_group(NewGroup {
             user_id: owner,
             name: name.to_owned(),
-            chain_type: ChainKind::External,
+            chain_type: ChainKind::Messaging,
             created_at: T0,
         })
         .await
@@ -69,7 +69,7 @@ async fn a_page_chain_reads_back_with_its_groups_settings_and_channels(store: Ar
     let did = d.id;
     let inserted = tx!(store, |tx| {
         let mut chain = short_chain(alice, did, "page1", T0);
-        chain.kind = ChainKind::External;
+        chain.kind = ChainKind::Messaging;
         chain.sub_type = Some(2);
         chain.group_ids = vec![g2, g1];
         chain.jump = Some(page_settings());
@@ -77,7 +77,7 @@ async fn a_page_chain_reads_back_with_its_groups_settings_and_channels(store: Ar
         tx.insert_chain(chain).await
     })
     .unwrap();
-    assert_eq!(inserted.kind, ChainKind::External);
+    assert_eq!(inserted.kind, ChainKind::Messaging);
     assert_eq!(
         inserted.group_ids,
         vec![g2, g1],
@@ -239,7 +239,7 @@ async fn chain_patches_change_only_what_they_name(store: Arc<dyn Store>) {
     );
     let chain = tx!(store, |tx| {
         let mut chain = short_chain(alice, d, "p1", T0);
-        chain.kind = ChainKind::External;
+        chain.kind = ChainKind::Messaging;
         chain.group_ids = vec![g1];
         chain.jump = Some(page_settings());
         chain.channels = vec![
@@ -419,7 +419,7 @@ async fn channel_visits_never_exceed_their_cap_when_takes_race(store: Arc<dyn St
     let d = domain(&store, "c.example").await.id;
     let chain = tx!(store, |tx| {
         let mut chain = short_chain(alice, d, "capped", T0);
-        chain.kind = ChainKind::External;
+        chain.kind = ChainKind::Messaging;
         chain.jump = Some(JumpSettings::default());
         chain.channels = vec![channel(1, "total", 5), channel(2, "daily", 2)];
         tx.insert_chain(chain).await

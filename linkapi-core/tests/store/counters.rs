@@ -36,7 +36,7 @@ async fn a_visit_batch_is_added_once_and_counts_new_visitors_once(store: Arc<dyn
     .id;
     let b = tx!(store, |tx| {
         let mut chain = short_chain(alice, d, "vb", T0);
-        chain.kind = ChainKind::External;
+        chain.kind = ChainKind::Messaging;
         chain.jump = Some(JumpSettings::default());
         chain.channels = vec![ChannelInput {
             sort: 1,

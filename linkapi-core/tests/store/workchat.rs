@@ -110,7 +110,7 @@ async fn custom_templates_are_edited_and_retired_but_built_in_ones_are_not(store
     let shared_id = shared.id;
     tx!(store, |tx| {
         let mut chain = short_chain(alice, d, "uses", T0);
-        chain.kind = ChainKind::External;
+        chain.kind = ChainKind::Messaging;
         chain.jump = Some(JumpSettings {
             template_id: shared_id,
             ..JumpSettings::default()

@@ -3,7 +3,7 @@
 
 pub(crate) mod admin;
 pub(crate) mod compat;
-pub(crate) mod jump;
+pub(crate) mod page_chains;
 pub(crate) mod primary;
 pub(crate) mod public;
 pub(crate) mod templates;

@@ -2,7 +2,7 @@
 //! and `/admin/workchat/*`.
 
 use super::Call;
-use super::jump::page_count;
+use super::page_chains::page_count;
 use crate::clock::format_rfc3339;
 use crate::error::Result;
 use crate::http::request::{compat_input, json, query};

@@ -9,8 +9,9 @@ use async_trait::async_trait;
 use super::{INSTANCE_TIMEOUT_SECS, PgStore, PgTx, count, execute};
 use crate::store::{BARRIER_TIMEOUT, Invalidation, InvalidationWrites, StoreResult, StoredRow};
 
-/// The channel changes are sent on.
-pub(super) const CHANGES_CHANNEL: &str = "linkapi_changes";
+/// The name the feed goes by in PostgreSQL's `LISTEN`/`NOTIFY` (which calls it a channel; here
+/// a channel is a QR entry of a page chain).
+pub(super) const FEED_TOPIC: &str = "linkapi_changes";
 
 /// What a change notification carries: the change, the instance that made it (which applied
 /// it already, right after its commit), and when it needs a barrier, its number.
@@ -43,7 +44,7 @@ impl InvalidationWrites for PgTx<'_> {
         execute(
             &self.tx,
             "SELECT pg_notify($1, $2)",
-            &[&CHANGES_CHANNEL, &payload],
+            &[&FEED_TOPIC, &payload],
         )
         .await?;
         self.changes.push(change);

@@ -27,7 +27,7 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio_postgres::AsyncMessage;
 
-use super::changes::{CHANGES_CHANNEL, Payload};
+use super::changes::{FEED_TOPIC, Payload};
 use crate::store::FeedEvent;
 
 /// How often the listener marks the instance alive in `linkapi_instances`.
@@ -100,7 +100,7 @@ async fn listen(
     let result = async {
         let listening_from = std::time::Instant::now();
         client
-            .batch_execute(&format!("LISTEN {CHANGES_CHANNEL}"))
+            .batch_execute(&format!("LISTEN {FEED_TOPIC}"))
             .await
             .map_err(|e| e.to_string())?;
         // Every numbered change committed from here on will be heard; the ones before are

@@ -451,7 +451,7 @@ impl Store for PgStore {
         self.execute("SELECT 1", &[]).await.map(|_| ())
     }
 
-    fn notices(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<FeedEvent>> {
+    fn feed(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<FeedEvent>> {
         Some(listen::start(
             self.config.clone(),
             self.tls.clone(),

@@ -4,9 +4,9 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-mod jump;
+mod page_chains;
 
-pub use jump::*;
+pub use page_chains::*;
 
 use super::{FlexibleTime, IntList, LenientInt};
 

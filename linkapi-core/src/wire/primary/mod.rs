@@ -1,9 +1,9 @@
 //! Primary-surface shapes (`{base}/chains`, `/groups`, `/domains`, ...). Requests refuse unknown
 //! fields so a misspelt field is an error rather than silently ignored.
 
-mod jump;
+mod page_chains;
 
-pub use jump::*;
+pub use page_chains::*;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

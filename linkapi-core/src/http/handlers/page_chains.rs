@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 use crate::http::request::{compat_input, json, path_id, query};
 use crate::http::response::Body;
 use crate::model::{ChainId, ChainKind, Channel, ChannelId, DomainId, GroupId};
-use crate::service::{App, ChainView, ChannelSpec, JumpChainInput, JumpChainView, PageChains};
+use crate::service::{App, ChainView, ChannelSpec, PageChainInput, PageChainView, PageChains};
 use crate::wire::{compat, primary};
 
 type Response = http::Response<Body>;
@@ -95,8 +95,8 @@ fn compat_channels(list: Option<Vec<compat::ChannelInput>>) -> Vec<ChannelSpec> 
         .collect()
 }
 
-fn primary_input(input: primary::WxChainInput) -> JumpChainInput {
-    JumpChainInput {
+fn primary_input(input: primary::WxChainInput) -> PageChainInput {
+    PageChainInput {
         domain_id: input.domain_id.map(DomainId),
         title: input.chain_title,
         code: input.code,
@@ -121,13 +121,13 @@ fn primary_input(input: primary::WxChainInput) -> JumpChainInput {
         qrcode_vc_type: input.qrcode_vc_type,
         visit_type: input.visit_type,
         channels: primary_channels(input.channel_list),
-        ..JumpChainInput::default()
+        ..PageChainInput::default()
     }
 }
 
 /// The compatibility input as the service takes it; the domain list names one domain.
-fn compat_input_of(input: compat::WxChainInput) -> Result<JumpChainInput> {
-    Ok(JumpChainInput {
+fn compat_input_of(input: compat::WxChainInput) -> Result<PageChainInput> {
+    Ok(PageChainInput {
         chain_type: input.chain_type.map(|t| t.0),
         domain_id: one_domain(input.domain)?,
         title: input.chain_title,
@@ -155,7 +155,7 @@ fn compat_input_of(input: compat::WxChainInput) -> Result<JumpChainInput> {
         qrcode_vc_type: input.qrcode_vc_type.map(|v| v.0),
         visit_type: input.visit_type.map(|v| v.0),
         channels: compat_channels(input.channel_list),
-        ..JumpChainInput::default()
+        ..PageChainInput::default()
     })
 }
 
@@ -166,7 +166,7 @@ fn chain_code(chain: Option<String>) -> Result<String> {
         .ok_or_else(|| Error::unprocessable("missing_chain", "chain (the code) is required"))
 }
 
-fn created(view: &JumpChainView) -> compat::CreatedWxChain {
+fn created(view: &PageChainView) -> compat::CreatedWxChain {
     compat::CreatedWxChain {
         chain: view.view.chain.code.clone(),
         render_url: view.view.chain.render_url(),
@@ -179,7 +179,7 @@ fn created(view: &JumpChainView) -> compat::CreatedWxChain {
 pub(crate) async fn create_wx_chain(app: &App, call: Call) -> Result<Response> {
     let input: primary::WxChainInput = json(&call.parts.headers, &call.body)?;
     let view = app
-        .create_external_chain(&call.who, ChainKind::External, primary_input(input))
+        .create_messaging_chain(&call.who, ChainKind::Messaging, primary_input(input))
         .await?;
     let c = &view.view.chain;
     Ok(call.reply.created(primary::CreatedWxChain {
@@ -218,7 +218,7 @@ pub(crate) async fn list_wx_chains(app: &App, call: Call) -> Result<Response> {
 /// # `GET /wx-chains/{id}` (`chains:read`)
 pub(crate) async fn get_wx_chain(app: &App, call: Call) -> Result<Response> {
     let id = ChainId(path_id(call.param.as_deref(), "chain")?);
-    let view = app.jump_chain(&call.who, id, PageChains::All).await?;
+    let view = app.page_chain(&call.who, id, PageChains::All).await?;
     Ok(call
         .reply
         .ok(wx_chain_out(&view.view, Some(&view.channels))))
@@ -229,7 +229,7 @@ pub(crate) async fn update_wx_chain(app: &App, call: Call) -> Result<Response> {
     let id = ChainId(path_id(call.param.as_deref(), "chain")?);
     let input: primary::WxChainInput = json(&call.parts.headers, &call.body)?;
     let view = app
-        .edit_jump_chain(&call.who, id, PageChains::All, primary_input(input))
+        .edit_page_chain(&call.who, id, PageChains::All, primary_input(input))
         .await?;
     Ok(call
         .reply
@@ -239,7 +239,7 @@ pub(crate) async fn update_wx_chain(app: &App, call: Call) -> Result<Response> {
 /// # `DELETE /wx-chains/{id}` (`chains:write`)
 pub(crate) async fn delete_wx_chain(app: &App, call: Call) -> Result<Response> {
     let id = ChainId(path_id(call.param.as_deref(), "chain")?);
-    app.delete_jump_chain(&call.who, id, PageChains::All)
+    app.delete_page_chain(&call.who, id, PageChains::All)
         .await?;
     Ok(call.reply.ok(primary::DeletedChain {
         id: id.0,
@@ -260,14 +260,14 @@ pub(crate) async fn list_cards(app: &App, call: Call) -> Result<Response> {
 pub(crate) async fn create_card(app: &App, call: Call) -> Result<Response> {
     let compat::CardChainInput(input) = json(&call.parts.headers, &call.body)?;
     let view = app
-        .create_external_chain(&call.who, ChainKind::Card, compat_input_of(input)?)
+        .create_messaging_chain(&call.who, ChainKind::Card, compat_input_of(input)?)
         .await?;
     Ok(call.reply.ok(created(&view)))
 }
 
 // ---- compatibility surface ----------------------------------------------------------------
 
-fn wx_info(view: &JumpChainView) -> compat::WxChainInfo {
+fn wx_info(view: &PageChainView) -> compat::WxChainInfo {
     let c = &view.view.chain;
     let jump = view.settings();
     compat::WxChainInfo {
@@ -316,7 +316,7 @@ fn wx_info(view: &JumpChainView) -> compat::WxChainInfo {
 pub(crate) async fn compat_create_wx_chain(app: &App, call: Call) -> Result<Response> {
     let input: compat::WxChainInput = compat_input(&call.parts, &call.body)?;
     let view = app
-        .create_external_chain(&call.who, ChainKind::External, compat_input_of(input)?)
+        .create_messaging_chain(&call.who, ChainKind::Messaging, compat_input_of(input)?)
         .await?;
     Ok(call.reply.ok(created(&view)))
 }
@@ -327,7 +327,7 @@ pub(crate) async fn compat_edit_wx_chain(app: &App, call: Call) -> Result<Respon
     let code = chain_code(input.chain.take())?;
     let domain = one_domain(input.domain.take())?;
     let view = app
-        .edit_jump_chain_by_code(
+        .edit_page_chain_by_code(
             &call.who,
             &code,
             domain,
@@ -342,7 +342,7 @@ pub(crate) async fn compat_edit_wx_chain(app: &App, call: Call) -> Result<Respon
 pub(crate) async fn compat_wx_chain_info(app: &App, call: Call) -> Result<Response> {
     let input: compat::ChainRef = compat_input(&call.parts, &call.body)?;
     let view = app
-        .jump_chain_by_code(
+        .page_chain_by_code(
             &call.who,
             &input.chain,
             one_domain(input.domain)?,
@@ -361,9 +361,9 @@ pub(super) fn page_count(total: i64, size: i64) -> i64 {
 pub(crate) async fn compat_list_wx_chains(app: &App, call: Call) -> Result<Response> {
     let input: compat::ListWxChains = compat_input(&call.parts, &call.body)?;
     let (found, page, size) = app
-        .list_jump_chains(
+        .list_chains_of_kind(
             &call.who,
-            ChainKind::External,
+            ChainKind::Messaging,
             input.page.map(|p| p.0),
             input.page_size.map(|p| p.0),
             input.group_id.map(|g| g.0).filter(|g| *g != 0).map(GroupId),
@@ -416,8 +416,8 @@ pub(crate) async fn compat_list_wx_chains(app: &App, call: Call) -> Result<Respo
     }))
 }
 
-fn workchat_input(input: compat::WorkchatChainInput) -> Result<JumpChainInput> {
-    Ok(JumpChainInput {
+fn workchat_input(input: compat::WorkchatChainInput) -> Result<PageChainInput> {
+    Ok(PageChainInput {
         chain_type: input.chain_type.map(|t| t.0),
         domain_id: one_domain(input.domain)?,
         title: input.chain_title,
@@ -435,7 +435,7 @@ fn workchat_input(input: compat::WorkchatChainInput) -> Result<JumpChainInput> {
             .channel_id
             .map(|c| ChannelId(c.0))
             .filter(|c| c.0 != 0),
-        ..JumpChainInput::default()
+        ..PageChainInput::default()
     })
 }
 
@@ -454,7 +454,7 @@ pub(crate) async fn compat_edit_workchat_chain(app: &App, call: Call) -> Result<
     let code = chain_code(input.chain.take())?;
     let domain = one_domain(input.domain.take())?;
     let view = app
-        .edit_jump_chain_by_code(
+        .edit_page_chain_by_code(
             &call.who,
             &code,
             domain,
@@ -469,7 +469,7 @@ pub(crate) async fn compat_edit_workchat_chain(app: &App, call: Call) -> Result<
 pub(crate) async fn compat_workchat_chain_info(app: &App, call: Call) -> Result<Response> {
     let input: compat::ChainRef = compat_input(&call.parts, &call.body)?;
     let view = app
-        .jump_chain_by_code(
+        .page_chain_by_code(
             &call.who,
             &input.chain,
             one_domain(input.domain)?,

@@ -5,7 +5,7 @@ use super::fields::{
     input_is_empty, merge_settings, settle_channel, unprocessable,
 };
 use super::{
-    CARD_LIST_LIMIT, ChannelSpec, JumpChainInput, JumpChainView, PageChains, check_chain_type,
+    CARD_LIST_LIMIT, ChannelSpec, PageChainInput, PageChainView, PageChains, check_chain_type,
     immutable,
 };
 
@@ -22,34 +22,34 @@ impl App {
     ///
     /// # Errors
     /// 404 when the caller has no such live chain.
-    pub async fn jump_chain(
+    pub async fn page_chain(
         &self,
         who: &Principal,
         id: ChainId,
         set: PageChains,
-    ) -> Result<JumpChainView> {
+    ) -> Result<PageChainView> {
         let chain = self.own_chain(who, id, set.kinds()).await?;
-        self.jump_view(chain).await
+        self.page_chain_view(chain).await
     }
 
     /// One of the caller's chains of `set` by code.
     ///
     /// # Errors
     /// 404 when there is none; 422 when the code is on several of the caller's domains.
-    pub async fn jump_chain_by_code(
+    pub async fn page_chain_by_code(
         &self,
         who: &Principal,
         code: &str,
         domain: Option<DomainId>,
         set: PageChains,
-    ) -> Result<JumpChainView> {
+    ) -> Result<PageChainView> {
         let chain = self.find_by_code_of(who, code, domain, set.kinds()).await?;
-        self.jump_view(chain).await
+        self.page_chain_view(chain).await
     }
 
-    async fn jump_view(&self, chain: Chain) -> Result<JumpChainView> {
+    async fn page_chain_view(&self, chain: Chain) -> Result<PageChainView> {
         let channels = self.store().channels(chain.id).await?;
-        Ok(JumpChainView {
+        Ok(PageChainView {
             view: self.view_one(chain).await?,
             channels,
         })
@@ -70,7 +70,7 @@ impl App {
         text: Option<String>,
     ) -> Result<(Page<ChainView>, i64, i64)> {
         let kind = match chain_type.unwrap_or(2) {
-            2 => ChainKind::External,
+            2 => ChainKind::Messaging,
             3 => ChainKind::WorkChat,
             4 => ChainKind::Card,
             _ => {
@@ -80,7 +80,7 @@ impl App {
                 ));
             }
         };
-        self.list_jump_chains(who, kind, page, page_size, group_id, text)
+        self.list_chains_of_kind(who, kind, page, page_size, group_id, text)
             .await
     }
 
@@ -90,7 +90,7 @@ impl App {
     /// The store's.
     pub async fn list_cards(&self, who: &Principal) -> Result<Page<ChainView>> {
         let (found, _, _) = self
-            .list_jump_chains(
+            .list_chains_of_kind(
                 who,
                 ChainKind::Card,
                 Some(1),
@@ -106,7 +106,7 @@ impl App {
     ///
     /// # Errors
     /// 400 for a bad page.
-    pub async fn list_jump_chains(
+    pub async fn list_chains_of_kind(
         &self,
         who: &Principal,
         kind: ChainKind,
@@ -140,13 +140,13 @@ impl App {
     /// # Errors
     /// 404 when the caller has no such chain; 400 for invalid fields; 422 for an edit that
     /// changes nothing or breaks the destination rule, `immutable_field` for a domain or code.
-    pub async fn edit_jump_chain(
+    pub async fn edit_page_chain(
         &self,
         who: &Principal,
         id: ChainId,
         set: PageChains,
-        input: JumpChainInput,
-    ) -> Result<JumpChainView> {
+        input: PageChainInput,
+    ) -> Result<PageChainView> {
         if input.domain_id.is_some() || input.code.is_some() {
             return Err(immutable(
                 "domain_id and code cannot change; create a new chain instead",
@@ -164,14 +164,14 @@ impl App {
     /// 404 when the caller has no such chain; 400 for invalid fields; 422 for an edit that
     /// changes nothing or breaks the destination rule, `immutable_field` for another code,
     /// `invalid_chain_type` for another kind, `ambiguous_code` for a code on several domains.
-    pub async fn edit_jump_chain_by_code(
+    pub async fn edit_page_chain_by_code(
         &self,
         who: &Principal,
         code: &str,
         domain: Option<DomainId>,
         set: PageChains,
-        mut input: JumpChainInput,
-    ) -> Result<JumpChainView> {
+        mut input: PageChainInput,
+    ) -> Result<PageChainView> {
         if input
             .code
             .take()
@@ -197,8 +197,8 @@ impl App {
         &self,
         who: &Principal,
         chain: Chain,
-        input: JumpChainInput,
-    ) -> Result<JumpChainView> {
+        input: PageChainInput,
+    ) -> Result<PageChainView> {
         let id = chain.id;
         let existing = self.store().channels(chain.id).await?;
         let now = self.now();
@@ -288,18 +288,18 @@ impl App {
                 ));
             }
             // Every field given already had that value.
-            return self.jump_view(chain).await;
+            return self.page_chain_view(chain).await;
         }
         let view = self.patch_chain(who, id, patch).await?;
         let channels = self.store().channels(id).await?;
-        Ok(JumpChainView { view, channels })
+        Ok(PageChainView { view, channels })
     }
 
     /// Deletes one of the caller's chains of `set`.
     ///
     /// # Errors
     /// 404 when the caller has no such chain.
-    pub async fn delete_jump_chain(
+    pub async fn delete_page_chain(
         &self,
         who: &Principal,
         id: ChainId,

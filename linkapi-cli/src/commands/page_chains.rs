@@ -193,7 +193,7 @@ async fn resolve_wx(
     Ok(info.chain_id)
 }
 
-/// Lists a page (or every page) of jump chains of one type.
+/// Lists a page (or every page) of page chains of one type.
 pub(super) async fn list_of(
     ctx: &Context,
     chain_type: i64,
@@ -224,7 +224,7 @@ pub(super) async fn list_of(
     Ok(chains)
 }
 
-/// Deletes jump chains after one confirmation.
+/// Deletes page chains after one confirmation.
 pub(super) async fn delete_all(ctx: Context, ids: Vec<(String, i64)>, yes: bool) -> Result<()> {
     let names: Vec<&str> = ids.iter().map(|(name, _)| name.as_str()).collect();
     if !ctx.confirm(

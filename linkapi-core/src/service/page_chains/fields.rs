@@ -13,7 +13,7 @@ use crate::model::{
 use crate::service::{TextRule, check_text};
 use crate::store::{ChannelEdit, ChannelInput};
 
-use super::{ChannelSpec, JumpChainInput};
+use super::{ChannelSpec, PageChainInput};
 
 pub(super) fn bad(code: &'static str, message: impl Into<String>) -> Error {
     Error::bad_request(code, message)
@@ -138,7 +138,7 @@ pub(super) fn destination_fields(jump: &JumpSettings) -> [(&'static str, &str, S
 pub(super) fn clear_other_destinations(
     jump: &mut JumpSettings,
     sub_type: SubType,
-    input: &JumpChainInput,
+    input: &PageChainInput,
 ) {
     let given = |name: &str| match name {
         "scan_qr_url" => input.scan_qr_url.is_some(),
@@ -168,7 +168,7 @@ pub(super) fn clear_other_destinations(
 }
 
 /// Applies the given fields of `input` to `jump`, checking each.
-pub(super) fn merge_settings(jump: &mut JumpSettings, input: &JumpChainInput) -> Result<()> {
+pub(super) fn merge_settings(jump: &mut JumpSettings, input: &PageChainInput) -> Result<()> {
     let text = |field: &str, value: &Option<String>, max: usize, into: &mut String| {
         if let Some(v) = value {
             *into = page_text(field, v, max)?;
@@ -453,8 +453,8 @@ pub(super) fn channel_edits(
 }
 
 /// Whether an edit names no field at all.
-pub(super) fn input_is_empty(input: &JumpChainInput) -> bool {
-    let JumpChainInput {
+pub(super) fn input_is_empty(input: &PageChainInput) -> bool {
+    let PageChainInput {
         chain_type: _,
         domain_id: _,
         code: _,

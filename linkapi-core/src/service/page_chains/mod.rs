@@ -10,7 +10,7 @@
 //! destination's fields the edit does not set.
 //!
 //! # Layout
-//! - this file: what callers give and get (`JumpChainInput`, `ChannelSpec`, `JumpChainView`)
+//! - this file: what callers give and get (`PageChainInput`, `ChannelSpec`, `PageChainView`)
 //!   and which chains an operation addresses (`PageChains`);
 //! - `fields`: the rules of each field, the destination rule, channel lists;
 //! - `create`: creating messaging-app, card and work-chat chains;
@@ -29,7 +29,7 @@ use crate::service::chains::ChainView;
 /// A messaging-app, card or work-chat chain as a caller describes it. On create, absent
 /// fields take their defaults; on edit, absent fields keep their values.
 #[derive(Debug, Clone, Default)]
-pub struct JumpChainInput {
+pub struct PageChainInput {
     /// The kind the caller says it means (`chain_type`); absent or 0 says nothing, anything
     /// else must be the kind the operation makes or edits.
     pub chain_type: Option<i64>,
@@ -132,8 +132,8 @@ pub enum PageChains {
 impl PageChains {
     fn kinds(self) -> &'static [ChainKind] {
         match self {
-            PageChains::All => &[ChainKind::External, ChainKind::Card, ChainKind::WorkChat],
-            PageChains::Messaging => &[ChainKind::External, ChainKind::Card],
+            PageChains::All => &[ChainKind::Messaging, ChainKind::Card, ChainKind::WorkChat],
+            PageChains::Messaging => &[ChainKind::Messaging, ChainKind::Card],
             PageChains::WorkChat => &[ChainKind::WorkChat],
         }
     }
@@ -163,17 +163,17 @@ fn immutable(message: &'static str) -> Error {
     Error::unprocessable("immutable_field", message)
 }
 
-/// A jump chain as read: the chain, its status and page views, and its live channels.
+/// A page chain as read: the chain, its status and page views, and its live channels.
 #[derive(Debug, Clone)]
-pub struct JumpChainView {
+pub struct PageChainView {
     /// The chain, status and views.
     pub view: ChainView,
     /// Live channels in sort order, with their visit counts.
     pub channels: Vec<Channel>,
 }
 
-impl JumpChainView {
-    /// The jump settings (every jump chain has them).
+impl PageChainView {
+    /// The jump-page settings (every page chain has them).
     pub fn settings(&self) -> &JumpSettings {
         static NONE: std::sync::LazyLock<JumpSettings> =
             std::sync::LazyLock::new(JumpSettings::default);

@@ -4,7 +4,7 @@ use super::fields::{
     bad, channel_edits, check_destination, code_of, fixed_destination, merge_settings,
     unprocessable,
 };
-use super::{JumpChainInput, JumpChainView, check_chain_type};
+use super::{PageChainInput, PageChainView, check_chain_type};
 
 use crate::codes::{validate_code, validate_target_url};
 use crate::error::Result;
@@ -22,12 +22,12 @@ impl App {
     /// 400 for invalid fields or any template on a card chain; 422 for fields that break the
     /// destination rule or a template the caller may not use; 409 for a taken code; 429 at the
     /// daily quota.
-    pub async fn create_external_chain(
+    pub async fn create_messaging_chain(
         &self,
         who: &Principal,
         kind: ChainKind,
-        input: JumpChainInput,
-    ) -> Result<JumpChainView> {
+        input: PageChainInput,
+    ) -> Result<PageChainView> {
         check_chain_type(input.chain_type, kind)?;
         let sub_type = code_of(
             "sub_type",
@@ -51,7 +51,7 @@ impl App {
         self.check_template(who, kind, jump.template_id, None)
             .await?;
         let target_url = fixed_destination(kind, Some(sub_type.code()), &jump);
-        self.insert_jump_chain(
+        self.insert_page_chain(
             who,
             kind,
             Some(sub_type.code()),
@@ -71,8 +71,8 @@ impl App {
     pub async fn create_workchat_chain(
         &self,
         who: &Principal,
-        input: JumpChainInput,
-    ) -> Result<JumpChainView> {
+        input: PageChainInput,
+    ) -> Result<PageChainView> {
         check_chain_type(input.chain_type, ChainKind::WorkChat)?;
         let mut jump = JumpSettings::default();
         merge_settings(&mut jump, &input)?;
@@ -91,7 +91,7 @@ impl App {
             visit_limit: 0,
             enabled: true,
         };
-        self.insert_jump_chain(
+        self.insert_page_chain(
             who,
             ChainKind::WorkChat,
             None,
@@ -108,7 +108,7 @@ impl App {
     pub(super) async fn workchat_destination(
         &self,
         who: &Principal,
-        input: &JumpChainInput,
+        input: &PageChainInput,
         jump: &mut JumpSettings,
         old: Option<&Chain>,
     ) -> Result<String> {
@@ -242,16 +242,16 @@ impl App {
     }
 
     #[allow(clippy::too_many_arguments)]
-    async fn insert_jump_chain(
+    async fn insert_page_chain(
         &self,
         who: &Principal,
         kind: ChainKind,
         sub_type: Option<i64>,
-        input: JumpChainInput,
+        input: PageChainInput,
         jump: JumpSettings,
         target_url: String,
         edits: Vec<ChannelEdit>,
-    ) -> Result<JumpChainView> {
+    ) -> Result<PageChainView> {
         let now = self.now();
         let title = check_title(input.title)?.unwrap_or_default();
         let valid_time = input.valid_time.unwrap_or(0);
@@ -287,7 +287,7 @@ impl App {
         };
         let (chain, _) = self.insert_new_chain(new, code).await?;
         let channels = self.store().channels(chain.id).await?;
-        Ok(JumpChainView {
+        Ok(PageChainView {
             view: ChainView {
                 status: chain.status_at(now),
                 chain,
