@@ -8,9 +8,10 @@ use std::sync::Arc;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
+use crate::html::page_image;
 use crate::instances::{backends, instances};
+use crate::page_chains::{WX_SCOPES, create_wx};
 use crate::support::{Options, TestServer};
-use crate::wxchains::{WX_SCOPES, create_wx, page_image};
 
 const VISITS: usize = 10_000;
 /// Visitors in flight at once while tallying.

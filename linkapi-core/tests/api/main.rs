@@ -6,19 +6,23 @@ mod admin;
 mod auth;
 #[path = "../browser.rs"]
 mod browser;
+mod cards;
 mod channels;
 #[cfg(feature = "client")]
 mod client;
 mod compat;
+mod connections;
 mod conversions;
-mod hardening;
-mod hostile;
+mod html;
 #[path = "../images.rs"]
 mod images;
+mod input;
 mod instances;
 mod limits;
 mod metrics;
 mod openapi;
+mod page_chains;
+mod page_chains_compat;
 mod pages;
 mod persistence;
 #[path = "../pg_cluster.rs"]
@@ -32,7 +36,9 @@ mod s3_server;
 mod server;
 mod support;
 mod templates;
+mod text;
+mod upload_bodies;
 mod uploads;
+mod uploads_shared;
 mod visits;
 mod workchat;
-mod wxchains;

@@ -8,8 +8,8 @@ use reqwest::multipart::{Form, Part};
 use serde_json::{Value, json};
 
 use crate::browser::{Browser, VIEWPORT};
+use crate::page_chains::{WX_SCOPES, create_wx};
 use crate::support::{ADMIN_KEY, TestServer};
-use crate::wxchains::{WX_SCOPES, create_wx};
 
 /// Uploads `bytes` and returns the hosted URL.
 async fn hosted(server: &TestServer, key: &str, name: &str, bytes: Vec<u8>) -> String {

@@ -4,6 +4,8 @@
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
+use crate::html::unescape;
+use crate::page_chains::{WX_SCOPES, create_wx};
 use crate::support::{ADMIN_KEY, TestServer, refusal};
 
 const TEMPLATE_SCOPES: &[&str] = &["templates:read", "chains:read", "chains:write"];
@@ -62,7 +64,7 @@ async fn templates_in_use_are_marked_and_counted_without_the_generic_one() {
     let server = TestServer::start().await;
     let (_, key) = server.user_with_key("user", TEMPLATE_SCOPES).await;
     for template in [0, 2, 2] {
-        crate::wxchains::create_wx(
+        create_wx(
             &server,
             &key,
             json!({"scan_qr_url": "https://cdn.example.com/q.png", "jump_template_id": template}),
@@ -70,7 +72,7 @@ async fn templates_in_use_are_marked_and_counted_without_the_generic_one() {
         .await;
     }
     // A deleted chain's template no longer counts.
-    let gone = crate::wxchains::create_wx(
+    let gone = create_wx(
         &server,
         &key,
         json!({"scan_qr_url": "https://cdn.example.com/q.png", "jump_template_id": 1}),
@@ -288,7 +290,7 @@ async fn a_template_added_by_an_administrator_renders_in_a_preview() {
         csp.contains("default-src 'none'") && !csp.contains("script-src"),
         "{csp}"
     );
-    let html = crate::wxchains::unescape(&preview.text().await.unwrap());
+    let html = unescape(&preview.text().await.unwrap());
     assert!(html.starts_with("<main><h1>Spring sale</h1>"), "{html}");
     assert!(html.contains("cdn.example.com"), "{html}");
     assert!(html.contains("weixin:"), "{html}");
@@ -331,4 +333,176 @@ async fn a_template_added_by_an_administrator_renders_in_a_preview() {
         .get("/admin/templates/4242/preview", ADMIN_KEY)
         .await
         .assert_primary_error(StatusCode::NOT_FOUND, "not_found");
+}
+
+#[tokio::test]
+async fn a_custom_page_that_fails_on_a_chains_text_shows_its_layout() {
+    let server = TestServer::start_with(crate::support::Options::default()).await;
+    let (user_id, key) = server.user_with_key("looper", WX_SCOPES).await;
+    // Cheap on the empty page it is checked with; out of fuel on a long title.
+    let body = "<main class=\"custom\">{% for c in title %}{% for i in range(2000) %}.{% endfor %}{% endfor %}</main>";
+    let template = server
+        .post(
+            "/admin/templates",
+            ADMIN_KEY,
+            json!({"name": "Looper", "user_id": user_id, "style": "card", "body": body}),
+        )
+        .await
+        .primary_data()["id"]
+        .as_i64()
+        .unwrap();
+    let short = create_wx(
+        &server,
+        &key,
+        json!({"chain_title": "ok", "scan_qr_url": "https://cdn.example.com/q.png",
+               "jump_template_id": template}),
+    )
+    .await;
+    let page = server.visit(short["code"].as_str().unwrap()).await;
+    assert!(
+        page.text.starts_with("<main class=\"custom\">"),
+        "{}",
+        page.text
+    );
+    let long = create_wx(
+        &server,
+        &key,
+        json!({"chain_title": "x".repeat(200), "scan_qr_url": "https://cdn.example.com/q.png",
+               "jump_template_id": template}),
+    )
+    .await;
+    let page = server.visit(long["code"].as_str().unwrap()).await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.text);
+    assert!(!page.text.contains("class=\"custom\""), "{}", page.text);
+    assert!(
+        unescape(&page.text).contains(&"x".repeat(200)),
+        "the card layout shows the title"
+    );
+}
+
+#[tokio::test]
+async fn templates_are_checked_counted_and_rendered() {
+    let server = TestServer::start_with(crate::support::Options::default()).await;
+    let (user_id, key) = server.user_with_key("styler", WX_SCOPES).await;
+    let (_, other) = server.user_with_key("stranger", WX_SCOPES).await;
+    let mine = server
+        .post(
+            "/admin/templates",
+            ADMIN_KEY,
+            json!({"name": "Mine", "user_id": user_id,
+                   "body": "<main class=\"custom\">{{ title }}|{{ desc }}</main>"}),
+        )
+        .await
+        .primary_data()["id"]
+        .as_i64()
+        .unwrap();
+    let created = create_wx(
+        &server,
+        &key,
+        json!({"chain_title": "<script>alert(1)</script>", "promo_desc": "\"><b>x</b>",
+               "scan_qr_url": "https://cdn.example.com/q.png", "jump_template_id": mine}),
+    )
+    .await;
+    let page = server.visit(created["code"].as_str().unwrap()).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(
+        page.text.starts_with("<main class=\"custom\">"),
+        "{}",
+        page.text
+    );
+    assert!(!page.text.contains("<script>"));
+    assert!(!page.text.contains("<b>"));
+    // The template is used: listings count it.
+    let listing = server.get("/templates", &key).await.primary_data().clone();
+    assert_eq!(listing["used_num"], 1);
+    // Another user may not use a template offered only to this one.
+    server
+        .post(
+            "/wx-chains",
+            &other,
+            json!({"scan_qr_url": "https://cdn.example.com/q.png", "jump_template_id": mine}),
+        )
+        .await
+        .assert_primary_error(StatusCode::UNPROCESSABLE_ENTITY, "invalid_template");
+    // An edit of the template shows on the next visit (the template cache hears of it).
+    server
+        .patch(
+            &format!("/admin/templates/{mine}"),
+            ADMIN_KEY,
+            json!({"body": "<p class=\"v2\">{{ title }}</p>"}),
+        )
+        .await;
+    let page = server.visit(created["code"].as_str().unwrap()).await;
+    assert!(page.text.starts_with("<p class=\"v2\">"), "{}", page.text);
+    // Retired: no longer offered, still rendered for the chain that uses it.
+    server
+        .delete(&format!("/admin/templates/{mine}"), ADMIN_KEY)
+        .await;
+    let page = server.visit(created["code"].as_str().unwrap()).await;
+    assert!(page.text.starts_with("<p class=\"v2\">"));
+    server
+        .post(
+            "/wx-chains",
+            &key,
+            json!({"scan_qr_url": "https://cdn.example.com/q.png", "jump_template_id": mine}),
+        )
+        .await
+        .assert_primary_error(StatusCode::UNPROCESSABLE_ENTITY, "invalid_template");
+    // Built-in styles render their own layout.
+    for template in [1, 2] {
+        let chain = create_wx(
+            &server,
+            &key,
+            json!({"scan_qr_url": "https://cdn.example.com/q.png", "jump_template_id": template,
+                   "show_type": 2}),
+        )
+        .await;
+        let page = server.visit(chain["code"].as_str().unwrap()).await;
+        assert_eq!(page.status, StatusCode::OK);
+        assert!(
+            page.text.contains("class=\"long\""),
+            "template {template}: {}",
+            page.text
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_template_limit_holds() {
+    let server = TestServer::start_with(crate::support::Options {
+        template_limit: 1,
+        ..crate::support::Options::default()
+    })
+    .await;
+    let (_, key) = server.user_with_key("limited", WX_SCOPES).await;
+    let qr = "https://cdn.example.com/q.png";
+    create_wx(
+        &server,
+        &key,
+        json!({"scan_qr_url": qr, "jump_template_id": 1}),
+    )
+    .await;
+    // The same template again, and the generic one, do not count further.
+    create_wx(
+        &server,
+        &key,
+        json!({"scan_qr_url": qr, "jump_template_id": 1}),
+    )
+    .await;
+    create_wx(&server, &key, json!({"scan_qr_url": qr})).await;
+    server
+        .post(
+            "/wx-chains",
+            &key,
+            json!({"scan_qr_url": qr, "jump_template_id": 2}),
+        )
+        .await
+        .assert_primary_error(StatusCode::UNPROCESSABLE_ENTITY, "template_limit_reached");
+    let listing = server
+        .post("/openapi/v1/template/list", &key, json!({}))
+        .await
+        .compat_result()
+        .clone();
+    assert_eq!(listing["used_num"], 1);
+    assert_eq!(listing["template_limit"], 1);
 }

@@ -1,26 +1,19 @@
-//! Uploads: types decided by bytes, refusals, the size cap while streaming, dedupe, quota,
-//! serving (ETag, 304, Range), ownership, both blob backends and two instances.
+//! Uploads: types decided by bytes, refusals, dedupe, quota, serving (ETag, 304, Range),
+//! listing and ownership. How bodies are read is `upload_bodies`; S3 and two instances are
+//! `uploads_shared`.
 
-use std::io::{Read, Write};
 use std::path::Path;
-use std::time::Duration;
 
-#[cfg(feature = "s3")]
-use linkapi_core::blob::{BlobBackend, S3Settings};
 use reqwest::StatusCode;
 use reqwest::multipart::{Form, Part};
 
-#[cfg(feature = "s3")]
-use crate::s3_server;
-#[cfg(feature = "s3")]
-use crate::support::Backend;
 use crate::support::{Options, TestServer};
 
 use crate::images::{GIF, JPEG, png, webp};
 
-const UPLOAD_SCOPES: &[&str] = &["uploads:read", "uploads:write"];
+pub(crate) const UPLOAD_SCOPES: &[&str] = &["uploads:read", "uploads:write"];
 
-async fn upload(
+pub(crate) async fn upload(
     server: &TestServer,
     key: &str,
     name: &str,
@@ -42,7 +35,7 @@ async fn upload(
     crate::support::Reply::from(resp).await
 }
 
-async fn compat_upload(
+pub(crate) async fn compat_upload(
     server: &TestServer,
     key: &str,
     files: Vec<(&str, Vec<u8>)>,
@@ -62,7 +55,11 @@ async fn compat_upload(
 }
 
 /// GETs a file URL (absolute, as the API gives it) with extra headers.
-async fn fetch(server: &TestServer, url: &str, headers: &[(&str, &str)]) -> reqwest::Response {
+pub(crate) async fn fetch(
+    server: &TestServer,
+    url: &str,
+    headers: &[(&str, &str)],
+) -> reqwest::Response {
     let mut req = server.client.get(url);
     for (name, value) in headers {
         req = req.header(*name, *value);
@@ -71,7 +68,7 @@ async fn fetch(server: &TestServer, url: &str, headers: &[(&str, &str)]) -> reqw
 }
 
 /// Every file under `dir`, recursively.
-fn files_under(dir: &Path) -> Vec<std::path::PathBuf> {
+pub(crate) fn files_under(dir: &Path) -> Vec<std::path::PathBuf> {
     let mut found = Vec::new();
     let Ok(entries) = std::fs::read_dir(dir) else {
         return found;
@@ -87,7 +84,7 @@ fn files_under(dir: &Path) -> Vec<std::path::PathBuf> {
     found
 }
 
-fn stored_files(server: &TestServer) -> Vec<std::path::PathBuf> {
+pub(crate) fn stored_files(server: &TestServer) -> Vec<std::path::PathBuf> {
     files_under(&server.dir.path().join("uploads"))
 }
 
@@ -230,104 +227,6 @@ async fn refused_files_say_why_and_leave_nothing_behind() {
         .assert_primary_error(StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type");
 }
 
-/// Sends a multipart request by hand: headers, then `sent` bytes of a file part announced as
-/// `total` bytes (chunked, or with a Content-Length when `declare`), without the rest; returns
-/// the status line the server answers with while the rest is still unsent.
-fn partial_upload(
-    addr: std::net::SocketAddr,
-    key: &str,
-    sent: usize,
-    total: usize,
-    declare: bool,
-) -> String {
-    let mut stream = std::net::TcpStream::connect(addr).unwrap();
-    stream
-        .set_read_timeout(Some(Duration::from_secs(10)))
-        .unwrap();
-    let boundary = "XyZzYboundary";
-    let head = format!(
-        "--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"big.png\"\r\n\
-         Content-Type: image/png\r\n\r\n"
-    );
-    let length = if declare {
-        format!(
-            "Content-Length: {}\r\n",
-            head.len() + total + boundary.len() + 8
-        )
-    } else {
-        "Transfer-Encoding: chunked\r\n".to_owned()
-    };
-    let request = format!(
-        "POST /uploads HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {key}\r\n\
-         Content-Type: multipart/form-data; boundary={boundary}\r\n{length}\r\n",
-        addr
-    );
-    stream.write_all(request.as_bytes()).unwrap();
-    let mut body = head.into_bytes();
-    let image = png("big", sent);
-    body.extend_from_slice(&image[..sent.min(image.len())]);
-    if declare {
-        // The server answers from the headers alone; what follows may meet a closed socket.
-        let _ = stream.write_all(&body[..body.len().min(1024)]);
-    } else {
-        for piece in body.chunks(16 * 1024) {
-            if stream
-                .write_all(format!("{:x}\r\n", piece.len()).as_bytes())
-                .and_then(|()| stream.write_all(piece))
-                .and_then(|()| stream.write_all(b"\r\n"))
-                .is_err()
-            {
-                break;
-            }
-        }
-    }
-    let mut answer = [0u8; 512];
-    let n = stream
-        .read(&mut answer)
-        .expect("an answer before the body ended");
-    String::from_utf8_lossy(&answer[..n])
-        .lines()
-        .next()
-        .unwrap_or_default()
-        .to_owned()
-}
-
-#[tokio::test]
-async fn the_size_cap_holds_while_streaming_and_keeps_nothing() {
-    let server = TestServer::start_with(Options {
-        max_file_bytes: 64 << 10,
-        ..Options::default()
-    })
-    .await;
-    let (_, key) = server.user_with_key("capped", UPLOAD_SCOPES).await;
-    // 300 KiB sent of a 50 MiB file: the answer comes before the rest is sent.
-    for (sent, declare) in [(300 << 10, false), (1024, true)] {
-        let (addr, key) = (server.addr, key.clone());
-        let line = tokio::task::spawn_blocking(move || {
-            partial_upload(addr, &key, sent, 50 << 20, declare)
-        })
-        .await
-        .unwrap();
-        assert!(line.contains("413"), "declared length {declare}: {line}");
-    }
-    // Through an ordinary client too, with the error envelope.
-    let reply = upload(&server, &key, "big.png", png("big", 100 << 10), "image/png").await;
-    reply.assert_primary_error(StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large");
-    // Just under the cap is fine.
-    let fits = upload(
-        &server,
-        &key,
-        "fits.png",
-        png("fits", 60 << 10),
-        "image/png",
-    )
-    .await;
-    assert_eq!(fits.status, StatusCode::CREATED, "{}", fits.text);
-    let files = stored_files(&server);
-    assert_eq!(files.len(), 1, "only the accepted file is kept: {files:?}");
-    assert!(files[0].to_string_lossy().contains("objects"), "{files:?}");
-}
-
 #[tokio::test]
 async fn a_compatibility_upload_stores_the_good_files_and_names_the_bad() {
     let server = TestServer::start_with(Options {
@@ -435,7 +334,7 @@ async fn the_same_bytes_are_stored_once_and_go_with_their_last_upload() {
 }
 
 /// Uploads `count` distinct images of the same size at once, spread over `servers` in turn.
-async fn race_uploads(
+pub(crate) async fn race_uploads(
     servers: &[&TestServer],
     key: &str,
     count: usize,
@@ -585,318 +484,4 @@ async fn uploads_are_listed_newest_first_in_pages_of_their_owner_only() {
     upload(&server, &reader, "r.png", png("r", 0), "image/png")
         .await
         .assert_primary_error(StatusCode::FORBIDDEN, "forbidden");
-}
-
-#[cfg(feature = "s3")]
-/// The S3 backend on a bucket of its own, or `None` where no S3 server is available.
-async fn s3_backend(presign: Option<Duration>) -> Option<(BlobBackend, String)> {
-    let s3 = s3_server::server()?;
-    let bucket = s3.new_bucket().await;
-    Some((
-        BlobBackend::S3(S3Settings {
-            bucket: bucket.clone(),
-            endpoint: Some(s3.endpoint.clone()),
-            region: Some(s3_server::REGION.into()),
-            access_key_id: Some(s3_server::ACCESS_KEY_ID.into()),
-            secret_access_key: Some(s3_server::SECRET_ACCESS_KEY.into()),
-            presign,
-        }),
-        bucket,
-    ))
-}
-
-#[cfg(feature = "s3")]
-#[tokio::test]
-async fn the_s3_backend_stores_serves_dedupes_and_removes() {
-    let Some((backend, bucket)) = s3_backend(None).await else {
-        return;
-    };
-    let s3 = s3_server::server().unwrap();
-    let server = TestServer::start_with(Options {
-        blobs: Some(backend),
-        max_file_bytes: 64 << 10,
-        ..Options::default()
-    })
-    .await;
-    let (_, key) = server.user_with_key("s3user", UPLOAD_SCOPES).await;
-    let bytes = png("s3", 500);
-    let first = upload(&server, &key, "s3.png", bytes.clone(), "image/png").await;
-    let first = first.primary_data().clone();
-    let keys = s3.keys(&bucket).await;
-    assert_eq!(
-        keys,
-        [format!(
-            "objects/{}/{}",
-            &first["object_key"].as_str().unwrap()[..2],
-            first["object_key"].as_str().unwrap()
-        )]
-    );
-    let url = first["url"].as_str().unwrap();
-    let served = fetch(&server, url, &[("range", "bytes=0-7")]).await;
-    assert_eq!(served.status(), StatusCode::PARTIAL_CONTENT);
-    assert_eq!(served.bytes().await.unwrap().as_ref(), &bytes[..8]);
-    assert_eq!(
-        fetch(&server, url, &[])
-            .await
-            .bytes()
-            .await
-            .unwrap()
-            .as_ref(),
-        bytes.as_slice()
-    );
-    // Refused and oversize files leave nothing in the bucket.
-    upload(&server, &key, "t.png", b"text".to_vec(), "image/png")
-        .await
-        .assert_primary_error(StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_file_type");
-    upload(&server, &key, "big.png", png("big", 200 << 10), "image/png")
-        .await
-        .assert_primary_error(StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large");
-    assert_eq!(s3.keys(&bucket).await.len(), 1);
-    server
-        .delete(&format!("/uploads/{}", first["file_id"]), &key)
-        .await
-        .primary_data();
-    assert_eq!(s3.keys(&bucket).await, Vec::<String>::new());
-    assert_eq!(
-        fetch(&server, url, &[]).await.status(),
-        StatusCode::NOT_FOUND
-    );
-}
-
-#[cfg(feature = "s3")]
-#[tokio::test]
-async fn presigned_serving_redirects_to_the_bucket() {
-    let Some((backend, _bucket)) = s3_backend(Some(Duration::from_secs(600))).await else {
-        return;
-    };
-    let server = TestServer::start_with(Options {
-        blobs: Some(backend),
-        ..Options::default()
-    })
-    .await;
-    let (_, key) = server.user_with_key("presign", UPLOAD_SCOPES).await;
-    let bytes = png("presigned", 50);
-    let data = upload(&server, &key, "p.png", bytes.clone(), "image/png").await;
-    let url = data.primary_data()["url"].as_str().unwrap().to_owned();
-    let redirect = fetch(&server, &url, &[]).await;
-    assert_eq!(redirect.status(), StatusCode::FOUND);
-    let location = redirect.headers()["location"].to_str().unwrap().to_owned();
-    assert!(location.contains("X-Amz-Signature="), "{location}");
-    let from_bucket = reqwest::get(&location).await.unwrap();
-    assert_eq!(from_bucket.status(), StatusCode::OK);
-    assert_eq!(
-        from_bucket.bytes().await.unwrap().as_ref(),
-        bytes.as_slice()
-    );
-}
-
-#[cfg(feature = "s3")]
-#[tokio::test]
-async fn two_instances_on_one_bucket_serve_and_remove_one_upload() {
-    let Some(db) = Backend::postgres() else {
-        return;
-    };
-    let Some((backend, bucket)) = s3_backend(None).await else {
-        return;
-    };
-    let s3 = s3_server::server().unwrap();
-    let options = || Options {
-        blobs: Some(backend.clone()),
-        ..Options::default()
-    };
-    let a = TestServer::start_on(db, options()).await;
-    let b = a.start_peer(options()).await;
-    let (_, key) = a.user_with_key("shared", UPLOAD_SCOPES).await;
-    let bytes = png("two", 64);
-    let data = upload(&a, &key, "two.png", bytes.clone(), "image/png").await;
-    let data: serde_json::Value = data.primary_data().clone();
-    let on_b = b.url(&format!("/files/{}", data["object_key"].as_str().unwrap()));
-    let served = fetch(&b, &on_b, &[]).await;
-    assert_eq!(served.status(), StatusCode::OK);
-    assert_eq!(served.bytes().await.unwrap().as_ref(), bytes.as_slice());
-    // The same bytes uploaded through B are the same object; removing both through B empties
-    // the bucket.
-    let again = upload(&b, &key, "again.png", bytes, "image/png").await;
-    assert_eq!(again.primary_data()["file_id"], data["file_id"]);
-    b.delete(&format!("/uploads/{}", data["file_id"]), &key)
-        .await
-        .primary_data();
-    assert_eq!(s3.keys(&bucket).await, Vec::<String>::new());
-    assert_eq!(
-        fetch(
-            &a,
-            &a.url(&format!("/files/{}", data["object_key"].as_str().unwrap())),
-            &[]
-        )
-        .await
-        .status(),
-        StatusCode::NOT_FOUND
-    );
-}
-
-/// Two instances over one PostgreSQL database and one storage directory, or `None` where
-/// PostgreSQL is not available.
-async fn two_instances(options: impl Fn() -> Options) -> Option<(TestServer, TestServer)> {
-    let db = crate::support::Backend::postgres()?;
-    let a = TestServer::start_on(db, options()).await;
-    let b = a.start_peer(options()).await;
-    Some((a, b))
-}
-
-#[tokio::test]
-async fn the_quota_is_exact_across_two_instances() {
-    let sample = png("x00", 900).len() as i64;
-    let Some((a, b)) = two_instances(|| Options {
-        upload_quota_bytes: sample * 4,
-        ..Options::default()
-    })
-    .await
-    else {
-        return;
-    };
-    let (_, key) = a.user_with_key("twoquota", UPLOAD_SCOPES).await;
-    let replies = race_uploads(&[&a, &b], &key, 20, "x").await;
-    let stored = replies
-        .iter()
-        .filter(|r| r.status == StatusCode::CREATED)
-        .count();
-    assert_eq!(stored, 4, "exactly four fit, whichever instance took them");
-}
-
-#[tokio::test]
-async fn a_removal_racing_an_upload_of_the_same_bytes_never_loses_them() {
-    let Some((a, b)) = two_instances(Options::default).await else {
-        return;
-    };
-    let (_, first) = a.user_with_key("remover", UPLOAD_SCOPES).await;
-    let (_, second) = a.user_with_key("uploader", UPLOAD_SCOPES).await;
-    for round in 0..15 {
-        let bytes = png(&format!("race{round}"), 2000);
-        let mine = upload(&a, &first, "r.png", bytes.clone(), "image/png").await;
-        let id = mine.primary_data()["file_id"].clone();
-        // A removes the only upload of these bytes while B uploads them again for another user.
-        let path = format!("/uploads/{id}");
-        let (removed, theirs) = tokio::join!(
-            a.delete(&path, &first),
-            upload(&b, &second, "r.png", bytes.clone(), "image/png"),
-        );
-        removed.primary_data();
-        assert_eq!(theirs.status, StatusCode::CREATED, "{}", theirs.text);
-        let url = b.url(&format!(
-            "/files/{}",
-            theirs.body["data"]["object_key"].as_str().unwrap()
-        ));
-        let served = fetch(&b, &url, &[]).await;
-        assert_eq!(
-            served.status(),
-            StatusCode::OK,
-            "round {round}: the bytes are gone"
-        );
-        assert_eq!(served.bytes().await.unwrap().as_ref(), bytes.as_slice());
-    }
-}
-
-#[tokio::test]
-async fn a_body_malformed_after_its_files_records_nothing() {
-    let server = TestServer::start().await;
-    let (_, key) = server
-        .user_with_key("trailer", &["uploads:write", "uploads:read"])
-        .await;
-    let image = png("trailer", 0);
-    let file_part = |name: &str| {
-        let mut part = format!(
-            "--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{name}\"\r\n\
-             Content-Type: image/png\r\n\r\n"
-        )
-        .into_bytes();
-        part.extend_from_slice(&image);
-        part.extend_from_slice(b"\r\n");
-        part
-    };
-    // A part header no HTTP parser reads (a control character in it), after the files.
-    let trailer = b"--b\r\nContent-Disposition: form-data; name=\"x\x01\"\r\n\r\nhi\r\n--b--\r\n";
-    for (path, files) in [("/uploads", 1), ("/openapi/v1/upload/image", 2)] {
-        let mut body = Vec::new();
-        for n in 0..files {
-            body.extend(file_part(&format!("{n}.png")));
-        }
-        body.extend_from_slice(trailer);
-        let reply = server
-            .post_bytes(path, &key, "multipart/form-data; boundary=b", body)
-            .await;
-        assert_eq!(
-            reply.status,
-            StatusCode::BAD_REQUEST,
-            "{path}: {}",
-            reply.text
-        );
-        assert!(reply.text.contains("multipart"), "{path}: {}", reply.text);
-    }
-    let listed = server.get("/uploads", &key).await;
-    assert_eq!(listed.primary_data()["total"], 0, "{}", listed.text);
-    // The same files with a well-formed end are recorded.
-    let mut body = file_part("ok.png");
-    body.extend_from_slice(b"--b--\r\n");
-    let reply = server
-        .post_bytes("/uploads", &key, "multipart/form-data; boundary=b", body)
-        .await;
-    assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text);
-}
-
-#[tokio::test]
-async fn multipart_boundaries_are_held_to_rfc_2046() {
-    let server = TestServer::start().await;
-    let (_, key) = server
-        .user_with_key("boundaries", &["uploads:write", "uploads:read"])
-        .await;
-    let image = png("boundary", 0);
-    let body = |boundary: &str| {
-        let mut body = format!(
-            "--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"b.png\"\r\n\
-             Content-Type: image/png\r\n\r\n"
-        )
-        .into_bytes();
-        body.extend_from_slice(&image);
-        body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
-        body
-    };
-    let long = "b".repeat(200);
-    for (boundary, content_type) in [
-        ("", "multipart/form-data; boundary=".to_owned()),
-        (
-            long.as_str(),
-            format!("multipart/form-data; boundary={long}"),
-        ),
-        (
-            "a{b}c",
-            "multipart/form-data; boundary=\"a{b}c\"".to_owned(),
-        ),
-    ] {
-        for path in ["/uploads", "/openapi/v1/upload/image"] {
-            let reply = server
-                .post_bytes(path, &key, &content_type, body(boundary))
-                .await;
-            assert_eq!(
-                reply.status,
-                StatusCode::BAD_REQUEST,
-                "{path} {content_type}: {}",
-                reply.text
-            );
-            assert!(reply.text.contains("boundary"), "{}", reply.text);
-        }
-    }
-    let listed = server.get("/uploads", &key).await;
-    assert_eq!(listed.primary_data()["total"], 0, "{}", listed.text);
-    // Seventy characters, spaces and RFC 2046's punctuation included, are fine.
-    let longest = format!("'()+_,-./:=? {}", "x".repeat(57));
-    assert_eq!(longest.len(), 70);
-    let reply = server
-        .post_bytes(
-            "/uploads",
-            &key,
-            &format!("multipart/form-data; boundary=\"{longest}\""),
-            body(&longest),
-        )
-        .await;
-    assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text);
 }

@@ -6,8 +6,9 @@ use std::collections::HashSet;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
+use crate::html::button_href;
+use crate::page_chains::WX_SCOPES;
 use crate::support::{ADMIN_KEY, TestServer};
-use crate::wxchains::{WX_SCOPES, button_href};
 
 async fn add_assembly(server: &TestServer, user: i64, link: &str, invalid: bool) -> Value {
     let reply = server

@@ -1,6 +1,6 @@
-//! The server tried as an attacker would: sockets that connect and say nothing, headers that
-//! trickle in, idle HTTP/2 connections, bodies far over the limit, a shutdown with connections
-//! that will not finish.
+//! Connections: sockets that connect and say nothing, headers and bodies that trickle in, a
+//! flood of headers, idle HTTP/2 connections, the cap on open connections, bodies far over the
+//! limit, a shutdown with connections that will not finish.
 
 use std::time::{Duration, Instant};
 
@@ -9,6 +9,7 @@ use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
+use crate::input::raw;
 use crate::support::{ADMIN_KEY, Options, TestServer};
 
 /// How many hostile sockets the flood tests open: more than the old cap of 1,024.
@@ -282,4 +283,191 @@ async fn shutdown_closes_connections_still_open_after_the_grace_period() {
     closed_within(&mut stuck, Duration::from_secs(2))
         .await
         .expect("the stuck connection was closed");
+}
+
+#[tokio::test]
+async fn a_body_that_trickles_in_gets_408_and_frees_the_connection() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = TestServer::start_with(crate::support::Options {
+        body_read_timeout: std::time::Duration::from_millis(300),
+        ..crate::support::Options::default()
+    })
+    .await;
+    let mut stream = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    let head = format!(
+        "POST /chains HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {ADMIN_KEY}\r\n\
+         Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{{\"target_url\"",
+        server.addr
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    // ...and the rest of the promised 100 bytes never comes.
+    let mut response = vec![0; 1024];
+    let n = tokio::time::timeout(
+        std::time::Duration::from_secs(5),
+        stream.read(&mut response),
+    )
+    .await
+    .expect("the server answers instead of waiting forever")
+    .unwrap();
+    let text = String::from_utf8_lossy(&response[..n]);
+    assert!(text.starts_with("HTTP/1.1 408"), "{text}");
+    assert!(text.contains("request_timeout"), "{text}");
+}
+
+/// Sends one keep-alive request on `stream` and returns the status line of the answer, or
+/// `None` when nothing arrives within `wait`.
+async fn exchange(
+    stream: &mut tokio::net::TcpStream,
+    host: std::net::SocketAddr,
+    wait: std::time::Duration,
+) -> Option<String> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let request = format!("GET /healthz HTTP/1.1\r\nHost: {host}\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut buf = vec![0; 1024];
+    let n = tokio::time::timeout(wait, stream.read(&mut buf))
+        .await
+        .ok()?
+        .unwrap();
+    String::from_utf8_lossy(&buf[..n])
+        .lines()
+        .next()
+        .map(str::to_owned)
+}
+
+#[tokio::test]
+async fn connections_beyond_the_cap_wait_while_every_open_one_is_busy() {
+    use std::time::Duration;
+    use tokio::io::AsyncWriteExt;
+    let server = TestServer::start_with(crate::support::Options {
+        max_connections: 1,
+        ..crate::support::Options::default()
+    })
+    .await;
+    // The first connection is busy: its request's body is still coming.
+    let mut first = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    let body = b"{\"target_url\": \"https://e.com/\"}";
+    let head = format!(
+        "POST /chains HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {ADMIN_KEY}\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        server.addr,
+        body.len()
+    );
+    first.write_all(head.as_bytes()).await.unwrap();
+    first.write_all(&body[..5]).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+
+    // So the second is not served...
+    let mut second = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    let waiting = exchange(&mut second, server.addr, Duration::from_millis(300)).await;
+    assert_eq!(waiting, None, "served beyond the cap");
+
+    // ...until the first's request is done: then the first, quiet, makes room.
+    first.write_all(&body[5..]).await.unwrap();
+    let mut buf = vec![0; 4096];
+    let n = tokio::time::timeout(
+        Duration::from_secs(5),
+        tokio::io::AsyncReadExt::read(&mut first, &mut buf),
+    )
+    .await
+    .expect("the busy request is answered")
+    .unwrap();
+    assert!(
+        String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 201"),
+        "{}",
+        String::from_utf8_lossy(&buf[..n])
+    );
+    let n = tokio::time::timeout(
+        Duration::from_secs(5),
+        tokio::io::AsyncReadExt::read(&mut second, &mut buf),
+    )
+    .await
+    .expect("served once a slot is free")
+    .unwrap();
+    assert!(String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 200 OK"));
+}
+
+#[tokio::test]
+async fn idle_sockets_at_the_cap_make_room_for_new_clients() {
+    use std::time::Duration;
+    let server = TestServer::start_with(crate::support::Options {
+        max_connections: 20,
+        // Long enough that only displacing them can let a client in soon.
+        header_read_timeout: Duration::from_secs(30),
+        idle_timeout: Duration::from_secs(30),
+        ..crate::support::Options::default()
+    })
+    .await;
+    // A keep-alive client that made a request, then twice the cap of sockets that never send
+    // a byte.
+    let mut served_before = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    let line = exchange(&mut served_before, server.addr, Duration::from_secs(5)).await;
+    assert_eq!(line.as_deref(), Some("HTTP/1.1 200 OK"));
+    let mut silent = Vec::new();
+    for _ in 0..40 {
+        silent.push(tokio::net::TcpStream::connect(server.addr).await.unwrap());
+    }
+    // Real clients still get in, one after another, each at once.
+    for i in 0..5 {
+        let mut client = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+        let line = exchange(&mut client, server.addr, Duration::from_secs(3)).await;
+        assert_eq!(line.as_deref(), Some("HTTP/1.1 200 OK"), "client {i}");
+    }
+    // Those closed to make room were the silent ones: the keep-alive client is still served.
+    let line = exchange(&mut served_before, server.addr, Duration::from_secs(3)).await;
+    assert_eq!(line.as_deref(), Some("HTTP/1.1 200 OK"));
+    // And the cap held: never more open than allowed (one more may wait at the door).
+    let text = crate::metrics::scrape(&server, None).await;
+    let open: i64 = text
+        .lines()
+        .find_map(|l| l.strip_prefix("linkapi_open_connections "))
+        .and_then(|v| v.trim().parse().ok())
+        .expect("the open-connections gauge");
+    assert!(open <= 20, "{open} connections open with a cap of 20");
+}
+
+#[tokio::test]
+async fn a_client_that_never_finishes_its_headers_is_cut_off() {
+    use std::time::Duration;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = TestServer::start_with(crate::support::Options {
+        header_read_timeout: Duration::from_millis(300),
+        ..crate::support::Options::default()
+    })
+    .await;
+    let mut stream = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    stream
+        .write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+        .await
+        .unwrap();
+    // No blank line ever comes. The server must close (perhaps after a 408) rather than wait.
+    let mut buf = Vec::new();
+    let closed = tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut buf)).await;
+    assert!(closed.is_ok(), "the connection was still open after 5 s");
+    let text = String::from_utf8_lossy(&buf);
+    assert!(
+        text.is_empty() || text.starts_with("HTTP/1.1 408"),
+        "{text}"
+    );
+}
+
+#[tokio::test]
+async fn a_flood_of_headers_is_refused_and_the_next_client_is_served() {
+    let server = TestServer::start().await;
+    let mut request = String::from("GET /healthz HTTP/1.1\r\nHost: x\r\n");
+    for i in 0..500 {
+        request.push_str(&format!("X-Flood-{i}: {}\r\n", "v".repeat(100)));
+    }
+    request.push_str("Connection: close\r\n\r\n");
+    let answer = raw(&server, request.as_bytes()).await;
+    assert!(
+        answer.is_empty() || answer.starts_with("HTTP/1.1 431"),
+        "{answer}"
+    );
+    let answer = raw(
+        &server,
+        b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    )
+    .await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
 }
