@@ -227,3 +227,57 @@ fn environment_overrides_and_profiles() {
         "{out}"
     );
 }
+
+#[test]
+fn a_bad_host_is_a_usage_error_whatever_the_key_source() {
+    let home = Home::new();
+    for host in [
+        "ftp://example.com",
+        "http://",
+        "http://exa mple.com",
+        "https://x.com/?a=1",
+    ] {
+        // A key from the environment ...
+        let run = home.run_with(
+            {
+                let mut cmd = home.cmd();
+                cmd.env("LINKAPI_API_KEY", "lk_some_key_0000000000000000");
+                cmd
+            },
+            &["--host", host, "chain", "list"],
+            None,
+        );
+        assert!(
+            run.fails(2).contains("not a server URL"),
+            "{host}: {}",
+            run.stderr
+        );
+        // ... or none at all: the host is checked first.
+        let run = home.run(&["--host", host, "chain", "list"]);
+        assert!(
+            run.fails(2).contains("not a server URL"),
+            "{host}: {}",
+            run.stderr
+        );
+    }
+}
+
+#[test]
+fn a_profile_that_does_not_exist_is_named_as_such() {
+    let server = TestServer::start();
+    let home = Home::new();
+    let run = home.run(&[
+        "--host",
+        &server.url,
+        "--profile",
+        "stagin",
+        "chain",
+        "list",
+    ]);
+    let stderr = run.fails(2);
+    assert!(
+        stderr.contains("there is no profile \"stagin\""),
+        "{stderr}"
+    );
+    assert!(stderr.contains("auth login --profile stagin"), "{stderr}");
+}

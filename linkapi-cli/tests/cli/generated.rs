@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 use linkapi_cli::cli::Shell;
 use linkapi_cli::generate::{completion_file, render_completion, render_man_pages};
 
+use crate::support::Home;
+
 fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
@@ -81,4 +83,15 @@ fn the_commands_print_what_is_committed() {
         .ok();
     assert!(dir.path().join("linkapi-chain-create.1").exists());
     assert!(dir.path().join("linkapi-admin-key-revoke.1").exists());
+}
+
+#[test]
+fn help_shows_environment_variables_without_empty_values() {
+    let home = Home::new();
+    for args in [&["serve", "--help"][..], &["chain", "list", "--help"][..]] {
+        let help = home.run(args);
+        let out = help.ok();
+        assert!(out.contains("[env: LINKAPI_"), "{out}");
+        assert!(!out.contains("=]"), "{out}");
+    }
 }

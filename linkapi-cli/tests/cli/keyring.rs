@@ -57,3 +57,30 @@ fn login_status_logout_through_the_secret_service() {
     keyring(&mut cmd);
     home.run_with(cmd, &["auth", "token"], None).fails(4);
 }
+
+#[test]
+fn a_headless_keyring_is_explained_in_plain_words() {
+    let server = TestServer::start();
+    let home = Home::new();
+    let mut cmd = home.cmd();
+    // The keyring on, but no session bus to reach it: a server or container.
+    cmd.env("LINKAPI_KEYRING", "auto")
+        .env("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/bus");
+    let run = home.run_with(
+        cmd,
+        &["auth", "login", "--host", &server.url, "--with-key"],
+        Some(crate::support::ADMIN_KEY),
+    );
+    run.ok();
+    assert!(
+        run.stderr.contains("no keyring service is running"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("LINKAPI_KEYRING=none"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("zbus"), "{}", run.stderr);
+}

@@ -9,11 +9,10 @@ mod exit_codes;
 mod generated;
 #[path = "../../../linkapi-core/tests/images.rs"]
 mod images;
-mod jump;
 mod keyring;
+mod page_chains;
 #[path = "../../../linkapi-core/tests/pg_cluster.rs"]
 mod pg_cluster;
-mod polish;
 mod readme;
 mod serve;
 mod support;
