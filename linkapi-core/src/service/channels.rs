@@ -31,7 +31,7 @@ use crate::model::{
     TemplateKind, Timestamp,
 };
 use crate::pages::{JumpPage, safe_url};
-use crate::service::visits::{VisitRequest, is_bot_agent};
+use crate::service::visitors::{VisitRequest, is_bot_agent};
 use crate::store::PageTarget;
 
 /// What a visit of a page chain answers.

@@ -25,6 +25,7 @@ mod stats;
 mod templates;
 mod upload_session;
 mod uploads;
+mod visitors;
 mod visits;
 mod workchat;
 
@@ -46,7 +47,7 @@ pub(crate) use templates::check_template_body;
 pub use templates::{BUILT_IN_STYLES, NewTemplateInput, TemplateListing};
 pub use upload_session::{ExtraFiles, MAX_FILES_PER_REQUEST, UploadOutcome, UploadSession};
 pub use uploads::{HostedFile, StagedUpload, UploadConfig, display_name};
-pub use visits::{VisitRequest, is_bot_agent};
+pub use visitors::{VisitRequest, is_bot_agent};
 pub use workchat::{
     StoredWorkchat, TRANSFERS_PER_PAGE, TransferRecord, TransferResults, WorkchatProvider,
 };
@@ -264,7 +265,7 @@ struct Inner {
     /// Adds visits up in memory and writes the sums off the redirect path.
     visits: visits::VisitCounter,
     /// The secret visitor keys are made with.
-    visitor_keys: visits::VisitorKeys,
+    visitor_keys: visitors::VisitorKeys,
     /// What `/metrics` shows.
     metrics: Arc<Metrics>,
     /// Per-key token buckets.
@@ -356,7 +357,7 @@ impl App {
                 default_domain,
                 links,
                 visits,
-                visitor_keys: visits::VisitorKeys::new(visitor_secret),
+                visitor_keys: visitors::VisitorKeys::new(visitor_secret),
                 metrics,
                 limiter,
                 blobs,
