@@ -349,6 +349,9 @@ pub(crate) fn with_channels(
     target
 }
 
+/// Takes a chain out of every group (before it is put in others).
+pub(crate) const CLEAR_GROUPS: &str = "DELETE FROM chain_group_members WHERE chain_id = $1";
+
 /// Escapes `%`, `_` and `\` for a LIKE pattern with `ESCAPE '\'`.
 pub(crate) fn like_pattern(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);

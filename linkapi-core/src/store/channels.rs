@@ -49,6 +49,11 @@ pub(crate) static CHANNELS_OF: std::sync::LazyLock<String> = std::sync::LazyLock
     )
 });
 
+/// A new channel of a chain.
+pub(crate) const INSERT_CHANNEL: &str = "INSERT INTO channels (chain_id, sort, qrcode_name, url,
+        url2, qrcode_time, ratio, visit_limit, status, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)";
+
 pub(crate) fn channel_from_row(row: &dyn StoredRow) -> StoreResult<Channel> {
     Ok(Channel {
         id: ChannelId(row.int(0)?),

@@ -55,6 +55,13 @@ pub(crate) fn conversion_from_row(row: &dyn StoredRow) -> StoreResult<Conversion
 pub(crate) const COUNT_CONVERSIONS: &str =
     "SELECT count(*) FROM conversions WHERE user_id = $1 AND chain_id = $2";
 
+/// Records a conversion unless one with the same (user, chain, type, `out_id`) exists.
+pub(crate) const INSERT_CONVERSION: &str = "INSERT INTO conversions (event_id, user_id, chain_id,
+        conv_type, out_id, clickid, platform, ad_platform, external_userid, value_cents,
+        created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+     ON CONFLICT (user_id, chain_id, conv_type, out_id) DO NOTHING";
+
 /// A page of the conversions a user reported for a chain, newest first.
 pub(crate) static CONVERSIONS_PAGE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!(

@@ -32,6 +32,9 @@ pub(crate) const KEY_COLUMNS: &str =
 pub(crate) static KEY_BY_HASH: std::sync::LazyLock<String> =
     std::sync::LazyLock::new(|| format!("SELECT {KEY_COLUMNS} FROM api_keys WHERE hash = $1"));
 
+/// How many keys exist, revoked ones included.
+pub(crate) const COUNT_KEYS: &str = "SELECT count(*) FROM api_keys";
+
 /// Scopes as stored: their names, space-separated.
 pub(crate) fn scopes_to_text(scopes: &[Scope]) -> String {
     scopes

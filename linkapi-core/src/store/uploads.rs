@@ -72,6 +72,29 @@ pub(crate) fn upload_from_row(row: &dyn StoredRow) -> StoreResult<Upload> {
 /// The columns of an object, in the order [`blob_from_row`] reads them.
 pub(crate) const BLOB_COLUMNS: &str = "object_key, content_type, size_bytes, refs, deleting";
 
+/// One object by key.
+pub(crate) static BLOB_BY_KEY: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| format!("SELECT {BLOB_COLUMNS} FROM blobs WHERE object_key = $1"));
+
+/// Objects no upload names, at most `$1`.
+pub(crate) static UNREFERENCED_BLOBS: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| {
+        format!("SELECT {BLOB_COLUMNS} FROM blobs WHERE refs = 0 LIMIT $1")
+    });
+
+/// A user's upload of an object, stored or not (`u.stored` last).
+pub(crate) static UPLOAD_OF_OBJECT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "SELECT {UPLOAD_COLUMNS}, u.stored FROM uploads u JOIN blobs b USING (object_key)
+         WHERE u.user_id = $1 AND u.object_key = $2"
+    )
+});
+
+/// A new upload, not yet stored; answers its id.
+pub(crate) const INSERT_UPLOAD: &str =
+    "INSERT INTO uploads (user_id, object_key, size_bytes, file_name, created_at)
+     VALUES ($1, $2, $3, $4, $5) RETURNING id";
+
 pub(crate) fn blob_from_row(row: &dyn StoredRow) -> StoreResult<BlobRecord> {
     Ok(BlobRecord {
         object_key: row.text(0)?,

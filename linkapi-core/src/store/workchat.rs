@@ -63,6 +63,20 @@ pub(crate) static ASSEMBLY_BY_ID: std::sync::LazyLock<String> = std::sync::LazyL
     )
 });
 
+/// How many entries a user's assembly list has.
+pub(crate) const COUNT_ASSEMBLIES: &str =
+    "SELECT count(*) FROM workchat_assemblies WHERE user_id = $1";
+
+/// Transfers of a user and corp after a cursor, of a handover and a takeover user when given.
+pub(crate) static TRANSFERS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "SELECT {TRANSFER_COLUMNS} FROM workchat_transfers
+         WHERE user_id = $1 AND corp_id = $2 AND id > $3
+           AND ($4 = '' OR handover_userid = $4) AND ($5 = '' OR takeover_userid = $5)
+         ORDER BY id LIMIT $6"
+    )
+});
+
 /// A page of a user's assembly list, oldest first.
 pub(crate) static ASSEMBLIES_PAGE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!(

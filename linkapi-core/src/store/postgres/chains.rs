@@ -9,8 +9,8 @@ use crate::model::{
     Chain, ChainId, ChainStatus, DomainId, GroupId, JumpSettings, Timestamp, UserId,
 };
 use crate::store::chains::{
-    LINK_BY_CODE, chain_from_row, chain_select, jump_values, like_pattern, link_from_row,
-    with_channels,
+    CLEAR_GROUPS, LINK_BY_CODE, chain_from_row, chain_select, jump_values, like_pattern,
+    link_from_row, with_channels,
 };
 use crate::store::{
     ChainPatch, ChainQuery, ChainStore, ChainWrites, LinkTarget, Misuse, NewChain, Page,
@@ -232,12 +232,7 @@ impl ChainWrites for PgTx<'_> {
             set_jump(&self.tx, id, jump).await?;
         }
         if let Some(groups) = &patch.group_ids {
-            execute(
-                &self.tx,
-                "DELETE FROM chain_group_members WHERE chain_id = $1",
-                &[&id.0],
-            )
-            .await?;
+            execute(&self.tx, CLEAR_GROUPS, &[&id.0]).await?;
             set_groups(&self.tx, id, groups).await?;
         }
         for edit in &patch.channels {

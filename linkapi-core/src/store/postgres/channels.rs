@@ -5,7 +5,7 @@ use deadpool_postgres::GenericClient;
 
 use super::{PgStore, PgTx, all, execute, first, one};
 use crate::model::{ChainId, Channel, ChannelId, Timestamp, VisitCap};
-use crate::store::channels::{CHANNELS_OF, channel_from_row};
+use crate::store::channels::{CHANNELS_OF, INSERT_CHANNEL, channel_from_row};
 use crate::store::{ChannelEdit, ChannelInput, ChannelStore, ChannelWrites, StoreResult};
 
 pub(super) async fn channels_of(
@@ -23,9 +23,7 @@ pub(super) async fn insert_channel(
 ) -> StoreResult<()> {
     execute(
         conn,
-        "INSERT INTO channels (chain_id, sort, qrcode_name, url, url2, qrcode_time, ratio,
-            visit_limit, status, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+        INSERT_CHANNEL,
         &[
             &chain.0,
             &c.sort,

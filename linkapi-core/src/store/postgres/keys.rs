@@ -4,7 +4,7 @@ use async_trait::async_trait;
 
 use super::{PgStore, PgTx, count, insert_returning, one};
 use crate::model::{ApiKeyRecord, KeyId, Timestamp, UserId};
-use crate::store::keys::{KEY_BY_HASH, KEY_COLUMNS, key_from_row, scopes_to_text};
+use crate::store::keys::{COUNT_KEYS, KEY_BY_HASH, KEY_COLUMNS, key_from_row, scopes_to_text};
 use crate::store::{KeyStore, KeyWrites, NewApiKey, StoreResult, StoredRow, Unique};
 
 #[async_trait]
@@ -26,7 +26,7 @@ impl KeyStore for PgStore {
     }
 
     async fn count_keys(&self) -> StoreResult<i64> {
-        count(&self.client().await?, "SELECT count(*) FROM api_keys", &[]).await
+        count(&self.client().await?, COUNT_KEYS, &[]).await
     }
 }
 

@@ -4,7 +4,10 @@ use async_trait::async_trait;
 
 use super::{PgStore, PgTx, all, count, execute, first, one};
 use crate::model::{Timestamp, Upload, UploadId, UserId};
-use crate::store::uploads::{BLOB_COLUMNS, UPLOAD_COLUMNS, blob_from_row, upload_from_row};
+use crate::store::uploads::{
+    BLOB_BY_KEY, INSERT_UPLOAD, UNREFERENCED_BLOBS, UPLOAD_COLUMNS, UPLOAD_OF_OBJECT,
+    blob_from_row, upload_from_row,
+};
 use crate::store::{
     BlobRecord, Misuse, NewUpload, Page, StoreError, StoreResult, UploadClaim, UploadStore,
     UploadWrites,
@@ -46,21 +49,12 @@ impl UploadStore for PgStore {
     }
 
     async fn blob(&self, object_key: &str) -> StoreResult<Option<BlobRecord>> {
-        self.one(
-            &format!("SELECT {BLOB_COLUMNS} FROM blobs WHERE object_key = $1"),
-            &[&object_key],
-            blob_from_row,
-        )
-        .await
+        self.one(&BLOB_BY_KEY, &[&object_key], blob_from_row).await
     }
 
     async fn unreferenced_blobs(&self, limit: i64) -> StoreResult<Vec<BlobRecord>> {
-        self.all(
-            &format!("SELECT {BLOB_COLUMNS} FROM blobs WHERE refs = 0 LIMIT $1"),
-            &[&limit],
-            blob_from_row,
-        )
-        .await
+        self.all(&UNREFERENCED_BLOBS, &[&limit], blob_from_row)
+            .await
     }
 
     async fn stale_pending_uploads(
@@ -95,10 +89,7 @@ impl UploadWrites for PgTx<'_> {
         .await?;
         let existing = one(
             &self.tx,
-            &format!(
-                "SELECT {UPLOAD_COLUMNS}, u.stored FROM uploads u JOIN blobs b USING (object_key)
-                 WHERE u.user_id = $1 AND u.object_key = $2"
-            ),
+            &UPLOAD_OF_OBJECT,
             &[&new.user_id.0, &new.object_key],
             |r| Ok((upload_from_row(r)?, r.flag(7)?)),
         )
@@ -123,8 +114,7 @@ impl UploadWrites for PgTx<'_> {
         }
         let id = one(
             &self.tx,
-            "INSERT INTO uploads (user_id, object_key, size_bytes, file_name, created_at)
-             VALUES ($1, $2, $3, $4, $5) RETURNING id",
+            INSERT_UPLOAD,
             &[
                 &new.user_id.0,
                 &new.object_key,

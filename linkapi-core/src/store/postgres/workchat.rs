@@ -5,7 +5,7 @@ use async_trait::async_trait;
 use super::{PgStore, PgTx, all, count, first, one};
 use crate::model::{Assembly, Timestamp, Transfer, UserId};
 use crate::store::workchat::{
-    ASSEMBLIES_PAGE, ASSEMBLY_BY_ID, PUT_ASSEMBLY, PUT_TRANSFER, TRANSFER_COLUMNS,
+    ASSEMBLIES_PAGE, ASSEMBLY_BY_ID, COUNT_ASSEMBLIES, PUT_ASSEMBLY, PUT_TRANSFER, TRANSFERS,
     assembly_from_row, transfer_from_row,
 };
 use crate::store::{
@@ -27,12 +27,7 @@ impl WorkchatStore for PgStore {
         limit: i64,
     ) -> StoreResult<Page<Assembly>> {
         let client = self.client().await?;
-        let total = count(
-            &client,
-            "SELECT count(*) FROM workchat_assemblies WHERE user_id = $1",
-            &[&user.0],
-        )
-        .await?;
+        let total = count(&client, COUNT_ASSEMBLIES, &[&user.0]).await?;
         let items = all(
             &client,
             &ASSEMBLIES_PAGE,
@@ -45,12 +40,7 @@ impl WorkchatStore for PgStore {
 
     async fn transfers(&self, q: &TransferQuery) -> StoreResult<Vec<Transfer>> {
         self.all(
-            &format!(
-                "SELECT {TRANSFER_COLUMNS} FROM workchat_transfers
-                 WHERE user_id = $1 AND corp_id = $2 AND id > $3
-                   AND ($4 = '' OR handover_userid = $4) AND ($5 = '' OR takeover_userid = $5)
-                 ORDER BY id LIMIT $6"
-            ),
+            &TRANSFERS,
             &[
                 &q.user_id.0,
                 &q.corp_id,

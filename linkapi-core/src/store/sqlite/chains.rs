@@ -9,8 +9,8 @@ use crate::model::{
     Chain, ChainId, ChainStatus, DomainId, GroupId, JumpSettings, Timestamp, UserId,
 };
 use crate::store::chains::{
-    LINK_BY_CODE, chain_from_row, chain_select, jump_values, like_pattern, link_from_row,
-    with_channels,
+    CLEAR_GROUPS, LINK_BY_CODE, chain_from_row, chain_select, jump_values, like_pattern,
+    link_from_row, with_channels,
 };
 use crate::store::{
     ChainPatch, ChainQuery, ChainStore, ChainWrites, LinkTarget, Misuse, NewChain, Page,
@@ -230,10 +230,7 @@ impl ChainWrites for SqliteTx<'_> {
             set_jump(self.conn, id, jump)?;
         }
         if let Some(groups) = &patch.group_ids {
-            self.conn.execute(
-                "DELETE FROM chain_group_members WHERE chain_id = ?1",
-                [id.0],
-            )?;
+            self.conn.execute(CLEAR_GROUPS, [id.0])?;
             set_groups(self.conn, id, groups)?;
         }
         for edit in &patch.channels {

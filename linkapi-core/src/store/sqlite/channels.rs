@@ -5,7 +5,7 @@ use rusqlite::{Connection, params};
 
 use super::{SqliteStore, SqliteTx, all, first, one};
 use crate::model::{ChainId, Channel, ChannelId, Timestamp, VisitCap};
-use crate::store::channels::{CHANNELS_OF, channel_from_row};
+use crate::store::channels::{CHANNELS_OF, INSERT_CHANNEL, channel_from_row};
 use crate::store::{ChannelEdit, ChannelInput, ChannelStore, ChannelWrites, StoreResult};
 
 pub(super) fn channels_of(c: &Connection, chain: ChainId) -> StoreResult<Vec<Channel>> {
@@ -18,12 +18,7 @@ pub(super) fn insert_channel(
     c: &ChannelInput,
     at: Timestamp,
 ) -> StoreResult<()> {
-    conn.prepare_cached(
-        "INSERT INTO channels (chain_id, sort, qrcode_name, url, url2, qrcode_time, ratio,
-            visit_limit, status, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-    )?
-    .execute(params![
+    conn.prepare_cached(INSERT_CHANNEL)?.execute(params![
         chain.0,
         c.sort,
         c.name,

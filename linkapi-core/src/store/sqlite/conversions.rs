@@ -6,7 +6,7 @@ use rusqlite::params;
 use super::{SqliteStore, SqliteTx, all, count, one};
 use crate::model::{ChainId, UserId};
 use crate::store::conversions::{
-    CONVERSION_COLUMNS, CONVERSIONS_PAGE, COUNT_CONVERSIONS, conversion_from_row,
+    CONVERSION_COLUMNS, CONVERSIONS_PAGE, COUNT_CONVERSIONS, INSERT_CONVERSION, conversion_from_row,
 };
 use crate::store::{
     Conversion, ConversionStore, ConversionWrites, Misuse, Page, StoreError, StoreResult,
@@ -44,12 +44,7 @@ impl ConversionWrites for SqliteTx<'_> {
     ) -> StoreResult<(Conversion, bool)> {
         let inserted = self
             .conn
-            .prepare_cached(
-                "INSERT INTO conversions (event_id, user_id, chain_id, conv_type, out_id,
-                    clickid, platform, ad_platform, external_userid, value_cents, created_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
-                 ON CONFLICT (user_id, chain_id, conv_type, out_id) DO NOTHING",
-            )?
+            .prepare_cached(INSERT_CONVERSION)?
             .execute(params![
                 new.event_id,
                 user.0,

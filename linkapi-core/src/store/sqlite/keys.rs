@@ -5,7 +5,7 @@ use rusqlite::params;
 
 use super::{SqliteStore, SqliteTx, all, count, one, unique_or_backend};
 use crate::model::{ApiKeyRecord, KeyId, Timestamp, UserId};
-use crate::store::keys::{KEY_BY_HASH, KEY_COLUMNS, key_from_row, scopes_to_text};
+use crate::store::keys::{COUNT_KEYS, KEY_BY_HASH, KEY_COLUMNS, key_from_row, scopes_to_text};
 use crate::store::{KeyStore, KeyWrites, NewApiKey, StoreResult, Unique};
 
 #[async_trait]
@@ -31,8 +31,7 @@ impl KeyStore for SqliteStore {
     }
 
     async fn count_keys(&self) -> StoreResult<i64> {
-        self.read(|c| count(c, "SELECT count(*) FROM api_keys", []))
-            .await
+        self.read(|c| count(c, COUNT_KEYS, [])).await
     }
 }
 

@@ -5,7 +5,10 @@ use rusqlite::params;
 
 use super::{SqliteStore, SqliteTx, all, count, first, one};
 use crate::model::{Timestamp, Upload, UploadId, UserId};
-use crate::store::uploads::{BLOB_COLUMNS, UPLOAD_COLUMNS, blob_from_row, upload_from_row};
+use crate::store::uploads::{
+    BLOB_BY_KEY, INSERT_UPLOAD, UNREFERENCED_BLOBS, UPLOAD_COLUMNS, UPLOAD_OF_OBJECT,
+    blob_from_row, upload_from_row,
+};
 use crate::store::{
     BlobRecord, NewUpload, Page, StoreResult, UploadClaim, UploadStore, UploadWrites,
 };
@@ -51,27 +54,13 @@ impl UploadStore for SqliteStore {
 
     async fn blob(&self, object_key: &str) -> StoreResult<Option<BlobRecord>> {
         let key = object_key.to_owned();
-        self.read(move |c| {
-            one(
-                c,
-                &format!("SELECT {BLOB_COLUMNS} FROM blobs WHERE object_key = $1"),
-                [key],
-                blob_from_row,
-            )
-        })
-        .await
+        self.read(move |c| one(c, &BLOB_BY_KEY, [key], blob_from_row))
+            .await
     }
 
     async fn unreferenced_blobs(&self, limit: i64) -> StoreResult<Vec<BlobRecord>> {
-        self.read(move |c| {
-            all(
-                c,
-                &format!("SELECT {BLOB_COLUMNS} FROM blobs WHERE refs = 0 LIMIT $1"),
-                [limit],
-                blob_from_row,
-            )
-        })
-        .await
+        self.read(move |c| all(c, &UNREFERENCED_BLOBS, [limit], blob_from_row))
+            .await
     }
 
     async fn stale_pending_uploads(
@@ -108,10 +97,7 @@ impl UploadWrites for SqliteTx<'_> {
         .unwrap_or(0);
         let existing = one(
             c,
-            &format!(
-                "SELECT {UPLOAD_COLUMNS}, u.stored FROM uploads u JOIN blobs b USING (object_key)
-                 WHERE u.user_id = ?1 AND u.object_key = ?2"
-            ),
+            &UPLOAD_OF_OBJECT,
             params![new.user_id.0, new.object_key],
             |r| Ok((upload_from_row(r)?, r.flag(7)?)),
         )?;
@@ -136,21 +122,16 @@ impl UploadWrites for SqliteTx<'_> {
                 )?
                 .execute(params![new.object_key, new.content_type, new.size_bytes])?,
         };
-        let id: i64 = c
-            .prepare_cached(
-                "INSERT INTO uploads (user_id, object_key, size_bytes, file_name, created_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5) RETURNING id",
-            )?
-            .query_row(
-                params![
-                    new.user_id.0,
-                    new.object_key,
-                    new.size_bytes,
-                    new.file_name,
-                    new.created_at
-                ],
-                |r| r.get(0),
-            )?;
+        let id: i64 = c.prepare_cached(INSERT_UPLOAD)?.query_row(
+            params![
+                new.user_id.0,
+                new.object_key,
+                new.size_bytes,
+                new.file_name,
+                new.created_at
+            ],
+            |r| r.get(0),
+        )?;
         c.prepare_cached(
             "INSERT INTO upload_usage (user_id, bytes) VALUES (?1, ?2)
              ON CONFLICT (user_id) DO UPDATE SET bytes = bytes + excluded.bytes",

@@ -6,7 +6,7 @@ use rusqlite::params;
 use super::{SqliteStore, SqliteTx, all, count, one};
 use crate::model::{Assembly, Timestamp, Transfer, UserId};
 use crate::store::workchat::{
-    ASSEMBLIES_PAGE, ASSEMBLY_BY_ID, PUT_ASSEMBLY, PUT_TRANSFER, TRANSFER_COLUMNS,
+    ASSEMBLIES_PAGE, ASSEMBLY_BY_ID, COUNT_ASSEMBLIES, PUT_ASSEMBLY, PUT_TRANSFER, TRANSFERS,
     assembly_from_row, transfer_from_row,
 };
 use crate::store::{
@@ -28,11 +28,7 @@ impl WorkchatStore for SqliteStore {
         limit: i64,
     ) -> StoreResult<Page<Assembly>> {
         self.read(move |c| {
-            let total = count(
-                c,
-                "SELECT count(*) FROM workchat_assemblies WHERE user_id = $1",
-                [user.0],
-            )?;
+            let total = count(c, COUNT_ASSEMBLIES, [user.0])?;
             let items = all(
                 c,
                 &ASSEMBLIES_PAGE,
@@ -49,12 +45,7 @@ impl WorkchatStore for SqliteStore {
         self.read(move |c| {
             all(
                 c,
-                &format!(
-                    "SELECT {TRANSFER_COLUMNS} FROM workchat_transfers
-                     WHERE user_id = $1 AND corp_id = $2 AND id > $3
-                       AND ($4 = '' OR handover_userid = $4) AND ($5 = '' OR takeover_userid = $5)
-                     ORDER BY id LIMIT $6"
-                ),
+                &TRANSFERS,
                 params![
                     q.user_id.0,
                     q.corp_id,
