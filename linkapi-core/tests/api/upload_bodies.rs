@@ -212,3 +212,53 @@ async fn multipart_boundaries_are_held_to_rfc_2046() {
         .await;
     assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text);
 }
+
+#[tokio::test]
+async fn a_client_that_writes_a_whole_oversized_upload_first_still_reads_the_413() {
+    let server = TestServer::start_with(Options {
+        max_file_bytes: 1 << 20,
+        ..Options::default()
+    })
+    .await;
+    let (_, key) = server.user_with_key("writer", UPLOAD_SCOPES).await;
+    // A multipart body of `size` bytes of image, sent whole before the answer is read.
+    let script = format!(
+        r#"
+import http.client, json
+def send(path, size):
+    boundary = "linkapi-test-boundary"
+    head = ("--" + boundary + "\r\n"
+            "Content-Disposition: form-data; name=\"file\"; filename=\"big.png\"\r\n"
+            "Content-Type: image/png\r\n\r\n").encode()
+    tail = ("\r\n--" + boundary + "--\r\n").encode()
+    body = head + b"\x89PNG" + b"x" * size + tail
+    conn = http.client.HTTPConnection("127.0.0.1", {port}, timeout=30)
+    conn.request("POST", path, body=body, headers={{
+        "Authorization": "Bearer {key}",
+        "Content-Type": "multipart/form-data; boundary=" + boundary}})
+    reply = conn.getresponse()
+    data = reply.read()
+    try:
+        code = json.loads(data).get("code", "")
+    except ValueError:
+        code = ""
+    print(reply.status, code)
+send("/uploads", 2 << 20)
+send("/openapi/v1/upload/image", 24 << 20)
+"#,
+        port = server.addr.port(),
+    );
+    let Some((out, err)) = crate::connections::run_python(script).await else {
+        return;
+    };
+    let answers: Vec<&str> = out.lines().collect();
+    assert_eq!(answers.len(), 2, "stdout: {out}\nstderr: {err}");
+    assert_eq!(answers[0], "413 payload_too_large", "stderr: {err}");
+    // The compatibility surface's errors carry no short name; the status is what counts.
+    assert!(
+        answers[1].starts_with("413"),
+        "{}; stderr: {err}",
+        answers[1]
+    );
+    assert!(stored_files(&server).is_empty());
+}

@@ -5,14 +5,13 @@ use std::time::Duration;
 
 use futures_util::TryStreamExt;
 use http::{HeaderMap, HeaderValue, Method, StatusCode, header};
-use http_body_util::BodyDataStream;
 
 use super::Call;
 use super::PublicCall;
 use crate::blob::Placement;
 use crate::clock::format_rfc3339;
 use crate::error::{Error, Result};
-use crate::http::request::{multipart, next_part, part_bytes, path_id, query};
+use crate::http::request::{multipart_request, next_part, part_bytes, path_id, query};
 use crate::http::response::{Body, full, streamed};
 use crate::model::{Upload, UploadId};
 use crate::service::{
@@ -58,11 +57,7 @@ fn part_file_name(part: &multer::Field<'_>) -> String {
 /// a body malformed anywhere changes nothing.
 pub(crate) async fn upload(app: &App, call: Call) -> Result<Response> {
     let limit = app.config().uploads.max_file_bytes + MULTIPART_OVERHEAD;
-    let mut form = multipart(
-        &call.parts.headers,
-        call.stream.map(BodyDataStream::new),
-        limit,
-    )?;
+    let mut form = multipart_request(&call.parts.headers, call.stream, limit, UPLOAD_IDLE).await?;
     let mut session = app.upload_session(1, ExtraFiles::Ignore);
     if let Err(err) = read_files(&mut form, &mut session, limit).await {
         session.abandon().await;
@@ -105,11 +100,7 @@ async fn read_files(
 /// (a body malformed anywhere, or cut short, changes nothing).
 pub(crate) async fn upload_images(app: &App, call: Call) -> Result<Response> {
     let limit = (app.config().uploads.max_file_bytes + MULTIPART_OVERHEAD) * MAX_FILES_PER_REQUEST;
-    let mut form = multipart(
-        &call.parts.headers,
-        call.stream.map(BodyDataStream::new),
-        limit,
-    )?;
+    let mut form = multipart_request(&call.parts.headers, call.stream, limit, UPLOAD_IDLE).await?;
     let mut session = app.upload_session(MAX_FILES_PER_REQUEST, ExtraFiles::Refuse);
     if let Err(err) = read_files(&mut form, &mut session, limit).await {
         session.abandon().await;

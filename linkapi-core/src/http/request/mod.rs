@@ -5,7 +5,9 @@ mod decode;
 mod multipart;
 
 pub(crate) use decode::{compat_input, json, query};
-pub(crate) use multipart::{multipart, next_part, part_bytes};
+#[cfg(any(test, feature = "fuzzing"))]
+pub(crate) use multipart::multipart;
+pub(crate) use multipart::{multipart_request, next_part, part_bytes};
 
 use std::net::IpAddr;
 
