@@ -350,9 +350,9 @@ async fn add_batch(
 
 impl super::App {
     /// Counts a visit of `chain_id`. Never waits on the store: the count is written within
-    /// the flush interval. The redirect path counts its visits through [`App::visit`](super::App::visit);
-    /// this is for a program embedding the service that counts visits it served itself (and
-    /// for the statistics benchmark).
+    /// the flush interval. The redirect path counts its visits through
+    /// [`App::visit`](super::App::visit); this is for a program embedding the service that
+    /// counts visits it served itself (and for the statistics benchmark).
     pub fn record_visit(&self, chain_id: ChainId, request: VisitRequest<'_>) {
         self.record_channel_visit(chain_id, None, request);
     }

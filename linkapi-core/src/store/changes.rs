@@ -42,8 +42,9 @@ pub enum FeedEvent {
     Invalidation(Invalidation),
     /// The feed was (re)connected and may have missed changes: everything cached may be stale.
     Resync,
-    /// Once every notice before this one is applied, pass this number to
-    /// [`Store::acknowledge`](super::Store::acknowledge): a writer waiting for a barrier is waiting for it.
+    /// Once every event before this one is applied, pass this number to
+    /// [`Store::acknowledge`](super::Store::acknowledge): a writer waiting for a barrier is
+    /// waiting for it.
     Checkpoint(i64),
     /// Every change committed before this instant was delivered before this notice: once the
     /// notices before it are applied, what the instance caches is as fresh as this instant.

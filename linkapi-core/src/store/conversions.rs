@@ -5,8 +5,8 @@ use async_trait::async_trait;
 use super::{Page, StoreResult, StoredRow};
 use crate::model::{ChainId, Timestamp, UserId};
 
-/// A conversion event, as recorded (or, given to [`ConversionWrites::insert_conversion`], as reported;
-/// the service has validated every field).
+/// A conversion event, as recorded (or, given to [`ConversionWrites::insert_conversion`], as
+/// reported; the service has validated every field).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Conversion {
     /// Unique, time-sortable id.

@@ -11,14 +11,14 @@
 //! nothing but its `Tx`: SQLite runs it synchronously on its writer thread, and PostgreSQL may
 //! run it more than once (after a serialization failure), so it must not have other effects.
 //!
-//! A body also [`InvalidationWrites::publish`]es the [`Invalidation`]s other instances must hear of (a link
-//! edited, a domain changed, a key revoked). They are delivered only if the transaction
-//! commits: `transact` returns them to the writer, and PostgreSQL sends them to every other
-//! instance (`NOTIFY` inside the transaction), whose [`Store::feed`] yields them. A
-//! change that must take effect everywhere before its writer hears "done"
+//! A body also [`InvalidationWrites::publish`]es the [`Invalidation`]s other instances must hear
+//! of (a link edited, a domain changed, a key revoked). They are delivered only if the
+//! transaction commits: `transact` returns them to the writer, and PostgreSQL sends them to
+//! every other instance (`NOTIFY` inside the transaction), whose [`Store::feed`] yields them.
+//! An invalidation that must take effect everywhere before its writer hears "done"
 //! ([`Invalidation::needs_barrier`]: a revoked key) is followed on every feed by a
-//! [`FeedEvent::Checkpoint`], which each instance [`Store::acknowledge`]s once applied; `transact`
-//! waits for every live instance's acknowledgement before it returns.
+//! [`FeedEvent::Checkpoint`], which each instance [`Store::acknowledge`]s once applied;
+//! `transact` waits for every live instance's acknowledgement before it returns.
 //!
 //! Every method on user data takes the owning user first: the store never returns another
 //! user's rows to a caller that asked for its own.
@@ -260,8 +260,9 @@ pub trait Store:
     /// changes the body published. Nothing the body wrote is visible to anyone, nor reported
     /// as done, before the commit.
     async fn transact(&self, body: TxBody) -> StoreResult<Vec<Invalidation>>;
-    /// [`VisitWrites::add_visits`] as a transaction of its own. A backend that several instances share
-    /// runs it as one statement, so that no flush holds rows between round trips.
+    /// [`VisitWrites::add_visits`] as a transaction of its own. A backend that several
+    /// instances share runs it as one statement, so that no flush holds rows between round
+    /// trips.
     async fn add_visits(
         &self,
         batch: Arc<VisitBatch>,
