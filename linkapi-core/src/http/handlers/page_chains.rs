@@ -121,9 +121,6 @@ fn primary_input(input: primary::WxChainInput) -> PageChainInput {
         qrcode_vc_type: input.qrcode_vc_type,
         visit_type: input.visit_type,
         channels: primary_channels(input.channel_list),
-        wxwork_type: input.wxwork_type,
-        customer_id: input.customer_id,
-        target_url: input.target_url,
         ..PageChainInput::default()
     }
 }

@@ -154,19 +154,6 @@ pub struct WxChainInput {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(length(max = crate::model::limits::MAX_CHANNELS))]
     pub channel_list: Option<Vec<ChannelInput>>,
-    /// Work-chat chains only (edit): 1 an acquisition link of the assembly list
-    /// (`customer_id`), 2 a work-chat URL (`target_url`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(extend("enum" = [1, 2, null]))]
-    pub wxwork_type: Option<i64>,
-    /// Work-chat chains only: the assembly-list entry (wxwork_type 1).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(range(min = 0))]
-    pub customer_id: Option<i64>,
-    /// Work-chat chains only: the work-chat URL (wxwork_type 2).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = crate::wire::URL_OR_EMPTY_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
-    pub target_url: Option<String>,
 }
 
 /// Answer of `POST /wx-chains` ("created external chain", spec 2.3).
