@@ -192,6 +192,21 @@ async fn drain(body: &mut Incoming, bound: u64) {
     }
 }
 
+/// [`drain`], but stops as soon as the client pauses for `quiet`: a client that writes its
+/// whole body first keeps sending and gets to the end; one that stopped to wait for the answer
+/// gets it a moment later instead of when the body would have ended.
+async fn drain_until_quiet(body: &mut Incoming, bound: u64, quiet: std::time::Duration) {
+    let mut seen = 0u64;
+    while seen <= bound {
+        match tokio::time::timeout(quiet, body.frame()).await {
+            Ok(Some(Ok(frame))) => {
+                seen += frame.data_ref().map_or(0, |d| d.len() as u64);
+            }
+            Ok(Some(Err(_)) | None) | Err(_) => return,
+        }
+    }
+}
+
 /// Parses an id path segment.
 pub(crate) fn path_id(param: Option<&str>, what: &'static str) -> Result<i64> {
     param

@@ -7,14 +7,19 @@ use http::{HeaderMap, header};
 use http_body_util::BodyDataStream;
 use hyper::body::Incoming;
 
-use super::{DRAIN_LIMIT, drain};
+use super::{DRAIN_LIMIT, drain_until_quiet};
+
+/// How long a client that declared an oversized upload may pause while its body is thrown
+/// away before it is answered.
+const DRAIN_PAUSE: Duration = Duration::from_secs(1);
 
 use crate::error::{Error, Result};
 
 /// [`multipart`] of a request's body. A body that declares more than `limit` bytes is read
-/// and thrown away first (at most `DRAIN_LIMIT` bytes, within `drain_within`), so that a
-/// client that writes its whole body before reading (Python's `http.client`) reads the 413
-/// instead of a broken pipe.
+/// and thrown away first (at most `DRAIN_LIMIT` bytes, within `drain_within`, and only while
+/// the client keeps sending), so that a client that writes its whole body before reading
+/// (Python's `http.client`) reads the 413 instead of a broken pipe, and one that waits for
+/// the answer gets it after a short pause.
 ///
 /// # Errors
 /// As [`multipart`].
@@ -26,7 +31,12 @@ pub(crate) async fn multipart_request(
 ) -> Result<multer::Multipart<'static>> {
     if let Some(declared) = declared_length(headers).filter(|len| *len > limit) {
         if let Some(mut body) = body.filter(|_| declared <= DRAIN_LIMIT) {
-            let _ = tokio::time::timeout(drain_within, drain(&mut body, DRAIN_LIMIT)).await;
+            let quiet = DRAIN_PAUSE.min(drain_within);
+            let _ = tokio::time::timeout(
+                drain_within,
+                drain_until_quiet(&mut body, DRAIN_LIMIT, quiet),
+            )
+            .await;
         }
         return Err(too_large(limit));
     }
