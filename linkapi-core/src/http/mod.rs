@@ -495,7 +495,7 @@ async fn dispatch(shared: &Shared, req: Request<Incoming>, peer: SocketAddr) -> 
                 param,
                 peer,
                 reply,
-                openapi: shared.openapi.clone(),
+                openapi: &shared.openapi,
             };
             return (operation, errors, None, handler(app, call).await);
         }

@@ -69,25 +69,22 @@ fn json_response(status: StatusCode, value: &impl Serialize) -> Response<Body> {
 /// A body rendered the first time it is asked for and kept: the OpenAPI document, which
 /// costs milliseconds to build and most servers are never asked for. Whoever makes it knows
 /// how to render it; whoever answers with it does not need to.
-#[derive(Clone)]
-pub(crate) struct RenderedOnce(std::sync::Arc<RenderedOnceInner>);
-
-struct RenderedOnceInner {
+pub(crate) struct RenderedOnce {
     body: std::sync::OnceLock<Bytes>,
     render: Box<dyn Fn() -> Bytes + Send + Sync>,
 }
 
 impl RenderedOnce {
     pub(crate) fn new(render: impl Fn() -> Bytes + Send + Sync + 'static) -> Self {
-        RenderedOnce(std::sync::Arc::new(RenderedOnceInner {
+        RenderedOnce {
             body: std::sync::OnceLock::new(),
             render: Box::new(render),
-        }))
+        }
     }
 
     /// The body, rendered now if it never was.
     pub(crate) fn get(&self) -> Bytes {
-        self.0.body.get_or_init(|| (self.0.render)()).clone()
+        self.body.get_or_init(|| (self.render)()).clone()
     }
 }
 

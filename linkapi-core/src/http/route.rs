@@ -40,7 +40,7 @@ pub(crate) type ApiHandler =
 
 /// An unauthenticated operation's handler.
 pub(crate) type PublicHandler =
-    for<'a> fn(&'a App, PublicCall) -> BoxFuture<'a, Result<http::Response<Body>>>;
+    for<'a> fn(&'a App, PublicCall<'a>) -> BoxFuture<'a, Result<http::Response<Body>>>;
 
 /// Who may call an operation, and what runs it.
 #[derive(Clone, Copy)]

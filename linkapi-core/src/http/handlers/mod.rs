@@ -35,7 +35,7 @@ pub(crate) struct Call {
 }
 
 /// A request to an operation that needs no key.
-pub(crate) struct PublicCall {
+pub(crate) struct PublicCall<'a> {
     /// Method, URI and headers.
     pub(crate) parts: Parts,
     /// The path parameter, if the route has one.
@@ -45,5 +45,5 @@ pub(crate) struct PublicCall {
     /// The success envelope the route declares.
     pub(crate) reply: Reply,
     /// The OpenAPI document of this server's operations.
-    pub(crate) openapi: RenderedOnce,
+    pub(crate) openapi: &'a RenderedOnce,
 }

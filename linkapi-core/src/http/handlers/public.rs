@@ -15,14 +15,14 @@ type Response = http::Response<Body>;
 
 /// # `GET /healthz`: the process answers. Touches nothing shared, so it answers while the
 /// store is down.
-pub(crate) async fn healthz(_app: &App, call: PublicCall) -> Result<Response> {
+pub(crate) async fn healthz(_app: &App, call: PublicCall<'_>) -> Result<Response> {
     Ok(call.reply.ok(Health {
         status: "ok".into(),
     }))
 }
 
 /// # `GET /readyz`: the store answers too (503 when it does not).
-pub(crate) async fn readyz(app: &App, call: PublicCall) -> Result<Response> {
+pub(crate) async fn readyz(app: &App, call: PublicCall<'_>) -> Result<Response> {
     app.ready().await?;
     Ok(call.reply.ok(Health {
         status: "ready".into(),
@@ -31,7 +31,7 @@ pub(crate) async fn readyz(app: &App, call: PublicCall) -> Result<Response> {
 
 /// # `GET /metrics` from loopback clients (`metrics_access = "loopback"`, the default); 404
 /// to anyone else, as if it were not there.
-pub(crate) async fn metrics_on_loopback(app: &App, call: PublicCall) -> Result<Response> {
+pub(crate) async fn metrics_on_loopback(app: &App, call: PublicCall<'_>) -> Result<Response> {
     if !client(app, &call).to_canonical().is_loopback() {
         return Err(crate::error::Error::NotFound("route"));
     }
@@ -40,7 +40,7 @@ pub(crate) async fn metrics_on_loopback(app: &App, call: PublicCall) -> Result<R
 
 /// # `GET /openapi.json`: the OpenAPI 3.1 document of every operation, built once per
 /// server from the route table.
-pub(crate) async fn openapi(_app: &App, call: PublicCall) -> Result<Response> {
+pub(crate) async fn openapi(_app: &App, call: PublicCall<'_>) -> Result<Response> {
     Ok(crate::http::response::bytes(
         "application/json",
         "public, max-age=300",
@@ -50,7 +50,7 @@ pub(crate) async fn openapi(_app: &App, call: PublicCall) -> Result<Response> {
 
 /// # `GET /favicon.ico`: no icon, said without an error. Browsers ask for it on every page
 /// they show (jump pages); a 404 would be logged in the visitor's console each time.
-pub(crate) async fn favicon(_app: &App, _call: PublicCall) -> Result<Response> {
+pub(crate) async fn favicon(_app: &App, _call: PublicCall<'_>) -> Result<Response> {
     let mut response = Response::new(crate::http::response::full(bytes::Bytes::new()));
     *response.status_mut() = StatusCode::NO_CONTENT;
     response.headers_mut().insert(
@@ -61,7 +61,7 @@ pub(crate) async fn favicon(_app: &App, _call: PublicCall) -> Result<Response> {
 }
 
 /// The client's address by the deployment's trusted-proxy rule.
-fn client(app: &App, call: &PublicCall) -> std::net::IpAddr {
+fn client(app: &App, call: &PublicCall<'_>) -> std::net::IpAddr {
     let config = app.config();
     client_address(
         &call.parts,
@@ -82,7 +82,7 @@ fn request_host(parts: &Parts) -> Option<&str> {
 
 /// # `GET|HEAD /{code}` on a chain's domain: 302, 404 or 410 for short chains; the jump page
 /// (or a 302 straight to the destination) for messaging-app, card and work-chat chains.
-pub(crate) async fn redirect(app: &App, call: PublicCall) -> Result<Response> {
+pub(crate) async fn redirect(app: &App, call: PublicCall<'_>) -> Result<Response> {
     let parts = &call.parts;
     let code = call.param.as_deref().unwrap_or_default();
     let host = request_host(parts).unwrap_or_default();

@@ -214,7 +214,7 @@ fn file_headers(headers: &mut HeaderMap, file: &HostedFile, etag: &str) {
 
 /// # `GET|HEAD /files/{object_key}`: a hosted image, with a strong ETag, `If-None-Match`
 /// (304) and single byte ranges (206); or, with presigned serving, a redirect to the bucket.
-pub(crate) async fn serve_file(app: &App, call: PublicCall) -> Result<Response> {
+pub(crate) async fn serve_file(app: &App, call: PublicCall<'_>) -> Result<Response> {
     let key = call.param.as_deref().unwrap_or_default();
     let file = app.hosted_file(key).await?.ok_or(Error::NotFound("file"))?;
     if let Placement::Redirect(url) = app.file_placement(&file).await? {

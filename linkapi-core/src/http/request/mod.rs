@@ -143,7 +143,7 @@ pub(crate) async fn body_bytes(
     let too_large = Error::PayloadTooLarge { limit };
     if declared.is_some_and(|len| len > limit as u64) {
         if declared.is_some_and(|len| len <= DRAIN_LIMIT) {
-            let _ = tokio::time::timeout(timeout, drain(&mut body, DRAIN_LIMIT)).await;
+            let _ = tokio::time::timeout(timeout, drain(&mut body, DRAIN_LIMIT, timeout)).await;
         }
         return Err(too_large);
     }
@@ -173,29 +173,17 @@ pub(crate) async fn body_bytes(
     match read? {
         Some(bytes) => Ok(bytes),
         None => {
-            let _ = tokio::time::timeout(timeout, drain(&mut body, DRAIN_LIMIT)).await;
+            let _ = tokio::time::timeout(timeout, drain(&mut body, DRAIN_LIMIT, timeout)).await;
             Err(too_large)
         }
     }
 }
 
-/// Reads and discards what is left of `body`, at most `bound` bytes.
-async fn drain(body: &mut Incoming, bound: u64) {
-    let mut seen = 0u64;
-    while seen <= bound {
-        match body.frame().await {
-            Some(Ok(frame)) => {
-                seen += frame.data_ref().map_or(0, |d| d.len() as u64);
-            }
-            Some(Err(_)) | None => return,
-        }
-    }
-}
-
-/// [`drain`], but stops as soon as the client pauses for `quiet`: a client that writes its
-/// whole body first keeps sending and gets to the end; one that stopped to wait for the answer
-/// gets it a moment later instead of when the body would have ended.
-async fn drain_until_quiet(body: &mut Incoming, bound: u64, quiet: std::time::Duration) {
+/// Reads and throws away up to about `bound` bytes of `body`, stopping early when it ends or
+/// when the client pauses for `quiet`: a client that writes its whole body first keeps sending
+/// and gets to the end; one that stopped to wait for the answer gets it a moment later
+/// instead of when the body would have ended.
+async fn drain(body: &mut Incoming, bound: u64, quiet: std::time::Duration) {
     let mut seen = 0u64;
     while seen <= bound {
         match tokio::time::timeout(quiet, body.frame()).await {

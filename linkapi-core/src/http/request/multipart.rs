@@ -7,7 +7,7 @@ use http::{HeaderMap, header};
 use http_body_util::BodyDataStream;
 use hyper::body::Incoming;
 
-use super::{DRAIN_LIMIT, drain_until_quiet};
+use super::{DRAIN_LIMIT, drain};
 
 /// How long a client that declared an oversized upload may pause while its body is thrown
 /// away before it is answered.
@@ -32,11 +32,7 @@ pub(crate) async fn multipart_request(
     if let Some(declared) = declared_length(headers).filter(|len| *len > limit) {
         if let Some(mut body) = body.filter(|_| declared <= DRAIN_LIMIT) {
             let quiet = DRAIN_PAUSE.min(drain_within);
-            let _ = tokio::time::timeout(
-                drain_within,
-                drain_until_quiet(&mut body, DRAIN_LIMIT, quiet),
-            )
-            .await;
+            let _ = tokio::time::timeout(drain_within, drain(&mut body, DRAIN_LIMIT, quiet)).await;
         }
         return Err(too_large(limit));
     }
