@@ -34,6 +34,9 @@ _linkapi() {
             linkapi,conversion)
                 cmd="linkapi__subcmd__conversion"
                 ;;
+            linkapi,data)
+                cmd="linkapi__subcmd__data"
+                ;;
             linkapi,domain)
                 cmd="linkapi__subcmd__domain"
                 ;;
@@ -385,6 +388,30 @@ _linkapi() {
             linkapi__subcmd__conversion__subcmd__help,report)
                 cmd="linkapi__subcmd__conversion__subcmd__help__subcmd__report"
                 ;;
+            linkapi__subcmd__data,backup)
+                cmd="linkapi__subcmd__data__subcmd__backup"
+                ;;
+            linkapi__subcmd__data,help)
+                cmd="linkapi__subcmd__data__subcmd__help"
+                ;;
+            linkapi__subcmd__data,migrate)
+                cmd="linkapi__subcmd__data__subcmd__migrate"
+                ;;
+            linkapi__subcmd__data,restore)
+                cmd="linkapi__subcmd__data__subcmd__restore"
+                ;;
+            linkapi__subcmd__data__subcmd__help,backup)
+                cmd="linkapi__subcmd__data__subcmd__help__subcmd__backup"
+                ;;
+            linkapi__subcmd__data__subcmd__help,help)
+                cmd="linkapi__subcmd__data__subcmd__help__subcmd__help"
+                ;;
+            linkapi__subcmd__data__subcmd__help,migrate)
+                cmd="linkapi__subcmd__data__subcmd__help__subcmd__migrate"
+                ;;
+            linkapi__subcmd__data__subcmd__help,restore)
+                cmd="linkapi__subcmd__data__subcmd__help__subcmd__restore"
+                ;;
             linkapi__subcmd__domain,help)
                 cmd="linkapi__subcmd__domain__subcmd__help"
                 ;;
@@ -432,6 +459,9 @@ _linkapi() {
                 ;;
             linkapi__subcmd__help,conversion)
                 cmd="linkapi__subcmd__help__subcmd__conversion"
+                ;;
+            linkapi__subcmd__help,data)
+                cmd="linkapi__subcmd__help__subcmd__data"
                 ;;
             linkapi__subcmd__help,domain)
                 cmd="linkapi__subcmd__help__subcmd__domain"
@@ -570,6 +600,15 @@ _linkapi() {
                 ;;
             linkapi__subcmd__help__subcmd__conversion,report)
                 cmd="linkapi__subcmd__help__subcmd__conversion__subcmd__report"
+                ;;
+            linkapi__subcmd__help__subcmd__data,backup)
+                cmd="linkapi__subcmd__help__subcmd__data__subcmd__backup"
+                ;;
+            linkapi__subcmd__help__subcmd__data,migrate)
+                cmd="linkapi__subcmd__help__subcmd__data__subcmd__migrate"
+                ;;
+            linkapi__subcmd__help__subcmd__data,restore)
+                cmd="linkapi__subcmd__help__subcmd__data__subcmd__restore"
                 ;;
             linkapi__subcmd__help__subcmd__domain,list)
                 cmd="linkapi__subcmd__help__subcmd__domain__subcmd__list"
@@ -746,7 +785,7 @@ _linkapi() {
 
     case "${cmd}" in
         linkapi)
-            opts="-h -V --host --profile --no-input --help --version auth chain group domain stats wx card workchat conversion template upload admin serve completions man help"
+            opts="-h -V --host --profile --no-input --help --version auth chain group domain stats wx card workchat conversion template upload admin serve data completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3109,6 +3148,204 @@ _linkapi() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        linkapi__subcmd__data)
+            opts="-h -V --host --profile --no-input --help --version backup restore migrate help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__data__subcmd__backup)
+            opts="-h -V --data-dir --config --database-url --to --host --profile --no-input --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --to)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__data__subcmd__help)
+            opts="backup restore migrate help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__data__subcmd__help__subcmd__backup)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__data__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__data__subcmd__help__subcmd__migrate)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__data__subcmd__help__subcmd__restore)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__data__subcmd__migrate)
+            opts="-h -V --from --to --replace --host --profile --no-input --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --to)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__data__subcmd__restore)
+            opts="-h -V --data-dir --config --database-url --from --host --profile --no-input --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         linkapi__subcmd__domain)
             opts="-h -V --host --profile --no-input --help --version list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -3334,7 +3571,7 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__help)
-            opts="auth chain group domain stats wx card workchat conversion template upload admin serve completions man help"
+            opts="auth chain group domain stats wx card workchat conversion template upload admin serve data completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3922,6 +4159,62 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__help__subcmd__conversion__subcmd__report)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__help__subcmd__data)
+            opts="backup restore migrate"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__help__subcmd__data__subcmd__backup)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__help__subcmd__data__subcmd__migrate)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__help__subcmd__data__subcmd__restore)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

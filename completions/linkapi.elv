@@ -38,6 +38,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand upload 'Upload images (many at once, with progress bars), list and delete uploads'
             cand admin 'Manage users, API keys and domains (needs a key with scope admin)'
             cand serve 'Run the server locally (same flags as linkapi-server)'
+            cand data 'Back up, restore, or move to PostgreSQL the data of a local server (same as linkapi-server''s commands)'
             cand completions 'Print a shell completion script'
             cand man 'Print the manual page, or write every page into a directory'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -1257,6 +1258,71 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'linkapi;data'= {
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand backup 'Write a consistent snapshot of the SQLite database, while the server runs'
+            cand restore 'Put a backup in place of the SQLite database (stop the server first)'
+            cand migrate 'Copy a SQLite deployment''s database into PostgreSQL (stop the server first)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'linkapi;data;backup'= {
+            cand --data-dir 'Data directory of the deployment [default: the configuration file''s, else the user''s data directory]'
+            cand --config 'TOML configuration file of the deployment'
+            cand --database-url 'Read only to refuse a deployment configured for PostgreSQL through the environment'
+            cand --to 'File to write the snapshot to; must not exist'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;data;restore'= {
+            cand --data-dir 'Data directory of the deployment [default: the configuration file''s, else the user''s data directory]'
+            cand --config 'TOML configuration file of the deployment'
+            cand --database-url 'Read only to refuse a deployment configured for PostgreSQL through the environment'
+            cand --from 'The backup to put in place'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;data;migrate'= {
+            cand --from 'The SQLite database to copy, as sqlite:PATH (the database file or its data directory)'
+            cand --to 'The PostgreSQL database to copy into: postgres://user:password@host:port/db'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --replace 'Replace whatever the target holds (by default a target with data is refused)'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;data;help'= {
+            cand backup 'Write a consistent snapshot of the SQLite database, while the server runs'
+            cand restore 'Put a backup in place of the SQLite database (stop the server first)'
+            cand migrate 'Copy a SQLite deployment''s database into PostgreSQL (stop the server first)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'linkapi;data;help;backup'= {
+        }
+        &'linkapi;data;help;restore'= {
+        }
+        &'linkapi;data;help;migrate'= {
+        }
+        &'linkapi;data;help;help'= {
+        }
         &'linkapi;completions'= {
             cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
             cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
@@ -1290,6 +1356,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand upload 'Upload images (many at once, with progress bars), list and delete uploads'
             cand admin 'Manage users, API keys and domains (needs a key with scope admin)'
             cand serve 'Run the server locally (same flags as linkapi-server)'
+            cand data 'Back up, restore, or move to PostgreSQL the data of a local server (same as linkapi-server''s commands)'
             cand completions 'Print a shell completion script'
             cand man 'Print the manual page, or write every page into a directory'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -1481,6 +1548,17 @@ set edit:completion:arg-completer[linkapi] = {|@words|
         &'linkapi;help;admin;rotate-visitor-secret'= {
         }
         &'linkapi;help;serve'= {
+        }
+        &'linkapi;help;data'= {
+            cand backup 'Write a consistent snapshot of the SQLite database, while the server runs'
+            cand restore 'Put a backup in place of the SQLite database (stop the server first)'
+            cand migrate 'Copy a SQLite deployment''s database into PostgreSQL (stop the server first)'
+        }
+        &'linkapi;help;data;backup'= {
+        }
+        &'linkapi;help;data;restore'= {
+        }
+        &'linkapi;help;data;migrate'= {
         }
         &'linkapi;help;completions'= {
         }

@@ -9,6 +9,9 @@
 //!   defaults.
 //! - [`Server`]: [`Server::bind`] opens the store, binds the listener, starts the services and
 //!   makes the bootstrap key; [`Server::run`] serves until the shutdown future completes.
+//! - `operate`: [`DataCommand`], the operator's commands on a deployment's data (backup,
+//!   restore, migrate to PostgreSQL), shared by `linkapi-server` and `linkapi data`; `migrate`
+//!   holds the migration's reporting.
 //! - [`init_logging`] and [`shutdown_signal`]: process concerns for binaries.
 
 use std::io::IsTerminal;
@@ -28,9 +31,13 @@ use linkapi_core::{App, AppConfig, MetricsAccess, ServerConfig, SqliteStore, Sys
 use tokio::net::TcpListener;
 
 mod config;
+mod migrate;
+mod operate;
 
 use config::trusted_proxies;
 pub use config::{FileConfig, ServeArgs, StorageConfig, default_data_dir};
+use linkapi_core::store::sqlite::snapshot::DatabaseLock;
+pub use operate::{BackupArgs, DataCommand, DataDirArgs, MigrateArgs, RestoreArgs, run as operate};
 
 /// Name of the database file inside the data directory.
 pub const DATABASE_FILE: &str = "linkapi.db";
@@ -116,6 +123,8 @@ fn default_domain(public_url: Option<&str>, bound: SocketAddr) -> Result<(String
 /// A bound, started server that has not begun accepting.
 pub struct Server {
     listener: TcpListener,
+    /// Held while serving a SQLite database, so no second server or restore takes it.
+    lock: Option<DatabaseLock>,
     app: App,
     config: ServerConfig,
     /// Where it listens.
@@ -146,6 +155,7 @@ impl Server {
         std::fs::create_dir_all(&data_dir)
             .with_context(|| format!("creating data directory {}", data_dir.display()))?;
         let database_url = args.database_url.clone().or(file.database_url.clone());
+        let mut lock = None;
         let store: Arc<dyn Store> = match database_url {
             Some(url) => {
                 let options = PgOptions {
@@ -162,6 +172,7 @@ impl Server {
             }
             None => {
                 let path = data_dir.join(DATABASE_FILE);
+                lock = Some(DatabaseLock::acquire(&path)?);
                 let store = SqliteStore::open(&path)
                     .with_context(|| format!("opening database in {}", data_dir.display()))?;
                 tracing::info!(database = %path.display(), "store: SQLite");
@@ -311,6 +322,7 @@ impl Server {
             .context("creating the first API key")?;
         Ok(Server {
             listener,
+            lock,
             app,
             config,
             local_addr,
@@ -328,6 +340,8 @@ impl Server {
         tracing::info!(addr = %self.local_addr, data_dir = %self.data_dir.display(), "serving");
         linkapi_core::serve(self.listener, self.app, self.config, shutdown).await?;
         tracing::info!("stopped");
+        // Released only once the store has written everything and closed.
+        drop(self.lock);
         Ok(())
     }
 }

@@ -1,16 +1,27 @@
-//! `linkapi-server`: the standalone server.
+//! `linkapi-server`: the standalone server, and the operator's commands on its data.
 
 use std::process::ExitCode;
 
 use clap::Parser;
-use linkapi_server::{INITIAL_KEY_ENV, ServeArgs, Server, bootstrap_notice, init_logging};
+use linkapi_server::{
+    DataCommand, INITIAL_KEY_ENV, ServeArgs, Server, bootstrap_notice, init_logging,
+};
 
 /// The linkapi short-link server.
 #[derive(Parser)]
-#[command(name = "linkapi-server", version, about)]
+#[command(
+    name = "linkapi-server",
+    version,
+    about,
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true
+)]
 struct Cli {
     #[command(flatten)]
     serve: ServeArgs,
+    /// Without a command, serves.
+    #[command(subcommand)]
+    command: Option<DataCommand>,
 }
 
 #[allow(clippy::print_stderr)] // a binary reports to its user on stderr
@@ -25,6 +36,9 @@ fn main() -> ExitCode {
         }
     };
     let result = runtime.block_on(async {
+        if let Some(command) = &cli.command {
+            return linkapi_server::operate(command, &mut std::io::stdout()).await;
+        }
         let initial = std::env::var(INITIAL_KEY_ENV).ok();
         let server = Server::bind(&cli.serve, initial.as_deref()).await?;
         if let Some(notice) = bootstrap_notice(&server) {

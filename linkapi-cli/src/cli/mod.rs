@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use linkapi_server::ServeArgs;
+use linkapi_server::{DataCommand, ServeArgs};
 
 mod admin;
 mod chain;
@@ -160,6 +160,16 @@ Examples:
   linkapi serve --listen 127.0.0.1:9000 --data-dir ./data
   linkapi serve --public-url https://go.example.com --listen 0.0.0.0:8080")]
     Serve(ServeArgs),
+    /// Back up, restore, or move to PostgreSQL the data of a local server (same as linkapi-server's commands)
+    #[command(
+        subcommand,
+        after_help = "\
+Examples:
+  linkapi data backup --to linkapi-$(date +%F).db
+  linkapi data restore --from linkapi-2026-11-20.db        # with the server stopped
+  linkapi data migrate --from sqlite:$HOME/.local/share/linkapi --to postgres://linkapi@db/linkapi"
+    )]
+    Data(DataCommand),
     /// Print a shell completion script
     #[command(after_help = "\
 Install:

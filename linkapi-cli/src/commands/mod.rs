@@ -62,5 +62,6 @@ pub async fn run(cli: Cli) -> Result<()> {
             resources::rotate_visitor_secret(ctx()?).await
         }
         Command::Serve(args) => serve::serve(ctx()?, args).await,
+        Command::Data(command) => linkapi_server::operate(&command, &mut std::io::stdout()).await,
     }
 }

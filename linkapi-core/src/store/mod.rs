@@ -68,6 +68,7 @@ mod keys;
 pub mod postgres;
 pub mod sqlite;
 mod templates;
+pub mod transfer;
 mod uploads;
 mod users;
 mod visits;

@@ -108,6 +108,71 @@ fn tls() -> StoreResult<tokio_postgres_rustls::MakeRustlsConnect> {
     Ok(tokio_postgres_rustls::MakeRustlsConnect::new(config))
 }
 
+/// A pool of connections to the database at `url`, with what the change listener needs to
+/// open its own.
+fn pool(
+    url: &str,
+    options: &PgOptions,
+) -> StoreResult<(
+    Pool,
+    tokio_postgres::Config,
+    tokio_postgres_rustls::MakeRustlsConnect,
+)> {
+    let mut config: tokio_postgres::Config = url
+        .parse()
+        .map_err(|e: tokio_postgres::Error| StoreError::backend(BadUrl(e.to_string())))?;
+    if config.get_connect_timeout().is_none() {
+        config.connect_timeout(Duration::from_secs(5));
+    }
+    if config.get_application_name().is_none() {
+        config.application_name("linkapi");
+    }
+    // Notice a silently dead peer (a host gone, a partition) within about a minute.
+    config
+        .keepalives(true)
+        .keepalives_idle(Duration::from_secs(30));
+    let tls = tls()?;
+    let manager = Manager::from_config(
+        config.clone(),
+        tls.clone(),
+        ManagerConfig {
+            recycling_method: RecyclingMethod::Fast,
+        },
+    );
+    let pool = Pool::builder(manager)
+        .max_size(options.max_connections.max(1))
+        .wait_timeout(Some(options.acquire_timeout))
+        .create_timeout(Some(options.acquire_timeout))
+        .recycle_timeout(Some(options.acquire_timeout))
+        .runtime(deadpool_postgres::Runtime::Tokio1)
+        .build()
+        .map_err(StoreError::backend)?;
+    Ok((pool, config, tls))
+}
+
+/// One connection to the database at `url`, its schema brought up to date, that is not an
+/// instance: for operator commands working beside or instead of servers (`store::transfer`).
+pub(in crate::store) async fn migrated_client(url: &str) -> StoreResult<Object> {
+    let options = PgOptions {
+        max_connections: 1,
+        acquire_timeout: Duration::from_secs(30),
+    };
+    let (pool, _, _) = pool(url, &options)?;
+    let mut client = pool.get().await.map_err(pool_error)?;
+    schema::migrate(&mut client).await?;
+    Ok(client)
+}
+
+/// How many instances have beaten within [`INSTANCE_TIMEOUT_SECS`]: those serving now.
+pub(in crate::store) async fn live_instances(client: &impl GenericClient) -> StoreResult<i64> {
+    count(
+        client,
+        "SELECT count(*) FROM linkapi_instances WHERE seen_at > now() - make_interval(secs => $1)",
+        &[&INSTANCE_TIMEOUT_SECS],
+    )
+    .await
+}
+
 impl PgStore {
     /// Connects to the database at `url` (`postgres://user:password@host:port/db`, with
     /// `sslmode=require` for TLS) and runs pending migrations.
@@ -116,35 +181,7 @@ impl PgStore {
     /// When the URL is invalid, the database cannot be reached, or its schema is newer than
     /// this build.
     pub async fn connect(url: &str, options: PgOptions) -> StoreResult<Self> {
-        let mut config: tokio_postgres::Config = url
-            .parse()
-            .map_err(|e: tokio_postgres::Error| StoreError::backend(BadUrl(e.to_string())))?;
-        if config.get_connect_timeout().is_none() {
-            config.connect_timeout(Duration::from_secs(5));
-        }
-        if config.get_application_name().is_none() {
-            config.application_name("linkapi");
-        }
-        // FeedEvent a silently dead peer (a host gone, a partition) within about a minute.
-        config
-            .keepalives(true)
-            .keepalives_idle(Duration::from_secs(30));
-        let tls = tls()?;
-        let manager = Manager::from_config(
-            config.clone(),
-            tls.clone(),
-            ManagerConfig {
-                recycling_method: RecyclingMethod::Fast,
-            },
-        );
-        let pool = Pool::builder(manager)
-            .max_size(options.max_connections.max(1))
-            .wait_timeout(Some(options.acquire_timeout))
-            .create_timeout(Some(options.acquire_timeout))
-            .recycle_timeout(Some(options.acquire_timeout))
-            .runtime(deadpool_postgres::Runtime::Tokio1)
-            .build()
-            .map_err(StoreError::backend)?;
+        let (pool, config, tls) = pool(url, &options)?;
         let instance: Arc<str> =
             format!("{}-{}", std::process::id(), crate::codes::random_code(12)).into();
         let store = PgStore {

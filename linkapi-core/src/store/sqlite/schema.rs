@@ -321,7 +321,7 @@ CREATE INDEX channels_live ON channels(chain_id, sort, id) WHERE deleted_at IS N
 ];
 
 /// Brings the database up to the newest schema.
-pub(super) fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
+pub(in crate::store) fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
     let applied: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
     let applied = usize::try_from(applied).unwrap_or(0);
     for (index, sql) in MIGRATIONS.iter().enumerate().skip(applied) {
@@ -334,6 +334,6 @@ pub(super) fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
 }
 
 /// How many migrations exist; a database newer than this was written by a newer linkapi.
-pub(super) fn latest_version() -> i64 {
+pub(in crate::store) fn latest_version() -> i64 {
     MIGRATIONS.len() as i64
 }

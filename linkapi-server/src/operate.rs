@@ -1,0 +1,207 @@
+//! The operator's commands on a deployment's data, shared by `linkapi-server <command>` and
+//! `linkapi data <command>`: [`DataCommand::Backup`], [`DataCommand::Restore`] and
+//! [`DataCommand::Migrate`]. They run beside (backup) or instead of (restore, migrate) a server,
+//! on the same data directory and configuration file a server reads.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use linkapi_core::store::sqlite::snapshot::{self, Snapshot};
+
+use super::{DATABASE_FILE, FileConfig, config::default_data_dir, redact_url};
+
+/// What to do with a deployment's data.
+#[derive(Debug, Clone, clap::Subcommand)]
+pub enum DataCommand {
+    /// Write a consistent snapshot of the SQLite database, while the server runs
+    #[command(after_help = "\
+The snapshot holds every write the server acknowledged before it began, and is checked
+(SQLite's integrity check) before it is given its name. Restore it with `restore`.
+A PostgreSQL deployment is backed up with pg_dump instead (see the README, \"Operating\").")]
+    Backup(BackupArgs),
+    /// Put a backup in place of the SQLite database (stop the server first)
+    #[command(after_help = "\
+The database it replaces is kept beside it as linkapi.db.replaced-<time>, never deleted.
+Refused while a server is using the data directory.")]
+    Restore(RestoreArgs),
+    /// Copy a SQLite deployment's database into PostgreSQL (stop the server first)
+    #[command(after_help = "\
+Copies every table with ids, codes, key hashes, counters and timestamps unchanged, in one
+PostgreSQL transaction: an interrupted run leaves the target as it was, so run it again.
+Then compares row counts and a checksum of every table on both sides.
+Uploaded files are not copied: see the README, \"Operating\", for moving them.")]
+    Migrate(MigrateArgs),
+}
+
+/// Where the data is: the data directory, from the flag, the configuration file or the default.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct DataDirArgs {
+    /// Data directory of the deployment [default: the configuration file's, else the user's data directory]
+    #[arg(
+        long,
+        env = "LINKAPI_DATA_DIR",
+        hide_env_values = true,
+        value_name = "DIR"
+    )]
+    pub data_dir: Option<PathBuf>,
+
+    /// TOML configuration file of the deployment
+    #[arg(
+        long,
+        env = "LINKAPI_CONFIG",
+        hide_env_values = true,
+        value_name = "FILE"
+    )]
+    pub config: Option<PathBuf>,
+
+    /// Read only to refuse a deployment configured for PostgreSQL through the environment.
+    #[arg(long, env = "LINKAPI_DATABASE_URL", hide = true)]
+    pub database_url: Option<String>,
+}
+
+impl DataDirArgs {
+    /// The SQLite database the deployment serves, refusing one configured for PostgreSQL.
+    fn sqlite_database(&self, doing: &str) -> Result<PathBuf> {
+        let file = match &self.config {
+            Some(path) => FileConfig::load(path)?,
+            None => FileConfig::default(),
+        };
+        if let Some(url) = self.database_url.as_ref().or(file.database_url.as_ref()) {
+            bail!(
+                "this deployment uses PostgreSQL ({}): {doing} it with PostgreSQL's tools \
+                 (pg_dump and pg_restore)",
+                redact_url(url)
+            );
+        }
+        let dir = match self.data_dir.clone().or(file.data_dir) {
+            Some(dir) => dir,
+            None => default_data_dir()?,
+        };
+        Ok(dir.join(DATABASE_FILE))
+    }
+}
+
+/// Flags of `backup`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct BackupArgs {
+    /// The deployment.
+    #[command(flatten)]
+    pub data: DataDirArgs,
+    /// File to write the snapshot to; must not exist
+    #[arg(long, value_name = "FILE")]
+    pub to: PathBuf,
+}
+
+/// Flags of `restore`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct RestoreArgs {
+    /// The deployment.
+    #[command(flatten)]
+    pub data: DataDirArgs,
+    /// The backup to put in place
+    #[arg(long, value_name = "FILE")]
+    pub from: PathBuf,
+}
+
+/// Flags of `migrate`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct MigrateArgs {
+    /// The SQLite database to copy, as sqlite:PATH (the database file or its data directory)
+    #[arg(long, value_name = "sqlite:PATH")]
+    pub from: String,
+    /// The PostgreSQL database to copy into: postgres://user:password@host:port/db
+    #[arg(
+        long,
+        value_name = "URL",
+        env = "LINKAPI_DATABASE_URL",
+        hide_env_values = true
+    )]
+    pub to: String,
+    /// Replace whatever the target holds (by default a target with data is refused)
+    #[arg(long)]
+    pub replace: bool,
+}
+
+/// Runs `command`, reporting what it did on `out` and progress on stderr.
+///
+/// # Errors
+/// When the command cannot be done; nothing is left half-done (see each command).
+pub async fn run(command: &DataCommand, out: &mut dyn Write) -> Result<()> {
+    match command {
+        DataCommand::Backup(args) => {
+            let database = args.data.sqlite_database("back up")?;
+            let (database, target) = (database.clone(), args.to.clone());
+            let snapshot =
+                tokio::task::spawn_blocking(move || snapshot::backup(&database, &target))
+                    .await
+                    .context("the backup task failed")?
+                    .context("backing up")?;
+            writeln!(out, "Backed up to {}", snapshot.path.display())?;
+            describe(out, &snapshot)?;
+        }
+        DataCommand::Restore(args) => {
+            let database = args.data.sqlite_database("restore")?;
+            let (target, backup) = (database.clone(), args.from.clone());
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs() as i64);
+            let restored =
+                tokio::task::spawn_blocking(move || snapshot::restore(&backup, &target, now))
+                    .await
+                    .context("the restore task failed")?
+                    .context("restoring")?;
+            writeln!(
+                out,
+                "Restored {} from {}",
+                database.display(),
+                args.from.display()
+            )?;
+            describe(out, &restored.snapshot)?;
+            if let Some(replaced) = restored.replaced {
+                writeln!(
+                    out,
+                    "The database it replaced is kept as {}",
+                    replaced.display()
+                )?;
+            }
+        }
+        DataCommand::Migrate(args) => super::migrate::run(args, out).await?,
+    }
+    Ok(())
+}
+
+/// The lines every command that checked a database prints about it.
+fn describe(out: &mut dyn Write, snapshot: &Snapshot) -> Result<()> {
+    writeln!(
+        out,
+        "  schema version {}, {} bytes, integrity ok",
+        snapshot.schema_version, snapshot.bytes
+    )?;
+    writeln!(
+        out,
+        "  {} users, {} API keys, {} chains, {} uploads",
+        snapshot.rows("users"),
+        snapshot.rows("api_keys"),
+        snapshot.rows("chains"),
+        snapshot.rows("uploads")
+    )?;
+    Ok(())
+}
+
+/// The SQLite database a `sqlite:PATH` source names: the file, or `linkapi.db` in a directory.
+pub(crate) fn sqlite_source(from: &str) -> Result<PathBuf> {
+    let Some(path) = from.strip_prefix("sqlite:") else {
+        bail!("--from must be sqlite:PATH (the database file or its data directory), not {from:?}");
+    };
+    let path = Path::new(path);
+    let database = if path.is_dir() {
+        path.join(DATABASE_FILE)
+    } else {
+        path.to_path_buf()
+    };
+    if !database.is_file() {
+        bail!("{} is not a SQLite database file", database.display());
+    }
+    Ok(database)
+}
