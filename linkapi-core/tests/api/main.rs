@@ -20,6 +20,7 @@ mod input;
 mod instances;
 mod limits;
 mod metrics;
+mod migration;
 mod openapi;
 mod page_chains;
 mod page_chains_compat;

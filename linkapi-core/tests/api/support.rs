@@ -169,7 +169,9 @@ impl TestServer {
         .await
     }
 
-    async fn start_in(
+    /// A server on `backend` keeping uploads in `dir`, with `clock` and default domain `host`
+    /// (its own address when `None`): for a deployment moved to another store.
+    pub async fn start_in(
         dir: Arc<TempDir>,
         backend: Backend,
         clock: ManualClock,
