@@ -963,6 +963,10 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a user')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List users')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a user and what they use: chains, chains created today, uploads, keys')
+            [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Rename a user or change their daily quota')
+            [CompletionResult]::new('suspend', 'suspend', [CompletionResultType]::ParameterValue, 'Suspend a user: every key of theirs is refused at once, on every instance')
+            [CompletionResult]::new('resume', 'resume', [CompletionResultType]::ParameterValue, 'Resume a suspended user: their keys and redirects work again')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -989,9 +993,62 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'linkapi;admin;user;show' {
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;admin;user;edit' {
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'A new unique name')
+            [CompletionResult]::new('--daily-quota', '--daily-quota', [CompletionResultType]::ParameterName, 'Chains the user may create per day, or "default" for the server''s')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;admin;user;suspend' {
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--redirects', '--redirects', [CompletionResultType]::ParameterName, 'Stop their links'' redirects too')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;admin;user;resume' {
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'linkapi;admin;user;help' {
             [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a user')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List users')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a user and what they use: chains, chains created today, uploads, keys')
+            [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Rename a user or change their daily quota')
+            [CompletionResult]::new('suspend', 'suspend', [CompletionResultType]::ParameterValue, 'Suspend a user: every key of theirs is refused at once, on every instance')
+            [CompletionResult]::new('resume', 'resume', [CompletionResultType]::ParameterValue, 'Resume a suspended user: their keys and redirects work again')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -999,6 +1056,18 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             break
         }
         'linkapi;admin;user;help;list' {
+            break
+        }
+        'linkapi;admin;user;help;show' {
+            break
+        }
+        'linkapi;admin;user;help;edit' {
+            break
+        }
+        'linkapi;admin;user;help;suspend' {
+            break
+        }
+        'linkapi;admin;user;help;resume' {
             break
         }
         'linkapi;admin;user;help;help' {
@@ -1337,12 +1406,28 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
         'linkapi;admin;help;user' {
             [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a user')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List users')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a user and what they use: chains, chains created today, uploads, keys')
+            [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Rename a user or change their daily quota')
+            [CompletionResult]::new('suspend', 'suspend', [CompletionResultType]::ParameterValue, 'Suspend a user: every key of theirs is refused at once, on every instance')
+            [CompletionResult]::new('resume', 'resume', [CompletionResultType]::ParameterValue, 'Resume a suspended user: their keys and redirects work again')
             break
         }
         'linkapi;admin;help;user;create' {
             break
         }
         'linkapi;admin;help;user;list' {
+            break
+        }
+        'linkapi;admin;help;user;show' {
+            break
+        }
+        'linkapi;admin;help;user;edit' {
+            break
+        }
+        'linkapi;admin;help;user;suspend' {
+            break
+        }
+        'linkapi;admin;help;user;resume' {
             break
         }
         'linkapi;admin;help;key' {
@@ -1722,12 +1807,28 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
         'linkapi;help;admin;user' {
             [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a user')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List users')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a user and what they use: chains, chains created today, uploads, keys')
+            [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Rename a user or change their daily quota')
+            [CompletionResult]::new('suspend', 'suspend', [CompletionResultType]::ParameterValue, 'Suspend a user: every key of theirs is refused at once, on every instance')
+            [CompletionResult]::new('resume', 'resume', [CompletionResultType]::ParameterValue, 'Resume a suspended user: their keys and redirects work again')
             break
         }
         'linkapi;help;admin;user;create' {
             break
         }
         'linkapi;help;admin;user;list' {
+            break
+        }
+        'linkapi;help;admin;user;show' {
+            break
+        }
+        'linkapi;help;admin;user;edit' {
+            break
+        }
+        'linkapi;help;admin;user;suspend' {
+            break
+        }
+        'linkapi;help;admin;user;resume' {
             break
         }
         'linkapi;help;admin;key' {

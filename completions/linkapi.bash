@@ -166,8 +166,20 @@ _linkapi() {
             linkapi__subcmd__admin__subcmd__help__subcmd__user,create)
                 cmd="linkapi__subcmd__admin__subcmd__help__subcmd__user__subcmd__create"
                 ;;
+            linkapi__subcmd__admin__subcmd__help__subcmd__user,edit)
+                cmd="linkapi__subcmd__admin__subcmd__help__subcmd__user__subcmd__edit"
+                ;;
             linkapi__subcmd__admin__subcmd__help__subcmd__user,list)
                 cmd="linkapi__subcmd__admin__subcmd__help__subcmd__user__subcmd__list"
+                ;;
+            linkapi__subcmd__admin__subcmd__help__subcmd__user,resume)
+                cmd="linkapi__subcmd__admin__subcmd__help__subcmd__user__subcmd__resume"
+                ;;
+            linkapi__subcmd__admin__subcmd__help__subcmd__user,show)
+                cmd="linkapi__subcmd__admin__subcmd__help__subcmd__user__subcmd__show"
+                ;;
+            linkapi__subcmd__admin__subcmd__help__subcmd__user,suspend)
+                cmd="linkapi__subcmd__admin__subcmd__help__subcmd__user__subcmd__suspend"
                 ;;
             linkapi__subcmd__admin__subcmd__help__subcmd__workchat,add-assembly)
                 cmd="linkapi__subcmd__admin__subcmd__help__subcmd__workchat__subcmd__add__subcmd__assembly"
@@ -235,20 +247,44 @@ _linkapi() {
             linkapi__subcmd__admin__subcmd__user,create)
                 cmd="linkapi__subcmd__admin__subcmd__user__subcmd__create"
                 ;;
+            linkapi__subcmd__admin__subcmd__user,edit)
+                cmd="linkapi__subcmd__admin__subcmd__user__subcmd__edit"
+                ;;
             linkapi__subcmd__admin__subcmd__user,help)
                 cmd="linkapi__subcmd__admin__subcmd__user__subcmd__help"
                 ;;
             linkapi__subcmd__admin__subcmd__user,list)
                 cmd="linkapi__subcmd__admin__subcmd__user__subcmd__list"
                 ;;
+            linkapi__subcmd__admin__subcmd__user,resume)
+                cmd="linkapi__subcmd__admin__subcmd__user__subcmd__resume"
+                ;;
+            linkapi__subcmd__admin__subcmd__user,show)
+                cmd="linkapi__subcmd__admin__subcmd__user__subcmd__show"
+                ;;
+            linkapi__subcmd__admin__subcmd__user,suspend)
+                cmd="linkapi__subcmd__admin__subcmd__user__subcmd__suspend"
+                ;;
             linkapi__subcmd__admin__subcmd__user__subcmd__help,create)
                 cmd="linkapi__subcmd__admin__subcmd__user__subcmd__help__subcmd__create"
+                ;;
+            linkapi__subcmd__admin__subcmd__user__subcmd__help,edit)
+                cmd="linkapi__subcmd__admin__subcmd__user__subcmd__help__subcmd__edit"
                 ;;
             linkapi__subcmd__admin__subcmd__user__subcmd__help,help)
                 cmd="linkapi__subcmd__admin__subcmd__user__subcmd__help__subcmd__help"
                 ;;
             linkapi__subcmd__admin__subcmd__user__subcmd__help,list)
                 cmd="linkapi__subcmd__admin__subcmd__user__subcmd__help__subcmd__list"
+                ;;
+            linkapi__subcmd__admin__subcmd__user__subcmd__help,resume)
+                cmd="linkapi__subcmd__admin__subcmd__user__subcmd__help__subcmd__resume"
+                ;;
+            linkapi__subcmd__admin__subcmd__user__subcmd__help,show)
+                cmd="linkapi__subcmd__admin__subcmd__user__subcmd__help__subcmd__show"
+                ;;
+            linkapi__subcmd__admin__subcmd__user__subcmd__help,suspend)
+                cmd="linkapi__subcmd__admin__subcmd__user__subcmd__help__subcmd__suspend"
                 ;;
             linkapi__subcmd__admin__subcmd__workchat,add-assembly)
                 cmd="linkapi__subcmd__admin__subcmd__workchat__subcmd__add__subcmd__assembly"
@@ -544,8 +580,20 @@ _linkapi() {
             linkapi__subcmd__help__subcmd__admin__subcmd__user,create)
                 cmd="linkapi__subcmd__help__subcmd__admin__subcmd__user__subcmd__create"
                 ;;
+            linkapi__subcmd__help__subcmd__admin__subcmd__user,edit)
+                cmd="linkapi__subcmd__help__subcmd__admin__subcmd__user__subcmd__edit"
+                ;;
             linkapi__subcmd__help__subcmd__admin__subcmd__user,list)
                 cmd="linkapi__subcmd__help__subcmd__admin__subcmd__user__subcmd__list"
+                ;;
+            linkapi__subcmd__help__subcmd__admin__subcmd__user,resume)
+                cmd="linkapi__subcmd__help__subcmd__admin__subcmd__user__subcmd__resume"
+                ;;
+            linkapi__subcmd__help__subcmd__admin__subcmd__user,show)
+                cmd="linkapi__subcmd__help__subcmd__admin__subcmd__user__subcmd__show"
+                ;;
+            linkapi__subcmd__help__subcmd__admin__subcmd__user,suspend)
+                cmd="linkapi__subcmd__help__subcmd__admin__subcmd__user__subcmd__suspend"
                 ;;
             linkapi__subcmd__help__subcmd__admin__subcmd__workchat,add-assembly)
                 cmd="linkapi__subcmd__help__subcmd__admin__subcmd__workchat__subcmd__add__subcmd__assembly"
@@ -1235,7 +1283,7 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__admin__subcmd__help__subcmd__user)
-            opts="create list"
+            opts="create list show edit suspend resume"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1262,7 +1310,63 @@ _linkapi() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        linkapi__subcmd__admin__subcmd__help__subcmd__user__subcmd__edit)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         linkapi__subcmd__admin__subcmd__help__subcmd__user__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__admin__subcmd__help__subcmd__user__subcmd__resume)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__admin__subcmd__help__subcmd__user__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__admin__subcmd__help__subcmd__user__subcmd__suspend)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1783,7 +1887,7 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__admin__subcmd__user)
-            opts="-h -V --host --profile --no-input --help --version create list help"
+            opts="-h -V --host --profile --no-input --help --version create list show edit suspend resume help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1834,8 +1938,42 @@ _linkapi() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        linkapi__subcmd__admin__subcmd__user__subcmd__edit)
+            opts="-h -V --name --daily-quota --json --host --profile --no-input --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --daily-quota)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         linkapi__subcmd__admin__subcmd__user__subcmd__help)
-            opts="create list help"
+            opts="create list show edit suspend resume help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1849,6 +1987,20 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__admin__subcmd__user__subcmd__help__subcmd__create)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__admin__subcmd__user__subcmd__help__subcmd__edit)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1890,8 +2042,128 @@ _linkapi() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        linkapi__subcmd__admin__subcmd__user__subcmd__help__subcmd__resume)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__admin__subcmd__user__subcmd__help__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__admin__subcmd__user__subcmd__help__subcmd__suspend)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         linkapi__subcmd__admin__subcmd__user__subcmd__list)
             opts="-h -V --json --host --profile --no-input --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__admin__subcmd__user__subcmd__resume)
+            opts="-h -V --json --host --profile --no-input --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__admin__subcmd__user__subcmd__show)
+            opts="-h -V --json --host --profile --no-input --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__admin__subcmd__user__subcmd__suspend)
+            opts="-y -h -V --redirects --yes --json --host --profile --no-input --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3795,7 +4067,7 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__help__subcmd__admin__subcmd__user)
-            opts="create list"
+            opts="create list show edit suspend resume"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3822,7 +4094,63 @@ _linkapi() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        linkapi__subcmd__help__subcmd__admin__subcmd__user__subcmd__edit)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         linkapi__subcmd__help__subcmd__admin__subcmd__user__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__help__subcmd__admin__subcmd__user__subcmd__resume)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__help__subcmd__admin__subcmd__user__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__help__subcmd__admin__subcmd__user__subcmd__suspend)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

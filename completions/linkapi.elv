@@ -861,6 +861,10 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand --version 'Print version'
             cand create 'Create a user'
             cand list 'List users'
+            cand show 'Show a user and what they use: chains, chains created today, uploads, keys'
+            cand edit 'Rename a user or change their daily quota'
+            cand suspend 'Suspend a user: every key of theirs is refused at once, on every instance'
+            cand resume 'Resume a suspended user: their keys and redirects work again'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'linkapi;admin;user;create'= {
@@ -884,14 +888,71 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'linkapi;admin;user;show'= {
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;admin;user;edit'= {
+            cand --name 'A new unique name'
+            cand --daily-quota 'Chains the user may create per day, or "default" for the server''s'
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;admin;user;suspend'= {
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --redirects 'Stop their links'' redirects too'
+            cand -y 'Do not ask for confirmation'
+            cand --yes 'Do not ask for confirmation'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;admin;user;resume'= {
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'linkapi;admin;user;help'= {
             cand create 'Create a user'
             cand list 'List users'
+            cand show 'Show a user and what they use: chains, chains created today, uploads, keys'
+            cand edit 'Rename a user or change their daily quota'
+            cand suspend 'Suspend a user: every key of theirs is refused at once, on every instance'
+            cand resume 'Resume a suspended user: their keys and redirects work again'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'linkapi;admin;user;help;create'= {
         }
         &'linkapi;admin;user;help;list'= {
+        }
+        &'linkapi;admin;user;help;show'= {
+        }
+        &'linkapi;admin;user;help;edit'= {
+        }
+        &'linkapi;admin;user;help;suspend'= {
+        }
+        &'linkapi;admin;user;help;resume'= {
         }
         &'linkapi;admin;user;help;help'= {
         }
@@ -1188,10 +1249,22 @@ set edit:completion:arg-completer[linkapi] = {|@words|
         &'linkapi;admin;help;user'= {
             cand create 'Create a user'
             cand list 'List users'
+            cand show 'Show a user and what they use: chains, chains created today, uploads, keys'
+            cand edit 'Rename a user or change their daily quota'
+            cand suspend 'Suspend a user: every key of theirs is refused at once, on every instance'
+            cand resume 'Resume a suspended user: their keys and redirects work again'
         }
         &'linkapi;admin;help;user;create'= {
         }
         &'linkapi;admin;help;user;list'= {
+        }
+        &'linkapi;admin;help;user;show'= {
+        }
+        &'linkapi;admin;help;user;edit'= {
+        }
+        &'linkapi;admin;help;user;suspend'= {
+        }
+        &'linkapi;admin;help;user;resume'= {
         }
         &'linkapi;admin;help;key'= {
             cand create 'Create a key; its secret is printed this once'
@@ -1493,10 +1566,22 @@ set edit:completion:arg-completer[linkapi] = {|@words|
         &'linkapi;help;admin;user'= {
             cand create 'Create a user'
             cand list 'List users'
+            cand show 'Show a user and what they use: chains, chains created today, uploads, keys'
+            cand edit 'Rename a user or change their daily quota'
+            cand suspend 'Suspend a user: every key of theirs is refused at once, on every instance'
+            cand resume 'Resume a suspended user: their keys and redirects work again'
         }
         &'linkapi;help;admin;user;create'= {
         }
         &'linkapi;help;admin;user;list'= {
+        }
+        &'linkapi;help;admin;user;show'= {
+        }
+        &'linkapi;help;admin;user;edit'= {
+        }
+        &'linkapi;help;admin;user;suspend'= {
+        }
+        &'linkapi;help;admin;user;resume'= {
         }
         &'linkapi;help;admin;key'= {
             cand create 'Create a key; its secret is printed this once'

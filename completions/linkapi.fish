@@ -597,6 +597,10 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_s
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from user" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from user" -f -a "create" -d 'Create a user'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from user" -f -a "list" -d 'List users'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from user" -f -a "show" -d 'Show a user and what they use: chains, chains created today, uploads, keys'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from user" -f -a "edit" -d 'Rename a user or change their daily quota'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from user" -f -a "suspend" -d 'Suspend a user: every key of theirs is refused at once, on every instance'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from user" -f -a "resume" -d 'Resume a suspended user: their keys and redirects work again'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from user" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from key" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from key" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r

@@ -33,6 +33,9 @@ pub enum Error {
     /// No key, or a key that is unknown, revoked or expired.
     #[error("invalid api key")]
     InvalidApiKey,
+    /// A valid key of a suspended user.
+    #[error("this API key's user is suspended; ask an administrator to resume it")]
+    UserSuspended,
     /// The key lacks the scope the endpoint needs.
     #[error("api key scope does not permit this endpoint (requires {0})")]
     Forbidden(Scope),
@@ -133,7 +136,7 @@ impl Error {
         match self {
             Error::BadRequest { .. } => StatusCode::BAD_REQUEST,
             Error::Unprocessable { .. } => StatusCode::UNPROCESSABLE_ENTITY,
-            Error::InvalidApiKey => StatusCode::UNAUTHORIZED,
+            Error::InvalidApiKey | Error::UserSuspended => StatusCode::UNAUTHORIZED,
             Error::Forbidden(_) => StatusCode::FORBIDDEN,
             Error::NotFound(_) => StatusCode::NOT_FOUND,
             Error::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
@@ -159,6 +162,7 @@ impl Error {
             | Error::Unprocessable { code, .. }
             | Error::Conflict { code, .. } => code,
             Error::InvalidApiKey => "invalid_api_key",
+            Error::UserSuspended => "user_suspended",
             Error::Forbidden(_) => "forbidden",
             Error::NotFound(_) => "not_found",
             Error::MethodNotAllowed { .. } => "method_not_allowed",

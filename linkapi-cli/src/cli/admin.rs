@@ -49,6 +49,79 @@ pub enum AdminUserCommand {
         #[command(flatten)]
         json: JsonArgs,
     },
+    /// Show a user and what they use: chains, chains created today, uploads, keys
+    Show {
+        /// The user's id
+        id: i64,
+        /// Output as JSON.
+        #[command(flatten)]
+        json: JsonArgs,
+    },
+    /// Rename a user or change their daily quota
+    #[command(after_help = "\
+Examples:
+  linkapi admin user edit 2 --name acme-marketing
+  linkapi admin user edit 2 --daily-quota 50000
+  linkapi admin user edit 2 --daily-quota default")]
+    Edit {
+        /// The user's id
+        id: i64,
+        /// A new unique name
+        #[arg(long)]
+        name: Option<String>,
+        /// Chains the user may create per day, or "default" for the server's
+        #[arg(long, value_name = "N|default", value_parser = parse_quota)]
+        daily_quota: Option<Quota>,
+        /// Output as JSON.
+        #[command(flatten)]
+        json: JsonArgs,
+    },
+    /// Suspend a user: every key of theirs is refused at once, on every instance
+    #[command(after_help = "\
+Their short links go on redirecting unless --redirects is given, which makes them answer 404
+until the user is resumed. Nothing is deleted; `linkapi admin user resume` undoes it.")]
+    Suspend {
+        /// The user's id
+        id: i64,
+        /// Stop their links' redirects too
+        #[arg(long)]
+        redirects: bool,
+        /// Do not ask for confirmation
+        #[arg(long, short = 'y')]
+        yes: bool,
+        /// Output as JSON.
+        #[command(flatten)]
+        json: JsonArgs,
+    },
+    /// Resume a suspended user: their keys and redirects work again
+    Resume {
+        /// The user's id
+        id: i64,
+        /// Output as JSON.
+        #[command(flatten)]
+        json: JsonArgs,
+    },
+}
+
+/// A daily quota given on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Quota {
+    /// This many chains a day.
+    Chains(i64),
+    /// The server's default.
+    ServerDefault,
+}
+
+fn parse_quota(value: &str) -> Result<Quota, String> {
+    if value.eq_ignore_ascii_case("default") {
+        return Ok(Quota::ServerDefault);
+    }
+    match value.parse::<i64>() {
+        Ok(n) if n >= 0 => Ok(Quota::Chains(n)),
+        _ => Err(format!(
+            "{value:?} is neither a number of chains (0 or more) nor \"default\""
+        )),
+    }
 }
 
 /// `linkapi admin key ...`

@@ -5,9 +5,10 @@ use linkapi_core::wire::{admin, primary};
 
 use crate::cli::{
     AdminDomainCommand, AdminKeyCommand, AdminTemplateCommand, AdminUserCommand, DomainSwitch,
+    Quota,
 };
 use crate::context::{Context, parse_time};
-use crate::exit::Reported;
+use crate::exit::{Reported, UsageError};
 
 /// `linkapi group create`
 pub async fn group_create(
@@ -56,6 +57,69 @@ pub async fn user(ctx: Context, command: AdminUserCommand) -> Result<()> {
         AdminUserCommand::List { json } => {
             ctx.out
                 .records(&client.users().await?, json.json.as_deref(), false)
+        }
+        AdminUserCommand::Show { id, json } => ctx
+            .out
+            .record(&client.user(id).await?, json.json.as_deref()),
+        AdminUserCommand::Edit {
+            id,
+            name,
+            daily_quota,
+            json,
+        } => {
+            if name.is_none() && daily_quota.is_none() {
+                return Err(UsageError("give --name or --daily-quota (or both)".into()).into());
+            }
+            let edit = admin::EditUser {
+                name,
+                daily_quota: daily_quota.map(|q| match q {
+                    Quota::Chains(n) => Some(n),
+                    Quota::ServerDefault => None,
+                }),
+                ..admin::EditUser::default()
+            };
+            let user = client.edit_user(id, &edit).await?;
+            ctx.out
+                .success(&format!("Updated user {} ({})", user.name, user.id));
+            ctx.out.record(&user, json.json.as_deref())
+        }
+        AdminUserCommand::Suspend {
+            id,
+            redirects,
+            yes,
+            json,
+        } => {
+            let effect = if redirects {
+                "their keys stop working and their links answer 404"
+            } else {
+                "their keys stop working; their links go on redirecting"
+            };
+            if !ctx.confirm(&format!("Suspend user {id}? {effect}"), yes)? {
+                return Err(Reported("nothing suspended".into()).into());
+            }
+            let edit = admin::EditUser {
+                suspended: Some(true),
+                suspend_redirects: Some(redirects),
+                ..admin::EditUser::default()
+            };
+            let user = client.edit_user(id, &edit).await?;
+            ctx.out.success(&format!(
+                "Suspended user {} ({}): {effect}",
+                user.name, user.id
+            ));
+            ctx.out.record(&user, json.json.as_deref())
+        }
+        AdminUserCommand::Resume { id, json } => {
+            let edit = admin::EditUser {
+                suspended: Some(false),
+                ..admin::EditUser::default()
+            };
+            let user = client.edit_user(id, &edit).await?;
+            ctx.out.success(&format!(
+                "Resumed user {} ({}): their keys and links work again",
+                user.name, user.id
+            ));
+            ctx.out.record(&user, json.json.as_deref())
         }
     }
 }

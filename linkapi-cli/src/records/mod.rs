@@ -136,13 +136,61 @@ impl Record for primary::Domain {
 }
 
 impl Record for admin::User {
-    const FIELDS: &'static [&'static str] = &["id", "name", "daily_quota", "created_at"];
+    const FIELDS: &'static [&'static str] = &[
+        "id",
+        "name",
+        "daily_quota",
+        "created_at",
+        "suspended",
+        "suspended_at",
+        "suspend_redirects",
+    ];
     fn columns() -> Vec<Column<Self>> {
         vec![
             col("ID", |u| u.id.to_string()),
             col("NAME", |u| u.name.clone()),
             col("DAILY QUOTA", |u| opt(&u.daily_quota)),
             col("CREATED", |u| u.created_at.clone()),
+            col("STATE", user_state),
+        ]
+    }
+}
+
+fn user_state(u: &admin::User) -> String {
+    match (u.suspended, u.suspend_redirects) {
+        (false, _) => "active".into(),
+        (true, false) => "suspended".into(),
+        (true, true) => "suspended, links stopped".into(),
+    }
+}
+
+impl Record for admin::UserDetail {
+    const FIELDS: &'static [&'static str] = &[
+        "id",
+        "name",
+        "daily_quota",
+        "created_at",
+        "suspended",
+        "suspended_at",
+        "suspend_redirects",
+        "usage",
+    ];
+    fn columns() -> Vec<Column<Self>> {
+        vec![
+            col("ID", |d| d.user.id.to_string()),
+            col("NAME", |d| d.user.name.clone()),
+            col("STATE", |d| user_state(&d.user)),
+            col("CHAINS", |d| d.usage.chains.to_string()),
+            col("CREATED TODAY", |d| {
+                format!("{} of {}", d.usage.created_today, d.usage.daily_quota)
+            }),
+            col("UPLOADS", |d| {
+                format!("{} ({} bytes)", d.usage.uploads, d.usage.upload_bytes)
+            }),
+            col("KEYS", |d| {
+                format!("{} active of {}", d.usage.active_keys, d.usage.keys)
+            }),
+            col("CREATED", |d| d.user.created_at.clone()),
         ]
     }
 }
@@ -378,11 +426,27 @@ mod tests {
             domain_status: 1,
             is_my: 0,
         });
-        assert_fields(&admin::User {
+        let user = admin::User {
             id: 1,
             name: String::new(),
             daily_quota: None,
             created_at: String::new(),
+            suspended: false,
+            suspended_at: None,
+            suspend_redirects: false,
+        };
+        assert_fields(&user);
+        assert_fields(&admin::UserDetail {
+            user,
+            usage: admin::Usage {
+                chains: 0,
+                created_today: 0,
+                daily_quota: 0,
+                upload_bytes: 0,
+                uploads: 0,
+                active_keys: 0,
+                keys: 0,
+            },
         });
         assert_fields(&key);
         assert_fields(&admin::CreatedKey {

@@ -117,6 +117,123 @@ fn users_keys_and_domains() {
 }
 
 #[test]
+fn a_user_is_shown_edited_suspended_and_resumed() {
+    let server = TestServer::start();
+    let home = Home::new();
+    let user = home
+        .admin(&server, &["admin", "user", "create", "hana", "--json"])
+        .json();
+    let id = user["id"].as_i64().unwrap().to_string();
+    let key = home
+        .admin(
+            &server,
+            &[
+                "admin",
+                "key",
+                "create",
+                "--user",
+                &id,
+                "--scope",
+                "chains:read",
+                "--scope",
+                "chains:write",
+                "--json=api_key",
+            ],
+        )
+        .json();
+    let secret = key["api_key"].as_str().unwrap().to_owned();
+    let created = home
+        .as_key(
+            &server,
+            &secret,
+            &["chain", "create", "https://h.example/", "--json"],
+        )
+        .json();
+    let url = created["render_url"].as_str().unwrap().to_owned();
+
+    let shown = home.admin(&server, &["admin", "user", "show", &id]);
+    let table = shown.ok();
+    assert!(table.contains("1 of "), "{table}");
+    let usage = home
+        .admin(&server, &["admin", "user", "show", &id, "--json=usage"])
+        .json();
+    assert_eq!(usage["usage"]["chains"], 1);
+    assert_eq!(usage["usage"]["active_keys"], 1);
+
+    let edited = home
+        .admin(
+            &server,
+            &[
+                "admin",
+                "user",
+                "edit",
+                &id,
+                "--name",
+                "hana-k",
+                "--daily-quota",
+                "5",
+                "--json",
+            ],
+        )
+        .json();
+    assert_eq!(
+        (edited["name"].as_str(), edited["daily_quota"].as_i64()),
+        (Some("hana-k"), Some(5))
+    );
+    let back = home
+        .admin(
+            &server,
+            &[
+                "admin",
+                "user",
+                "edit",
+                &id,
+                "--daily-quota",
+                "default",
+                "--json",
+            ],
+        )
+        .json();
+    assert_eq!(back["daily_quota"], serde_json::Value::Null);
+    home.admin(
+        &server,
+        &["admin", "user", "edit", &id, "--daily-quota", "-3"],
+    )
+    .fails(2);
+    home.admin(&server, &["admin", "user", "edit", &id])
+        .fails(2);
+
+    // Suspension asks first; without a terminal and --yes it cannot ask.
+    home.admin(&server, &["admin", "user", "suspend", &id])
+        .fails(2);
+    let suspended = home.admin(&server, &["admin", "user", "suspend", &id, "--yes"]);
+    assert!(
+        suspended.ok().ends_with("suspended\n"),
+        "{}",
+        suspended.stdout
+    );
+    let refused = home.as_key(&server, &secret, &["chain", "list"]);
+    assert!(refused.fails(4).contains("suspended"), "{}", refused.stderr);
+    assert_eq!(crate::support::fetch_status(&url), 302);
+    home.admin(
+        &server,
+        &["admin", "user", "suspend", &id, "--redirects", "--yes"],
+    )
+    .ok();
+    assert_eq!(crate::support::fetch_status(&url), 404);
+    let list = home.admin(&server, &["admin", "user", "list"]);
+    assert!(
+        list.ok().contains("suspended, links stopped"),
+        "{}",
+        list.stdout
+    );
+
+    home.admin(&server, &["admin", "user", "resume", &id]).ok();
+    home.as_key(&server, &secret, &["chain", "list"]).ok();
+    assert_eq!(crate::support::fetch_status(&url), 302);
+}
+
+#[test]
 fn templates_are_added_listed_edited_and_retired() {
     let server = TestServer::start();
     let home = Home::new();

@@ -96,6 +96,18 @@ pub fn fetch_text(url: &str) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
+/// The status of a GET that does not follow redirects.
+pub fn fetch_status(url: &str) -> u16 {
+    let out = Command::new("curl")
+        .args(["-sS", "-o", "/dev/null", "-w", "%{http_code}", url])
+        .output()
+        .expect("curl runs");
+    String::from_utf8_lossy(&out.stdout)
+        .trim()
+        .parse()
+        .expect("a status")
+}
+
 /// How many answers of `operation` with `status` the server's metrics counted.
 pub fn answers_counted(server: &TestServer, operation: &str, status: u16) -> f64 {
     let metrics = fetch_text(&format!("{}/metrics", server.url));

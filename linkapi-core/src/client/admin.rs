@@ -22,6 +22,28 @@ impl Client {
         self.get(op::ADMIN_USERS_LIST, "/admin/users").await
     }
 
+    /// `GET /admin/users/{id}`: the user and their usage.
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn user(&self, id: i64) -> Result<admin::UserDetail, ClientError> {
+        self.get(op::ADMIN_USERS_GET, &format!("/admin/users/{id}"))
+            .await
+    }
+
+    /// `PATCH /admin/users/{id}`: name, quota, suspension.
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn edit_user(
+        &self,
+        id: i64,
+        input: &admin::EditUser,
+    ) -> Result<admin::User, ClientError> {
+        self.with_body(op::ADMIN_USERS_EDIT, &format!("/admin/users/{id}"), input)
+            .await
+    }
+
     /// `POST /admin/keys`: the answer holds the secret, shown this once.
     ///
     /// # Errors

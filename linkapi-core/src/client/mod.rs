@@ -454,6 +454,8 @@ operations! {
     ADMIN_TEMPLATES_PREVIEW = GET "/admin/templates/{id}/preview" Primary "admin.templates.preview";
     ADMIN_USERS_LIST = GET "/admin/users" Primary "admin.users.list";
     ADMIN_USERS_CREATE = POST "/admin/users" Primary "admin.users.create";
+    ADMIN_USERS_GET = GET "/admin/users/{id}" Primary "admin.users.get";
+    ADMIN_USERS_EDIT = PATCH "/admin/users/{id}" Primary "admin.users.edit";
     ADMIN_VISITOR_SECRET_ROTATE = POST "/admin/visitor-secret" Primary "admin.visitor_secret.rotate";
     ADMIN_WORKCHAT_ASSEMBLIES_LIST = GET "/admin/workchat/assemblies" Primary "admin.workchat.assemblies.list";
     ADMIN_WORKCHAT_ASSEMBLIES_PUT = POST "/admin/workchat/assemblies" Primary "admin.workchat.assemblies.put";

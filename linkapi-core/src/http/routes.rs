@@ -282,6 +282,23 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
         )
         .ok::<Vec<wa::User>>(),
         primary(
+            GET,
+            "/admin/users/{id}",
+            "admin.users.get",
+            Admin,
+            handler!(admin::get_user),
+        )
+        .ok::<wa::UserDetail>(),
+        primary(
+            PATCH,
+            "/admin/users/{id}",
+            "admin.users.edit",
+            Admin,
+            handler!(admin::edit_user),
+        )
+        .body::<wa::EditUser>()
+        .ok::<wa::User>(),
+        primary(
             POST,
             "/admin/keys",
             "admin.keys.create",

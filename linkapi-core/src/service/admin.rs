@@ -1,12 +1,25 @@
 //! Administration: users, keys and domains. Callers hold scope `admin`.
 
-use super::{App, Principal, conflict_as, normalize_host};
+use super::{App, BodyError, Principal, conflict_as, normalize_host};
 use crate::error::{Error, Result};
 use crate::model::limits::MAX_NAME_CHARS;
 use crate::model::{
-    ApiKeyRecord, Domain, DomainId, DomainStatus, KeyId, Scheme, Scope, User, UserId,
+    ApiKeyRecord, Domain, DomainId, DomainStatus, KeyId, Scheme, Scope, User, UserId, UserUsage,
 };
 use crate::store::{Invalidation, NewDomain, NewUser, Unique};
+
+/// What an administrator changes of a user; `None` leaves a field as it is.
+#[derive(Debug, Clone, Default)]
+pub struct UserEdit {
+    /// A new name.
+    pub name: Option<String>,
+    /// A new daily quota; `Some(None)` returns the user to the server's default.
+    pub daily_quota: Option<Option<i64>>,
+    /// Suspends (`true`) or resumes (`false`) the user.
+    pub suspended: Option<bool>,
+    /// Whether a suspended user's chains stop redirecting (they answer 404).
+    pub suspend_redirects: Option<bool>,
+}
 
 fn check_name(field: &str, name: &str, allow_empty: bool) -> Result<String> {
     super::check_text(
@@ -60,6 +73,102 @@ impl App {
     /// When the store fails.
     pub async fn users(&self) -> Result<Vec<User>> {
         Ok(self.store().users().await?)
+    }
+
+    /// A user and what they have and use.
+    ///
+    /// # Errors
+    /// 404 for an unknown user.
+    pub async fn user_with_usage(&self, id: UserId) -> Result<(User, UserUsage)> {
+        let user = self
+            .store()
+            .user(id)
+            .await?
+            .ok_or(Error::NotFound("user"))?;
+        let now = self.now();
+        let today = self.config().calendar.day_start(now);
+        let usage = self.store().user_usage(id, today, now).await?;
+        Ok((user, usage))
+    }
+
+    /// Changes a user's name, quota or suspension. Suspending refuses the user's keys on every
+    /// instance before this returns; their chains go on redirecting unless `suspend_redirects`.
+    /// Resuming restores both.
+    ///
+    /// # Errors
+    /// 400 for a bad name or a negative quota; 404 for an unknown user; 409 when the name is
+    /// taken; 422 for stopping the redirects of a user who is not suspended, or suspending the
+    /// caller's own user (which would lock the caller out).
+    pub async fn edit_user(&self, who: &Principal, id: UserId, edit: UserEdit) -> Result<User> {
+        let name = edit
+            .name
+            .as_deref()
+            .map(|n| check_name("name", n, false))
+            .transpose()?;
+        if edit.daily_quota.flatten().is_some_and(|q| q < 0) {
+            return Err(Error::bad_request(
+                "invalid_quota",
+                "daily_quota must not be negative",
+            ));
+        }
+        if edit.suspended == Some(true) && who.user_id == id {
+            return Err(Error::unprocessable(
+                "invalid_suspension",
+                "a key cannot suspend its own user",
+            ));
+        }
+        let now = self.now();
+        let edited = self
+            .transact_checked(move |tx| {
+                let (name, edit) = (name.clone(), edit.clone());
+                Box::pin(async move {
+                    let mut user = tx
+                        .user(id)
+                        .await?
+                        .ok_or(BodyError::Rule(Error::NotFound("user")))?;
+                    let before = (user.suspended_at.is_some(), user.redirects_suspended);
+                    if let Some(name) = name {
+                        user.name = name;
+                    }
+                    if let Some(quota) = edit.daily_quota {
+                        user.daily_quota = quota;
+                    }
+                    match edit.suspended {
+                        Some(true) if user.suspended_at.is_none() => user.suspended_at = Some(now),
+                        Some(false) => {
+                            user.suspended_at = None;
+                            user.redirects_suspended = false;
+                        }
+                        _ => {}
+                    }
+                    if let Some(stop) = edit.suspend_redirects {
+                        if stop && user.suspended_at.is_none() {
+                            return Err(BodyError::Rule(Error::unprocessable(
+                                "invalid_suspension",
+                                "suspend_redirects applies to a suspended user: \
+                                 send suspended: true with it",
+                            )));
+                        }
+                        user.redirects_suspended = stop;
+                    }
+                    tx.update_user(&user).await?;
+                    if (user.suspended_at.is_some(), user.redirects_suspended) != before {
+                        tx.publish(Invalidation::Users).await?;
+                    }
+                    Ok(user)
+                })
+            })
+            .await;
+        match edited {
+            Ok(user) => Ok(user),
+            Err(BodyError::Rule(e)) => Err(e),
+            Err(BodyError::Store(e)) => Err(conflict_as(
+                e,
+                Unique::UserName,
+                "user_exists",
+                "a user with that name exists".to_owned(),
+            )),
+        }
     }
 
     /// Creates a key for a user; returns the record and the secret, which is never shown again.

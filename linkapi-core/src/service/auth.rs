@@ -58,7 +58,8 @@ impl App {
     /// Resolves a presented secret to its principal.
     ///
     /// # Errors
-    /// [`Error::InvalidApiKey`] for an unknown, revoked or expired key.
+    /// [`Error::InvalidApiKey`] for an unknown, revoked or expired key;
+    /// [`Error::UserSuspended`] for a key of a suspended user.
     pub async fn authenticate(&self, secret: &str) -> Result<Principal> {
         let hash = hash_key(secret);
         let cache = &self.inner.keys;
@@ -69,28 +70,32 @@ impl App {
         let cached = cache
             .get_loaded(&hash)
             .filter(|(_, loaded)| self.inner.freshness.trusts(*loaded));
-        let key = match cached.map(|(key, _)| key) {
-            Some(key) => {
+        let grant = match cached.map(|(grant, _)| grant) {
+            Some(grant) => {
                 counters.hits.inc();
-                key
+                grant
             }
             None => {
                 counters.misses.inc();
                 let load = cache.begin_load();
                 // Unknown keys are not remembered: a flood of made-up keys would only push
                 // real ones out.
-                let key = self
+                let grant = self
                     .store()
                     .key_by_hash(&hash)
                     .await?
                     .ok_or(Error::InvalidApiKey)?;
-                cache.fill(load, hash, key.clone());
-                key
+                cache.fill(load, hash, grant.clone());
+                grant
             }
         };
         let now = self.now();
+        let key = grant.key;
         if key.revoked_at.is_some() || key.expires_at.is_some_and(|t| t <= now) {
             return Err(Error::InvalidApiKey);
+        }
+        if grant.user_suspended {
+            return Err(Error::UserSuspended);
         }
         Ok(Principal {
             user_id: key.user_id,

@@ -4,13 +4,16 @@
 //! could change what a code resolves to publishes a [`Invalidation`], which invalidates its entry
 //! here and on every other instance ([`App::apply_change`]).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 
 use super::App;
 use super::cache::CoherentCache;
 use crate::error::Result;
-use crate::model::{ChainId, ChainKind, ChainStatus, Domain, DomainId, DomainStatus, is_expired};
+use crate::model::{
+    ChainId, ChainKind, ChainStatus, Domain, DomainId, DomainStatus, UserId, is_expired,
+};
 use crate::store::{FeedEvent, Invalidation, LinkTarget};
 
 /// What a visitor of a short link gets, every kind of chain alike.
@@ -73,6 +76,12 @@ pub(super) struct LinkCache {
     domains: RwLock<Arc<Directory>>,
     /// (domain, code) to what the store holds, `None` when it holds nothing.
     links: CoherentCache<(DomainId, String), Option<LinkTarget>>,
+    /// Suspended users whose chains answer 404: a few ids, replaced whole on any suspension
+    /// change (here or, through the change feed, on another instance).
+    halted_owners: RwLock<Arc<HashSet<UserId>>>,
+    /// Whether `halted_owners` has anyone, so redirects skip its lock when (as nearly always)
+    /// it has not.
+    any_halted: AtomicBool,
 }
 
 impl LinkCache {
@@ -80,7 +89,29 @@ impl LinkCache {
         LinkCache {
             domains: RwLock::default(),
             links: CoherentCache::new(capacity),
+            halted_owners: RwLock::default(),
+            any_halted: AtomicBool::new(false),
         }
+    }
+
+    pub(super) fn load_halted_owners(&self, owners: Vec<UserId>) {
+        let owners: HashSet<UserId> = owners.into_iter().collect();
+        let any = !owners.is_empty();
+        *self
+            .halted_owners
+            .write()
+            .unwrap_or_else(|poisoned| poisoned.into_inner()) = Arc::new(owners);
+        self.any_halted.store(any, Ordering::Release);
+    }
+
+    /// Whether `owner`'s chains are stopped.
+    fn halted(&self, owner: UserId) -> bool {
+        self.any_halted.load(Ordering::Acquire)
+            && self
+                .halted_owners
+                .read()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .contains(&owner)
     }
 
     pub(super) fn load_domains(&self, domains: Vec<Domain>) {
@@ -211,7 +242,7 @@ impl App {
         let Some(link) = link else {
             return Ok(Resolution::NotFound);
         };
-        if link.deleted || link.status == ChainStatus::Disabled {
+        if link.deleted || link.status == ChainStatus::Disabled || cache.halted(link.user_id) {
             return Ok(Resolution::NotFound);
         }
         if is_expired(link.valid_time, self.now()) {
@@ -247,6 +278,10 @@ impl App {
             Invalidation::Keys => self.inner.keys.clear(),
             Invalidation::VisitorSecret => self.reload_visitor_secret().await?,
             Invalidation::Templates => self.forget_templates(),
+            Invalidation::Users => {
+                self.inner.keys.clear();
+                self.reload_halted_owners().await?;
+            }
         }
         Ok(())
     }
@@ -260,6 +295,7 @@ impl App {
                 self.forget_templates();
                 self.inner.keys.clear();
                 self.reload_visitor_secret().await?;
+                self.reload_halted_owners().await?;
                 self.reload_domains().await
             }
             FeedEvent::Checkpoint(seq) => Ok(self.store().acknowledge(*seq).await?),
@@ -268,6 +304,13 @@ impl App {
                 Ok(())
             }
         }
+    }
+
+    /// Reloads who is suspended with their redirects.
+    pub(super) async fn reload_halted_owners(&self) -> Result<()> {
+        let owners = self.store().users_without_redirects().await?;
+        self.inner.links.load_halted_owners(owners);
+        Ok(())
     }
 
     /// Reloads the domain directory.

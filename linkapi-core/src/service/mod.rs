@@ -32,6 +32,7 @@ mod workchat;
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
+pub use admin::UserEdit;
 pub use auth::{BootstrapKey, Principal, hash_key};
 pub use chains::{ChainView, CreatedChain, NewShortChain, ShortChainPatch};
 use channels::PageAnswer;
@@ -56,9 +57,10 @@ use crate::clock::{Calendar, Clock};
 use crate::error::{Error, Result};
 use crate::metrics::Metrics;
 use crate::model::limits::MAX_HOST_NAME;
-use crate::model::{ApiKeyRecord, Domain, DomainId, DomainStatus, Scheme, Timestamp, UserId};
+use crate::model::{Domain, DomainId, DomainStatus, Scheme, Timestamp, UserId};
 use crate::store::{
-    BoxFuture, FeedEvent, Invalidation, NewDomain, Store, StoreError, StoreResult, Tx, Unique,
+    BoxFuture, FeedEvent, Invalidation, KeyGrant, NewDomain, Store, StoreError, StoreResult, Tx,
+    Unique,
 };
 
 /// How a transaction body with a rule of its own fails (see [`App::transact_checked`]).
@@ -261,7 +263,7 @@ struct Inner {
     links: links::LinkCache,
     /// Keys by the hash of their secret: what authentication reads instead of the database.
     /// Revocations clear it here and, through the change feed, on every instance.
-    keys: cache::CoherentCache<String, ApiKeyRecord>,
+    keys: cache::CoherentCache<String, KeyGrant>,
     /// Adds visits up in memory and writes the sums off the redirect path.
     visits: visits::VisitCounter,
     /// The secret visitor keys are made with.
@@ -332,6 +334,7 @@ impl App {
         let default_domain = Self::register_default_domain(&*store, &*clock, &config, host).await?;
         let links = links::LinkCache::new(config.link_cache_capacity);
         links.load_domains(store.domains().await?);
+        links.load_halted_owners(store.users_without_redirects().await?);
         let visitor_secret = Self::visitor_secret(&*store, &*clock).await?;
         let metrics = Arc::new(Metrics::new());
         let visits = visits::VisitCounter::start(

@@ -107,6 +107,8 @@ pub struct LinkTarget {
     pub status: ChainStatus,
     /// Deleted chains keep their code (codes are never reused) and answer 404.
     pub deleted: bool,
+    /// Its owner, whose suspension can stop its redirects.
+    pub user_id: UserId,
     /// What a messaging-app or work-chat chain's visitor gets; `None` for short chains.
     pub page: Option<std::sync::Arc<PageTarget>>,
 }
@@ -325,6 +327,7 @@ pub(crate) fn link_from_row(row: &dyn StoredRow) -> StoreResult<(LinkTarget, Opt
         valid_time: row.int(3)?,
         status: chain_status(row, 4)?,
         deleted: row.flag(5)?,
+        user_id: UserId(row.int(6)?),
         page: None,
     };
     let page = match jump_row(row, 9)?.settings(kind)? {

@@ -25,13 +25,16 @@ pub enum Invalidation {
     VisitorSecret,
     /// A template was added, edited or retired.
     Templates,
+    /// A user was suspended or resumed, or their redirects stopped or restarted.
+    Users,
 }
 
 impl Invalidation {
     /// Whether every instance must have applied the change before its writer is told the
-    /// write is done: a revoked key must be refused by every instance from the next request on.
+    /// write is done: a revoked key (or a suspended user's) must be refused by every instance
+    /// from the next request on.
     pub fn needs_barrier(&self) -> bool {
-        matches!(self, Invalidation::Keys)
+        matches!(self, Invalidation::Keys | Invalidation::Users)
     }
 }
 

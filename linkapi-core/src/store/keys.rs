@@ -28,9 +28,29 @@ pub struct NewApiKey {
 pub(crate) const KEY_COLUMNS: &str =
     "id, user_id, name, prefix, scopes, created_at, expires_at, revoked_at";
 
-/// The key whose secret hashes to `$1`.
-pub(crate) static KEY_BY_HASH: std::sync::LazyLock<String> =
-    std::sync::LazyLock::new(|| format!("SELECT {KEY_COLUMNS} FROM api_keys WHERE hash = $1"));
+/// A key as authentication reads it: the record, and whether its user is suspended (a
+/// suspended user's keys are refused, and read together so one cached entry decides).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyGrant {
+    /// The key.
+    pub key: ApiKeyRecord,
+    /// Whether the key's user is suspended.
+    pub user_suspended: bool,
+}
+
+/// The key whose secret hashes to `$1`, with its user's suspension, as [`grant_from_row`]
+/// reads it.
+pub(crate) static KEY_BY_HASH: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    let columns = KEY_COLUMNS
+        .split(", ")
+        .map(|c| format!("k.{c}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    format!(
+        "SELECT {columns}, u.suspended_at IS NOT NULL
+         FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.hash = $1"
+    )
+});
 
 /// How many keys exist, revoked ones included.
 pub(crate) const COUNT_KEYS: &str = "SELECT count(*) FROM api_keys";
@@ -62,11 +82,18 @@ pub(crate) fn key_from_row(row: &dyn StoredRow) -> StoreResult<ApiKeyRecord> {
     })
 }
 
+pub(crate) fn grant_from_row(row: &dyn StoredRow) -> StoreResult<KeyGrant> {
+    Ok(KeyGrant {
+        key: key_from_row(row)?,
+        user_suspended: row.flag(8)?,
+    })
+}
+
 /// API keys.
 #[async_trait]
 pub trait KeyStore: Send + Sync {
     /// The key whose secret hashes to `hash`, revoked and expired ones included.
-    async fn key_by_hash(&self, hash: &str) -> StoreResult<Option<ApiKeyRecord>>;
+    async fn key_by_hash(&self, hash: &str) -> StoreResult<Option<KeyGrant>>;
     /// Keys, all or one user's, oldest first.
     async fn keys(&self, user: Option<UserId>) -> StoreResult<Vec<ApiKeyRecord>>;
     /// How many keys exist, revoked ones included.

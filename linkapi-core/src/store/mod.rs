@@ -82,7 +82,7 @@ pub use channels::{ChannelEdit, ChannelInput, ChannelStore, ChannelWrites};
 pub use conversions::{Conversion, ConversionStore, ConversionWrites};
 pub use domains::{DomainStore, DomainWrites, NewDomain};
 pub use groups::{GroupStore, GroupWrites, NewGroup};
-pub use keys::{KeyStore, KeyWrites, NewApiKey};
+pub use keys::{KeyGrant, KeyStore, KeyWrites, NewApiKey};
 pub use templates::{NewTemplate, TemplatePatch, TemplateStore, TemplateWrites};
 pub use uploads::{BlobRecord, NewUpload, UploadClaim, UploadStore, UploadWrites};
 pub use users::{NewUser, UserStore, UserWrites};

@@ -27,6 +27,75 @@ pub struct User {
     pub daily_quota: Option<i64>,
     /// RFC 3339.
     pub created_at: String,
+    /// Whether the user is suspended (their keys answer 401).
+    pub suspended: bool,
+    /// When the user was suspended, RFC 3339; null when not suspended.
+    pub suspended_at: Option<String>,
+    /// Whether the suspended user's chains answer 404 instead of redirecting.
+    pub suspend_redirects: bool,
+}
+
+/// `PATCH /admin/users/{id}`: only the fields sent change.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EditUser {
+    /// A new unique name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = super::NAME_PATTERN), length(min = 1, max = 64))]
+    pub name: Option<String>,
+    /// A new daily quota; null returns the user to the server's default.
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[schemars(range(min = 0))]
+    pub daily_quota: Option<Option<i64>>,
+    /// true suspends the user (every key of theirs answers 401 at once, on every instance);
+    /// false resumes them, redirects included.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suspended: Option<bool>,
+    /// With a suspended user: true makes their chains answer 404 instead of redirecting.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suspend_redirects: Option<bool>,
+}
+
+/// A field that is present, null included: `Some(None)` for null, absent stays `None`.
+fn present<'de, D, T>(deserializer: D) -> Result<Option<Option<T>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Option::<T>::deserialize(deserializer).map(Some)
+}
+
+/// What a user has and uses.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Usage {
+    /// Chains not deleted, of every kind.
+    pub chains: i64,
+    /// Chains created today, as the daily quota counts them.
+    pub created_today: i64,
+    /// The daily quota in force: the user's own, else the server's default.
+    pub daily_quota: i64,
+    /// Bytes the user's uploads take.
+    pub upload_bytes: i64,
+    /// Uploads the user has.
+    pub uploads: i64,
+    /// Keys neither revoked nor expired.
+    pub active_keys: i64,
+    /// Keys ever made, revoked and expired included.
+    pub keys: i64,
+}
+
+/// `GET /admin/users/{id}`: the user and their usage.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct UserDetail {
+    /// The user.
+    #[serde(flatten)]
+    pub user: User,
+    /// What they have and use.
+    pub usage: Usage,
 }
 
 /// `POST /admin/keys`.

@@ -41,5 +41,6 @@ mod text;
 mod upload_bodies;
 mod uploads;
 mod uploads_shared;
+mod users;
 mod visits;
 mod workchat;

@@ -2,13 +2,14 @@
 
 use std::sync::Arc;
 
-use linkapi_core::model::{ChainKind, DomainStatus, KeyId, Scope, UserId};
+use linkapi_core::model::{ChainKind, DomainStatus, KeyId, Scope, User, UserId};
 use linkapi_core::store::{NewApiKey, NewGroup, NewUser, Store, StoreError, Unique};
 
 use crate::{T0, conformance, domain, new_domain, short_chain, tx, user};
 
 conformance!(
     users_are_stored_listed_and_unique_by_name,
+    users_are_edited_suspended_and_their_usage_counted,
     keys_are_found_by_hash_listed_per_user_and_revoked_once,
     domains_are_unique_by_host_and_change_status,
     groups_belong_to_one_user_and_count_live_chains,
@@ -63,6 +64,95 @@ async fn users_are_stored_listed_and_unique_by_name(store: Arc<dyn Store>) {
     assert_eq!(seen.map(|u| u.name), Some("carol".to_owned()));
 }
 
+async fn users_are_edited_suspended_and_their_usage_counted(store: Arc<dyn Store>) {
+    let alice = user(&store, "alice").await;
+    let bob = user(&store, "bob").await;
+    let alice_id = alice.id;
+    tx!(store, |tx| {
+        tx.insert_key(new_key(alice_id, "cccc3333", vec![Scope::All]))
+            .await
+    })
+    .unwrap();
+    tx!(store, |tx| {
+        let second = tx
+            .insert_key(new_key(alice_id, "dddd4444", vec![Scope::All]))
+            .await?;
+        tx.revoke_key(second.id, T0).await
+    })
+    .unwrap();
+    let dom_id = domain(&store, "u.example").await.id;
+    for code in ["u1", "u2", "u3"] {
+        tx!(store, |tx| {
+            tx.insert_chain(short_chain(alice_id, dom_id, code, T0))
+                .await?;
+            tx.count_creation(alice_id, T0 - T0 % 86_400).await
+        })
+        .unwrap();
+    }
+    let usage = store
+        .user_usage(alice.id, T0 - T0 % 86_400, T0)
+        .await
+        .unwrap();
+    assert_eq!(
+        (
+            usage.chains,
+            usage.created_today,
+            usage.uploads,
+            usage.upload_bytes
+        ),
+        (3, 3, 0, 0)
+    );
+    assert_eq!((usage.active_keys, usage.keys), (1, 2));
+    // Keys expire an hour after T0 (see new_key): later, none is active.
+    let later = store
+        .user_usage(alice.id, T0 - T0 % 86_400, T0 + 7200)
+        .await
+        .unwrap();
+    assert_eq!(later.active_keys, 0);
+    let tomorrow = store
+        .user_usage(alice.id, T0 - T0 % 86_400 + 86_400, T0)
+        .await
+        .unwrap();
+    assert_eq!(tomorrow.created_today, 0);
+
+    let mut edited = alice.clone();
+    edited.name = "alice-2".to_owned();
+    edited.daily_quota = Some(3);
+    edited.suspended_at = Some(T0 + 5);
+    edited.redirects_suspended = true;
+    write_user(&store, &edited).await.unwrap();
+    assert_eq!(store.user(alice.id).await.unwrap(), Some(edited.clone()));
+    assert_eq!(
+        store.users_without_redirects().await.unwrap(),
+        vec![alice.id]
+    );
+    let grant = store.key_by_hash("cccc3333").await.unwrap().unwrap();
+    assert!(grant.user_suspended);
+
+    let mut clash = bob.clone();
+    clash.name = "alice-2".to_owned();
+    let taken = write_user(&store, &clash).await;
+    assert!(
+        matches!(taken, Err(StoreError::Conflict(Unique::UserName))),
+        "{taken:?}"
+    );
+    // Suspended without stopping redirects: the user's links still redirect.
+    edited.redirects_suspended = false;
+    write_user(&store, &edited).await.unwrap();
+    assert!(store.users_without_redirects().await.unwrap().is_empty());
+}
+
+/// Writes `user` over its stored row in a transaction of its own.
+async fn write_user(store: &Arc<dyn Store>, user: &User) -> Result<(), StoreError> {
+    let user = user.clone();
+    linkapi_core::store::transact(&**store, move |tx| {
+        let user = user.clone();
+        Box::pin(async move { tx.update_user(&user).await })
+    })
+    .await
+    .map(|(value, _changes)| value)
+}
+
 fn new_key(user: UserId, hash: &str, scopes: Vec<Scope>) -> NewApiKey {
     NewApiKey {
         user_id: user,
@@ -91,7 +181,8 @@ async fn keys_are_found_by_hash_listed_per_user_and_revoked_once(store: Arc<dyn 
     .unwrap();
 
     let found = store.key_by_hash("aaaa1111").await.unwrap().unwrap();
-    assert_eq!(found, first);
+    assert_eq!(found.key, first);
+    assert!(!found.user_suspended);
     assert_eq!(store.key_by_hash("nothing").await.unwrap(), None);
     assert_eq!(
         store.keys(None).await.unwrap(),
@@ -124,6 +215,7 @@ async fn keys_are_found_by_hash_listed_per_user_and_revoked_once(store: Arc<dyn 
             .await
             .unwrap()
             .unwrap()
+            .key
             .revoked_at,
         Some(T0 + 10)
     );

@@ -6,7 +6,7 @@ use crate::error::Result;
 use crate::http::request::{json, path_id, query};
 use crate::http::response::Body;
 use crate::model::{ApiKeyRecord, Domain, DomainId, KeyId, User, UserId};
-use crate::service::App;
+use crate::service::{App, UserEdit};
 use crate::wire::admin as wire;
 
 type Response = http::Response<Body>;
@@ -17,6 +17,9 @@ fn user_out(u: &User) -> wire::User {
         name: u.name.clone(),
         daily_quota: u.daily_quota,
         created_at: format_rfc3339(u.created_at),
+        suspended: u.suspended_at.is_some(),
+        suspended_at: u.suspended_at.map(format_rfc3339),
+        suspend_redirects: u.redirects_suspended,
     }
 }
 
@@ -67,6 +70,38 @@ pub(crate) async fn list_users(app: &App, call: Call) -> Result<Response> {
     Ok(call
         .reply
         .ok(users.iter().map(user_out).collect::<Vec<_>>()))
+}
+
+/// # `GET /admin/users/{id}`
+pub(crate) async fn get_user(app: &App, call: Call) -> Result<Response> {
+    let id = UserId(path_id(call.param.as_deref(), "user")?);
+    let (user, usage) = app.user_with_usage(id).await?;
+    Ok(call.reply.ok(wire::UserDetail {
+        user: user_out(&user),
+        usage: wire::Usage {
+            chains: usage.chains,
+            created_today: usage.created_today,
+            daily_quota: user.daily_quota.unwrap_or(app.config().daily_create_quota),
+            upload_bytes: usage.upload_bytes,
+            uploads: usage.uploads,
+            active_keys: usage.active_keys,
+            keys: usage.keys,
+        },
+    }))
+}
+
+/// # `PATCH /admin/users/{id}`
+pub(crate) async fn edit_user(app: &App, call: Call) -> Result<Response> {
+    let id = UserId(path_id(call.param.as_deref(), "user")?);
+    let input: wire::EditUser = json(&call.parts.headers, &call.body)?;
+    let edit = UserEdit {
+        name: input.name,
+        daily_quota: input.daily_quota,
+        suspended: input.suspended,
+        suspend_redirects: input.suspend_redirects,
+    };
+    let user = app.edit_user(&call.who, id, edit).await?;
+    Ok(call.reply.ok(user_out(&user)))
 }
 
 /// # `POST /admin/keys`

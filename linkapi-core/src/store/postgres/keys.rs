@@ -4,13 +4,15 @@ use async_trait::async_trait;
 
 use super::{PgStore, PgTx, count, insert_returning, one};
 use crate::model::{ApiKeyRecord, KeyId, Timestamp, UserId};
-use crate::store::keys::{COUNT_KEYS, KEY_BY_HASH, KEY_COLUMNS, key_from_row, scopes_to_text};
+use crate::store::keys::{
+    COUNT_KEYS, KEY_BY_HASH, KEY_COLUMNS, KeyGrant, grant_from_row, key_from_row, scopes_to_text,
+};
 use crate::store::{KeyStore, KeyWrites, NewApiKey, StoreResult, StoredRow, Unique};
 
 #[async_trait]
 impl KeyStore for PgStore {
-    async fn key_by_hash(&self, hash: &str) -> StoreResult<Option<ApiKeyRecord>> {
-        self.one(&KEY_BY_HASH, &[&hash], key_from_row).await
+    async fn key_by_hash(&self, hash: &str) -> StoreResult<Option<KeyGrant>> {
+        self.one(&KEY_BY_HASH, &[&hash], grant_from_row).await
     }
 
     async fn keys(&self, user: Option<UserId>) -> StoreResult<Vec<ApiKeyRecord>> {

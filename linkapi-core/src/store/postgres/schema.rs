@@ -331,6 +331,11 @@ CREATE INDEX chains_customer ON chains(user_id, customer_id) WHERE customer_id I
 CREATE INDEX workchat_transfers_corp ON workchat_transfers(user_id, corp_id, id);
 CREATE INDEX channels_live ON channels(chain_id, sort, id) WHERE deleted_at IS NULL;
 "#,
+    // Users can be suspended (their keys refused) and their chains' redirects stopped.
+    r#"
+ALTER TABLE users ADD COLUMN suspended_at BIGINT;
+ALTER TABLE users ADD COLUMN redirects_suspended BOOLEAN NOT NULL DEFAULT false;
+"#,
 ];
 
 /// A database whose schema is newer than this build knows.

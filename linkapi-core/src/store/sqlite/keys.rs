@@ -5,14 +5,16 @@ use rusqlite::params;
 
 use super::{SqliteStore, SqliteTx, all, count, one, unique_or_backend};
 use crate::model::{ApiKeyRecord, KeyId, Timestamp, UserId};
-use crate::store::keys::{COUNT_KEYS, KEY_BY_HASH, KEY_COLUMNS, key_from_row, scopes_to_text};
+use crate::store::keys::{
+    COUNT_KEYS, KEY_BY_HASH, KEY_COLUMNS, KeyGrant, grant_from_row, key_from_row, scopes_to_text,
+};
 use crate::store::{KeyStore, KeyWrites, NewApiKey, StoreResult, Unique};
 
 #[async_trait]
 impl KeyStore for SqliteStore {
-    async fn key_by_hash(&self, hash: &str) -> StoreResult<Option<ApiKeyRecord>> {
+    async fn key_by_hash(&self, hash: &str) -> StoreResult<Option<KeyGrant>> {
         let hash = hash.to_owned();
-        self.read(move |c| one(c, &KEY_BY_HASH, [hash], key_from_row))
+        self.read(move |c| one(c, &KEY_BY_HASH, [hash], grant_from_row))
             .await
     }
 
