@@ -181,54 +181,83 @@ impl App {
                 ),
             ));
         }
-        let new = NewUser {
-            name: "admin".into(),
-            daily_quota: None,
-            created_at: self.now(),
-        };
-        let user = match self
-            .transact(move |tx| {
-                let new = new.clone();
-                Box::pin(async move { tx.insert_user(new).await })
-            })
-            .await
-        {
-            Ok(user) => user,
-            // A deployment whose keys were all deleted by hand may still have its admin user.
-            Err(StoreError::Conflict(Unique::UserName)) => self
-                .store()
-                .users()
-                .await?
-                .into_iter()
-                .find(|u| u.name == "admin")
-                .ok_or(Error::NotFound("user"))?,
-            Err(e) => return Err(e.into()),
-        };
-        let name = "bootstrap".to_owned();
         let key = match initial {
-            Some(secret) => {
-                match self
-                    .store_key(user.id, name, vec![Scope::All], None, secret)
-                    .await
-                {
-                    // Another instance sharing the database bootstrapped it first.
-                    Err(StoreError::Conflict(Unique::KeyHash)) => return Ok(None),
-                    other => other?,
-                };
-                BootstrapKey {
-                    secret: secret.to_owned(),
-                    generated: false,
-                }
-            }
+            Some(secret) => BootstrapKey {
+                secret: secret.to_owned(),
+                generated: false,
+            },
             None => BootstrapKey {
-                secret: self
-                    .issue_key(user.id, name, vec![Scope::All], None)
-                    .await?
-                    .1,
+                secret: format!("{KEY_PREFIX}{}", random_code(KEY_RANDOM_LEN)),
                 generated: true,
             },
         };
-        Ok(Some(key))
+        let now = self.now();
+        let (prefix, hash) = (visible_prefix(&key.secret), hash_key(&key.secret));
+        let new_key = move |user_id| NewApiKey {
+            user_id,
+            name: "bootstrap".to_owned(),
+            prefix: prefix.clone(),
+            hash: hash.clone(),
+            scopes: vec![Scope::All],
+            created_at: now,
+            expires_at: None,
+        };
+        // Instances starting together on one empty database race here; the key count is read
+        // inside each transaction, behind a lock on the `admin` user's row (its insert, or an
+        // update of it), so exactly one of them makes a key.
+        let first = {
+            let new_key = new_key.clone();
+            self.transact(move |tx| {
+                let new_key = new_key.clone();
+                Box::pin(async move {
+                    if tx.count_keys().await? > 0 {
+                        return Ok(false);
+                    }
+                    let user = tx
+                        .insert_user(NewUser {
+                            name: "admin".into(),
+                            daily_quota: None,
+                            created_at: now,
+                        })
+                        .await?;
+                    tx.insert_key(new_key(user.id)).await?;
+                    Ok(true)
+                })
+            })
+            .await
+        };
+        let made = match first {
+            Ok(made) => made,
+            // The admin user exists: another instance's bootstrap committed it, or a
+            // deployment whose keys were all deleted by hand kept it.
+            Err(StoreError::Conflict(Unique::UserName)) => {
+                let admin = self
+                    .store()
+                    .users()
+                    .await?
+                    .into_iter()
+                    .find(|u| u.name == "admin")
+                    .ok_or(Error::NotFound("user"))?;
+                self.transact(move |tx| {
+                    let (admin, new_key) = (admin.clone(), new_key.clone());
+                    Box::pin(async move {
+                        // Rewriting the row locks it until commit: the other bootstraps wait
+                        // here and then count this one's key.
+                        tx.update_user(&admin).await?;
+                        if tx.count_keys().await? > 0 {
+                            return Ok(false);
+                        }
+                        tx.insert_key(new_key(admin.id)).await?;
+                        Ok(true)
+                    })
+                })
+                .await?
+            }
+            // The same initial key from another instance that got there first.
+            Err(StoreError::Conflict(Unique::KeyHash)) => false,
+            Err(e) => return Err(e.into()),
+        };
+        Ok(made.then_some(key))
     }
 }
 

@@ -107,4 +107,6 @@ pub trait KeyWrites: Send {
     async fn insert_key(&mut self, new: NewApiKey) -> StoreResult<ApiKeyRecord>;
     /// Marks a key revoked at `at` unless it already is; returns it as it now stands.
     async fn revoke_key(&mut self, id: KeyId, at: Timestamp) -> StoreResult<Option<ApiKeyRecord>>;
+    /// How many keys exist, revoked ones included, as the transaction sees them.
+    async fn count_keys(&mut self) -> StoreResult<i64>;
 }

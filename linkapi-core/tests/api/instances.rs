@@ -396,3 +396,58 @@ async fn api_calls_answer_while_two_instances_flush_redirect_load() {
     }
     assert_eq!(counted, visits, "every redirect was counted once");
 }
+
+/// Six instances starting at once on one empty database, none given an initial key: exactly
+/// one of them makes (and would print) the first admin key.
+#[tokio::test]
+async fn instances_bootstrapping_one_empty_database_make_exactly_one_key() {
+    use linkapi_core::store::Store;
+    use linkapi_core::store::postgres::{PgOptions, PgStore};
+    use linkapi_core::{App, AppConfig, ManualClock};
+    use std::sync::Arc;
+
+    let Some(Backend::Postgres { url }) = Backend::postgres() else {
+        return; // PostgreSQL is not installed and not required here.
+    };
+    let mut apps = Vec::new();
+    for _ in 0..6 {
+        let store: Arc<dyn Store> = Arc::new(
+            PgStore::connect(&url, PgOptions::default())
+                .await
+                .expect("connect"),
+        );
+        let app = App::start(
+            store,
+            Arc::new(ManualClock::new(crate::support::START)),
+            AppConfig {
+                default_host: "go.example.com".to_owned(),
+                ..AppConfig::default()
+            },
+        )
+        .await
+        .expect("start");
+        apps.push(app);
+    }
+    let mut set = tokio::task::JoinSet::new();
+    for app in apps.clone() {
+        set.spawn(async move { app.bootstrap(None).await });
+    }
+    let mut made = Vec::new();
+    while let Some(outcome) = set.join_next().await {
+        if let Some(key) = outcome.expect("task").expect("bootstrap") {
+            made.push(key);
+        }
+    }
+    assert_eq!(made.len(), 1, "one first key: {made:?}");
+    assert!(made[0].generated);
+    assert_eq!(apps[0].keys(None).await.expect("keys").len(), 1);
+    assert_eq!(apps[0].users().await.expect("users").len(), 1);
+    // The key made is the one stored, and it works on every instance.
+    for app in &apps {
+        app.authenticate(&made[0].secret)
+            .await
+            .expect("the first key works");
+    }
+    // A later start finds the key and makes none.
+    assert!(apps[3].bootstrap(None).await.expect("bootstrap").is_none());
+}

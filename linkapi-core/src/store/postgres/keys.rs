@@ -75,4 +75,8 @@ impl KeyWrites for PgTx<'_> {
         )
         .await
     }
+
+    async fn count_keys(&mut self) -> StoreResult<i64> {
+        count(&self.tx, COUNT_KEYS, &[]).await
+    }
 }

@@ -79,4 +79,8 @@ impl KeyWrites for SqliteTx<'_> {
             key_from_row,
         )
     }
+
+    async fn count_keys(&mut self) -> StoreResult<i64> {
+        count(self.conn, COUNT_KEYS, [])
+    }
 }
