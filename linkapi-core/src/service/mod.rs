@@ -215,10 +215,7 @@ const RESYNC_RETRY: Duration = Duration::from_millis(500);
 /// Applies what the store's change feed says, for as long as the app lives. A notice that
 /// cannot be applied (the store is down while the domain directory must be reloaded) turns
 /// into a resync, retried until it succeeds.
-async fn apply_feed(
-    app: Weak<Inner>,
-    mut notices: tokio::sync::mpsc::UnboundedReceiver<FeedEvent>,
-) {
+async fn apply_feed(app: Weak<Inner>, mut notices: tokio::sync::mpsc::Receiver<FeedEvent>) {
     let mut pending_resync = false;
     loop {
         let notice = if pending_resync {

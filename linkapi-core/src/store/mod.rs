@@ -273,8 +273,10 @@ pub trait Store:
     /// Whether the backend answers (for `/readyz`).
     async fn ping(&self) -> StoreResult<()>;
     /// The feed of changes committed by any instance, for backends that several instances
-    /// share; `None` where this process is the only writer. Call once, inside a runtime.
-    fn feed(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<FeedEvent>>;
+    /// share; `None` where this process is the only writer. Call once, inside a runtime. The
+    /// feed is bounded: an instance that falls behind is sent [`FeedEvent::Resync`] rather
+    /// than a backlog that grows without limit.
+    fn feed(&self) -> Option<tokio::sync::mpsc::Receiver<FeedEvent>>;
     /// Records that this instance applied every notice up to [`FeedEvent::Checkpoint`] `seq`.
     async fn acknowledge(&self, seq: i64) -> StoreResult<()>;
     /// This instance is stopping: writers on other instances need no longer wait for it.

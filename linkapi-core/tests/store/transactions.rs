@@ -85,3 +85,62 @@ async fn a_committed_body_returns_what_it_published(store: Arc<dyn Store>) {
             .unwrap();
     assert!(none.is_empty());
 }
+
+/// An instance that stops reading its feed while others write is not sent an ever-growing
+/// backlog: past `FEED_CAPACITY` notices the listener starts again from a resync.
+#[tokio::test]
+async fn a_feed_nobody_reads_stays_bounded_and_resyncs() {
+    use linkapi_core::store::FeedEvent;
+    use linkapi_core::store::postgres::FEED_CAPACITY;
+
+    use linkapi_core::store::postgres::{PgOptions, PgStore};
+
+    let Some(cluster) = crate::pg_cluster::cluster() else {
+        return; // PostgreSQL is not installed and not required here.
+    };
+    let url = cluster.new_database();
+    let store = PgStore::connect(&url, PgOptions::default())
+        .await
+        .expect("connect");
+    let writer = PgStore::connect(&url, PgOptions::default())
+        .await
+        .expect("connect");
+    let mut feed = store.feed().expect("PostgreSQL has a feed");
+    let d = DomainId(1);
+    let burst = FEED_CAPACITY + 1000;
+    // One transaction of many invalidations: the others' writes arrive faster than this
+    // instance (which reads nothing yet) takes them.
+    linkapi_core::store::transact(&writer, move |tx| {
+        Box::pin(async move {
+            for i in 0..burst {
+                tx.publish(Invalidation::Link {
+                    domain: d,
+                    code: format!("c{i}"),
+                })
+                .await?;
+            }
+            Ok(())
+        })
+    })
+    .await
+    .expect("published");
+    tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+
+    let mut received = 0usize;
+    let mut resyncs = 0;
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
+    while resyncs < 2 {
+        let event = tokio::time::timeout_at(deadline, feed.recv())
+            .await
+            .expect("a second resync within 30 s")
+            .expect("the feed stays open");
+        received += 1;
+        if event == FeedEvent::Resync {
+            resyncs += 1;
+        }
+    }
+    assert!(
+        received <= FEED_CAPACITY + 4,
+        "at most a full queue before the resync: {received}"
+    );
+}

@@ -63,7 +63,8 @@ pub(super) async fn await_barrier(store: &PgStore, seq: i64) -> StoreResult<()> 
         let behind = store
             .all(
                 "SELECT id FROM linkapi_instances
-                 WHERE applied < $1 AND seen_at > now() - make_interval(secs => $2)",
+                 WHERE applied < $1 AND seen_at > now() - make_interval(secs => $2)
+                   AND (listener_pid IS NULL OR listener_pid IN (SELECT pid FROM pg_stat_activity))",
                 &[&seq, &INSTANCE_TIMEOUT_SECS],
                 instance,
             )

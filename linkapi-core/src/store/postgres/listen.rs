@@ -19,6 +19,11 @@
 //! change committed before the instant has been passed on. An instance that stops hearing
 //! these (frozen, stalled, its feed lost) knows its caches may be stale.
 //!
+//! Both queues on the way (connection to listener, listener to instance) are bounded. When the
+//! instance falls so far behind that one fills, the listener drops its connection and
+//! reconnects, which opens with a resync: the instance forgets its caches instead of holding an
+//! ever-growing backlog, and memory stays bounded however fast the others write.
+//!
 //! The task ends when the receiving end of the feed is dropped, removing the instance's row.
 
 use std::sync::Arc;
@@ -39,13 +44,32 @@ const CATCH_UP: Duration = Duration::from_millis(500);
 const ROUND_TRIP_TIMEOUT: Duration = Duration::from_secs(5);
 /// The longest wait between reconnection attempts.
 const MAX_BACKOFF: Duration = Duration::from_secs(2);
+/// Notices an instance may have waiting before it is taken to have fallen behind (each one a
+/// few dozen bytes; a burst of writes elsewhere is thousands).
+pub const FEED_CAPACITY: usize = 8192;
+
+/// Why a notice was not passed on.
+enum Undelivered {
+    /// The instance is gone: stop.
+    Closed,
+    /// The instance is behind: start again from a resync.
+    Behind,
+}
+
+/// Passes a notice on without waiting.
+fn offer(notices: &mpsc::Sender<FeedEvent>, notice: FeedEvent) -> Result<(), Undelivered> {
+    notices.try_send(notice).map_err(|err| match err {
+        mpsc::error::TrySendError::Full(_) => Undelivered::Behind,
+        mpsc::error::TrySendError::Closed(_) => Undelivered::Closed,
+    })
+}
 
 pub(super) fn start(
     config: tokio_postgres::Config,
     tls: tokio_postgres_rustls::MakeRustlsConnect,
     instance: Arc<str>,
-) -> mpsc::UnboundedReceiver<FeedEvent> {
-    let (notices, feed) = mpsc::unbounded_channel();
+) -> mpsc::Receiver<FeedEvent> {
+    let (notices, feed) = mpsc::channel(FEED_CAPACITY);
     let mut config = config;
     // So an operator can tell it apart in pg_stat_activity.
     config.application_name("linkapi listener");
@@ -71,7 +95,7 @@ async fn listen(
     config: &tokio_postgres::Config,
     tls: &tokio_postgres_rustls::MakeRustlsConnect,
     instance: &str,
-    notices: &mpsc::UnboundedSender<FeedEvent>,
+    notices: &mpsc::Sender<FeedEvent>,
 ) -> Result<(), String> {
     let (client, mut connection) = config
         .connect(tls.clone())
@@ -79,12 +103,17 @@ async fn listen(
         .map_err(|e| e.to_string())?;
     // The connection delivers notifications only while it is polled: a task of its own polls
     // it and passes them on; the client's queries below go through it too.
-    let (payloads, mut received) = mpsc::unbounded_channel::<String>();
+    // It never waits for the listener (whose queries it carries): when the queue is full it
+    // stops, which closes the connection and starts again from a resync.
+    let (payloads, mut received) = mpsc::channel::<String>(FEED_CAPACITY);
     let driver = tokio::spawn(async move {
         loop {
             match std::future::poll_fn(|cx| connection.poll_message(cx)).await {
                 Some(Ok(AsyncMessage::Notification(n))) => {
-                    if payloads.send(n.payload().to_owned()).is_err() {
+                    if let Err(err) = payloads.try_send(n.payload().to_owned()) {
+                        if matches!(err, mpsc::error::TrySendError::Full(_)) {
+                            behind();
+                        }
                         return;
                     }
                 }
@@ -114,10 +143,11 @@ async fn listen(
             .map_err(|e| e.to_string())?
             .get(0);
         beat(&client, instance).await?;
-        // The resync covers everything committed before the LISTEN took effect.
-        if notices.send(FeedEvent::Resync).is_err()
-            || notices.send(FeedEvent::Checkpoint(caught_up)).is_err()
-            || notices.send(FeedEvent::CaughtUp(listening_from)).is_err()
+        // The resync covers everything committed before the LISTEN took effect. These wait
+        // for room: after falling behind, the instance first works off what it has.
+        if notices.send(FeedEvent::Resync).await.is_err()
+            || notices.send(FeedEvent::Checkpoint(caught_up)).await.is_err()
+            || notices.send(FeedEvent::CaughtUp(listening_from)).await.is_err()
         {
             return Ok(());
         }
@@ -134,8 +164,10 @@ async fn listen(
                     let Some(payload) = payload else {
                         return Err("connection closed".to_owned());
                     };
-                    if !pass_on(&payload, instance, notices) {
-                        return Ok(());
+                    match pass_on(&payload, instance, notices) {
+                        Ok(()) => {}
+                        Err(Undelivered::Closed) => return Ok(()),
+                        Err(Undelivered::Behind) => return Err(behind()),
                     }
                 }
                 _ = catch_up.tick() => {
@@ -158,12 +190,16 @@ async fn listen(
                     }
                     // The driver passed on every notification that came before the answer.
                     while let Ok(payload) = received.try_recv() {
-                        if !pass_on(&payload, instance, notices) {
-                            return Ok(());
+                        match pass_on(&payload, instance, notices) {
+                            Ok(()) => {}
+                            Err(Undelivered::Closed) => return Ok(()),
+                            Err(Undelivered::Behind) => return Err(behind()),
                         }
                     }
-                    if notices.send(FeedEvent::CaughtUp(sent)).is_err() {
-                        return Ok(());
+                    match offer(notices, FeedEvent::CaughtUp(sent)) {
+                        Ok(()) => {}
+                        Err(Undelivered::Closed) => return Ok(()),
+                        Err(Undelivered::Behind) => return Err(behind()),
                     }
                 }
             }
@@ -180,32 +216,57 @@ async fn listen(
     result
 }
 
-/// Turns a notification into notices; `false` when the instance is gone.
-fn pass_on(payload: &str, instance: &str, notices: &mpsc::UnboundedSender<FeedEvent>) -> bool {
+/// Why the listener starts again after the instance fell behind.
+fn behind() -> String {
+    tracing::warn!("this instance fell behind the change feed; starting again from a resync");
+    "the instance fell behind the change feed".to_owned()
+}
+
+/// Turns a notification into notices.
+fn pass_on(
+    payload: &str,
+    instance: &str,
+    notices: &mpsc::Sender<FeedEvent>,
+) -> Result<(), Undelivered> {
     match serde_json::from_str::<Payload>(payload) {
         Ok(Payload { change, from, seq }) => {
             // The writing instance applied its own change right after its commit; applying
             // the echo again would only empty its cache.
-            let mut sent =
-                from == instance || notices.send(FeedEvent::Invalidation(change)).is_ok();
-            if let Some(seq) = seq {
-                sent &= notices.send(FeedEvent::Checkpoint(seq)).is_ok();
+            if from != instance {
+                offer(notices, FeedEvent::Invalidation(change))?;
             }
-            sent
+            if let Some(seq) = seq {
+                offer(notices, FeedEvent::Checkpoint(seq))?;
+            }
+            Ok(())
         }
         Err(err) => {
             tracing::warn!(error = %err, payload, "unreadable change notice");
-            true
+            Ok(())
         }
     }
 }
 
-/// Marks the instance alive, (re)creating its row if an operator or a cleanup removed it.
+/// Marks the instance alive, (re)creating its row if an operator or a cleanup removed it, with
+/// the backend of this connection: while that backend lives the instance is reachable. Then
+/// removes the rows of instances that are gone: their listener's backend has ended (the
+/// process crashed or was killed, so PostgreSQL closed its session), or they have not beaten
+/// for ten minutes.
 async fn beat(client: &tokio_postgres::Client, instance: &str) -> Result<(), String> {
     client
         .execute(
-            "INSERT INTO linkapi_instances (id, applied, seen_at) VALUES ($1, 0, now())
-             ON CONFLICT (id) DO UPDATE SET seen_at = now()",
+            "INSERT INTO linkapi_instances (id, applied, seen_at, listener_pid)
+             VALUES ($1, 0, now(), pg_backend_pid())
+             ON CONFLICT (id) DO UPDATE SET seen_at = now(), listener_pid = pg_backend_pid()",
+            &[&instance],
+        )
+        .await
+        .map_err(|e| e.to_string())?;
+    client
+        .execute(
+            "DELETE FROM linkapi_instances
+             WHERE id <> $1 AND (seen_at < now() - interval '10 minutes'
+                OR listener_pid NOT IN (SELECT pid FROM pg_stat_activity))",
             &[&instance],
         )
         .await

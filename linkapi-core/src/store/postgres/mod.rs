@@ -23,6 +23,8 @@ mod domains;
 mod groups;
 mod keys;
 mod listen;
+
+pub use listen::FEED_CAPACITY;
 mod schema;
 mod templates;
 mod uploads;
@@ -488,7 +490,7 @@ impl Store for PgStore {
         self.execute("SELECT 1", &[]).await.map(|_| ())
     }
 
-    fn feed(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<FeedEvent>> {
+    fn feed(&self) -> Option<tokio::sync::mpsc::Receiver<FeedEvent>> {
         Some(listen::start(
             self.config.clone(),
             self.tls.clone(),

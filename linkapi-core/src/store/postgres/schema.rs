@@ -332,9 +332,12 @@ CREATE INDEX workchat_transfers_corp ON workchat_transfers(user_id, corp_id, id)
 CREATE INDEX channels_live ON channels(chain_id, sort, id) WHERE deleted_at IS NULL;
 "#,
     // Users can be suspended (their keys refused) and their chains' redirects stopped.
+    // Instances record their listener's backend, so a crashed one (its connection gone) is
+    // neither waited for nor kept.
     r#"
 ALTER TABLE users ADD COLUMN suspended_at BIGINT;
 ALTER TABLE users ADD COLUMN redirects_suspended BOOLEAN NOT NULL DEFAULT false;
+ALTER TABLE linkapi_instances ADD COLUMN listener_pid INTEGER;
 "#,
 ];
 

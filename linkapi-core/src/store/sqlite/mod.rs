@@ -298,7 +298,7 @@ impl Store for SqliteStore {
         self.read(|c| count(c, "SELECT 1", []).map(|_| ())).await
     }
 
-    fn feed(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<FeedEvent>> {
+    fn feed(&self) -> Option<tokio::sync::mpsc::Receiver<FeedEvent>> {
         None
     }
 
