@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 
+use super::templates::check_template_limit;
 use super::{App, BodyError, Principal, TextRule, check_text, conflict_as};
 use crate::codes::{is_reserved, random_code, validate_code, validate_target_url};
 use crate::error::{Error, Result};
@@ -263,6 +264,12 @@ impl App {
     async fn insert_chain(&self, new: NewChain) -> Result<(Chain, i64)> {
         let code = new.code.clone();
         let default_quota = self.inner.config.daily_create_quota;
+        let template_limit = self.config().template_limit;
+        let template = new
+            .jump
+            .as_ref()
+            .map(|j| j.template_id)
+            .filter(|t| t.0 != 0);
         let calendar = &self.config().calendar;
         let day = calendar.day_start(new.created_at);
         let now = self.now();
@@ -272,6 +279,9 @@ impl App {
                 let new = new.clone();
                 Box::pin(async move {
                     let user = new.user_id;
+                    if let Some(template) = template {
+                        check_template_limit(tx, user, template, template_limit).await?;
+                    }
                     let chain = tx.insert_chain(new).await?;
                     let created_today = tx.count_creation(user, day).await?;
                     let limit = tx
@@ -282,6 +292,7 @@ impl App {
                     if created_today > limit {
                         return Err(BodyError::Rule(Error::QuotaExceeded { limit, retry_after }));
                     }
+
                     tx.publish(Invalidation::Link {
                         domain: chain.domain.id,
                         code: chain.code.clone(),
@@ -512,21 +523,28 @@ impl App {
             ));
         }
         self.own_short_chain(who, id).await?;
-        self.patch_chain(who, id, patch).await
+        self.patch_chain(who, id, patch, None).await
     }
 
     /// Applies a validated patch to one of the caller's live chains and tells every instance.
+    /// `new_template` is the template the patch gives the chain when it changes to one other
+    /// than the generic one: the user's template limit is checked in the same transaction.
     pub(super) async fn patch_chain(
         &self,
         who: &Principal,
         id: ChainId,
         patch: ChainPatch,
+        new_template: Option<crate::model::TemplateId>,
     ) -> Result<ChainView> {
         let (user, now) = (who.user_id, self.now());
+        let template_limit = self.config().template_limit;
         let chain = self
-            .transact(move |tx| {
+            .transact_checked(move |tx| {
                 let patch = patch.clone();
                 Box::pin(async move {
+                    if let Some(template) = new_template {
+                        check_template_limit(tx, user, template, template_limit).await?;
+                    }
                     let chain = tx.update_chain(user, id, &patch, now).await?;
                     if let Some(chain) = &chain {
                         tx.publish(Invalidation::Link {
@@ -538,7 +556,11 @@ impl App {
                     Ok(chain)
                 })
             })
-            .await?
+            .await
+            .map_err(|e| match e {
+                BodyError::Rule(e) => e,
+                BodyError::Store(e) => e.into(),
+            })?
             .ok_or(Error::NotFound("chain"))?;
         self.view_one(chain).await
     }

@@ -8,16 +8,38 @@
 //! trusted with page sources; every value a page shows is escaped by the engine.
 
 use super::chains::PageWindow;
-use super::{App, Principal};
+use super::{App, BodyError, Principal};
 use crate::codes::validate_optional_url;
 use crate::error::{Error, Result};
 use crate::model::limits::{MAX_TEMPLATE_BODY, MAX_TEMPLATE_NAME};
 use crate::model::{Template, TemplateId, UserId};
 use crate::pages::{JumpPage, safe_url};
-use crate::store::{Invalidation, NewTemplate, Page, TemplatePatch};
+use crate::store::{Invalidation, NewTemplate, Page, TemplatePatch, Tx};
 
 /// Layouts shipped with the server, by `style` name.
 pub const BUILT_IN_STYLES: &[&str] = &["generic", "card", "poster"];
+
+/// Inside a transaction about to give one of `user`'s chains `template` (not the generic
+/// one): refuses it when it would be one template more than `limit` among those the user's live
+/// chains use. The user's row is locked before counting, so concurrent choices of new templates
+/// are counted one after another, on every instance, and the limit is exact.
+pub(super) async fn check_template_limit(
+    tx: &mut dyn Tx,
+    user: UserId,
+    template: TemplateId,
+    limit: i64,
+) -> std::result::Result<(), BodyError> {
+    tx.lock_user(user).await?;
+    let in_use = tx.templates_in_use(user).await?;
+    let used = in_use.iter().filter(|t| t.0 != 0).count() as i64;
+    if !in_use.contains(&template) && used >= limit {
+        return Err(BodyError::Rule(Error::unprocessable(
+            "template_limit_reached",
+            format!("your chains already use {used} templates, the limit is {limit}"),
+        )));
+    }
+    Ok(())
+}
 
 /// A custom template as an administrator describes it.
 #[derive(Debug, Clone, Default)]

@@ -100,4 +100,6 @@ pub trait TemplateWrites: Send {
         id: TemplateId,
         at: Timestamp,
     ) -> StoreResult<Option<Template>>;
+    /// The distinct templates the user's live chains use, as the transaction sees them.
+    async fn templates_in_use(&mut self, user: UserId) -> StoreResult<Vec<TemplateId>>;
 }

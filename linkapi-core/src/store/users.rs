@@ -95,4 +95,8 @@ pub trait UserWrites: Send {
     async fn user(&mut self, id: UserId) -> StoreResult<Option<User>>;
     /// Writes `user`'s name, quota and suspension over the stored row.
     async fn update_user(&mut self, user: &User) -> StoreResult<()>;
+    /// Holds the user's row until commit: transactions checking a per-user limit that no row
+    /// of their own serializes (the templates a user's chains use) take it first, so they run
+    /// one after another on every instance.
+    async fn lock_user(&mut self, id: UserId) -> StoreResult<()>;
 }

@@ -451,3 +451,115 @@ async fn instances_bootstrapping_one_empty_database_make_exactly_one_key() {
     // A later start finds the key and makes none.
     assert!(apps[3].bootstrap(None).await.expect("bootstrap").is_none());
 }
+
+/// An instance that crashed (its listener's session ended) is neither waited for by a revoke
+/// nor kept in `linkapi_instances`.
+#[tokio::test]
+async fn a_crashed_instance_is_not_waited_for_and_is_removed() {
+    let Some(backend) = Backend::postgres() else {
+        return; // PostgreSQL is not installed and not required here.
+    };
+    let Backend::Postgres { url } = &backend else {
+        unreachable!("a PostgreSQL backend")
+    };
+    let servers = instances(backend.clone(), Options::default).await;
+    let cluster = crate::pg_cluster::cluster().expect("cluster");
+    let (user, _) = servers[0].full_user("crash").await;
+    // A backend that has ended: this psql session's.
+    let gone: i64 = cluster
+        .psql(url, "SELECT pg_backend_pid()")
+        .trim()
+        .parse()
+        .expect("a pid");
+    cluster.psql(
+        url,
+        &format!(
+            "INSERT INTO linkapi_instances (id, applied, seen_at, listener_pid) \
+             VALUES ('crashed', 0, now(), {gone})"
+        ),
+    );
+    let key = servers[0]
+        .post(
+            "/admin/keys",
+            ADMIN_KEY,
+            json!({"user_id": user, "scopes": ["chains:read"]}),
+        )
+        .await;
+    let key_id = key.primary_data()["id"].clone();
+    let started = std::time::Instant::now();
+    let revoked = servers[1]
+        .delete(&format!("/admin/keys/{key_id}"), ADMIN_KEY)
+        .await;
+    assert_eq!(revoked.status, StatusCode::OK, "{}", revoked.text);
+    assert!(
+        started.elapsed() < linkapi_core::store::BARRIER_TIMEOUT,
+        "the revoke did not wait for the crashed instance: {:?}",
+        started.elapsed()
+    );
+    // The next heartbeat of a live instance removes the row.
+    let removed = within(Duration::from_secs(15), || async {
+        let rows = cluster.psql(
+            url,
+            "SELECT count(*) FROM linkapi_instances WHERE id = 'crashed'",
+        );
+        rows.trim() == "0"
+    })
+    .await;
+    assert!(removed, "the crashed instance's row is removed");
+    let live = cluster.psql(url, "SELECT count(*) FROM linkapi_instances");
+    assert_eq!(live.trim(), "2", "the live instances stay");
+}
+
+/// 24 creates at once, spread over eight new templates, against a limit of three: exactly three
+/// templates end up in use, and every create that succeeded used one of them.
+#[tokio::test]
+async fn racing_creates_choosing_new_templates_stay_within_the_template_limit() {
+    for backend in backends() {
+        let servers = instances(backend.clone(), || Options {
+            template_limit: 3,
+            ..Options::default()
+        })
+        .await;
+        let mut templates = Vec::new();
+        for i in 0..8 {
+            let added = servers[0]
+                .post(
+                    "/admin/templates",
+                    ADMIN_KEY,
+                    json!({"name": format!("Race {i}")}),
+                )
+                .await;
+            assert_eq!(added.status, StatusCode::CREATED, "{}", added.text);
+            templates.push(added.primary_data()["id"].as_i64().expect("id"));
+        }
+        let (_, key) = servers[0]
+            .user_with_key("templater", crate::page_chains::WX_SCOPES)
+            .await;
+        let answers = race_posts(&servers, 24, "/wx-chains", &key, |i| {
+            json!({"scan_qr_url": "https://cdn.example.com/q.png",
+                   "jump_template_id": templates[i % templates.len()]})
+        })
+        .await;
+        let mut used = std::collections::HashSet::new();
+        // Answers come in the racers' order: racer i chose template i % 8.
+        for (i, (status, body)) in answers.iter().enumerate() {
+            match *status {
+                StatusCode::CREATED => {
+                    used.insert(templates[i % templates.len()]);
+                }
+                StatusCode::UNPROCESSABLE_ENTITY => {
+                    assert_eq!(
+                        body["code"], "template_limit_reached",
+                        "{backend:?}: {body}"
+                    );
+                }
+                other => panic!("{backend:?}: {other}: {body}"),
+            }
+        }
+        assert_eq!(used.len(), 3, "{backend:?}: {answers:?}");
+        let listing = servers[1 % servers.len()]
+            .post("/openapi/v1/template/list", &key, json!({}))
+            .await;
+        assert_eq!(listing.compat_result()["used_num"], 3, "{backend:?}");
+    }
+}

@@ -199,8 +199,8 @@ impl App {
     }
 
     /// Refuses a template the caller may not choose: any but the generic one on a card chain;
-    /// one not offered to the caller (unless the chain already uses it); one past the
-    /// caller's template limit.
+    /// one not offered to the caller (unless the chain already uses it). The template limit is
+    /// checked where the chain is written (`templates::check_template_limit`), so it is exact.
     pub(super) async fn check_template(
         &self,
         who: &Principal,
@@ -225,17 +225,6 @@ impl App {
             return Err(unprocessable(
                 "invalid_template",
                 format!("no template {id} for you (see GET /templates)"),
-            ));
-        }
-        let in_use = self.store().templates_in_use(who.user_id).await?;
-        let used = in_use.iter().filter(|t| t.0 != 0).count() as i64;
-        if !in_use.contains(&id) && used >= self.config().template_limit {
-            return Err(unprocessable(
-                "template_limit_reached",
-                format!(
-                    "your chains already use {used} templates, the limit is {}",
-                    self.config().template_limit
-                ),
             ));
         }
         Ok(())

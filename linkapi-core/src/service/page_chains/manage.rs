@@ -277,6 +277,8 @@ impl App {
             Some(old_jump.template_id),
         )
         .await?;
+        let new_template =
+            Some(jump.template_id).filter(|t| *t != old_jump.template_id && t.0 != 0);
         if jump != old_jump {
             patch.jump = Some(jump);
         }
@@ -290,7 +292,7 @@ impl App {
             // Every field given already had that value.
             return self.page_chain_view(chain).await;
         }
-        let view = self.patch_chain(who, id, patch).await?;
+        let view = self.patch_chain(who, id, patch, new_template).await?;
         let channels = self.store().channels(id).await?;
         Ok(PageChainView { view, channels })
     }

@@ -119,4 +119,9 @@ impl TemplateWrites for PgTx<'_> {
         )
         .await
     }
+
+    async fn templates_in_use(&mut self, user: UserId) -> StoreResult<Vec<TemplateId>> {
+        let ids = super::all(&self.tx, TEMPLATES_IN_USE, &[&user.0], first).await?;
+        Ok(ids.into_iter().map(TemplateId).collect())
+    }
 }

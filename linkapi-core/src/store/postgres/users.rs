@@ -84,4 +84,14 @@ impl UserWrites for PgTx<'_> {
             .map_err(|e| unique_or(e, Unique::UserName))?;
         Ok(())
     }
+
+    async fn lock_user(&mut self, id: UserId) -> StoreResult<()> {
+        super::execute(
+            &self.tx,
+            "SELECT id FROM users WHERE id = $1 FOR UPDATE",
+            &[&id.0],
+        )
+        .await
+        .map(|_| ())
+    }
 }

@@ -129,4 +129,9 @@ impl TemplateWrites for SqliteTx<'_> {
         }
         template_by_id(self.conn, id)
     }
+
+    async fn templates_in_use(&mut self, user: UserId) -> StoreResult<Vec<TemplateId>> {
+        let ids = all(self.conn, TEMPLATES_IN_USE, [user.0], first)?;
+        Ok(ids.into_iter().map(TemplateId).collect())
+    }
 }

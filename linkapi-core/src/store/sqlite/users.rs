@@ -78,4 +78,9 @@ impl UserWrites for SqliteTx<'_> {
             .map_err(|e| unique_or_backend(e, Unique::UserName))?;
         Ok(())
     }
+
+    async fn lock_user(&mut self, _id: UserId) -> StoreResult<()> {
+        // One writer thread runs every transaction body in turn: they are serialized already.
+        Ok(())
+    }
 }
