@@ -272,7 +272,10 @@ pub async fn wx(ctx: Context, command: WxCommand) -> Result<()> {
             json,
         } => {
             let input = placed(wx_input(*fields)?, custom_code, domain);
-            let created = ctx.client()?.create_wx_chain(&input).await?;
+            let created = ctx
+                .client()?
+                .create_wx_chain(&primary::NewWxChain(input))
+                .await?;
             ctx.out.success(&format!("Created {}", created.render_url));
             ctx.out.record(&created, json.json.as_deref())
         }

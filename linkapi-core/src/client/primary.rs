@@ -219,7 +219,7 @@ impl Client {
     /// As the server answers; see [`ClientError`].
     pub async fn create_wx_chain(
         &self,
-        input: &primary::WxChainInput,
+        input: &primary::NewWxChain,
     ) -> Result<primary::CreatedWxChain, ClientError> {
         self.with_body(op::WX_CHAINS_CREATE, "/wx-chains", input)
             .await

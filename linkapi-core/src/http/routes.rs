@@ -200,7 +200,7 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
             Write(Chains),
             handler!(j::create_wx_chain),
         )
-        .body::<wp::WxChainInput>()
+        .body::<wp::NewWxChain>()
         .created::<wp::CreatedWxChain>(),
         primary(
             GET,

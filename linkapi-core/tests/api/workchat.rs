@@ -152,6 +152,53 @@ async fn work_chat_chains_lead_to_an_acquisition_link_or_a_url() {
         .compat_result()
         .clone();
     assert_eq!(info["customer_id"], 0);
+
+    // The primary surface has the same power: back to the acquisition link.
+    let id = info["chain_id"].as_i64().unwrap();
+    let patched = server
+        .patch(
+            &format!("/wx-chains/{id}"),
+            &key,
+            json!({"wxwork_type": 1, "customer_id": link["id"]}),
+        )
+        .await;
+    assert_eq!(patched.status, StatusCode::OK, "{}", patched.text);
+    assert_eq!(patched.primary_data()["wxwork_type"], 1);
+    assert_eq!(patched.primary_data()["customer_id"], link["id"]);
+    let visit = server.visit(&code).await;
+    assert_eq!(visit.status, StatusCode::OK);
+    assert_eq!(
+        button_href(&visit.text).as_deref(),
+        Some("https://work.example.com/ca/L1")
+    );
+    // ... and to the URL again, as the compatibility edit left it for what follows.
+    let back = server
+        .patch(
+            &format!("/wx-chains/{id}"),
+            &key,
+            json!({"wxwork_type": 2, "target_url": "https://work.example.com/u/42"}),
+        )
+        .await;
+    assert_eq!(back.status, StatusCode::OK, "{}", back.text);
+    assert_eq!(
+        button_href(&server.visit(&code).await.text).as_deref(),
+        Some("https://work.example.com/u/42")
+    );
+    // A messaging-app chain refuses a work-chat destination there, as on create.
+    let messaging = crate::page_chains::create_wx(
+        &server,
+        &key,
+        json!({"sub_type": 2, "wx_id": "acct", "avatar": "https://img.example/a.png"}),
+    )
+    .await;
+    server
+        .patch(
+            &format!("/wx-chains/{}", messaging["id"]),
+            &key,
+            json!({"target_url": "https://work.example.com/u/42"}),
+        )
+        .await
+        .assert_primary_error(StatusCode::UNPROCESSABLE_ENTITY, "field_not_allowed");
     assert_eq!(info["channel_list"][0]["id"], channel_id);
     assert_eq!(
         info["channel_list"][0]["url"],

@@ -121,6 +121,9 @@ fn primary_input(input: primary::WxChainInput) -> PageChainInput {
         qrcode_vc_type: input.qrcode_vc_type,
         visit_type: input.visit_type,
         channels: primary_channels(input.channel_list),
+        wxwork_type: input.wxwork_type,
+        customer_id: input.customer_id,
+        target_url: input.target_url,
         ..PageChainInput::default()
     }
 }
@@ -177,7 +180,7 @@ fn created(view: &PageChainView) -> compat::CreatedWxChain {
 
 /// # `POST /wx-chains` (`chains:write`)
 pub(crate) async fn create_wx_chain(app: &App, call: Call) -> Result<Response> {
-    let input: primary::WxChainInput = json(&call.parts.headers, &call.body)?;
+    let primary::NewWxChain(input) = json(&call.parts.headers, &call.body)?;
     let view = app
         .create_messaging_chain(&call.who, ChainKind::Messaging, primary_input(input))
         .await?;

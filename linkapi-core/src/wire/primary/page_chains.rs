@@ -52,8 +52,8 @@ pub struct ChannelInput {
     pub status: Option<i64>,
 }
 
-/// `POST /wx-chains` (spec 2.2) and `PATCH /wx-chains/{id}`: on create absent fields take
-/// their defaults, on edit they stay as they are.
+/// `PATCH /wx-chains/{id}`, and through [`NewWxChain`] `POST /wx-chains` (spec 2.2): on
+/// create absent fields take their defaults, on edit they stay as they are.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WxChainInput {
@@ -154,6 +154,66 @@ pub struct WxChainInput {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(length(max = crate::model::limits::MAX_CHANNELS))]
     pub channel_list: Option<Vec<ChannelInput>>,
+    /// Edit of a work-chat chain only: 1 an acquisition link of the assembly list
+    /// (`customer_id`), 2 a work-chat URL (`target_url`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("enum" = [1, 2, null]))]
+    pub wxwork_type: Option<i64>,
+    /// Edit of a work-chat chain only: the assembly-list entry (wxwork_type 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0))]
+    pub customer_id: Option<i64>,
+    /// Edit of a work-chat chain only: the work-chat URL (wxwork_type 2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = crate::wire::URL_OR_EMPTY_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
+    pub target_url: Option<String>,
+}
+
+/// Fields of [`WxChainInput`] that only an edit of a work-chat chain takes: work-chat chains
+/// are created on the compatibility surface (`workchat/chain/create`).
+const WORK_CHAT_EDIT_FIELDS: &[&str] = &["wxwork_type", "customer_id", "target_url"];
+
+/// `POST /wx-chains`: a [`WxChainInput`] without the work-chat edit fields, which are
+/// refused as unknown fields.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(transparent)]
+pub struct NewWxChain(pub WxChainInput);
+
+impl<'de> Deserialize<'de> for NewWxChain {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let input = WxChainInput::deserialize(deserializer)?;
+        let given = [
+            input.wxwork_type.is_some(),
+            input.customer_id.is_some(),
+            input.target_url.is_some(),
+        ];
+        if let Some(index) = given.iter().position(|g| *g) {
+            return Err(serde::de::Error::unknown_field(
+                WORK_CHAT_EDIT_FIELDS[index],
+                &[],
+            ));
+        }
+        Ok(NewWxChain(input))
+    }
+}
+
+impl JsonSchema for NewWxChain {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "NewWxChain".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let mut schema = WxChainInput::json_schema(generator);
+        if let Some(properties) = schema
+            .get_mut("properties")
+            .and_then(serde_json::Value::as_object_mut)
+        {
+            for field in WORK_CHAT_EDIT_FIELDS {
+                properties.remove(*field);
+            }
+        }
+        schema
+    }
 }
 
 /// Answer of `POST /wx-chains` ("created external chain", spec 2.3).
