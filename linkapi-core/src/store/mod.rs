@@ -49,6 +49,10 @@
 //!
 //! Each backend's `mod.rs` holds the connection handling, error mapping, how a transaction
 //! runs and the `StoredRow` reading of its row type; `schema.rs` holds its migrations.
+//!
+//! Beside the traits, the operator's work on whole databases: [`sqlite::snapshot`] (online
+//! backup, restore, and the lock a serving process holds on its file) and [`transfer`] (a
+//! SQLite database copied into PostgreSQL and verified table by table).
 
 use std::future::Future;
 use std::pin::Pin;
