@@ -6,7 +6,7 @@
 
 use std::collections::HashSet;
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -137,27 +137,49 @@ async fn targets(client: &reqwest::Client, url: &str) -> HashSet<String> {
     found
 }
 
-fn config(dir: &Path) -> PathBuf {
-    let path = dir.join("linkapi.toml");
-    std::fs::write(&path, "rate_limit_per_second = 0\n").unwrap();
-    path
+/// A deployment's data directory and configuration file (rate limits off), in a temp dir.
+struct Deployment {
+    dir: tempfile::TempDir,
+    data: String,
+    config: String,
+}
+
+impl Deployment {
+    fn new() -> Deployment {
+        let dir = tempfile::tempdir().unwrap();
+        let config = dir.path().join("linkapi.toml");
+        std::fs::write(&config, "rate_limit_per_second = 0\n").unwrap();
+        Deployment {
+            data: path_arg(&dir.path().join("data")),
+            config: path_arg(&config),
+            dir,
+        }
+    }
+
+    /// A server on this deployment, on a port of its own, with `extra` flags.
+    fn serve(&self, extra: &[&str]) -> Running {
+        let mut args = vec![
+            "--listen",
+            "127.0.0.1:0",
+            "--data-dir",
+            &self.data,
+            "--config",
+            &self.config,
+        ];
+        args.extend_from_slice(extra);
+        Running::start(&args)
+    }
+}
+
+fn path_arg(path: &Path) -> String {
+    path.to_str().unwrap().to_owned()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_online_backup_holds_every_acknowledged_write_and_restores() {
-    let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("data");
-    let data_arg = data.to_str().unwrap().to_owned();
-    let config = config(dir.path());
-    let config_arg = config.to_str().unwrap().to_owned();
-    let server = Running::start(&[
-        "--listen",
-        "127.0.0.1:0",
-        "--data-dir",
-        &data_arg,
-        "--config",
-        &config_arg,
-    ]);
+    let deployment = Deployment::new();
+    let data_arg = deployment.data.clone();
+    let server = deployment.serve(&[]);
     let http = client();
     for i in 0..40 {
         create(&http, &server.url, &format!("https://before.example/{i}")).await;
@@ -182,8 +204,7 @@ async fn an_online_backup_holds_every_acknowledged_write_and_restores() {
         })
         .collect();
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let backup = dir.path().join("backup.db");
-    let backup_arg = backup.to_str().unwrap().to_owned();
+    let backup_arg = path_arg(&deployment.dir.path().join("backup.db"));
     let before_backup: Vec<String> = acknowledged.lock().unwrap().clone();
     let out = tokio::task::spawn_blocking({
         let (data_arg, backup_arg) = (data_arg.clone(), backup_arg.clone());
@@ -231,14 +252,7 @@ async fn an_online_backup_holds_every_acknowledged_write_and_restores() {
     assert!(restored.status.success(), "{}", text(&restored.stderr));
     assert!(text(&restored.stdout).contains("kept as"));
 
-    let server = Running::start(&[
-        "--listen",
-        "127.0.0.1:0",
-        "--data-dir",
-        &data_arg,
-        "--config",
-        &config_arg,
-    ]);
+    let server = deployment.serve(&[]);
     let found = targets(&http, &server.url).await;
     for i in 0..40 {
         assert!(found.contains(&format!("https://before.example/{i}")));
@@ -313,28 +327,15 @@ async fn a_sqlite_deployment_moves_to_postgresql_and_serves_from_there() {
         return; // PostgreSQL is not installed and not required here.
     };
     let target = cluster.new_database();
-    let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("data");
-    let data_arg = data.to_str().unwrap().to_owned();
-    let config = config(dir.path());
-    let config_arg = config.to_str().unwrap().to_owned();
-    let server = Running::start(&[
-        "--listen",
-        "127.0.0.1:0",
-        "--data-dir",
-        &data_arg,
-        "--config",
-        &config_arg,
-        "--public-url",
-        "https://go.example.com",
-    ]);
+    let deployment = Deployment::new();
+    let server = deployment.serve(&["--public-url", "https://go.example.com"]);
     let http = client();
     let mut codes = Vec::new();
     for i in 0..30 {
         let chain = create(&http, &server.url, &format!("https://moved.example/{i}")).await;
         codes.push(chain["render_url"].as_str().unwrap().to_owned());
     }
-    let from = format!("sqlite:{data_arg}");
+    let from = format!("sqlite:{}", deployment.data);
     let refused = command(&["migrate", "--from", &from, "--to", &target]);
     assert_eq!(refused.status.code(), Some(1));
     assert!(text(&refused.stderr).contains("stop it first"));
@@ -370,13 +371,7 @@ async fn a_sqlite_deployment_moves_to_postgresql_and_serves_from_there() {
     let replaced = command(&["migrate", "--from", &from, "--to", &target, "--replace"]);
     assert!(replaced.status.success(), "{}", text(&replaced.stderr));
 
-    let server = Running::start(&[
-        "--listen",
-        "127.0.0.1:0",
-        "--data-dir",
-        &data_arg,
-        "--config",
-        &config_arg,
+    let server = deployment.serve(&[
         "--public-url",
         "https://go.example.com",
         "--database-url",
