@@ -5,6 +5,7 @@
 mod admin;
 mod auth;
 mod chains;
+mod data;
 mod exit_codes;
 mod generated;
 #[path = "../../../linkapi-core/tests/images.rs"]

@@ -25,7 +25,10 @@ pub fn database_url() -> Option<String> {
 pub struct TestServer {
     pub addr: SocketAddr,
     pub url: String,
-    _data: TempDir,
+    /// The data directory; it holds the SQLite database unless the run tests PostgreSQL.
+    pub data: TempDir,
+    /// Whether the server keeps its data in PostgreSQL rather than the data directory.
+    pub on_postgres: bool,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
@@ -43,10 +46,12 @@ impl TestServer {
             std::fs::write(&path, text).unwrap();
             path
         });
+        let database_url = database_url();
+        let on_postgres = database_url.is_some();
         let args = ServeArgs {
             listen: Some("127.0.0.1:0".parse().unwrap()),
             data_dir: Some(data.path().to_path_buf()),
-            database_url: database_url(),
+            database_url,
             public_url: None,
             config,
         };
@@ -69,7 +74,8 @@ impl TestServer {
         TestServer {
             addr,
             url: format!("http://{addr}"),
-            _data: data,
+            data,
+            on_postgres,
             stop: Some(stop),
             thread: Some(thread),
         }
