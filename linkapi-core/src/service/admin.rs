@@ -8,6 +8,17 @@ use crate::model::{
 };
 use crate::store::{Invalidation, NewDomain, NewUser, Unique};
 
+/// A user as an administrator sees them (`GET /admin/users/{id}`).
+#[derive(Debug, Clone)]
+pub struct UserOverview {
+    /// The user.
+    pub user: User,
+    /// What they have and use.
+    pub usage: UserUsage,
+    /// The daily creation quota in force: the user's own, else the server's.
+    pub daily_quota: i64,
+}
+
 /// What an administrator changes of a user; `None` leaves a field as it is.
 #[derive(Debug, Clone, Default)]
 pub struct UserEdit {
@@ -75,11 +86,11 @@ impl App {
         Ok(self.store().users().await?)
     }
 
-    /// A user and what they have and use.
+    /// A user, what they have and use, and the daily quota in force for them.
     ///
     /// # Errors
     /// 404 for an unknown user.
-    pub async fn user_with_usage(&self, id: UserId) -> Result<(User, UserUsage)> {
+    pub async fn user_overview(&self, id: UserId) -> Result<UserOverview> {
         let user = self
             .store()
             .user(id)
@@ -88,7 +99,12 @@ impl App {
         let now = self.now();
         let today = self.config().calendar.day_start(now);
         let usage = self.store().user_usage(id, today, now).await?;
-        Ok((user, usage))
+        let daily_quota = user.daily_quota.unwrap_or(self.config().daily_create_quota);
+        Ok(UserOverview {
+            user,
+            usage,
+            daily_quota,
+        })
     }
 
     /// Changes a user's name, quota or suspension. Suspending refuses the user's keys on every

@@ -32,7 +32,7 @@ mod workchat;
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
-pub use admin::UserEdit;
+pub use admin::{UserEdit, UserOverview};
 pub use auth::{BootstrapKey, Principal, hash_key};
 pub use chains::{ChainView, CreatedChain, NewShortChain, ShortChainPatch};
 use channels::PageAnswer;

@@ -6,7 +6,7 @@ use crate::error::Result;
 use crate::http::request::{json, path_id, query};
 use crate::http::response::Body;
 use crate::model::{ApiKeyRecord, Domain, DomainId, KeyId, User, UserId};
-use crate::service::{App, UserEdit};
+use crate::service::{App, UserEdit, UserOverview};
 use crate::wire::admin as wire;
 
 type Response = http::Response<Body>;
@@ -75,13 +75,17 @@ pub(crate) async fn list_users(app: &App, call: Call) -> Result<Response> {
 /// # `GET /admin/users/{id}`
 pub(crate) async fn get_user(app: &App, call: Call) -> Result<Response> {
     let id = UserId(path_id(call.param.as_deref(), "user")?);
-    let (user, usage) = app.user_with_usage(id).await?;
+    let UserOverview {
+        user,
+        usage,
+        daily_quota,
+    } = app.user_overview(id).await?;
     Ok(call.reply.ok(wire::UserDetail {
         user: user_out(&user),
         usage: wire::Usage {
             chains: usage.chains,
             created_today: usage.created_today,
-            daily_quota: user.daily_quota.unwrap_or(app.config().daily_create_quota),
+            daily_quota,
             upload_bytes: usage.upload_bytes,
             uploads: usage.uploads,
             active_keys: usage.active_keys,

@@ -278,6 +278,10 @@ pub struct Restored {
 /// When a server holds the database, the backup is unsound or newer than this build, or a file
 /// operation fails.
 pub fn restore(backup: &Path, database: &Path, now_unix: i64) -> Result<Restored, SnapshotError> {
+    // Restoring into a data directory that does not exist yet makes it.
+    if let Some(dir) = database.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(SnapshotError::io("creating", dir))?;
+    }
     let _lock = DatabaseLock::acquire(database)?;
     let snapshot = inspect(backup)?;
     let mut partial = database.as_os_str().to_owned();
