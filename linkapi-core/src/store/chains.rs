@@ -385,12 +385,22 @@ pub trait ChainStore: Send + Sync {
 /// Writes to chains.
 #[async_trait]
 pub trait ChainWrites: Send {
-    /// Inserts a chain and its group memberships.
-    async fn insert_chain(&mut self, new: NewChain) -> StoreResult<Chain>;
-    /// Adds one to the user's count of chains created on `day` (the start of a UTC day) and
-    /// returns the new count. Concurrent transactions counting for the same user and day are
-    /// serialized on the counter, so every caller sees a distinct count.
-    async fn count_creation(&mut self, user: UserId, day: Timestamp) -> StoreResult<i64>;
+    /// Inserts a chain and its group memberships, unless its code is taken on its domain
+    /// (`None`). A taken code does not fail the transaction, so a bulk create goes on with its
+    /// next item.
+    async fn insert_chain_if_free(&mut self, new: NewChain) -> StoreResult<Option<Chain>>;
+    /// Inserts a chain and its group memberships; a taken code is
+    /// [`StoreError::Conflict`]`(`[`Unique::ChainCode`]`)`.
+    async fn insert_chain(&mut self, new: NewChain) -> StoreResult<Chain> {
+        self.insert_chain_if_free(new)
+            .await?
+            .ok_or(StoreError::Conflict(super::Unique::ChainCode))
+    }
+    /// Adds `n` (0 or more) to the user's count of chains created on `day` (the start of a
+    /// calendar day) and returns the new count. Concurrent transactions counting for the same
+    /// user and day are serialized on the counter until they commit, so every caller sees a
+    /// distinct count, and adding 0 reads the count and holds it.
+    async fn add_creations(&mut self, user: UserId, day: Timestamp, n: i64) -> StoreResult<i64>;
     /// Applies a patch to one of the user's live chains; returns it as it now stands.
     async fn update_chain(
         &mut self,

@@ -85,7 +85,7 @@ async fn users_are_edited_suspended_and_their_usage_counted(store: Arc<dyn Store
         tx!(store, |tx| {
             tx.insert_chain(short_chain(alice_id, dom_id, code, T0))
                 .await?;
-            tx.count_creation(alice_id, T0 - T0 % 86_400).await
+            tx.add_creations(alice_id, T0 - T0 % 86_400, 1).await
         })
         .unwrap();
     }

@@ -388,7 +388,7 @@ async fn daily_creation_counts_are_distinct_when_creates_race(store: Arc<dyn Sto
     let mut racers = tokio::task::JoinSet::new();
     for _ in 0..24 {
         let store = store.clone();
-        racers.spawn(async move { tx!(store, |tx| tx.count_creation(alice, day).await) });
+        racers.spawn(async move { tx!(store, |tx| tx.add_creations(alice, day, 1).await) });
     }
     let mut counts = Vec::new();
     while let Some(count) = racers.join_next().await {
@@ -401,15 +401,15 @@ async fn daily_creation_counts_are_distinct_when_creates_race(store: Arc<dyn Sto
         "every caller sees its own count"
     );
     assert_eq!(
-        tx!(store, |tx| tx.count_creation(alice, day + 86_400).await).unwrap(),
+        tx!(store, |tx| tx.add_creations(alice, day + 86_400, 1).await).unwrap(),
         1
     );
     assert_eq!(
-        tx!(store, |tx| tx.count_creation(bob, day).await).unwrap(),
+        tx!(store, |tx| tx.add_creations(bob, day, 1).await).unwrap(),
         1
     );
     assert_eq!(
-        tx!(store, |tx| tx.count_creation(alice, day).await).unwrap(),
+        tx!(store, |tx| tx.add_creations(alice, day, 1).await).unwrap(),
         25
     );
 }

@@ -4,7 +4,7 @@ use async_trait::async_trait;
 use deadpool_postgres::GenericClient;
 
 use super::channels::{apply_channel_edit, channels_of, insert_channel};
-use super::{PgStore, PgTx, all, count, execute, first, insert_returning, one};
+use super::{PgStore, PgTx, all, count, execute, first, one};
 use crate::model::{
     Chain, ChainId, ChainStatus, DomainId, GroupId, JumpSettings, Timestamp, UserId,
 };
@@ -14,7 +14,7 @@ use crate::store::chains::{
 };
 use crate::store::{
     ChainPatch, ChainQuery, ChainStore, ChainWrites, LinkTarget, Misuse, NewChain, Page,
-    StoreError, StoreResult, StoredRow, Unique,
+    StoreError, StoreResult,
 };
 
 /// [`chain_select`] with PostgreSQL's list of a chain's groups.
@@ -142,12 +142,13 @@ async fn set_jump(c: &impl GenericClient, chain: ChainId, jump: &JumpSettings) -
 
 #[async_trait]
 impl ChainWrites for PgTx<'_> {
-    async fn insert_chain(&mut self, new: NewChain) -> StoreResult<Chain> {
-        let row = insert_returning(
+    async fn insert_chain_if_free(&mut self, new: NewChain) -> StoreResult<Option<Chain>> {
+        let inserted = one(
             &self.tx,
             "INSERT INTO chains (user_id, chain_type, sub_type, domain_id, code, title,
                 target_url, valid_time, status, created_at, updated_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10) RETURNING id",
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)
+             ON CONFLICT (domain_id, code) DO NOTHING RETURNING id",
             &[
                 &new.user_id.0,
                 &new.kind.code(),
@@ -160,10 +161,12 @@ impl ChainWrites for PgTx<'_> {
                 &ChainStatus::Normal.code(),
                 &new.created_at,
             ],
-            Unique::ChainCode,
+            first,
         )
         .await?;
-        let id = ChainId(row.int(0)?);
+        let Some(id) = inserted.map(ChainId) else {
+            return Ok(None);
+        };
         set_groups(&self.tx, id, &new.group_ids).await?;
         if let Some(jump) = &new.jump {
             set_jump(&self.tx, id, jump).await?;
@@ -173,17 +176,18 @@ impl ChainWrites for PgTx<'_> {
         }
         chain_by_id(&self.tx, new.user_id, id)
             .await?
+            .map(Some)
             .ok_or_else(|| StoreError::backend(Misuse("an inserted chain could not be read back")))
     }
 
-    async fn count_creation(&mut self, user: UserId, day: Timestamp) -> StoreResult<i64> {
+    async fn add_creations(&mut self, user: UserId, day: Timestamp, n: i64) -> StoreResult<i64> {
         one(
             &self.tx,
-            "INSERT INTO daily_creations (user_id, day, count) VALUES ($1, $2, 1)
+            "INSERT INTO daily_creations (user_id, day, count) VALUES ($1, $2, $3)
              ON CONFLICT (user_id, day)
-             DO UPDATE SET count = daily_creations.count + 1
+             DO UPDATE SET count = daily_creations.count + $3
              RETURNING count",
-            &[&user.0, &day],
+            &[&user.0, &day, &n],
             first,
         )
         .await?

@@ -1,7 +1,7 @@
 //! Chains on SQLite.
 
 use async_trait::async_trait;
-use rusqlite::{Connection, params};
+use rusqlite::{Connection, OptionalExtension, params};
 
 use super::channels::{apply_channel_edit, channels_of, insert_channel};
 use super::{SqliteStore, SqliteTx, all, one, unique_or_backend};
@@ -147,29 +147,38 @@ fn set_jump(conn: &Connection, chain: ChainId, jump: &JumpSettings) -> StoreResu
 
 #[async_trait]
 impl ChainWrites for SqliteTx<'_> {
-    async fn insert_chain(&mut self, new: NewChain) -> StoreResult<Chain> {
-        self.conn
+    async fn insert_chain_if_free(&mut self, new: NewChain) -> StoreResult<Option<Chain>> {
+        let inserted: Option<i64> = self
+            .conn
             .prepare_cached(
                 "INSERT INTO chains (user_id, chain_type, sub_type, domain_id, code, title,
                     target_url, valid_time, status, created_at, updated_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10)",
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10)
+                 ON CONFLICT (domain_id, code) DO NOTHING RETURNING id",
             )
             .and_then(|mut insert| {
-                insert.execute(params![
-                    new.user_id.0,
-                    new.kind.code(),
-                    new.sub_type,
-                    new.domain_id.0,
-                    new.code,
-                    new.title,
-                    new.target_url,
-                    new.valid_time,
-                    ChainStatus::Normal.code(),
-                    new.created_at
-                ])
+                insert
+                    .query_row(
+                        params![
+                            new.user_id.0,
+                            new.kind.code(),
+                            new.sub_type,
+                            new.domain_id.0,
+                            new.code,
+                            new.title,
+                            new.target_url,
+                            new.valid_time,
+                            ChainStatus::Normal.code(),
+                            new.created_at
+                        ],
+                        |r| r.get(0),
+                    )
+                    .optional()
             })
             .map_err(|e| unique_or_backend(e, Unique::ChainCode))?;
-        let id = ChainId(self.conn.last_insert_rowid());
+        let Some(id) = inserted.map(ChainId) else {
+            return Ok(None);
+        };
         set_groups(self.conn, id, &new.group_ids)?;
         if let Some(jump) = &new.jump {
             set_jump(self.conn, id, jump)?;
@@ -178,18 +187,19 @@ impl ChainWrites for SqliteTx<'_> {
             insert_channel(self.conn, id, channel, new.created_at)?;
         }
         chain_by_id(self.conn, new.user_id, id)?
+            .map(Some)
             .ok_or_else(|| StoreError::backend(Misuse("an inserted chain could not be read back")))
     }
 
-    async fn count_creation(&mut self, user: UserId, day: Timestamp) -> StoreResult<i64> {
+    async fn add_creations(&mut self, user: UserId, day: Timestamp, n: i64) -> StoreResult<i64> {
         Ok(self
             .conn
             .prepare_cached(
-                "INSERT INTO daily_creations (user_id, day, count) VALUES (?1, ?2, 1)
-                 ON CONFLICT (user_id, day) DO UPDATE SET count = count + 1
+                "INSERT INTO daily_creations (user_id, day, count) VALUES (?1, ?2, ?3)
+                 ON CONFLICT (user_id, day) DO UPDATE SET count = count + ?3
                  RETURNING count",
             )?
-            .query_row(params![user.0, day], |r| r.get(0))?)
+            .query_row(params![user.0, day, n], |r| r.get(0))?)
     }
 
     async fn update_chain(
