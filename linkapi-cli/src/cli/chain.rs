@@ -52,8 +52,9 @@ CSV needs a header row naming its columns: target_url (required), title, code, d
 group_id, valid_time. JSON lines hold one object per line with the fields of POST /chains
 (target_url, chain_title, code, domain_id, group_id, valid_time). Blank lines are skipped.
 
-Each line's result goes to standard output (line number, ok or error, code and URL or the
-reason); a summary goes to standard error. The exit status is 1 when any line failed.
+Lines are sent 2,000 to a request (POST /chains/bulk). Each line's result goes to standard
+output (line number, ok or error, code and URL or the reason); a summary goes to standard
+error. The exit status is 1 when any line failed.
 
 Examples:
   linkapi chain import links.csv

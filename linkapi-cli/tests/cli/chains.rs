@@ -177,6 +177,34 @@ fn import_reports_each_line_and_fails_when_one_does() {
 }
 
 #[test]
+fn a_large_import_goes_in_a_few_bulk_requests() {
+    let server = TestServer::start();
+    let home = Home::new();
+    let mut csv = String::from("target_url,title\n");
+    for i in 0..4_500 {
+        csv.push_str(&format!("https://bulk.example/{i},Item {i}\n"));
+    }
+    let mut cmd = home.cmd();
+    cmd.env("LINKAPI_HOST", &server.url)
+        .env("LINKAPI_API_KEY", crate::support::ADMIN_KEY);
+    let run = home.run_with(cmd, &["chain", "import", "--format", "csv"], Some(&csv));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 4_500);
+    assert!(lines[4_499].starts_with("4501\tok\t"), "{}", lines[4_499]);
+    assert!(
+        run.stderr.contains("Created 4500 chains; 0 failed."),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        crate::support::answers_counted(&server, "chains.create_bulk", 200),
+        3.0,
+        "2,000 lines a request"
+    );
+}
+
+#[test]
 fn groups_and_domains() {
     let server = TestServer::start();
     let home = Home::new();

@@ -464,6 +464,7 @@ operations! {
     CARD_CREATE = POST "/card/createWxChain" Compat "card.create";
     CHAINS_LIST = GET "/chains" Primary "chains.list";
     CHAINS_CREATE = POST "/chains" Primary "chains.create";
+    CHAINS_CREATE_BULK = POST "/chains/bulk" Primary "chains.create_bulk";
     CHAINS_DELETE = DELETE "/chains/{id}" Primary "chains.delete";
     CHAINS_GET = GET "/chains/{id}" Primary "chains.get";
     CHAINS_UPDATE = PATCH "/chains/{id}" Primary "chains.update";

@@ -17,6 +17,19 @@ impl Client {
         self.with_body(op::CHAINS_CREATE, "/chains", input).await
     }
 
+    /// `POST /chains/bulk`: up to 10,000 chains, each created or refused on its own; one
+    /// result per item, in order.
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`]. Refused items are results, not errors.
+    pub async fn create_chains(
+        &self,
+        input: &primary::BulkCreateChains,
+    ) -> Result<primary::BulkCreated, ClientError> {
+        self.with_body(op::CHAINS_CREATE_BULK, "/chains/bulk", input)
+            .await
+    }
+
     /// `GET /chains`
     ///
     /// # Errors

@@ -535,10 +535,14 @@ async fn dispatch(shared: &Shared, req: Request<Incoming>, peer: SocketAddr) -> 
             stream = Some(body);
             bytes::Bytes::new()
         }
-        BodyKind::Json => match request::body_bytes(
+        BodyKind::Json | BodyKind::LargeJson => match request::body_bytes(
             &parts.headers,
             body,
-            config.max_body_bytes,
+            if route.body == BodyKind::LargeJson {
+                route::LARGE_BODY_BYTES.max(config.max_body_bytes)
+            } else {
+                config.max_body_bytes
+            },
             config.body_read_timeout,
         )
         .await

@@ -30,9 +30,16 @@ pub(crate) enum BodyKind {
     /// A JSON document of at most `ServerConfig::max_body_bytes`, read whole before the
     /// handler runs (an empty body is `{}`).
     Json,
+    /// As `Json`, up to [`LARGE_BODY_BYTES`] (or `max_body_bytes` when that is more): bulk
+    /// operations, whose bodies are many ordinary ones.
+    LargeJson,
     /// A `multipart/form-data` stream the handler reads part by part (uploads).
     Multipart,
 }
+
+/// The body limit of bulk operations: 10,000 chains of a few hundred bytes each fit many
+/// times over; the largest allowed items (2,048-character URLs) still fit 10,000 times.
+pub const LARGE_BODY_BYTES: usize = 32 << 20;
 
 /// An authenticated operation's handler.
 pub(crate) type ApiHandler =
@@ -130,6 +137,12 @@ impl Declared {
     /// Its JSON body (on a compatibility `GET`, its query string) decodes into `B`.
     pub(crate) fn body<B: JsonSchema>(mut self) -> Self {
         self.body_type = Some(schema::<B>);
+        self
+    }
+
+    /// Its JSON body may be as large as [`LARGE_BODY_BYTES`] (a bulk operation).
+    pub(crate) fn large_body(mut self) -> Self {
+        self.body = BodyKind::LargeJson;
         self
     }
 

@@ -63,6 +63,16 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
         .body::<wp::CreateChain>()
         .created::<wp::Chain>(),
         primary(
+            POST,
+            "/chains/bulk",
+            "chains.create_bulk",
+            Write(Chains),
+            handler!(p::create_chains),
+        )
+        .body::<wp::BulkCreateChains>()
+        .large_body()
+        .ok::<wp::BulkCreated>(),
+        primary(
             GET,
             "/chains",
             "chains.list",

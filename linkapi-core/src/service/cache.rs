@@ -78,6 +78,12 @@ impl<K: Eq + Hash + Clone, V: Clone> CoherentCache<K, V> {
         self.entries.remove(key);
     }
 
+    /// Removes every entry `keep` says no to.
+    pub(super) fn retain(&self, keep: impl Fn(&K, &V) -> bool) {
+        self.generation.fetch_add(1, Ordering::SeqCst);
+        self.entries.retain(|key, (value, _)| keep(key, value));
+    }
+
     pub(super) fn clear(&self) {
         self.generation.fetch_add(1, Ordering::SeqCst);
         self.entries.clear();

@@ -13,6 +13,20 @@ use crate::model::{
 
 use crate::store::{ChainPatch, ChainQuery, Invalidation, NewChain, Page, Unique};
 
+/// The random codes a new chain tries in turn: a few at `code_length`, then a few at each of
+/// some longer lengths, reserved words left out.
+pub(super) fn random_codes(code_length: usize) -> impl Iterator<Item = String> {
+    let base = code_length.max(1);
+    (0..TRIES_PER_LENGTH * (EXTRA_LENGTHS + 1))
+        .map(move |attempt| random_code(base + attempt / TRIES_PER_LENGTH))
+        .filter(|code| !is_reserved(code))
+}
+
+/// What follows when every random code a chain tried was taken.
+pub(super) fn no_free_code() -> Error {
+    Error::Internal("no free code after repeated collisions; raise the code length".into())
+}
+
 /// Page size when none is asked for.
 pub const DEFAULT_PAGE_SIZE: i64 = 20;
 /// Random codes tried at one length before the next is longer.
@@ -180,32 +194,12 @@ impl App {
         input: NewShortChain,
     ) -> Result<CreatedChain> {
         let now = self.now();
-        let target_url = check_target(&input.target_url)?;
-        let title = check_title(input.title)?.unwrap_or_default();
-        check_valid_time(input.valid_time, now)?;
-        if let Some(code) = &input.code {
-            validate_code(code).map_err(|e| Error::bad_request("invalid_code", e.to_string()))?;
+        let group = input.group_id;
+        let (mut new, code) = self.short_chain_record(who, input, now)?;
+        if let Some(group) = group {
+            new.group_ids = vec![self.group_for_chain(who, group, ChainKind::Short).await?];
         }
-        let domain_id = self.domain_for_create(who, input.domain_id)?;
-        let group_ids = match input.group_id {
-            Some(g) => vec![self.group_for_chain(who, g, ChainKind::Short).await?],
-            None => Vec::new(),
-        };
-        let new = NewChain {
-            user_id: who.user_id,
-            kind: ChainKind::Short,
-            sub_type: None,
-            domain_id,
-            code: String::new(),
-            title,
-            target_url,
-            group_ids,
-            valid_time: input.valid_time,
-            created_at: now,
-            jump: None,
-            channels: Vec::new(),
-        };
-        let (chain, created_today) = self.insert_new_chain(new, input.code).await?;
+        let (chain, created_today) = self.insert_new_chain(new, code).await?;
         Ok(CreatedChain {
             view: ChainView {
                 status: chain.status_at(now),
@@ -214,6 +208,49 @@ impl App {
             },
             created_today,
         })
+    }
+
+    /// The day the daily quota counts a creation at `at` in (its start), and the seconds from
+    /// `at` until the next one, which a refused create is told to wait.
+    pub(super) fn quota_day(&self, at: Timestamp) -> (Timestamp, u64) {
+        let calendar = &self.config().calendar;
+        let day = calendar.day_start(at);
+        (
+            day,
+            u64::try_from(calendar.next_day_start(at) - at).unwrap_or(1),
+        )
+    }
+
+    /// A short chain as it will be stored, every field checked but its group (which needs the
+    /// store: the caller checks it and sets `group_ids`); and its custom code, if any.
+    pub(super) fn short_chain_record(
+        &self,
+        who: &Principal,
+        input: NewShortChain,
+        now: Timestamp,
+    ) -> Result<(NewChain, Option<String>)> {
+        let target_url = check_target(&input.target_url)?;
+        let title = check_title(input.title)?.unwrap_or_default();
+        check_valid_time(input.valid_time, now)?;
+        if let Some(code) = &input.code {
+            validate_code(code).map_err(|e| Error::bad_request("invalid_code", e.to_string()))?;
+        }
+        let domain_id = self.domain_for_create(who, input.domain_id)?;
+        let new = NewChain {
+            user_id: who.user_id,
+            kind: ChainKind::Short,
+            sub_type: None,
+            domain_id,
+            code: String::new(),
+            title,
+            target_url,
+            group_ids: Vec::new(),
+            valid_time: input.valid_time,
+            created_at: now,
+            jump: None,
+            channels: Vec::new(),
+        };
+        Ok((new, input.code))
     }
 
     /// The domain a new chain goes on: the one asked for if the caller may use it and it is
@@ -264,16 +301,13 @@ impl App {
     async fn insert_chain(&self, new: NewChain) -> Result<(Chain, i64)> {
         let code = new.code.clone();
         let default_quota = self.inner.config.daily_create_quota;
+        let (day, retry_after) = self.quota_day(new.created_at);
         let template_limit = self.config().template_limit;
         let template = new
             .jump
             .as_ref()
             .map(|j| j.template_id)
             .filter(|t| t.0 != 0);
-        let calendar = &self.config().calendar;
-        let day = calendar.day_start(new.created_at);
-        let now = self.now();
-        let retry_after = u64::try_from(calendar.next_day_start(now) - now).unwrap_or(1);
         let inserted = self
             .transact_checked(move |tx| {
                 let new = new.clone();
@@ -283,7 +317,7 @@ impl App {
                         check_template_limit(tx, user, template, template_limit).await?;
                     }
                     let chain = tx.insert_chain(new).await?;
-                    let created_today = tx.count_creation(user, day).await?;
+                    let created_today = tx.add_creations(user, day, 1).await?;
                     let limit = tx
                         .user(user)
                         .await?
@@ -315,20 +349,14 @@ impl App {
     }
 
     async fn insert_with_random_code(&self, mut new: NewChain) -> Result<(Chain, i64)> {
-        let base = self.inner.config.code_length.max(1);
-        for attempt in 0..TRIES_PER_LENGTH * (EXTRA_LENGTHS + 1) {
-            new.code = random_code(base + attempt / TRIES_PER_LENGTH);
-            if is_reserved(&new.code) {
-                continue;
-            }
+        for code in random_codes(self.inner.config.code_length) {
+            new.code = code;
             match self.insert_chain(new.clone()).await {
                 Err(Error::Conflict { .. }) => continue,
                 other => return other,
             }
         }
-        Err(Error::Internal(
-            "no free code after repeated collisions; raise the code length".into(),
-        ))
+        Err(no_free_code())
     }
 
     /// Checks that `group` is the caller's and holds chains of `kind`.

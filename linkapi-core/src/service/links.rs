@@ -274,6 +274,7 @@ impl App {
             Invalidation::Link { domain, code } => {
                 self.inner.links.links.invalidate(&(*domain, code.clone()));
             }
+            Invalidation::MissingLinks => self.inner.links.links.retain(|_, link| link.is_some()),
             Invalidation::Domains => self.reload_domains().await?,
             Invalidation::Keys => self.inner.keys.clear(),
             Invalidation::VisitorSecret => self.reload_visitor_secret().await?,

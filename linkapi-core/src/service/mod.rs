@@ -11,6 +11,7 @@
 
 mod admin;
 mod auth;
+mod bulk;
 mod cache;
 mod chains;
 mod channels;
@@ -34,6 +35,7 @@ use std::time::Duration;
 
 pub use admin::{UserEdit, UserOverview};
 pub use auth::{BootstrapKey, Principal, hash_key};
+pub use bulk::{BulkItem, MAX_BULK_CHAINS};
 pub use chains::{ChainView, CreatedChain, NewShortChain, ShortChainPatch};
 use channels::PageAnswer;
 pub use conversions::{ConversionReport, ReportedConversion};

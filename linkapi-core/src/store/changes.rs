@@ -17,6 +17,9 @@ pub enum Invalidation {
         /// The code.
         code: String,
     },
+    /// Chains were created in bulk: codes cached as missing may exist now. (One notice for a
+    /// whole batch, rather than one per code: a new chain can only make a cached miss stale.)
+    MissingLinks,
     /// A domain was added or changed status.
     Domains,
     /// A key was added or revoked.

@@ -6,6 +6,7 @@ mod admin;
 mod auth;
 #[path = "../browser.rs"]
 mod browser;
+mod bulk;
 mod cards;
 mod channels;
 #[cfg(feature = "client")]

@@ -58,19 +58,59 @@ fn domain_out(d: &Domain, user: UserId) -> wire::Domain {
 pub(crate) async fn create_chain(app: &App, call: Call) -> Result<Response> {
     let input: wire::CreateChain = json(&call.parts.headers, &call.body)?;
     let created = app
-        .create_short_chain(
-            &call.who,
-            NewShortChain {
-                target_url: input.target_url,
-                domain_id: input.domain_id.map(DomainId),
-                title: input.chain_title,
-                code: input.code,
-                valid_time: input.valid_time.unwrap_or(0),
-                group_id: input.group_id.map(GroupId),
-            },
-        )
+        .create_short_chain(&call.who, new_short_chain(input))
         .await?;
     Ok(call.reply.created(chain_out(&created.view)))
+}
+
+/// # `POST /chains/bulk` (`chains:write`)
+pub(crate) async fn create_chains(app: &App, call: Call) -> Result<Response> {
+    let input: wire::BulkCreateChains = json(&call.parts.headers, &call.body)?;
+    let items = input
+        .chains
+        .into_iter()
+        .map(|item| new_short_chain(item.0))
+        .collect();
+    let results = app.create_short_chains(&call.who, items).await?;
+    let results: Vec<wire::BulkItemResult> = results
+        .iter()
+        .enumerate()
+        .map(|(index, result)| match result {
+            Ok(view) => wire::BulkItemResult {
+                index,
+                ok: true,
+                chain: Some(chain_out(view)),
+                error: None,
+            },
+            Err(err) => wire::BulkItemResult {
+                index,
+                ok: false,
+                chain: None,
+                error: Some(wire::BulkItemError {
+                    code: err.code().to_owned(),
+                    message: err.to_string(),
+                }),
+            },
+        })
+        .collect();
+    let created = results.iter().filter(|r| r.ok).count();
+    Ok(call.reply.ok(wire::BulkCreated {
+        created,
+        failed: results.len() - created,
+        results,
+    }))
+}
+
+/// What `POST /chains` (and each item of `POST /chains/bulk`) asks the service for.
+fn new_short_chain(input: wire::CreateChain) -> NewShortChain {
+    NewShortChain {
+        target_url: input.target_url,
+        domain_id: input.domain_id.map(DomainId),
+        title: input.chain_title,
+        code: input.code,
+        valid_time: input.valid_time.unwrap_or(0),
+        group_id: input.group_id.map(GroupId),
+    }
 }
 
 /// # `GET /chains` (`chains:read`)

@@ -37,6 +37,90 @@ pub struct CreateChain {
     pub group_id: Option<i64>,
 }
 
+/// `POST /chains/bulk`: up to 10,000 chains, each what `POST /chains` takes.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BulkCreateChains {
+    /// The chains, created in this order; each is created or refused on its own.
+    #[schemars(length(min = 1, max = crate::service::MAX_BULK_CHAINS))]
+    pub chains: Vec<BulkChain>,
+}
+
+/// One item of `POST /chains/bulk`: the fields of `POST /chains`, with their types. Their
+/// values are checked item by item, as `POST /chains` checks them, and an item whose value is
+/// refused (a target that is not http(s), a bad code, a past `valid_time`) fails alone, so the
+/// schema states only types; a wrong type refuses the whole request.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct BulkChain(pub CreateChain);
+
+impl JsonSchema for BulkChain {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "BulkChain".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let mut schema = CreateChain::json_schema(generator);
+        schema.insert(
+            "description".into(),
+            "One chain: the fields of `POST /chains`, with their types. Their values are checked \
+             item by item as `POST /chains` checks them; an item whose value is refused fails \
+             alone (its result says why)."
+                .into(),
+        );
+        if let Some(properties) = schema
+            .get_mut("properties")
+            .and_then(serde_json::Value::as_object_mut)
+        {
+            for property in properties.values_mut() {
+                if let Some(property) = property.as_object_mut() {
+                    for rule in ["pattern", "minLength", "maxLength", "minimum", "maximum"] {
+                        property.remove(rule);
+                    }
+                }
+            }
+        }
+        schema
+    }
+}
+
+/// Why one item of a bulk create was refused: the short name and message `POST /chains`
+/// would have answered.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct BulkItemError {
+    /// Stable short name (`invalid_target_url`, `code_taken`, `duplicate_code`,
+    /// `quota_exceeded`, ...).
+    pub code: String,
+    /// What is wrong, for a person.
+    pub message: String,
+}
+
+/// One item's result, at its `index` in the request.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct BulkItemResult {
+    /// The item's position in `chains`, from 0.
+    pub index: usize,
+    /// Whether it was created.
+    pub ok: bool,
+    /// The chain created, as `POST /chains` answers it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain: Option<Chain>,
+    /// Why it was not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<BulkItemError>,
+}
+
+/// Answer of `POST /chains/bulk`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct BulkCreated {
+    /// Items created.
+    pub created: usize,
+    /// Items refused.
+    pub failed: usize,
+    /// One per item, in the request's order.
+    pub results: Vec<BulkItemResult>,
+}
+
 fn update_chain_changes(schema: &mut schemars::Schema) {
     super::schemas::at_least_one_of(schema, &["chain_title", "target_url", "valid_time"]);
 }

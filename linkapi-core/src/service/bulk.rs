@@ -1,0 +1,190 @@
+//! Bulk creation of short chains (`POST /chains/bulk`): up to [`MAX_BULK_CHAINS`] items in one
+//! request, each created or refused on its own, all in one transaction.
+//!
+//! Every item is checked as `POST /chains` checks it; one that fails (a bad target, a group
+//! that is not the caller's, a custom code taken, or given twice in the request) fails alone.
+//! The transaction first holds the caller's counter of today's creations, so the room left in
+//! the daily quota is known and stays theirs until the commit: items past it fail with
+//! `quota_exceeded`, and concurrent creates (bulk or single, on any instance) wait their turn,
+//! so the quota is exact. Everything reported created is committed before the answer.
+
+use std::collections::HashMap;
+
+use super::chains::{ChainView, NewShortChain, no_free_code, random_codes};
+use super::{App, Principal};
+use crate::error::{Error, Result};
+use crate::model::{Chain, ChainKind, DomainId, GroupId, PageViews};
+use crate::store::{Invalidation, NewChain};
+
+/// Most chains one bulk request creates.
+pub const MAX_BULK_CHAINS: usize = 10_000;
+
+/// How one item of a bulk create ended, in the order the items were given.
+pub type BulkItem = Result<ChainView>;
+
+/// What the transaction decided for an item that passed the checks.
+#[derive(Debug, Clone)]
+enum Decided {
+    Created(Box<Chain>),
+    CodeTaken(String),
+    OverQuota,
+    NoFreeCode,
+}
+
+impl App {
+    /// Creates the caller's short chains from `items`; answers one result per item, in order.
+    ///
+    /// # Errors
+    /// 400 for no items or more than [`MAX_BULK_CHAINS`]; a store failure fails the whole
+    /// request (and creates nothing). Anything wrong with one item is that item's result.
+    pub async fn create_short_chains(
+        &self,
+        who: &Principal,
+        items: Vec<NewShortChain>,
+    ) -> Result<Vec<BulkItem>> {
+        if items.is_empty() {
+            return Err(Error::bad_request(
+                "invalid_field",
+                "chains: give at least one chain",
+            ));
+        }
+        if items.len() > MAX_BULK_CHAINS {
+            return Err(Error::bad_request(
+                "too_many_chains",
+                format!(
+                    "chains: {} items, at most {MAX_BULK_CHAINS} in one request",
+                    items.len()
+                ),
+            ));
+        }
+        let now = self.now();
+        let mut results: Vec<Option<BulkItem>> = (0..items.len()).map(|_| None).collect();
+        let mut groups: HashMap<GroupId, GroupId> = HashMap::new();
+        let mut codes: HashMap<(DomainId, String), usize> = HashMap::new();
+        let mut accepted: Vec<(usize, NewChain, Option<String>)> = Vec::new();
+        for (index, input) in items.into_iter().enumerate() {
+            let group = input.group_id;
+            let (mut new, code) = match self.short_chain_record(who, input, now) {
+                Ok(checked) => checked,
+                Err(err) => {
+                    results[index] = Some(Err(err));
+                    continue;
+                }
+            };
+            if let Some(group) = group {
+                // One read per distinct group; a refused group is read again, which costs only
+                // requests that name it.
+                let checked = match groups.get(&group) {
+                    Some(id) => Ok(*id),
+                    None => self.group_for_chain(who, group, ChainKind::Short).await,
+                };
+                match checked {
+                    Ok(id) => {
+                        groups.insert(group, id);
+                        new.group_ids = vec![id];
+                    }
+                    Err(err) => {
+                        results[index] = Some(Err(err));
+                        continue;
+                    }
+                }
+            }
+            if let Some(code) = &code {
+                if let Some(first) = codes.get(&(new.domain_id, code.clone())) {
+                    results[index] = Some(Err(Error::Conflict {
+                        code: "duplicate_code",
+                        message: format!(
+                            "code {code:?} is also asked for by item {first} of this request"
+                        ),
+                    }));
+                    continue;
+                }
+                codes.insert((new.domain_id, code.clone()), index);
+            }
+            accepted.push((index, new, code));
+        }
+
+        let (day, retry_after) = self.quota_day(now);
+        let (user, default_quota) = (who.user_id, self.config().daily_create_quota);
+        let code_length = self.config().code_length;
+        let (decided, limit) = self
+            .transact(move |tx| {
+                let accepted = accepted.clone();
+                Box::pin(async move {
+                    // Adding nothing holds the counter: the room below stays ours until commit.
+                    let used = tx.add_creations(user, day, 0).await?;
+                    let limit = tx
+                        .user(user)
+                        .await?
+                        .and_then(|u| u.daily_quota)
+                        .unwrap_or(default_quota);
+                    let mut room = (limit - used).max(0);
+                    let mut decided = Vec::with_capacity(accepted.len());
+                    for (index, mut new, code) in accepted {
+                        if room == 0 {
+                            decided.push((index, Decided::OverQuota));
+                            continue;
+                        }
+                        let outcome = match code {
+                            Some(code) => {
+                                new.code = code.clone();
+                                match tx.insert_chain_if_free(new).await? {
+                                    Some(chain) => Decided::Created(Box::new(chain)),
+                                    None => Decided::CodeTaken(code),
+                                }
+                            }
+                            None => {
+                                let mut outcome = Decided::NoFreeCode;
+                                for code in random_codes(code_length) {
+                                    new.code = code;
+                                    if let Some(chain) =
+                                        tx.insert_chain_if_free(new.clone()).await?
+                                    {
+                                        outcome = Decided::Created(Box::new(chain));
+                                        break;
+                                    }
+                                }
+                                outcome
+                            }
+                        };
+                        if matches!(outcome, Decided::Created(_)) {
+                            room -= 1;
+                        }
+                        decided.push((index, outcome));
+                    }
+                    let created = decided
+                        .iter()
+                        .filter(|(_, d)| matches!(d, Decided::Created(_)))
+                        .count() as i64;
+                    if created > 0 {
+                        tx.add_creations(user, day, created).await?;
+                        tx.publish(Invalidation::MissingLinks).await?;
+                    }
+                    Ok((decided, limit))
+                })
+            })
+            .await?;
+
+        for (index, outcome) in decided {
+            results[index] = Some(match outcome {
+                Decided::Created(chain) => Ok(ChainView {
+                    status: chain.status_at(now),
+                    chain: *chain,
+                    views: PageViews::default(),
+                }),
+                Decided::CodeTaken(code) => Err(Error::Conflict {
+                    code: "code_taken",
+                    message: format!("code {code:?} is already taken on this domain"),
+                }),
+                Decided::OverQuota => Err(Error::QuotaExceeded { limit, retry_after }),
+                Decided::NoFreeCode => Err(no_free_code()),
+            });
+        }
+        Ok(results
+            .into_iter()
+            .map(|result| {
+                result.unwrap_or_else(|| Err(Error::Internal("a bulk item was not decided".into())))
+            })
+            .collect())
+    }
+}
