@@ -78,7 +78,7 @@ pub(super) struct LinkCache {
     links: CoherentCache<(DomainId, String), Option<LinkTarget>>,
     /// Suspended users whose chains answer 404: a few ids, replaced whole on any suspension
     /// change (here or, through the change feed, on another instance).
-    halted_owners: RwLock<Arc<HashSet<UserId>>>,
+    halted_owners: RwLock<HashSet<UserId>>,
     /// Whether `halted_owners` has anyone, so redirects skip its lock when (as nearly always)
     /// it has not.
     any_halted: AtomicBool,
@@ -100,7 +100,7 @@ impl LinkCache {
         *self
             .halted_owners
             .write()
-            .unwrap_or_else(|poisoned| poisoned.into_inner()) = Arc::new(owners);
+            .unwrap_or_else(|poisoned| poisoned.into_inner()) = owners;
         self.any_halted.store(any, Ordering::Release);
     }
 
