@@ -390,7 +390,7 @@ pub trait ChainWrites: Send {
     /// next item.
     async fn insert_chain_if_free(&mut self, new: NewChain) -> StoreResult<Option<Chain>>;
     /// Inserts a chain and its group memberships; a taken code is
-    /// [`StoreError::Conflict`]`(`[`Unique::ChainCode`]`)`.
+    /// [`StoreError::Conflict`]`(`[`Unique::ChainCode`](super::Unique::ChainCode)`)`.
     async fn insert_chain(&mut self, new: NewChain) -> StoreResult<Chain> {
         self.insert_chain_if_free(new)
             .await?
