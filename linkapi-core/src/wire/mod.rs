@@ -284,6 +284,16 @@ pub(crate) mod schemas {
         lenient_of(&[1, 2])
     }
 
+    /// The properties of an object schema, for the wire types that derive their schema from
+    /// another's and change some of its properties.
+    pub(crate) fn properties(
+        schema: &mut Schema,
+    ) -> Option<&mut serde_json::Map<String, serde_json::Value>> {
+        schema
+            .get_mut("properties")
+            .and_then(serde_json::Value::as_object_mut)
+    }
+
     /// Requires at least one of `fields` with a value (not null): an update that changes
     /// nothing is refused.
     pub(crate) fn at_least_one_of(schema: &mut Schema, fields: &[&str]) {

@@ -201,10 +201,7 @@ impl JsonSchema for CardChainInput {
 
     fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
         let mut schema = WxChainInput::json_schema(generator);
-        if let Some(properties) = schema
-            .get_mut("properties")
-            .and_then(serde_json::Value::as_object_mut)
-        {
+        if let Some(properties) = crate::wire::schemas::properties(&mut schema) {
             properties.insert(
                 "chain_type".into(),
                 crate::wire::schemas::lenient_of(&[0, 4]).to_value(),

@@ -68,10 +68,7 @@ impl JsonSchema for BulkChain {
              alone (its result says why)."
                 .into(),
         );
-        if let Some(properties) = schema
-            .get_mut("properties")
-            .and_then(serde_json::Value::as_object_mut)
-        {
+        if let Some(properties) = super::schemas::properties(&mut schema) {
             for property in properties.values_mut() {
                 if let Some(property) = property.as_object_mut() {
                     for rule in ["pattern", "minLength", "maxLength", "minimum", "maximum"] {

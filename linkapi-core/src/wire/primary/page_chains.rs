@@ -204,10 +204,7 @@ impl JsonSchema for NewWxChain {
 
     fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
         let mut schema = WxChainInput::json_schema(generator);
-        if let Some(properties) = schema
-            .get_mut("properties")
-            .and_then(serde_json::Value::as_object_mut)
-        {
+        if let Some(properties) = crate::wire::schemas::properties(&mut schema) {
             for field in WORK_CHAT_EDIT_FIELDS {
                 properties.remove(*field);
             }
