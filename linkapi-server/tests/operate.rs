@@ -398,3 +398,84 @@ async fn a_sqlite_deployment_moves_to_postgresql_and_serves_from_there() {
     assert!(fresh["id"].as_i64().unwrap() > 30, "{fresh}");
     server.stop();
 }
+
+/// A server killed (SIGKILL) while bulk requests are under way: after a restart every bulk it
+/// acknowledged is there whole, and the one it was working on is there whole or not at all.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_server_keeps_every_bulk_it_acknowledged_and_no_half_of_one() {
+    // On SQLite, and on PostgreSQL where it is installed.
+    let databases =
+        std::iter::once(None).chain(pg_cluster::cluster().map(|c| Some(c.new_database())));
+    for database in databases {
+        killed_during_bulk(database.as_deref()).await;
+    }
+}
+
+async fn killed_during_bulk(database: Option<&str>) {
+    let deployment = Deployment::new();
+    let extra: Vec<&str> = match database {
+        Some(url) => vec!["--database-url", url],
+        None => Vec::new(),
+    };
+    let mut server = deployment.serve(&extra);
+    let http = client();
+    let acknowledged = Arc::new(Mutex::new(Vec::<usize>::new()));
+    let sender = {
+        let (http, url, acknowledged) = (http.clone(), server.url.clone(), acknowledged.clone());
+        tokio::spawn(async move {
+            for batch in 0.. {
+                let chains: Vec<Value> = (0..500)
+                    .map(|i| json!({"target_url": format!("https://killed.example/{batch}/{i}")}))
+                    .collect();
+                let sent = http
+                    .post(format!("{url}/chains/bulk"))
+                    .bearer_auth(KEY)
+                    .json(&json!({ "chains": chains }))
+                    .send()
+                    .await;
+                match sent {
+                    Ok(reply) if reply.status() == 200 => {
+                        let body: Value = reply.json().await.unwrap_or(Value::Null);
+                        if body["data"]["created"] == 500 {
+                            acknowledged.lock().unwrap().push(batch);
+                        }
+                    }
+                    _ => return batch,
+                }
+            }
+            unreachable!("the loop ends when the server is gone")
+        })
+    };
+    // Kill it once a few bulks went through, with the next one under way.
+    while acknowledged.lock().unwrap().len() < 3 {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+    let in_flight = sender.await.unwrap();
+    let acknowledged = acknowledged.lock().unwrap().clone();
+    drop(server);
+
+    let server = deployment.serve(&extra);
+    let found = targets(&http, &server.url).await;
+    let stored = |batch: usize| {
+        (0..500)
+            .filter(|i| found.contains(&format!("https://killed.example/{batch}/{i}")))
+            .count()
+    };
+    for batch in &acknowledged {
+        assert_eq!(
+            stored(*batch),
+            500,
+            "{database:?}: bulk {batch} was acknowledged"
+        );
+    }
+    let unfinished = stored(in_flight);
+    assert!(
+        unfinished == 0 || unfinished == 500,
+        "{database:?}: the bulk under way is whole or absent: {unfinished} of 500"
+    );
+    let expected = acknowledged.len() * 500 + unfinished;
+    assert_eq!(found.len(), expected, "{database:?}: nothing else, no half");
+    server.stop();
+}
