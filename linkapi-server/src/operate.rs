@@ -131,7 +131,7 @@ pub async fn run(command: &DataCommand, out: &mut dyn Write) -> Result<()> {
     match command {
         DataCommand::Backup(args) => {
             let database = args.data.sqlite_database("back up")?;
-            let (database, target) = (database.clone(), args.to.clone());
+            let target = args.to.clone();
             let snapshot =
                 tokio::task::spawn_blocking(move || snapshot::backup(&database, &target))
                     .await
