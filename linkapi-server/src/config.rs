@@ -223,6 +223,26 @@ impl FileConfig {
             .with_context(|| format!("reading config {}", path.display()))?;
         toml::from_str(&text).with_context(|| format!("parsing config {}", path.display()))
     }
+
+    /// The file at `path`, or every default when there is none.
+    ///
+    /// # Errors
+    /// As [`FileConfig::load`].
+    pub fn load_or_default(path: Option<&Path>) -> Result<Self> {
+        path.map_or_else(|| Ok(FileConfig::default()), FileConfig::load)
+    }
+
+    /// The deployment's data directory: the flag's, else this file's, else the user's data
+    /// directory.
+    ///
+    /// # Errors
+    /// When neither names one and the user's data directory cannot be found.
+    pub fn data_dir_or(&self, flag: Option<&Path>) -> Result<PathBuf> {
+        match flag.or(self.data_dir.as_deref()) {
+            Some(dir) => Ok(dir.to_path_buf()),
+            None => default_data_dir(),
+        }
+    }
 }
 
 /// The directory data goes to when none is given: the user's data directory.

@@ -144,14 +144,8 @@ impl Server {
     /// # Errors
     /// On a bad configuration, an unusable data directory or address, or a store failure.
     pub async fn bind(args: &ServeArgs, initial_key: Option<&str>) -> Result<Server> {
-        let file = match &args.config {
-            Some(path) => FileConfig::load(path)?,
-            None => FileConfig::default(),
-        };
-        let data_dir = match args.data_dir.clone().or(file.data_dir.clone()) {
-            Some(dir) => dir,
-            None => default_data_dir()?,
-        };
+        let file = FileConfig::load_or_default(args.config.as_deref())?;
+        let data_dir = file.data_dir_or(args.data_dir.as_deref())?;
         std::fs::create_dir_all(&data_dir)
             .with_context(|| format!("creating data directory {}", data_dir.display()))?;
         let database_url = args.database_url.clone().or(file.database_url.clone());

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use linkapi_core::store::sqlite::snapshot::{self, Snapshot};
 
-use super::{DATABASE_FILE, FileConfig, config::default_data_dir, redact_url};
+use super::{DATABASE_FILE, FileConfig, redact_url};
 
 /// What to do with a deployment's data.
 #[derive(Debug, Clone, clap::Subcommand)]
@@ -63,10 +63,7 @@ pub struct DataDirArgs {
 impl DataDirArgs {
     /// The SQLite database the deployment serves, refusing one configured for PostgreSQL.
     fn sqlite_database(&self, doing: &str) -> Result<PathBuf> {
-        let file = match &self.config {
-            Some(path) => FileConfig::load(path)?,
-            None => FileConfig::default(),
-        };
+        let file = FileConfig::load_or_default(self.config.as_deref())?;
         if let Some(url) = self.database_url.as_ref().or(file.database_url.as_ref()) {
             bail!(
                 "this deployment uses PostgreSQL ({}): {doing} it with PostgreSQL's tools \
@@ -74,11 +71,9 @@ impl DataDirArgs {
                 redact_url(url)
             );
         }
-        let dir = match self.data_dir.clone().or(file.data_dir) {
-            Some(dir) => dir,
-            None => default_data_dir()?,
-        };
-        Ok(dir.join(DATABASE_FILE))
+        Ok(file
+            .data_dir_or(self.data_dir.as_deref())?
+            .join(DATABASE_FILE))
     }
 }
 
