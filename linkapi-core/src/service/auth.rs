@@ -203,8 +203,8 @@ impl App {
             expires_at: None,
         };
         // Instances starting together on one empty database race here; the key count is read
-        // inside each transaction, behind a lock on the `admin` user's row (its insert, or an
-        // update of it), so exactly one of them makes a key.
+        // inside each transaction, behind a lock on the `admin` user's row (its insert, or
+        // `lock_user`), so exactly one of them makes a key.
         let first = {
             let new_key = new_key.clone();
             self.transact(move |tx| {
@@ -238,16 +238,16 @@ impl App {
                     .into_iter()
                     .find(|u| u.name == "admin")
                     .ok_or(Error::NotFound("user"))?;
+                let admin = admin.id;
                 self.transact(move |tx| {
-                    let (admin, new_key) = (admin.clone(), new_key.clone());
+                    let new_key = new_key.clone();
                     Box::pin(async move {
-                        // Rewriting the row locks it until commit: the other bootstraps wait
-                        // here and then count this one's key.
-                        tx.update_user(&admin).await?;
+                        // The other bootstraps wait here, then count this one's key.
+                        tx.lock_user(admin).await?;
                         if tx.count_keys().await? > 0 {
                             return Ok(false);
                         }
-                        tx.insert_key(new_key(admin.id)).await?;
+                        tx.insert_key(new_key(admin)).await?;
                         Ok(true)
                     })
                 })
