@@ -56,6 +56,10 @@ pub enum Error {
         /// What is taken, for a person.
         message: String,
     },
+    /// A request under an idempotency key arrived while another under the same key was
+    /// being answered, and that one's answer could not be read: try again in a moment.
+    #[error("a request with this Idempotency-Key is still being answered; retry in a moment")]
+    IdempotencyKeyInUse,
     /// The body is larger than the server accepts.
     #[error("request body is larger than {limit} bytes")]
     PayloadTooLarge {
@@ -140,7 +144,7 @@ impl Error {
             Error::Forbidden(_) => StatusCode::FORBIDDEN,
             Error::NotFound(_) => StatusCode::NOT_FOUND,
             Error::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
-            Error::Conflict { .. } => StatusCode::CONFLICT,
+            Error::Conflict { .. } | Error::IdempotencyKeyInUse => StatusCode::CONFLICT,
             Error::PayloadTooLarge { .. } | Error::StorageQuotaExceeded { .. } => {
                 StatusCode::PAYLOAD_TOO_LARGE
             }
@@ -166,6 +170,7 @@ impl Error {
             Error::Forbidden(_) => "forbidden",
             Error::NotFound(_) => "not_found",
             Error::MethodNotAllowed { .. } => "method_not_allowed",
+            Error::IdempotencyKeyInUse => "idempotency_key_in_use",
             Error::PayloadTooLarge { .. } => "payload_too_large",
             Error::StorageQuotaExceeded { .. } => "storage_quota_exceeded",
             Error::UnsupportedFileType { .. } => "unsupported_file_type",
@@ -178,12 +183,13 @@ impl Error {
         }
     }
 
-    /// Seconds a client should wait before retrying, for 429s and 503s.
+    /// Seconds a client should wait before retrying, for 429s, 503s and a key in use.
     pub fn retry_after(&self) -> Option<u64> {
         match self {
             Error::RateLimited { retry_after }
             | Error::QuotaExceeded { retry_after, .. }
             | Error::Unavailable { retry_after } => Some(*retry_after),
+            Error::IdempotencyKeyInUse => Some(1),
             _ => None,
         }
     }

@@ -462,7 +462,8 @@ type Outcome = (
 const UNMATCHED: &str = "unmatched";
 
 /// Routes the request and serves it as its route declares: authentication, rate limit and
-/// scope for keyed operations, the body it reads, its handler.
+/// scope for keyed operations, the body it reads, its handler; for a create sent with an
+/// `Idempotency-Key`, the answer kept under the key when there is one.
 async fn dispatch(shared: &Shared, req: Request<Incoming>, peer: SocketAddr) -> Outcome {
     let app = &shared.app;
     let (route, param) = match shared.router.route(req.method(), req.uri().path()) {
@@ -551,13 +552,70 @@ async fn dispatch(shared: &Shared, req: Request<Incoming>, peer: SocketAddr) -> 
             Err(err) => return (operation, errors, rate, Err(err)),
         },
     };
+    let idempotency = if route.idempotent {
+        match request::idempotency_key(&parts.headers, route.name, param.as_deref(), &body) {
+            Ok(key) => key.map(Arc::new),
+            Err(err) => return (operation, errors, rate, Err(err)),
+        }
+    } else {
+        None
+    };
+    let Some(key) = idempotency else {
+        let call = Call {
+            parts,
+            body,
+            stream,
+            param,
+            who,
+            reply,
+            idempotency: None,
+        };
+        return (operation, errors, rate, handler(app, call).await);
+    };
+    match app.kept_answer(&who, &key).await {
+        Ok(Some(answer)) => return (operation, errors, rate, Ok(response::replayed(answer))),
+        Ok(None) => {}
+        Err(err) => return (operation, errors, rate, Err(err)),
+    }
     let call = Call {
         parts,
         body,
         stream,
         param,
-        who,
+        who: who.clone(),
         reply,
+        idempotency: Some(key.clone()),
     };
-    (operation, errors, rate, handler(app, call).await)
+    let outcome = match handler(app, call).await {
+        // Another request took the key after the look above: answer with what it commits.
+        Err(Error::IdempotencyKeyInUse) => answer_once_kept(app, &who, &key).await,
+        outcome => outcome,
+    };
+    (operation, errors, rate, outcome)
+}
+
+/// How long a request waits for the answer of another under the same idempotency key that
+/// its create found holding the key, before it answers `409 idempotency_key_in_use`.
+const KEPT_ANSWER_WAIT: Duration = Duration::from_secs(2);
+
+/// The answer the request holding `key` commits, replayed; `409 idempotency_key_in_use` if
+/// none is there within [`KEPT_ANSWER_WAIT`] (the holder failed and kept nothing, or has not
+/// committed yet: a retry runs afresh or is answered).
+async fn answer_once_kept(
+    app: &App,
+    who: &crate::service::Principal,
+    key: &crate::service::IdempotencyKey,
+) -> Result<http::Response<Body>, Error> {
+    let started = Instant::now();
+    let mut pause = Duration::from_millis(5);
+    loop {
+        if let Some(answer) = app.kept_answer(who, key).await? {
+            return Ok(response::replayed(answer));
+        }
+        if started.elapsed() >= KEPT_ANSWER_WAIT {
+            return Err(Error::IdempotencyKeyInUse);
+        }
+        tokio::time::sleep(pause).await;
+        pause = (pause * 2).min(Duration::from_millis(250));
+    }
 }

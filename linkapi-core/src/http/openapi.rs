@@ -196,6 +196,55 @@ fn error_responses(route: &Route, keyed: bool) -> Map<String, Value> {
         .collect()
 }
 
+/// The `Idempotency-Key` header of a create.
+fn idempotency_key_parameter() -> Value {
+    json!({
+        "name": "Idempotency-Key",
+        "in": "header",
+        "required": false,
+        "description": "Makes the create safe to send again. The same key from the same user \
+                        with the same body within 24 hours is answered with the first answer \
+                        (same status and body, `Idempotency-Replayed: true`) and creates \
+                        nothing; a request arriving while the first is running waits for its \
+                        answer. Only successes are kept: after an error, the key is free.",
+        "schema": {"type": "string", "minLength": 1, "maxLength": 255,
+                   "pattern": "^[!-~]([ -~]*[!-~])?$"}
+    })
+}
+
+/// What `Idempotency-Key` adds to a create's responses.
+fn describe_idempotency(errors: &mut Map<String, Value>, success: &mut Value) {
+    success["headers"] = json!({"Idempotency-Replayed": {
+        "description": "`true` when this is the answer kept under the request's \
+                        Idempotency-Key, given again.",
+        "schema": {"type": "string", "enum": ["true"]}
+    }});
+    for (status, addition) in [
+        (
+            "400",
+            " `invalid_idempotency_key`: the Idempotency-Key is not 1 to 255 printable ASCII \
+             characters.",
+        ),
+        (
+            "409",
+            " `idempotency_key_in_use`: the request that first used this Idempotency-Key is \
+             still running; retry after `Retry-After` seconds.",
+        ),
+        (
+            "422",
+            " `idempotency_key_reused`: this Idempotency-Key was used for a different request \
+             in the last 24 hours.",
+        ),
+    ] {
+        if let Some(Value::String(description)) = errors
+            .get_mut(status)
+            .and_then(|r| r.get_mut("description"))
+        {
+            description.push_str(addition);
+        }
+    }
+}
+
 fn success_response(ok: Output, generator: &mut SchemaGenerator) -> (String, Value) {
     match ok {
         Output::Json(status, schema) => (
@@ -298,11 +347,17 @@ pub(crate) fn document(routes: &[Route]) -> Value {
                 }}
             });
         }
+        if route.idempotent {
+            parameters.push(idempotency_key_parameter());
+        }
         if !parameters.is_empty() {
             operation["parameters"] = Value::Array(parameters);
         }
         let mut responses = error_responses(route, keyed);
         let (status, mut success) = success_response(route.output, &mut generator);
+        if route.idempotent {
+            describe_idempotency(&mut responses, &mut success);
+        }
         if let Output::Json(201, envelope) = route.output {
             let envelope = envelope(&mut generator);
             if let Some(links) = creation_links(route, routes, &envelope, &generator) {

@@ -7,6 +7,7 @@ use http_body_util::{BodyExt, Either, Full};
 use serde::Serialize;
 
 use crate::error::Error;
+use crate::service::KeptAnswer;
 use crate::wire::envelope::{CompatError, CompatOk, PrimaryError, PrimaryOk, StatusOk};
 
 /// The shape of a response body.
@@ -40,29 +41,47 @@ pub(crate) fn streamed(
 }
 
 fn json_response(status: StatusCode, value: &impl Serialize) -> Response<Body> {
+    kept_response(json_answer(status, value))
+}
+
+/// `value` as a JSON answer with `status`; a value that does not serialize is a 500.
+fn json_answer(status: StatusCode, value: &impl Serialize) -> KeptAnswer {
     match serde_json::to_vec(value) {
-        Ok(bytes) => {
-            let mut response = Response::new(full(bytes));
-            *response.status_mut() = status;
-            response.headers_mut().insert(
-                header::CONTENT_TYPE,
-                HeaderValue::from_static("application/json"),
-            );
-            response
-        }
+        Ok(bytes) => KeptAnswer {
+            status: status.as_u16(),
+            body: bytes.into(),
+        },
         Err(err) => {
             tracing::error!(error = %err, "response did not serialize");
-            let mut response = Response::new(full(Bytes::from_static(
-                br#"{"code":"internal_error","message":"internal error","status":500}"#,
-            )));
-            *response.status_mut() = StatusCode::INTERNAL_SERVER_ERROR;
-            response.headers_mut().insert(
-                header::CONTENT_TYPE,
-                HeaderValue::from_static("application/json"),
-            );
-            response
+            KeptAnswer {
+                status: StatusCode::INTERNAL_SERVER_ERROR.as_u16(),
+                body: Bytes::from_static(
+                    br#"{"code":"internal_error","message":"internal error","status":500}"#,
+                ),
+            }
         }
     }
+}
+
+/// A JSON answer as a response.
+pub(crate) fn kept_response(answer: KeptAnswer) -> Response<Body> {
+    let mut response = Response::new(full(answer.body));
+    *response.status_mut() =
+        StatusCode::from_u16(answer.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    response
+}
+
+/// The answer kept under an idempotency key, given again: marked `Idempotency-Replayed`.
+pub(crate) fn replayed(answer: KeptAnswer) -> Response<Body> {
+    let mut response = kept_response(answer);
+    response
+        .headers_mut()
+        .insert("idempotency-replayed", HeaderValue::from_static("true"));
+    response
 }
 
 /// A 200 carrying `bytes` of `content_type`, cacheable as `cache_control` says.
@@ -143,6 +162,16 @@ impl Reply {
     pub(crate) fn created<T: Serialize>(self, data: T) -> Response<Body> {
         success(self.envelope, StatusCode::CREATED, data)
     }
+
+    /// [`Reply::ok`] as an answer an idempotency key can keep.
+    pub(crate) fn ok_answer<T: Serialize>(self, data: T) -> KeptAnswer {
+        success_answer(self.envelope, StatusCode::OK, data)
+    }
+
+    /// [`Reply::created`] as an answer an idempotency key can keep.
+    pub(crate) fn created_answer<T: Serialize>(self, data: T) -> KeptAnswer {
+        success_answer(self.envelope, StatusCode::CREATED, data)
+    }
 }
 
 /// `data` in a success envelope.
@@ -151,8 +180,13 @@ pub(crate) fn success<T: Serialize>(
     status: StatusCode,
     data: T,
 ) -> Response<Body> {
+    kept_response(success_answer(envelope, status, data))
+}
+
+/// `data` in a success envelope, as status and bytes.
+fn success_answer<T: Serialize>(envelope: Envelope, status: StatusCode, data: T) -> KeptAnswer {
     match envelope {
-        Envelope::Primary | Envelope::Page => json_response(
+        Envelope::Primary | Envelope::Page => json_answer(
             status,
             &PrimaryOk {
                 code: 1,
@@ -160,7 +194,7 @@ pub(crate) fn success<T: Serialize>(
                 data,
             },
         ),
-        Envelope::Compat => json_response(
+        Envelope::Compat => json_answer(
             status,
             &CompatOk {
                 code: 1,
@@ -168,7 +202,7 @@ pub(crate) fn success<T: Serialize>(
                 result: data,
             },
         ),
-        Envelope::Status => json_response(
+        Envelope::Status => json_answer(
             status,
             &StatusOk {
                 status: 1,

@@ -112,6 +112,9 @@ pub(crate) struct Route {
     pub(crate) body_type: Option<SchemaFn>,
     /// What a success answers.
     pub(crate) output: Output,
+    /// Whether it honours `Idempotency-Key` (creates): its handler records its answer under
+    /// the key in the create's transaction, and a repeat is answered from the record.
+    pub(crate) idempotent: bool,
 }
 
 /// An operation whose row does not yet say what it answers.
@@ -125,6 +128,7 @@ pub(crate) struct Declared {
     errors: Envelope,
     query_type: Option<SchemaFn>,
     body_type: Option<SchemaFn>,
+    idempotent: bool,
 }
 
 impl Declared {
@@ -149,6 +153,13 @@ impl Declared {
     /// It reads a `multipart/form-data` stream instead of a JSON body.
     pub(crate) fn multipart(mut self) -> Self {
         self.body = BodyKind::Multipart;
+        self
+    }
+
+    /// It is a create that honours `Idempotency-Key`; its handler passes the call's receipt
+    /// ([`super::handlers::Call::receipt`]) to the service that writes.
+    pub(crate) fn idempotent(mut self) -> Self {
+        self.idempotent = true;
         self
     }
 
@@ -185,6 +196,7 @@ impl Declared {
             query_type: self.query_type,
             body_type: self.body_type,
             output,
+            idempotent: self.idempotent,
         }
     }
 }
@@ -234,6 +246,7 @@ pub(crate) fn primary(
         errors: Envelope::Primary,
         query_type: None,
         body_type: None,
+        idempotent: false,
     }
 }
 
@@ -265,6 +278,7 @@ pub(crate) fn compat(
         errors: Envelope::Compat,
         query_type: None,
         body_type: None,
+        idempotent: false,
     }
 }
 
@@ -285,5 +299,6 @@ pub(crate) fn public(
         errors: envelope,
         query_type: None,
         body_type: None,
+        idempotent: false,
     }
 }

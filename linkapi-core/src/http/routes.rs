@@ -60,6 +60,7 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
             Write(Chains),
             handler!(p::create_chain),
         )
+        .idempotent()
         .body::<wp::CreateChain>()
         .created::<wp::Chain>(),
         primary(
@@ -69,6 +70,7 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
             Write(Chains),
             handler!(p::create_chains),
         )
+        .idempotent()
         .body::<wp::BulkCreateChains>()
         .large_body()
         .ok::<wp::BulkCreated>(),
@@ -141,6 +143,7 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
             Write(Groups),
             handler!(p::create_group),
         )
+        .idempotent()
         .body::<wp::CreateGroup>()
         .created::<wp::Group>(),
         primary(
@@ -210,6 +213,7 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
             Write(Chains),
             handler!(j::create_wx_chain),
         )
+        .idempotent()
         .body::<wp::NewWxChain>()
         .created::<wp::CreatedWxChain>(),
         primary(
@@ -271,6 +275,7 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
             Write(Card),
             handler!(j::create_card),
         )
+        .idempotent()
         .body::<wc::CardChainInput>()
         .ok::<wc::CreatedWxChain>(),
         // Administration.
@@ -447,6 +452,7 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
             Write(Chains),
             handler!(c::create_chain),
         )
+        .idempotent()
         .body::<wc::CreateChain>()
         .ok::<wc::CreatedChain>(),
         compat(
@@ -474,6 +480,7 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
             Write(Groups),
             handler!(c::create_group),
         )
+        .idempotent()
         .body::<wc::CreateGroup>()
         .ok::<wc::CreatedGroup>(),
         compat(
@@ -502,6 +509,7 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
             Write(Chains),
             handler!(j::compat_create_wx_chain),
         )
+        .idempotent()
         .body::<wc::WxChainInput>()
         .ok::<wc::CreatedWxChain>(),
         compat(
@@ -520,6 +528,7 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
             Write(Chains),
             handler!(j::compat_create_workchat_chain),
         )
+        .idempotent()
         .body::<wc::WorkchatChainInput>()
         .ok::<wc::CreatedWxChain>(),
         compat(

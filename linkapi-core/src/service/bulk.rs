@@ -6,12 +6,14 @@
 //! The transaction first holds the caller's counter of today's creations, so the room left in
 //! the daily quota is known and stays theirs until the commit: items past it fail with
 //! `quota_exceeded`, and concurrent creates (bulk or single, on any instance) wait their turn,
-//! so the quota is exact. Everything reported created is committed before the answer.
+//! so the quota is exact. Everything reported created is committed before the answer, and
+//! under an idempotency key the answer is recorded in the same transaction.
 
 use std::collections::HashMap;
 
 use super::chains::{ChainView, NewShortChain, no_free_code, random_codes};
-use super::{App, Principal};
+use super::idempotency::{self, Receipt};
+use super::{App, BodyError, Principal};
 use crate::error::{Error, Result};
 use crate::model::{Chain, ChainKind, DomainId, GroupId, PageViews};
 use crate::store::{Invalidation, NewChain};
@@ -20,7 +22,25 @@ use crate::store::{Invalidation, NewChain};
 pub const MAX_BULK_CHAINS: usize = 10_000;
 
 /// How one item of a bulk create ended, in the order the items were given.
-pub type BulkItem = Result<ChainView>;
+pub type BulkItem = std::result::Result<ChainView, ItemError>;
+
+/// Why an item was not created: the short name and message `POST /chains` would answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ItemError {
+    /// The error's stable short name (`code_taken`, `quota_exceeded`, ...).
+    pub code: &'static str,
+    /// What is wrong, for a person.
+    pub message: String,
+}
+
+impl From<Error> for ItemError {
+    fn from(err: Error) -> Self {
+        ItemError {
+            code: err.code(),
+            message: err.to_string(),
+        }
+    }
+}
 
 /// What the transaction decided for an item that passed the checks.
 #[derive(Debug, Clone)]
@@ -32,7 +52,8 @@ enum Decided {
 }
 
 impl App {
-    /// Creates the caller's short chains from `items`; answers one result per item, in order.
+    /// Creates the caller's short chains from `items`; answers one result per item, in order,
+    /// and records that answer on `receipt` in the same transaction.
     ///
     /// # Errors
     /// 400 for no items or more than [`MAX_BULK_CHAINS`]; a store failure fails the whole
@@ -41,6 +62,7 @@ impl App {
         &self,
         who: &Principal,
         items: Vec<NewShortChain>,
+        receipt: Option<&Receipt<Vec<BulkItem>>>,
     ) -> Result<Vec<BulkItem>> {
         if items.is_empty() {
             return Err(Error::bad_request(
@@ -67,7 +89,7 @@ impl App {
             let (mut new, code) = match self.short_chain_record(who, input, now) {
                 Ok(checked) => checked,
                 Err(err) => {
-                    results[index] = Some(Err(err));
+                    results[index] = Some(Err(err.into()));
                     continue;
                 }
             };
@@ -84,14 +106,14 @@ impl App {
                         new.group_ids = vec![id];
                     }
                     Err(err) => {
-                        results[index] = Some(Err(err));
+                        results[index] = Some(Err(err.into()));
                         continue;
                     }
                 }
             }
             if let Some(code) = &code {
                 if let Some(first) = codes.get(&(new.domain_id, code.clone())) {
-                    results[index] = Some(Err(Error::Conflict {
+                    results[index] = Some(Err(ItemError {
                         code: "duplicate_code",
                         message: format!(
                             "code {code:?} is also asked for by item {first} of this request"
@@ -107,10 +129,14 @@ impl App {
         let (day, retry_after) = self.quota_day(now);
         let (user, default_quota) = (who.user_id, self.config().daily_create_quota);
         let code_length = self.config().code_length;
-        let (decided, limit) = self
-            .transact(move |tx| {
+        let receipt = receipt.cloned();
+        let results = self
+            .transact_checked(move |tx| {
                 let accepted = accepted.clone();
+                let mut results = results.clone();
+                let receipt = receipt.clone();
                 Box::pin(async move {
+                    idempotency::claim(receipt.as_ref(), tx, now).await?;
                     // Adding nothing holds the counter: the room below stays ours until commit.
                     let used = tx.add_creations(user, day, 0).await?;
                     let limit = tx
@@ -160,31 +186,39 @@ impl App {
                         tx.add_creations(user, day, created).await?;
                         tx.publish(Invalidation::MissingLinks).await?;
                     }
-                    Ok((decided, limit))
+                    for (index, outcome) in decided {
+                        results[index] = Some(match outcome {
+                            Decided::Created(chain) => Ok(ChainView {
+                                status: chain.status_at(now),
+                                chain: *chain,
+                                views: PageViews::default(),
+                            }),
+                            Decided::CodeTaken(code) => Err(ItemError {
+                                code: "code_taken",
+                                message: format!("code {code:?} is already taken on this domain"),
+                            }),
+                            Decided::OverQuota => {
+                                Err(Error::QuotaExceeded { limit, retry_after }.into())
+                            }
+                            Decided::NoFreeCode => Err(no_free_code().into()),
+                        });
+                    }
+                    let results: Vec<BulkItem> = results
+                        .into_iter()
+                        .map(|result| {
+                            result.unwrap_or_else(|| {
+                                Err(Error::Internal("a bulk item was not decided".into()).into())
+                            })
+                        })
+                        .collect();
+                    idempotency::record(receipt.as_ref(), tx, &results).await?;
+                    Ok(results)
                 })
             })
-            .await?;
-
-        for (index, outcome) in decided {
-            results[index] = Some(match outcome {
-                Decided::Created(chain) => Ok(ChainView {
-                    status: chain.status_at(now),
-                    chain: *chain,
-                    views: PageViews::default(),
-                }),
-                Decided::CodeTaken(code) => Err(Error::Conflict {
-                    code: "code_taken",
-                    message: format!("code {code:?} is already taken on this domain"),
-                }),
-                Decided::OverQuota => Err(Error::QuotaExceeded { limit, retry_after }),
-                Decided::NoFreeCode => Err(no_free_code()),
-            });
-        }
-        Ok(results
-            .into_iter()
-            .map(|result| {
-                result.unwrap_or_else(|| Err(Error::Internal("a bulk item was not decided".into())))
-            })
-            .collect())
+            .await;
+        results.map_err(|err| match err {
+            BodyError::Rule(err) => err,
+            BodyError::Store(err) => err.into(),
+        })
     }
 }

@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 
+use super::idempotency::{self, Receipt};
 use super::templates::check_template_limit;
 use super::{App, BodyError, Principal, TextRule, check_text, conflict_as};
 use crate::codes::{is_reserved, random_code, validate_code, validate_target_url};
@@ -192,6 +193,7 @@ impl App {
         &self,
         who: &Principal,
         input: NewShortChain,
+        receipt: Option<&Receipt<CreatedChain>>,
     ) -> Result<CreatedChain> {
         let now = self.now();
         let group = input.group_id;
@@ -199,15 +201,7 @@ impl App {
         if let Some(group) = group {
             new.group_ids = vec![self.group_for_chain(who, group, ChainKind::Short).await?];
         }
-        let (chain, created_today) = self.insert_new_chain(new, code).await?;
-        Ok(CreatedChain {
-            view: ChainView {
-                status: chain.status_at(now),
-                chain,
-                views: PageViews::default(),
-            },
-            created_today,
-        })
+        self.insert_new_chain(new, code, receipt).await
     }
 
     /// The day the daily quota counts a creation at `at` in (its start), and the seconds from
@@ -279,26 +273,33 @@ impl App {
         Ok(domain_id)
     }
 
-    /// Inserts a validated chain with `code`, or a random code when `None`.
+    /// Inserts a validated chain with `code`, or a random code when `None`; records the
+    /// answer on `receipt` in the same transaction.
     pub(super) async fn insert_new_chain(
         &self,
         mut new: NewChain,
         code: Option<String>,
-    ) -> Result<(Chain, i64)> {
+        receipt: Option<&Receipt<CreatedChain>>,
+    ) -> Result<CreatedChain> {
         match code {
             Some(code) => {
                 new.code = code;
-                self.insert_chain(new).await
+                self.insert_chain(new, receipt).await
             }
-            None => self.insert_with_random_code(new).await,
+            None => self.insert_with_random_code(new, receipt).await,
         }
     }
 
     /// Inserts a chain and counts it against its owner's daily quota, in one transaction:
     /// concurrent creates are serialized on the owner's counter for the day, so the quota is
     /// exact however many instances create at once. Returns the chain and the owner's count of
-    /// chains created today, this one included.
-    async fn insert_chain(&self, new: NewChain) -> Result<(Chain, i64)> {
+    /// chains created today, this one included. An idempotency key's claim is the
+    /// transaction's first write and its answer the last.
+    async fn insert_chain(
+        &self,
+        new: NewChain,
+        receipt: Option<&Receipt<CreatedChain>>,
+    ) -> Result<CreatedChain> {
         let code = new.code.clone();
         let default_quota = self.inner.config.daily_create_quota;
         let (day, retry_after) = self.quota_day(new.created_at);
@@ -308,11 +309,15 @@ impl App {
             .as_ref()
             .map(|j| j.template_id)
             .filter(|t| t.0 != 0);
+        let receipt = receipt.cloned();
         let inserted = self
             .transact_checked(move |tx| {
                 let new = new.clone();
+                let receipt = receipt.clone();
                 Box::pin(async move {
                     let user = new.user_id;
+                    let now = new.created_at;
+                    idempotency::claim(receipt.as_ref(), tx, now).await?;
                     if let Some(template) = template {
                         check_template_limit(tx, user, template, template_limit).await?;
                     }
@@ -332,7 +337,16 @@ impl App {
                         code: chain.code.clone(),
                     })
                     .await?;
-                    Ok((chain, created_today))
+                    let created = CreatedChain {
+                        view: ChainView {
+                            status: chain.status_at(now),
+                            chain,
+                            views: PageViews::default(),
+                        },
+                        created_today,
+                    };
+                    idempotency::record(receipt.as_ref(), tx, &created).await?;
+                    Ok(created)
                 })
             })
             .await;
@@ -348,10 +362,14 @@ impl App {
         }
     }
 
-    async fn insert_with_random_code(&self, mut new: NewChain) -> Result<(Chain, i64)> {
+    async fn insert_with_random_code(
+        &self,
+        mut new: NewChain,
+        receipt: Option<&Receipt<CreatedChain>>,
+    ) -> Result<CreatedChain> {
         for code in random_codes(self.inner.config.code_length) {
             new.code = code;
-            match self.insert_chain(new.clone()).await {
+            match self.insert_chain(new.clone(), receipt).await {
                 Err(Error::Conflict { .. }) => continue,
                 other => return other,
             }

@@ -1,6 +1,7 @@
 //! Groups of chains.
 
-use super::{App, Principal, conflict_as};
+use super::idempotency::{self, Receipt};
+use super::{App, BodyError, Principal, conflict_as};
 use crate::error::{Error, Result};
 use crate::model::limits::MAX_NAME_CHARS;
 use crate::model::{ChainKind, Group};
@@ -17,6 +18,7 @@ impl App {
         who: &Principal,
         name: &str,
         chain_type: i64,
+        receipt: Option<&Receipt<Group>>,
     ) -> Result<Group> {
         let name = super::check_text(
             "name",
@@ -40,18 +42,27 @@ impl App {
             chain_type,
             created_at: self.now(),
         };
-        self.transact(move |tx| {
+        let receipt = receipt.cloned();
+        let now = new.created_at;
+        self.transact_checked(move |tx| {
             let new = new.clone();
-            Box::pin(async move { tx.insert_group(new).await })
+            let receipt = receipt.clone();
+            Box::pin(async move {
+                idempotency::claim(receipt.as_ref(), tx, now).await?;
+                let group = tx.insert_group(new).await?;
+                idempotency::record(receipt.as_ref(), tx, &group).await?;
+                Ok(group)
+            })
         })
         .await
-        .map_err(|e| {
-            conflict_as(
+        .map_err(|e| match e {
+            BodyError::Rule(e) => e,
+            BodyError::Store(e) => conflict_as(
                 e,
                 Unique::GroupName,
                 "group_exists",
                 format!("you already have a group named {name:?}"),
-            )
+            ),
         })
     }
 

@@ -18,6 +18,7 @@ mod channels;
 mod conversions;
 pub mod freshness;
 mod groups;
+mod idempotency;
 mod links;
 mod page_chains;
 mod qr;
@@ -35,10 +36,11 @@ use std::time::Duration;
 
 pub use admin::{UserEdit, UserOverview};
 pub use auth::{BootstrapKey, Principal, hash_key};
-pub use bulk::{BulkItem, MAX_BULK_CHAINS};
+pub use bulk::{BulkItem, ItemError, MAX_BULK_CHAINS};
 pub use chains::{ChainView, CreatedChain, NewShortChain, ShortChainPatch};
 use channels::PageAnswer;
 pub use conversions::{ConversionReport, ReportedConversion};
+pub use idempotency::{IDEMPOTENCY_WINDOW, IdempotencyKey, KeptAnswer, Receipt};
 pub use links::VisitAnswer;
 pub use page_chains::{
     ChannelSpec, PageChainInput, PageChainView, PageChains, app_link, fixed_destination,
@@ -370,9 +372,17 @@ impl App {
                 freshness,
             }),
         };
-        tokio::spawn(uploads::sweep_periodically(
+        tokio::spawn(periodically(
             Arc::downgrade(&app.inner),
             sweep_every,
+            "sweeping uploads",
+            |app| Box::pin(app.sweep_uploads()),
+        ));
+        tokio::spawn(periodically(
+            Arc::downgrade(&app.inner),
+            IDEMPOTENCY_PRUNE_INTERVAL,
+            "forgetting expired idempotency keys",
+            |app| Box::pin(async move { app.prune_idempotency_keys().await.map(drop) }),
         ));
         if let Some(notices) = notices {
             tokio::spawn(apply_feed(Arc::downgrade(&app.inner), notices));
@@ -601,6 +611,26 @@ fn conflict_as(err: StoreError, what: Unique, code: &'static str, message: Strin
     match err {
         StoreError::Conflict(w) if w == what => Error::Conflict { code, message },
         other => other.into(),
+    }
+}
+
+/// How often keys past [`IDEMPOTENCY_WINDOW`] are deleted.
+const IDEMPOTENCY_PRUNE_INTERVAL: Duration = Duration::from_secs(60 * 60);
+
+/// Runs `job` every `every` for as long as the app lives; a failure is logged and the job
+/// runs again at its next turn.
+async fn periodically(
+    app: Weak<Inner>,
+    every: Duration,
+    what: &'static str,
+    job: for<'a> fn(&'a App) -> BoxFuture<'a, Result<()>>,
+) {
+    loop {
+        tokio::time::sleep(every).await;
+        let Some(inner) = app.upgrade() else { return };
+        if let Err(err) = job(&App { inner }).await {
+            tracing::warn!(error = %err, "{what} failed; trying again later");
+        }
     }
 }
 

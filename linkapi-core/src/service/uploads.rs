@@ -501,17 +501,6 @@ impl App {
     }
 }
 
-/// Sweeps now and then for as long as the app lives.
-pub(super) async fn sweep_periodically(app: std::sync::Weak<super::Inner>, every: Duration) {
-    loop {
-        tokio::time::sleep(every).await;
-        let Some(inner) = app.upgrade() else { return };
-        if let Err(err) = (App { inner }).sweep_uploads().await {
-            tracing::warn!(error = %err, "sweeping uploads failed; trying again later");
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

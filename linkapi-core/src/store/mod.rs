@@ -42,6 +42,7 @@
 //! | channels of a chain's page | `channels` | `*/channels` |
 //! | visit counters, visitor secrets | `visits` | `*/visits` |
 //! | conversions | `conversions` | `*/conversions` |
+//! | idempotency keys of creates | `idempotency` | `*/idempotency` |
 //! | uploads and objects | `uploads` | `*/uploads` |
 //! | jump-page templates | `templates` | `*/templates` |
 //! | work-chat data | `workchat` | `*/workchat` |
@@ -68,6 +69,7 @@ mod channels;
 mod conversions;
 mod domains;
 mod groups;
+mod idempotency;
 mod keys;
 pub mod postgres;
 pub mod sqlite;
@@ -86,6 +88,7 @@ pub use channels::{ChannelEdit, ChannelInput, ChannelStore, ChannelWrites};
 pub use conversions::{Conversion, ConversionStore, ConversionWrites};
 pub use domains::{DomainStore, DomainWrites, NewDomain};
 pub use groups::{GroupStore, GroupWrites, NewGroup};
+pub use idempotency::{IdempotencyStore, IdempotencyWrites, IdempotentAnswer};
 pub use keys::{KeyGrant, KeyStore, KeyWrites, NewApiKey};
 pub use templates::{NewTemplate, TemplatePatch, TemplateStore, TemplateWrites};
 pub use uploads::{BlobRecord, NewUpload, UploadClaim, UploadStore, UploadWrites};
@@ -223,6 +226,7 @@ pub trait Tx:
     + ChannelWrites
     + VisitWrites
     + ConversionWrites
+    + IdempotencyWrites
     + UploadWrites
     + TemplateWrites
     + WorkchatWrites
@@ -239,6 +243,7 @@ impl<T> Tx for T where
         + ChannelWrites
         + VisitWrites
         + ConversionWrites
+        + IdempotencyWrites
         + UploadWrites
         + TemplateWrites
         + WorkchatWrites
@@ -257,6 +262,7 @@ pub trait Store:
     + ChannelStore
     + VisitStore
     + ConversionStore
+    + IdempotencyStore
     + UploadStore
     + TemplateStore
     + WorkchatStore

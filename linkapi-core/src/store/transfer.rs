@@ -48,6 +48,7 @@ pub const TABLES: &[&str] = &[
     "workchat_assemblies",
     "workchat_transfers",
     "daily_creations",
+    "idempotency_keys",
 ];
 
 /// PostgreSQL's own bookkeeping, which has no SQLite counterpart and is not copied.

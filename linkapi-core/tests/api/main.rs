@@ -15,6 +15,7 @@ mod compat;
 mod connections;
 mod conversions;
 mod html;
+mod idempotency;
 #[path = "../images.rs"]
 mod images;
 mod input;

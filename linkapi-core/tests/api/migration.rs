@@ -283,6 +283,18 @@ async fn a_sqlite_deployment_copied_to_postgresql_answers_the_same_on_two_instan
     };
     let mut sqlite = TestServer::start_on(Backend::Sqlite, Options::default()).await;
     let (reads, keys) = fill(&sqlite).await;
+    // A create under an idempotency key, replayed from PostgreSQL below.
+    let keyed = |server: &TestServer| {
+        server
+            .client
+            .post(server.url("/chains"))
+            .bearer_auth(&keys[0])
+            .header("idempotency-key", "moved-with-the-data")
+            .json(&json!({"target_url": "https://shop.example/keyed"}))
+            .send()
+    };
+    let keyed_first = crate::support::Reply::from(keyed(&sqlite).await.expect("request")).await;
+    assert_eq!(keyed_first.status, 201, "{}", keyed_first.text);
     let before = answers(&sqlite, &reads).await;
     for (path, status, body) in &before {
         assert_eq!(*status, 200, "{path}: {body}");
@@ -335,6 +347,10 @@ async fn a_sqlite_deployment_copied_to_postgresql_answers_the_same_on_two_instan
             assert_eq!(body, body_after, "{path} answers as it did on SQLite");
         }
     }
+
+    let replayed = crate::support::Reply::from(keyed(&second).await.expect("request")).await;
+    assert_eq!(replayed.header("idempotency-replayed"), Some("true"));
+    assert_eq!(replayed.text, keyed_first.text);
 
     // Every key still opens what it did; the revoked one stays revoked.
     for (key, works) in keys.iter().zip([true, true, false]) {

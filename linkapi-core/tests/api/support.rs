@@ -536,21 +536,35 @@ pub async fn race_posts(
     key: &str,
     body: impl Fn(usize) -> Value,
 ) -> Vec<(StatusCode, Value)> {
-    let barrier = Arc::new(tokio::sync::Barrier::new(racers));
-    let mut tasks = Vec::with_capacity(racers);
-    for i in 0..racers {
-        let server = &servers[i % servers.len()];
-        let request = server
+    race(servers, racers, |server, i| {
+        server
             .client
             .post(server.url(path))
             .bearer_auth(key)
-            .json(&body(i));
+            .json(&body(i))
+    })
+    .await
+    .into_iter()
+    .map(|reply| (reply.status, reply.body))
+    .collect()
+}
+
+/// Sends the request `request` builds for each of `racers` clients at once (released together
+/// by a barrier; client `i` on `servers[i % servers.len()]`) and returns the answers in that
+/// order.
+pub async fn race(
+    servers: &[TestServer],
+    racers: usize,
+    request: impl Fn(&TestServer, usize) -> reqwest::RequestBuilder,
+) -> Vec<Reply> {
+    let barrier = Arc::new(tokio::sync::Barrier::new(racers));
+    let mut tasks = Vec::with_capacity(racers);
+    for i in 0..racers {
+        let request = request(&servers[i % servers.len()], i);
         let barrier = barrier.clone();
         tasks.push(tokio::spawn(async move {
             barrier.wait().await;
-            let reply = request.send().await.expect("request");
-            let status = reply.status();
-            (status, reply.json::<Value>().await.unwrap_or(Value::Null))
+            Reply::from(request.send().await.expect("request")).await
         }));
     }
     let mut answers = Vec::with_capacity(racers);

@@ -1,12 +1,14 @@
 //! Compatibility surface: `/openapi/v1/chain/*`, `group/*`, `domain/list`.
 
-use super::Call;
+use super::{Call, answered};
 use crate::clock::format_sql;
 use crate::error::{Error, Result};
 use crate::http::request::compat_input;
 use crate::http::response::Body;
-use crate::model::{ChainId, DomainId, GroupId};
-use crate::service::{App, ChainView, ConversionReport, NewShortChain, ShortChainPatch};
+use crate::model::{ChainId, DomainId, Group, GroupId};
+use crate::service::{
+    App, ChainView, ConversionReport, CreatedChain, NewShortChain, ShortChainPatch,
+};
 use crate::wire::compat as wire;
 use crate::wire::envelope::Empty;
 use crate::wire::{IntList, LenientInt};
@@ -59,6 +61,18 @@ fn item(view: &ChainView) -> wire::ChainItem {
 /// # `POST /openapi/v1/chain/create` (`chains:write`)
 pub(crate) async fn create_chain(app: &App, call: Call) -> Result<Response> {
     let input: wire::CreateChain = compat_input(&call.parts, &call.body)?;
+    let reply = call.reply;
+    let answer = move |created: &CreatedChain| {
+        let chain = &created.view.chain;
+        reply.ok_answer(wire::CreatedChain {
+            chain: chain.code.clone(),
+            chain_title: chain.title.clone(),
+            created_today: created.created_today,
+            group_id: chain.group_ids.first().map_or(0, |g| g.0),
+            render_url: chain.render_url(),
+        })
+    };
+    let receipt = call.receipt(answer);
     let created = app
         .create_short_chain(
             &call.who,
@@ -70,16 +84,10 @@ pub(crate) async fn create_chain(app: &App, call: Call) -> Result<Response> {
                 valid_time: input.valid_time.map_or(0, |t| t.0),
                 group_id: group(input.group_id),
             },
+            receipt.as_ref(),
         )
         .await?;
-    let chain = &created.view.chain;
-    Ok(call.reply.ok(wire::CreatedChain {
-        chain: chain.code.clone(),
-        chain_title: chain.title.clone(),
-        created_today: created.created_today,
-        group_id: chain.group_ids.first().map_or(0, |g| g.0),
-        render_url: chain.render_url(),
-    }))
+    Ok(answered(receipt, &created, answer))
 }
 
 /// # `POST /openapi/v1/chain/edit` (`chains:write`)
@@ -143,12 +151,22 @@ pub(crate) async fn chain_info(app: &App, call: Call) -> Result<Response> {
 /// # `POST /openapi/v1/group/create` (`groups:write`)
 pub(crate) async fn create_group(app: &App, call: Call) -> Result<Response> {
     let input: wire::CreateGroup = compat_input(&call.parts, &call.body)?;
-    let g = app
-        .create_group(&call.who, &input.name, input.chain_type.map_or(0, |t| t.0))
+    let reply = call.reply;
+    let answer = move |group: &Group| {
+        reply.ok_answer(wire::CreatedGroup {
+            group_id: group.id.0.to_string(),
+        })
+    };
+    let receipt = call.receipt(answer);
+    let group = app
+        .create_group(
+            &call.who,
+            &input.name,
+            input.chain_type.map_or(0, |t| t.0),
+            receipt.as_ref(),
+        )
         .await?;
-    Ok(call.reply.ok(wire::CreatedGroup {
-        group_id: g.id.0.to_string(),
-    }))
+    Ok(answered(receipt, &group, answer))
 }
 
 /// # `GET|POST /openapi/v1/group/list` (`groups:read`)

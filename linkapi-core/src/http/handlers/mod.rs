@@ -11,12 +11,13 @@ pub(crate) mod uploads;
 pub(crate) mod workchat;
 
 use std::net::SocketAddr;
+use std::sync::Arc;
 
 use bytes::Bytes;
 use http::request::Parts;
 
-use super::response::{RenderedOnce, Reply};
-use crate::service::Principal;
+use super::response::{Body, RenderedOnce, Reply, kept_response};
+use crate::service::{IdempotencyKey, KeptAnswer, Principal, Receipt};
 
 /// A decoded, authenticated API request.
 pub(crate) struct Call {
@@ -32,6 +33,33 @@ pub(crate) struct Call {
     pub(crate) who: Principal,
     /// The success envelope the route declares.
     pub(crate) reply: Reply,
+    /// The request's `Idempotency-Key`, on operations that honour one.
+    pub(crate) idempotency: Option<Arc<IdempotencyKey>>,
+}
+
+impl Call {
+    /// The receipt of this request's idempotency key, if it sent one: the create records
+    /// `answer` of its outcome under the key, in the transaction that creates.
+    pub(crate) fn receipt<T>(
+        &self,
+        answer: impl Fn(&T) -> KeptAnswer + Send + Sync + 'static,
+    ) -> Option<Receipt<T>> {
+        self.idempotency
+            .clone()
+            .map(|key| Receipt::new(&self.who, key, answer))
+    }
+}
+
+/// The response to a create's `outcome`: what its receipt recorded, else `answer` of it.
+pub(crate) fn answered<T>(
+    receipt: Option<Receipt<T>>,
+    outcome: &T,
+    answer: impl Fn(&T) -> KeptAnswer,
+) -> http::Response<Body> {
+    kept_response(match receipt {
+        Some(receipt) => receipt.answer(outcome),
+        None => answer(outcome),
+    })
 }
 
 /// A request to an operation that needs no key.

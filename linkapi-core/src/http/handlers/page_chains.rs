@@ -4,15 +4,17 @@
 
 use std::collections::HashMap;
 
-use super::Call;
 use super::compat::one_domain;
 use super::primary::chain_out;
+use super::{Call, answered};
 use crate::clock::format_sql;
 use crate::error::{Error, Result};
 use crate::http::request::{compat_input, json, path_id, query};
-use crate::http::response::Body;
+use crate::http::response::{Body, Reply};
 use crate::model::{ChainId, ChainKind, Channel, ChannelId, DomainId, GroupId};
-use crate::service::{App, ChainView, ChannelSpec, PageChainInput, PageChainView, PageChains};
+use crate::service::{
+    App, ChainView, ChannelSpec, KeptAnswer, PageChainInput, PageChainView, PageChains,
+};
 use crate::wire::{compat, primary};
 
 type Response = http::Response<Body>;
@@ -169,11 +171,16 @@ fn chain_code(chain: Option<String>) -> Result<String> {
         .ok_or_else(|| Error::unprocessable("missing_chain", "chain (the code) is required"))
 }
 
-fn created(view: &PageChainView) -> compat::CreatedWxChain {
+fn created(view: &ChainView) -> compat::CreatedWxChain {
     compat::CreatedWxChain {
-        chain: view.view.chain.code.clone(),
-        render_url: view.view.chain.render_url(),
+        chain: view.chain.code.clone(),
+        render_url: view.chain.render_url(),
     }
+}
+
+/// The answer of the compatibility surface's page-chain creates.
+fn created_answer(reply: Reply) -> impl Fn(&ChainView) -> KeptAnswer + Copy {
+    move |view: &ChainView| reply.ok_answer(created(view))
 }
 
 // ---- primary surface ----------------------------------------------------------------------
@@ -181,19 +188,29 @@ fn created(view: &PageChainView) -> compat::CreatedWxChain {
 /// # `POST /wx-chains` (`chains:write`)
 pub(crate) async fn create_wx_chain(app: &App, call: Call) -> Result<Response> {
     let primary::NewWxChain(input) = json(&call.parts.headers, &call.body)?;
+    let reply = call.reply;
+    let answer = move |view: &ChainView| {
+        let c = &view.chain;
+        reply.created_answer(primary::CreatedWxChain {
+            code: c.code.clone(),
+            domain_id: c.domain.id.0,
+            id: c.id.0,
+            status: view.status.code(),
+            sub_type: c.sub_type.unwrap_or(1),
+            chain_type: c.kind.code(),
+            render_url: c.render_url(),
+        })
+    };
+    let receipt = call.receipt(answer);
     let view = app
-        .create_messaging_chain(&call.who, ChainKind::Messaging, primary_input(input))
+        .create_messaging_chain(
+            &call.who,
+            ChainKind::Messaging,
+            primary_input(input),
+            receipt.as_ref(),
+        )
         .await?;
-    let c = &view.view.chain;
-    Ok(call.reply.created(primary::CreatedWxChain {
-        code: c.code.clone(),
-        domain_id: c.domain.id.0,
-        id: c.id.0,
-        status: view.view.status.code(),
-        sub_type: c.sub_type.unwrap_or(1),
-        chain_type: c.kind.code(),
-        render_url: c.render_url(),
-    }))
+    Ok(answered(receipt, &view.view, answer))
 }
 
 /// # `GET /wx-chains` (`chains:read`): the caller's external chains, or with
@@ -262,10 +279,17 @@ pub(crate) async fn list_cards(app: &App, call: Call) -> Result<Response> {
 /// # `POST /card/createWxChain` (`card:write`; compatibility envelope)
 pub(crate) async fn create_card(app: &App, call: Call) -> Result<Response> {
     let compat::CardChainInput(input) = json(&call.parts.headers, &call.body)?;
+    let answer = created_answer(call.reply);
+    let receipt = call.receipt(answer);
     let view = app
-        .create_messaging_chain(&call.who, ChainKind::Card, compat_input_of(input)?)
+        .create_messaging_chain(
+            &call.who,
+            ChainKind::Card,
+            compat_input_of(input)?,
+            receipt.as_ref(),
+        )
         .await?;
-    Ok(call.reply.ok(created(&view)))
+    Ok(answered(receipt, &view.view, answer))
 }
 
 // ---- compatibility surface ----------------------------------------------------------------
@@ -318,10 +342,17 @@ fn wx_info(view: &PageChainView) -> compat::WxChainInfo {
 /// # `POST /openapi/v1/wxchain/create` (`chains:write`)
 pub(crate) async fn compat_create_wx_chain(app: &App, call: Call) -> Result<Response> {
     let input: compat::WxChainInput = compat_input(&call.parts, &call.body)?;
+    let answer = created_answer(call.reply);
+    let receipt = call.receipt(answer);
     let view = app
-        .create_messaging_chain(&call.who, ChainKind::Messaging, compat_input_of(input)?)
+        .create_messaging_chain(
+            &call.who,
+            ChainKind::Messaging,
+            compat_input_of(input)?,
+            receipt.as_ref(),
+        )
         .await?;
-    Ok(call.reply.ok(created(&view)))
+    Ok(answered(receipt, &view.view, answer))
 }
 
 /// # `POST /openapi/v1/wxchain/edit` (`chains:write`)
@@ -338,7 +369,7 @@ pub(crate) async fn compat_edit_wx_chain(app: &App, call: Call) -> Result<Respon
             compat_input_of(input)?,
         )
         .await?;
-    Ok(call.reply.ok(created(&view)))
+    Ok(call.reply.ok(created(&view.view)))
 }
 
 /// # `GET|POST /openapi/v1/wxchain/info` (`chains:read`)
@@ -445,10 +476,12 @@ fn workchat_input(input: compat::WorkchatChainInput) -> Result<PageChainInput> {
 /// # `POST /openapi/v1/workchat/chain/create` (`chains:write`)
 pub(crate) async fn compat_create_workchat_chain(app: &App, call: Call) -> Result<Response> {
     let input: compat::WorkchatChainInput = compat_input(&call.parts, &call.body)?;
+    let answer = created_answer(call.reply);
+    let receipt = call.receipt(answer);
     let view = app
-        .create_workchat_chain(&call.who, workchat_input(input)?)
+        .create_workchat_chain(&call.who, workchat_input(input)?, receipt.as_ref())
         .await?;
-    Ok(call.reply.ok(created(&view)))
+    Ok(answered(receipt, &view.view, answer))
 }
 
 /// # `POST /openapi/v1/workchat/chain/edit` (`chains:write`)
@@ -465,7 +498,7 @@ pub(crate) async fn compat_edit_workchat_chain(app: &App, call: Call) -> Result<
             workchat_input(input)?,
         )
         .await?;
-    Ok(call.reply.ok(created(&view)))
+    Ok(call.reply.ok(created(&view.view)))
 }
 
 /// # `GET|POST /openapi/v1/workchat/chain/info` (`chains:read`)

@@ -1,12 +1,12 @@
 //! Primary surface: `/chains`, `/groups`, `/domains`.
 
-use super::Call;
+use super::{Call, answered};
 use crate::clock::format_rfc3339;
 use crate::error::Result;
 use crate::http::request::{json, path_id, query};
 use crate::http::response::Body;
 use crate::model::{ChainId, Domain, DomainId, Group, GroupId, UserId};
-use crate::service::{App, ChainView, NewShortChain, ShortChainPatch};
+use crate::service::{App, BulkItem, ChainView, CreatedChain, NewShortChain, ShortChainPatch};
 use crate::wire::primary as wire;
 
 type Response = http::Response<Body>;
@@ -57,10 +57,13 @@ fn domain_out(d: &Domain, user: UserId) -> wire::Domain {
 /// # `POST /chains` (`chains:write`)
 pub(crate) async fn create_chain(app: &App, call: Call) -> Result<Response> {
     let input: wire::CreateChain = json(&call.parts.headers, &call.body)?;
+    let reply = call.reply;
+    let answer = move |created: &CreatedChain| reply.created_answer(chain_out(&created.view));
+    let receipt = call.receipt(answer);
     let created = app
-        .create_short_chain(&call.who, new_short_chain(input))
+        .create_short_chain(&call.who, new_short_chain(input), receipt.as_ref())
         .await?;
-    Ok(call.reply.created(chain_out(&created.view)))
+    Ok(answered(receipt, &created, answer))
 }
 
 /// # `POST /chains/bulk` (`chains:write`)
@@ -71,7 +74,17 @@ pub(crate) async fn create_chains(app: &App, call: Call) -> Result<Response> {
         .into_iter()
         .map(|item| new_short_chain(item.0))
         .collect();
-    let results = app.create_short_chains(&call.who, items).await?;
+    let reply = call.reply;
+    let answer = move |results: &Vec<BulkItem>| reply.ok_answer(bulk_out(results));
+    let receipt = call.receipt(answer);
+    let results = app
+        .create_short_chains(&call.who, items, receipt.as_ref())
+        .await?;
+    Ok(answered(receipt, &results, answer))
+}
+
+/// The answer to a bulk create: each item's result, in order, and the counts.
+fn bulk_out(results: &[BulkItem]) -> wire::BulkCreated {
     let results: Vec<wire::BulkItemResult> = results
         .iter()
         .enumerate()
@@ -87,18 +100,18 @@ pub(crate) async fn create_chains(app: &App, call: Call) -> Result<Response> {
                 ok: false,
                 chain: None,
                 error: Some(wire::BulkItemError {
-                    code: err.code().to_owned(),
-                    message: err.to_string(),
+                    code: err.code.to_owned(),
+                    message: err.message.clone(),
                 }),
             },
         })
         .collect();
     let created = results.iter().filter(|r| r.ok).count();
-    Ok(call.reply.ok(wire::BulkCreated {
+    wire::BulkCreated {
         created,
         failed: results.len() - created,
         results,
-    }))
+    }
 }
 
 /// What `POST /chains` (and each item of `POST /chains/bulk`) asks the service for.
@@ -166,10 +179,13 @@ pub(crate) async fn delete_chain(app: &App, call: Call) -> Result<Response> {
 /// # `POST /groups` (`groups:write`)
 pub(crate) async fn create_group(app: &App, call: Call) -> Result<Response> {
     let input: wire::CreateGroup = json(&call.parts.headers, &call.body)?;
+    let reply = call.reply;
+    let answer = move |group: &Group| reply.created_answer(group_out(group));
+    let receipt = call.receipt(answer);
     let group = app
-        .create_group(&call.who, &input.name, input.chain_type)
+        .create_group(&call.who, &input.name, input.chain_type, receipt.as_ref())
         .await?;
-    Ok(call.reply.created(group_out(&group)))
+    Ok(answered(receipt, &group, answer))
 }
 
 /// # `GET /groups` (`groups:read`)

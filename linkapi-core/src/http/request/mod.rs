@@ -19,7 +19,48 @@ use hyper::body::Incoming;
 use ipnet::IpNet;
 
 use crate::error::{Error, Result};
-use crate::service::ClientAddressHeader;
+use crate::service::{ClientAddressHeader, IdempotencyKey};
+use sha2::{Digest, Sha256};
+
+/// The header that makes a create safe to send again.
+pub(crate) const IDEMPOTENCY_KEY: &str = "idempotency-key";
+
+/// The `Idempotency-Key` a request to `operation` sent, if any, with the fingerprint of what
+/// it asks: the operation, its path parameter and its body. A JSON body counts as the
+/// document it is (key order and spacing do not make a different request); any other body
+/// counts byte for byte.
+///
+/// # Errors
+/// 400 `invalid_idempotency_key` for a malformed key or more than one.
+pub(crate) fn idempotency_key(
+    headers: &HeaderMap,
+    operation: &str,
+    param: Option<&str>,
+    body: &[u8],
+) -> Result<Option<IdempotencyKey>> {
+    let mut values = headers.get_all(IDEMPOTENCY_KEY).iter();
+    let Some(key) = values.next() else {
+        return Ok(None);
+    };
+    if values.next().is_some() {
+        return Err(Error::bad_request(
+            "invalid_idempotency_key",
+            "give one Idempotency-Key, not several",
+        ));
+    }
+    let mut digest = Sha256::new();
+    for part in [operation.as_bytes(), param.unwrap_or_default().as_bytes()] {
+        digest.update((part.len() as u64).to_be_bytes());
+        digest.update(part);
+    }
+    match serde_json::from_slice::<serde_json::Value>(body) {
+        // Without `preserve_order`, a document's objects are sorted maps: serialized again,
+        // equal documents are equal bytes.
+        Ok(document) => digest.update(serde_json::to_vec(&document).unwrap_or_default()),
+        Err(_) => digest.update(body),
+    }
+    IdempotencyKey::new(key.as_bytes(), digest.finalize().into()).map(Some)
+}
 
 /// The key a request presents: `Authorization: Bearer`, `X-API-Key`, or (where the route
 /// allows it) `?apikey=`. Every credential given must be usable and name the same key: a

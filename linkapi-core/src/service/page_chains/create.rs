@@ -8,10 +8,9 @@ use super::{PageChainInput, PageChainView, check_chain_type};
 
 use crate::codes::{validate_code, validate_target_url};
 use crate::error::Result;
-use crate::model::{
-    Chain, ChainKind, GroupId, JumpSettings, PageViews, SubType, TemplateId, WorkchatKind,
-};
-use crate::service::chains::{ChainView, check_title, check_valid_time};
+use crate::model::{Chain, ChainKind, GroupId, JumpSettings, SubType, TemplateId, WorkchatKind};
+use crate::service::chains::{ChainView, CreatedChain, check_title, check_valid_time};
+use crate::service::idempotency::Receipt;
 use crate::service::{App, Principal};
 use crate::store::{ChannelEdit, ChannelInput, NewChain};
 
@@ -27,6 +26,7 @@ impl App {
         who: &Principal,
         kind: ChainKind,
         input: PageChainInput,
+        receipt: Option<&Receipt<ChainView>>,
     ) -> Result<PageChainView> {
         check_chain_type(input.chain_type, kind)?;
         let sub_type = code_of(
@@ -59,6 +59,7 @@ impl App {
             jump,
             target_url,
             edits,
+            receipt,
         )
         .await
     }
@@ -72,6 +73,7 @@ impl App {
         &self,
         who: &Principal,
         input: PageChainInput,
+        receipt: Option<&Receipt<ChainView>>,
     ) -> Result<PageChainView> {
         check_chain_type(input.chain_type, ChainKind::WorkChat)?;
         let mut jump = JumpSettings::default();
@@ -99,6 +101,7 @@ impl App {
             jump,
             url,
             vec![ChannelEdit::Add(channel)],
+            receipt,
         )
         .await
     }
@@ -240,6 +243,7 @@ impl App {
         jump: JumpSettings,
         target_url: String,
         edits: Vec<ChannelEdit>,
+        receipt: Option<&Receipt<ChainView>>,
     ) -> Result<PageChainView> {
         let now = self.now();
         let title = check_title(input.title)?.unwrap_or_default();
@@ -274,14 +278,11 @@ impl App {
             jump: Some(jump),
             channels,
         };
-        let (chain, _) = self.insert_new_chain(new, code).await?;
-        let channels = self.store().channels(chain.id).await?;
+        let receipt = receipt.map(|r| r.of_part(|created: &CreatedChain| &created.view));
+        let created = self.insert_new_chain(new, code, receipt.as_ref()).await?;
+        let channels = self.store().channels(created.view.chain.id).await?;
         Ok(PageChainView {
-            view: ChainView {
-                status: chain.status_at(now),
-                chain,
-                views: PageViews::default(),
-            },
+            view: created.view,
             channels,
         })
     }

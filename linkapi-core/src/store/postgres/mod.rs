@@ -21,6 +21,7 @@ mod channels;
 mod conversions;
 mod domains;
 mod groups;
+mod idempotency;
 mod keys;
 mod listen;
 

@@ -339,6 +339,19 @@ ALTER TABLE users ADD COLUMN suspended_at BIGINT;
 ALTER TABLE users ADD COLUMN redirects_suspended BOOLEAN NOT NULL DEFAULT false;
 ALTER TABLE linkapi_instances ADD COLUMN listener_pid INTEGER;
 "#,
+    // Idempotency keys: a create's answer under the caller's key, written with the create.
+    r#"
+CREATE TABLE idempotency_keys (
+    user_id     BIGINT NOT NULL REFERENCES users(id),
+    key         TEXT    NOT NULL,
+    fingerprint BYTEA    NOT NULL,
+    created_at  BIGINT NOT NULL,
+    status      BIGINT NOT NULL,
+    body        BYTEA    NOT NULL,
+    PRIMARY KEY (user_id, key)
+);
+CREATE INDEX idempotency_keys_created ON idempotency_keys(created_at);
+"#,
 ];
 
 /// A database whose schema is newer than this build knows.

@@ -26,6 +26,7 @@ mod channels;
 mod conversions;
 mod domains;
 mod groups;
+mod idempotency;
 mod keys;
 pub(in crate::store) mod schema;
 pub mod snapshot;

@@ -323,6 +323,19 @@ CREATE INDEX channels_live ON channels(chain_id, sort, id) WHERE deleted_at IS N
 ALTER TABLE users ADD COLUMN suspended_at INTEGER;
 ALTER TABLE users ADD COLUMN redirects_suspended INTEGER NOT NULL DEFAULT 0;
 "#,
+    // Idempotency keys: a create's answer under the caller's key, written with the create.
+    r#"
+CREATE TABLE idempotency_keys (
+    user_id     INTEGER NOT NULL REFERENCES users(id),
+    key         TEXT    NOT NULL,
+    fingerprint BLOB    NOT NULL,
+    created_at  INTEGER NOT NULL,
+    status      INTEGER NOT NULL,
+    body        BLOB    NOT NULL,
+    PRIMARY KEY (user_id, key)
+);
+CREATE INDEX idempotency_keys_created ON idempotency_keys(created_at);
+"#,
 ];
 
 /// Brings the database up to the newest schema.

@@ -1,0 +1,238 @@
+//! Idempotency keys: a create sent again under the key it was first sent with gets its first
+//! answer again, on whichever instance, and creates nothing.
+//!
+//! The key's row is written by the create's own transaction: claimed as its first write,
+//! filled with the answer as its last. So a key names either nothing or a committed answer:
+//! a create that fails rolls its claim back and a retry runs afresh, and a process that
+//! dies mid-create leaves no key behind. A second request under a key whose create is still
+//! running waits for it on the key's row (PostgreSQL's unique index; SQLite's single
+//! writer) and then answers with what the first committed.
+
+use std::sync::{Arc, Mutex};
+
+use bytes::Bytes;
+
+use super::{App, BodyError, Principal};
+use crate::error::{Error, Result};
+use crate::model::{Timestamp, UserId};
+use crate::store::Tx;
+
+/// How long a key names its answer, in seconds: a day.
+pub const IDEMPOTENCY_WINDOW: i64 = 24 * 60 * 60;
+
+/// The longest key.
+pub const MAX_IDEMPOTENCY_KEY: usize = 255;
+
+/// A request's idempotency key, checked, with the digest of what the request asks for.
+#[derive(Debug, Clone)]
+pub struct IdempotencyKey {
+    key: String,
+    fingerprint: [u8; 32],
+}
+
+impl IdempotencyKey {
+    /// `key` as the `Idempotency-Key` header gave it, for a request whose operation, path and
+    /// body digest to `fingerprint`.
+    ///
+    /// # Errors
+    /// 400 `invalid_idempotency_key` unless the key is 1 to 255 printable ASCII characters
+    /// (space inside it allowed).
+    pub fn new(key: &[u8], fingerprint: [u8; 32]) -> Result<Self> {
+        let printable = |b: &u8| (b' '..=b'~').contains(b);
+        let valid = (1..=MAX_IDEMPOTENCY_KEY).contains(&key.len())
+            && key.iter().all(printable)
+            && key.first() != Some(&b' ')
+            && key.last() != Some(&b' ');
+        if !valid {
+            return Err(Error::bad_request(
+                "invalid_idempotency_key",
+                format!(
+                    "Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} printable ASCII \
+                     characters, not starting or ending with a space"
+                ),
+            ));
+        }
+        Ok(IdempotencyKey {
+            key: String::from_utf8_lossy(key).into_owned(),
+            fingerprint,
+        })
+    }
+
+    /// The key as sent.
+    pub fn as_str(&self) -> &str {
+        &self.key
+    }
+}
+
+/// An answer as a key keeps it: the HTTP status and the JSON body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeptAnswer {
+    /// The HTTP status.
+    pub status: u16,
+    /// The body, JSON in the operation's envelope.
+    pub body: Bytes,
+}
+
+/// What an idempotent create records inside its transaction: the caller, the key, and how
+/// the create's outcome `T` becomes the answer the caller gets (and a repeat gets again).
+pub struct Receipt<T> {
+    user: UserId,
+    key: Arc<IdempotencyKey>,
+    answer: Arc<dyn Fn(&T) -> KeptAnswer + Send + Sync>,
+    /// The answer the last run of the transaction recorded.
+    recorded: Arc<Mutex<Option<KeptAnswer>>>,
+}
+
+impl<T> Clone for Receipt<T> {
+    fn clone(&self) -> Self {
+        Receipt {
+            user: self.user,
+            key: self.key.clone(),
+            answer: self.answer.clone(),
+            recorded: self.recorded.clone(),
+        }
+    }
+}
+
+impl<T> Receipt<T> {
+    /// A receipt of `who`'s request under `key`, answered as `answer` encodes the outcome.
+    pub fn new(
+        who: &Principal,
+        key: Arc<IdempotencyKey>,
+        answer: impl Fn(&T) -> KeptAnswer + Send + Sync + 'static,
+    ) -> Self {
+        Receipt {
+            user: who.user_id,
+            key,
+            answer: Arc::new(answer),
+            recorded: Arc::new(Mutex::new(None)),
+        }
+    }
+
+    /// This receipt for a create whose outcome `U` holds the `T` the answer is made of.
+    pub(crate) fn of_part<U>(&self, part: impl Fn(&U) -> &T + Send + Sync + 'static) -> Receipt<U>
+    where
+        T: 'static,
+    {
+        let answer = self.answer.clone();
+        Receipt {
+            user: self.user,
+            key: self.key.clone(),
+            answer: Arc::new(move |outcome: &U| answer(part(outcome))),
+            recorded: self.recorded.clone(),
+        }
+    }
+
+    /// Takes the key for this transaction; its first write. Stops the transaction with
+    /// [`Error::IdempotencyKeyInUse`] when another request holds the key.
+    pub(crate) async fn claim(
+        &self,
+        tx: &mut dyn Tx,
+        now: Timestamp,
+    ) -> std::result::Result<(), BodyError> {
+        let claimed = tx
+            .claim_idempotency_key(
+                self.user,
+                &self.key.key,
+                &self.key.fingerprint,
+                now,
+                now - IDEMPOTENCY_WINDOW,
+            )
+            .await?;
+        if claimed {
+            Ok(())
+        } else {
+            Err(BodyError::Rule(Error::IdempotencyKeyInUse))
+        }
+    }
+
+    /// Records the answer to `outcome` under the claimed key; the transaction's last write.
+    pub(crate) async fn record(
+        &self,
+        tx: &mut dyn Tx,
+        outcome: &T,
+    ) -> std::result::Result<(), BodyError> {
+        let answer = (self.answer)(outcome);
+        tx.record_idempotent_answer(self.user, &self.key.key, answer.status, &answer.body)
+            .await?;
+        *self.recorded.lock().unwrap_or_else(|p| p.into_inner()) = Some(answer);
+        Ok(())
+    }
+
+    /// The answer to `outcome`: the one the committed transaction recorded, byte for byte.
+    pub fn answer(&self, outcome: &T) -> KeptAnswer {
+        self.recorded
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take()
+            .unwrap_or_else(|| (self.answer)(outcome))
+    }
+}
+
+/// [`Receipt::claim`] for a create that may have no receipt.
+pub(crate) async fn claim<T>(
+    receipt: Option<&Receipt<T>>,
+    tx: &mut dyn Tx,
+    now: Timestamp,
+) -> std::result::Result<(), BodyError> {
+    match receipt {
+        Some(receipt) => receipt.claim(tx, now).await,
+        None => Ok(()),
+    }
+}
+
+/// [`Receipt::record`] for a create that may have no receipt.
+pub(crate) async fn record<T>(
+    receipt: Option<&Receipt<T>>,
+    tx: &mut dyn Tx,
+    outcome: &T,
+) -> std::result::Result<(), BodyError> {
+    match receipt {
+        Some(receipt) => receipt.record(tx, outcome).await,
+        None => Ok(()),
+    }
+}
+
+impl App {
+    /// The answer `who` was given under `key` in the last [`IDEMPOTENCY_WINDOW`], if any.
+    ///
+    /// # Errors
+    /// 422 `idempotency_key_reused` when the key was used for a different request; when the
+    /// store fails.
+    pub async fn kept_answer(
+        &self,
+        who: &Principal,
+        key: &IdempotencyKey,
+    ) -> Result<Option<KeptAnswer>> {
+        let used_after = self.now() - IDEMPOTENCY_WINDOW;
+        let Some(kept) = self
+            .store()
+            .idempotent_answer(who.user_id, &key.key, used_after)
+            .await?
+        else {
+            return Ok(None);
+        };
+        if kept.fingerprint != key.fingerprint {
+            return Err(Error::unprocessable(
+                "idempotency_key_reused",
+                "this Idempotency-Key was used for a different request in the last 24 hours; \
+                 send a new key for a new request",
+            ));
+        }
+        Ok(Some(KeptAnswer {
+            status: kept.status,
+            body: Bytes::from(kept.body),
+        }))
+    }
+
+    /// Forgets keys older than [`IDEMPOTENCY_WINDOW`]; returns how many.
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub async fn prune_idempotency_keys(&self) -> Result<u64> {
+        let before = self.now() - IDEMPOTENCY_WINDOW;
+        Ok(self
+            .transact(move |tx| Box::pin(async move { tx.prune_idempotency_keys(before).await }))
+            .await?)
+    }
+}
