@@ -152,6 +152,7 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('--domain', '--domain', [CompletionResultType]::ParameterName, 'Domain id [default: the server''s default domain]')
             [CompletionResult]::new('--group', '--group', [CompletionResultType]::ParameterName, 'Group id')
             [CompletionResult]::new('--expires', '--expires', [CompletionResultType]::ParameterName, 'Expiry: "YYYY-MM-DD HH:MM:SS" (UTC), RFC 3339, or Unix seconds [default: never]')
+            [CompletionResult]::new('--idempotency-key', '--idempotency-key', [CompletionResultType]::ParameterName, 'The request''s Idempotency-Key (1 to 255 printable ASCII characters) [default: a new random one]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
             [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
@@ -164,6 +165,7 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
         }
         'linkapi;chain;import' {
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Input format [default: from the file extension, else by the first character]')
+            [CompletionResult]::new('--idempotency-key', '--idempotency-key', [CompletionResultType]::ParameterName, 'Prefix of the batches'' Idempotency-Keys, which end in /N for the Nth batch [default: a digest of each batch''s lines]')
             [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print each line''s result as a JSON object')

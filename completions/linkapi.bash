@@ -2845,7 +2845,7 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__chain__subcmd__create)
-            opts="-h -V --title --code --domain --group --expires --json --host --profile --no-input --help --version"
+            opts="-h -V --title --code --domain --group --expires --idempotency-key --json --host --profile --no-input --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2868,6 +2868,10 @@ _linkapi() {
                     return 0
                     ;;
                 --expires)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --idempotency-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3085,7 +3089,7 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__chain__subcmd__import)
-            opts="-h -V --format --json --host --profile --no-input --help --version"
+            opts="-h -V --format --json --idempotency-key --host --profile --no-input --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3093,6 +3097,10 @@ _linkapi() {
             case "${prev}" in
                 --format)
                     COMPREPLY=($(compgen -W "csv jsonl" -- "${cur}"))
+                    return 0
+                    ;;
+                --idempotency-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --host)

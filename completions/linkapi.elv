@@ -136,6 +136,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand --domain 'Domain id [default: the server''s default domain]'
             cand --group 'Group id'
             cand --expires 'Expiry: "YYYY-MM-DD HH:MM:SS" (UTC), RFC 3339, or Unix seconds [default: never]'
+            cand --idempotency-key 'The request''s Idempotency-Key (1 to 255 printable ASCII characters) [default: a new random one]'
             cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
             cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
             cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
@@ -147,6 +148,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
         }
         &'linkapi;chain;import'= {
             cand --format 'Input format [default: from the file extension, else by the first character]'
+            cand --idempotency-key 'Prefix of the batches'' Idempotency-Keys, which end in /N for the Nth batch [default: a digest of each batch''s lines]'
             cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
             cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
             cand --json 'Print each line''s result as a JSON object'

@@ -102,6 +102,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_s
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from create" -l domain -d 'Domain id [default: the server\'s default domain]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from create" -l group -d 'Group id' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from create" -l expires -d 'Expiry: "YYYY-MM-DD HH:MM:SS" (UTC), RFC 3339, or Unix seconds [default: never]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from create" -l idempotency-key -d 'The request\'s Idempotency-Key (1 to 255 printable ASCII characters) [default: a new random one]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from create" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from create" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from create" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
@@ -110,6 +111,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_s
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from create" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from import" -l format -d 'Input format [default: from the file extension, else by the first character]' -r -f -a "csv\t'Comma-separated values with a header row'
 jsonl\t'One JSON object per line'"
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from import" -l idempotency-key -d 'Prefix of the batches\' Idempotency-Keys, which end in /N for the Nth batch [default: a digest of each batch\'s lines]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from import" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from import" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from import" -l json -d 'Print each line\'s result as a JSON object'

@@ -125,6 +125,17 @@ impl Context {
             .wait_out_rate_limits(RATE_LIMIT_TRIES, RATE_LIMIT_MAX_WAIT))
     }
 
+    /// [`Context::client`] for one create: its requests carry a new random Idempotency-Key, so
+    /// a request whose exchange failed on the way is sent again without creating twice.
+    ///
+    /// # Errors
+    /// As [`Context::client`].
+    pub fn create_client(&self) -> Result<Client> {
+        Ok(self
+            .client()?
+            .with_idempotency_key(&fresh_idempotency_key()))
+    }
+
     /// Whether prompts may be shown: stdin and stderr are terminals and prompts are not off.
     pub fn can_prompt(&self) -> bool {
         !self.global.no_input && std::io::stdin().is_terminal() && std::io::stderr().is_terminal()
@@ -192,4 +203,9 @@ pub fn parse_time(flag: &str, text: &str) -> Result<i64> {
         ))
         .into()
     })
+}
+
+/// A new Idempotency-Key for one create.
+pub fn fresh_idempotency_key() -> String {
+    format!("linkapi-cli:{}", linkapi_core::codes::random_code(24))
 }

@@ -23,7 +23,13 @@ pub enum ChainCommand {
 Examples:
   linkapi chain create https://example.com/spring --title \"Spring sale\"
   linkapi chain create https://example.com --code spring-27 --expires \"2027-06-01 00:00:00\"
-  linkapi chain create https://example.com --json=render_url")]
+  linkapi chain create https://example.com --json=render_url
+  linkapi chain create https://example.com --idempotency-key nightly-42
+
+The request carries an Idempotency-Key (a new random one unless --idempotency-key gives it)
+and is sent again, under the same key, if the connection fails on the way: the chain is
+created once. Run the command again with the same --idempotency-key within 24 hours and it
+prints the chain the first run created instead of creating another.")]
     Create {
         /// Destination (http or https)
         target_url: String,
@@ -42,6 +48,10 @@ Examples:
         /// Expiry: "YYYY-MM-DD HH:MM:SS" (UTC), RFC 3339, or Unix seconds [default: never]
         #[arg(long, value_name = "TIME")]
         expires: Option<String>,
+        /// The request's Idempotency-Key (1 to 255 printable ASCII characters) [default: a new
+        /// random one]
+        #[arg(long, value_name = "KEY")]
+        idempotency_key: Option<String>,
         /// Output as JSON.
         #[command(flatten)]
         json: JsonArgs,
@@ -55,6 +65,13 @@ group_id, valid_time. JSON lines hold one object per line with the fields of POS
 Lines are sent 2,000 to a request (POST /chains/bulk). Each line's result goes to standard
 output (line number, ok or error, code and URL or the reason); a summary goes to standard
 error. The exit status is 1 when any line failed.
+
+Each request carries an Idempotency-Key made from its lines (or from --idempotency-key and
+the batch's number) and is sent again under it if the connection fails on the way. An import
+that was interrupted (killed, timed out, disconnected) can be run again as it was within 24
+hours: batches the server already took are answered with their first results and create
+nothing; the rest are created. To import the same lines again on purpose, give a new
+--idempotency-key.
 
 Examples:
   linkapi chain import links.csv
@@ -70,6 +87,10 @@ Examples:
         /// Print each line's result as a JSON object
         #[arg(long)]
         json: bool,
+        /// Prefix of the batches' Idempotency-Keys, which end in /N for the Nth batch
+        /// [default: a digest of each batch's lines]
+        #[arg(long, value_name = "KEY")]
+        idempotency_key: Option<String>,
     },
     /// List your short links, newest first
     #[command(after_help = "\

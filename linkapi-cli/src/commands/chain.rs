@@ -27,21 +27,31 @@ pub async fn run(ctx: Context, command: ChainCommand) -> Result<()> {
             domain,
             group,
             expires,
+            idempotency_key,
             json,
         } => {
             create(
                 ctx,
-                target_url,
-                title,
-                custom_code,
-                domain,
-                group,
+                CreateChain {
+                    target_url,
+                    domain_id: domain,
+                    chain_title: title,
+                    code: custom_code,
+                    valid_time: None,
+                    group_id: group,
+                },
                 expires,
+                idempotency_key,
                 json.json,
             )
             .await
         }
-        ChainCommand::Import { file, format, json } => import(ctx, &file, format, json).await,
+        ChainCommand::Import {
+            file,
+            format,
+            json,
+            idempotency_key,
+        } => import(ctx, &file, format, json, idempotency_key.as_deref()).await,
         ChainCommand::List {
             page,
             limit,
@@ -124,35 +134,77 @@ fn check_scheme(flag: &str, target: &str) -> Result<()> {
 #[allow(clippy::too_many_arguments)]
 async fn create(
     ctx: Context,
-    target_url: String,
-    title: Option<String>,
-    code: Option<String>,
-    domain: Option<i64>,
-    group: Option<i64>,
+    mut input: CreateChain,
     expires: Option<String>,
+    idempotency_key: Option<String>,
     json: Option<String>,
 ) -> Result<()> {
-    check_scheme("TARGET_URL", &target_url)?;
-    let valid_time = expires
+    check_scheme("TARGET_URL", &input.target_url)?;
+    input.valid_time = expires
         .as_deref()
         .map(|t| parse_time("--expires", t))
         .transpose()?;
-    let client = ctx.client()?;
-    let chain = client
-        .create_chain(&CreateChain {
-            target_url,
-            domain_id: domain,
-            chain_title: title,
-            code,
-            valid_time,
-            group_id: group,
-        })
-        .await?;
-    ctx.out.success(&format!(
-        "Created {} → {}",
-        chain.render_url, chain.target_url
-    ));
+    let key = match idempotency_key {
+        Some(key) => checked_idempotency_key(key)?,
+        None => crate::context::fresh_idempotency_key(),
+    };
+    let client = ctx.client()?.with_idempotency_key(&key);
+    let chain = client.create_chain(&input).await?;
+    if client.was_replayed() {
+        ctx.out.note(&format!(
+            "{} was created by an earlier request with this idempotency key; nothing new was \
+             created",
+            chain.render_url
+        ));
+    } else {
+        ctx.out.success(&format!(
+            "Created {} → {}",
+            chain.render_url, chain.target_url
+        ));
+    }
     ctx.out.record(&chain, json.as_deref())
+}
+
+/// The longest `--idempotency-key` of an import: room is left for the batch number.
+const MAX_IMPORT_KEY_PREFIX: usize = 240;
+
+/// An `--idempotency-key` as given, if the server will take it (with `/N` after it, for an
+/// import).
+fn checked_idempotency_key(key: String) -> Result<String> {
+    let printable = key.bytes().all(|b| (b' '..=b'~').contains(&b));
+    if key.is_empty()
+        || key.len() > MAX_IMPORT_KEY_PREFIX
+        || !printable
+        || key.starts_with(' ')
+        || key.ends_with(' ')
+    {
+        return Err(UsageError(format!(
+            "--idempotency-key must be 1 to {MAX_IMPORT_KEY_PREFIX} printable ASCII characters, \
+             not starting or ending with a space"
+        ))
+        .into());
+    }
+    Ok(key)
+}
+
+/// The Idempotency-Key of an import's `index`th batch: `prefix/index`, or a digest of the
+/// batch's number and lines, so that running the same import again sends the same keys.
+fn batch_key(prefix: Option<&str>, index: usize, batch: &primary::BulkCreateChains) -> String {
+    use sha2::{Digest, Sha256};
+    match prefix {
+        Some(prefix) => format!("{prefix}/{index}"),
+        None => {
+            let mut digest = Sha256::new();
+            digest.update((index as u64).to_be_bytes());
+            digest.update(serde_json::to_vec(batch).unwrap_or_default());
+            let hex: String = digest
+                .finalize()
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect();
+            format!("linkapi-import:{hex}")
+        }
+    }
 }
 
 /// `linkapi chain list`
@@ -451,7 +503,16 @@ fn csv_chain(headers: &[String], record: &csv::StringRecord) -> Result<CreateCha
 }
 
 /// `linkapi chain import`
-async fn import(ctx: Context, file: &Path, format: Option<ImportFormat>, json: bool) -> Result<()> {
+async fn import(
+    ctx: Context,
+    file: &Path,
+    format: Option<ImportFormat>,
+    json: bool,
+    idempotency_key: Option<&str>,
+) -> Result<()> {
+    let prefix = idempotency_key
+        .map(|key| checked_idempotency_key(key.to_owned()))
+        .transpose()?;
     let text = if file == Path::new("-") {
         let mut text = String::new();
         std::io::stdin()
@@ -476,22 +537,26 @@ async fn import(ctx: Context, file: &Path, format: Option<ImportFormat>, json: b
     if !ctx.out.stderr_tty {
         bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
     }
-    let (mut created, mut failed) = (0usize, 0usize);
-    for batch in lines.chunks(IMPORT_BATCH) {
+    let (mut created, mut failed, mut created_before) = (0usize, 0usize, 0usize);
+    for (index, batch) in lines.chunks(IMPORT_BATCH).enumerate() {
         // Lines that did not parse are reported as they are; the others go in one request.
         let items: Vec<primary::BulkChain> = batch
             .iter()
             .filter_map(|line| line.input.as_ref().ok())
             .map(|input| primary::BulkChain(input.clone()))
             .collect();
+        let mut replayed = false;
         let mut answers = if items.is_empty() {
             Vec::new()
         } else {
-            client
-                .create_chains(&primary::BulkCreateChains { chains: items })
+            let request = primary::BulkCreateChains { chains: items };
+            let keyed = client.with_idempotency_key(&batch_key(prefix.as_deref(), index, &request));
+            let answer = keyed
+                .create_chains(&request)
                 .await
-                .context("creating the chains")?
-                .results
+                .context("creating the chains")?;
+            replayed = keyed.was_replayed();
+            answer.results
         }
         .into_iter();
         for line in batch {
@@ -521,6 +586,7 @@ async fn import(ctx: Context, file: &Path, format: Option<ImportFormat>, json: b
             };
             bar.suspend(|| ctx.out.line(&text));
             match result {
+                Ok(_) if replayed => created_before += 1,
                 Ok(_) => created += 1,
                 Err(_) => failed += 1,
             }
@@ -530,8 +596,16 @@ async fn import(ctx: Context, file: &Path, format: Option<ImportFormat>, json: b
     bar.finish_and_clear();
     ctx.out
         .note(&format!("Created {created} chains; {failed} failed."));
+    if created_before > 0 {
+        ctx.out.note(&format!(
+            "{created_before} more had been created by an earlier run of this import (the same \
+             lines within 24 hours): their results are shown again. To create them anew, give \
+             a new --idempotency-key."
+        ));
+    }
+    let total = created + created_before + failed;
     if failed > 0 {
-        return Err(Reported(format!("{failed} of {} lines failed", created + failed)).into());
+        return Err(Reported(format!("{failed} of {total} lines failed")).into());
     }
     Ok(())
 }

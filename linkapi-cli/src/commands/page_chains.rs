@@ -273,7 +273,7 @@ pub async fn wx(ctx: Context, command: WxCommand) -> Result<()> {
         } => {
             let input = placed(wx_input(*fields)?, custom_code, domain);
             let created = ctx
-                .client()?
+                .create_client()?
                 .create_wx_chain(&primary::NewWxChain(input))
                 .await?;
             ctx.out.success(&format!("Created {}", created.render_url));
@@ -345,7 +345,7 @@ pub async fn card(ctx: Context, command: CardCommand) -> Result<()> {
             json,
         } => {
             let input = placed(wx_input(*fields)?, custom_code, domain);
-            let created = ctx.client()?.create_card(&card_input(input)).await?;
+            let created = ctx.create_client()?.create_card(&card_input(input)).await?;
             ctx.out.success(&format!("Created {}", created.render_url));
             ctx.out.record(&created, json.json.as_deref())
         }

@@ -18,7 +18,7 @@ pub async fn group_create(
     json: Option<String>,
 ) -> Result<()> {
     let group = ctx
-        .client()?
+        .create_client()?
         .create_group(&primary::CreateGroup { name, chain_type })
         .await?;
     ctx.out

@@ -81,7 +81,7 @@ pub async fn workchat(ctx: Context, command: WorkchatCommand) -> Result<()> {
             let mut input = workchat_input(fields)?;
             input.code = custom_code;
             input.domain = domain.map(|d| IntList(vec![d]));
-            let created = ctx.client()?.create_workchat_chain(&input).await?;
+            let created = ctx.create_client()?.create_workchat_chain(&input).await?;
             ctx.out.success(&format!("Created {}", created.render_url));
             ctx.out.record(&created, json.json.as_deref())
         }

@@ -205,6 +205,125 @@ fn a_large_import_goes_in_a_few_bulk_requests() {
 }
 
 #[test]
+fn an_import_killed_halfway_and_run_again_creates_each_line_once() {
+    let server = TestServer::start_with_config(Some("daily_create_quota = 1000000\n"));
+    let home = Home::new();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("links.csv");
+    let lines = 10_000;
+    let mut csv = String::from("target_url,title\n");
+    for i in 0..lines {
+        csv.push_str(&format!("https://resume.example/{i},Item {i}\n"));
+    }
+    std::fs::write(&file, csv).unwrap();
+    let import = || {
+        let mut cmd = home.cmd();
+        cmd.env("LINKAPI_HOST", &server.url)
+            .env("LINKAPI_API_KEY", crate::support::ADMIN_KEY)
+            .args(["chain", "import", file.to_str().unwrap()]);
+        cmd
+    };
+    let chains = || {
+        home.admin(&server, &["admin", "user", "show", "1", "--json"])
+            .json()["usage"]["chains"]
+            .as_i64()
+            .unwrap()
+    };
+
+    // Killed (SIGKILL: no chance to tidy up) once the server has answered one of its five
+    // batches.
+    let mut first = import()
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while crate::support::answers_counted(&server, "chains.create_bulk", 200) < 1.0 {
+        assert!(
+            started.elapsed().as_secs() < 120,
+            "the import made no progress"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    first.kill().unwrap();
+    first.wait().unwrap();
+    let after_kill = chains();
+    assert!(
+        (2_000..lines).contains(&after_kill),
+        "killed halfway: {after_kill} chains"
+    );
+
+    // Run again as it was: what the server took is answered from the first run, the rest is
+    // created, and no line is created twice.
+    let again = home.run_with(import(), &[], None);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert_eq!(again.stdout.lines().count(), lines as usize);
+    assert!(
+        again
+            .stderr
+            .contains("had been created by an earlier run of this import"),
+        "{}",
+        again.stderr
+    );
+    assert_eq!(chains(), lines);
+
+    // A third run with a new key imports the lines anew, on purpose.
+    let fresh = home.run_with(import(), &["--idempotency-key", "second-import"], None);
+    assert_eq!(fresh.code, 0, "{}", fresh.stderr);
+    assert!(
+        fresh
+            .stderr
+            .contains(&format!("Created {lines} chains; 0 failed.")),
+        "{}",
+        fresh.stderr
+    );
+    assert_eq!(chains(), 2 * lines);
+}
+
+#[test]
+fn a_create_repeated_with_its_idempotency_key_creates_once() {
+    let server = TestServer::start();
+    let home = Home::new();
+    let create = || {
+        home.admin(
+            &server,
+            &[
+                "chain",
+                "create",
+                "https://example.com/once",
+                "--idempotency-key",
+                "ticket-77",
+                "--json",
+            ],
+        )
+    };
+    let first = create();
+    let created = first.json();
+    let again = create();
+    assert_eq!(again.json(), created);
+    assert!(
+        again.stderr.contains("created by an earlier request"),
+        "{}",
+        again.stderr
+    );
+    let other = home.admin(
+        &server,
+        &[
+            "chain",
+            "create",
+            "https://example.com/other",
+            "--idempotency-key",
+            "ticket-77",
+        ],
+    );
+    assert!(
+        other.fails(1).contains("used for a different request"),
+        "{}",
+        other.stderr
+    );
+}
+
+#[test]
 fn groups_and_domains() {
     let server = TestServer::start();
     let home = Home::new();

@@ -101,6 +101,19 @@ impl ClientError {
     }
 }
 
+/// Whether `err` may have left a request undone or unanswered rather than refused: worth
+/// sending again under the same idempotency key.
+fn failed_on_the_way(err: &ClientError) -> bool {
+    match err {
+        ClientError::Connect { .. } | ClientError::Timeout { .. } => true,
+        ClientError::Transport { .. } => true,
+        ClientError::Api { status, code, .. } => {
+            matches!(status, 502..=504) || code == "idempotency_key_in_use"
+        }
+        _ => false,
+    }
+}
+
 /// Short name for an HTTP status, for envelopes that carry none.
 fn status_code_name(status: StatusCode) -> &'static str {
     match status.as_u16() {
@@ -134,7 +147,20 @@ pub struct Client {
     base: Arc<str>,
     key: Arc<str>,
     patience: RateLimitPatience,
+    idempotency: Option<Idempotency>,
 }
+
+/// A client's `Idempotency-Key`, and whether the last answer was the one kept under it.
+#[derive(Clone)]
+struct Idempotency {
+    key: Arc<str>,
+    replayed: Arc<std::sync::atomic::AtomicBool>,
+}
+
+/// Sends of a request under an `Idempotency-Key` after an exchange that failed on the way (the
+/// first included), and the pause before the first resend, doubled for each next one.
+const IDEMPOTENT_TRIES: u32 = 4;
+const IDEMPOTENT_FIRST_PAUSE: Duration = Duration::from_millis(500);
 
 /// How a [`Client`] meets `429 rate_limited`: by default it reports it at once; see
 /// [`Client::wait_out_rate_limits`].
@@ -198,7 +224,33 @@ impl Client {
             base: base.trim_end_matches('/').into(),
             key: api_key.into(),
             patience: RateLimitPatience::default(),
+            idempotency: None,
         })
+    }
+
+    /// This client, sending `key` as the `Idempotency-Key` of its requests: a create the
+    /// server answered once is answered the same again, and creates nothing more. So its
+    /// requests are also resent (with the same key, up to 3 times, after 0.5, 1 and 2 s) when
+    /// an exchange fails on the way (no connection, no answer in time, a broken connection, a
+    /// 502, 503 or 504, or `409 idempotency_key_in_use`): whether or not the first reached the
+    /// server, the chain is created once. Use one key per distinct request: the same key with
+    /// another body is refused (`422 idempotency_key_reused`).
+    #[must_use]
+    pub fn with_idempotency_key(&self, key: &str) -> Client {
+        let mut keyed = self.clone();
+        keyed.idempotency = Some(Idempotency {
+            key: key.into(),
+            replayed: Arc::default(),
+        });
+        keyed
+    }
+
+    /// Whether this client's last answer was one the server kept under its idempotency key
+    /// and gave again (`Idempotency-Replayed: true`): the request had been answered before.
+    pub fn was_replayed(&self) -> bool {
+        self.idempotency
+            .as_ref()
+            .is_some_and(|i| i.replayed.load(std::sync::atomic::Ordering::Relaxed))
     }
 
     /// This client, sending a request up to `tries` times while the server answers
@@ -220,12 +272,14 @@ impl Client {
     fn request(&self, op: Operation, path: &str) -> (RequestBuilder, String) {
         debug_assert!(op.serves(path), "{path} is not a path of {}", op.name);
         let url = format!("{}{}", self.base, path);
-        (
-            self.http
-                .request(op.http_method(), &url)
-                .bearer_auth(&*self.key),
-            url,
-        )
+        let mut request = self
+            .http
+            .request(op.http_method(), &url)
+            .bearer_auth(&*self.key);
+        if let Some(idempotency) = &self.idempotency {
+            request = request.header("idempotency-key", &*idempotency.key);
+        }
+        (request, url)
     }
 
     /// Sends a request for `op` and decodes its success from `op`'s envelope.
@@ -260,13 +314,10 @@ impl Client {
         mut request: RequestBuilder,
         url: &str,
     ) -> Result<bytes::Bytes, ClientError> {
-        let mut tries = 1;
+        let (mut rate_limited, mut failed) = (1, 1);
+        let mut pause = IDEMPOTENT_FIRST_PAUSE;
         loop {
-            let again = if tries < self.patience.tries {
-                request.try_clone()
-            } else {
-                None
-            };
+            let again = request.try_clone();
             let outcome = self.fetch_once(request, url).await;
             let wait = match &outcome {
                 Err(ClientError::Api {
@@ -274,16 +325,34 @@ impl Client {
                     code,
                     retry_after,
                     ..
-                }) if code == "rate_limited" => retry_after
-                    .map(|s| Duration::from_secs(s.max(1)))
-                    .filter(|wait| *wait <= self.patience.max_wait),
+                }) if code == "rate_limited" && rate_limited < self.patience.tries => {
+                    rate_limited += 1;
+                    retry_after
+                        .map(|s| Duration::from_secs(s.max(1)))
+                        .filter(|wait| *wait <= self.patience.max_wait)
+                }
+                Err(err)
+                    if self.idempotency.is_some()
+                        && failed < IDEMPOTENT_TRIES
+                        && failed_on_the_way(err) =>
+                {
+                    failed += 1;
+                    let wait = match err {
+                        ClientError::Api {
+                            retry_after: Some(s),
+                            ..
+                        } => Duration::from_secs(*s).max(pause),
+                        _ => pause,
+                    };
+                    pause *= 2;
+                    Some(wait)
+                }
                 _ => None,
             };
             match (again, wait) {
                 (Some(next), Some(wait)) => {
                     tokio::time::sleep(wait).await;
                     request = next;
-                    tries += 1;
                 }
                 _ => return outcome,
             }
@@ -321,6 +390,12 @@ impl Client {
                 .map(str::to_owned)
         };
         let retry_after = header("retry-after").and_then(|v| v.parse().ok());
+        if let Some(idempotency) = &self.idempotency {
+            idempotency.replayed.store(
+                header("idempotency-replayed").as_deref() == Some("true"),
+                std::sync::atomic::Ordering::Relaxed,
+            );
+        }
         let request_id = header("x-request-id");
         let bytes = response
             .bytes()
