@@ -184,7 +184,7 @@ impl App {
                         .count() as i64;
                     if created > 0 {
                         tx.add_creations(user, day, created).await?;
-                        tx.publish(Invalidation::MissingLinks).await?;
+                        tx.publish_after_commit(Invalidation::MissingLinks).await?;
                     }
                     for (index, outcome) in decided {
                         results[index] = Some(match outcome {

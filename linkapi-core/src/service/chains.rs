@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 
 use super::idempotency::{self, Receipt};
+use super::quota::Counted;
 use super::templates::check_template_limit;
 use super::{App, BodyError, Principal, TextRule, check_text, conflict_as};
 use crate::codes::{is_reserved, random_code, validate_code, validate_target_url};
@@ -281,28 +282,32 @@ impl App {
         code: Option<String>,
         receipt: Option<&Receipt<CreatedChain>>,
     ) -> Result<CreatedChain> {
-        match code {
+        let counted = self.count_creation(new.user_id, new.created_at).await?;
+        let created = match code {
             Some(code) => {
                 new.code = code;
-                self.insert_chain(new, receipt).await
+                self.insert_chain(new, receipt, counted).await
             }
-            None => self.insert_with_random_code(new, receipt).await,
+            None => self.insert_with_random_code(new, receipt, counted).await,
+        };
+        if created.is_err() {
+            self.release_creation(counted).await;
         }
+        created
     }
 
-    /// Inserts a chain and counts it against its owner's daily quota, in one transaction:
-    /// concurrent creates are serialized on the owner's counter for the day, so the quota is
-    /// exact however many instances create at once. Returns the chain and the owner's count of
-    /// chains created today, this one included. An idempotency key's claim is the
-    /// transaction's first write and its answer the last.
+    /// Inserts a chain, counted against its owner's daily quota as `counted` says (see
+    /// `service::quota`), in one transaction. Returns the chain and the owner's count of chains
+    /// created today, this one included. An idempotency key's claim is the transaction's
+    /// first write and its answer the last.
     async fn insert_chain(
         &self,
         new: NewChain,
         receipt: Option<&Receipt<CreatedChain>>,
+        counted: Counted,
     ) -> Result<CreatedChain> {
         let code = new.code.clone();
         let default_quota = self.inner.config.daily_create_quota;
-        let (day, retry_after) = self.quota_day(new.created_at);
         let template_limit = self.config().template_limit;
         let template = new
             .jump
@@ -322,17 +327,8 @@ impl App {
                         check_template_limit(tx, user, template, template_limit).await?;
                     }
                     let chain = tx.insert_chain(new).await?;
-                    let created_today = tx.add_creations(user, day, 1).await?;
-                    let limit = tx
-                        .user(user)
-                        .await?
-                        .and_then(|u| u.daily_quota)
-                        .unwrap_or(default_quota);
-                    if created_today > limit {
-                        return Err(BodyError::Rule(Error::QuotaExceeded { limit, retry_after }));
-                    }
-
-                    tx.publish(Invalidation::Link {
+                    let created_today = counted.count(tx, user, default_quota).await?;
+                    tx.publish_after_commit(Invalidation::Link {
                         domain: chain.domain.id,
                         code: chain.code.clone(),
                     })
@@ -366,10 +362,11 @@ impl App {
         &self,
         mut new: NewChain,
         receipt: Option<&Receipt<CreatedChain>>,
+        counted: Counted,
     ) -> Result<CreatedChain> {
         for code in random_codes(self.inner.config.code_length) {
             new.code = code;
-            match self.insert_chain(new.clone(), receipt).await {
+            match self.insert_chain(new.clone(), receipt, counted).await {
                 Err(Error::Conflict { .. }) => continue,
                 other => return other,
             }

@@ -36,6 +36,12 @@ pub enum VisitAnswer {
     UsedUp,
 }
 
+/// How long a cached miss (a code the store did not have) is answered from memory. A new
+/// chain's notice to other instances is sent after its commit
+/// ([`crate::store::InvalidationWrites::publish_after_commit`]); one lost to a crash in
+/// between leaves a miss stale for no longer than this.
+pub(crate) const MISS_TTL: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// Where a visit to `host/code` goes, before what the visitor gets is chosen.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Resolution {
@@ -218,7 +224,10 @@ impl App {
         let counters = self.metrics().cache(crate::metrics::CacheName::Links);
         let cached = cache.links.get_loaded(&key);
         let link = match cached {
-            Some((link, loaded)) if self.inner.freshness.trusts(loaded) => {
+            Some((link, loaded))
+                if self.inner.freshness.trusts(loaded)
+                    && (link.is_some() || loaded.elapsed() < MISS_TTL) =>
+            {
                 counters.hits.inc();
                 link
             }

@@ -22,6 +22,7 @@ mod idempotency;
 mod links;
 mod page_chains;
 mod qr;
+mod quota;
 mod ratelimit;
 mod stats;
 mod templates;

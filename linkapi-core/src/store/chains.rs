@@ -273,13 +273,19 @@ fn jump_row(row: &dyn StoredRow, at: usize) -> StoreResult<JumpRow> {
 /// [`JUMP_AT`]), as [`chain_from_row`] reads them. `group_ids` is the backend's expression for
 /// the list of the chain's groups in order, which [`StoredRow::ids`] reads.
 pub(crate) fn chain_select(group_ids: &str) -> String {
+    chain_select_from(group_ids, "chains c")
+}
+
+/// [`chain_select`] of the chain rows `chains`, named `c` (a table, or the rows an
+/// `INSERT ... RETURNING *` returned).
+pub(crate) fn chain_select_from(group_ids: &str, chains: &str) -> String {
     format!(
         "SELECT c.id, c.user_id, c.chain_type, c.sub_type, c.code, c.title,
             c.target_url, c.valid_time, c.status, c.deleted_at, c.created_at, c.updated_at,
             {group_ids},
             d.id, d.host, d.scheme, d.scene, d.shared, d.user_id, d.status, d.created_at,
             {JUMP_COLUMNS}
-        FROM chains c JOIN domains d ON d.id = c.domain_id"
+        FROM {chains} JOIN domains d ON d.id = c.domain_id"
     )
 }
 
@@ -382,6 +388,15 @@ pub trait ChainStore: Send + Sync {
     async fn link(&self, domain: DomainId, code: &str) -> StoreResult<Option<LinkTarget>>;
 }
 
+/// Adds `$3` to a user's count of creations on a day unless the count would pass their
+/// daily quota (their own, else `$4`); returns the new count, or no row when it would pass.
+pub(crate) const ADD_CREATIONS_WITHIN: &str =
+    "INSERT INTO daily_creations AS d (user_id, day, count)
+     SELECT $1, $2, $3 WHERE $3 <= (SELECT coalesce(daily_quota, $4) FROM users WHERE id = $1)
+     ON CONFLICT (user_id, day) DO UPDATE SET count = d.count + $3
+        WHERE d.count + $3 <= (SELECT coalesce(daily_quota, $4) FROM users WHERE id = $1)
+     RETURNING count";
+
 /// Writes to chains.
 #[async_trait]
 pub trait ChainWrites: Send {
@@ -401,6 +416,16 @@ pub trait ChainWrites: Send {
     /// user and day are serialized on the counter until they commit, so every caller sees a
     /// distinct count, and adding 0 reads the count and holds it.
     async fn add_creations(&mut self, user: UserId, day: Timestamp, n: i64) -> StoreResult<i64>;
+    /// [`ChainWrites::add_creations`] unless the count would pass the user's daily quota
+    /// (their own, else `default_quota`): the new count, or `None` (and nothing added) when
+    /// it would.
+    async fn add_creations_within(
+        &mut self,
+        user: UserId,
+        day: Timestamp,
+        n: i64,
+        default_quota: i64,
+    ) -> StoreResult<Option<i64>>;
     /// Applies a patch to one of the user's live chains; returns it as it now stands.
     async fn update_chain(
         &mut self,

@@ -67,4 +67,13 @@ pub const BARRIER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(
 pub trait InvalidationWrites: Send {
     /// Announces `change` to every instance once this transaction commits.
     async fn publish(&mut self, change: Invalidation) -> StoreResult<()>;
+
+    /// Announces `change` to every instance right after this transaction commits, outside it:
+    /// for changes that can only make a cached *miss* stale (new chains), which a notice lost
+    /// to a crash between the commit and the send leaves stale for no longer than a miss is
+    /// kept. Holds nothing shared through the commit (PostgreSQL's notification lock is held
+    /// through the commit of every transaction that notifies, so notifying inside every create
+    /// would make creates commit one at a time). The writer applies it locally as it applies
+    /// what [`InvalidationWrites::publish`] announces.
+    async fn publish_after_commit(&mut self, change: Invalidation) -> StoreResult<()>;
 }

@@ -61,7 +61,7 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 
-use crate::model::Timestamp;
+use crate::model::{Timestamp, UserId};
 
 mod chains;
 mod changes;
@@ -271,6 +271,25 @@ pub trait Store:
     /// changes the body published. Nothing the body wrote is visible to anyone, nor reported
     /// as done, before the commit.
     async fn transact(&self, body: TxBody) -> StoreResult<Vec<Invalidation>>;
+    /// Whether the backend runs one write transaction at a time (SQLite's single writer). Then
+    /// a row a transaction holds until its commit costs nothing more; otherwise (PostgreSQL)
+    /// concurrent transactions that all hold one hot row commit one flush at a time, and a
+    /// service should keep such rows out of its frequent writes.
+    fn writes_one_at_a_time(&self) -> bool;
+    /// Adds `n` to `user`'s count of creations on `day` (the start of a calendar day) unless
+    /// the count would pass the user's daily quota (their own, else `default_quota`): the new
+    /// count, or `None` when it would. One statement, committed at once and without waiting
+    /// for the disk, so the counter is held for no longer than the statement: it reserves
+    /// room for creates that follow, whose durable commits (written to the log after it) make
+    /// it durable too, and a crash before them loses it with them. SQLite commits it like any
+    /// other write.
+    async fn reserve_creations(
+        &self,
+        user: UserId,
+        day: Timestamp,
+        n: i64,
+        default_quota: i64,
+    ) -> StoreResult<Option<i64>>;
     /// [`VisitWrites::add_visits`] as a transaction of its own. A backend that several
     /// instances share runs it as one statement, so that no flush holds rows between round
     /// trips.

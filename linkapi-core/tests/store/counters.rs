@@ -13,6 +13,7 @@ conformance!(
     a_visit_batch_is_added_once_and_counts_new_visitors_once,
     the_newest_visitor_secret_is_in_use,
     conversions_are_recorded_once_per_key_and_paged_newest_first,
+    creations_are_counted_within_the_quota,
 );
 
 const DAY: i64 = 86_400;
@@ -237,4 +238,68 @@ async fn conversions_are_recorded_once_per_key_and_paged_newest_first(store: Arc
         ["01A"]
     );
     assert_eq!(store.conversions(bob, chain, 0, 10).await.unwrap().total, 1);
+}
+
+async fn creations_are_counted_within_the_quota(store: Arc<dyn Store>) {
+    let alice = user(&store, "alice").await.id;
+    let day = T0 - T0 % DAY;
+    // Reserved on their own and added inside a transaction count alike, against the default.
+    assert_eq!(
+        store.reserve_creations(alice, day, 3, 5).await.unwrap(),
+        Some(3)
+    );
+    assert_eq!(
+        tx!(store, |tx| tx.add_creations_within(alice, day, 2, 5).await).unwrap(),
+        Some(5)
+    );
+    // Past the quota: refused, and nothing added.
+    assert_eq!(
+        store.reserve_creations(alice, day, 1, 5).await.unwrap(),
+        None
+    );
+    assert_eq!(
+        tx!(store, |tx| tx.add_creations_within(alice, day, 1, 5).await).unwrap(),
+        None
+    );
+    assert_eq!(
+        tx!(store, |tx| tx.add_creations(alice, day, -1).await).unwrap(),
+        4,
+        "one given back"
+    );
+    assert_eq!(
+        store.reserve_creations(alice, day, 1, 5).await.unwrap(),
+        Some(5)
+    );
+    // Another day counts from zero; a first count larger than the quota is refused too.
+    assert_eq!(
+        store
+            .reserve_creations(alice, day + DAY, 6, 5)
+            .await
+            .unwrap(),
+        None
+    );
+    assert_eq!(
+        store
+            .reserve_creations(alice, day + DAY, 5, 5)
+            .await
+            .unwrap(),
+        Some(5)
+    );
+    // The user's own quota wins over the default.
+    let mut own = store.user(alice).await.unwrap().unwrap();
+    own.daily_quota = Some(7);
+    linkapi_core::store::transact(&*store, move |tx| {
+        let own = own.clone();
+        Box::pin(async move { tx.update_user(&own).await })
+    })
+    .await
+    .unwrap();
+    assert_eq!(
+        store.reserve_creations(alice, day, 2, 5).await.unwrap(),
+        Some(7)
+    );
+    assert_eq!(
+        store.reserve_creations(alice, day, 1, 5).await.unwrap(),
+        None
+    );
 }

@@ -9,8 +9,8 @@ use crate::model::{
     Chain, ChainId, ChainStatus, DomainId, GroupId, JumpSettings, Timestamp, UserId,
 };
 use crate::store::chains::{
-    CLEAR_GROUPS, LINK_BY_CODE, chain_from_row, chain_select, jump_values, like_pattern,
-    link_from_row, with_channels,
+    ADD_CREATIONS_WITHIN, CLEAR_GROUPS, LINK_BY_CODE, chain_from_row, chain_select,
+    chain_select_from, jump_values, like_pattern, link_from_row, with_channels,
 };
 use crate::store::{
     ChainPatch, ChainQuery, ChainStore, ChainWrites, LinkTarget, Misuse, NewChain, Page,
@@ -22,6 +22,20 @@ static CHAIN_SELECT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     chain_select(
         "ARRAY(SELECT m.group_id FROM chain_group_members m WHERE m.chain_id = c.id
                ORDER BY m.position)",
+    )
+});
+
+/// Inserts a chain unless its code is taken on its domain, and returns it as
+/// [`chain_from_row`] reads it (without groups or jump settings, which are written after).
+static INSERT_CHAIN: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "WITH c AS (
+            INSERT INTO chains (user_id, chain_type, sub_type, domain_id, code, title,
+                target_url, valid_time, status, created_at, updated_at)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)
+            ON CONFLICT (domain_id, code) DO NOTHING RETURNING *
+         ) {}",
+        chain_select_from("ARRAY[]::bigint[]", "c")
     )
 });
 
@@ -145,10 +159,7 @@ impl ChainWrites for PgTx<'_> {
     async fn insert_chain_if_free(&mut self, new: NewChain) -> StoreResult<Option<Chain>> {
         let inserted = one(
             &self.tx,
-            "INSERT INTO chains (user_id, chain_type, sub_type, domain_id, code, title,
-                target_url, valid_time, status, created_at, updated_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)
-             ON CONFLICT (domain_id, code) DO NOTHING RETURNING id",
+            &INSERT_CHAIN,
             &[
                 &new.user_id.0,
                 &new.kind.code(),
@@ -161,12 +172,16 @@ impl ChainWrites for PgTx<'_> {
                 &ChainStatus::Normal.code(),
                 &new.created_at,
             ],
-            first,
+            chain_from_row,
         )
         .await?;
-        let Some(id) = inserted.map(ChainId) else {
+        let Some(chain) = inserted else {
             return Ok(None);
         };
+        if new.group_ids.is_empty() && new.jump.is_none() && new.channels.is_empty() {
+            return Ok(Some(chain));
+        }
+        let id = chain.id;
         set_groups(&self.tx, id, &new.group_ids).await?;
         if let Some(jump) = &new.jump {
             set_jump(&self.tx, id, jump).await?;
@@ -192,6 +207,22 @@ impl ChainWrites for PgTx<'_> {
         )
         .await?
         .ok_or_else(|| StoreError::backend(Misuse("a counter upsert returned no row")))
+    }
+
+    async fn add_creations_within(
+        &mut self,
+        user: UserId,
+        day: Timestamp,
+        n: i64,
+        default_quota: i64,
+    ) -> StoreResult<Option<i64>> {
+        one(
+            &self.tx,
+            ADD_CREATIONS_WITHIN,
+            &[&user.0, &day, &n, &default_quota],
+            first,
+        )
+        .await
     }
 
     async fn update_chain(

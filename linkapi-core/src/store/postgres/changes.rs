@@ -50,6 +50,92 @@ impl InvalidationWrites for PgTx<'_> {
         self.changes.push(change);
         Ok(())
     }
+
+    async fn publish_after_commit(&mut self, change: Invalidation) -> StoreResult<()> {
+        self.after_commit.push(change);
+        Ok(())
+    }
+}
+
+/// Notices to send after their transactions committed, and who waits for them to be sent.
+pub(super) struct AfterCommit {
+    payloads: Vec<String>,
+    sent: tokio::sync::oneshot::Sender<()>,
+}
+
+/// The queue of [`AfterCommit`] notices, which one task sends.
+pub(super) type AfterCommitQueue = tokio::sync::mpsc::UnboundedSender<AfterCommit>;
+
+/// Most notices sent by one statement.
+const NOTICES_PER_SEND: usize = 1_000;
+
+/// Starts the task that sends the notices queued after commits: whatever queued up while the
+/// previous batch was being sent goes out in one statement, in a transaction that does not
+/// wait for the disk (a notice has nothing to make durable), so the notification lock is
+/// held for microseconds once per batch rather than through a flush once per create.
+pub(super) fn start_after_commit_sender(pool: deadpool_postgres::Pool) -> AfterCommitQueue {
+    let (queue, mut queued) = tokio::sync::mpsc::unbounded_channel::<AfterCommit>();
+    tokio::spawn(async move {
+        while let Some(first) = queued.recv().await {
+            let mut batch = vec![first];
+            while batch.len() < NOTICES_PER_SEND {
+                match queued.try_recv() {
+                    Ok(next) => batch.push(next),
+                    Err(_) => break,
+                }
+            }
+            let payloads: Vec<&str> = batch
+                .iter()
+                .flat_map(|notice| notice.payloads.iter().map(String::as_str))
+                .collect();
+            let sent = match pool.get().await {
+                Ok(client) => execute(
+                    &client,
+                    "SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, payload)
+                     FROM unnest($2::text[]) AS payload",
+                    &[&FEED_TOPIC, &payloads],
+                )
+                .await
+                .map(|_| ()),
+                Err(err) => Err(super::pool_error(err)),
+            };
+            if let Err(err) = sent {
+                // The writes stand. Other instances miss these notices; what they would have
+                // invalidated is cached misses, which are forgotten soon anyway.
+                tracing::warn!(error = %err, "could not announce new chains to other instances");
+            }
+            for notice in batch {
+                let _ = notice.sent.send(());
+            }
+        }
+    });
+    queue
+}
+
+/// Queues `changes` (committed a moment ago by this instance) to be sent to every instance,
+/// and waits until they were.
+pub(super) async fn announce_after_commit(
+    queue: &AfterCommitQueue,
+    instance: &str,
+    changes: &[Invalidation],
+) -> StoreResult<()> {
+    let payloads = changes
+        .iter()
+        .map(|change| {
+            serde_json::to_string(&Payload {
+                change: change.clone(),
+                from: instance.to_owned(),
+                seq: None,
+            })
+        })
+        .collect::<Result<Vec<String>, _>>()
+        .map_err(crate::store::StoreError::backend)?;
+    let (sent, done) = tokio::sync::oneshot::channel();
+    if queue.send(AfterCommit { payloads, sent }).is_ok() {
+        // The sender answers every notice it takes; it stops only with the store.
+        let _ = done.await;
+    }
+    Ok(())
 }
 
 /// Waits until every live instance has applied the change numbered `seq`.

@@ -47,7 +47,7 @@ use tokio_postgres::types::{ToSql, Type};
 use super::{
     FeedEvent, Invalidation, Store, StoreError, StoreResult, StoredRow, TxBody, Unique, VisitBatch,
 };
-use crate::model::Timestamp;
+use crate::model::{Timestamp, UserId};
 
 /// Times a body is run when it keeps meeting serialization failures or deadlocks.
 const MAX_ATTEMPTS: u32 = 8;
@@ -86,6 +86,8 @@ pub struct PgStore {
     tls: tokio_postgres_rustls::MakeRustlsConnect,
     /// This instance's row in `linkapi_instances`.
     instance: Arc<str>,
+    /// Notices of committed writes to send (see [`changes::start_after_commit_sender`]).
+    after_commit: changes::AfterCommitQueue,
 }
 
 impl std::fmt::Debug for PgStore {
@@ -187,11 +189,13 @@ impl PgStore {
         let (pool, config, tls) = pool(url, &options)?;
         let instance: Arc<str> =
             format!("{}-{}", std::process::id(), crate::codes::random_code(12)).into();
+        let after_commit = changes::start_after_commit_sender(pool.clone());
         let store = PgStore {
             pool,
             config,
             tls,
             instance,
+            after_commit,
         };
         let mut client = store.client().await?;
         schema::migrate(&mut client).await?;
@@ -403,6 +407,8 @@ impl StoredRow for Row {
 struct PgTx<'c> {
     tx: deadpool_postgres::Transaction<'c>,
     changes: Vec<Invalidation>,
+    /// Changes to announce once the transaction has committed.
+    after_commit: Vec<Invalidation>,
     barrier: Option<i64>,
     /// This instance, named in the notices it sends.
     instance: Arc<str>,
@@ -413,24 +419,35 @@ impl PgStore {
     /// the barrier to wait for, if any.
     async fn attempt(&self, body: &mut TxBody) -> StoreResult<(Vec<Invalidation>, Option<i64>)> {
         let mut client = self.client().await?;
-        let tx = client.transaction().await.map_err(pg_error)?;
-        let mut pg_tx = PgTx {
-            tx,
-            changes: Vec::new(),
-            barrier: None,
-            instance: self.instance.clone(),
+        let (mut changes, after_commit, barrier) = {
+            let tx = client.transaction().await.map_err(pg_error)?;
+            let mut pg_tx = PgTx {
+                tx,
+                changes: Vec::new(),
+                after_commit: Vec::new(),
+                barrier: None,
+                instance: self.instance.clone(),
+            };
+            body(&mut pg_tx).await?;
+            let PgTx {
+                tx,
+                changes,
+                after_commit,
+                barrier,
+                ..
+            } = pg_tx;
+            // A failed commit may or may not have committed: it is reported, never retried.
+            tx.commit()
+                .await
+                .map_err(|e| StoreError::unavailable(CommitUnknown(e)))?;
+            (changes, after_commit, barrier)
         };
-        body(&mut pg_tx).await?;
-        let PgTx {
-            tx,
-            changes,
-            barrier,
-            ..
-        } = pg_tx;
-        // A failed commit may or may not have committed: it is reported, never retried.
-        tx.commit()
-            .await
-            .map_err(|e| StoreError::unavailable(CommitUnknown(e)))?;
+        if !after_commit.is_empty() {
+            drop(client);
+            changes::announce_after_commit(&self.after_commit, &self.instance, &after_commit)
+                .await?;
+            changes.extend(after_commit);
+        }
         Ok((changes, barrier))
     }
 }
@@ -466,6 +483,36 @@ impl Store for PgStore {
                 Err(err) => return Err(err),
             }
         }
+    }
+
+    fn writes_one_at_a_time(&self) -> bool {
+        false
+    }
+
+    async fn reserve_creations(
+        &self,
+        user: UserId,
+        day: Timestamp,
+        n: i64,
+        default_quota: i64,
+    ) -> StoreResult<Option<i64>> {
+        // One statement in its own transaction, whose commit (`set_config(..., true)` lasts
+        // until it) does not wait for the disk: the counter row is locked for microseconds.
+        let client = self.client().await?;
+        one(
+            &client,
+            "WITH deferred AS (SELECT set_config('synchronous_commit', 'off', true) AS off)
+             INSERT INTO daily_creations AS d (user_id, day, count)
+             SELECT $1, $2, $3 FROM deferred
+             WHERE deferred.off = 'off'
+               AND $3 <= (SELECT coalesce(daily_quota, $4) FROM users WHERE id = $1)
+             ON CONFLICT (user_id, day) DO UPDATE SET count = d.count + $3
+                WHERE d.count + $3 <= (SELECT coalesce(daily_quota, $4) FROM users WHERE id = $1)
+             RETURNING count",
+            &[&user.0, &day, &n, &default_quota],
+            first,
+        )
+        .await
     }
 
     async fn add_visits(

@@ -4,13 +4,13 @@ use async_trait::async_trait;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::channels::{apply_channel_edit, channels_of, insert_channel};
-use super::{SqliteStore, SqliteTx, all, one, unique_or_backend};
+use super::{SqliteStore, SqliteTx, all, first, one, unique_or_backend};
 use crate::model::{
     Chain, ChainId, ChainStatus, DomainId, GroupId, JumpSettings, Timestamp, UserId,
 };
 use crate::store::chains::{
-    CLEAR_GROUPS, LINK_BY_CODE, chain_from_row, chain_select, jump_values, like_pattern,
-    link_from_row, with_channels,
+    ADD_CREATIONS_WITHIN, CLEAR_GROUPS, LINK_BY_CODE, chain_from_row, chain_select, jump_values,
+    like_pattern, link_from_row, with_channels,
 };
 use crate::store::{
     ChainPatch, ChainQuery, ChainStore, ChainWrites, LinkTarget, Misuse, NewChain, Page,
@@ -200,6 +200,21 @@ impl ChainWrites for SqliteTx<'_> {
                  RETURNING count",
             )?
             .query_row(params![user.0, day, n], |r| r.get(0))?)
+    }
+
+    async fn add_creations_within(
+        &mut self,
+        user: UserId,
+        day: Timestamp,
+        n: i64,
+        default_quota: i64,
+    ) -> StoreResult<Option<i64>> {
+        one(
+            self.conn,
+            ADD_CREATIONS_WITHIN,
+            params![user.0, day, n, default_quota],
+            first,
+        )
     }
 
     async fn update_chain(

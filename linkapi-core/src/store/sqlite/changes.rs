@@ -12,4 +12,9 @@ impl InvalidationWrites for SqliteTx<'_> {
         self.changes.push(change);
         Ok(())
     }
+
+    async fn publish_after_commit(&mut self, change: Invalidation) -> StoreResult<()> {
+        // One process: its changes are applied right after the commit, whichever way.
+        self.publish(change).await
+    }
 }

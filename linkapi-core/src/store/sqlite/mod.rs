@@ -18,7 +18,7 @@ use super::{
     FeedEvent, Invalidation, Misuse, Store, StoreError, StoreResult, StoredRow, TxBody, Unique,
     VisitBatch,
 };
-use crate::model::Timestamp;
+use crate::model::{Timestamp, UserId};
 
 mod chains;
 mod changes;
@@ -279,6 +279,24 @@ impl StoredRow for Row<'_> {
 impl Store for SqliteStore {
     async fn transact(&self, body: TxBody) -> StoreResult<Vec<Invalidation>> {
         self.run_on_writer(body).await
+    }
+
+    fn writes_one_at_a_time(&self) -> bool {
+        true
+    }
+
+    async fn reserve_creations(
+        &self,
+        user: UserId,
+        day: Timestamp,
+        n: i64,
+        default_quota: i64,
+    ) -> StoreResult<Option<i64>> {
+        let (reserved, _) = crate::store::transact(self, move |tx| {
+            Box::pin(async move { tx.add_creations_within(user, day, n, default_quota).await })
+        })
+        .await?;
+        Ok(reserved)
     }
 
     async fn add_visits(

@@ -1,0 +1,111 @@
+//! The daily creation quota: how a create is counted against its owner's quota, exactly, on
+//! either backend, without making one user's creates commit one at a time.
+//!
+//! The count of a user's creations on a day is one row. Counted inside the create's
+//! transaction, that row is held until the commit: free on SQLite, whose single writer runs one
+//! transaction at a time anyway, but on PostgreSQL concurrent creates of one user would then
+//! commit one disk flush at a time. There a create first *reserves* its place with one
+//! statement committed at once, without waiting for the disk (the create's durable commit,
+//! written to the log after it, makes it durable too: [`crate::store::Store::reserve_creations`]),
+//! and gives it back if the create fails. Either way the count is checked against the quota by
+//! the statement that adds to it, under the row's lock, so however many instances create at
+//! once, no more are created than the quota allows. A process that dies between a reservation
+//! and its create leaves the day's count one higher than the chains created: a user may then
+//! create one fewer, never one more.
+
+use super::{App, BodyError};
+use crate::error::{Error, Result};
+use crate::model::{Timestamp, UserId};
+use crate::store::Tx;
+
+/// How one create is counted against its owner's daily quota.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Counted {
+    /// By the create's own transaction ([`Counted::count`]).
+    InTransaction {
+        /// The day counted in (its start).
+        day: Timestamp,
+        /// Seconds until the next day, which a refused create is told to wait.
+        retry_after: u64,
+    },
+    /// Beforehand, by a reservation of its own.
+    Reserved {
+        /// The owner.
+        user: UserId,
+        /// The day counted in (its start).
+        day: Timestamp,
+        /// The day's count with this create.
+        count: i64,
+    },
+}
+
+impl App {
+    /// Counts a create by `user` at `at` against the daily quota: reserves its place now where
+    /// a counter held until the create's commit would serialize commits, and otherwise leaves
+    /// the counting to the create's transaction ([`Counted::count`]). Whoever creates with a
+    /// reservation gives it back with [`App::release_creation`] if the create fails.
+    ///
+    /// # Errors
+    /// 429 `quota_exceeded` when the reservation finds the quota reached; store failures.
+    pub(super) async fn count_creation(&self, user: UserId, at: Timestamp) -> Result<Counted> {
+        let (day, retry_after) = self.quota_day(at);
+        if self.store().writes_one_at_a_time() {
+            return Ok(Counted::InTransaction { day, retry_after });
+        }
+        let default_quota = self.config().daily_create_quota;
+        match self
+            .store()
+            .reserve_creations(user, day, 1, default_quota)
+            .await?
+        {
+            Some(count) => Ok(Counted::Reserved { user, day, count }),
+            None => {
+                let user = self.store().user(user).await?;
+                let limit = user.and_then(|u| u.daily_quota).unwrap_or(default_quota);
+                Err(Error::QuotaExceeded { limit, retry_after })
+            }
+        }
+    }
+
+    /// Gives back the place a create reserved and did not use. A failure is logged: the
+    /// day's count stays one higher, which can only refuse a create, never allow one more.
+    pub(super) async fn release_creation(&self, counted: Counted) {
+        let Counted::Reserved { user, day, .. } = counted else {
+            return;
+        };
+        let released = self
+            .transact(move |tx| Box::pin(async move { tx.add_creations(user, day, -1).await }))
+            .await;
+        if let Err(err) = released {
+            tracing::warn!(error = %err, user = user.0, "could not give back a quota reservation");
+        }
+    }
+}
+
+impl Counted {
+    /// The owner's count of creations for the day with this one: counted now, inside the
+    /// create's transaction, or as reserved.
+    ///
+    /// # Errors
+    /// `quota_exceeded` (stopping the transaction) when counting finds the quota reached.
+    pub(super) async fn count(
+        self,
+        tx: &mut dyn Tx,
+        user: UserId,
+        default_quota: i64,
+    ) -> std::result::Result<i64, BodyError> {
+        match self {
+            Counted::InTransaction { day, retry_after } => {
+                match tx.add_creations_within(user, day, 1, default_quota).await? {
+                    Some(count) => Ok(count),
+                    None => {
+                        let user = tx.user(user).await?;
+                        let limit = user.and_then(|u| u.daily_quota).unwrap_or(default_quota);
+                        Err(BodyError::Rule(Error::QuotaExceeded { limit, retry_after }))
+                    }
+                }
+            }
+            Counted::Reserved { count, .. } => Ok(count),
+        }
+    }
+}
