@@ -1,20 +1,27 @@
 #!/usr/bin/env bash
-# Durable chain creation per second with 64 clients, on SQLite and on PostgreSQL, side by side,
-# against an outside baseline measured in the same run: PostgreSQL itself doing durable
-# single-row INSERTs (pgbench, 64 clients, a commit each, fsync on). Every created chain is
-# acknowledged only after its commit reached the disk, on both backends.
+# Durable chain creation, on SQLite, on one PostgreSQL instance and on two, side by side, against
+# an outside baseline measured in the same run: PostgreSQL itself doing durable single-row
+# INSERTs (pgbench, 64 clients, a commit each, fsync on). Every created chain is acknowledged
+# only after its commit reached the disk, on every backend.
 #
-# Each backend gets two consecutive runs: the second starts with the first run's chains already
-# counted against the day, so a rate that fell as a user's chains of the day grow would show.
+# For each deployment:
+#   - single creates (POST /chains), 64 clients of one user, two consecutive runs (the second
+#     starts with the first run's chains counted against the day, so a rate that fell as a
+#     user's chains of the day grow would show);
+#   - single creates, 64 clients spread over 64 users;
+#   - bulk creates (POST /chains/bulk), 10,000 chains a request, one request at a time: the
+#     seconds one request takes (best and worst of 5).
+# With two instances the 64 clients are split 32 and 32 between them.
 #
 # Usage: bench/create.sh [seconds per run, default 10]
-# Needs wrk and PostgreSQL's server binaries (installed from Debian's packages when missing).
-# Talks only to 127.0.0.1.
+# Needs wrk, curl, python3 and PostgreSQL's server binaries (wrk and PostgreSQL are installed
+# from Debian's packages when missing). Talks only to 127.0.0.1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-10}
 key=lk_bench_admin_key_000000000001
 clients=64
+users=64
 
 if ! command -v wrk >/dev/null; then
   apt-get update -qq && apt-get install -y -qq wrk >/dev/null
@@ -44,29 +51,53 @@ mkdir -p "$scratch/pg"
 [ "$(id -u)" = 0 ] && chown postgres "$scratch/pg"
 as_pg "$pgbin/initdb" -D "$scratch/pg" -A trust -U postgres -E UTF8 --locale=C >/dev/null
 as_pg "$pgbin/pg_ctl" -D "$scratch/pg" -l "$scratch/pg/log" -w \
-  -o "-p $pgport -k $scratch/pg -c listen_addresses=127.0.0.1 -c max_connections=200" start >/dev/null
-as_pg "$pgbin/createdb" -h 127.0.0.1 -p "$pgport" -U postgres linkapi
+  -o "-p $pgport -k $scratch/pg -c listen_addresses=127.0.0.1 -c max_connections=300" start >/dev/null
 as_pg "$pgbin/createdb" -h 127.0.0.1 -p "$pgport" -U postgres baseline
 
+# One user's key (the bootstrap admin) on every request, or one of $users users' keys in turn.
 cat >"$scratch/create.lua" <<'LUA'
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-wrk.body = '{"target_url":"https://example.com/bench"}'
+local keys = {}
+function init(args)
+  for key in io.lines(args[1]) do keys[#keys + 1] = key end
+  counter = math.random(#keys)
+end
+function request()
+  counter = counter % #keys + 1
+  return wrk.format("POST", nil, {
+    ["Content-Type"] = "application/json",
+    ["Authorization"] = "Bearer " .. keys[counter],
+  }, '{"target_url":"https://example.com/bench"}')
+end
 -- Counts answers other than 2xx/3xx, so a refused create cannot pass for a fast one.
 function done(summary, latency, requests)
   io.write(string.format("errors %d non2xx\n", summary.errors.status))
 end
 LUA
+echo "$key" >"$scratch/one-user.keys"
 
-# rate PORT: creates/s over one run, failing loudly if any create was refused.
+# rate KEYS PORT...: creates/s over one run, the clients split between the ports, failing
+# loudly if any create was refused.
 rate() {
-  local out
-  out=$(wrk -t2 -c$clients -d"${secs}s" -s "$scratch/create.lua" \
-    -H "Authorization: Bearer $key" "http://127.0.0.1:$1/chains")
-  if ! grep -q '^errors 0 non2xx' <<<"$out"; then
-    echo "some creates failed:" >&2; echo "$out" >&2; exit 1
-  fi
-  awk '/Requests\/sec/ {print $2}' <<<"$out"
+  local keys=$1; shift
+  local per=$((clients / $#)) outs=() runs=()
+  for port in "$@"; do
+    out="$scratch/wrk.$port"
+    wrk -t1 -c$per -d"${secs}s" -s "$scratch/create.lua" "http://127.0.0.1:$port/chains" \
+      -- "$keys" >"$out" &
+    runs+=($!)
+    outs+=("$out")
+  done
+  wait "${runs[@]}"
+  for out in "${outs[@]}"; do
+    if ! grep -q '^errors 0 non2xx' "$out"; then
+      echo "some creates failed:" >&2; cat "$out" >&2; exit 1
+    fi
+  done
+  python3 - "${outs[@]}" <<'PY'
+import re, sys
+print(round(sum(float(re.search(r"Requests/sec:\s+([\d.]+)", open(f).read()).group(1))
+                for f in sys.argv[1:])))
+PY
 }
 
 # serve NAME [extra flags...]: starts linkapi serve on a free port, left in $port. (Not in a
@@ -84,13 +115,60 @@ serve() {
   for _ in $(seq 100); do curl -fs "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
 }
 
+# users PORT: $users users with a key each (chains:write), their keys in $scratch/many.keys.
+make_users() {
+  local port=$1 stamp=$RANDOM
+  : >"$scratch/many.keys"
+  for i in $(seq "$users"); do
+    id=$(curl -fs -H "Authorization: Bearer $key" -H 'Content-Type: application/json' \
+      -d "{\"name\":\"bench-$stamp-$i\",\"daily_quota\":100000000}" \
+      "http://127.0.0.1:$port/admin/users" | python3 -c 'import json,sys; print(json.load(sys.stdin)["data"]["id"])')
+    curl -fs -H "Authorization: Bearer $key" -H 'Content-Type: application/json' \
+      -d "{\"user_id\":$id,\"scopes\":[\"chains:write\"]}" "http://127.0.0.1:$port/admin/keys" \
+      | python3 -c 'import json,sys; print(json.load(sys.stdin)["data"]["api_key"])' \
+      >>"$scratch/many.keys"
+  done
+}
+
+# bulk PORT: seconds for one POST /chains/bulk of 10,000 chains, best and worst of 5.
+python3 -c 'import json; print(json.dumps({"chains": [{"target_url": f"https://example.com/bulk/{i}"} for i in range(10000)]}))' \
+  >"$scratch/bulk.json"
+bulk() {
+  local times=()
+  for _ in 1 2 3 4 5; do
+    times+=("$(curl -fs -o /dev/null -w '%{time_total}' -H "Authorization: Bearer $key" \
+      -H 'Content-Type: application/json' --data-binary "@$scratch/bulk.json" \
+      "http://127.0.0.1:$1/chains/bulk")")
+  done
+  printf '%s\n' "${times[@]}" | sort -n | sed -n '1p;$p' | paste -sd' '
+}
+
+# measure NAME PORT...: every figure of one deployment, as "NAME one1 one2 many bulk_best bulk_worst".
+measure() {
+  local name=$1; shift
+  local one1 one2 many b
+  one1=$(rate "$scratch/one-user.keys" "$@")
+  one2=$(rate "$scratch/one-user.keys" "$@")
+  make_users "$1"
+  many=$(rate "$scratch/many.keys" "$@")
+  b=$(bulk "$1")
+  echo "$name $one1 $one2 $many $b" >>"$scratch/results"
+}
+
 serve sqlite
-sqlite_1=$(rate "$port"); sqlite_2=$(rate "$port")
+measure sqlite "$port"
 kill "${pids[-1]}"
 
-serve postgres --database-url "postgres://postgres@127.0.0.1:$pgport/linkapi"
-pg_1=$(rate "$port"); pg_2=$(rate "$port")
+as_pg "$pgbin/createdb" -h 127.0.0.1 -p "$pgport" -U postgres one
+serve pg-one --database-url "postgres://postgres@127.0.0.1:$pgport/one"
+measure pg-one "$port"
 kill "${pids[-1]}"
+
+as_pg "$pgbin/createdb" -h 127.0.0.1 -p "$pgport" -U postgres two
+serve pg-two-a --database-url "postgres://postgres@127.0.0.1:$pgport/two"
+first=$port
+serve pg-two-b --database-url "postgres://postgres@127.0.0.1:$pgport/two"
+measure pg-two "$first" "$port"
 
 # The outside baseline: one durable INSERT per transaction, 64 clients.
 as_pg "$pgbin/psql" -q -h 127.0.0.1 -p "$pgport" -U postgres -d baseline -c \
@@ -99,16 +177,19 @@ printf "INSERT INTO links (code, target) VALUES (md5(random()::text), 'https://e
   >"$scratch/insert.sql"
 chmod 644 "$scratch/insert.sql"
 baseline=$(as_pg "$pgbin/pgbench" -n -h 127.0.0.1 -p "$pgport" -U postgres -c $clients -j 2 \
-  -T "$secs" -f "$scratch/insert.sql" baseline | awk '/^tps/ {print $3}')
+  -T "$secs" -f "$scratch/insert.sql" baseline | awk '/^tps/ {printf "%d", $3}')
 
-printf '%-44s %10s %10s\n' "" "run 1" "run 2"
-printf '%-44s %10s %10s\n' "linkapi POST /chains, SQLite (creates/s)" "$sqlite_1" "$sqlite_2"
-printf '%-44s %10s %10s\n' "linkapi POST /chains, PostgreSQL (creates/s)" "$pg_1" "$pg_2"
-printf '%-44s %10s\n' "pgbench durable INSERT, 64 clients (tx/s)" "$baseline"
-python3 - "$sqlite_1" "$sqlite_2" "$pg_1" "$pg_2" "$baseline" <<'PY'
+python3 - "$baseline" "$scratch/results" <<'PY'
 import sys
-s1, s2, p1, p2, base = map(float, sys.argv[1:])
-print(f"SQLite / baseline:      {s2 / base:.2f}x   (run 2 / run 1: {s2 / s1:.2f})")
-print(f"PostgreSQL / baseline:  {p2 / base:.2f}x   (run 2 / run 1: {p2 / p1:.2f})")
-print(f"SQLite / PostgreSQL:    {s2 / p2:.2f}x")
+base = float(sys.argv[1])
+rows = [line.split() for line in open(sys.argv[2])]
+names = {"sqlite": "SQLite", "pg-one": "PostgreSQL, 1 instance", "pg-two": "PostgreSQL, 2 instances"}
+print(f"pgbench durable single-row INSERT, 64 clients: {base:.0f} tx/s\n")
+print(f"{'':26} {'1 user, run 1':>14} {'run 2':>8} {'64 users':>9} {'bulk 10k (s)':>14}")
+for name, one1, one2, many, best, worst in rows:
+    print(f"{names[name]:26} {one1:>14} {one2:>8} {many:>9} {best + '-' + worst:>14}")
+print("\ncreates/s over pgbench's INSERT/s (run 2 over run 1):")
+for name, one1, one2, many, *_ in rows:
+    one1, one2, many = float(one1), float(one2), float(many)
+    print(f"  {names[name]:26} 1 user {one2 / base:.2f}x ({one2 / one1:.2f})   64 users {many / base:.2f}x")
 PY
