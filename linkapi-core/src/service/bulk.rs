@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 
-use super::chains::{ChainView, NewShortChain, no_free_code, random_codes};
+use super::chains::{ChainView, NewShortChain, code_taken, no_free_code, random_codes};
 use super::idempotency::{self, Receipt};
 use super::{App, BodyError, Principal};
 use crate::error::{Error, Result};
@@ -193,10 +193,7 @@ impl App {
                                 chain: *chain,
                                 views: PageViews::default(),
                             }),
-                            Decided::CodeTaken(code) => Err(ItemError {
-                                code: "code_taken",
-                                message: format!("code {code:?} is already taken on this domain"),
-                            }),
+                            Decided::CodeTaken(code) => Err(code_taken(&code).into()),
                             Decided::OverQuota => {
                                 Err(Error::QuotaExceeded { limit, retry_after }.into())
                             }

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use super::idempotency::{self, Receipt};
 use super::quota::Counted;
 use super::templates::check_template_limit;
-use super::{App, BodyError, Principal, TextRule, check_text, conflict_as};
+use super::{App, BodyError, Principal, TextRule, check_text};
 use crate::codes::{is_reserved, random_code, validate_code, validate_target_url};
 use crate::error::{Error, Result};
 use crate::model::limits::{MAX_PAGE_SIZE, MAX_TITLE_CHARS};
@@ -13,7 +13,7 @@ use crate::model::{
     Chain, ChainId, ChainKind, ChainStatus, DomainId, DomainStatus, GroupId, PageViews, Timestamp,
 };
 
-use crate::store::{ChainPatch, ChainQuery, Invalidation, NewChain, Page, Unique};
+use crate::store::{ChainPatch, ChainQuery, Invalidation, NewChain, Page, StoreError, Unique};
 
 /// The random codes a new chain tries in turn: a few at `code_length`, then a few at each of
 /// some longer lengths, reserved words left out.
@@ -22,6 +22,14 @@ pub(super) fn random_codes(code_length: usize) -> impl Iterator<Item = String> {
     (0..TRIES_PER_LENGTH * (EXTRA_LENGTHS + 1))
         .map(move |attempt| random_code(base + attempt / TRIES_PER_LENGTH))
         .filter(|code| !is_reserved(code))
+}
+
+/// A custom code that another chain on the domain has.
+pub(super) fn code_taken(code: &str) -> Error {
+    Error::Conflict {
+        code: "code_taken",
+        message: format!("code {code:?} is already taken on this domain"),
+    }
 }
 
 /// What follows when every random code a chain tried was taken.
@@ -306,6 +314,13 @@ impl App {
         receipt: Option<&Receipt<CreatedChain>>,
         counted: Counted,
     ) -> Result<CreatedChain> {
+        if let (None, Some(created_today)) = (receipt, counted.reserved())
+            && new.group_ids.is_empty()
+            && new.jump.is_none()
+            && new.channels.is_empty()
+        {
+            return self.insert_plain_chain(new, created_today).await;
+        }
         let code = new.code.clone();
         let default_quota = self.inner.config.daily_create_quota;
         let template_limit = self.config().template_limit;
@@ -349,13 +364,35 @@ impl App {
         match inserted {
             Ok(inserted) => Ok(inserted),
             Err(BodyError::Rule(e)) => Err(e),
-            Err(BodyError::Store(e)) => Err(conflict_as(
-                e,
-                Unique::ChainCode,
-                "code_taken",
-                format!("code {code:?} is already taken on this domain"),
-            )),
+            Err(BodyError::Store(StoreError::Conflict(Unique::ChainCode))) => {
+                Err(code_taken(&code))
+            }
+            Err(BodyError::Store(e)) => Err(e.into()),
         }
+    }
+
+    /// [`App::insert_chain`] for a chain with no groups, jump settings or channels, under no
+    /// idempotency key, whose quota is already reserved: nothing else goes in its transaction,
+    /// so the store commits it as one statement.
+    async fn insert_plain_chain(&self, new: NewChain, created_today: i64) -> Result<CreatedChain> {
+        let code = new.code.clone();
+        let now = new.created_at;
+        let Some(chain) = self.store().insert_plain_chain(new).await? else {
+            return Err(code_taken(&code));
+        };
+        let link = Invalidation::Link {
+            domain: chain.domain.id,
+            code: chain.code.clone(),
+        };
+        self.applied(&[link]).await;
+        Ok(CreatedChain {
+            view: ChainView {
+                status: chain.status_at(now),
+                chain,
+                views: PageViews::default(),
+            },
+            created_today,
+        })
     }
 
     async fn insert_with_random_code(

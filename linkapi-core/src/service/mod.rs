@@ -445,7 +445,13 @@ impl App {
         F: for<'t> FnMut(&'t mut dyn Tx) -> BoxFuture<'t, StoreResult<T>> + Send + 'static,
     {
         let (value, changes) = crate::store::transact(self.store(), body).await?;
-        for change in &changes {
+        self.applied(&changes).await;
+        Ok(value)
+    }
+
+    /// Applies `changes`, committed a moment ago, to this instance's caches.
+    pub(crate) async fn applied(&self, changes: &[Invalidation]) {
+        for change in changes {
             if let Err(err) = self.apply_change(change).await {
                 // The write stands; only the domain directory could not be reloaded. Start
                 // over from the store so nothing stale is kept.
@@ -453,7 +459,6 @@ impl App {
                 self.resync_soon();
             }
         }
-        Ok(value)
     }
 
     /// [`App::transact`] for a body that checks a rule of the service: the body fails with

@@ -83,6 +83,14 @@ impl App {
 }
 
 impl Counted {
+    /// The day's count with this create, if it was reserved beforehand.
+    pub(super) fn reserved(self) -> Option<i64> {
+        match self {
+            Counted::Reserved { count, .. } => Some(count),
+            Counted::InTransaction { .. } => None,
+        }
+    }
+
     /// The owner's count of creations for the day with this one: counted now, inside the
     /// create's transaction, or as reserved.
     ///

@@ -61,7 +61,7 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 
-use crate::model::{Timestamp, UserId};
+use crate::model::{Chain, Timestamp, UserId};
 
 mod chains;
 mod changes;
@@ -276,6 +276,11 @@ pub trait Store:
     /// concurrent transactions that all hold one hot row commit one flush at a time, and a
     /// service should keep such rows out of its frequent writes.
     fn writes_one_at_a_time(&self) -> bool;
+    /// [`ChainWrites::insert_chain_if_free`] as a transaction of its own, for a chain with no
+    /// groups, jump settings or channels (the commonest create), announced to every instance
+    /// once committed as [`InvalidationWrites::publish_after_commit`] would (the caller
+    /// applies [`Invalidation::Link`] to its own caches). PostgreSQL runs it as one statement.
+    async fn insert_plain_chain(&self, new: NewChain) -> StoreResult<Option<Chain>>;
     /// Adds `n` to `user`'s count of creations on `day` (the start of a calendar day) unless
     /// the count would pass the user's daily quota (their own, else `default_quota`): the new
     /// count, or `None` when it would. One statement, committed at once and without waiting

@@ -39,6 +39,32 @@ static INSERT_CHAIN: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     )
 });
 
+/// Inserts `new`'s row (not its groups, jump settings or channels) unless its code is taken:
+/// one statement, which on a client outside a transaction commits by itself.
+pub(super) async fn insert_plain(
+    c: &impl GenericClient,
+    new: &NewChain,
+) -> StoreResult<Option<Chain>> {
+    one(
+        c,
+        &INSERT_CHAIN,
+        &[
+            &new.user_id.0,
+            &new.kind.code(),
+            &new.sub_type,
+            &new.domain_id.0,
+            &new.code,
+            &new.title,
+            &new.target_url,
+            &new.valid_time,
+            &ChainStatus::Normal.code(),
+            &new.created_at,
+        ],
+        chain_from_row,
+    )
+    .await
+}
+
 static CHAIN_BY_ID: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!(
         "{} WHERE c.user_id = $1 AND c.id = $2 AND c.deleted_at IS NULL",
@@ -157,25 +183,7 @@ async fn set_jump(c: &impl GenericClient, chain: ChainId, jump: &JumpSettings) -
 #[async_trait]
 impl ChainWrites for PgTx<'_> {
     async fn insert_chain_if_free(&mut self, new: NewChain) -> StoreResult<Option<Chain>> {
-        let inserted = one(
-            &self.tx,
-            &INSERT_CHAIN,
-            &[
-                &new.user_id.0,
-                &new.kind.code(),
-                &new.sub_type,
-                &new.domain_id.0,
-                &new.code,
-                &new.title,
-                &new.target_url,
-                &new.valid_time,
-                &ChainStatus::Normal.code(),
-                &new.created_at,
-            ],
-            chain_from_row,
-        )
-        .await?;
-        let Some(chain) = inserted else {
+        let Some(chain) = insert_plain(&self.tx, &new).await? else {
             return Ok(None);
         };
         if new.group_ids.is_empty() && new.jump.is_none() && new.channels.is_empty() {

@@ -45,9 +45,10 @@ use tokio_postgres::error::SqlState;
 use tokio_postgres::types::{ToSql, Type};
 
 use super::{
-    FeedEvent, Invalidation, Store, StoreError, StoreResult, StoredRow, TxBody, Unique, VisitBatch,
+    FeedEvent, Invalidation, NewChain, Store, StoreError, StoreResult, StoredRow, TxBody, Unique,
+    VisitBatch,
 };
-use crate::model::{Timestamp, UserId};
+use crate::model::{Chain, Timestamp, UserId};
 
 /// Times a body is run when it keeps meeting serialization failures or deadlocks.
 const MAX_ATTEMPTS: u32 = 8;
@@ -487,6 +488,18 @@ impl Store for PgStore {
 
     fn writes_one_at_a_time(&self) -> bool {
         false
+    }
+
+    async fn insert_plain_chain(&self, new: NewChain) -> StoreResult<Option<Chain>> {
+        let inserted = chains::insert_plain(&self.client().await?, &new).await?;
+        if let Some(chain) = &inserted {
+            let link = Invalidation::Link {
+                domain: chain.domain.id,
+                code: chain.code.clone(),
+            };
+            changes::announce_after_commit(&self.after_commit, &self.instance, &[link]).await?;
+        }
+        Ok(inserted)
     }
 
     async fn reserve_creations(

@@ -15,10 +15,10 @@ use rusqlite::{Connection, OpenFlags, Row};
 use tokio::sync::oneshot;
 
 use super::{
-    FeedEvent, Invalidation, Misuse, Store, StoreError, StoreResult, StoredRow, TxBody, Unique,
-    VisitBatch,
+    FeedEvent, Invalidation, Misuse, NewChain, Store, StoreError, StoreResult, StoredRow, TxBody,
+    Unique, VisitBatch,
 };
-use crate::model::{Timestamp, UserId};
+use crate::model::{Chain, Timestamp, UserId};
 
 mod chains;
 mod changes;
@@ -283,6 +283,15 @@ impl Store for SqliteStore {
 
     fn writes_one_at_a_time(&self) -> bool {
         true
+    }
+
+    async fn insert_plain_chain(&self, new: NewChain) -> StoreResult<Option<Chain>> {
+        let (inserted, _) = crate::store::transact(self, move |tx| {
+            let new = new.clone();
+            Box::pin(async move { tx.insert_chain_if_free(new).await })
+        })
+        .await?;
+        Ok(inserted)
     }
 
     async fn reserve_creations(
