@@ -23,6 +23,7 @@ use crate::model::{Chain, Timestamp, UserId};
 mod chains;
 mod changes;
 mod channels;
+mod checkpoint;
 mod conversions;
 mod domains;
 mod groups;
@@ -55,6 +56,8 @@ struct Inner {
     readers: Vec<Mutex<Connection>>,
     /// Next reader to try.
     next_reader: AtomicUsize,
+    /// Keeps the checkpointing thread running (see `checkpoint`).
+    _checkpoints: Mutex<mpsc::Sender<()>>,
 }
 
 impl std::fmt::Debug for SqliteStore {
@@ -136,12 +139,18 @@ impl SqliteStore {
             })
             .collect::<rusqlite::Result<Vec<_>>>()
             .map_err(StoreError::backend)?;
+        // The checkpointing thread copies the log back, not the writer's commits.
+        writer
+            .pragma_update(None, "wal_autocheckpoint", 0)
+            .map_err(StoreError::backend)?;
+        let checkpoints = checkpoint::spawn(path).map_err(StoreError::backend)?;
         let writer = writer::spawn(writer).map_err(StoreError::backend)?;
         Ok(SqliteStore {
             inner: Arc::new(Inner {
                 writer: Mutex::new(writer),
                 readers,
                 next_reader: AtomicUsize::new(0),
+                _checkpoints: Mutex::new(checkpoints),
             }),
         })
     }

@@ -1,0 +1,35 @@
+//! Checkpoints off the writer thread.
+//!
+//! In WAL mode SQLite copies the log back into the database file (a checkpoint) once the log
+//! passes 1,000 pages, and by default the commit that passed it does so: the writer thread then
+//! stops committing while it copies and syncs the file, and with random codes spread over the
+//! whole code index a growing database makes each checkpoint longer. So the writer's automatic
+//! checkpoints are off and this thread checkpoints on a connection of its own, a few times a
+//! second, without blocking the writer (`PASSIVE`: it copies what no reader still needs and
+//! leaves the rest for next time).
+
+use std::path::Path;
+use std::sync::mpsc;
+use std::time::Duration;
+
+use rusqlite::Connection;
+
+/// How often the log is copied back.
+const EVERY: Duration = Duration::from_millis(200);
+
+/// Starts the checkpointing thread on the database at `path`; it stops when the returned
+/// sender is dropped.
+pub(super) fn spawn(path: &Path) -> std::io::Result<mpsc::Sender<()>> {
+    let (stop, stopped) = mpsc::channel::<()>();
+    let conn = Connection::open(path).map_err(std::io::Error::other)?;
+    std::thread::Builder::new()
+        .name("linkapi-sqlite-checkpoint".into())
+        .spawn(move || {
+            while let Err(mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(EVERY) {
+                if let Err(err) = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())) {
+                    tracing::warn!(error = %err, "checkpointing the SQLite log failed");
+                }
+            }
+        })?;
+    Ok(stop)
+}
