@@ -9,7 +9,7 @@
 //! so the quota is exact. Everything reported created is committed before the answer, and
 //! under an idempotency key the answer is recorded in the same transaction.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 
 use super::chains::{ChainView, NewShortChain, code_taken, no_free_code, random_codes};
 use super::idempotency::{self, Receipt};
@@ -40,6 +40,15 @@ impl From<Error> for ItemError {
             message: err.to_string(),
         }
     }
+}
+
+/// An item that passed the checks, waiting for its insert: its code (the custom one, or the
+/// random one it is trying) and the random codes it has left.
+struct Pending {
+    index: usize,
+    new: NewChain,
+    custom: bool,
+    codes: Box<dyn Iterator<Item = String> + Send>,
 }
 
 /// What the transaction decided for an item that passed the checks.
@@ -146,37 +155,56 @@ impl App {
                         .unwrap_or(default_quota);
                     let mut room = (limit - used).max(0);
                     let mut decided = Vec::with_capacity(accepted.len());
-                    for (index, mut new, code) in accepted {
+                    // In input order, as many at a time as the room left allows: a chain
+                    // whose random code was taken goes again at the front with another.
+                    let mut queue: VecDeque<Pending> = accepted
+                        .into_iter()
+                        .map(|(index, mut new, code)| {
+                            let custom = code.is_some();
+                            let mut codes = random_codes(code_length);
+                            new.code = code.or_else(|| codes.next()).unwrap_or_default();
+                            Pending {
+                                index,
+                                new,
+                                custom,
+                                codes: Box::new(codes),
+                            }
+                        })
+                        .collect();
+                    while !queue.is_empty() {
                         if room == 0 {
-                            decided.push((index, Decided::OverQuota));
-                            continue;
+                            decided.extend(queue.drain(..).map(|p| (p.index, Decided::OverQuota)));
+                            break;
                         }
-                        let outcome = match code {
-                            Some(code) => {
-                                new.code = code.clone();
-                                match tx.insert_chain_if_free(new).await? {
-                                    Some(chain) => Decided::Created(Box::new(chain)),
-                                    None => Decided::CodeTaken(code),
+                        let take = usize::try_from(room).unwrap_or(usize::MAX).min(queue.len());
+                        let batch: Vec<Pending> = queue.drain(..take).collect();
+                        let inserted = tx
+                            .insert_chains_if_free(batch.iter().map(|p| p.new.clone()).collect())
+                            .await?;
+                        let mut again = Vec::new();
+                        for (mut pending, chain) in batch.into_iter().zip(inserted) {
+                            match chain {
+                                Some(chain) => {
+                                    room -= 1;
+                                    decided
+                                        .push((pending.index, Decided::Created(Box::new(chain))));
                                 }
-                            }
-                            None => {
-                                let mut outcome = Decided::NoFreeCode;
-                                for code in random_codes(code_length) {
-                                    new.code = code;
-                                    if let Some(chain) =
-                                        tx.insert_chain_if_free(new.clone()).await?
-                                    {
-                                        outcome = Decided::Created(Box::new(chain));
-                                        break;
+                                None if pending.custom => {
+                                    let code = std::mem::take(&mut pending.new.code);
+                                    decided.push((pending.index, Decided::CodeTaken(code)));
+                                }
+                                None => match pending.codes.next() {
+                                    Some(code) => {
+                                        pending.new.code = code;
+                                        again.push(pending);
                                     }
-                                }
-                                outcome
+                                    None => decided.push((pending.index, Decided::NoFreeCode)),
+                                },
                             }
-                        };
-                        if matches!(outcome, Decided::Created(_)) {
-                            room -= 1;
                         }
-                        decided.push((index, outcome));
+                        for pending in again.into_iter().rev() {
+                            queue.push_front(pending);
+                        }
                     }
                     let created = decided
                         .iter()

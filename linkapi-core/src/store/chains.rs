@@ -404,6 +404,13 @@ pub trait ChainWrites: Send {
     /// (`None`). A taken code does not fail the transaction, so a bulk create goes on with its
     /// next item.
     async fn insert_chain_if_free(&mut self, new: NewChain) -> StoreResult<Option<Chain>>;
+    /// [`ChainWrites::insert_chain_if_free`] of each of `new`, in order: one result per chain,
+    /// `None` where its code was taken (or given earlier in `new` on the same domain). A
+    /// backend may insert them all in one statement.
+    async fn insert_chains_if_free(
+        &mut self,
+        new: Vec<NewChain>,
+    ) -> StoreResult<Vec<Option<Chain>>>;
     /// Inserts a chain and its group memberships; a taken code is
     /// [`StoreError::Conflict`]`(`[`Unique::ChainCode`](super::Unique::ChainCode)`)`.
     async fn insert_chain(&mut self, new: NewChain) -> StoreResult<Chain> {

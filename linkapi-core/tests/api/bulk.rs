@@ -228,6 +228,43 @@ async fn the_quota_is_exact_under_concurrent_bulk_and_single_creates() {
     }
 }
 
+/// With one-character codes (56 of them), random codes collide all the time: items whose
+/// code was taken try others, longer ones after a few, and every item is still created once.
+#[tokio::test]
+async fn items_whose_random_codes_collide_try_others() {
+    for backend in backends() {
+        let servers = instances(backend.clone(), || Options {
+            code_length: 1,
+            ..Options::default()
+        })
+        .await;
+        let server = &servers[0];
+        let (_, key) = server.full_user("crowded").await;
+        let chains: Vec<Value> = (0..120)
+            .map(|i| json!({"target_url": format!("https://c.example/{i}")}))
+            .collect();
+        let reply = bulk(server, &key, chains).await;
+        assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
+        let data = reply.primary_data();
+        assert_eq!(data["created"], 120, "{backend:?}: {}", reply.text);
+        let mut codes = std::collections::HashSet::new();
+        for (i, result) in data["results"].as_array().unwrap().iter().enumerate() {
+            assert_eq!(
+                result["chain"]["target_url"],
+                format!("https://c.example/{i}"),
+                "each result is its own item's chain"
+            );
+            assert!(codes.insert(result["chain"]["code"].as_str().unwrap().to_owned()));
+        }
+        assert!(
+            codes.iter().any(|c| c.len() > 1),
+            "the one-character codes ran out"
+        );
+        let listed = server.get("/chains?page_size=1", &key).await;
+        assert_eq!(listed.primary_data()["total"], 120, "{backend:?}");
+    }
+}
+
 /// A code visited before it existed is cached as missing; a bulk create that makes it must
 /// not leave that answer behind, here or on another instance.
 #[tokio::test]

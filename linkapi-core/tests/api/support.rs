@@ -46,6 +46,8 @@ pub struct Options {
     pub blobs: Option<BlobBackend>,
     /// Templates each user's chains may use.
     pub template_limit: i64,
+    /// Length of generated codes (1 makes collisions common).
+    pub code_length: usize,
 }
 
 impl Default for Options {
@@ -73,6 +75,7 @@ impl Default for Options {
             upload_quota_bytes: 1 << 30,
             blobs: None,
             template_limit: 10,
+            code_length: 6,
         }
     }
 }
@@ -209,6 +212,7 @@ impl TestServer {
                 ..UploadConfig::default()
             },
             template_limit: options.template_limit,
+            code_length: options.code_length,
             ..AppConfig::default()
         };
         let app = App::start(store, Arc::new(clock.clone()), config)

@@ -65,6 +65,23 @@ pub(super) async fn insert_plain(
     .await
 }
 
+/// [`INSERT_CHAIN`] of many rows, given column by column; returns the rows inserted, in no
+/// particular order.
+static INSERT_CHAINS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "WITH c AS (
+            INSERT INTO chains (user_id, chain_type, sub_type, domain_id, code, title,
+                target_url, valid_time, created_at, status, updated_at)
+            SELECT u, k, s, d, code, title, target, vt, at, $10, at
+            FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[], $5::text[],
+                        $6::text[], $7::text[], $8::bigint[], $9::bigint[])
+                 AS t(u, k, s, d, code, title, target, vt, at)
+            ON CONFLICT (domain_id, code) DO NOTHING RETURNING *
+         ) {}",
+        chain_select_from("ARRAY[]::bigint[]", "c")
+    )
+});
+
 static CHAIN_BY_ID: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!(
         "{} WHERE c.user_id = $1 AND c.id = $2 AND c.deleted_at IS NULL",
@@ -201,6 +218,81 @@ impl ChainWrites for PgTx<'_> {
             .await?
             .map(Some)
             .ok_or_else(|| StoreError::backend(Misuse("an inserted chain could not be read back")))
+    }
+
+    async fn insert_chains_if_free(
+        &mut self,
+        new: Vec<NewChain>,
+    ) -> StoreResult<Vec<Option<Chain>>> {
+        if new
+            .iter()
+            .any(|n| n.jump.is_some() || !n.channels.is_empty())
+        {
+            let mut inserted = Vec::with_capacity(new.len());
+            for chain in new {
+                inserted.push(self.insert_chain_if_free(chain).await?);
+            }
+            return Ok(inserted);
+        }
+        // One statement for the rows, one for every group membership. A (domain, code) given
+        // twice is sent once: the first has it, the later ones find it taken.
+        let mut seen = std::collections::HashSet::new();
+        let sent: Vec<&NewChain> = new
+            .iter()
+            .filter(|n| seen.insert((n.domain_id, n.code.as_str())))
+            .collect();
+        let column = |f: fn(&NewChain) -> i64| sent.iter().map(|n| f(n)).collect::<Vec<i64>>();
+        let text = |f: fn(&NewChain) -> &str| sent.iter().map(|n| f(n)).collect::<Vec<&str>>();
+        let rows = all(
+            &self.tx,
+            &INSERT_CHAINS,
+            &[
+                &column(|n| n.user_id.0),
+                &column(|n| n.kind.code()),
+                &sent
+                    .iter()
+                    .map(|n| n.sub_type)
+                    .collect::<Vec<Option<i64>>>(),
+                &column(|n| n.domain_id.0),
+                &text(|n| &n.code),
+                &text(|n| &n.title),
+                &text(|n| &n.target_url),
+                &column(|n| n.valid_time),
+                &column(|n| n.created_at),
+                &ChainStatus::Normal.code(),
+            ],
+            chain_from_row,
+        )
+        .await?;
+        let mut by_code: std::collections::HashMap<(DomainId, String), Chain> = rows
+            .into_iter()
+            .map(|chain| ((chain.domain.id, chain.code.clone()), chain))
+            .collect();
+        let mut members: (Vec<i64>, Vec<i64>, Vec<i64>) = Default::default();
+        let inserted: Vec<Option<Chain>> = new
+            .iter()
+            .map(|n| {
+                let mut chain = by_code.remove(&(n.domain_id, n.code.clone()))?;
+                for (position, group) in n.group_ids.iter().enumerate() {
+                    members.0.push(chain.id.0);
+                    members.1.push(group.0);
+                    members.2.push(position as i64);
+                }
+                chain.group_ids = n.group_ids.clone();
+                Some(chain)
+            })
+            .collect();
+        if !members.0.is_empty() {
+            execute(
+                &self.tx,
+                "INSERT INTO chain_group_members (chain_id, group_id, position)
+                 SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[])
+                 ON CONFLICT DO NOTHING",
+                &[&members.0, &members.1, &members.2],
+            )
+            .await?;
+        }
+        Ok(inserted)
     }
 
     async fn add_creations(&mut self, user: UserId, day: Timestamp, n: i64) -> StoreResult<i64> {
