@@ -298,7 +298,11 @@ impl App {
             }
             None => self.insert_with_random_code(new, receipt, counted).await,
         };
-        if created.is_err() {
+        // Only a create that surely did not happen gives its place back: one that met a store
+        // failure may have committed (its commit's outcome unknown), and then the place is used.
+        if let Err(err) = &created
+            && !err.is_store_failure()
+        {
             self.release_creation(counted).await;
         }
         created

@@ -7,7 +7,8 @@
 //! commit one disk flush at a time. There a create first *reserves* its place with one
 //! statement committed at once, without waiting for the disk (the create's durable commit,
 //! written to the log after it, makes it durable too: [`crate::store::Store::reserve_creations`]),
-//! and gives it back if the create fails. Either way the count is checked against the quota by
+//! and gives it back if the create is refused (not if it was interrupted: that one may have
+//! committed). Either way the count is checked against the quota by
 //! the statement that adds to it, under the row's lock, so however many instances create at
 //! once, no more are created than the quota allows. A process that dies between a reservation
 //! and its create leaves the day's count one higher than the chains created: a user may then
@@ -67,8 +68,9 @@ impl App {
         }
     }
 
-    /// Gives back the place a create reserved and did not use. A failure is logged: the
-    /// day's count stays one higher, which can only refuse a create, never allow one more.
+    /// Gives back the place a create reserved and surely did not use (it was refused, not
+    /// interrupted). A failure is logged: the day's count stays one higher, which can only
+    /// refuse a create, never allow one more.
     pub(super) async fn release_creation(&self, counted: Counted) {
         let Counted::Reserved { user, day, .. } = counted else {
             return;
