@@ -206,6 +206,41 @@ async fn an_edit_delete_or_domain_change_through_one_instance_reaches_the_other(
     assert!(seen, "B still served a domain set to 99 after 1 s");
 }
 
+/// A code visited on B before it exists is cached there as missing; created through A (as a
+/// plain chain, and under an idempotency key, which takes the transactional path), B redirects
+/// within a second: the notice sent after A's commit reached it, well before a cached miss
+/// would be read again anyway (`MISS_TTL`, 5 s).
+#[tokio::test]
+async fn a_code_missed_on_one_instance_redirects_there_once_the_other_creates_it() {
+    let Some((a, b)) = two_instances().await else {
+        return;
+    };
+    let (_, key) = a.full_user("announcer").await;
+    for (code, idempotency) in [("later-plain", None), ("later-keyed", Some("k-later"))] {
+        for _ in 0..2 {
+            assert_eq!(b.visit(code).await.status, StatusCode::NOT_FOUND);
+        }
+        let mut request = a
+            .client
+            .post(a.url("/chains"))
+            .bearer_auth(&key)
+            .json(&json!({"target_url": format!("https://{code}.example/"), "code": code}));
+        if let Some(idempotency) = idempotency {
+            request = request.header("idempotency-key", idempotency);
+        }
+        assert_eq!(
+            request.send().await.expect("request").status(),
+            StatusCode::CREATED
+        );
+        let target = format!("https://{code}.example/");
+        let seen = within(Duration::from_secs(1), || async {
+            b.visit(code).await.header("location") == Some(target.as_str())
+        })
+        .await;
+        assert!(seen, "B still answered 404 for {code} after 1 s");
+    }
+}
+
 #[tokio::test]
 async fn a_key_revoked_through_one_instance_is_refused_by_the_other_at_once() {
     let Some((a, b)) = two_instances().await else {
