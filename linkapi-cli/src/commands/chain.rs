@@ -171,12 +171,8 @@ const MAX_IMPORT_KEY_PREFIX: usize = 240;
 /// An `--idempotency-key` as given, if the server will take it (with `/N` after it, for an
 /// import).
 fn checked_idempotency_key(key: String) -> Result<String> {
-    let printable = key.bytes().all(|b| (b' '..=b'~').contains(&b));
-    if key.is_empty()
-        || key.len() > MAX_IMPORT_KEY_PREFIX
-        || !printable
-        || key.starts_with(' ')
-        || key.ends_with(' ')
+    if key.len() > MAX_IMPORT_KEY_PREFIX
+        || !linkapi_core::service::is_idempotency_key(key.as_bytes())
     {
         return Err(UsageError(format!(
             "--idempotency-key must be 1 to {MAX_IMPORT_KEY_PREFIX} printable ASCII characters, \

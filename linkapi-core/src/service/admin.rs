@@ -1,5 +1,6 @@
 //! Administration: users, keys and domains. Callers hold scope `admin`.
 
+use super::quota::quota_in_force;
 use super::{App, BodyError, Principal, conflict_as, normalize_host};
 use crate::error::{Error, Result};
 use crate::model::limits::MAX_NAME_CHARS;
@@ -99,7 +100,7 @@ impl App {
         let now = self.now();
         let today = self.config().calendar.day_start(now);
         let usage = self.store().user_usage(id, today, now).await?;
-        let daily_quota = user.daily_quota.unwrap_or(self.config().daily_create_quota);
+        let daily_quota = quota_in_force(Some(&user), self.config().daily_create_quota);
         Ok(UserOverview {
             user,
             usage,

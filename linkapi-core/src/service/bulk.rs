@@ -13,6 +13,7 @@ use std::collections::{HashMap, VecDeque};
 
 use super::chains::{ChainView, NewShortChain, code_taken, no_free_code, random_codes};
 use super::idempotency::{self, Receipt};
+use super::quota::quota_in_force;
 use super::{App, BodyError, Principal};
 use crate::error::{Error, Result};
 use crate::model::{Chain, ChainKind, DomainId, GroupId, PageViews};
@@ -148,11 +149,7 @@ impl App {
                     idempotency::claim(receipt.as_ref(), tx, now).await?;
                     // Adding nothing holds the counter: the room below stays ours until commit.
                     let used = tx.add_creations(user, day, 0).await?;
-                    let limit = tx
-                        .user(user)
-                        .await?
-                        .and_then(|u| u.daily_quota)
-                        .unwrap_or(default_quota);
+                    let limit = quota_in_force(tx.user(user).await?.as_ref(), default_quota);
                     let mut room = (limit - used).max(0);
                     let mut decided = Vec::with_capacity(accepted.len());
                     // In input order, as many at a time as the room left allows: a chain

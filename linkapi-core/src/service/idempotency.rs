@@ -23,6 +23,15 @@ pub const IDEMPOTENCY_WINDOW: i64 = 24 * 60 * 60;
 /// The longest key.
 pub const MAX_IDEMPOTENCY_KEY: usize = 255;
 
+/// Whether `key` may be an `Idempotency-Key`: 1 to [`MAX_IDEMPOTENCY_KEY`] printable ASCII
+/// characters, not starting or ending with a space (HTTP would drop it).
+pub fn is_idempotency_key(key: &[u8]) -> bool {
+    (1..=MAX_IDEMPOTENCY_KEY).contains(&key.len())
+        && key.iter().all(|b| (b' '..=b'~').contains(b))
+        && key.first() != Some(&b' ')
+        && key.last() != Some(&b' ')
+}
+
 /// A request's idempotency key, checked, with the digest of what the request asks for.
 #[derive(Debug, Clone)]
 pub struct IdempotencyKey {
@@ -38,12 +47,7 @@ impl IdempotencyKey {
     /// 400 `invalid_idempotency_key` unless the key is 1 to 255 printable ASCII characters
     /// (space inside it allowed).
     pub fn new(key: &[u8], fingerprint: [u8; 32]) -> Result<Self> {
-        let printable = |b: &u8| (b' '..=b'~').contains(b);
-        let valid = (1..=MAX_IDEMPOTENCY_KEY).contains(&key.len())
-            && key.iter().all(printable)
-            && key.first() != Some(&b' ')
-            && key.last() != Some(&b' ');
-        if !valid {
+        if !is_idempotency_key(key) {
             return Err(Error::bad_request(
                 "invalid_idempotency_key",
                 format!(

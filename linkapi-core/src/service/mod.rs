@@ -41,7 +41,9 @@ pub use bulk::{BulkItem, ItemError, MAX_BULK_CHAINS};
 pub use chains::{ChainView, CreatedChain, NewShortChain, ShortChainPatch};
 use channels::PageAnswer;
 pub use conversions::{ConversionReport, ReportedConversion};
-pub use idempotency::{IDEMPOTENCY_WINDOW, IdempotencyKey, KeptAnswer, Receipt};
+pub use idempotency::{
+    IDEMPOTENCY_WINDOW, IdempotencyKey, KeptAnswer, Receipt, is_idempotency_key,
+};
 pub use links::VisitAnswer;
 pub use page_chains::{
     ChannelSpec, PageChainInput, PageChainView, PageChains, app_link, fixed_destination,

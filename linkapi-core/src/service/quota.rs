@@ -16,7 +16,7 @@
 
 use super::{App, BodyError};
 use crate::error::{Error, Result};
-use crate::model::{Timestamp, UserId};
+use crate::model::{Timestamp, User, UserId};
 use crate::store::Tx;
 
 /// How one create is counted against its owner's daily quota.
@@ -40,6 +40,11 @@ pub(super) enum Counted {
     },
 }
 
+/// The daily quota in force for `user`: their own, else the deployment's `default_quota`.
+pub(super) fn quota_in_force(user: Option<&User>, default_quota: i64) -> i64 {
+    user.and_then(|u| u.daily_quota).unwrap_or(default_quota)
+}
+
 impl App {
     /// Counts a create by `user` at `at` against the daily quota: reserves its place now where
     /// a counter held until the create's commit would serialize commits, and otherwise leaves
@@ -61,8 +66,7 @@ impl App {
         {
             Some(count) => Ok(Counted::Reserved { user, day, count }),
             None => {
-                let user = self.store().user(user).await?;
-                let limit = user.and_then(|u| u.daily_quota).unwrap_or(default_quota);
+                let limit = quota_in_force(self.store().user(user).await?.as_ref(), default_quota);
                 Err(Error::QuotaExceeded { limit, retry_after })
             }
         }
@@ -109,8 +113,7 @@ impl Counted {
                 match tx.add_creations_within(user, day, 1, default_quota).await? {
                     Some(count) => Ok(count),
                     None => {
-                        let user = tx.user(user).await?;
-                        let limit = user.and_then(|u| u.daily_quota).unwrap_or(default_quota);
+                        let limit = quota_in_force(tx.user(user).await?.as_ref(), default_quota);
                         Err(BodyError::Rule(Error::QuotaExceeded { limit, retry_after }))
                     }
                 }

@@ -388,6 +388,18 @@ pub trait ChainStore: Send + Sync {
     async fn link(&self, domain: DomainId, code: &str) -> StoreResult<Option<LinkTarget>>;
 }
 
+/// [`ChainWrites::insert_chains_if_free`] one chain after another.
+pub(crate) async fn insert_each<W: ChainWrites + ?Sized>(
+    tx: &mut W,
+    new: Vec<NewChain>,
+) -> StoreResult<Vec<Option<Chain>>> {
+    let mut inserted = Vec::with_capacity(new.len());
+    for chain in new {
+        inserted.push(tx.insert_chain_if_free(chain).await?);
+    }
+    Ok(inserted)
+}
+
 /// Adds `$3` to a user's count of creations on a day unless the count would pass their
 /// daily quota (their own, else `$4`); returns the new count, or no row when it would pass.
 pub(crate) const ADD_CREATIONS_WITHIN: &str =

@@ -10,7 +10,7 @@ use crate::model::{
 };
 use crate::store::chains::{
     ADD_CREATIONS_WITHIN, CLEAR_GROUPS, LINK_BY_CODE, chain_from_row, chain_select,
-    chain_select_from, jump_values, like_pattern, link_from_row, with_channels,
+    chain_select_from, insert_each, jump_values, like_pattern, link_from_row, with_channels,
 };
 use crate::store::{
     ChainPatch, ChainQuery, ChainStore, ChainWrites, LinkTarget, Misuse, NewChain, Page,
@@ -228,11 +228,7 @@ impl ChainWrites for PgTx<'_> {
             .iter()
             .any(|n| n.jump.is_some() || !n.channels.is_empty())
         {
-            let mut inserted = Vec::with_capacity(new.len());
-            for chain in new {
-                inserted.push(self.insert_chain_if_free(chain).await?);
-            }
-            return Ok(inserted);
+            return insert_each(self, new).await;
         }
         // One statement for the rows, one for every group membership. A (domain, code) given
         // twice is sent once: the first has it, the later ones find it taken.

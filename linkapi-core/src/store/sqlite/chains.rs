@@ -9,8 +9,8 @@ use crate::model::{
     Chain, ChainId, ChainStatus, DomainId, GroupId, JumpSettings, Timestamp, UserId,
 };
 use crate::store::chains::{
-    ADD_CREATIONS_WITHIN, CLEAR_GROUPS, LINK_BY_CODE, chain_from_row, chain_select, jump_values,
-    like_pattern, link_from_row, with_channels,
+    ADD_CREATIONS_WITHIN, CLEAR_GROUPS, LINK_BY_CODE, chain_from_row, chain_select, insert_each,
+    jump_values, like_pattern, link_from_row, with_channels,
 };
 use crate::store::{
     ChainPatch, ChainQuery, ChainStore, ChainWrites, LinkTarget, Misuse, NewChain, Page,
@@ -196,11 +196,7 @@ impl ChainWrites for SqliteTx<'_> {
         new: Vec<NewChain>,
     ) -> StoreResult<Vec<Option<Chain>>> {
         // In process, a statement costs no round trip: one by one is as fast.
-        let mut inserted = Vec::with_capacity(new.len());
-        for chain in new {
-            inserted.push(self.insert_chain_if_free(chain).await?);
-        }
-        Ok(inserted)
+        insert_each(self, new).await
     }
 
     async fn add_creations(&mut self, user: UserId, day: Timestamp, n: i64) -> StoreResult<i64> {
