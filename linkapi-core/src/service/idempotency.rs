@@ -23,7 +23,7 @@ pub const IDEMPOTENCY_WINDOW: i64 = 24 * 60 * 60;
 /// The longest key.
 pub const MAX_IDEMPOTENCY_KEY: usize = 255;
 
-/// Whether `key` may be an `Idempotency-Key`: 1 to [`MAX_IDEMPOTENCY_KEY`] printable ASCII
+/// Whether `key` may be an `Idempotency-Key`: 1 to 255 printable ASCII
 /// characters, not starting or ending with a space (HTTP would drop it).
 pub fn is_idempotency_key(key: &[u8]) -> bool {
     (1..=MAX_IDEMPOTENCY_KEY).contains(&key.len())
