@@ -160,7 +160,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
         }
         &'linkapi;chain;list'= {
             cand --page 'Page to show'
-            cand --limit 'Chains per page (1 to 100)'
+            cand --limit 'Chains per page (1 to 100) [default: 20; with --all, 100]'
             cand --group 'Only chains in this group'
             cand -q 'Only chains whose title or code contains this'
             cand --query 'Only chains whose title or code contains this'
@@ -394,7 +394,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
         }
         &'linkapi;wx;list'= {
             cand --page 'Page to show'
-            cand --limit 'Chains per page (at most 100)'
+            cand --limit 'Chains per page (1 to 100) [default: 20; with --all, 100]'
             cand -q 'Only chains whose title or code contains this'
             cand --query 'Only chains whose title or code contains this'
             cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
@@ -624,7 +624,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
         }
         &'linkapi;workchat;list'= {
             cand --page 'Page to show'
-            cand --limit 'Chains per page (at most 100)'
+            cand --limit 'Chains per page (1 to 100) [default: 20; with --all, 100]'
             cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
             cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
             cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'

@@ -119,7 +119,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_s
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from import" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from import" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from list" -l page -d 'Page to show' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from list" -l limit -d 'Chains per page (1 to 100)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from list" -l limit -d 'Chains per page (1 to 100) [default: 20; with --all, 100]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from list" -l group -d 'Only chains in this group' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from list" -s q -l query -d 'Only chains whose title or code contains this' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from list" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
@@ -276,7 +276,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subc
 complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from list" -l page -d 'Page to show' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from list" -l limit -d 'Chains per page (at most 100)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from list" -l limit -d 'Chains per page (1 to 100) [default: 20; with --all, 100]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from list" -s q -l query -d 'Only chains whose title or code contains this' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from list" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from list" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
@@ -456,7 +456,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_see
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from info" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from info" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from list" -l page -d 'Page to show' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from list" -l limit -d 'Chains per page (at most 100)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from list" -l limit -d 'Chains per page (1 to 100) [default: 20; with --all, 100]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from list" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from list" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from list" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r

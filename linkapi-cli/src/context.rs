@@ -155,10 +155,48 @@ impl Context {
             ))
             .into());
         }
-        Ok(dialoguer::Confirm::new()
-            .with_prompt(question)
-            .default(false)
-            .interact()?)
+        ask_yes_no(question)
+    }
+}
+
+/// Asks `question [y/N]` on stderr and reads a line: yes only for `y` or `yes`. The terminal
+/// stays in its ordinary line mode (a key-at-a-time prompt hides the cursor and takes the
+/// terminal raw, and Ctrl-C there left it so), so Ctrl-C interrupts as anywhere else and
+/// leaves the terminal as it was.
+fn ask_yes_no(question: &str) -> Result<bool> {
+    use std::io::{BufRead, Write};
+    let mut stderr = std::io::stderr().lock();
+    write!(stderr, "{question} [y/N] ")?;
+    stderr.flush()?;
+    let mut answer = String::new();
+    if std::io::stdin().lock().read_line(&mut answer)? == 0 {
+        // End of input (Ctrl-D): no, on a line of its own.
+        writeln!(stderr)?;
+        return Ok(false);
+    }
+    Ok(matches!(
+        answer.trim().to_ascii_lowercase().as_str(),
+        "y" | "yes"
+    ))
+}
+
+/// `err`, or, when it is [`NotLoggedIn`] and the server cannot be reached, the connection
+/// failure: a missing key is the reason only when there is a server to send one to (a wrong
+/// port with no key stored would otherwise say "not logged in").
+pub async fn unreachable_rather_than_logged_out(err: anyhow::Error) -> anyhow::Error {
+    let Some(missing) = err.downcast_ref::<NotLoggedIn>() else {
+        return err;
+    };
+    // The health check needs no key; the client needs one to be built.
+    let Ok(client) = Client::new(&missing.host, "-") else {
+        return err;
+    };
+    match client.health().await {
+        Err(
+            unreachable @ (linkapi_core::client::ClientError::Connect { .. }
+            | linkapi_core::client::ClientError::Timeout { .. }),
+        ) => unreachable.into(),
+        _ => err,
     }
 }
 

@@ -7,10 +7,9 @@ use std::io::Write;
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use clap::CommandFactory;
 use clap_complete::Shell as ClapShell;
 
-use crate::cli::{Cli, Shell};
+use crate::cli::{Shell, command};
 
 /// File name of each shell's committed script under `completions/`.
 pub fn completion_file(shell: Shell) -> &'static str {
@@ -33,7 +32,7 @@ pub fn render_completion(shell: Shell) -> Vec<u8> {
         Shell::Elvish => ClapShell::Elvish,
     };
     let mut buf = Vec::new();
-    clap_complete::generate(target, &mut Cli::command(), "linkapi", &mut buf);
+    clap_complete::generate(target, &mut command(), "linkapi", &mut buf);
     buf
 }
 
@@ -41,7 +40,7 @@ pub fn render_completion(shell: Shell) -> Vec<u8> {
 /// `linkapi-chain-create.1` and so on.
 pub fn render_man_pages() -> Result<Vec<(String, Vec<u8>)>> {
     let mut pages = Vec::new();
-    let root = Cli::command();
+    let root = command();
     walk(&root, "linkapi", &mut pages)?;
     Ok(pages)
 }

@@ -24,13 +24,16 @@ pub mod records;
 
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::FromArgMatches;
 
 /// Parses the command line, runs it, and maps the outcome to an exit code. Runs `serve` on a
 /// multi-threaded runtime and everything else on a single thread.
 #[allow(clippy::print_stderr)] // the binary's one place to report failures
 pub fn main() -> ExitCode {
-    let cli = cli::Cli::parse();
+    let cli = match cli::Cli::from_arg_matches(&cli::command().get_matches()) {
+        Ok(cli) => cli,
+        Err(err) => err.exit(),
+    };
     let runtime = if matches!(cli.command, cli::Command::Serve(_)) {
         tokio::runtime::Builder::new_multi_thread()
             .enable_all()
@@ -47,7 +50,13 @@ pub fn main() -> ExitCode {
             return exit::code(exit::FAILURE);
         }
     };
-    match runtime.block_on(commands::run(cli)) {
+    let outcome = runtime.block_on(async {
+        match commands::run(cli).await {
+            Err(err) => Err(context::unreachable_rather_than_logged_out(err).await),
+            done => done,
+        }
+    });
+    match outcome {
         Ok(()) => exit::code(exit::OK),
         Err(err) if exit::is_broken_pipe(&err) => exit::code(exit::OK),
         Err(err) => {

@@ -69,6 +69,16 @@ impl Output {
         }
     }
 
+    /// What a command that prints no data did, on stderr: `✓ text` on a terminal, the plain
+    /// text when piped, so a script's log still says what happened.
+    pub fn done(&self, text: &str) {
+        if self.stderr_tty {
+            eprintln!("✓ {text}");
+        } else {
+            eprintln!("{text}");
+        }
+    }
+
     /// A message on stderr.
     pub fn note(&self, text: &str) {
         eprintln!("{text}");
@@ -142,6 +152,20 @@ impl Output {
             .load_style(presets::UTF8_FULL_CONDENSED)
             .set_content_arrangement(ContentArrangement::Dynamic)
             .set_header(headers);
+        // A terminal that reports no width (0 columns, as under `script` or a serial console)
+        // would squeeze every column to one character: lay the table out for `COLUMNS`, as
+        // the shell says, or else 80.
+        let columns = || {
+            std::env::var("COLUMNS")
+                .ok()
+                .and_then(|c| c.trim().parse::<u16>().ok())
+        };
+        let width = [table.width(), columns()]
+            .into_iter()
+            .flatten()
+            .find(|&width| width >= MIN_TABLE_WIDTH)
+            .unwrap_or(FALLBACK_TABLE_WIDTH);
+        table.set_width(width);
         if !self.color {
             table.force_no_tty();
         }
@@ -156,6 +180,11 @@ impl Output {
         self.records(std::slice::from_ref(row), json, true)
     }
 }
+
+/// Columns a table is laid out for when the terminal does not say how wide it is.
+const FALLBACK_TABLE_WIDTH: u16 = 80;
+/// Narrower than this, a terminal's width is taken as not known.
+const MIN_TABLE_WIDTH: u16 = 20;
 
 /// Splits and checks `--json=FIELDS`; empty means every field.
 fn parse_fields(spec: &str, available: &[&str]) -> Result<Vec<String>, UsageError> {

@@ -102,9 +102,9 @@ Examples:
         /// Page to show
         #[arg(long, default_value_t = 1)]
         page: i64,
-        /// Chains per page (1 to 100)
-        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(i64).range(1..=100))]
-        limit: i64,
+        /// Chains per page (1 to 100) [default: 20; with --all, 100]
+        #[arg(long, value_parser = clap::value_parser!(i64).range(1..=100))]
+        limit: Option<i64>,
         /// Every page
         #[arg(long, conflicts_with = "page")]
         all: bool,

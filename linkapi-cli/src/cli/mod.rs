@@ -49,6 +49,45 @@ pub struct Cli {
     pub command: Command,
 }
 
+/// Subcommands that talk to no server, so the options naming one mean nothing there.
+const LOCAL_COMMANDS: [&str; 4] = ["serve", "data", "completions", "man"];
+
+/// The options of [`GlobalArgs`] that only a call to a server uses.
+const SERVER_OPTIONS: [&str; 3] = ["host", "profile", "no_input"];
+
+/// The command tree as parsed, shown in help and rendered into completions and man pages:
+/// [`Cli`]'s, with `--host`, `--profile` and `--no-input` hidden from the commands that call
+/// no server (they are still accepted there, so a global flag never breaks a command line).
+pub fn command() -> clap::Command {
+    use clap::CommandFactory;
+    /// Gives `cmd` and its subcommands hidden copies of the server options. Clap propagates a
+    /// global option only into subcommands that have no option of its id, so these copies
+    /// take the place of the shown ones.
+    fn hide_server_options(mut cmd: clap::Command, options: &[clap::Arg]) -> clap::Command {
+        for option in options {
+            cmd = cmd.arg(option.clone().global(false).hide(true));
+        }
+        let subcommands: Vec<String> = cmd
+            .get_subcommands()
+            .map(|sub| sub.get_name().to_owned())
+            .collect();
+        for name in subcommands {
+            cmd = cmd.mut_subcommand(name, |sub| hide_server_options(sub, options));
+        }
+        cmd
+    }
+    let mut root = Cli::command();
+    let options: Vec<clap::Arg> = root
+        .get_arguments()
+        .filter(|arg| SERVER_OPTIONS.contains(&arg.get_id().as_str()))
+        .cloned()
+        .collect();
+    for name in LOCAL_COMMANDS {
+        root = root.mut_subcommand(name, |sub| hide_server_options(sub, &options));
+    }
+    root
+}
+
 /// Options of every command.
 #[derive(Debug, Clone, Args)]
 pub struct GlobalArgs {
@@ -183,6 +222,13 @@ Install:
         shell: Shell,
     },
     /// Print the manual page, or write every page into a directory
+    #[command(after_help = "\
+Without --out-dir, linkapi.1 goes to standard output: `linkapi man | man -l -` reads it.
+With --out-dir, linkapi.1 and one page per subcommand (linkapi-chain-create.1, ...) are
+written there; a directory on the manual path makes `man linkapi` work:
+
+  linkapi man --out-dir ~/.local/share/man/man1
+  man linkapi-chain-import")]
     Man {
         /// Write linkapi.1 and one page per subcommand here instead of printing linkapi.1
         #[arg(long, value_name = "DIR")]

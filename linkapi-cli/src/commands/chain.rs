@@ -9,6 +9,7 @@ use linkapi_core::wire::primary::{self, CreateChain, ListChains, UpdateChain};
 use linkapi_core::wire::{IntList, compat};
 use serde_json::json;
 
+use super::page_size;
 use crate::cli::{ChainCommand, ChainRef, ImportFormat, QrImageFormat};
 use crate::context::{Context, parse_time};
 use crate::exit::{NoChainWithId, Reported, UsageError};
@@ -208,7 +209,7 @@ fn batch_key(prefix: Option<&str>, index: usize, batch: &primary::BulkCreateChai
 async fn list(
     ctx: Context,
     page: i64,
-    limit: i64,
+    limit: Option<i64>,
     all: bool,
     group: Option<i64>,
     query: Option<String>,
@@ -217,7 +218,7 @@ async fn list(
     let client = ctx.client()?;
     let mut request = ListChains {
         page: Some(page),
-        page_size: Some(limit),
+        page_size: Some(page_size(limit, all)),
         group_id: group,
         q: query,
     };
@@ -351,16 +352,20 @@ async fn delete(
         targets.push(found);
     }
     let names: Vec<&str> = targets.iter().map(|c| c.render_url.as_str()).collect();
-    let question = format!(
-        "Delete {}? Their codes can never be used again",
-        names.join(", ")
-    );
+    let question = match names.as_slice() {
+        [one] => format!("Delete {one}? Its code can never be used again"),
+        many => format!(
+            "Delete {}? Their codes can never be used again",
+            many.join(", ")
+        ),
+    };
     if !ctx.confirm(&question, yes)? {
-        return Err(Reported("nothing deleted".into()).into());
+        ctx.out.note("Nothing deleted.");
+        return Ok(());
     }
     for chain in &targets {
         client.delete_chain(chain.id).await?;
-        ctx.out.success(&format!("Deleted {}", chain.render_url));
+        ctx.out.done(&format!("Deleted {}", chain.render_url));
     }
     Ok(())
 }

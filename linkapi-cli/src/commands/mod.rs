@@ -65,3 +65,15 @@ pub async fn run(cli: Cli) -> Result<()> {
         Command::Data(command) => linkapi_server::operate(&command, &mut std::io::stdout()).await,
     }
 }
+
+/// Chains per request of a listing: `--limit` when given, else 20 for one page and, for
+/// `--all`, the largest page the server gives, so every page comes in the fewest requests.
+fn page_size(limit: Option<i64>, all: bool) -> i64 {
+    /// What one page shows when nothing else is asked.
+    const DEFAULT_PAGE_SIZE: i64 = 20;
+    limit.unwrap_or(if all {
+        linkapi_core::model::limits::MAX_PAGE_SIZE
+    } else {
+        DEFAULT_PAGE_SIZE
+    })
+}

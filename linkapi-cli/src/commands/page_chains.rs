@@ -8,9 +8,10 @@ use anyhow::{Context as _, Result};
 use linkapi_core::client::Client;
 use linkapi_core::wire::{IntList, LenientInt, compat, primary};
 
+use super::page_size;
 use crate::cli::{CapArg, CardCommand, RotationArg, ShowTypeArg, SubTypeArg, WxCommand, WxFields};
 use crate::context::{Context, parse_time};
-use crate::exit::{Reported, UsageError};
+use crate::exit::UsageError;
 
 pub(super) fn read_input(path: &Path) -> Result<String> {
     let mut text = String::new();
@@ -198,7 +199,7 @@ pub(super) async fn list_of(
     ctx: &Context,
     chain_type: i64,
     page: i64,
-    limit: i64,
+    limit: Option<i64>,
     all: bool,
     query: Option<String>,
 ) -> Result<Vec<primary::WxChain>> {
@@ -206,7 +207,7 @@ pub(super) async fn list_of(
     let mut request = primary::ListWxChains {
         chain_type: Some(chain_type),
         page: Some(page),
-        page_size: Some(limit),
+        page_size: Some(page_size(limit, all)),
         group_id: None,
         q: query,
     };
@@ -227,20 +228,22 @@ pub(super) async fn list_of(
 /// Deletes page chains after one confirmation.
 pub(super) async fn delete_all(ctx: Context, ids: Vec<(String, i64)>, yes: bool) -> Result<()> {
     let names: Vec<&str> = ids.iter().map(|(name, _)| name.as_str()).collect();
-    if !ctx.confirm(
-        &format!(
-            "Delete {} chain(s) ({})? Their links stop working",
-            ids.len(),
-            names.join(", ")
+    let question = match names.as_slice() {
+        [one] => format!("Delete chain {one}? Its link stops working"),
+        many => format!(
+            "Delete {} chains ({})? Their links stop working",
+            many.len(),
+            many.join(", ")
         ),
-        yes,
-    )? {
-        return Err(Reported("nothing deleted".into()).into());
+    };
+    if !ctx.confirm(&question, yes)? {
+        ctx.out.note("Nothing deleted.");
+        return Ok(());
     }
     let client = ctx.client()?;
     for (name, id) in &ids {
         client.delete_wx_chain(*id).await?;
-        ctx.out.success(&format!("Deleted {name}"));
+        ctx.out.done(&format!("Deleted {name}"));
     }
     Ok(())
 }

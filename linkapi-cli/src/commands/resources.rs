@@ -8,7 +8,7 @@ use crate::cli::{
     Quota,
 };
 use crate::context::{Context, parse_time};
-use crate::exit::{Reported, UsageError};
+use crate::exit::UsageError;
 
 /// `linkapi group create`
 pub async fn group_create(
@@ -95,7 +95,8 @@ pub async fn user(ctx: Context, command: AdminUserCommand) -> Result<()> {
                 "their keys stop working; their links go on redirecting"
             };
             if !ctx.confirm(&format!("Suspend user {id}? {effect}"), yes)? {
-                return Err(Reported("nothing suspended".into()).into());
+                ctx.out.note("Nothing suspended.");
+                return Ok(());
             }
             let edit = admin::EditUser {
                 suspended: Some(true),
@@ -162,7 +163,8 @@ pub async fn key(ctx: Context, command: AdminKeyCommand) -> Result<()> {
                 &format!("Revoke key {id}? Programs using it stop working"),
                 yes,
             )? {
-                return Err(Reported("nothing revoked".into()).into());
+                ctx.out.note("Nothing revoked.");
+                return Ok(());
             }
             let key = client.revoke_key(id).await?;
             ctx.out.success(&format!("Revoked key {}", key.id));
@@ -216,7 +218,7 @@ pub async fn domain(ctx: Context, command: AdminDomainCommand) -> Result<()> {
 /// `linkapi admin rotate-visitor-secret`.
 pub async fn rotate_visitor_secret(ctx: Context) -> Result<()> {
     let rotated = ctx.client()?.rotate_visitor_secret().await?;
-    ctx.out.success(&format!(
+    ctx.out.done(&format!(
         "Visitors are counted with a new secret since {}",
         rotated.rotated_at
     ));
@@ -302,7 +304,7 @@ pub async fn template(ctx: Context, command: AdminTemplateCommand) -> Result<()>
         }
         AdminTemplateCommand::Retire { id } => {
             let retired = client.retire_template(id).await?;
-            ctx.out.success(&format!(
+            ctx.out.done(&format!(
                 "Retired template {} ({})",
                 retired.name, retired.id
             ));

@@ -50,13 +50,14 @@ async fn delete(ctx: Context, ids: &[i64], yes: bool) -> Result<()> {
         many => format!("Delete {} uploads?", many.len()),
     };
     if !ctx.confirm(&question, yes)? {
-        return Err(Reported("nothing deleted".into()).into());
+        ctx.out.note("Nothing deleted.");
+        return Ok(());
     }
     let client = ctx.client()?;
     let mut failed = 0;
     for id in ids {
         match client.delete_upload(*id).await {
-            Ok(upload) => ctx.out.success(&format!(
+            Ok(upload) => ctx.out.done(&format!(
                 "Deleted upload {} ({})",
                 upload.file_id, upload.file_name
             )),

@@ -641,14 +641,24 @@ fn tables_keep_a_sane_width_when_the_terminal_reports_none() {
             cmd.env(key, value);
         }
     }
+    // In colour too: NO_COLOR used to leave tables unconstrained, which hid the collapse.
     cmd.env("LINKAPI_HOST", &server.url)
         .env("LINKAPI_API_KEY", crate::support::ADMIN_KEY)
-        .env_remove("COLUMNS");
+        .env_remove("COLUMNS")
+        .env_remove("NO_COLOR");
     let run = home.run_with(cmd, &[], None);
     let out = run.ok();
-    assert!(out.contains("spring-27"), "{out}");
-    assert!(out.contains("Spring sale"), "{out}");
-    assert!(out.contains("CREATED"), "{out}");
+    // Laid out for 80 columns: every header whole (at 0 columns "CODE" came a letter a line).
+    for header in ["ID", "CODE", "URL", "TITLE"] {
+        assert!(out.contains(header), "{out}");
+    }
+    let widest = out
+        .lines()
+        .map(|l| l.trim_end().chars().count())
+        .max()
+        .unwrap_or(0);
+    assert!((60..=80).contains(&widest), "{widest} columns: {out}");
+    assert!(out.contains("Spring"), "{out}");
 }
 
 #[test]

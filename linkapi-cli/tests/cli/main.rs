@@ -7,6 +7,7 @@ mod auth;
 mod chains;
 mod data;
 mod exit_codes;
+mod first_hour;
 mod generated;
 #[path = "../../../linkapi-core/tests/images.rs"]
 mod images;

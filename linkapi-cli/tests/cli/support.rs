@@ -249,6 +249,83 @@ impl Home {
         self.run_with(cmd, &[], None)
     }
 
+    /// `linkapi ARGS` on a pseudo-terminal of unknown size (through `script`, as under a
+    /// serial console), against `server` with `key` from the environment, typing each
+    /// `(wait_for, keys)` once the terminal shows `wait_for`. The terminal's line
+    /// discipline turns a typed Ctrl-C (`\x03`) into SIGINT, as at a shell.
+    pub fn on_terminal_typing(
+        &self,
+        server: &TestServer,
+        key: Option<&str>,
+        args: &str,
+        typing: &[(&str, &str)],
+    ) -> Run {
+        use std::io::Read;
+        use std::sync::{Arc, Mutex};
+        let mut cmd = Command::new("script");
+        cmd.args([
+            "-qec",
+            &format!("{} {args}", env!("CARGO_BIN_EXE_linkapi")),
+            "/dev/null",
+        ]);
+        for (name, value) in self.cmd().get_envs() {
+            if let Some(value) = value {
+                cmd.env(name, value);
+            }
+        }
+        cmd.env("LINKAPI_HOST", &server.url);
+        if let Some(key) = key {
+            cmd.env("LINKAPI_API_KEY", key);
+        }
+        let mut child = cmd
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let shown = Arc::new(Mutex::new(Vec::new()));
+        let reader = {
+            let shown = shown.clone();
+            let mut stdout = child.stdout.take().unwrap();
+            std::thread::spawn(move || {
+                let mut chunk = [0u8; 4096];
+                while let Ok(n @ 1..) = stdout.read(&mut chunk) {
+                    shown.lock().unwrap().extend_from_slice(&chunk[..n]);
+                }
+            })
+        };
+        let mut stdin = child.stdin.take().unwrap();
+        for (wait_for, keys) in typing {
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+            while !String::from_utf8_lossy(&shown.lock().unwrap()).contains(wait_for) {
+                assert!(
+                    std::time::Instant::now() < deadline,
+                    "the terminal never showed {wait_for:?}: {}",
+                    String::from_utf8_lossy(&shown.lock().unwrap())
+                );
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            stdin.write_all(keys.as_bytes()).unwrap();
+            stdin.flush().unwrap();
+        }
+        let status = child.wait().unwrap();
+        drop(stdin);
+        reader.join().unwrap();
+        let mut stderr = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut stderr)
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&shown.lock().unwrap()).into_owned();
+        Run {
+            code: status.code().unwrap_or(-1),
+            stdout,
+            stderr,
+        }
+    }
+
     pub fn file_mode(path: &Path) -> u32 {
         use std::os::unix::fs::PermissionsExt;
         std::fs::metadata(path).unwrap().permissions().mode() & 0o777
