@@ -149,6 +149,7 @@ impl Server {
         std::fs::create_dir_all(&data_dir)
             .with_context(|| format!("creating data directory {}", data_dir.display()))?;
         let database_url = args.database_url.clone().or(file.database_url.clone());
+        let shared_database = database_url.is_some();
         let mut lock = None;
         let store: Arc<dyn Store> = match database_url {
             Some(url) => {
@@ -185,6 +186,14 @@ impl Server {
 
         let public_url = args.public_url.clone().or(file.public_url.clone());
         let (default_host, default_scheme) = default_domain(public_url.as_deref(), local_addr)?;
+        if public_url.is_none() && local_addr.ip().is_unspecified() {
+            tracing::warn!(
+                "bound to every interface ({local_addr}) without a public URL: short links \
+                 will name http://{default_host}, which only this machine can open; pass \
+                 --public-url (or public_url in the configuration file) with the address \
+                 clients use"
+            );
+        }
         let rate_limit = match (file.rate_limit_per_second, file.rate_limit_burst) {
             (Some(0), _) => None,
             (per_second, burst) => {
@@ -307,6 +316,18 @@ impl Server {
             },
         };
         tracing::info!(storage = ?app_config.uploads.backend, "uploads");
+        if shared_database
+            && matches!(
+                app_config.uploads.backend,
+                linkapi_core::blob::BlobBackend::Local(_)
+            )
+        {
+            tracing::warn!(
+                "uploads are kept on this machine's disk while the database is PostgreSQL: \
+                 other instances of the deployment record them but cannot serve their bytes; \
+                 give every instance the same S3-compatible bucket ([storage] backend = \"s3\")"
+            );
+        }
         let app = App::start(store, Arc::new(SystemClock), app_config)
             .await
             .context("starting services")?;
@@ -343,9 +364,17 @@ impl Server {
 /// Installs the log subscriber: `LINKAPI_LOG` (or `RUST_LOG`) as filter, `info` by default,
 /// written to stderr, coloured only on a terminal without `NO_COLOR`.
 pub fn init_logging() {
-    let filter = tracing_subscriber::EnvFilter::try_from_env("LINKAPI_LOG")
+    let mut filter = tracing_subscriber::EnvFilter::try_from_env("LINKAPI_LOG")
         .or_else(|_| tracing_subscriber::EnvFilter::try_from_default_env())
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    // The pool logs each lost connection as "Connection error: db error", without the cause;
+    // the store logs an outage once, with it, and once when it ends. Asked for by name, the
+    // pool's own lines still show.
+    if !filter.to_string().contains("deadpool") {
+        if let Ok(quiet) = "deadpool=error".parse() {
+            filter = filter.add_directive(quiet);
+        }
+    }
     let colour = std::io::stderr().is_terminal()
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let _ = tracing_subscriber::fmt()

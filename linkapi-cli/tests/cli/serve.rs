@@ -48,20 +48,30 @@ fn http_client() -> reqwest::Client {
 /// Starts `linkapi serve` in `home` and returns it with the stderr lines it printed up to
 /// "listening".
 fn start(home: &Home, data: &Data, initial_key: Option<&str>) -> (Running, Vec<String>) {
-    let (running, lines, _) = start_logging(home, data, initial_key, "warn");
+    let (running, lines, _) = start_logging(
+        home,
+        data,
+        initial_key,
+        "warn",
+        &["--listen", "127.0.0.1:0"],
+    );
     (running, lines)
 }
 
-/// As [`start`], logging at `level`; also returns the stderr lines still to come.
+/// As [`start`], logging at `level`, with `serve_args`; also returns the stderr lines still to
+/// come.
 fn start_logging(
     home: &Home,
     data: &Data,
     initial_key: Option<&str>,
     level: &str,
+    serve_args: &[&str],
 ) -> (Running, Vec<String>, mpsc::Receiver<String>) {
     let mut cmd = home.cmd();
     cmd.env("LINKAPI_LOG", level);
-    cmd.args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
+    cmd.arg("serve")
+        .args(serve_args)
+        .arg("--data-dir")
         .arg(data.dir.path())
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -254,7 +264,13 @@ async fn keys_never_reach_logs_or_error_messages() {
     let home = Home::new();
     let data = Data::new();
     let admin = "lk_secret_admin_key_never_logged_0001";
-    let (server, mut lines, rest) = start_logging(&home, &data, Some(admin), "debug");
+    let (server, mut lines, rest) = start_logging(
+        &home,
+        &data,
+        Some(admin),
+        "debug",
+        &["--listen", "127.0.0.1:0"],
+    );
     let addr = address(&lines);
     let client = http_client();
     let wrong = "lk_wrong_key_that_must_not_echo_0002";
@@ -309,4 +325,38 @@ async fn keys_never_reach_logs_or_error_messages() {
     }
     assert!(refused.contains("invalid_target_url"), "{refused}");
     assert!(!refused.contains(admin), "{refused}");
+}
+
+#[test]
+fn a_start_warns_of_links_only_this_machine_can_open_and_uploads_other_instances_cannot_serve() {
+    let home = Home::new();
+    let data = Data::new();
+    let (_server, lines, _) = start_logging(&home, &data, None, "warn", &["--listen", "0.0.0.0:0"]);
+    let start = lines.join("\n");
+    assert!(start.contains("WARN"), "{start}");
+    assert!(
+        start.contains("bound to every interface") && start.contains("--public-url"),
+        "{start}"
+    );
+    // Uploads on local disk are a problem only when other instances share the database.
+    let uploads_warned = start.contains("uploads are kept on this machine's disk");
+    assert_eq!(uploads_warned, data.url.is_some(), "{start}");
+
+    // With a public URL, nothing to warn of.
+    let home = Home::new();
+    let data = Data::new();
+    let (_server, lines, _) = start_logging(
+        &home,
+        &data,
+        None,
+        "warn",
+        &[
+            "--listen",
+            "0.0.0.0:0",
+            "--public-url",
+            "https://go.example.com",
+        ],
+    );
+    let start = lines.join("\n");
+    assert!(!start.contains("bound to every interface"), "{start}");
 }

@@ -88,15 +88,26 @@ pub(super) struct LinkCache {
     /// Whether `halted_owners` has anyone, so redirects skip its lock when (as nearly always)
     /// it has not.
     any_halted: AtomicBool,
+    /// Where a request for a host that names no domain goes: an instance's own address, a
+    /// health check by IP, a balancer that rewrites `Host`.
+    default_domain: DomainId,
+    /// Unknown hosts already logged, so each is logged once (up to [`UNKNOWN_HOSTS_LOGGED`]).
+    unknown_hosts: std::sync::Mutex<HashSet<String>>,
 }
 
+/// Distinct unknown hosts logged at most: beyond that, random `Host` headers would grow
+/// memory and flood the log.
+const UNKNOWN_HOSTS_LOGGED: usize = 1_000;
+
 impl LinkCache {
-    pub(super) fn new(capacity: usize) -> Self {
+    pub(super) fn new(capacity: usize, default_domain: DomainId) -> Self {
         LinkCache {
             domains: RwLock::default(),
             links: CoherentCache::new(capacity),
             halted_owners: RwLock::default(),
             any_halted: AtomicBool::new(false),
+            default_domain,
+            unknown_hosts: std::sync::Mutex::default(),
         }
     }
 
@@ -161,6 +172,35 @@ impl LinkCache {
         // A client may name the scheme's default port explicitly, or a proxy may add one.
         lookup(host).or_else(|| lookup(host.rsplit_once(':')?.0))
     }
+
+    /// The domain a visit to `host` is for: the domain of that host, else the default
+    /// domain, so that an instance answers its own address (behind a balancer, or asked
+    /// directly) as it answers the public URL. The first visit of each unknown host is
+    /// logged.
+    fn domain_for_visit(&self, host: &str) -> Option<(DomainId, DomainStatus)> {
+        if let Some(known) = self.domain_for_host(host) {
+            return Some(known);
+        }
+        self.note_unknown_host(host);
+        let directory = self.directory();
+        let default = directory.by_id.get(&self.default_domain)?;
+        Some((default.id, default.status))
+    }
+
+    fn note_unknown_host(&self, host: &str) {
+        let mut seen = self
+            .unknown_hosts
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if seen.len() < UNKNOWN_HOSTS_LOGGED && !seen.contains(host) {
+            seen.insert(host.to_owned());
+            tracing::info!(
+                host,
+                "a visit to a host that is no domain: answered as the default domain \
+                 (logged once per host)"
+            );
+        }
+    }
 }
 
 impl App {
@@ -214,7 +254,7 @@ impl App {
     /// When the store fails on a cache miss.
     pub(crate) async fn resolve(&self, host: &str, code: &str) -> Result<Resolution> {
         let cache = &self.inner.links;
-        let Some((domain_id, status)) = cache.domain_for_host(host) else {
+        let Some((domain_id, status)) = cache.domain_for_visit(host) else {
             return Ok(Resolution::NotFound);
         };
         if status == DomainStatus::NotEffective {

@@ -136,6 +136,22 @@ impl StoreError {
     }
 }
 
+/// `err` and its sources on one line, each source only when its text is not already said
+/// (many errors repeat their source in their own message, others say only "db error").
+pub(crate) fn describe(err: &(dyn std::error::Error + 'static)) -> String {
+    let mut said = err.to_string();
+    let mut source = err.source();
+    while let Some(cause) = source {
+        let text = cause.to_string();
+        if !said.contains(&text) {
+            said.push_str(": ");
+            said.push_str(&text);
+        }
+        source = cause.source();
+    }
+    said
+}
+
 /// A misuse of the storage boundary, reported as a backend failure.
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]

@@ -93,10 +93,27 @@ async fn only_the_chains_own_domain_serves_it() {
         visit("OTHER.test:80").await.unwrap().status(),
         StatusCode::FOUND
     );
+    // A host that is no domain (an instance's own address, a health check by IP) is
+    // answered as the default domain: its chains, and no other domain's.
     assert_eq!(
         visit("unknown.test").await.unwrap().status(),
         StatusCode::NOT_FOUND
     );
+    server
+        .create_chain(
+            &key,
+            json!({"target_url": "https://e.com/default", "code": "mine"}),
+        )
+        .await;
+    let by_instance = server
+        .client
+        .get(server.url("/mine"))
+        .header("host", "10.1.2.3:8080")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(by_instance.status(), StatusCode::FOUND);
+    assert_eq!(by_instance.headers()["location"], "https://e.com/default");
 
     server
         .patch(

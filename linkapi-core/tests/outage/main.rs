@@ -18,11 +18,47 @@ use reqwest::StatusCode;
 use serde_json::json;
 use support::{Backend, Options, TestServer, within};
 
+/// What the instances of this process logged at info and above.
+#[derive(Clone, Default)]
+struct Log(Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for Log {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Log {
+    fn capture() -> Log {
+        let log = Log::default();
+        let writer = log.clone();
+        tracing_subscriber::fmt()
+            .with_env_filter("info")
+            .with_ansi(false)
+            .with_writer(move || writer.clone())
+            .init();
+        log
+    }
+
+    fn lines_with(&self, text: &str) -> Vec<String> {
+        String::from_utf8_lossy(&self.0.lock().unwrap())
+            .lines()
+            .filter(|l| l.contains(text))
+            .map(str::to_owned)
+            .collect()
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres_stopped_under_redirect_load_and_started_again() {
     let Some(backend) = Backend::postgres() else {
         return;
     };
+    let log = Log::capture();
     let a = Arc::new(TestServer::start_on(backend, Options::default()).await);
     let b = Arc::new(a.start_peer(Options::default()).await);
     let (_, key) = a.full_user("outage").await;
@@ -130,6 +166,22 @@ async fn postgres_stopped_under_redirect_load_and_started_again() {
     }
     let failures = failures.lock().unwrap().clone();
     assert!(failures.is_empty(), "redirects failed: {failures:?}");
+
+    // Each instance said once that the database went away, with the cause, and once that it
+    // came back; migrations said nothing at start.
+    let down = log.lines_with("PostgreSQL is unavailable");
+    assert_eq!(down.len(), 2, "{down:#?}");
+    for line in &down {
+        assert!(line.contains("cause="), "{line}");
+        assert!(!line.trim_end().ends_with("db error"), "no cause: {line}");
+    }
+    let back = log.lines_with("PostgreSQL answers again");
+    assert_eq!(back.len(), 2, "{back:#?}");
+    assert!(
+        log.lines_with("NOTICE").is_empty(),
+        "{:#?}",
+        log.lines_with("NOTICE")
+    );
 
     // Visits made during the outage were kept and written once the database returned: at
     // least every redirect the load counted and the two that cached the link (B's checks for

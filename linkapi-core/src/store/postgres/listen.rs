@@ -75,13 +75,28 @@ pub(super) fn start(
     config.application_name("linkapi listener");
     tokio::spawn(async move {
         let mut backoff = Duration::from_millis(50);
+        // Failed attempts since the listener last listened: an outage is logged when it
+        // starts and when it ends, not at every attempt in between.
+        let mut failed_attempts = 0u32;
         while !notices.is_closed() {
-            match listen(&config, &tls, &instance, &notices).await {
+            let mut listened = false;
+            let outcome = listen(&config, &tls, &instance, &notices, &mut listened).await;
+            if listened {
+                if failed_attempts > 0 {
+                    tracing::info!(failed_attempts, "change listener reconnected");
+                }
+                failed_attempts = 0;
+            }
+            match outcome {
                 Ok(()) => return,
-                Err(err) => {
+                Err(err) if failed_attempts == 0 => {
                     tracing::warn!(error = %err, "change listener disconnected; reconnecting");
                 }
+                Err(err) => {
+                    tracing::debug!(error = %err, failed_attempts, "change listener still cannot connect");
+                }
             }
+            failed_attempts += 1;
             tokio::time::sleep(backoff).await;
             backoff = (backoff * 2).min(MAX_BACKOFF);
         }
@@ -90,12 +105,13 @@ pub(super) fn start(
 }
 
 /// Listens on one connection until it is lost (`Err`, with why) or the feed's receiver is gone
-/// (`Ok`).
+/// (`Ok`); sets `listened` once it listens.
 async fn listen(
     config: &tokio_postgres::Config,
     tls: &tokio_postgres_rustls::MakeRustlsConnect,
     instance: &str,
     notices: &mpsc::Sender<FeedEvent>,
+    listened: &mut bool,
 ) -> Result<(), String> {
     let (client, mut connection) = config
         .connect(tls.clone())
@@ -152,6 +168,7 @@ async fn listen(
             return Ok(());
         }
         tracing::debug!("listening for changes from other instances");
+        *listened = true;
         // Intervals, not a sleep restarted by every notification: a busy feed must not put
         // off the heartbeat.
         let mut catch_up = tokio::time::interval(CATCH_UP);

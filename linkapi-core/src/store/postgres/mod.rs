@@ -89,6 +89,59 @@ pub struct PgStore {
     instance: Arc<str>,
     /// Notices of committed writes to send (see [`changes::start_after_commit_sender`]).
     after_commit: changes::AfterCommitQueue,
+    /// Whether the database answered the last ask for a connection.
+    availability: Arc<Availability>,
+}
+
+/// Whether the database answered the last time a connection was asked for, so that an outage
+/// is logged once when it starts, with its cause, and once when it ends, however many
+/// requests meet it in between.
+#[derive(Default)]
+struct Availability {
+    /// Set while the database is not answering, so the answered path is one load.
+    down: std::sync::atomic::AtomicBool,
+    /// When the outage began.
+    since: std::sync::Mutex<Option<std::time::Instant>>,
+}
+
+impl Availability {
+    fn answered(&self) {
+        use std::sync::atomic::Ordering;
+        if !self.down.load(Ordering::Acquire) {
+            return;
+        }
+        let mut since = self
+            .since
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(began) = since.take() {
+            self.down.store(false, Ordering::Release);
+            tracing::info!(
+                "PostgreSQL answers again, after {:.1} s unavailable",
+                began.elapsed().as_secs_f64()
+            );
+        }
+    }
+
+    fn failed(&self, err: &StoreError) {
+        use std::sync::atomic::Ordering;
+        if !matches!(err, StoreError::Unavailable(_)) {
+            return;
+        }
+        let mut since = self
+            .since
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if since.is_none() {
+            *since = Some(std::time::Instant::now());
+            self.down.store(true, Ordering::Release);
+            tracing::warn!(
+                cause = %super::describe(err),
+                "PostgreSQL is unavailable: API calls answer 503 and visit counts wait in \
+                 memory until it answers again"
+            );
+        }
+    }
 }
 
 impl std::fmt::Debug for PgStore {
@@ -197,6 +250,7 @@ impl PgStore {
             tls,
             instance,
             after_commit,
+            availability: Arc::default(),
         };
         let mut client = store.client().await?;
         schema::migrate(&mut client).await?;
@@ -213,7 +267,17 @@ impl PgStore {
     }
 
     async fn client(&self) -> StoreResult<Object> {
-        self.pool.get().await.map_err(pool_error)
+        match self.pool.get().await {
+            Ok(client) => {
+                self.availability.answered();
+                Ok(client)
+            }
+            Err(err) => {
+                let err = pool_error(err);
+                self.availability.failed(&err);
+                Err(err)
+            }
+        }
     }
 
     /// [`one`] on a pooled connection.

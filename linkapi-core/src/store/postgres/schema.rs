@@ -368,6 +368,11 @@ pub(super) async fn migrate(client: &mut Object) -> StoreResult<()> {
     tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
         .await
         .map_err(pg_error)?;
+    // "relation already exists, skipping" and the like are notices for a person at psql, not
+    // for a server's log.
+    tx.batch_execute("SET LOCAL client_min_messages = warning")
+        .await
+        .map_err(pg_error)?;
     tx.batch_execute(
         "CREATE TABLE IF NOT EXISTS linkapi_migrations (
             version    BIGINT PRIMARY KEY,
