@@ -370,10 +370,10 @@ pub fn init_logging() {
     // The pool logs each lost connection as "Connection error: db error", without the cause;
     // the store logs an outage once, with it, and once when it ends. Asked for by name, the
     // pool's own lines still show.
-    if !filter.to_string().contains("deadpool") {
-        if let Ok(quiet) = "deadpool=error".parse() {
-            filter = filter.add_directive(quiet);
-        }
+    if !filter.to_string().contains("deadpool")
+        && let Ok(quiet) = "deadpool=error".parse()
+    {
+        filter = filter.add_directive(quiet);
     }
     let colour = std::io::stderr().is_terminal()
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
