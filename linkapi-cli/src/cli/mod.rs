@@ -133,8 +133,10 @@ pub enum Command {
     Domain(DomainCommand),
     /// Show a chain's visits: totals, unique visitors and the daily trend
     #[command(after_help = "\
-Visits by crawlers, link previews and HEAD requests are not counted. Visits reach the
-statistics within about a second. Days are calendar days in the server's time zone.
+Visits by bots (crawlers, link previews, HEAD requests, tools such as curl) are counted
+apart, in the BOTS column, and in no other figure: open a link in a browser to count a
+visit. Visits reach the statistics within about a second. Days are calendar days in the
+server's time zone. Piped, each day is a line: DAY, VISITS, BOTS.
 
 Examples:
   linkapi stats spring-27

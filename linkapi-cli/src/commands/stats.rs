@@ -25,14 +25,21 @@ pub async fn run(ctx: Context, chain: ChainRef, days: i64, json: Option<String>)
     }
     if ctx.out.stdout_tty {
         ctx.out.line(&format!(
-            "Chain {}: {} visits, {} unique visitors",
-            stats.chain_id, stats.total_clicks, stats.unique_visitors
+            "Chain {}: {} visits, {} unique visitors; {} by bots, counted apart",
+            stats.chain_id, stats.total_clicks, stats.unique_visitors, stats.bot_clicks
         ));
         ctx.out.line(&trend_table(&stats, &ctx.out));
+        if stats.total_clicks == 0 && stats.bot_clicks > 0 {
+            ctx.out.note(
+                "Only bots so far: crawlers, link previews, HEAD requests and tools such as \
+                 curl are counted apart. Open the link in a browser to count a visit.",
+            );
+        }
     } else {
-        // Scripts get one day per line: date, visits.
+        // Scripts get one day per line: date, visits, bot visits.
         for day in &stats.daily_trend {
-            ctx.out.line(&format!("{}\t{}", day.day, day.clicks));
+            ctx.out
+                .line(&format!("{}\t{}\t{}", day.day, day.clicks, day.bot_clicks));
         }
     }
     Ok(())
@@ -46,11 +53,12 @@ fn trend_table(stats: &ChainStats, out: &Output) -> String {
         .map(|d| d.clicks)
         .max()
         .unwrap_or(0);
-    let mut table = out.table(["DAY", "VISITS", ""]);
+    let mut table = out.table(["DAY", "VISITS", "BOTS", ""]);
     for day in &stats.daily_trend {
         table.add_row([
             day.day.clone(),
             day.clicks.to_string(),
+            day.bot_clicks.to_string(),
             bar(day.clicks, busiest),
         ]);
     }

@@ -460,18 +460,26 @@ fn stats_show_totals_and_a_daily_trend() {
     .ok();
     visit(&server, "seen");
     visit(&server, "seen");
+    // A plain curl, as a newcomer tries a link: a bot visit, counted apart.
+    assert_eq!(
+        crate::support::fetch_status(&format!("{}/seen", server.url)),
+        302
+    );
     // Counts are written within about a second.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
     let stats = loop {
         let stats = home
             .admin(&server, &["stats", "seen", "--days", "3", "--json"])
             .json();
-        if stats["total_clicks"] == 2 || std::time::Instant::now() > deadline {
+        if (stats["total_clicks"] == 2 && stats["bot_clicks"] == 1)
+            || std::time::Instant::now() > deadline
+        {
             break stats;
         }
         std::thread::sleep(std::time::Duration::from_millis(100));
     };
     assert_eq!(stats["total_clicks"], 2);
+    assert_eq!(stats["bot_clicks"], 1);
     assert_eq!(stats["unique_visitors"], 1);
     assert_eq!(stats["trend_days"], 3);
     let trend = stats["daily_trend"].as_array().unwrap();
@@ -479,17 +487,20 @@ fn stats_show_totals_and_a_daily_trend() {
     assert_eq!(trend[2]["clicks"], 2);
     assert_eq!(trend[0]["clicks"], 0);
 
-    // Piped: one line per day, date and visits.
+    // Piped: one line per day, date, visits and bot visits.
     let piped = home.admin(&server, &["stats", "seen", "--days", "2"]);
     let rows: Vec<&str> = piped.ok().lines().collect();
     assert_eq!(rows.len(), 2, "{rows:?}");
-    assert!(rows[1].ends_with("\t2"), "{rows:?}");
-    assert!(rows[0].ends_with("\t0"), "{rows:?}");
+    assert!(rows[1].ends_with("\t2\t1"), "{rows:?}");
+    assert!(rows[0].ends_with("\t0\t0"), "{rows:?}");
 
     // On a terminal: the totals and a bar chart.
     let tty = home.admin_on_tty(&server, "stats seen --days 2");
     let out = tty.ok();
-    assert!(out.contains("2 visits, 1 unique visitors"), "{out}");
+    assert!(
+        out.contains("2 visits, 1 unique visitors; 1 by bots, counted apart"),
+        "{out}"
+    );
     assert!(out.contains("DAY") && out.contains('█'), "{out}");
 
     // Out of range is a usage error, found before any request.

@@ -49,7 +49,7 @@ pub use page_chains::{
     ChannelSpec, PageChainInput, PageChainView, PageChains, app_link, fixed_destination,
 };
 pub use ratelimit::{RateLimit, RateState};
-pub use stats::ChainStats;
+pub use stats::{ChainStats, DailyClicks};
 #[cfg(any(test, feature = "fuzzing"))]
 pub(crate) use templates::check_template_body;
 pub use templates::{BUILT_IN_STYLES, NewTemplateInput, TemplateListing};

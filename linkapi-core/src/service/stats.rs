@@ -9,19 +9,32 @@ use crate::model::limits::MAX_STATS_DAYS;
 /// Window when none is asked for.
 pub const DEFAULT_STATS_DAYS: i64 = 7;
 
-/// A chain's figures. Visits by bots (crawlers, link previews, `HEAD`) are in none of them.
+/// A chain's figures. Visits by bots (crawlers, link previews, `HEAD`) are counted apart, in
+/// `bot_clicks`, and are in no other figure.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChainStats {
     /// The chain.
     pub chain_id: ChainId,
     /// Visits ever.
     pub total_clicks: i64,
+    /// Visits by bots ever.
+    pub bot_clicks: i64,
     /// Distinct visitors ever (since the visitor secret in use was made; see
     /// [`App::rotate_visitor_secret`]).
     pub unique_visitors: i64,
-    /// Visits per day, oldest first, ending today: `(YYYY-MM-DD, visits)`, days without
-    /// visits included.
-    pub daily: Vec<(String, i64)>,
+    /// Visits per day, oldest first, ending today, days without visits included.
+    pub daily: Vec<DailyClicks>,
+}
+
+/// One calendar day of a chain's statistics.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DailyClicks {
+    /// `YYYY-MM-DD` in the server's time zone.
+    pub date: String,
+    /// Visits by people.
+    pub clicks: i64,
+    /// Visits by bots.
+    pub bot_clicks: i64,
 }
 
 impl App {
@@ -57,15 +70,21 @@ impl App {
         let mut daily = Vec::with_capacity(window.len());
         for (index, (_, date)) in window.iter().enumerate() {
             let end = window.get(index + 1).map_or(to, |(next, _)| *next);
-            let mut clicks = 0;
-            while let Some((_, n)) = rows.next_if(|(day, _)| *day < end) {
-                clicks += n;
+            let mut day = DailyClicks {
+                date: date.clone(),
+                clicks: 0,
+                bot_clicks: 0,
+            };
+            while let Some(row) = rows.next_if(|row| row.day < end) {
+                day.clicks += row.clicks;
+                day.bot_clicks += row.bot_clicks;
             }
-            daily.push((date.clone(), clicks));
+            daily.push(day);
         }
         Ok(ChainStats {
             chain_id: id,
             total_clicks: visits.clicks,
+            bot_clicks: visits.bot_clicks,
             unique_visitors: visits.unique_visitors,
             daily,
         })

@@ -90,20 +90,46 @@ pub struct ChannelVisits {
 pub struct ChainVisits {
     /// Visits by people, ever.
     pub clicks: i64,
+    /// Visits by crawlers, link previews and `HEAD` requests, ever.
+    pub bot_clicks: i64,
     /// Distinct visitors (people), ever.
     pub unique_visitors: i64,
-    /// Visits by people per day in the window: (the day's first second, visits), days without
-    /// visits left out.
-    pub daily: Vec<(Timestamp, i64)>,
+    /// Visits per day in the window, days without visits left out.
+    pub daily: Vec<DayVisits>,
 }
 
-/// A chain's totals, ever.
+/// A chain's visits on one day.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DayVisits {
+    /// The day's first second.
+    pub day: Timestamp,
+    /// Visits by people.
+    pub clicks: i64,
+    /// Visits by crawlers, link previews and `HEAD` requests.
+    pub bot_clicks: i64,
+}
+
+/// A chain's totals, ever: clicks, unique visitors, bot clicks.
 pub(crate) const CHAIN_TOTALS: &str =
-    "SELECT clicks, unique_visitors FROM chain_visit_totals WHERE chain_id = $1";
+    "SELECT clicks, unique_visitors, bot_clicks FROM chain_visit_totals WHERE chain_id = $1";
 
 /// A chain's clicks per day in a window of days.
-pub(crate) const CHAIN_DAYS: &str = "SELECT day, clicks FROM chain_daily_clicks
+pub(crate) const CHAIN_DAYS: &str = "SELECT day, clicks, bot_clicks FROM chain_daily_clicks
      WHERE chain_id = $1 AND day >= $2 AND day < $3 ORDER BY day";
+
+/// A row of [`CHAIN_TOTALS`]: (clicks, unique visitors, bot clicks).
+pub(crate) fn chain_totals_from_row(row: &dyn StoredRow) -> StoreResult<(i64, i64, i64)> {
+    Ok((row.int(0)?, row.int(1)?, row.int(2)?))
+}
+
+/// A row of [`CHAIN_DAYS`].
+pub(crate) fn day_visits_from_row(row: &dyn StoredRow) -> StoreResult<DayVisits> {
+    Ok(DayVisits {
+        day: row.int(0)?,
+        clicks: row.int(1)?,
+        bot_clicks: row.int(2)?,
+    })
+}
 
 /// Visit counters.
 #[async_trait]

@@ -76,7 +76,10 @@ async fn a_burst_of_concurrent_visits_is_counted_exactly_with_unique_visitors() 
     assert_eq!(figures["trend_days"], 7);
     let trend = figures["daily_trend"].as_array().unwrap();
     assert_eq!(trend.len(), 7);
-    assert_eq!(trend[6], json!({"day": "2027-01-15", "clicks": 300}));
+    assert_eq!(
+        trend[6],
+        json!({"day": "2027-01-15", "clicks": 300, "bot_clicks": 0})
+    );
     // The same visitors again: more clicks, no new visitors; a new one adds one.
     visit_as(&server, Method::GET, "burst", "198.51.100.3", BROWSER).await;
     visit_as(&server, Method::GET, "burst", "198.51.100.77", BROWSER).await;
@@ -119,15 +122,19 @@ async fn bots_and_head_requests_are_not_in_any_figure() {
     ] {
         visit_as(&server, Method::GET, "bots", "203.0.113.1", agent).await;
     }
+    // A plain curl is a tool, not a person: a bot visit too.
+    visit_as(&server, Method::GET, "bots", "203.0.113.4", "curl/8.5.0").await;
     visit_as(&server, Method::HEAD, "bots", "203.0.113.2", BROWSER).await;
     visit_as(&server, Method::GET, "bots", "203.0.113.3", BROWSER).await;
     server.flush_visits().await;
     let figures = stats(&server, &key, &chain, Some(1)).await;
     assert_eq!(figures["total_clicks"], 1);
     assert_eq!(figures["unique_visitors"], 1);
+    // Counted apart, so a curl-only test of a link does not look like nothing happened.
+    assert_eq!(figures["bot_clicks"], 8);
     assert_eq!(
         figures["daily_trend"],
-        json!([{"day": "2027-01-15", "clicks": 1}])
+        json!([{"day": "2027-01-15", "clicks": 1, "bot_clicks": 8}])
     );
     let read = server.get(&format!("/chains/{}", chain["id"]), &key).await;
     assert_eq!(read.primary_data()["pv_history"], 1);
@@ -154,11 +161,11 @@ async fn the_trend_has_every_day_of_the_window_oldest_first() {
     assert_eq!(
         figures["daily_trend"],
         json!([
-            {"day": "2027-01-13", "clicks": 0},
-            {"day": "2027-01-14", "clicks": 0},
-            {"day": "2027-01-15", "clicks": 2},
-            {"day": "2027-01-16", "clicks": 0},
-            {"day": "2027-01-17", "clicks": 1},
+            {"day": "2027-01-13", "clicks": 0, "bot_clicks": 0},
+            {"day": "2027-01-14", "clicks": 0, "bot_clicks": 0},
+            {"day": "2027-01-15", "clicks": 2, "bot_clicks": 0},
+            {"day": "2027-01-16", "clicks": 0, "bot_clicks": 0},
+            {"day": "2027-01-17", "clicks": 1, "bot_clicks": 0},
         ])
     );
     assert_eq!(figures["total_clicks"], 3);
@@ -168,7 +175,7 @@ async fn the_trend_has_every_day_of_the_window_oldest_first() {
     let today = stats(&server, &key, &chain, Some(1)).await;
     assert_eq!(
         today["daily_trend"],
-        json!([{"day": "2027-01-17", "clicks": 1}])
+        json!([{"day": "2027-01-17", "clicks": 1, "bot_clicks": 0}])
     );
     assert_eq!(today["total_clicks"], 3);
     let read = server.get(&format!("/chains/{}", chain["id"]), &key).await;
@@ -239,7 +246,7 @@ async fn days_follow_the_configured_time_zone() {
     let figures = stats(&shanghai, &key, &chain, Some(2)).await;
     assert_eq!(
         figures["daily_trend"],
-        json!([{"day": "2027-01-15", "clicks": 1}, {"day": "2027-01-16", "clicks": 1}])
+        json!([{"day": "2027-01-15", "clicks": 1, "bot_clicks": 0}, {"day": "2027-01-16", "clicks": 1, "bot_clicks": 0}])
     );
     let read = shanghai
         .get(&format!("/chains/{}", chain["id"]), &key)

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use linkapi_core::model::{ChainId, ChainKind, JumpSettings, PageViews};
 use linkapi_core::store::{
-    ChainVisits, ChannelInput, ChannelVisits, Conversion, DailyVisits, Store, VisitBatch,
+    ChainVisits, ChannelInput, ChannelVisits, Conversion, DailyVisits, DayVisits, Store, VisitBatch,
 };
 
 use crate::{T0, conformance, domain, short_chain, tx, user};
@@ -99,12 +99,28 @@ async fn a_visit_batch_is_added_once_and_counts_new_visitors_once(store: Arc<dyn
         visits,
         ChainVisits {
             clicks: 6,
+            bot_clicks: 1,
             unique_visitors: 3,
-            daily: vec![(day - DAY, 2), (day, 4)],
+            daily: vec![
+                DayVisits {
+                    day: day - DAY,
+                    clicks: 2,
+                    bot_clicks: 0
+                },
+                DayVisits {
+                    day,
+                    clicks: 4,
+                    bot_clicks: 1
+                }
+            ],
         }
     );
     let window = store.chain_visits(a, day, day + DAY).await.unwrap();
-    assert_eq!(window.daily, vec![(day, 4)], "only days inside the window");
+    assert_eq!(
+        window.daily.iter().map(|d| d.day).collect::<Vec<_>>(),
+        vec![day],
+        "only days inside the window"
+    );
     let views = store
         .page_views(&[a, b, ChainId(b.0 + 100)], day)
         .await

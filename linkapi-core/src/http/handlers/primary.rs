@@ -241,12 +241,17 @@ pub(crate) async fn chain_stats(app: &App, call: Call) -> Result<Response> {
     Ok(call.reply.ok(wire::ChainStats {
         chain_id: stats.chain_id.0,
         total_clicks: stats.total_clicks,
+        bot_clicks: stats.bot_clicks,
         unique_visitors: stats.unique_visitors,
         trend_days: stats.daily.len() as i64,
         daily_trend: stats
             .daily
             .into_iter()
-            .map(|(day, clicks)| wire::DayClicks { day, clicks })
+            .map(|day| wire::DayClicks {
+                day: day.date,
+                clicks: day.clicks,
+                bot_clicks: day.bot_clicks,
+            })
             .collect(),
     }))
 }

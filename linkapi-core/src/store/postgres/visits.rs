@@ -7,7 +7,10 @@ use deadpool_postgres::GenericClient;
 
 use super::{PgStore, PgTx, all, one, pg_error};
 use crate::model::{ChainId, PageViews, Timestamp};
-use crate::store::visits::{CHAIN_DAYS, CHAIN_TOTALS, VISITOR_SECRET, visitor_secret_from_row};
+use crate::store::visits::{
+    CHAIN_DAYS, CHAIN_TOTALS, VISITOR_SECRET, chain_totals_from_row, day_visits_from_row,
+    visitor_secret_from_row,
+};
 use crate::store::{
     ChainVisits, DailyVisits, Misuse, StoreError, StoreResult, StoredRow, VisitBatch, VisitStore,
     VisitWrites, VisitorSecret,
@@ -54,16 +57,21 @@ impl VisitStore for PgStore {
         from: Timestamp,
         to: Timestamp,
     ) -> StoreResult<ChainVisits> {
-        fn pair(row: &dyn StoredRow) -> StoreResult<(i64, i64)> {
-            Ok((row.int(0)?, row.int(1)?))
-        }
         let client = self.client().await?;
-        let (clicks, unique_visitors) = one(&client, CHAIN_TOTALS, &[&chain.0], pair)
-            .await?
-            .unwrap_or((0, 0));
-        let daily = all(&client, CHAIN_DAYS, &[&chain.0, &from, &to], pair).await?;
+        let (clicks, unique_visitors, bot_clicks) =
+            one(&client, CHAIN_TOTALS, &[&chain.0], chain_totals_from_row)
+                .await?
+                .unwrap_or_default();
+        let daily = all(
+            &client,
+            CHAIN_DAYS,
+            &[&chain.0, &from, &to],
+            day_visits_from_row,
+        )
+        .await?;
         Ok(ChainVisits {
             clicks,
+            bot_clicks,
             unique_visitors,
             daily,
         })

@@ -8,10 +8,11 @@ use rusqlite::{OptionalExtension, params};
 use super::channels::count_channel_visits;
 use super::{SqliteStore, SqliteTx, all, one};
 use crate::model::{ChainId, PageViews, Timestamp};
-use crate::store::visits::{CHAIN_DAYS, CHAIN_TOTALS, VISITOR_SECRET, visitor_secret_from_row};
-use crate::store::{
-    ChainVisits, StoreResult, StoredRow, VisitBatch, VisitStore, VisitWrites, VisitorSecret,
+use crate::store::visits::{
+    CHAIN_DAYS, CHAIN_TOTALS, VISITOR_SECRET, chain_totals_from_row, day_visits_from_row,
+    visitor_secret_from_row,
 };
+use crate::store::{ChainVisits, StoreResult, VisitBatch, VisitStore, VisitWrites, VisitorSecret};
 
 #[async_trait]
 impl VisitStore for SqliteStore {
@@ -52,15 +53,13 @@ impl VisitStore for SqliteStore {
         from: Timestamp,
         to: Timestamp,
     ) -> StoreResult<ChainVisits> {
-        fn pair(row: &dyn StoredRow) -> StoreResult<(i64, i64)> {
-            Ok((row.int(0)?, row.int(1)?))
-        }
         self.read(move |c| {
-            let (clicks, unique_visitors) =
-                one(c, CHAIN_TOTALS, [chain.0], pair)?.unwrap_or((0, 0));
-            let daily = all(c, CHAIN_DAYS, [chain.0, from, to], pair)?;
+            let (clicks, unique_visitors, bot_clicks) =
+                one(c, CHAIN_TOTALS, [chain.0], chain_totals_from_row)?.unwrap_or_default();
+            let daily = all(c, CHAIN_DAYS, [chain.0, from, to], day_visits_from_row)?;
             Ok(ChainVisits {
                 clicks,
+                bot_clicks,
                 unique_visitors,
                 daily,
             })

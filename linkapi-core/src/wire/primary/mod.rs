@@ -341,15 +341,24 @@ pub struct DayClicks {
     pub day: String,
     /// Visits by people that day.
     pub clicks: i64,
+    /// Visits by bots that day (crawlers, link previews, `HEAD` requests, clients that send
+    /// no user agent or a tool's, such as curl's): counted apart, in no other figure.
+    #[serde(default)]
+    pub bot_clicks: i64,
 }
 
-/// `GET /chains/{id}/stats`: a chain's statistics (spec 2.3). Bots are excluded throughout.
+/// `GET /chains/{id}/stats`: a chain's statistics (spec 2.3). Bots are excluded from every
+/// figure but `bot_clicks` (and each day's).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct ChainStats {
     /// The chain.
     pub chain_id: i64,
     /// Visits ever.
     pub total_clicks: i64,
+    /// Visits by bots ever: crawlers, link previews, `HEAD` requests, clients that send no user
+    /// agent or a tool's (such as curl's).
+    #[serde(default)]
+    pub bot_clicks: i64,
     /// Distinct visitors ever.
     pub unique_visitors: i64,
     /// Days in `daily_trend`.
