@@ -56,23 +56,35 @@ fn layout(text: &str) -> Result<QrCode, QrError> {
     QrCode::with_error_correction_level(text, EcLevel::M).map_err(|_| QrError::TooLong)
 }
 
-/// The code of `text` as an image about `size` pixels wide: the largest whole number of pixels
-/// per module that fits, at least one.
+/// The code of `text` as an image `size` pixels square. A PNG draws each module as the
+/// largest whole number of pixels that fits (sharp edges for scanners) and centres the code in
+/// a quiet zone widened to make up the rest; only a code with more modules than `size` has
+/// pixels comes out larger, at one pixel per module. An SVG is `size` wide and high and scales
+/// its modules exactly.
 ///
 /// # Errors
 /// When the text does not fit in a code, or PNG encoding fails.
 pub fn render(text: &str, format: QrFormat, size: u32) -> Result<Vec<u8>, QrError> {
     let code = layout(text)?;
     match format {
-        QrFormat::Svg => Ok(code
-            .render::<svg::Color<'_>>()
-            .quiet_zone(true)
-            .min_dimensions(size, size)
-            .max_dimensions(size, size)
-            .build()
-            .into_bytes()),
+        QrFormat::Svg => Ok(svg_of(&code, size).into_bytes()),
         QrFormat::Png => png(&code, size),
     }
+}
+
+/// One user unit per module, drawn at `size` by the document's own width and height.
+fn svg_of(code: &QrCode, size: u32) -> String {
+    let image = code
+        .render::<svg::Color<'_>>()
+        .quiet_zone(true)
+        .module_dimensions(1, 1)
+        .build();
+    let side = code.width() + 2 * QUIET_ZONE;
+    image.replacen(
+        &format!(r#"version="1.1" width="{side}" height="{side}""#),
+        &format!(r#"version="1.1" width="{size}" height="{size}""#),
+        1,
+    )
 }
 
 fn png(code: &QrCode, size: u32) -> Result<Vec<u8>, QrError> {
@@ -80,15 +92,20 @@ fn png(code: &QrCode, size: u32) -> Result<Vec<u8>, QrError> {
     let colors = code.to_colors();
     let side = modules + 2 * QUIET_ZONE;
     let scale = (size as usize / side).max(1);
-    let pixels = side * scale;
+    let pixels = (side * scale).max(size as usize);
+    // Where the code (quiet zone included) starts: the rest of the image is quiet zone too.
+    let margin = (pixels - side * scale) / 2 + QUIET_ZONE * scale;
     let mut image = vec![255u8; pixels * pixels];
     for (index, color) in colors.iter().enumerate() {
         if *color != Color::Dark {
             continue;
         }
-        let (x, y) = (index % modules + QUIET_ZONE, index / modules + QUIET_ZONE);
-        for row in y * scale..(y + 1) * scale {
-            image[row * pixels + x * scale..row * pixels + (x + 1) * scale].fill(0);
+        let (x, y) = (
+            margin + (index % modules) * scale,
+            margin + (index / modules) * scale,
+        );
+        for row in y..y + scale {
+            image[row * pixels + x..row * pixels + x + scale].fill(0);
         }
     }
     let mut out = Vec::new();
@@ -127,17 +144,46 @@ mod tests {
     use super::*;
 
     #[test]
-    fn png_codes_are_about_the_size_asked_with_a_quiet_zone() {
-        let bytes = render("https://go.example.com/abc123", QrFormat::Png, 256).expect("png");
-        let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
-        let mut reader = decoder.read_info().expect("a png");
-        let info = reader.info();
-        assert_eq!(info.width, info.height);
-        assert!((200..=256).contains(&info.width), "{}", info.width);
-        let mut buf = vec![0; reader.output_buffer_size().expect("size")];
-        reader.next_frame(&mut buf).expect("frame");
-        assert_eq!(buf[0], 255, "the corner is quiet zone");
-        assert!(buf.contains(&0), "dark modules are drawn");
+    fn png_codes_are_the_size_asked_with_a_quiet_zone() {
+        for size in [64, 222, 256, 370, 400, 2048] {
+            let bytes = render("https://go.example.com/abc123", QrFormat::Png, size).expect("png");
+            let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+            let mut reader = decoder.read_info().expect("a png");
+            let info = reader.info();
+            assert_eq!((info.width, info.height), (size, size));
+            let mut buf = vec![0; reader.output_buffer_size().expect("size")];
+            reader.next_frame(&mut buf).expect("frame");
+            let side = size as usize;
+            // Four modules of at least one pixel each are quiet on every side.
+            for edge in 0..4 {
+                for along in 0..side {
+                    for (x, y) in [
+                        (edge, along),
+                        (side - 1 - edge, along),
+                        (along, edge),
+                        (along, side - 1 - edge),
+                    ] {
+                        assert_eq!(buf[y * side + x], 255, "{size}: ({x}, {y}) is quiet zone");
+                    }
+                }
+            }
+            assert!(buf.contains(&0), "dark modules are drawn");
+        }
+    }
+
+    #[test]
+    fn svg_codes_are_the_size_asked() {
+        let svg = render("https://go.example.com/abc123", QrFormat::Svg, 400).expect("svg");
+        let svg = String::from_utf8(svg).expect("utf-8");
+        assert!(svg.contains(r#"width="400" height="400""#), "{svg}");
+        let side = layout("https://go.example.com/abc123")
+            .expect("code")
+            .width()
+            + 2 * QUIET_ZONE;
+        assert!(
+            svg.contains(&format!(r#"viewBox="0 0 {side} {side}""#)),
+            "one unit per module: {svg}"
+        );
     }
 
     #[test]

@@ -5,6 +5,13 @@ use serde_json::json;
 
 use crate::support::TestServer;
 
+/// Width and height of a PNG.
+fn png_size(bytes: &[u8]) -> (u32, u32) {
+    let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    let reader = decoder.read_info().expect("a png");
+    (reader.info().width, reader.info().height)
+}
+
 /// The text of the QR code in a PNG.
 fn decode_png(bytes: &[u8]) -> String {
     let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
@@ -43,7 +50,20 @@ async fn a_chain_qr_code_encodes_its_link_in_png_or_svg() {
     assert_eq!(png.headers()["content-type"], "image/png");
     assert_eq!(png.headers()["x-content-type-options"], "nosniff");
     let bytes = png.bytes().await.unwrap();
+    assert_eq!(png_size(&bytes), (300, 300), "the size asked for");
     assert_eq!(decode_png(&bytes), render_url);
+    let default = server
+        .client
+        .get(server.url(&format!("/chains/{id}/qr")))
+        .bearer_auth(&key)
+        .send()
+        .await
+        .unwrap()
+        .bytes()
+        .await
+        .unwrap();
+    assert_eq!(png_size(&default), (256, 256));
+    assert_eq!(decode_png(&default), render_url);
 
     let svg = server
         .client
@@ -59,7 +79,8 @@ async fn a_chain_qr_code_encodes_its_link_in_png_or_svg() {
             .unwrap()
             .contains("sandbox")
     );
-    assert!(svg.text().await.unwrap().contains("<svg"));
+    let svg = svg.text().await.unwrap();
+    assert!(svg.contains(r#"width="128" height="128""#), "{svg}");
 
     for bad in ["format=gif", "size=10", "size=9999", "colour=red"] {
         let reply = server.get(&format!("/chains/{id}/qr?{bad}"), &key).await;
