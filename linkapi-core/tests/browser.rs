@@ -69,6 +69,9 @@ pub struct PageCheck {
     pub scroll_width: i64,
     /// The text a person reads.
     pub text: String,
+    /// Elements drawn as a box (a background, border or shadow) with nothing in them: no text,
+    /// no image. A person sees an empty card.
+    pub empty_boxes: Vec<String>,
     /// Console errors, uncaught exceptions and errors the browser logged.
     pub errors: Vec<String>,
 }
@@ -238,6 +241,20 @@ impl Browser {
         let text = self
             .eval("document.body ? document.body.innerText : ''")
             .await;
+        let empty_boxes = self
+            .eval(
+                "Array.from(document.querySelectorAll('body *')).filter(e => { \
+                   if (['IMG', 'SVG', 'VIDEO', 'CANVAS'].includes(e.tagName)) return false; \
+                   const s = getComputedStyle(e), r = e.getBoundingClientRect(); \
+                   if (s.display === 'none' || s.visibility === 'hidden' || !r.width || !r.height) return false; \
+                   const boxed = s.boxShadow !== 'none' \
+                     || !['rgba(0, 0, 0, 0)', 'transparent'].includes(s.backgroundColor) \
+                     || s.backgroundImage !== 'none' \
+                     || ['Top', 'Right', 'Bottom', 'Left'].some(side => parseFloat(s['border' + side + 'Width']) > 0); \
+                   return boxed && e.innerText.trim() === '' && !e.querySelector('img, svg, video, canvas'); \
+                 }).map(e => e.tagName.toLowerCase() + (e.className ? '.' + e.className : ''))",
+            )
+            .await;
         PageCheck {
             images: images
                 .as_array()
@@ -258,6 +275,14 @@ impl Browser {
             pwned: pwned.as_bool().unwrap_or(true),
             scroll_width: scroll_width.as_i64().unwrap_or(i64::MAX),
             text: text.as_str().unwrap_or_default().to_owned(),
+            empty_boxes: empty_boxes
+                .as_array()
+                .map(|list| {
+                    list.iter()
+                        .map(|e| e.as_str().unwrap_or_default().to_owned())
+                        .collect()
+                })
+                .unwrap_or_else(|| vec![format!("not evaluated: {empty_boxes}")]),
             errors: self.errors(),
         }
     }

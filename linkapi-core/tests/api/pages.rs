@@ -70,9 +70,15 @@ async fn setup(server: &TestServer) -> (String, String, String) {
     (key, qr_url, long_url)
 }
 
-/// Nothing ran, nothing erred, and (for the built-in layouts) the page fits a phone's width.
+/// Nothing ran, nothing erred, and (for the built-in layouts) the page fits a phone's width
+/// and shows no empty box.
 fn assert_clean(what: &str, check: &crate::browser::PageCheck) {
     assert_inert(what, check);
+    assert!(
+        check.empty_boxes.is_empty(),
+        "{what}: empty boxes {:?}",
+        check.empty_boxes
+    );
     assert!(
         check.scroll_width <= i64::from(VIEWPORT.0),
         "{what}: {} pixels wide on a {}-pixel phone",
@@ -152,18 +158,22 @@ async fn every_template_and_image_layout_renders_on_a_phone() {
     assert_clean("account", &check);
     assert!(check.text.contains("shop_helper"), "{}", check.text);
     assert_eq!(check.button.as_deref(), Some("weixin://"));
-    let mini = create_wx(
-        &server,
-        &key,
-        json!({"sub_type": 3, "mini_appid": "wx0123456789abcdef", "mini_path": "pages/index"}),
-    )
-    .await;
-    let check = browser.open(mini["render_url"].as_str().unwrap()).await;
-    assert_clean("mini-program", &check);
-    assert_eq!(
-        check.button.as_deref(),
-        Some("weixin://dl/business/?appid=wx0123456789abcdef&path=pages%2Findex")
-    );
+    // A button and nothing else to show, on every layout: no empty card above it.
+    for (template, style) in [(1, "card"), (2, "poster"), (0, "generic")] {
+        let mini = create_wx(
+            &server,
+            &key,
+            json!({"sub_type": 3, "mini_appid": "wx0123456789abcdef", "mini_path": "pages/index",
+                   "jump_template_id": template}),
+        )
+        .await;
+        let check = browser.open(mini["render_url"].as_str().unwrap()).await;
+        assert_clean(&format!("mini-program/{style}"), &check);
+        assert_eq!(
+            check.button.as_deref(),
+            Some("weixin://dl/business/?appid=wx0123456789abcdef&path=pages%2Findex")
+        );
+    }
     if update {
         let shot = browser.screenshot().await;
         std::fs::write(shots.join("mini-program.png"), shot).unwrap();
