@@ -126,8 +126,9 @@ async fn precheck(path: &Path, max_size: u64) -> Result<u64, String> {
     }
     if meta.len() > max_size {
         return Err(format!(
-            "{} bytes is larger than the {max_size}-byte limit",
-            meta.len()
+            "{} is larger than the {} limit",
+            human_bytes(meta.len()),
+            human_bytes(max_size)
         ));
     }
     let mut file = tokio::fs::File::open(path)
@@ -270,7 +271,9 @@ async fn upload_all(ctx: Context, args: UploadArgs) -> Result<()> {
         bars.set_draw_target(ProgressDrawTarget::hidden());
     }
     let total = files.len();
-    let (mut uploaded, mut failed, mut uploaded_bytes) = (0usize, 0usize, 0u64);
+    let (mut uploaded, mut uploaded_bytes) = (0usize, 0u64);
+    // Every failure, named again in the summary: the lines above may have scrolled away.
+    let mut failures: Vec<(PathBuf, String)> = Vec::new();
 
     // Check everything first; refused files are reported without being sent.
     let mut jobs = Vec::new();
@@ -278,8 +281,8 @@ async fn upload_all(ctx: Context, args: UploadArgs) -> Result<()> {
         match precheck(&path, args.max_size).await {
             Ok(size) => jobs.push(Job { path, size }),
             Err(why) => {
-                failed += 1;
-                print_result(&ctx, &bars, &path, &Outcome::Failed(why), args.json);
+                print_result(&ctx, &bars, &path, &Outcome::Failed(why.clone()), args.json);
+                failures.push((path, why));
             }
         }
     }
@@ -288,7 +291,8 @@ async fn upload_all(ctx: Context, args: UploadArgs) -> Result<()> {
     overall.set_style(style(
         "{prefix} [{bar:30}] {bytes}/{total_bytes} {binary_bytes_per_sec} ETA {eta}",
     ));
-    overall.set_prefix(format!("0/{} files", jobs.len()));
+    // Files are counted against every file named, from the start: the refused ones are done.
+    overall.set_prefix(format!("{}/{total} files", failures.len()));
     if ctx.out.stderr_tty {
         // Redraw while waiting (retries, slow servers), so rate and ETA stay current.
         overall.enable_steady_tick(Duration::from_millis(200));
@@ -324,21 +328,28 @@ async fn upload_all(ctx: Context, args: UploadArgs) -> Result<()> {
             done = tasks.join_next() => {
                 let Some(done) = done else { break false };
                 let (job, outcome) = done.context("an upload task failed")?;
-                match &outcome {
+                print_result(&ctx, &bars, &job.path, &outcome, args.json);
+                match outcome {
                     Outcome::Uploaded(u) => {
                         uploaded += 1;
                         uploaded_bytes += u64::try_from(u.size_bytes).unwrap_or(0);
                     }
-                    Outcome::Failed(_) => failed += 1,
+                    Outcome::Failed(why) => failures.push((job.path, why)),
                 }
-                print_result(&ctx, &bars, &job.path, &outcome, args.json);
-                overall.set_prefix(format!("{}/{} files", uploaded + failed, total));
+                overall.set_prefix(format!("{}/{total} files", uploaded + failures.len()));
             }
             _ = tokio::signal::ctrl_c() => break true,
         }
     };
     tasks.abort_all();
-    overall.finish_and_clear();
+    let failed = failures.len();
+    if interrupted {
+        overall.abandon();
+    } else {
+        // The last frame shows every file and byte done, whatever the draw rate skipped.
+        overall.set_position(total_bytes);
+        overall.finish();
+    }
     let summary = format!(
         "Uploaded {uploaded} of {total} files ({}); {failed} failed.",
         human_bytes(uploaded_bytes)
@@ -351,6 +362,12 @@ async fn upload_all(ctx: Context, args: UploadArgs) -> Result<()> {
         return Err(Reported("interrupted".into()).into());
     }
     ctx.out.note(&summary);
+    if !failures.is_empty() {
+        ctx.out.note("Failed:");
+        for (path, why) in &failures {
+            ctx.out.note(&format!("  {}: {why}", path.display()));
+        }
+    }
     if failed > 0 {
         return Err(Reported(format!("{failed} of {total} files failed")).into());
     }

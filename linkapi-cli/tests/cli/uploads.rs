@@ -61,6 +61,9 @@ fn fifty_files_with_one_bad_upload_the_rest_and_exit_non_zero() {
         "{}",
         run.stderr
     );
+    // The summary names the failure again, however far its line scrolled.
+    let named = format!("Failed:\n  {}: ", dir.join("broken.png").display());
+    assert!(run.stderr.contains(&named), "{}", run.stderr);
     // No bars and no terminal codes when stderr is not a terminal.
     assert!(!run.stderr.contains('\u{1b}'), "{:?}", run.stderr);
     assert!(!run.stderr.contains("files ["), "{}", run.stderr);
@@ -116,12 +119,18 @@ fn a_terminal_shows_an_overall_bar_and_a_bar_per_file() {
     let home = Home::new();
     let dir = home.dir.path().join("tty");
     write_images(&dir, 12);
+    std::fs::write(dir.join("notes.png"), "this is text, not a PNG").unwrap();
     let run = home.admin_on_tty(&server, &format!("upload --dir {} --jobs 2", dir.display()));
-    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     let screen = &run.stdout;
-    assert!(screen.contains("/12 files ["), "no overall bar: {screen}");
+    // The total counts every file named from the first frame: the refused one is done.
+    assert!(screen.contains("1/13 files ["), "no overall bar: {screen}");
+    assert!(!screen.contains("/12 files"), "the total changed: {screen}");
     assert!(screen.contains("↑ img"), "no per-file bar: {screen}");
-    assert!(screen.contains("Uploaded 12 of 12 files"), "{screen}");
+    // The last frame is the whole batch.
+    assert!(screen.contains("13/13 files ["), "the bar ended short: {screen}");
+    assert!(screen.contains("Uploaded 12 of 13 files"), "{screen}");
+    assert!(screen.contains("notes.png: the file is not a PNG"), "{screen}");
 }
 
 #[test]
@@ -193,9 +202,10 @@ fn uploads_are_listed_and_deleted_by_id() {
             "10",
         ],
     );
+    // In sizes a person reads, not raw byte counts.
     assert!(
-        big.fails(1).contains("larger than the 10-byte limit")
-            || big.stdout.contains("larger than the 10-byte limit"),
+        big.fails(1).contains(" is larger than the 10 B limit")
+            || big.stdout.contains(" is larger than the 10 B limit"),
         "{}{}",
         big.stdout,
         big.stderr
