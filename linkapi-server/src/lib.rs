@@ -120,6 +120,16 @@ fn default_domain(public_url: Option<&str>, bound: SocketAddr) -> Result<(String
     Ok((host.to_owned(), scheme))
 }
 
+/// `home_url` from the configuration file, checked: an absolute http(s) URL.
+fn home_url(raw: &str) -> Result<String> {
+    match url::Url::parse(raw) {
+        Ok(url) if matches!(url.scheme(), "http" | "https") && url.host_str().is_some() => {
+            Ok(url.to_string())
+        }
+        _ => bail!("home_url {raw:?} is not an http(s) URL"),
+    }
+}
+
 /// A bound, started server that has not begun accepting.
 pub struct Server {
     listener: TcpListener,
@@ -284,6 +294,7 @@ impl Server {
                 .template_limit
                 .unwrap_or(defaults.template_limit)
                 .max(0),
+            home_url: file.home_url.as_deref().map(home_url).transpose()?,
         };
         let server_defaults = ServerConfig::default();
         let config = ServerConfig {

@@ -128,9 +128,15 @@ fn a_terminal_shows_an_overall_bar_and_a_bar_per_file() {
     assert!(!screen.contains("/12 files"), "the total changed: {screen}");
     assert!(screen.contains("↑ img"), "no per-file bar: {screen}");
     // The last frame is the whole batch.
-    assert!(screen.contains("13/13 files ["), "the bar ended short: {screen}");
+    assert!(
+        screen.contains("13/13 files ["),
+        "the bar ended short: {screen}"
+    );
     assert!(screen.contains("Uploaded 12 of 13 files"), "{screen}");
-    assert!(screen.contains("notes.png: the file is not a PNG"), "{screen}");
+    assert!(
+        screen.contains("notes.png: the file is not a PNG"),
+        "{screen}"
+    );
 }
 
 #[test]

@@ -566,6 +566,7 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
             handler!(pb::favicon),
         )
         .answers(Output::NoContent),
+        public("/", "home", Envelope::Page, handler!(pb::home)).answers(Output::Html),
         public(
             "/{code}",
             "redirect",

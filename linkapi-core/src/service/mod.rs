@@ -121,6 +121,9 @@ pub struct AppConfig {
     pub uploads: UploadConfig,
     /// Templates (other than the generic one) each user's chains may use.
     pub template_limit: i64,
+    /// Where `GET /` sends people (an http(s) URL: the operator's own site); `None` answers a
+    /// plain page naming the service.
+    pub home_url: Option<String>,
 }
 
 /// The header a trusted reverse proxy names the client in.
@@ -151,6 +154,7 @@ impl Default for AppConfig {
             max_pending_visits: 2_000_000,
             uploads: UploadConfig::default(),
             template_limit: 10,
+            home_url: None,
         }
     }
 }

@@ -3,7 +3,7 @@
 use reqwest::StatusCode;
 use serde_json::json;
 
-use crate::support::{ADMIN_KEY, START, TestServer, eventually};
+use crate::support::{ADMIN_KEY, Options, START, TestServer, eventually};
 
 #[tokio::test]
 async fn live_unknown_deleted_and_expired_links() {
@@ -288,4 +288,29 @@ async fn a_cached_link_is_served_without_reading_the_database() {
             Some("https://cached.example/")
         );
     }
+}
+
+#[tokio::test]
+async fn the_root_names_the_service_or_goes_where_the_operator_says() {
+    let server = TestServer::start().await;
+    let root = server.client.get(server.url("/")).send().await.unwrap();
+    assert_eq!(root.status(), StatusCode::OK);
+    assert!(
+        root.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/html")
+    );
+    let page = root.text().await.unwrap();
+    assert!(page.contains("This server hosts short links"), "{page}");
+    assert!(!page.contains("does not exist"), "{page}");
+
+    let server = TestServer::start_with(Options {
+        home_url: Some("https://www.example.com/"),
+        ..Options::default()
+    })
+    .await;
+    let root = server.client.get(server.url("/")).send().await.unwrap();
+    assert_eq!(root.status(), StatusCode::FOUND);
+    assert_eq!(root.headers()["location"], "https://www.example.com/");
 }

@@ -48,6 +48,8 @@ pub struct Options {
     pub template_limit: i64,
     /// Length of generated codes (1 makes collisions common).
     pub code_length: usize,
+    /// Where `GET /` redirects.
+    pub home_url: Option<&'static str>,
 }
 
 impl Default for Options {
@@ -76,6 +78,7 @@ impl Default for Options {
             blobs: None,
             template_limit: 10,
             code_length: 6,
+            home_url: None,
         }
     }
 }
@@ -213,6 +216,7 @@ impl TestServer {
             },
             template_limit: options.template_limit,
             code_length: options.code_length,
+            home_url: options.home_url.map(str::to_owned),
             ..AppConfig::default()
         };
         let app = App::start(store, Arc::new(clock.clone()), config)

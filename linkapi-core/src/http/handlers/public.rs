@@ -60,6 +60,25 @@ pub(crate) async fn favicon(_app: &App, _call: PublicCall<'_>) -> Result<Respons
     Ok(response)
 }
 
+/// # `GET /`: the server's own root. A 302 to the deployment's `home_url` when it names one
+/// (the operator's site), else a plain page saying what the server is: not the unknown-link
+/// page a code would get, which told someone trying the bare domain that something was broken.
+pub(crate) async fn home(app: &App, _call: PublicCall<'_>) -> Result<Response> {
+    let Some(home) = &app.config().home_url else {
+        return Ok(page(
+            StatusCode::OK,
+            "linkapi",
+            "This server hosts short links: each link is this address followed by its code.",
+        ));
+    };
+    let location = HeaderValue::from_str(home).map_err(|_| {
+        crate::error::Error::Internal(format!("home_url {home:?} is not a header value").into())
+    })?;
+    let mut response = page(StatusCode::FOUND, "Redirecting", "Redirecting…");
+    response.headers_mut().insert(header::LOCATION, location);
+    Ok(response)
+}
+
 /// The client's address by the deployment's trusted-proxy rule.
 fn client(app: &App, call: &PublicCall<'_>) -> std::net::IpAddr {
     let config = app.config();
