@@ -129,6 +129,8 @@ pub struct FileConfig {
     pub storage: Option<StorageConfig>,
     /// Templates (other than the generic one) each user's chains may use [default: 10].
     pub template_limit: Option<i64>,
+    /// Whether keys with scope admin are rate limited too [default: false].
+    pub rate_limit_admin_keys: Option<bool>,
     /// Where `GET /` redirects (an http(s) URL) [default: none, a plain page naming the
     /// service].
     pub home_url: Option<String>,

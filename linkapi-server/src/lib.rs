@@ -295,6 +295,9 @@ impl Server {
                 .unwrap_or(defaults.template_limit)
                 .max(0),
             home_url: file.home_url.as_deref().map(home_url).transpose()?,
+            rate_limit_admin_keys: file
+                .rate_limit_admin_keys
+                .unwrap_or(defaults.rate_limit_admin_keys),
         };
         let server_defaults = ServerConfig::default();
         let config = ServerConfig {

@@ -568,6 +568,25 @@ async fn import(
     if !ctx.out.stderr_tty {
         bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
     }
+    // A bar that stops moving says why: the client is waiting out the key's rate limit.
+    let waiting = tokio::spawn({
+        let (bar, client) = (bar.clone(), client.clone());
+        async move {
+            loop {
+                let left = client
+                    .rate_limit_waits()
+                    .until
+                    .map(|until| until.saturating_duration_since(std::time::Instant::now()));
+                bar.set_message(match left {
+                    Some(left) if !left.is_zero() => {
+                        format!("waiting {} s for the rate limit", left.as_secs() + 1)
+                    }
+                    _ => String::new(),
+                });
+                tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+            }
+        }
+    });
     let (mut created, mut failed, mut created_before) = (0usize, 0usize, 0usize);
     for (index, batch) in lines.chunks(IMPORT_BATCH).enumerate() {
         // Lines that did not parse are reported as they are; the others go in one request.
@@ -624,9 +643,20 @@ async fn import(
         }
         bar.inc(batch.len() as u64);
     }
+    waiting.abort();
     bar.finish_and_clear();
     ctx.out
         .note(&format!("Created {created} chains; {failed} failed."));
+    let waits = client.rate_limit_waits();
+    if waits.count > 0 {
+        ctx.out.note(&format!(
+            "Waited {} s in all for the key's rate limit ({} times). Keys with scope admin are \
+             not limited unless the server sets rate_limit_admin_keys; rate_limit_per_second \
+             raises everyone's limit.",
+            waits.total.as_secs(),
+            waits.count
+        ));
+    }
     if created_before > 0 {
         ctx.out.note(&format!(
             "{created_before} more had been created by an earlier run of this import (the same \

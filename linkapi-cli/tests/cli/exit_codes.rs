@@ -84,8 +84,9 @@ fn other_failures_exit_1_with_friendly_messages() {
 #[test]
 fn rate_limits_are_waited_out_and_past_patience_say_how_long_to_wait() {
     // One request per second with no burst: back-to-back commands meet the limit.
-    let server =
-        TestServer::start_with_config(Some("rate_limit_per_second = 1\nrate_limit_burst = 1\n"));
+    let server = TestServer::start_with_config(Some(
+        "rate_limit_per_second = 1\nrate_limit_burst = 1\nrate_limit_admin_keys = true\n",
+    ));
     let home = Home::new();
     // A script of commands: each waits its turn rather than failing.
     for _ in 0..4 {

@@ -166,3 +166,56 @@ fn listing_every_chain_fetches_the_largest_pages() {
     let requests = answers_counted(&server, "chains.list", 200) - before;
     assert_eq!(requests, 3.0, "230 chains at 100 a page");
 }
+
+#[test]
+fn an_import_that_waits_for_the_rate_limit_says_so() {
+    let server =
+        TestServer::start_with_config(Some("rate_limit_per_second = 1\nrate_limit_burst = 1\n"));
+    let home = Home::new();
+    // The admin key is not limited; a script's own key is.
+    let user = home
+        .admin(
+            &server,
+            &["admin", "user", "create", "importer", "--json=id"],
+        )
+        .json()["id"]
+        .to_string();
+    let key = home
+        .admin(
+            &server,
+            &[
+                "admin",
+                "key",
+                "create",
+                "--user",
+                &user,
+                "--scope",
+                "chains:write",
+                "--json=api_key",
+            ],
+        )
+        .json()["api_key"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    // Three batches of at most 2,000 lines: three requests a second apart at least.
+    let lines: String = std::iter::once("target_url\n".to_owned())
+        .chain((0..4001).map(|i| format!("https://e.com/{i}\n")))
+        .collect();
+    let mut cmd = home.cmd();
+    cmd.env("LINKAPI_HOST", &server.url)
+        .env("LINKAPI_API_KEY", &key);
+    let run = home.run_with(cmd, &["chain", "import", "-"], Some(&lines));
+    run.ok();
+    assert!(
+        run.stderr.contains("Created 4001 chains; 0 failed."),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("for the key's rate limit"),
+        "the wait is not silent: {}",
+        run.stderr
+    );
+    assert!(answers_counted(&server, "chains.create_bulk", 429) >= 1.0);
+}

@@ -84,8 +84,9 @@ fn fifty_files_with_one_bad_upload_the_rest_and_exit_non_zero() {
 
 #[test]
 fn uploads_that_meet_a_rate_limit_are_retried_until_they_pass() {
-    let server =
-        TestServer::start_with_config(Some("rate_limit_per_second = 2\nrate_limit_burst = 2\n"));
+    let server = TestServer::start_with_config(Some(
+        "rate_limit_per_second = 2\nrate_limit_burst = 2\nrate_limit_admin_keys = true\n",
+    ));
     let home = Home::new();
     let dir = home.dir.path().join("limited");
     write_images(&dir, 8);
@@ -142,8 +143,9 @@ fn a_terminal_shows_an_overall_bar_and_a_bar_per_file() {
 #[test]
 fn ctrl_c_stops_and_says_what_was_uploaded() {
     // One request per second: the batch takes many seconds, and is interrupted within it.
-    let server =
-        TestServer::start_with_config(Some("rate_limit_per_second = 1\nrate_limit_burst = 1\n"));
+    let server = TestServer::start_with_config(Some(
+        "rate_limit_per_second = 1\nrate_limit_burst = 1\nrate_limit_admin_keys = true\n",
+    ));
     let home = Home::new();
     let dir = home.dir.path().join("interrupted");
     write_images(&dir, 20);

@@ -148,6 +148,20 @@ pub struct Client {
     key: Arc<str>,
     patience: RateLimitPatience,
     idempotency: Option<Idempotency>,
+    /// Shared by the client and its clones.
+    waits: Arc<std::sync::Mutex<RateLimitWaits>>,
+}
+
+/// The rate-limit waits of a client and its clones, for a program to show (a progress bar
+/// that says why it stopped moving).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RateLimitWaits {
+    /// Waits so far.
+    pub count: u64,
+    /// Their total length.
+    pub total: Duration,
+    /// When the wait in progress ends, if one is.
+    pub until: Option<std::time::Instant>,
 }
 
 /// A client's `Idempotency-Key`, and whether the last answer was the one kept under it.
@@ -224,6 +238,7 @@ impl Client {
             base: base.trim_end_matches('/').into(),
             key: api_key.into(),
             patience: RateLimitPatience::default(),
+            waits: Arc::default(),
             idempotency: None,
         })
     }
@@ -261,6 +276,15 @@ impl Client {
     pub fn wait_out_rate_limits(mut self, tries: u32, max_wait: Duration) -> Client {
         self.patience = RateLimitPatience { tries, max_wait };
         self
+    }
+
+    /// The waits for rate limits of this client and its clones so far (see
+    /// [`Client::wait_out_rate_limits`]).
+    pub fn rate_limit_waits(&self) -> RateLimitWaits {
+        *self
+            .waits
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// The server's base URL.
@@ -307,6 +331,30 @@ impl Client {
         }
     }
 
+    fn note_rate_limit_wait(&self, wait: Duration) {
+        let mut waits = self
+            .waits
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        waits.count += 1;
+        waits.total += wait;
+        let until = std::time::Instant::now() + wait;
+        waits.until = Some(waits.until.map_or(until, |other| other.max(until)));
+    }
+
+    fn note_rate_limit_wait_over(&self) {
+        let mut waits = self
+            .waits
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if waits
+            .until
+            .is_some_and(|until| until <= std::time::Instant::now())
+        {
+            waits.until = None;
+        }
+    }
+
     /// Sends `request` (again, while rate limited, as far as the client's patience goes): the
     /// body of a success, or the error the answer (or the exchange) amounts to.
     async fn fetch(
@@ -319,6 +367,7 @@ impl Client {
         loop {
             let again = request.try_clone();
             let outcome = self.fetch_once(request, url).await;
+            let mut for_rate_limit = false;
             let wait = match &outcome {
                 Err(ClientError::Api {
                     status: 429,
@@ -327,6 +376,7 @@ impl Client {
                     ..
                 }) if code == "rate_limited" && rate_limited < self.patience.tries => {
                     rate_limited += 1;
+                    for_rate_limit = true;
                     retry_after
                         .map(|s| Duration::from_secs(s.max(1)))
                         .filter(|wait| *wait <= self.patience.max_wait)
@@ -351,7 +401,13 @@ impl Client {
             };
             match (again, wait) {
                 (Some(next), Some(wait)) => {
+                    if for_rate_limit {
+                        self.note_rate_limit_wait(wait);
+                    }
                     tokio::time::sleep(wait).await;
+                    if for_rate_limit {
+                        self.note_rate_limit_wait_over();
+                    }
                     request = next;
                 }
                 _ => return outcome,

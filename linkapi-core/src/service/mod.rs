@@ -97,6 +97,8 @@ pub struct AppConfig {
     pub code_length: usize,
     /// Per-key request rate; `None` turns rate limiting off.
     pub rate_limit: Option<RateLimit>,
+    /// Whether keys with scope `admin` (or `*`) are rate limited too; by default they are not.
+    pub rate_limit_admin_keys: bool,
     /// Chains a user may create per day unless the user has a quota of its own.
     pub daily_create_quota: i64,
     /// Links the redirect cache holds.
@@ -143,6 +145,7 @@ impl Default for AppConfig {
             default_scheme: Scheme::Http,
             code_length: 6,
             rate_limit: Some(RateLimit::default()),
+            rate_limit_admin_keys: false,
             daily_create_quota: 10_000,
             link_cache_capacity: 100_000,
             key_cache_capacity: 10_000,

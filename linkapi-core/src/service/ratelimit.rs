@@ -76,7 +76,11 @@ impl KeyLimiter {
 }
 
 impl App {
-    /// Takes a token from the principal's bucket.
+    /// Takes a token from the principal's bucket. Keys with scope `admin` (or `*`) have none
+    /// unless the deployment limits them too ([`AppConfig::rate_limit_admin_keys`]): they are
+    /// the operator's own scripts, and the limit is there against everyone else's.
+    ///
+    /// [`AppConfig::rate_limit_admin_keys`]: super::AppConfig::rate_limit_admin_keys
     ///
     /// # Errors
     /// [`Error::RateLimited`] with the wait when the bucket is empty.
@@ -84,6 +88,11 @@ impl App {
         let Some(limiter) = &self.inner.limiter else {
             return Ok(None);
         };
+        if !self.config().rate_limit_admin_keys
+            && crate::model::Scope::Admin.is_granted_by(&principal.scopes)
+        {
+            return Ok(None);
+        }
         match limiter.limiter.check_key(&principal.key_id) {
             Ok(snapshot) => Ok(Some(RateState {
                 limit: limiter.burst,

@@ -58,6 +58,49 @@ async fn a_key_over_its_rate_gets_429_with_retry_after() {
 }
 
 #[tokio::test]
+async fn admin_keys_are_not_rate_limited_unless_the_deployment_says_so() {
+    let tight = |rate_limit_admin_keys| Options {
+        rate_limit: Some(RateLimit {
+            per_second: NonZeroU32::new(1).unwrap(),
+            burst: NonZeroU32::new(2).unwrap(),
+        }),
+        rate_limit_admin_keys,
+        ..Options::default()
+    };
+    // The operator's own scripts run with an admin key: never throttled by default.
+    let server = TestServer::start_with(tight(false)).await;
+    for _ in 0..20 {
+        let reply = server.get("/admin/users", ADMIN_KEY).await;
+        assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
+        assert_eq!(reply.header("x-ratelimit-limit"), None);
+    }
+    // Everyone else is.
+    let (_, key) = server.full_user("limited").await;
+    let statuses: Vec<StatusCode> =
+        futures_util::future::join_all((0..6).map(|_| server.get("/chains", &key)))
+            .await
+            .into_iter()
+            .map(|reply| reply.status)
+            .collect();
+    assert!(
+        statuses.contains(&StatusCode::TOO_MANY_REQUESTS),
+        "{statuses:?}"
+    );
+
+    let server = TestServer::start_with(tight(true)).await;
+    let statuses: Vec<StatusCode> =
+        futures_util::future::join_all((0..6).map(|_| server.get("/admin/users", ADMIN_KEY)))
+            .await
+            .into_iter()
+            .map(|reply| reply.status)
+            .collect();
+    assert!(
+        statuses.contains(&StatusCode::TOO_MANY_REQUESTS),
+        "rate_limit_admin_keys limits admin keys too: {statuses:?}"
+    );
+}
+
+#[tokio::test]
 async fn the_daily_quota_stops_creation_until_tomorrow() {
     let server = TestServer::start_with(Options {
         daily_create_quota: 2,

@@ -50,6 +50,8 @@ pub struct Options {
     pub code_length: usize,
     /// Where `GET /` redirects.
     pub home_url: Option<&'static str>,
+    /// Whether admin keys are rate limited too.
+    pub rate_limit_admin_keys: bool,
 }
 
 impl Default for Options {
@@ -79,6 +81,7 @@ impl Default for Options {
             template_limit: 10,
             code_length: 6,
             home_url: None,
+            rate_limit_admin_keys: false,
         }
     }
 }
@@ -217,6 +220,7 @@ impl TestServer {
             template_limit: options.template_limit,
             code_length: options.code_length,
             home_url: options.home_url.map(str::to_owned),
+            rate_limit_admin_keys: options.rate_limit_admin_keys,
             ..AppConfig::default()
         };
         let app = App::start(store, Arc::new(clock.clone()), config)
