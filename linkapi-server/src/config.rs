@@ -61,6 +61,10 @@ pub struct ServeArgs {
     pub config: Option<PathBuf>,
 }
 
+/// Where a server listens when nothing says: loopback only, so a first start exposes nothing.
+pub(crate) const DEFAULT_LISTEN: SocketAddr =
+    SocketAddr::new(std::net::IpAddr::V4(std::net::Ipv4Addr::LOCALHOST), 8080);
+
 /// The configuration file. Every key is optional.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -263,6 +267,96 @@ pub fn default_data_dir() -> Result<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The README's configuration block, which says it is every key at its default.
+    fn readme_defaults() -> (String, FileConfig) {
+        let readme = include_str!("../../README.md");
+        let start = readme
+            .find("**This is every key, set to its default**")
+            .expect("the README states the defaults");
+        let block = &readme[start..];
+        let block = &block[block.find("```toml\n").expect("a toml block") + 8..];
+        let block = &block[..block.find("```").expect("the block ends")];
+        let file = toml::from_str(block).expect("every key of the block is a key of the file");
+        (block.to_owned(), file)
+    }
+
+    #[test]
+    fn the_readmes_configuration_block_is_every_key_at_its_default() {
+        use linkapi_core::service::{AppConfig, RateLimit};
+        use linkapi_core::store::postgres::PgOptions;
+        let (text, file) = readme_defaults();
+        let app = AppConfig::default();
+        let server = linkapi_core::ServerConfig::default();
+        let rate = RateLimit::default();
+        assert_eq!(file.listen, Some(DEFAULT_LISTEN));
+        assert_eq!(
+            file.database_max_connections,
+            Some(PgOptions::default().max_connections)
+        );
+        assert_eq!(file.rate_limit_per_second, Some(rate.per_second.get()));
+        assert_eq!(file.rate_limit_burst, Some(rate.burst.get()));
+        assert_eq!(file.rate_limit_admin_keys, Some(app.rate_limit_admin_keys));
+        assert_eq!(file.rate_limit_instances, Some(1));
+        assert_eq!(file.daily_create_quota, Some(app.daily_create_quota));
+        assert_eq!(file.out_id_required, Some(app.out_id_required.clone()));
+        assert_eq!(file.code_length, Some(app.code_length));
+        assert_eq!(file.link_cache_capacity, Some(app.link_cache_capacity));
+        assert_eq!(file.key_cache_capacity, Some(app.key_cache_capacity));
+        assert_eq!(file.max_connections, Some(server.max_connections));
+        assert_eq!(file.max_body_bytes, Some(server.max_body_bytes));
+        let secs = |d: Duration| Some(d.as_secs());
+        assert_eq!(
+            file.header_read_timeout_secs,
+            secs(server.header_read_timeout)
+        );
+        assert_eq!(file.idle_timeout_secs, secs(server.idle_timeout));
+        assert_eq!(file.body_read_timeout_secs, secs(server.body_read_timeout));
+        assert_eq!(file.grace_period_secs, secs(server.grace_period));
+        let zone = file.time_zone.as_deref().expect("time_zone");
+        assert_eq!(
+            linkapi_core::clock::Calendar::named(zone).map(|c| c.name().to_owned()),
+            Ok(app.calendar.name().to_owned())
+        );
+        assert_eq!(file.trusted_proxies, Some(Vec::new()));
+        assert!(app.trusted_proxies.is_empty());
+        assert_eq!(
+            file.client_address_header.as_deref(),
+            Some("x-forwarded-for")
+        );
+        assert_eq!(
+            file.visit_flush_interval_ms,
+            Some(app.visit_flush_interval.as_millis() as u64)
+        );
+        assert_eq!(file.max_pending_visits, Some(app.max_pending_visits));
+        assert_eq!(file.metrics_access.as_deref(), Some("loopback"));
+        assert_eq!(server.metrics_access, linkapi_core::MetricsAccess::Loopback);
+        assert_eq!(file.upload_max_file_bytes, Some(app.uploads.max_file_bytes));
+        assert_eq!(file.upload_quota_bytes, Some(app.uploads.quota_bytes));
+        assert_eq!(
+            file.upload_max_image_pixels,
+            Some(app.uploads.image_limits.max_pixels)
+        );
+        assert_eq!(
+            file.upload_max_image_frames,
+            Some(app.uploads.image_limits.max_frames)
+        );
+        assert_eq!(file.template_limit, Some(app.template_limit));
+        let storage = file.storage.clone().expect("[storage]");
+        let data = Path::new("/var/lib/linkapi");
+        assert_eq!(
+            format!("{:?}", storage.backend(data).expect("a backend")),
+            format!(
+                "{:?}",
+                StorageConfig::default().backend(data).expect("a backend")
+            )
+        );
+        // Keys without a default are there, commented out, with an example.
+        for key in ["data_dir", "public_url", "database_url", "home_url", "dir"] {
+            assert!(text.contains(&format!("# {key} = ")), "{key} is not shown");
+        }
+        assert!(file.home_url.is_none() && app.home_url.is_none());
+    }
 
     #[test]
     fn the_storage_table_names_a_directory_or_a_complete_bucket() {

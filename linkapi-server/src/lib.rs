@@ -188,7 +188,7 @@ impl Server {
         let listen = args
             .listen
             .or(file.listen)
-            .unwrap_or_else(|| SocketAddr::from(([127, 0, 0, 1], 8080)));
+            .unwrap_or(config::DEFAULT_LISTEN);
         let listener = TcpListener::bind(listen)
             .await
             .with_context(|| format!("listening on {listen}"))?;
