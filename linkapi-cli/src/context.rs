@@ -180,6 +180,39 @@ fn ask_yes_no(question: &str) -> Result<bool> {
     ))
 }
 
+/// Asks `prompt` on stderr and reads a line without echoing it (a key). Ctrl-C there puts the
+/// terminal back as it was (echo on) and exits 130: hidden input turns echo off, and a
+/// process killed while it is off leaves the shell typing blind.
+///
+/// # Errors
+/// Prompt I/O failures.
+pub async fn ask_hidden(prompt: String) -> Result<String> {
+    #[cfg(unix)]
+    let saved = rustix::termios::tcgetattr(std::io::stdin()).ok();
+    let read = tokio::task::spawn_blocking(move || {
+        dialoguer::Password::new().with_prompt(prompt).interact()
+    });
+    tokio::select! {
+        answer = read => Ok(answer??),
+        _ = tokio::signal::ctrl_c() => {
+            #[cfg(unix)]
+            if let Some(saved) = saved {
+                let _ = rustix::termios::tcsetattr(
+                    std::io::stdin(),
+                    rustix::termios::OptionalActions::Now,
+                    &saved,
+                );
+            }
+            // The reading thread is still blocked on the terminal: leave without waiting for it.
+            #[allow(clippy::print_stderr)]
+            {
+                eprintln!();
+            }
+            std::process::exit(i32::from(crate::exit::INTERRUPTED));
+        }
+    }
+}
+
 /// `err`, or, when it is [`NotLoggedIn`] and the server cannot be reached, the connection
 /// failure: a missing key is the reason only when there is a server to send one to (a wrong
 /// port with no key stored would otherwise say "not logged in").

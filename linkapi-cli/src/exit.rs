@@ -12,6 +12,8 @@ pub const FAILURE: u8 = 1;
 pub const USAGE: u8 = 2;
 /// 4: authentication.
 pub const AUTH: u8 = 4;
+/// 130: interrupted by Ctrl-C (128 + SIGINT), as a shell reports it.
+pub const INTERRUPTED: u8 = 130;
 
 /// A usage mistake found after parsing (a bad `--json` field, a prompt that cannot be shown).
 #[derive(Debug, thiserror::Error)]

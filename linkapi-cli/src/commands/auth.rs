@@ -69,9 +69,8 @@ async fn login(mut ctx: Context, with_key: bool, insecure_storage: bool) -> Resu
         std::io::stdin().read_to_string(&mut text)?;
         text.trim().to_owned()
     } else if ctx.can_prompt() {
-        dialoguer::Password::new()
-            .with_prompt(format!("API key for {}", ctx.host))
-            .interact()?
+        crate::context::ask_hidden(format!("API key for {}", ctx.host))
+            .await?
             .trim()
             .to_owned()
     } else {

@@ -41,6 +41,25 @@ fn ctrl_c_at_a_confirmation_leaves_the_terminal_as_it_was() {
 }
 
 #[test]
+fn ctrl_c_at_the_hidden_key_prompt_turns_echo_back_on() {
+    let server = TestServer::start();
+    let home = Home::new();
+    // The shell survives the Ctrl-C (a trap, which its children do not inherit) to report the
+    // terminal's echo flag afterwards.
+    let run = home.in_terminal(
+        &server,
+        None,
+        "bash -c 'trap : INT; \"$LINKAPI\" auth login; echo \"rc=$?\"; stty -a'",
+        &[("API key for", "\x03")],
+    );
+    let screen = run.ok();
+    assert!(screen.contains("rc=130"), "{screen:?}");
+    let flags: Vec<&str> = screen.split_whitespace().collect();
+    assert!(flags.contains(&"echo"), "echo is off: {screen:?}");
+    assert!(!flags.contains(&"-echo"), "echo is off: {screen:?}");
+}
+
+#[test]
 fn declining_a_delete_says_so_and_succeeds() {
     let server = TestServer::start();
     let home = Home::new();

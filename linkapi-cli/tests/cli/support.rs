@@ -260,20 +260,31 @@ impl Home {
         args: &str,
         typing: &[(&str, &str)],
     ) -> Run {
+        let command = format!("{} {args}", env!("CARGO_BIN_EXE_linkapi"));
+        self.in_terminal(server, key, &command, typing)
+    }
+
+    /// As [`Home::on_terminal_typing`], for a shell command line (`$LINKAPI` names the
+    /// binary).
+    pub fn in_terminal(
+        &self,
+        server: &TestServer,
+        key: Option<&str>,
+        command: &str,
+        typing: &[(&str, &str)],
+    ) -> Run {
         use std::io::Read;
         use std::sync::{Arc, Mutex};
         let mut cmd = Command::new("script");
-        cmd.args([
-            "-qec",
-            &format!("{} {args}", env!("CARGO_BIN_EXE_linkapi")),
-            "/dev/null",
-        ]);
+        cmd.args(["-qec", command, "/dev/null"])
+            .env("LINKAPI", env!("CARGO_BIN_EXE_linkapi"));
         for (name, value) in self.cmd().get_envs() {
             if let Some(value) = value {
                 cmd.env(name, value);
             }
         }
-        cmd.env("LINKAPI_HOST", &server.url);
+        cmd.env("LINKAPI_HOST", &server.url)
+            .env("LINKAPI", env!("CARGO_BIN_EXE_linkapi"));
         if let Some(key) = key {
             cmd.env("LINKAPI_API_KEY", key);
         }
