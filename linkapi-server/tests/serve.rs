@@ -162,7 +162,9 @@ async fn instances_sharing_keys_each_enforce_their_share_of_the_rate_limit() {
     let config = dir.path().join("linkapi.toml");
     std::fs::write(
         &config,
-        "rate_limit_per_second = 30\nrate_limit_burst = 30\nrate_limit_instances = 3\n",
+        // The key is the first admin key: limited too, for this test.
+        "rate_limit_per_second = 30\nrate_limit_burst = 30\nrate_limit_instances = 3\n\
+         rate_limit_admin_keys = true\n",
     )
     .unwrap();
     let args = args(dir.path(), "127.0.0.1:0", Some(config));

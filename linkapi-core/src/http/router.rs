@@ -163,6 +163,7 @@ mod tests {
                             || route.name == "files.get"
                             || route.name == "favicon"
                             || route.name == "openapi"
+                            || route.name == "home"
                     );
                 }
                 Access::Key { query_key, .. } => {

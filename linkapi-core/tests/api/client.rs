@@ -267,8 +267,8 @@ async fn conversions_report_and_list() {
     }
 }
 
-/// Operations for browsers, not programs: a short link, hosted files, the favicon.
-const NOT_FOR_THE_CLIENT: [&str; 3] = ["redirect", "files.get", "favicon"];
+/// Operations for browsers, not programs: a short link, hosted files, the favicon, the root page.
+const NOT_FOR_THE_CLIENT: [&str; 4] = ["redirect", "files.get", "favicon", "home"];
 
 #[tokio::test]
 async fn the_client_calls_every_operation_by_the_servers_method_and_path() {
