@@ -76,28 +76,24 @@ async fn admin_keys_are_not_rate_limited_unless_the_deployment_says_so() {
     }
     // Everyone else is.
     let (_, key) = server.full_user("limited").await;
-    let statuses: Vec<StatusCode> =
-        futures_util::future::join_all((0..6).map(|_| server.get("/chains", &key)))
-            .await
-            .into_iter()
-            .map(|reply| reply.status)
-            .collect();
     assert!(
-        statuses.contains(&StatusCode::TOO_MANY_REQUESTS),
-        "{statuses:?}"
+        any_refused(&server, "/chains", &key).await,
+        "an ordinary key is limited"
     );
 
     let server = TestServer::start_with(tight(true)).await;
-    let statuses: Vec<StatusCode> =
-        futures_util::future::join_all((0..6).map(|_| server.get("/admin/users", ADMIN_KEY)))
-            .await
-            .into_iter()
-            .map(|reply| reply.status)
-            .collect();
     assert!(
-        statuses.contains(&StatusCode::TOO_MANY_REQUESTS),
-        "rate_limit_admin_keys limits admin keys too: {statuses:?}"
+        any_refused(&server, "/admin/users", ADMIN_KEY).await,
+        "rate_limit_admin_keys limits admin keys too"
     );
+}
+
+/// Whether six requests at once to `path` with `key` meet a 429.
+async fn any_refused(server: &TestServer, path: &str, key: &str) -> bool {
+    futures_util::future::join_all((0..6).map(|_| server.get(path, key)))
+        .await
+        .iter()
+        .any(|reply| reply.status == StatusCode::TOO_MANY_REQUESTS)
 }
 
 #[tokio::test]
