@@ -283,8 +283,31 @@ impl App {
     }
 
     /// Inserts a validated chain with `code`, or a random code when `None`; records the
-    /// answer on `receipt` in the same transaction.
+    /// answer on `receipt` in the same transaction. Where writes commit on their own, a chain
+    /// with no groups, jump settings or channels under no key goes in with the other plain
+    /// creates of the moment (`service::plain_creates`).
     pub(super) async fn insert_new_chain(
+        &self,
+        mut new: NewChain,
+        code: Option<String>,
+        receipt: Option<&Receipt<CreatedChain>>,
+    ) -> Result<CreatedChain> {
+        if let Some(queue) = &self.inner.plain_creates
+            && receipt.is_none()
+            && new.group_ids.is_empty()
+            && new.jump.is_none()
+            && new.channels.is_empty()
+        {
+            let custom = code.is_some();
+            new.code = code.unwrap_or_default();
+            return self.insert_plain_batched(queue, new, custom).await;
+        }
+        self.insert_new_chain_alone(new, code, receipt).await
+    }
+
+    /// [`App::insert_new_chain`] on its own: counted against the quota, inserted, and given
+    /// back its place if refused.
+    pub(super) async fn insert_new_chain_alone(
         &self,
         mut new: NewChain,
         code: Option<String>,

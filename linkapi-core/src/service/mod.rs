@@ -21,6 +21,7 @@ mod groups;
 mod idempotency;
 mod links;
 mod page_chains;
+mod plain_creates;
 mod qr;
 mod quota;
 mod ratelimit;
@@ -296,6 +297,9 @@ struct Inner {
     /// Whether the key and link caches may be trusted: how recently this instance caught up
     /// with the other instances' changes.
     freshness: freshness::Freshness,
+    /// Where plain creates wait to be inserted together; `None` where the store runs one
+    /// write at a time anyway (SQLite), which batches them itself.
+    plain_creates: Option<plain_creates::PlainCreates>,
 }
 
 impl std::fmt::Debug for App {
@@ -362,8 +366,9 @@ impl App {
         let sweep_every = config.uploads.sweep_interval;
         let config_capacity = config.link_cache_capacity;
         let store_for_workchat = store.clone();
+        let batched = !store.writes_one_at_a_time();
         let app = App {
-            inner: Arc::new(Inner {
+            inner: Arc::new_cyclic(|app| Inner {
                 keys: cache::CoherentCache::new(config.key_cache_capacity),
                 store,
                 clock,
@@ -380,6 +385,7 @@ impl App {
                 rotations: channels::Rotations::new(config_capacity),
                 workchat: Arc::new(StoredWorkchat(store_for_workchat)),
                 freshness,
+                plain_creates: batched.then(|| plain_creates::PlainCreates::start(app.clone())),
             }),
         };
         tokio::spawn(periodically(

@@ -76,11 +76,16 @@ impl App {
     /// interrupted). A failure is logged: the day's count stays one higher, which can only
     /// refuse a create, never allow one more.
     pub(super) async fn release_creation(&self, counted: Counted) {
-        let Counted::Reserved { user, day, .. } = counted else {
-            return;
-        };
+        if let Counted::Reserved { user, day, .. } = counted {
+            self.release_creations(user, day, 1).await;
+        }
+    }
+
+    /// Gives back `n` places `user` reserved on `day` and surely did not use; as
+    /// [`App::release_creation`].
+    pub(super) async fn release_creations(&self, user: UserId, day: Timestamp, n: i64) {
         let released = self
-            .transact(move |tx| Box::pin(async move { tx.add_creations(user, day, -1).await }))
+            .transact(move |tx| Box::pin(async move { tx.add_creations(user, day, -n).await }))
             .await;
         if let Err(err) = released {
             tracing::warn!(error = %err, user = user.0, "could not give back a quota reservation");

@@ -116,6 +116,59 @@ async fn racing_creates_of_one_custom_code_create_exactly_one() {
     }
 }
 
+#[tokio::test]
+async fn racing_creates_whose_random_codes_collide_each_get_their_own_and_use_their_quota_once() {
+    for backend in backends() {
+        // One-character codes (62 of them): fifty racing creates, inserted together, draw the
+        // same ones, and try longer codes once the short ones run out.
+        let servers = instances(backend.clone(), || Options {
+            daily_create_quota: RACERS as i64 + 5,
+            code_length: 1,
+            ..Options::default()
+        })
+        .await;
+        let (_, key) = servers[0].full_user("collider").await;
+        let answers = race_posts(
+            &servers,
+            RACERS,
+            "/chains",
+            &key,
+            |i| json!({"target_url": format!("https://e.com/{i}")}),
+        )
+        .await;
+        assert_eq!(
+            count(&answers, StatusCode::CREATED),
+            RACERS,
+            "{backend:?}: {answers:?}"
+        );
+        let codes: std::collections::HashSet<&str> = answers
+            .iter()
+            .map(|(_, body)| body["data"]["code"].as_str().unwrap_or_default())
+            .collect();
+        assert_eq!(
+            codes.len(),
+            RACERS,
+            "{backend:?}: every create has a code of its own"
+        );
+        // Retried codes took no extra places: exactly five more fit today.
+        for i in 0..5 {
+            let created = servers[i % servers.len()]
+                .post("/chains", &key, json!({"target_url": "https://e.com/more"}))
+                .await;
+            assert_eq!(
+                created.status,
+                StatusCode::CREATED,
+                "{backend:?}: {}",
+                created.text
+            );
+        }
+        servers[0]
+            .post("/chains", &key, json!({"target_url": "https://e.com/over"}))
+            .await
+            .assert_primary_error(StatusCode::TOO_MANY_REQUESTS, "quota_exceeded");
+    }
+}
+
 /// Two instances over one fresh PostgreSQL database; `None` (the test skips) without one.
 async fn two_instances() -> Option<(TestServer, TestServer)> {
     let backend = Backend::postgres()?;

@@ -14,6 +14,7 @@ use crate::{T0, conformance, domain, short_chain, tx, user};
 conformance!(
     a_page_chain_reads_back_with_its_groups_settings_and_channels,
     chain_codes_are_unique_per_domain_even_when_inserts_race,
+    plain_chains_inserted_together_each_get_their_code_or_none,
     chain_listings_page_newest_first_and_filter,
     chain_patches_change_only_what_they_name,
     deleted_chains_keep_their_code_and_answer_as_deleted,
@@ -144,6 +145,42 @@ async fn chain_codes_are_unique_per_domain_even_when_inserts_race(store: Arc<dyn
         .await)
     .unwrap();
     assert_eq!(store.chains_by_code(alice, "same").await.unwrap().len(), 2);
+}
+
+async fn plain_chains_inserted_together_each_get_their_code_or_none(store: Arc<dyn Store>) {
+    let alice = user(&store, "alice").await.id;
+    let d = domain(&store, "together.example").await.id;
+    let other = domain(&store, "other.example").await.id;
+    store
+        .insert_plain_chain(short_chain(alice, d, "held", T0))
+        .await
+        .unwrap()
+        .expect("inserted");
+    let inserted = store
+        .insert_plain_chains(vec![
+            short_chain(alice, d, "first", T0),
+            short_chain(alice, d, "held", T0),
+            short_chain(alice, d, "first", T0),
+            short_chain(alice, other, "first", T0),
+        ])
+        .await
+        .unwrap();
+    let codes: Vec<Option<(String, i64)>> = inserted
+        .iter()
+        .map(|c| c.as_ref().map(|c| (c.code.clone(), c.domain.id.0)))
+        .collect();
+    assert_eq!(
+        codes,
+        vec![
+            Some(("first".to_owned(), d.0)),
+            None,
+            None,
+            Some(("first".to_owned(), other.0)),
+        ],
+        "a taken code and a code given twice are None; another domain is free"
+    );
+    let found = store.link(d, "first").await.unwrap().expect("stored");
+    assert_eq!(Some(found.chain_id), inserted[0].as_ref().map(|c| c.id));
 }
 
 async fn chain_listings_page_newest_first_and_filter(store: Arc<dyn Store>) {

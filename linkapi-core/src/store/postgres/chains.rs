@@ -65,6 +65,52 @@ pub(super) async fn insert_plain(
     .await
 }
 
+/// Inserts the rows of `new` (not their groups, jump settings or channels) in one statement,
+/// which on a client outside a transaction commits by itself: one result per chain, in order,
+/// `None` where its code was taken. A (domain, code) given twice is sent once: the first has
+/// it, the later ones find it taken.
+pub(super) async fn insert_plain_rows(
+    c: &impl GenericClient,
+    new: &[NewChain],
+) -> StoreResult<Vec<Option<Chain>>> {
+    let mut seen = std::collections::HashSet::new();
+    let sent: Vec<&NewChain> = new
+        .iter()
+        .filter(|n| seen.insert((n.domain_id, n.code.as_str())))
+        .collect();
+    let column = |f: fn(&NewChain) -> i64| sent.iter().map(|n| f(n)).collect::<Vec<i64>>();
+    let text = |f: fn(&NewChain) -> &str| sent.iter().map(|n| f(n)).collect::<Vec<&str>>();
+    let rows = all(
+        c,
+        &INSERT_CHAINS,
+        &[
+            &column(|n| n.user_id.0),
+            &column(|n| n.kind.code()),
+            &sent
+                .iter()
+                .map(|n| n.sub_type)
+                .collect::<Vec<Option<i64>>>(),
+            &column(|n| n.domain_id.0),
+            &text(|n| &n.code),
+            &text(|n| &n.title),
+            &text(|n| &n.target_url),
+            &column(|n| n.valid_time),
+            &column(|n| n.created_at),
+            &ChainStatus::Normal.code(),
+        ],
+        chain_from_row,
+    )
+    .await?;
+    let mut by_code: std::collections::HashMap<(DomainId, String), Chain> = rows
+        .into_iter()
+        .map(|chain| ((chain.domain.id, chain.code.clone()), chain))
+        .collect();
+    Ok(new
+        .iter()
+        .map(|n| by_code.remove(&(n.domain_id, n.code.clone())))
+        .collect())
+}
+
 /// [`INSERT_CHAIN`] of many rows, given column by column; returns the rows inserted, in no
 /// particular order.
 static INSERT_CHAINS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
@@ -230,54 +276,18 @@ impl ChainWrites for PgTx<'_> {
         {
             return insert_each(self, new).await;
         }
-        // One statement for the rows, one for every group membership. A (domain, code) given
-        // twice is sent once: the first has it, the later ones find it taken.
-        let mut seen = std::collections::HashSet::new();
-        let sent: Vec<&NewChain> = new
-            .iter()
-            .filter(|n| seen.insert((n.domain_id, n.code.as_str())))
-            .collect();
-        let column = |f: fn(&NewChain) -> i64| sent.iter().map(|n| f(n)).collect::<Vec<i64>>();
-        let text = |f: fn(&NewChain) -> &str| sent.iter().map(|n| f(n)).collect::<Vec<&str>>();
-        let rows = all(
-            &self.tx,
-            &INSERT_CHAINS,
-            &[
-                &column(|n| n.user_id.0),
-                &column(|n| n.kind.code()),
-                &sent
-                    .iter()
-                    .map(|n| n.sub_type)
-                    .collect::<Vec<Option<i64>>>(),
-                &column(|n| n.domain_id.0),
-                &text(|n| &n.code),
-                &text(|n| &n.title),
-                &text(|n| &n.target_url),
-                &column(|n| n.valid_time),
-                &column(|n| n.created_at),
-                &ChainStatus::Normal.code(),
-            ],
-            chain_from_row,
-        )
-        .await?;
-        let mut by_code: std::collections::HashMap<(DomainId, String), Chain> = rows
-            .into_iter()
-            .map(|chain| ((chain.domain.id, chain.code.clone()), chain))
-            .collect();
+        // One statement for the rows, one for every group membership.
+        let mut inserted = insert_plain_rows(&self.tx, &new).await?;
         let mut members: (Vec<i64>, Vec<i64>, Vec<i64>) = Default::default();
-        let inserted: Vec<Option<Chain>> = new
-            .iter()
-            .map(|n| {
-                let mut chain = by_code.remove(&(n.domain_id, n.code.clone()))?;
-                for (position, group) in n.group_ids.iter().enumerate() {
-                    members.0.push(chain.id.0);
-                    members.1.push(group.0);
-                    members.2.push(position as i64);
-                }
-                chain.group_ids = n.group_ids.clone();
-                Some(chain)
-            })
-            .collect();
+        for (chain, n) in inserted.iter_mut().zip(&new) {
+            let Some(chain) = chain else { continue };
+            for (position, group) in n.group_ids.iter().enumerate() {
+                members.0.push(chain.id.0);
+                members.1.push(group.0);
+                members.2.push(position as i64);
+            }
+            chain.group_ids = n.group_ids.clone();
+        }
         if !members.0.is_empty() {
             execute(
                 &self.tx,

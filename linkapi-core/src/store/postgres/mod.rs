@@ -566,6 +566,22 @@ impl Store for PgStore {
         Ok(inserted)
     }
 
+    async fn insert_plain_chains(&self, new: Vec<NewChain>) -> StoreResult<Vec<Option<Chain>>> {
+        let inserted = chains::insert_plain_rows(&self.client().await?, &new).await?;
+        let links: Vec<Invalidation> = inserted
+            .iter()
+            .flatten()
+            .map(|chain| Invalidation::Link {
+                domain: chain.domain.id,
+                code: chain.code.clone(),
+            })
+            .collect();
+        if !links.is_empty() {
+            changes::announce_after_commit(&self.after_commit, &self.instance, &links).await?;
+        }
+        Ok(inserted)
+    }
+
     async fn reserve_creations(
         &self,
         user: UserId,
