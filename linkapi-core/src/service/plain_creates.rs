@@ -1,9 +1,9 @@
 //! Plain short-chain creates that arrive at once, inserted together: where each write commits
 //! on its own (PostgreSQL), one create is two statements and a durable commit, and the
 //! database's CPU and its log flushes bound how many a second it takes. Creates waiting at the
-//! same moment are taken as one batch: each owner's daily quota is reserved for all of theirs
-//! in one statement, the rows go in one statement and one durable commit, and every caller
-//! gets its own answer when that commit is done.
+//! same moment are taken as one batch: every owner's daily quota is reserved for all of
+//! their creates in one statement, the rows go in one statement and one durable commit, and
+//! every caller gets its own answer when that commit is done.
 //!
 //! A batch waits for nothing: the first create is taken as soon as a slot is free, with
 //! whatever else is already waiting, so an idle instance answers a lone create as fast as
@@ -129,20 +129,24 @@ impl App {
         }
         let default_quota = self.config().daily_create_quota;
         let code_length = self.config().code_length;
-        let reservations =
-            futures_util::future::join_all(by_owner.into_iter().map(|((user, day), creates)| {
-                let n = creates.len() as i64;
-                async move {
-                    let reserved = self
-                        .store()
-                        .reserve_creations(user, day, n, default_quota)
-                        .await;
-                    (day, creates, reserved)
-                }
-            }))
-            .await;
+        let (asks, owners): (Vec<_>, Vec<_>) = by_owner
+            .into_iter()
+            .map(|((user, day), creates)| ((user, day, creates.len() as i64), (day, creates)))
+            .unzip();
+        // Every owner's counters in one statement, whatever the number of owners.
+        let outcomes: Vec<Result<Option<i64>>> = match self
+            .store()
+            .reserve_creations_each(asks, default_quota)
+            .await
+        {
+            Ok(granted) => granted.into_iter().map(Ok).collect(),
+            Err(err) => {
+                let err = Error::from(err);
+                owners.iter().map(|_| Err(copy_of(&err))).collect()
+            }
+        };
         let mut reserved = Vec::new();
-        for (day, creates, outcome) in reservations {
+        for ((day, creates), outcome) in owners.into_iter().zip(outcomes) {
             match outcome {
                 Ok(Some(count)) => {
                     let first = count - creates.len() as i64;
@@ -172,7 +176,6 @@ impl App {
                     }
                 }
                 Err(err) => {
-                    let err = Error::from(err);
                     for waiting in creates {
                         let _ = waiting.answer.send(Err(copy_of(&err)));
                     }

@@ -329,6 +329,21 @@ pub trait Store:
         n: i64,
         default_quota: i64,
     ) -> StoreResult<Option<i64>>;
+    /// [`Store::reserve_creations`] of each `(user, day, n)` of `asks` (each pair of user and
+    /// day at most once): one result per ask, in order. PostgreSQL takes them all in one
+    /// statement, locking the counters in one order so that concurrent callers never
+    /// deadlock.
+    async fn reserve_creations_each(
+        &self,
+        asks: Vec<(UserId, Timestamp, i64)>,
+        default_quota: i64,
+    ) -> StoreResult<Vec<Option<i64>>> {
+        let mut granted = Vec::with_capacity(asks.len());
+        for (user, day, n) in asks {
+            granted.push(self.reserve_creations(user, day, n, default_quota).await?);
+        }
+        Ok(granted)
+    }
     /// [`VisitWrites::add_visits`] as a transaction of its own. A backend that several
     /// instances share runs it as one statement, so that no flush holds rows between round
     /// trips.

@@ -19,6 +19,7 @@ conformance!(
     chain_patches_change_only_what_they_name,
     deleted_chains_keep_their_code_and_answer_as_deleted,
     daily_creation_counts_are_distinct_when_creates_race,
+    reservations_for_several_owners_grant_each_what_fits,
     channel_visits_never_exceed_their_cap_when_takes_race,
 );
 
@@ -181,6 +182,46 @@ async fn plain_chains_inserted_together_each_get_their_code_or_none(store: Arc<d
     );
     let found = store.link(d, "first").await.unwrap().expect("stored");
     assert_eq!(Some(found.chain_id), inserted[0].as_ref().map(|c| c.id));
+}
+
+async fn reservations_for_several_owners_grant_each_what_fits(store: Arc<dyn Store>) {
+    let (alice, bob, carol) = (
+        user(&store, "alice").await.id,
+        user(&store, "bob").await.id,
+        user(&store, "carol").await.id,
+    );
+    let day = T0 - T0 % 86_400;
+    // A quota of 10: alice has 8 left after this, bob none.
+    assert_eq!(
+        store.reserve_creations(alice, day, 2, 10).await.unwrap(),
+        Some(2)
+    );
+    assert_eq!(
+        store.reserve_creations(bob, day, 10, 10).await.unwrap(),
+        Some(10)
+    );
+    let granted = store
+        .reserve_creations_each(
+            vec![
+                (carol, day, 3),
+                (alice, day, 9),
+                (bob, day, 1),
+                (alice, day + 86_400, 9),
+            ],
+            10,
+        )
+        .await
+        .unwrap();
+    assert_eq!(granted, vec![Some(3), None, None, Some(9)]);
+    // What was refused added nothing.
+    assert_eq!(
+        store.reserve_creations(alice, day, 8, 10).await.unwrap(),
+        Some(10)
+    );
+    assert_eq!(
+        store.reserve_creations(bob, day, 1, 10).await.unwrap(),
+        None
+    );
 }
 
 async fn chain_listings_page_newest_first_and_filter(store: Arc<dyn Store>) {

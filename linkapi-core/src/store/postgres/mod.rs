@@ -608,6 +608,53 @@ impl Store for PgStore {
         .await
     }
 
+    async fn reserve_creations_each(
+        &self,
+        asks: Vec<(UserId, Timestamp, i64)>,
+        default_quota: i64,
+    ) -> StoreResult<Vec<Option<i64>>> {
+        let users: Vec<i64> = asks.iter().map(|(user, _, _)| user.0).collect();
+        let days: Vec<i64> = asks.iter().map(|(_, day, _)| *day).collect();
+        let counts: Vec<i64> = asks.iter().map(|(_, _, n)| *n).collect();
+        let mut attempt = 1;
+        let granted = loop {
+            let client = self.client().await?;
+            // As reserve_creations, for many counters: rows are locked in (user, day) order.
+            let reserved = all(
+                &client,
+                "WITH deferred AS (SELECT set_config('synchronous_commit', 'off', true) AS off),
+                 asks AS (
+                    SELECT a.user_id, a.day, a.n FROM unnest($1::bigint[], $2::bigint[], $3::bigint[])
+                        AS a(user_id, day, n)
+                    JOIN users u ON u.id = a.user_id
+                    WHERE a.n <= coalesce(u.daily_quota, $4))
+                 INSERT INTO daily_creations AS d (user_id, day, count)
+                 SELECT asks.user_id, asks.day, asks.n FROM asks, deferred
+                 WHERE deferred.off = 'off'
+                 ORDER BY asks.user_id, asks.day
+                 ON CONFLICT (user_id, day) DO UPDATE SET count = d.count + excluded.count
+                    WHERE d.count + excluded.count
+                        <= (SELECT coalesce(daily_quota, $4) FROM users WHERE id = d.user_id)
+                 RETURNING user_id, day, count",
+                &[&users, &days, &counts, &default_quota],
+                |row| Ok(((row.int(0)?, row.int(1)?), row.int(2)?)),
+            )
+            .await;
+            match reserved {
+                Err(err) if is_contention(&err) && attempt < MAX_ATTEMPTS => {
+                    back_off(attempt).await;
+                    attempt += 1;
+                }
+                outcome => break outcome?,
+            }
+        };
+        let granted: std::collections::HashMap<(i64, i64), i64> = granted.into_iter().collect();
+        Ok(asks
+            .iter()
+            .map(|(user, day, _)| granted.get(&(user.0, *day)).copied())
+            .collect())
+    }
+
     async fn add_visits(
         &self,
         batch: Arc<VisitBatch>,
