@@ -11,7 +11,9 @@
 # Usage: bench/redirect.sh [seconds per run, default 10] [rounds, default 3]
 # Needs wrk and taskset (installed from Debian's packages when missing). Talks only to
 # 127.0.0.1. Set BENCH_VISITORS=N to spread requests over N client addresses (through the
-# trusted-proxy rule), making nearly every visit a new unique visitor to store.
+# trusted-proxy rule), making nearly every visit a new unique visitor to store. linkapi runs
+# with its default log level, as a user runs it; BENCH_LOG=warn (any LINKAPI_LOG filter)
+# measures another.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-10}
@@ -43,7 +45,9 @@ rate_limit_per_second = 0
 daily_create_quota = 1000000
 trusted_proxies = ["127.0.0.1"]
 TOML
-LINKAPI_INITIAL_API_KEY=$key LINKAPI_LOG=warn taskset -c 0 ./target/release/linkapi serve \
+if [ -n "${BENCH_LOG:-}" ]; then export LINKAPI_LOG=$BENCH_LOG; else unset LINKAPI_LOG; fi
+echo "linkapi log filter: ${LINKAPI_LOG:-the default (info)}"
+LINKAPI_INITIAL_API_KEY=$key taskset -c 0 ./target/release/linkapi serve \
   --listen 127.0.0.1:$port --data-dir "$work/data" --config "$work/linkapi.toml" \
   2>"$work/server.log" &
 server=$!

@@ -414,16 +414,32 @@ fn request_id(req: &Request<Incoming>) -> String {
 
 async fn handle(shared: &Shared, req: Request<Incoming>, peer: SocketAddr) -> http::Response<Body> {
     let id = request_id(&req);
-    let span = tracing::info_span!(
-        "request",
-        request_id = %id,
-        method = %req.method(),
-        route = tracing::field::Empty,
-        user = tracing::field::Empty,
-    );
+    let matched = shared.router.route(req.method(), req.uri().path());
+    // Visitors' requests (short links, hosted files: nearly all the traffic) are logged at
+    // debug, API calls at info: the default log then costs a redirect nothing, and says what
+    // an operator wants to read.
+    let for_visitors =
+        matches!(&matched, Matched::Route(route, _) if route.errors == Envelope::Page);
+    let span = if for_visitors {
+        tracing::debug_span!(
+            "request",
+            request_id = %id,
+            method = %req.method(),
+            route = tracing::field::Empty,
+            user = tracing::field::Empty,
+        )
+    } else {
+        tracing::info_span!(
+            "request",
+            request_id = %id,
+            method = %req.method(),
+            route = tracing::field::Empty,
+            user = tracing::field::Empty,
+        )
+    };
     async move {
         let started = Instant::now();
-        let (operation, surface, rate, result) = dispatch(shared, req, peer).await;
+        let (operation, surface, rate, result) = dispatch(shared, matched, req, peer).await;
         let metrics = shared.app.metrics();
         if let Err(err) = &result
             && err.is_store_failure()
@@ -442,7 +458,12 @@ async fn handle(shared: &Shared, req: Request<Incoming>, peer: SocketAddr) -> ht
         let elapsed = started.elapsed();
         let status = response.status().as_u16();
         metrics.request(operation, status, elapsed.as_secs_f64());
-        tracing::info!(status, elapsed_us = elapsed.as_micros() as u64, "handled");
+        let elapsed_us = elapsed.as_micros() as u64;
+        if for_visitors {
+            tracing::debug!(status, elapsed_us, "handled");
+        } else {
+            tracing::info!(status, elapsed_us, "handled");
+        }
         response
     }
     .instrument(span)
@@ -464,9 +485,14 @@ const UNMATCHED: &str = "unmatched";
 /// Routes the request and serves it as its route declares: authentication, rate limit and
 /// scope for keyed operations, the body it reads, its handler; for a create sent with an
 /// `Idempotency-Key`, the answer kept under the key when there is one.
-async fn dispatch(shared: &Shared, req: Request<Incoming>, peer: SocketAddr) -> Outcome {
+async fn dispatch(
+    shared: &Shared,
+    matched: Matched<'_>,
+    req: Request<Incoming>,
+    peer: SocketAddr,
+) -> Outcome {
     let app = &shared.app;
-    let (route, param) = match shared.router.route(req.method(), req.uri().path()) {
+    let (route, param) = match matched {
         Matched::Route(route, param) => (route, param),
         Matched::MethodNotAllowed(envelope, allow) => {
             return (
