@@ -693,7 +693,7 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
         }
         'linkapi;workchat;list' {
             [CompletionResult]::new('--page', '--page', [CompletionResultType]::ParameterName, 'Page to show')
-            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Chains per page (1 to 100) [default: 20; with --all, 100]')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Chains per page (1 to 100) [default: 20]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
             [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')

@@ -624,7 +624,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
         }
         &'linkapi;workchat;list'= {
             cand --page 'Page to show'
-            cand --limit 'Chains per page (1 to 100) [default: 20; with --all, 100]'
+            cand --limit 'Chains per page (1 to 100) [default: 20]'
             cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
             cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
             cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'

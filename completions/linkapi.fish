@@ -456,7 +456,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_see
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from info" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from info" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from list" -l page -d 'Page to show' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from list" -l limit -d 'Chains per page (1 to 100) [default: 20; with --all, 100]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from list" -l limit -d 'Chains per page (1 to 100) [default: 20]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from list" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from list" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from list" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r

@@ -320,7 +320,7 @@ Examples:
         /// Page to show
         #[arg(long, default_value_t = 1)]
         page: i64,
-        /// Chains per page (1 to 100) [default: 20; with --all, 100]
+        /// Chains per page (1 to 100) [default: 20]
         #[arg(long, value_parser = clap::value_parser!(i64).range(1..=100))]
         limit: Option<i64>,
         /// Output as JSON.
