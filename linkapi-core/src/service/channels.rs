@@ -31,7 +31,7 @@ use crate::model::{
     TemplateKind, Timestamp,
 };
 use crate::pages::{JumpPage, safe_url};
-use crate::service::visitors::{VisitRequest, is_bot_agent};
+use crate::service::visitors::VisitRequest;
 use crate::store::PageTarget;
 
 /// What a visit of a page chain answers.
@@ -133,7 +133,7 @@ impl App {
     ) -> Result<PageAnswer> {
         let now = self.now();
         let day = self.config().calendar.day_start(now);
-        let bot = request.head || is_bot_agent(request.user_agent);
+        let bot = self.is_bot_visit(&request);
         let (chosen, counted) = self.pick_channel(chain_id, page, now, day, bot).await?;
         let pipeline_channel = chosen.filter(|c| !counted && !bot && c.visit_limit == 0);
         self.record_channel_visit(chain_id, pipeline_channel.map(|c| c.id), request);

@@ -280,6 +280,8 @@ struct Inner {
     visits: visits::VisitCounter,
     /// The secret visitor keys are made with.
     visitor_keys: visitors::VisitorKeys,
+    /// Which user agents are bots', remembered per agent.
+    bot_verdicts: visitors::BotVerdicts,
     /// What `/metrics` shows.
     metrics: Arc<Metrics>,
     /// Per-key token buckets.
@@ -377,6 +379,7 @@ impl App {
                 links,
                 visits,
                 visitor_keys: visitors::VisitorKeys::new(visitor_secret),
+                bot_verdicts: visitors::BotVerdicts::new(),
                 metrics,
                 limiter,
                 blobs,

@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::{mpsc, oneshot};
 
-use super::visitors::{VisitRequest, is_bot_agent};
+use super::visitors::VisitRequest;
 use crate::metrics::VisitCounters;
 use crate::model::{ChainId, ChannelId, Timestamp};
 use crate::store::{ChannelVisits, DailyVisits, Store, VisitBatch, VisitorKey, VisitorSecret};
@@ -365,7 +365,7 @@ impl super::App {
         channel: Option<ChannelId>,
         request: VisitRequest<'_>,
     ) {
-        let bot = request.head || is_bot_agent(request.user_agent);
+        let bot = self.is_bot_visit(&request);
         let visitor = (!bot).then(|| {
             self.inner
                 .visitor_keys
