@@ -88,11 +88,10 @@ pub(super) struct LinkCache {
     /// Whether `halted_owners` has anyone, so redirects skip its lock when (as nearly always)
     /// it has not.
     any_halted: AtomicBool,
-    /// Where a request for a host that names no domain goes: an instance's own address, a
-    /// health check by IP, a balancer that rewrites `Host`.
-    default_domain: DomainId,
     /// Unknown hosts already logged, so each is logged once (up to [`UNKNOWN_HOSTS_LOGGED`]).
-    unknown_hosts: std::sync::Mutex<HashSet<String>>,
+    /// Read-locked on every visit to an unknown host (a balancer that sends an instance's own
+    /// address sends it on every request), write-locked only to add one.
+    unknown_hosts: RwLock<HashSet<String>>,
 }
 
 /// Distinct unknown hosts logged at most: beyond that, random `Host` headers would grow
@@ -100,14 +99,13 @@ pub(super) struct LinkCache {
 const UNKNOWN_HOSTS_LOGGED: usize = 1_000;
 
 impl LinkCache {
-    pub(super) fn new(capacity: usize, default_domain: DomainId) -> Self {
+    pub(super) fn new(capacity: usize) -> Self {
         LinkCache {
             domains: RwLock::default(),
             links: CoherentCache::new(capacity),
             halted_owners: RwLock::default(),
             any_halted: AtomicBool::new(false),
-            default_domain,
-            unknown_hosts: std::sync::Mutex::default(),
+            unknown_hosts: RwLock::default(),
         }
     }
 
@@ -177,23 +175,37 @@ impl LinkCache {
     /// domain, so that an instance answers its own address (behind a balancer, or asked
     /// directly) as it answers the public URL. The first visit of each unknown host is
     /// logged.
-    fn domain_for_visit(&self, host: &str) -> Option<(DomainId, DomainStatus)> {
+    fn domain_for_visit(
+        &self,
+        host: &str,
+        default_domain: DomainId,
+    ) -> Option<(DomainId, DomainStatus)> {
         if let Some(known) = self.domain_for_host(host) {
             return Some(known);
         }
         self.note_unknown_host(host);
         let directory = self.directory();
-        let default = directory.by_id.get(&self.default_domain)?;
+        let default = directory.by_id.get(&default_domain)?;
         Some((default.id, default.status))
     }
 
     fn note_unknown_host(&self, host: &str) {
-        let mut seen = self
+        let seen = |set: &HashSet<String>| set.len() >= UNKNOWN_HOSTS_LOGGED || set.contains(host);
+        if seen(
+            &self
+                .unknown_hosts
+                .read()
+                .unwrap_or_else(|poisoned| poisoned.into_inner()),
+        ) {
+            return;
+        }
+        let mut known = self
             .unknown_hosts
-            .lock()
+            .write()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        if seen.len() < UNKNOWN_HOSTS_LOGGED && !seen.contains(host) {
-            seen.insert(host.to_owned());
+        // Another visit may have added it between the two locks.
+        if !seen(&known) {
+            known.insert(host.to_owned());
             tracing::info!(
                 host,
                 "a visit to a host that is no domain: answered as the default domain \
@@ -254,7 +266,8 @@ impl App {
     /// When the store fails on a cache miss.
     pub(crate) async fn resolve(&self, host: &str, code: &str) -> Result<Resolution> {
         let cache = &self.inner.links;
-        let Some((domain_id, status)) = cache.domain_for_visit(host) else {
+        let Some((domain_id, status)) = cache.domain_for_visit(host, self.inner.default_domain)
+        else {
             return Ok(Resolution::NotFound);
         };
         if status == DomainStatus::NotEffective {

@@ -349,7 +349,7 @@ impl App {
             }
         }
         let default_domain = Self::register_default_domain(&*store, &*clock, &config, host).await?;
-        let links = links::LinkCache::new(config.link_cache_capacity, default_domain);
+        let links = links::LinkCache::new(config.link_cache_capacity);
         links.load_domains(store.domains().await?);
         links.load_halted_owners(store.users_without_redirects().await?);
         let visitor_secret = Self::visitor_secret(&*store, &*clock).await?;
