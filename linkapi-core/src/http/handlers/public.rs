@@ -71,12 +71,7 @@ pub(crate) async fn home(app: &App, _call: PublicCall<'_>) -> Result<Response> {
             "This server hosts short links: each link is this address followed by its code.",
         ));
     };
-    let location = HeaderValue::from_str(home).map_err(|_| {
-        crate::error::Error::Internal(format!("home_url {home:?} is not a header value").into())
-    })?;
-    let mut response = page(StatusCode::FOUND, "Redirecting", "Redirecting…");
-    response.headers_mut().insert(header::LOCATION, location);
-    Ok(response)
+    found(home, || format!("home_url {home:?} is not a header value"))
 }
 
 /// The client's address by the deployment's trusted-proxy rule.
@@ -116,7 +111,10 @@ pub(crate) async fn redirect(app: &App, call: PublicCall<'_>) -> Result<Response
         head: parts.method == Method::HEAD,
     };
     Ok(match app.visit(host, code, visit).await? {
-        VisitAnswer::Redirect { chain_id, location } => found(chain_id, &location)?,
+        // Stored destinations passed URL validation, so an unusable one is damaged at rest.
+        VisitAnswer::Redirect { chain_id, location } => found(&location, || {
+            format!("chain {chain_id} has an unusable destination")
+        })?,
         VisitAnswer::Page(html) => jump_page(html),
         VisitAnswer::UsedUp => page(
             StatusCode::GONE,
@@ -132,13 +130,11 @@ pub(crate) async fn redirect(app: &App, call: PublicCall<'_>) -> Result<Response
     })
 }
 
-/// 302 to `location`, never cached: edits must take effect at once.
-fn found(chain_id: crate::model::ChainId, location: &str) -> Result<Response> {
+/// 302 to `location`, never cached: edits must take effect at once. `unusable` says what is
+/// wrong when `location` cannot be a header value.
+fn found(location: &str, unusable: impl FnOnce() -> String) -> Result<Response> {
     let Ok(value) = HeaderValue::from_str(location) else {
-        // Stored destinations passed URL validation, so this is data damaged at rest.
-        return Err(crate::error::Error::Internal(
-            format!("chain {chain_id} has an unusable destination").into(),
-        ));
+        return Err(crate::error::Error::Internal(unusable().into()));
     };
     let mut response = page(StatusCode::FOUND, "Redirecting", "Redirecting…");
     let headers = response.headers_mut();
