@@ -404,7 +404,8 @@ impl App {
     async fn insert_plain_chain(&self, new: NewChain, created_today: i64) -> Result<CreatedChain> {
         let code = new.code.clone();
         let now = new.created_at;
-        let Some(chain) = self.store().insert_plain_chain(new).await? else {
+        let inserted = self.store().insert_plain_chains(vec![new]).await?;
+        let Some(chain) = inserted.into_iter().next().flatten() else {
             return Err(code_taken(&code));
         };
         let link = Invalidation::Link {

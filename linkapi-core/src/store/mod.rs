@@ -292,29 +292,13 @@ pub trait Store:
     /// concurrent transactions that all hold one hot row commit one flush at a time, and a
     /// service should keep such rows out of its frequent writes.
     fn writes_one_at_a_time(&self) -> bool;
-    /// [`ChainWrites::insert_chain_if_free`] as a transaction of its own, for a chain with no
-    /// groups, jump settings or channels (the commonest create), announced to every instance
-    /// once committed as [`InvalidationWrites::publish_after_commit`] would (the caller
-    /// applies [`Invalidation::Link`] to its own caches). PostgreSQL runs it as one statement.
-    async fn insert_plain_chain(&self, new: NewChain) -> StoreResult<Option<Chain>>;
-    /// [`Store::insert_plain_chain`] of each of `new`: one result per chain, in order, `None`
-    /// where its code was taken (or given earlier in `new` on the same domain). PostgreSQL
-    /// inserts them all in one statement, so in one commit.
-    async fn insert_plain_chains(&self, new: Vec<NewChain>) -> StoreResult<Vec<Option<Chain>>> {
-        let mut inserted: Vec<Option<Chain>> = Vec::with_capacity(new.len());
-        for chain in new {
-            let taken_earlier = inserted
-                .iter()
-                .flatten()
-                .any(|c| c.domain.id == chain.domain_id && c.code == chain.code);
-            inserted.push(if taken_earlier {
-                None
-            } else {
-                self.insert_plain_chain(chain).await?
-            });
-        }
-        Ok(inserted)
-    }
+    /// [`ChainWrites::insert_chains_if_free`] as a transaction of its own, for chains with no
+    /// groups, jump settings or channels (the commonest create): one result per chain, in
+    /// order, `None` where its code was taken (or given earlier in `new` on the same domain).
+    /// The new chains are announced to every instance once committed, as
+    /// [`InvalidationWrites::publish_after_commit`] would (the caller applies
+    /// [`Invalidation::Link`] to its own caches). PostgreSQL runs it as one statement.
+    async fn insert_plain_chains(&self, new: Vec<NewChain>) -> StoreResult<Vec<Option<Chain>>>;
     /// Adds `n` to `user`'s count of creations on `day` (the start of a calendar day) unless
     /// the count would pass the user's daily quota (their own, else `default_quota`): the new
     /// count, or `None` when it would. One statement, committed at once and without waiting

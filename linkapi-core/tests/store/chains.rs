@@ -152,11 +152,11 @@ async fn plain_chains_inserted_together_each_get_their_code_or_none(store: Arc<d
     let alice = user(&store, "alice").await.id;
     let d = domain(&store, "together.example").await.id;
     let other = domain(&store, "other.example").await.id;
-    store
-        .insert_plain_chain(short_chain(alice, d, "held", T0))
+    let held = store
+        .insert_plain_chains(vec![short_chain(alice, d, "held", T0)])
         .await
-        .unwrap()
-        .expect("inserted");
+        .unwrap();
+    assert!(held[0].is_some(), "inserted");
     let inserted = store
         .insert_plain_chains(vec![
             short_chain(alice, d, "first", T0),

@@ -554,18 +554,6 @@ impl Store for PgStore {
         false
     }
 
-    async fn insert_plain_chain(&self, new: NewChain) -> StoreResult<Option<Chain>> {
-        let inserted = chains::insert_plain(&self.client().await?, &new).await?;
-        if let Some(chain) = &inserted {
-            let link = Invalidation::Link {
-                domain: chain.domain.id,
-                code: chain.code.clone(),
-            };
-            changes::announce_after_commit(&self.after_commit, &self.instance, &[link]).await?;
-        }
-        Ok(inserted)
-    }
-
     async fn insert_plain_chains(&self, new: Vec<NewChain>) -> StoreResult<Vec<Option<Chain>>> {
         let inserted = chains::insert_plain_rows(&self.client().await?, &new).await?;
         let links: Vec<Invalidation> = inserted

@@ -294,10 +294,10 @@ impl Store for SqliteStore {
         true
     }
 
-    async fn insert_plain_chain(&self, new: NewChain) -> StoreResult<Option<Chain>> {
+    async fn insert_plain_chains(&self, new: Vec<NewChain>) -> StoreResult<Vec<Option<Chain>>> {
         let (inserted, _) = crate::store::transact(self, move |tx| {
             let new = new.clone();
-            Box::pin(async move { tx.insert_chain_if_free(new).await })
+            Box::pin(async move { tx.insert_chains_if_free(new).await })
         })
         .await?;
         Ok(inserted)
