@@ -232,21 +232,28 @@ impl Home {
     /// `linkapi ARGS` against `server` as the admin on a pseudo-terminal (through `script`),
     /// as a person at a shell would run it; output is what the terminal showed.
     pub fn admin_on_tty(&self, server: &TestServer, args: &str) -> Run {
+        let command = format!("{} {args}", env!("CARGO_BIN_EXE_linkapi"));
+        let mut cmd = self.terminal(server, Some(ADMIN_KEY), &command);
+        cmd.env("COLUMNS", "200");
+        self.run_with(cmd, &[], None)
+    }
+
+    /// `command` (a shell command line; `$LINKAPI` names the binary) on a pseudo-terminal,
+    /// through `script`, with this home's environment, `server` and `key` if given.
+    fn terminal(&self, server: &TestServer, key: Option<&str>, command: &str) -> Command {
         let mut cmd = Command::new("script");
-        cmd.args([
-            "-qec",
-            &format!("{} {args}", env!("CARGO_BIN_EXE_linkapi")),
-            "/dev/null",
-        ]);
-        for (key, value) in self.cmd().get_envs() {
+        cmd.args(["-qec", command, "/dev/null"]);
+        for (name, value) in self.cmd().get_envs() {
             if let Some(value) = value {
-                cmd.env(key, value);
+                cmd.env(name, value);
             }
         }
         cmd.env("LINKAPI_HOST", &server.url)
-            .env("LINKAPI_API_KEY", ADMIN_KEY)
-            .env("COLUMNS", "200");
-        self.run_with(cmd, &[], None)
+            .env("LINKAPI", env!("CARGO_BIN_EXE_linkapi"));
+        if let Some(key) = key {
+            cmd.env("LINKAPI_API_KEY", key);
+        }
+        cmd
     }
 
     /// `linkapi ARGS` on a pseudo-terminal of unknown size (through `script`, as under a
@@ -275,20 +282,8 @@ impl Home {
     ) -> Run {
         use std::io::Read;
         use std::sync::{Arc, Mutex};
-        let mut cmd = Command::new("script");
-        cmd.args(["-qec", command, "/dev/null"])
-            .env("LINKAPI", env!("CARGO_BIN_EXE_linkapi"));
-        for (name, value) in self.cmd().get_envs() {
-            if let Some(value) = value {
-                cmd.env(name, value);
-            }
-        }
-        cmd.env("LINKAPI_HOST", &server.url)
-            .env("LINKAPI", env!("CARGO_BIN_EXE_linkapi"));
-        if let Some(key) = key {
-            cmd.env("LINKAPI_API_KEY", key);
-        }
-        let mut child = cmd
+        let mut child = self
+            .terminal(server, key, command)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
