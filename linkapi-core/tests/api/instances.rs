@@ -10,7 +10,7 @@ use std::time::Duration;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::support::{ADMIN_KEY, Backend, Options, TestServer, race_posts, within};
+use crate::support::{ADMIN_KEY, Backend, Options, TestServer, race, race_posts, within};
 
 /// How many clients race.
 const RACERS: usize = 50;
@@ -166,6 +166,52 @@ async fn racing_creates_whose_random_codes_collide_each_get_their_own_and_use_th
             .post("/chains", &key, json!({"target_url": "https://e.com/over"}))
             .await
             .assert_primary_error(StatusCode::TOO_MANY_REQUESTS, "quota_exceeded");
+    }
+}
+
+#[tokio::test]
+async fn racing_creates_of_several_users_each_stop_exactly_at_their_own_quota() {
+    const USERS: usize = 5;
+    const QUOTA: usize = 4;
+    for backend in backends() {
+        // Creates of many owners land in one batch: their quotas are reserved together.
+        let servers = instances(backend.clone(), || Options {
+            daily_create_quota: QUOTA as i64,
+            ..Options::default()
+        })
+        .await;
+        let mut keys = Vec::new();
+        for u in 0..USERS {
+            keys.push(servers[0].full_user(&format!("owner-{u}")).await.1);
+        }
+        let answers = race(&servers, RACERS, |server, i| {
+            server
+                .client
+                .post(server.url("/chains"))
+                .bearer_auth(&keys[i % USERS])
+                .json(&json!({"target_url": format!("https://e.com/{i}")}))
+        })
+        .await;
+        for (u, key) in keys.iter().enumerate() {
+            let theirs: Vec<StatusCode> = answers
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| i % USERS == u)
+                .map(|(_, reply)| reply.status)
+                .collect();
+            let created = theirs.iter().filter(|s| **s == StatusCode::CREATED).count();
+            let refused = theirs
+                .iter()
+                .filter(|s| **s == StatusCode::TOO_MANY_REQUESTS)
+                .count();
+            assert_eq!(
+                (created, refused),
+                (QUOTA, theirs.len() - QUOTA),
+                "{backend:?}: owner {u}: {theirs:?}"
+            );
+            let listed = servers[1 % servers.len()].get("/chains", key).await;
+            assert_eq!(listed.primary_data()["total"], QUOTA, "{backend:?}");
+        }
     }
 }
 
