@@ -409,3 +409,53 @@ async fn the_default_log_has_api_calls_and_no_line_per_redirect() {
         "no line per redirect: {lines:#?}"
     );
 }
+
+/// An instance asked by an address that names no domain serves the default domain's links,
+/// and says so in its log once per such host.
+#[tokio::test]
+async fn an_unknown_host_is_served_as_the_default_domain_and_logged_once() {
+    let home = Home::new();
+    let data = Data::new();
+    let admin = "lk_unknown_host_admin_key_00001";
+    let (server, mut lines, rest) = start_logging(
+        &home,
+        &data,
+        Some(admin),
+        "info",
+        &["--listen", "127.0.0.1:0"],
+    );
+    let addr = address(&lines);
+    let client = http_client();
+    let created = client
+        .post(format!("http://{addr}/chains"))
+        .bearer_auth(admin)
+        .json(&json!({"target_url": "https://example.com/any-host", "code": "any-host"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(created.status(), reqwest::StatusCode::CREATED);
+    for host in [
+        "10.1.2.3:8080",
+        "10.1.2.3:8080",
+        "10.1.2.3:8080",
+        "other.invalid",
+    ] {
+        let visit = client
+            .get(format!("http://{addr}/any-host"))
+            .header("host", host)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(visit.status(), reqwest::StatusCode::FOUND, "{host}");
+    }
+    drop(server);
+    lines.extend(rest.iter());
+    let logged = |host: &str| {
+        lines
+            .iter()
+            .filter(|l| l.contains("host that is no domain") && l.contains(host))
+            .count()
+    };
+    assert_eq!(logged("10.1.2.3:8080"), 1, "{lines:#?}");
+    assert_eq!(logged("other.invalid"), 1, "{lines:#?}");
+}
