@@ -641,25 +641,13 @@ fn tables_keep_a_sane_width_when_the_terminal_reports_none() {
     )
     .ok();
     // A pseudo-terminal of 0 columns (as some CI runners and `docker exec` report), no COLUMNS.
-    let mut cmd = std::process::Command::new("script");
-    cmd.args([
-        "-qec",
-        &format!(
-            "stty cols 0 rows 0; {} chain list",
-            env!("CARGO_BIN_EXE_linkapi")
-        ),
-        "/dev/null",
-    ]);
-    for (key, value) in home.cmd().get_envs() {
-        if let Some(value) = value {
-            cmd.env(key, value);
-        }
-    }
+    let mut cmd = home.terminal(
+        &server,
+        Some(crate::support::ADMIN_KEY),
+        "stty cols 0 rows 0; \"$LINKAPI\" chain list",
+    );
     // In colour too: NO_COLOR used to leave tables unconstrained, which hid the collapse.
-    cmd.env("LINKAPI_HOST", &server.url)
-        .env("LINKAPI_API_KEY", crate::support::ADMIN_KEY)
-        .env_remove("COLUMNS")
-        .env_remove("NO_COLOR");
+    cmd.env_remove("COLUMNS").env_remove("NO_COLOR");
     let run = home.run_with(cmd, &[], None);
     let out = run.ok();
     // Laid out for 80 columns: every header whole (at 0 columns "CODE" came a letter a line).

@@ -45,11 +45,12 @@ fn ctrl_c_at_the_hidden_key_prompt_turns_echo_back_on() {
     let server = TestServer::start();
     let home = Home::new();
     // The shell survives the Ctrl-C (a trap, which its children do not inherit) to report the
-    // terminal's echo flag afterwards.
+    // terminal's echo flag afterwards; it replaces `script`'s own shell, which would otherwise
+    // take the SIGINT too and exit 130.
     let run = home.in_terminal(
         &server,
         None,
-        "bash -c 'trap : INT; \"$LINKAPI\" auth login; echo \"rc=$?\"; stty -a'",
+        "exec bash -c 'trap : INT; \"$LINKAPI\" auth login; echo \"rc=$?\"; stty -a'",
         &[("API key for", "\x03")],
     );
     let screen = run.ok();

@@ -240,7 +240,7 @@ impl Home {
 
     /// `command` (a shell command line; `$LINKAPI` names the binary) on a pseudo-terminal,
     /// through `script`, with this home's environment, `server` and `key` if given.
-    fn terminal(&self, server: &TestServer, key: Option<&str>, command: &str) -> Command {
+    pub fn terminal(&self, server: &TestServer, key: Option<&str>, command: &str) -> Command {
         let mut cmd = Command::new("script");
         cmd.args(["-qec", command, "/dev/null"]);
         for (name, value) in self.cmd().get_envs() {
@@ -248,8 +248,11 @@ impl Home {
                 cmd.env(name, value);
             }
         }
+        // `script` runs the command with `$SHELL -c`: the same shell for everyone who runs
+        // the tests, whatever their login shell.
         cmd.env("LINKAPI_HOST", &server.url)
-            .env("LINKAPI", env!("CARGO_BIN_EXE_linkapi"));
+            .env("LINKAPI", env!("CARGO_BIN_EXE_linkapi"))
+            .env("SHELL", "/bin/sh");
         if let Some(key) = key {
             cmd.env("LINKAPI_API_KEY", key);
         }
