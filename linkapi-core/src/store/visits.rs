@@ -65,12 +65,13 @@ pub struct DailyVisits {
 pub struct VisitBatch {
     /// Unique per batch.
     pub id: String,
-    /// Per chain and day.
+    /// Per chain and day, in that order.
     pub daily: Vec<DailyVisits>,
-    /// Visitors seen (people only); those the chain never had before raise its unique count.
+    /// Visitors seen (people only), in order; those the chain never had before raise its
+    /// unique count.
     pub visitors: Vec<(ChainId, VisitorKey)>,
-    /// Visits of channels without a limit (limited ones are counted as they are taken, by
-    /// [`crate::store::ChannelWrites::take_channel_visit`]).
+    /// Visits of channels without a limit, per channel and day in that order (limited ones
+    /// are counted as they are taken, by [`crate::store::ChannelWrites::take_channel_visit`]).
     pub channels: Vec<ChannelVisits>,
 }
 

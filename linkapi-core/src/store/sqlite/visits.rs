@@ -1,6 +1,6 @@
 //! Visit counters on SQLite.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use async_trait::async_trait;
 use rusqlite::{OptionalExtension, params};
@@ -111,7 +111,8 @@ impl VisitWrites for SqliteTx<'_> {
              ON CONFLICT DO NOTHING",
         )?;
         // Per chain: (clicks, bot clicks, new visitors).
-        let mut added: HashMap<ChainId, (i64, i64, i64)> = HashMap::new();
+        // Ordered, so the totals too are written in index order (see `VisitBatch`).
+        let mut added: BTreeMap<ChainId, (i64, i64, i64)> = BTreeMap::new();
         for d in &batch.daily {
             daily.execute(params![d.chain_id.0, d.day, d.clicks, d.bot_clicks])?;
             let entry = added.entry(d.chain_id).or_default();
