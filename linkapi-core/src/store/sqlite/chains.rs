@@ -100,7 +100,7 @@ impl ChainStore for SqliteStore {
 
     async fn link(&self, domain: DomainId, code: &str) -> StoreResult<Option<LinkTarget>> {
         let code = code.to_owned();
-        self.read(move |c| {
+        self.read_point(move |c| {
             let Some(found) = one(c, &LINK_BY_CODE, params![domain.0, code], link_from_row)? else {
                 return Ok(None);
             };

@@ -1,7 +1,8 @@
 //! The embedded SQLite backend: one file in WAL mode, one writer thread and a few readers.
-//! rusqlite is blocking: reads run on tokio's blocking pool, and transaction bodies on the
-//! writer thread (`writer`), which commits them in groups. No connection lock is ever held
-//! across an `.await`.
+//! rusqlite is blocking: reads run on tokio's blocking pool (but for a redirect's lookup of
+//! one link, which runs where it is asked when a reader is free: `SqliteStore::read_point`),
+//! and transaction bodies on the writer thread (`writer`), which commits them in groups. No
+//! connection lock is ever held across an `.await`.
 //!
 //! One file per aggregate, as in `store/` and `postgres/`; this file holds the connections,
 //! the error mapping and the `StoredRow` reading of rusqlite's rows.
@@ -97,10 +98,6 @@ fn configure(conn: &Connection) -> rusqlite::Result<()> {
     conn.pragma_update(None, "foreign_keys", "ON")?;
     // FULL: a commit is on disk before the client hears it succeeded, even across power loss.
     conn.pragma_update(None, "synchronous", "FULL")?;
-    // SQLite's default page cache is 2 MB: random codes spread inserts over the whole code
-    // index, so once it outgrows the cache every create pays for pages read back. 64 MB per
-    // connection (a bound, not an allocation) keeps the hot indexes of millions of chains.
-    conn.pragma_update(None, "cache_size", -65_536)?;
     // Every statement goes through the prepared-statement cache; room for all of them, so
     // none is prepared again because another pushed it out.
     conn.set_prepared_statement_cache_capacity(128);
@@ -118,6 +115,12 @@ impl SqliteStore {
             .pragma_update(None, "journal_mode", "WAL")
             .map_err(StoreError::backend)?;
         configure(&writer).map_err(StoreError::backend)?;
+        // SQLite's default page cache is 2 MB: random codes spread inserts over the whole code
+        // index, so once it outgrows the cache every create pays for pages read back. 64 MB
+        // (a bound, not an allocation) keeps the hot indexes of millions of chains.
+        writer
+            .pragma_update(None, "cache_size", -65_536)
+            .map_err(StoreError::backend)?;
         let found: i64 = writer
             .query_row("PRAGMA user_version", [], |r| r.get(0))
             .map_err(StoreError::backend)?;
@@ -135,6 +138,10 @@ impl SqliteStore {
                     OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
                 )?;
                 configure(&conn)?;
+                // A reader's page cache is emptied whenever another connection commits (every
+                // visit flush, every create), so it never holds much for long: SQLite's
+                // default 2 MB serves the B-trees' upper pages, and the leaves come from the
+                // operating system's file cache, outside this process's memory.
                 Ok(Mutex::new(conn))
             })
             .collect::<rusqlite::Result<Vec<_>>>()
@@ -168,6 +175,22 @@ impl SqliteStore {
         })
         .await
         .map_err(StoreError::backend)?
+    }
+
+    /// Runs `f`, a read of a row or two by a unique index, on this thread when a reader is
+    /// free, else as [`SqliteStore::read`]. A read like that takes microseconds from the page
+    /// cache; handing it to the blocking pool costs more than the read itself (two thread
+    /// switches and the pool's locks: most of a redirect's cache miss, measured). The price
+    /// is that a read from a cold disk blocks this worker thread for that read.
+    async fn read_point<T, F>(&self, f: F) -> StoreResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Connection) -> StoreResult<T> + Send + 'static,
+    {
+        if let Some(conn) = self.inner.free_reader() {
+            return f(&conn);
+        }
+        self.read(f).await
     }
 
     /// Hands `body` to the writer thread and waits for the commit that holds it.
@@ -204,6 +227,18 @@ impl Inner {
             }
         }
         lock(&self.readers[start % self.readers.len()])
+    }
+
+    /// The first reader not in use, if any. Always trying them in the same order keeps the
+    /// point reads on the first ones, whose page caches then hold the hot pages.
+    fn free_reader(&self) -> Option<MutexGuard<'_, Connection>> {
+        self.readers
+            .iter()
+            .find_map(|reader| match reader.try_lock() {
+                Ok(guard) => Some(guard),
+                Err(std::sync::TryLockError::Poisoned(poisoned)) => Some(poisoned.into_inner()),
+                Err(std::sync::TryLockError::WouldBlock) => None,
+            })
     }
 }
 
