@@ -90,8 +90,8 @@ pub struct FileConfig {
     pub daily_create_quota: Option<i64>,
     /// Length of generated codes.
     pub code_length: Option<usize>,
-    /// Links kept in the redirect cache.
-    pub link_cache_capacity: Option<usize>,
+    /// Bytes the redirect cache's links may take [default: 134217728, 128 MiB].
+    pub link_cache_bytes: Option<u64>,
     /// Authenticated API keys kept in memory.
     pub key_cache_capacity: Option<usize>,
     /// Conversion types that need `out_id`, besides `purchase`.
@@ -301,7 +301,7 @@ mod tests {
         assert_eq!(file.daily_create_quota, Some(app.daily_create_quota));
         assert_eq!(file.out_id_required, Some(app.out_id_required.clone()));
         assert_eq!(file.code_length, Some(app.code_length));
-        assert_eq!(file.link_cache_capacity, Some(app.link_cache_capacity));
+        assert_eq!(file.link_cache_bytes, Some(app.link_cache_bytes));
         assert_eq!(file.key_cache_capacity, Some(app.key_cache_capacity));
         assert_eq!(file.max_connections, Some(server.max_connections));
         assert_eq!(file.max_body_bytes, Some(server.max_body_bytes));

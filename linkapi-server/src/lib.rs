@@ -235,9 +235,7 @@ impl Server {
             daily_create_quota: file
                 .daily_create_quota
                 .unwrap_or(defaults.daily_create_quota),
-            link_cache_capacity: file
-                .link_cache_capacity
-                .unwrap_or(defaults.link_cache_capacity),
+            link_cache_bytes: file.link_cache_bytes.unwrap_or(defaults.link_cache_bytes),
             key_cache_capacity: file
                 .key_cache_capacity
                 .unwrap_or(defaults.key_cache_capacity),

@@ -17,11 +17,17 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use quick_cache::sync::Cache;
+use quick_cache::{Equivalent, UnitWeighter, Weighter};
 
-pub(super) struct CoherentCache<K, V> {
+/// foldhash with a random seed per process: several times cheaper than the standard library's
+/// SipHash on short keys, and a seed an outsider cannot learn keeps the keys they choose (codes
+/// they ask for) from being made to collide.
+type Hasher = foldhash::quality::RandomState;
+
+pub(super) struct CoherentCache<K, V, W = UnitWeighter> {
     /// The entries, with when the load that filled each began; quick_cache evicts by its own
     /// policy at capacity.
-    entries: Cache<K, (V, Instant)>,
+    entries: Cache<K, (V, Instant), W, Hasher>,
     /// Bumped by every invalidation, before it removes anything.
     generation: AtomicU64,
 }
@@ -33,20 +39,60 @@ pub(super) struct Load {
     began: Instant,
 }
 
+/// What an entry of a cache bounded by size (rather than count) takes of its capacity.
+pub(super) trait Weight {
+    /// Bytes, about: what the entry holds and what holding it costs.
+    fn weight(&self) -> u64;
+}
+
+/// Weighs entries by their [`Weight`].
+#[derive(Debug, Clone, Copy)]
+pub(super) struct ByWeight;
+
+impl<K, V: Weight> Weighter<K, (V, Instant)> for ByWeight {
+    fn weight(&self, _key: &K, (value, _): &(V, Instant)) -> u64 {
+        value.weight()
+    }
+}
+
 impl<K: Eq + Hash + Clone, V: Clone> CoherentCache<K, V> {
+    /// A cache of at most `capacity` entries.
     pub(super) fn new(capacity: usize) -> Self {
+        Self::with(capacity.max(1), capacity.max(1) as u64, UnitWeighter)
+    }
+}
+
+impl<K: Eq + Hash + Clone, V: Clone + Weight> CoherentCache<K, V, ByWeight> {
+    /// A cache of entries weighing `bytes` in all at most, about `typical` bytes each.
+    pub(super) fn weighing(bytes: u64, typical: u64) -> Self {
+        let bytes = bytes.max(1);
+        Self::with((bytes / typical.max(1)).max(1) as usize, bytes, ByWeight)
+    }
+}
+
+impl<K: Eq + Hash + Clone, V: Clone, W: Weighter<K, (V, Instant)> + Clone> CoherentCache<K, V, W> {
+    fn with(items: usize, weight: u64, weighter: W) -> Self {
         CoherentCache {
-            entries: Cache::new(capacity.max(1)),
+            entries: Cache::with(
+                items,
+                weight,
+                weighter,
+                Hasher::default(),
+                Default::default(),
+            ),
             generation: AtomicU64::new(0),
         }
     }
 
-    pub(super) fn get(&self, key: &K) -> Option<V> {
+    pub(super) fn get<Q: Hash + Equivalent<K> + ?Sized>(&self, key: &Q) -> Option<V> {
         self.entries.get(key).map(|(value, _)| value)
     }
 
     /// The entry and when the load that filled it began.
-    pub(super) fn get_loaded(&self, key: &K) -> Option<(V, Instant)> {
+    pub(super) fn get_loaded<Q: Hash + Equivalent<K> + ?Sized>(
+        &self,
+        key: &Q,
+    ) -> Option<(V, Instant)> {
         self.entries.get(key)
     }
 
@@ -73,7 +119,7 @@ impl<K: Eq + Hash + Clone, V: Clone> CoherentCache<K, V> {
         }
     }
 
-    pub(super) fn invalidate(&self, key: &K) {
+    pub(super) fn invalidate<Q: Hash + Equivalent<K> + ?Sized>(&self, key: &Q) {
         self.generation.fetch_add(1, Ordering::SeqCst);
         self.entries.remove(key);
     }
@@ -82,6 +128,12 @@ impl<K: Eq + Hash + Clone, V: Clone> CoherentCache<K, V> {
     pub(super) fn retain(&self, keep: impl Fn(&K, &V) -> bool) {
         self.generation.fetch_add(1, Ordering::SeqCst);
         self.entries.retain(|key, (value, _)| keep(key, value));
+    }
+
+    /// What the entries weigh in all (their count, for a cache bounded by count).
+    #[cfg(test)]
+    pub(super) fn weight(&self) -> u64 {
+        self.entries.weight()
     }
 
     pub(super) fn clear(&self) {

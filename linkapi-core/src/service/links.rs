@@ -5,11 +5,12 @@
 //! here and on every other instance ([`App::apply_change`]).
 
 use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 
 use super::App;
-use super::cache::CoherentCache;
+use super::cache::{ByWeight, CoherentCache, Weight};
 use crate::error::Result;
 use crate::model::{
     ChainId, ChainKind, ChainStatus, Domain, DomainId, DomainStatus, UserId, is_expired,
@@ -24,7 +25,7 @@ pub enum VisitAnswer {
         /// The chain visited.
         chain_id: ChainId,
         /// Where to send the visitor.
-        location: String,
+        location: Location,
     },
     /// 200 with a jump page.
     Page(String),
@@ -42,6 +43,122 @@ pub enum VisitAnswer {
 /// between leaves a miss stale for no longer than this.
 pub(crate) const MISS_TTL: std::time::Duration = std::time::Duration::from_secs(5);
 
+/// Where a redirect sends its visitor: a URL, shared with the link cache when it came from
+/// there, so that serving a cached link copies no string.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Location(LocationText);
+
+#[derive(Clone, PartialEq, Eq)]
+enum LocationText {
+    /// A short chain's target, as cached.
+    Cached(Arc<CachedLink>),
+    /// A page chain's direct jump.
+    Owned(String),
+}
+
+impl std::ops::Deref for Location {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        match &self.0 {
+            LocationText::Cached(link) => link.target_url(),
+            LocationText::Owned(url) => url,
+        }
+    }
+}
+
+impl From<String> for Location {
+    fn from(url: String) -> Self {
+        Location(LocationText::Owned(url))
+    }
+}
+
+impl std::fmt::Debug for Location {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&**self, f)
+    }
+}
+
+/// What the link cache holds for a (domain, code): what the store held for it when it was
+/// read, `None` for nothing. One `Arc` is both the cache's key and its value, so the code is
+/// stored once and a hit copies a pointer.
+#[derive(PartialEq, Eq)]
+pub(crate) struct CachedLink {
+    domain: DomainId,
+    code: Box<str>,
+    link: Option<LinkTarget>,
+}
+
+impl CachedLink {
+    fn target_url(&self) -> &str {
+        self.link.as_ref().map_or("", |link| &link.target_url)
+    }
+}
+
+/// Bytes a cached link costs beyond its strings and page, measured (RSS over half a million
+/// cached links): the `Arc`'s block, the cache's slot, index and ghost entries, the
+/// allocator's headers.
+const CACHED_LINK_OVERHEAD: u64 = 240;
+
+/// Bytes a page chain's settings and channels cost, about.
+const CACHED_PAGE_WEIGHT: u64 = 1024;
+
+/// Bytes a typical cached short link costs (a 6-letter code, an 80-byte target).
+pub(super) const TYPICAL_CACHED_LINK: u64 = CACHED_LINK_OVERHEAD + 6 + 80;
+
+impl Weight for Arc<CachedLink> {
+    fn weight(&self) -> u64 {
+        let link = self.link.as_ref();
+        CACHED_LINK_OVERHEAD
+            + self.code.len() as u64
+            + link.map_or(0, |l| l.target_url.len() as u64)
+            + link
+                .and_then(|l| l.page.as_ref())
+                .map_or(0, |_| CACHED_PAGE_WEIGHT)
+    }
+}
+
+/// The link cache's key: a cached link, hashed and compared by its domain and code.
+#[derive(Clone)]
+struct LinkKey(Arc<CachedLink>);
+
+impl LinkKey {
+    fn as_ref(&self) -> LinkRef<'_> {
+        LinkRef {
+            domain: self.0.domain,
+            code: &self.0.code,
+        }
+    }
+}
+
+impl Hash for LinkKey {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.as_ref().hash(state);
+    }
+}
+
+impl PartialEq for LinkKey {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_ref() == other.as_ref()
+    }
+}
+
+impl Eq for LinkKey {}
+
+/// A (domain, code) to look up or invalidate, borrowed: a lookup allocates nothing. Hashes
+/// as the [`LinkKey`] of the same domain and code.
+#[derive(Hash, PartialEq, Eq, Clone, Copy)]
+struct LinkRef<'a> {
+    domain: DomainId,
+    code: &'a str,
+}
+
+impl quick_cache::Equivalent<LinkKey> for LinkRef<'_> {
+    fn equivalent(&self, key: &LinkKey) -> bool {
+        *self == key.as_ref()
+    }
+}
+
 /// Where a visit to `host/code` goes, before what the visitor gets is chosen.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Resolution {
@@ -50,7 +167,7 @@ pub(crate) enum Resolution {
         /// The chain visited.
         chain_id: ChainId,
         /// Where to send the visitor.
-        location: String,
+        location: Location,
     },
     /// 404: unknown host or code, deleted or disabled chain, domain not effective.
     NotFound,
@@ -80,8 +197,9 @@ pub(super) struct LinkCache {
     /// The domain directory. Replaced whole on any domain change (here or, through the change
     /// feed, on another instance); readers clone the `Arc`.
     domains: RwLock<Arc<Directory>>,
-    /// (domain, code) to what the store holds, `None` when it holds nothing.
-    links: CoherentCache<(DomainId, String), Option<LinkTarget>>,
+    /// (domain, code) to what the store holds, `None` when it holds nothing; bounded by
+    /// bytes.
+    links: CoherentCache<LinkKey, Arc<CachedLink>, ByWeight>,
     /// Suspended users whose chains answer 404: a few ids, replaced whole on any suspension
     /// change (here or, through the change feed, on another instance).
     halted_owners: RwLock<HashSet<UserId>>,
@@ -99,10 +217,11 @@ pub(super) struct LinkCache {
 const UNKNOWN_HOSTS_LOGGED: usize = 1_000;
 
 impl LinkCache {
-    pub(super) fn new(capacity: usize) -> Self {
+    /// A cache of links weighing `bytes` in all at most.
+    pub(super) fn new(bytes: u64) -> Self {
         LinkCache {
             domains: RwLock::default(),
-            links: CoherentCache::new(capacity),
+            links: CoherentCache::weighing(bytes, TYPICAL_CACHED_LINK),
             halted_owners: RwLock::default(),
             any_halted: AtomicBool::new(false),
             unknown_hosts: RwLock::default(),
@@ -243,9 +362,10 @@ impl App {
                 .visit_page_chain(chain_id, kind, &page, request())
                 .await?
             {
-                super::PageAnswer::Redirect(location) => {
-                    VisitAnswer::Redirect { chain_id, location }
-                }
+                super::PageAnswer::Redirect(location) => VisitAnswer::Redirect {
+                    chain_id,
+                    location: location.into(),
+                },
                 super::PageAnswer::Page(html) => VisitAnswer::Page(html),
                 super::PageAnswer::UsedUp => VisitAnswer::UsedUp,
             },
@@ -273,35 +393,45 @@ impl App {
         if status == DomainStatus::NotEffective {
             return Ok(Resolution::NotFound);
         }
-        let key = (domain_id, code.to_owned());
+        let key = LinkRef {
+            domain: domain_id,
+            code,
+        };
         let counters = self.metrics().cache(crate::metrics::CacheName::Links);
         let cached = cache.links.get_loaded(&key);
-        let link = match cached {
-            Some((link, loaded))
+        let entry = match cached {
+            Some((entry, loaded))
                 if self.inner.freshness.trusts(loaded)
-                    && (link.is_some() || loaded.elapsed() < MISS_TTL) =>
+                    && (entry.link.is_some() || loaded.elapsed() < MISS_TTL) =>
             {
                 counters.hits.inc();
-                link
+                entry
             }
             cached => {
                 counters.misses.inc();
                 let load = cache.links.begin_load();
                 match self.store().link(domain_id, code).await {
                     Ok(link) => {
-                        cache.links.fill(load, key, link.clone());
-                        link
+                        let entry = Arc::new(CachedLink {
+                            domain: domain_id,
+                            code: code.into(),
+                            link,
+                        });
+                        cache
+                            .links
+                            .fill(load, LinkKey(entry.clone()), entry.clone());
+                        entry
                     }
-                    // Not heard from the other instances lately, and the store does not answer
-                    // either (an outage): what is cached is the best answer there is.
-                    Err(crate::store::StoreError::Unavailable(_)) if cached.is_some() => {
-                        cached.and_then(|(link, _)| link)
-                    }
-                    Err(err) => return Err(err.into()),
+                    Err(err) => match (err, cached) {
+                        // Not heard from the other instances lately, and the store does not
+                        // answer either (an outage): what is cached is the best answer there is.
+                        (crate::store::StoreError::Unavailable(_), Some((entry, _))) => entry,
+                        (err, _) => return Err(err.into()),
+                    },
                 }
             }
         };
-        let Some(link) = link else {
+        let Some(link) = &entry.link else {
             return Ok(Resolution::NotFound);
         };
         if link.deleted || link.status == ChainStatus::Disabled || cache.halted(link.user_id) {
@@ -311,18 +441,18 @@ impl App {
             return Ok(Resolution::Gone);
         }
         if link.kind != ChainKind::Short {
-            return Ok(match link.page {
+            return Ok(match &link.page {
                 Some(page) => Resolution::Jump {
                     chain_id: link.chain_id,
                     kind: link.kind,
-                    page,
+                    page: page.clone(),
                 },
                 None => Resolution::NotFound,
             });
         }
         Ok(Resolution::Redirect {
             chain_id: link.chain_id,
-            location: link.target_url,
+            location: Location(LocationText::Cached(entry.clone())),
         })
     }
 
@@ -334,9 +464,16 @@ impl App {
     pub(super) async fn apply_change(&self, change: &Invalidation) -> Result<()> {
         match change {
             Invalidation::Link { domain, code } => {
-                self.inner.links.links.invalidate(&(*domain, code.clone()));
+                self.inner.links.links.invalidate(&LinkRef {
+                    domain: *domain,
+                    code,
+                });
             }
-            Invalidation::MissingLinks => self.inner.links.links.retain(|_, link| link.is_some()),
+            Invalidation::MissingLinks => self
+                .inner
+                .links
+                .links
+                .retain(|_, entry| entry.link.is_some()),
             Invalidation::Domains => self.reload_domains().await?,
             Invalidation::Keys => self.inner.keys.clear(),
             Invalidation::VisitorSecret => self.reload_visitor_secret().await?,
@@ -381,5 +518,84 @@ impl App {
         let domains = self.store().domains().await?;
         self.inner.links.load_domains(domains);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::{CachedLink, LinkCache, LinkKey, LinkRef};
+    use crate::model::{ChainId, ChainKind, ChainStatus, DomainId, UserId};
+    use crate::service::cache::Weight;
+    use crate::store::LinkTarget;
+
+    fn cached(domain: i64, code: &str, target: &str) -> Arc<CachedLink> {
+        Arc::new(CachedLink {
+            domain: DomainId(domain),
+            code: code.into(),
+            link: Some(LinkTarget {
+                chain_id: ChainId(1),
+                kind: ChainKind::Short,
+                target_url: target.to_owned(),
+                valid_time: 0,
+                status: ChainStatus::Normal,
+                deleted: false,
+                user_id: UserId(1),
+                page: None,
+            }),
+        })
+    }
+
+    fn fill(cache: &LinkCache, entry: Arc<CachedLink>) {
+        let load = cache.links.begin_load();
+        cache.links.fill(load, LinkKey(entry.clone()), entry);
+    }
+
+    #[test]
+    fn a_borrowed_domain_and_code_find_and_invalidate_what_was_filed() {
+        let cache = LinkCache::new(1 << 20);
+        fill(&cache, cached(1, "abc", "https://e.com/1"));
+        fill(&cache, cached(2, "abc", "https://e.com/2"));
+        let found = |domain, code| {
+            cache
+                .links
+                .get(&LinkRef {
+                    domain: DomainId(domain),
+                    code,
+                })
+                .map(|entry| entry.target_url().to_owned())
+        };
+        assert_eq!(found(1, "abc").as_deref(), Some("https://e.com/1"));
+        assert_eq!(found(2, "abc").as_deref(), Some("https://e.com/2"));
+        assert_eq!(found(1, "abd"), None);
+        cache.links.invalidate(&LinkRef {
+            domain: DomainId(1),
+            code: "abc",
+        });
+        assert_eq!(found(1, "abc"), None);
+        assert_eq!(found(2, "abc").as_deref(), Some("https://e.com/2"));
+    }
+
+    #[test]
+    fn the_cache_holds_links_up_to_its_bytes() {
+        let bytes = 1 << 20;
+        let cache = LinkCache::new(bytes);
+        let long = format!("https://e.com/{}", "x".repeat(1000));
+        let weight = cached(1, "c0000", &long).weight();
+        for i in 0..10_000 {
+            fill(&cache, cached(1, &format!("c{i:04}"), &long));
+        }
+        let held = cache.links.weight();
+        assert!(held <= bytes, "{held} bytes held, over {bytes}");
+        // Nearly full: about bytes / weight links of that size.
+        assert!(held > bytes / 2, "only {held} bytes held");
+        assert!(held / weight < 1_000, "{} links held", held / weight);
+        // Short links weigh less: many more fit in the same bytes.
+        let cache = LinkCache::new(bytes);
+        for i in 0..10_000 {
+            fill(&cache, cached(1, &format!("c{i:04}"), "https://e.com/"));
+        }
+        assert!(cache.links.weight() / cached(1, "c0000", "https://e.com/").weight() > 2_000);
     }
 }

@@ -102,8 +102,9 @@ pub struct AppConfig {
     pub rate_limit_admin_keys: bool,
     /// Chains a user may create per day unless the user has a quota of its own.
     pub daily_create_quota: i64,
-    /// Links the redirect cache holds.
-    pub link_cache_capacity: usize,
+    /// Bytes the redirect cache's links may take in all (each costs about 240 bytes beyond
+    /// its code and target URL).
+    pub link_cache_bytes: u64,
     /// Authenticated keys kept in memory, so most API calls need no store read to
     /// authenticate.
     pub key_cache_capacity: usize,
@@ -148,7 +149,7 @@ impl Default for AppConfig {
             rate_limit: Some(RateLimit::default()),
             rate_limit_admin_keys: false,
             daily_create_quota: 10_000,
-            link_cache_capacity: 100_000,
+            link_cache_bytes: 128 << 20,
             key_cache_capacity: 10_000,
             out_id_required: Vec::new(),
             calendar: Calendar::utc(),
@@ -220,6 +221,10 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
 
 /// Templates kept in memory for jump pages; there are few.
 const TEMPLATE_CACHE_CAPACITY: usize = 1_000;
+
+/// Page chains whose channel rotation this instance remembers: an evicted one starts its
+/// rotation over, which costs a store read.
+const ROTATIONS_CAPACITY: usize = 100_000;
 
 /// How long start-up waits for the change feed to connect.
 const FEED_START_TIMEOUT: Duration = Duration::from_secs(10);
@@ -349,7 +354,7 @@ impl App {
             }
         }
         let default_domain = Self::register_default_domain(&*store, &*clock, &config, host).await?;
-        let links = links::LinkCache::new(config.link_cache_capacity);
+        let links = links::LinkCache::new(config.link_cache_bytes);
         links.load_domains(store.domains().await?);
         links.load_halted_owners(store.users_without_redirects().await?);
         let visitor_secret = Self::visitor_secret(&*store, &*clock).await?;
@@ -366,7 +371,6 @@ impl App {
         let limiter = config.rate_limit.map(ratelimit::KeyLimiter::new);
         let blobs = Self::open_blobs(&config.uploads.backend)?;
         let sweep_every = config.uploads.sweep_interval;
-        let config_capacity = config.link_cache_capacity;
         let store_for_workchat = store.clone();
         let batched = !store.writes_one_at_a_time();
         let app = App {
@@ -385,7 +389,7 @@ impl App {
                 blobs,
                 pages: crate::pages::Pages::new(),
                 templates: cache::CoherentCache::new(TEMPLATE_CACHE_CAPACITY),
-                rotations: channels::Rotations::new(config_capacity),
+                rotations: channels::Rotations::new(ROTATIONS_CAPACITY),
                 workchat: Arc::new(StoredWorkchat(store_for_workchat)),
                 freshness,
                 plain_creates: batched.then(|| plain_creates::PlainCreates::start(app.clone())),
