@@ -396,20 +396,31 @@ async fn serve_connection(
     }
 }
 
-/// An incoming request id when it is short and printable, else a fresh one: this process's
-/// random prefix and a counter, unique without drawing random numbers per request.
-fn request_id(req: &Request<Incoming>) -> String {
+/// An incoming request id when it is short and printable (shared, not copied), else a fresh
+/// one: this process's random prefix and a counter, unique without drawing random numbers per
+/// request, written into the header value without a string in between.
+fn request_id(req: &Request<Incoming>) -> HeaderValue {
     static PREFIX: std::sync::LazyLock<String> =
         std::sync::LazyLock::new(|| crate::codes::random_code(8));
     static NEXT: AtomicU64 = AtomicU64::new(0);
-    req.headers()
-        .get("x-request-id")
-        .and_then(|v| v.to_str().ok())
-        .filter(|v| !v.is_empty() && v.len() <= 64 && v.bytes().all(|b| b.is_ascii_graphic()))
-        .map_or_else(
-            || format!("{}{:08x}", *PREFIX, NEXT.fetch_add(1, Ordering::Relaxed)),
-            str::to_owned,
-        )
+    if let Some(given) = req.headers().get("x-request-id")
+        && !given.is_empty()
+        && given.len() <= 64
+        && given.as_bytes().iter().all(u8::is_ascii_graphic)
+    {
+        return given.clone();
+    }
+    use std::io::Write as _;
+    // 8 letters and digits, then at least 8 hex digits (at most 16): fits.
+    let mut id = std::io::Cursor::new([0u8; 24]);
+    let _ = write!(
+        id,
+        "{}{:08x}",
+        *PREFIX,
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    );
+    let len = id.position() as usize;
+    HeaderValue::from_bytes(&id.get_ref()[..len]).unwrap_or_else(|_| HeaderValue::from_static("-"))
 }
 
 async fn handle(shared: &Shared, req: Request<Incoming>, peer: SocketAddr) -> http::Response<Body> {
@@ -423,7 +434,7 @@ async fn handle(shared: &Shared, req: Request<Incoming>, peer: SocketAddr) -> ht
     let span = if for_visitors {
         tracing::debug_span!(
             "request",
-            request_id = %id,
+            request_id = id.to_str().unwrap_or_default(),
             method = %req.method(),
             route = tracing::field::Empty,
             user = tracing::field::Empty,
@@ -431,7 +442,7 @@ async fn handle(shared: &Shared, req: Request<Incoming>, peer: SocketAddr) -> ht
     } else {
         tracing::info_span!(
             "request",
-            request_id = %id,
+            request_id = id.to_str().unwrap_or_default(),
             method = %req.method(),
             route = tracing::field::Empty,
             user = tracing::field::Empty,
@@ -448,9 +459,7 @@ async fn handle(shared: &Shared, req: Request<Incoming>, peer: SocketAddr) -> ht
         }
         let mut response = result.unwrap_or_else(|err| response::error(surface, &err));
         let headers = response.headers_mut();
-        if let Ok(value) = HeaderValue::from_str(&id) {
-            headers.insert("x-request-id", value);
-        }
+        headers.insert("x-request-id", id);
         if let Some(rate) = rate {
             headers.insert("x-ratelimit-limit", HeaderValue::from(rate.limit));
             headers.insert("x-ratelimit-remaining", HeaderValue::from(rate.remaining));

@@ -214,10 +214,25 @@ fn success_answer<T: Serialize>(envelope: Envelope, status: StatusCode, data: T)
 
 /// A small HTML page for visitors of short links.
 pub(crate) fn page(status: StatusCode, title: &str, text: &str) -> Response<Body> {
-    let html = format!(
+    html_page(status, page_html(title, text))
+}
+
+fn page_html(title: &str, text: &str) -> String {
+    format!(
         "<!doctype html><html><head><meta charset=\"utf-8\"><title>{title}</title></head>\
          <body><h1>{title}</h1><p>{text}</p></body></html>\n"
-    );
+    )
+}
+
+/// The page every 302 carries, for clients that show a redirect's body: the same on every
+/// redirect, so it is built once.
+pub(crate) fn redirecting() -> Response<Body> {
+    static HTML: std::sync::LazyLock<Bytes> =
+        std::sync::LazyLock::new(|| page_html("Redirecting", "Redirecting…").into());
+    html_page(StatusCode::FOUND, HTML.clone())
+}
+
+fn html_page(status: StatusCode, html: impl Into<Bytes>) -> Response<Body> {
     let mut response = Response::new(full(html));
     *response.status_mut() = status;
     response.headers_mut().insert(

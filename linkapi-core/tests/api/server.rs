@@ -67,6 +67,18 @@ async fn request_ids_are_echoed_or_made() {
         .await
         .unwrap();
     assert_eq!(echoed.headers()["x-request-id"], "trace-abc-123");
+    // Too long to log: replaced by a made one, which differs from the last.
+    let replaced = server
+        .client
+        .get(server.url("/healthz"))
+        .header("x-request-id", "x".repeat(65))
+        .send()
+        .await
+        .unwrap();
+    let other = replaced.headers()["x-request-id"].to_str().unwrap();
+    assert_eq!(other.len(), 16);
+    assert_ne!(other, id);
+    assert_eq!(other[..8], id[..8], "one prefix per process");
 }
 
 #[tokio::test]

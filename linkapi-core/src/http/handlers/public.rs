@@ -7,7 +7,7 @@ use super::PublicCall;
 use crate::error::Result;
 use crate::http::request::client_address;
 use crate::http::response::Envelope;
-use crate::http::response::{Body, error, jump_page, page};
+use crate::http::response::{Body, error, jump_page, page, redirecting};
 use crate::service::{App, VisitAnswer, VisitRequest};
 use crate::wire::primary::Health;
 
@@ -136,7 +136,7 @@ fn found(location: &str, unusable: impl FnOnce() -> String) -> Result<Response> 
     let Ok(value) = HeaderValue::from_str(location) else {
         return Err(crate::error::Error::Internal(unusable().into()));
     };
-    let mut response = page(StatusCode::FOUND, "Redirecting", "Redirecting…");
+    let mut response = redirecting();
     let headers = response.headers_mut();
     headers.insert(header::LOCATION, value);
     headers.insert(
