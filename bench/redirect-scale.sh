@@ -68,13 +68,17 @@ bare_port=$(free_port)
 taskset -c 0 ./target/release/bare302 "127.0.0.1:$bare_port" &
 bare=$!
 
-# The wrk scripts: `init` reads the codes (one per line, in random order), `request` draws one.
-# LuaJIT's generator starts from the same seed in every run, so each run would ask for the
-# codes the run before asked for, in the same order, and find them cached: seeded at random.
+# The wrk scripts: `init` reads the codes (one per line, in random order) and draws the
+# sequence of requests in advance, so that every load costs wrk the same per request (a Zipf
+# draw in `request` made wrk, not the server, the limit). LuaJIT's generator starts from the
+# same seed in every run, so each run would ask for the codes the run before asked for, in the
+# same order, and find them cached: seeded at random.
 cat >"$scratch/common.lua" <<'LUA'
 wrk.headers["User-Agent"] = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0"
-paths = {}
-function load(file, limit)
+local paths, sequence, next_request = {}, {}, 0
+-- Reads up to `limit` codes, then draws 2^21 requests (more than a run sends) with `draw`,
+-- which is given the number of codes and answers an index among them.
+function prepare(file, limit, draw)
   local urandom = io.open("/dev/urandom", "rb")
   local b1, b2, b3 = urandom:read(3):byte(1, 3)
   urandom:close()
@@ -83,28 +87,25 @@ function load(file, limit)
     paths[#paths + 1] = "/" .. code
     if #paths == limit then break end
   end
+  for i = 1, 2097152 do sequence[i] = paths[draw(#paths)] end
+end
+function request()
+  next_request = next_request % #sequence + 1
+  return wrk.format("GET", sequence[next_request])
 end
 LUA
 { cat "$scratch/common.lua"; cat <<'LUA'; } >"$scratch/cached.lua"
-function init(args) load(args[1], 10000) end
-function request() return wrk.format("GET", paths[math.random(#paths)]) end
+function init(args) prepare(args[1], 10000, math.random) end
 LUA
 { cat "$scratch/common.lua"; cat <<'LUA'; } >"$scratch/uniform.lua"
-function init(args) load(args[1]) end
-function request() return wrk.format("GET", paths[math.random(#paths)]) end
+function init(args) prepare(args[1], nil, math.random) end
 LUA
 # Zipf with s = 1 by rejection-inversion (Hoermann and Derflinger, 1996): O(1) a draw. With
 # s = 1 the integral of x^-s is log(x), its inverse exp.
 { cat "$scratch/common.lua"; cat <<'LUA'; } >"$scratch/zipf.lua"
-local n, h_x1, h_n, s_val
-function init(args)
-  load(args[1])
-  n = #paths
-  h_x1 = math.log(1.5) - 1
-  h_n = math.log(n + 0.5)
-  s_val = 2 - math.exp(math.log(2.5) - 0.5)
-end
-local function rank()
+local function zipf(n)
+  local h_x1, h_n = math.log(1.5) - 1, math.log(n + 0.5)
+  local s_val = 2 - math.exp(math.log(2.5) - 0.5)
   while true do
     local u = h_n + math.random() * (h_x1 - h_n)
     local x = math.exp(u)
@@ -113,7 +114,7 @@ local function rank()
     if k - x <= s_val or u >= math.log(k + 0.5) - 1 / k then return k end
   end
 end
-function request() return wrk.format("GET", paths[rank()]) end
+function init(args) prepare(args[1], nil, zipf) end
 LUA
 
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
