@@ -45,7 +45,7 @@ pub use conversions::{ConversionReport, ReportedConversion};
 pub use idempotency::{
     IDEMPOTENCY_WINDOW, IdempotencyKey, KeptAnswer, Receipt, is_idempotency_key,
 };
-pub use links::VisitAnswer;
+pub use links::{Location, VisitAnswer};
 pub use page_chains::{
     ChannelSpec, PageChainInput, PageChainView, PageChains, app_link, fixed_destination,
 };

@@ -4,18 +4,22 @@
 //! could change what a code resolves to publishes a [`Invalidation`], which invalidates its entry
 //! here and on every other instance ([`App::apply_change`]).
 
+mod entry;
+
 use std::collections::{HashMap, HashSet};
-use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 
+pub use entry::Location;
+use entry::{CachedLink, LinkKey, LinkRef, TYPICAL_CACHED_LINK};
+
 use super::App;
-use super::cache::{ByWeight, CoherentCache, Weight};
+use super::cache::{ByWeight, CoherentCache};
 use crate::error::Result;
 use crate::model::{
     ChainId, ChainKind, ChainStatus, Domain, DomainId, DomainStatus, UserId, is_expired,
 };
-use crate::store::{FeedEvent, Invalidation, LinkTarget};
+use crate::store::{FeedEvent, Invalidation};
 
 /// What a visitor of a short link gets, every kind of chain alike.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,122 +46,6 @@ pub enum VisitAnswer {
 /// ([`crate::store::InvalidationWrites::publish_after_commit`]); one lost to a crash in
 /// between leaves a miss stale for no longer than this.
 pub(crate) const MISS_TTL: std::time::Duration = std::time::Duration::from_secs(5);
-
-/// Where a redirect sends its visitor: a URL, shared with the link cache when it came from
-/// there, so that serving a cached link copies no string.
-#[derive(Clone, PartialEq, Eq)]
-pub struct Location(LocationText);
-
-#[derive(Clone, PartialEq, Eq)]
-enum LocationText {
-    /// A short chain's target, as cached.
-    Cached(Arc<CachedLink>),
-    /// A page chain's direct jump.
-    Owned(String),
-}
-
-impl std::ops::Deref for Location {
-    type Target = str;
-
-    fn deref(&self) -> &str {
-        match &self.0 {
-            LocationText::Cached(link) => link.target_url(),
-            LocationText::Owned(url) => url,
-        }
-    }
-}
-
-impl From<String> for Location {
-    fn from(url: String) -> Self {
-        Location(LocationText::Owned(url))
-    }
-}
-
-impl std::fmt::Debug for Location {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        std::fmt::Debug::fmt(&**self, f)
-    }
-}
-
-/// What the link cache holds for a (domain, code): what the store held for it when it was
-/// read, `None` for nothing. One `Arc` is both the cache's key and its value, so the code is
-/// stored once and a hit copies a pointer.
-#[derive(PartialEq, Eq)]
-pub(crate) struct CachedLink {
-    domain: DomainId,
-    code: Box<str>,
-    link: Option<LinkTarget>,
-}
-
-impl CachedLink {
-    fn target_url(&self) -> &str {
-        self.link.as_ref().map_or("", |link| &link.target_url)
-    }
-}
-
-/// Bytes a cached link costs beyond its strings and page, measured (RSS over half a million
-/// cached links): the `Arc`'s block, the cache's slot, index and ghost entries, the
-/// allocator's headers.
-const CACHED_LINK_OVERHEAD: u64 = 240;
-
-/// Bytes a page chain's settings and channels cost, about.
-const CACHED_PAGE_WEIGHT: u64 = 1024;
-
-/// Bytes a typical cached short link costs (a 6-letter code, an 80-byte target).
-pub(super) const TYPICAL_CACHED_LINK: u64 = CACHED_LINK_OVERHEAD + 6 + 80;
-
-impl Weight for Arc<CachedLink> {
-    fn weight(&self) -> u64 {
-        let link = self.link.as_ref();
-        CACHED_LINK_OVERHEAD
-            + self.code.len() as u64
-            + link.map_or(0, |l| l.target_url.len() as u64)
-            + link
-                .and_then(|l| l.page.as_ref())
-                .map_or(0, |_| CACHED_PAGE_WEIGHT)
-    }
-}
-
-/// The link cache's key: a cached link, hashed and compared by its domain and code.
-#[derive(Clone)]
-struct LinkKey(Arc<CachedLink>);
-
-impl LinkKey {
-    fn as_ref(&self) -> LinkRef<'_> {
-        LinkRef {
-            domain: self.0.domain,
-            code: &self.0.code,
-        }
-    }
-}
-
-impl Hash for LinkKey {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        self.as_ref().hash(state);
-    }
-}
-
-impl PartialEq for LinkKey {
-    fn eq(&self, other: &Self) -> bool {
-        self.as_ref() == other.as_ref()
-    }
-}
-
-impl Eq for LinkKey {}
-
-/// A (domain, code) to look up or invalidate, borrowed: a lookup allocates nothing. Hashes
-/// as the [`LinkKey`] of the same domain and code.
-#[derive(Hash, PartialEq, Eq, Clone, Copy)]
-struct LinkRef<'a> {
-    domain: DomainId,
-    code: &'a str,
-}
-
-impl quick_cache::Equivalent<LinkKey> for LinkRef<'_> {
-    fn equivalent(&self, key: &LinkKey) -> bool {
-        *self == key.as_ref()
-    }
-}
 
 /// Where a visit to `host/code` goes, before what the visitor gets is chosen.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -452,7 +340,7 @@ impl App {
         }
         Ok(Resolution::Redirect {
             chain_id: link.chain_id,
-            location: Location(LocationText::Cached(entry.clone())),
+            location: Location::cached(entry.clone()),
         })
     }
 

@@ -1,0 +1,140 @@
+//! The link cache's entries: a cached link (one `Arc`, the cache's key and value), the
+//! borrowed (domain, code) lookups use, what an entry weighs, and the `Location` a redirect
+//! answers with, which points into the entry.
+
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+use crate::model::DomainId;
+use crate::service::cache::Weight;
+use crate::store::LinkTarget;
+
+/// Where a redirect sends its visitor: a URL, shared with the link cache when it came from
+/// there, so that serving a cached link copies no string.
+#[derive(Clone)]
+pub struct Location(LocationText);
+
+#[derive(Clone)]
+enum LocationText {
+    /// A short chain's target, as cached.
+    Cached(Arc<CachedLink>),
+    /// A page chain's direct jump.
+    Owned(String),
+}
+
+impl std::ops::Deref for Location {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        match &self.0 {
+            LocationText::Cached(link) => link.target_url(),
+            LocationText::Owned(url) => url,
+        }
+    }
+}
+
+impl Location {
+    /// The target of a cached short link.
+    pub(super) fn cached(link: Arc<CachedLink>) -> Self {
+        Location(LocationText::Cached(link))
+    }
+}
+
+impl From<String> for Location {
+    fn from(url: String) -> Self {
+        Location(LocationText::Owned(url))
+    }
+}
+
+impl PartialEq for Location {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for Location {}
+
+impl std::fmt::Debug for Location {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&**self, f)
+    }
+}
+
+/// What the link cache holds for a (domain, code): what the store held for it when it was
+/// read, `None` for nothing. One `Arc` is both the cache's key and its value, so the code is
+/// stored once and a hit copies a pointer.
+pub(crate) struct CachedLink {
+    pub(super) domain: DomainId,
+    pub(super) code: Box<str>,
+    pub(super) link: Option<LinkTarget>,
+}
+
+impl CachedLink {
+    pub(super) fn target_url(&self) -> &str {
+        self.link.as_ref().map_or("", |link| &link.target_url)
+    }
+}
+
+/// Bytes a cached link costs beyond its strings and page, measured (RSS over half a million
+/// cached links): the `Arc`'s block, the cache's slot, index and ghost entries, the
+/// allocator's headers.
+const CACHED_LINK_OVERHEAD: u64 = 240;
+
+/// Bytes a page chain's settings and channels cost, about.
+const CACHED_PAGE_WEIGHT: u64 = 1024;
+
+/// Bytes a typical cached short link costs (a 6-letter code, an 80-byte target).
+pub(super) const TYPICAL_CACHED_LINK: u64 = CACHED_LINK_OVERHEAD + 6 + 80;
+
+impl Weight for Arc<CachedLink> {
+    fn weight(&self) -> u64 {
+        let link = self.link.as_ref();
+        CACHED_LINK_OVERHEAD
+            + self.code.len() as u64
+            + link.map_or(0, |l| l.target_url.len() as u64)
+            + link
+                .and_then(|l| l.page.as_ref())
+                .map_or(0, |_| CACHED_PAGE_WEIGHT)
+    }
+}
+
+/// The link cache's key: a cached link, hashed and compared by its domain and code.
+#[derive(Clone)]
+pub(super) struct LinkKey(pub(super) Arc<CachedLink>);
+
+impl LinkKey {
+    fn as_ref(&self) -> LinkRef<'_> {
+        LinkRef {
+            domain: self.0.domain,
+            code: &self.0.code,
+        }
+    }
+}
+
+impl Hash for LinkKey {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.as_ref().hash(state);
+    }
+}
+
+impl PartialEq for LinkKey {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_ref() == other.as_ref()
+    }
+}
+
+impl Eq for LinkKey {}
+
+/// A (domain, code) to look up or invalidate, borrowed: a lookup allocates nothing. Hashes
+/// as the [`LinkKey`] of the same domain and code.
+#[derive(Hash, PartialEq, Eq, Clone, Copy)]
+pub(super) struct LinkRef<'a> {
+    pub(super) domain: DomainId,
+    pub(super) code: &'a str,
+}
+
+impl quick_cache::Equivalent<LinkKey> for LinkRef<'_> {
+    fn equivalent(&self, key: &LinkKey) -> bool {
+        *self == key.as_ref()
+    }
+}
