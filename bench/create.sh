@@ -18,6 +18,7 @@
 # from Debian's packages when missing). Talks only to 127.0.0.1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/common.sh
 secs=${1:-10}
 key=lk_bench_admin_key_000000000001
 clients=64
@@ -26,10 +27,7 @@ users=64
 if ! command -v wrk >/dev/null; then
   apt-get update -qq && apt-get install -y -qq wrk >/dev/null
 fi
-if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
-  apt-get update -qq && apt-get install -y -qq --no-install-recommends postgresql >/dev/null
-fi
-pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
+need_postgres
 cargo build --release -q -p linkapi-cli
 
 scratch=$(mktemp -d)
@@ -38,20 +36,12 @@ pids=()
 cleanup() {
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   wait 2>/dev/null || true
-  as_pg "$pgbin/pg_ctl" -D "$scratch/pg" -m immediate stop >/dev/null 2>&1 || true
+  stop_postgres "$scratch/pg"
   rm -rf "$scratch"
 }
 trap cleanup EXIT
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 
-# A durable cluster: PostgreSQL's defaults (fsync, synchronous_commit, full_page_writes on).
-pgport=$(free_port)
-mkdir -p "$scratch/pg"
-[ "$(id -u)" = 0 ] && chown postgres "$scratch/pg"
-as_pg "$pgbin/initdb" -D "$scratch/pg" -A trust -U postgres -E UTF8 --locale=C >/dev/null
-as_pg "$pgbin/pg_ctl" -D "$scratch/pg" -l "$scratch/pg/log" -w \
-  -o "-p $pgport -k $scratch/pg -c listen_addresses=127.0.0.1 -c max_connections=300" start >/dev/null
+start_postgres "$scratch/pg" max_connections=300
 as_pg "$pgbin/createdb" -h 127.0.0.1 -p "$pgport" -U postgres baseline
 
 # One user's key (the bootstrap admin) on every request, or one of $users users' keys in turn.

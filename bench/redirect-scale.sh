@@ -32,6 +32,7 @@
 # when missing). Talks only to 127.0.0.1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/common.sh
 secs=${1:-10}
 chains=${BENCH_CHAINS:-1000000}
 rounds=${BENCH_ROUNDS:-2}
@@ -42,27 +43,20 @@ key=lk_bench_admin_key_000000000001
 if ! command -v wrk >/dev/null || ! command -v taskset >/dev/null; then
   apt-get update -qq && apt-get install -y -qq wrk util-linux >/dev/null
 fi
-if [[ $backends == *postgres* ]] && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
-  apt-get update -qq && apt-get install -y -qq --no-install-recommends postgresql >/dev/null
-fi
+if [[ $backends == *postgres* ]]; then need_postgres; fi
 cargo build --release -q -p linkapi-cli -p bare302
 
 scratch=$(mktemp -d)
 chmod 755 "$scratch"
 server=
 bare=
-pgbin=
 cleanup() {
   kill $server $bare 2>/dev/null || true
   wait 2>/dev/null || true
-  if [ -n "$pgbin" ]; then
-    as_pg "$pgbin/pg_ctl" -D "$scratch/pg" -m immediate stop >/dev/null 2>&1 || true
-  fi
+  stop_postgres "$scratch/pg"
   rm -rf "$scratch"
 }
 trap cleanup EXIT
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 
 bare_port=$(free_port)
 taskset -c 0 ./target/release/bare302 "127.0.0.1:$bare_port" &
@@ -222,13 +216,7 @@ for backend in $backends; do
   case $backend in
     sqlite) measure sqlite ;;
     postgres)
-      pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
-      pgport=$(free_port)
-      mkdir -p "$scratch/pg"
-      [ "$(id -u)" = 0 ] && chown postgres "$scratch/pg"
-      as_pg "$pgbin/initdb" -D "$scratch/pg" -A trust -U postgres -E UTF8 --locale=C >/dev/null
-      as_pg taskset -c 0 "$pgbin/pg_ctl" -D "$scratch/pg" -l "$scratch/pg/log" -w \
-        -o "-p $pgport -k $scratch/pg -c listen_addresses=127.0.0.1" start >/dev/null
+      PG_TASKSET="taskset -c 0" start_postgres "$scratch/pg"
       as_pg "$pgbin/createdb" -h 127.0.0.1 -p "$pgport" -U postgres linkapi
       measure postgres --database-url "postgres://postgres@127.0.0.1:$pgport/linkapi"
       ;;

@@ -15,6 +15,7 @@
 # Talks only to 127.0.0.1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/common.sh
 rounds=${1:-3}
 files=${2:-1000}
 jobs=${3:-8}
@@ -31,7 +32,6 @@ cleanup() {
   rm -rf "$scratch"
 }
 trap cleanup EXIT
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
 # Distinct valid PNGs of about 2 KiB (a text chunk makes each unique).
 python3 - "$scratch/images" "$files" <<'PY'

@@ -1,0 +1,37 @@
+# Shared by the benchmark scripts (sourced): a free port, running as the postgres user when
+# root, and a throwaway PostgreSQL cluster.
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+
+# Installs PostgreSQL's server binaries from Debian's packages when missing.
+need_postgres() {
+  if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+    apt-get update -qq && apt-get install -y -qq --no-install-recommends postgresql >/dev/null
+  fi
+}
+
+# start_postgres DIR [SETTING=VALUE...]: a durable cluster (PostgreSQL's defaults: fsync,
+# synchronous_commit, full_page_writes on) in DIR, listening on 127.0.0.1 at a free port, left
+# in $pgport; $pgbin names its binaries. PG_TASKSET (e.g. "taskset -c 0") pins it.
+start_postgres() {
+  local dir=$1 settings="" setting
+  shift
+  for setting in "$@"; do settings+=" -c $setting"; done
+  pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
+  pgport=$(free_port)
+  mkdir -p "$dir"
+  if [ "$(id -u)" = 0 ]; then chown postgres "$dir"; fi
+  as_pg "$pgbin/initdb" -D "$dir" -A trust -U postgres -E UTF8 --locale=C >/dev/null
+  # shellcheck disable=SC2086 # PG_TASKSET is a command prefix, split on purpose
+  as_pg ${PG_TASKSET:-} "$pgbin/pg_ctl" -D "$dir" -l "$dir/log" -w \
+    -o "-p $pgport -k $dir -c listen_addresses=127.0.0.1$settings" start >/dev/null
+}
+
+# stop_postgres DIR: stops the cluster start_postgres started there, if it did.
+stop_postgres() {
+  if [ -n "${pgbin:-}" ]; then
+    as_pg "$pgbin/pg_ctl" -D "$1" -m immediate stop >/dev/null 2>&1 || true
+  fi
+}
