@@ -400,6 +400,7 @@ async fn serve_connection(
 /// one: this process's random prefix and a counter, unique without drawing random numbers per
 /// request, written into the header value without a string in between.
 fn request_id(req: &Request<Incoming>) -> HeaderValue {
+    use std::io::Write as _;
     static PREFIX: std::sync::LazyLock<String> =
         std::sync::LazyLock::new(|| crate::codes::random_code(8));
     static NEXT: AtomicU64 = AtomicU64::new(0);
@@ -410,7 +411,6 @@ fn request_id(req: &Request<Incoming>) -> HeaderValue {
     {
         return given.clone();
     }
-    use std::io::Write as _;
     // 8 letters and digits, then at least 8 hex digits (at most 16): fits.
     let mut id = std::io::Cursor::new([0u8; 24]);
     let _ = write!(

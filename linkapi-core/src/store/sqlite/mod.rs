@@ -381,3 +381,34 @@ impl Store for SqliteStore {
 
     async fn close(&self) {}
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::{SqliteStore, lock};
+    use crate::model::DomainId;
+    use crate::store::ChainStore;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_link_lookup_with_every_reader_busy_waits_for_one() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let store = SqliteStore::open(&dir.path().join("linkapi.db")).expect("the store");
+        // Every reader taken, as by long reads on the blocking pool: no inline read is
+        // possible, so the lookup goes to the pool and waits there.
+        let held: Vec<_> = store.inner.readers.iter().map(lock).collect();
+        let lookup = tokio::spawn({
+            let store = store.clone();
+            async move { store.link(DomainId(1), "nothing").await }
+        });
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        assert!(!lookup.is_finished(), "answered without a reader");
+        drop(held);
+        let found = tokio::time::timeout(Duration::from_secs(10), lookup)
+            .await
+            .expect("answered once a reader was free")
+            .expect("the lookup task")
+            .expect("the lookup");
+        assert_eq!(found, None);
+    }
+}
