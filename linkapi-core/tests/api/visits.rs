@@ -406,3 +406,31 @@ async fn two_instances_counting_one_chain_add_up_exactly() {
         assert_eq!(figures["unique_visitors"], 40);
     }
 }
+
+#[tokio::test]
+async fn two_instances_flushing_visits_of_the_same_chains_at_once_add_up_exactly() {
+    let Some(backend) = Backend::postgres() else {
+        return;
+    };
+    let a = TestServer::start_on(backend, behind_proxy()).await;
+    let b = a.start_peer(behind_proxy()).await;
+    let (_, key) = a.full_user("many").await;
+    let mut chains = Vec::new();
+    for i in 0..20 {
+        let code = format!("many-{i}");
+        let chain = a
+            .create_chain(&key, json!({"target_url": "https://e.com", "code": code}))
+            .await;
+        chains.push((code, chain));
+    }
+    // Every chain visited on both instances at once, so both flushes carry rows of every
+    // chain (written in key order, both instances lock them in the same order).
+    let both = [&a, &b];
+    futures_util::future::join_all(chains.iter().map(|(code, _)| burst(&both, code, 24, 6))).await;
+    tokio::join!(a.flush_visits(), b.flush_visits());
+    for (code, chain) in &chains {
+        let figures = stats(&b, &key, chain, None).await;
+        assert_eq!(figures["total_clicks"], 24, "{code}");
+        assert_eq!(figures["unique_visitors"], 6, "{code}");
+    }
+}
