@@ -193,31 +193,7 @@ fn an_import_that_waits_for_the_rate_limit_says_so() {
         TestServer::start_with_config(Some("rate_limit_per_second = 1\nrate_limit_burst = 1\n"));
     let home = Home::new();
     // The admin key is not limited; a script's own key is.
-    let user = home
-        .admin(
-            &server,
-            &["admin", "user", "create", "importer", "--json=id"],
-        )
-        .json()["id"]
-        .to_string();
-    let key = home
-        .admin(
-            &server,
-            &[
-                "admin",
-                "key",
-                "create",
-                "--user",
-                &user,
-                "--scope",
-                "chains:write",
-                "--json=api_key",
-            ],
-        )
-        .json()["api_key"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let (_, key) = home.user_with_key(&server, "importer", &["chains:write"]);
     // Three batches of at most 2,000 lines: three requests a second apart at least.
     let lines: String = std::iter::once("target_url\n".to_owned())
         .chain((0..4001).map(|i| format!("https://e.com/{i}\n")))

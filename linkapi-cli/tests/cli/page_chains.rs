@@ -166,34 +166,11 @@ fn card_chains_have_their_own_listing() {
 fn work_chat_chains_and_data() {
     let server = TestServer::start();
     let home = Home::new();
-    let user = home
-        .admin(&server, &["admin", "user", "create", "sales", "--json"])
-        .json()["id"]
-        .as_i64()
-        .unwrap()
-        .to_string();
-    let key = home
-        .admin(
-            &server,
-            &[
-                "admin",
-                "key",
-                "create",
-                "--user",
-                &user,
-                "--scope",
-                "chains:read",
-                "--scope",
-                "chains:write",
-                "--scope",
-                "workchat:read",
-                "--json",
-            ],
-        )
-        .json()["api_key"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let (user, key) = home.user_with_key(
+        &server,
+        "sales",
+        &["chains:read", "chains:write", "workchat:read"],
+    );
     let entry = home
         .admin(
             &server,

@@ -361,30 +361,41 @@ fn a_start_warns_of_links_only_this_machine_can_open_and_uploads_other_instances
     assert!(!start.contains("bound to every interface"), "{start}");
 }
 
+/// A server on loopback logging at `info`, with a short chain `code` created through the API by
+/// the initial admin key: the server, its address, its log so far and the lines still to come.
+async fn logging_with_chain(
+    home: &Home,
+    data: &Data,
+    code: &str,
+) -> (Running, String, Vec<String>, mpsc::Receiver<String>) {
+    let admin = "lk_logging_admin_key_000000001";
+    let (server, lines, rest) = start_logging(
+        home,
+        data,
+        Some(admin),
+        "info",
+        &["--listen", "127.0.0.1:0"],
+    );
+    let addr = address(&lines);
+    let created = http_client()
+        .post(format!("http://{addr}/chains"))
+        .bearer_auth(admin)
+        .json(&json!({"target_url": format!("https://example.com/{code}"), "code": code}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(created.status(), reqwest::StatusCode::CREATED);
+    (server, addr, lines, rest)
+}
+
 /// At the default log level an API call is logged and a redirect is not: visitors' traffic is
 /// nearly all of it, and a line per redirect cost a third of the redirect rate.
 #[tokio::test]
 async fn the_default_log_has_api_calls_and_no_line_per_redirect() {
     let home = Home::new();
     let data = Data::new();
-    let admin = "lk_log_level_admin_key_0000001";
-    let (server, mut lines, rest) = start_logging(
-        &home,
-        &data,
-        Some(admin),
-        "info",
-        &["--listen", "127.0.0.1:0"],
-    );
-    let addr = address(&lines);
+    let (server, addr, mut lines, rest) = logging_with_chain(&home, &data, "quiet").await;
     let client = http_client();
-    let created = client
-        .post(format!("http://{addr}/chains"))
-        .bearer_auth(admin)
-        .json(&json!({"target_url": "https://example.com/logged", "code": "quiet"}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(created.status(), reqwest::StatusCode::CREATED);
     for _ in 0..3 {
         let visit = client
             .get(format!("http://{addr}/quiet"))
@@ -416,24 +427,8 @@ async fn the_default_log_has_api_calls_and_no_line_per_redirect() {
 async fn an_unknown_host_is_served_as_the_default_domain_and_logged_once() {
     let home = Home::new();
     let data = Data::new();
-    let admin = "lk_unknown_host_admin_key_00001";
-    let (server, mut lines, rest) = start_logging(
-        &home,
-        &data,
-        Some(admin),
-        "info",
-        &["--listen", "127.0.0.1:0"],
-    );
-    let addr = address(&lines);
+    let (server, addr, mut lines, rest) = logging_with_chain(&home, &data, "any-host").await;
     let client = http_client();
-    let created = client
-        .post(format!("http://{addr}/chains"))
-        .bearer_auth(admin)
-        .json(&json!({"target_url": "https://example.com/any-host", "code": "any-host"}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(created.status(), reqwest::StatusCode::CREATED);
     for host in [
         "10.1.2.3:8080",
         "10.1.2.3:8080",

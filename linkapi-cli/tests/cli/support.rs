@@ -229,6 +229,29 @@ impl Home {
         self.as_key(server, ADMIN_KEY, args)
     }
 
+    /// A new user `name` with a key of theirs holding `scopes`, made through `linkapi admin`:
+    /// the user's id and the key.
+    pub fn user_with_key(
+        &self,
+        server: &TestServer,
+        name: &str,
+        scopes: &[&str],
+    ) -> (String, String) {
+        let user = self
+            .admin(server, &["admin", "user", "create", name, "--json=id"])
+            .json()["id"]
+            .to_string();
+        let mut args = vec!["admin", "key", "create", "--user", &user, "--json=api_key"];
+        for scope in scopes {
+            args.extend(["--scope", scope]);
+        }
+        let key = self.admin(server, &args).json()["api_key"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        (user, key)
+    }
+
     /// `linkapi ARGS` against `server` as the admin on a pseudo-terminal (through `script`),
     /// as a person at a shell would run it; output is what the terminal showed.
     pub fn admin_on_tty(&self, server: &TestServer, args: &str) -> Run {

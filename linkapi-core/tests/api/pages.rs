@@ -55,16 +55,8 @@ async fn setup(server: &TestServer) -> (String, String, String) {
         .create_chain(&key, json!({"target_url": "https://example.com/join"}))
         .await;
     let qr = server
-        .client
-        .get(server.url(&format!("/chains/{}/qr?size=480", short["id"])))
-        .bearer_auth(&key)
-        .send()
-        .await
-        .unwrap()
-        .bytes()
-        .await
-        .unwrap()
-        .to_vec();
+        .get_bytes(&format!("/chains/{}/qr?size=480", short["id"]), &key)
+        .await;
     let qr_url = hosted(server, &key, "group.png", qr).await;
     let long_url = hosted(server, &key, "poster.png", tall_png(600, 1500)).await;
     (key, qr_url, long_url)

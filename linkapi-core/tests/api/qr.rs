@@ -52,16 +52,7 @@ async fn a_chain_qr_code_encodes_its_link_in_png_or_svg() {
     let bytes = png.bytes().await.unwrap();
     assert_eq!(png_size(&bytes), (300, 300), "the size asked for");
     assert_eq!(decode_png(&bytes), render_url);
-    let default = server
-        .client
-        .get(server.url(&format!("/chains/{id}/qr")))
-        .bearer_auth(&key)
-        .send()
-        .await
-        .unwrap()
-        .bytes()
-        .await
-        .unwrap();
+    let default = server.get_bytes(&format!("/chains/{id}/qr"), &key).await;
     assert_eq!(png_size(&default), (256, 256));
     assert_eq!(decode_png(&default), render_url);
 

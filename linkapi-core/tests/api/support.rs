@@ -437,6 +437,20 @@ impl TestServer {
         .await
     }
 
+    /// The body of a `GET` of `path` with `key` that must answer 200, as bytes (images,
+    /// files).
+    pub async fn get_bytes(&self, path: &str, key: &str) -> Vec<u8> {
+        let resp = self
+            .client
+            .get(self.url(path))
+            .bearer_auth(key)
+            .send()
+            .await
+            .expect("answered");
+        assert_eq!(resp.status(), StatusCode::OK, "{path}");
+        resp.bytes().await.expect("body").to_vec()
+    }
+
     /// Creates a short chain on the primary surface and returns its `data`.
     pub async fn create_chain(&self, key: &str, body: Value) -> Value {
         let reply = self.post("/chains", key, body).await;
