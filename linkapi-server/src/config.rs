@@ -359,6 +359,19 @@ mod tests {
     }
 
     #[test]
+    fn the_retired_link_cache_capacity_is_refused_by_name() {
+        let refused = toml::from_str::<FileConfig>("link_cache_capacity = 100000")
+            .expect_err("a key the server no longer reads");
+        assert!(
+            refused.to_string().contains("link_cache_capacity"),
+            "{refused}"
+        );
+        let file: FileConfig =
+            toml::from_str("link_cache_bytes = 1048576").expect("the key that replaced it");
+        assert_eq!(file.link_cache_bytes, Some(1 << 20));
+    }
+
+    #[test]
     fn the_storage_table_names_a_directory_or_a_complete_bucket() {
         let data = Path::new("/var/lib/linkapi");
         let parse = |text: &str| -> Result<BlobBackend> {
