@@ -322,20 +322,26 @@ pub(crate) static LINK_BY_CODE: std::sync::LazyLock<String> = std::sync::LazyLoc
     )
 });
 
-/// Reads a row of [`LINK_BY_CODE`]: the target, and for a chain that shows a page, the page
-/// without its channels, which the backend reads next.
-pub(crate) fn link_from_row(row: &dyn StoredRow) -> StoreResult<(LinkTarget, Option<PageTarget>)> {
-    let kind = chain_kind(row, 1)?;
-    let target = LinkTarget {
+/// Reads the first seven columns of [`LINK_BY_CODE`] (all a short chain's redirect needs), as
+/// a link without a page.
+pub(crate) fn link_target_from_row(row: &dyn StoredRow) -> StoreResult<LinkTarget> {
+    Ok(LinkTarget {
         chain_id: ChainId(row.int(0)?),
-        kind,
+        kind: chain_kind(row, 1)?,
         target_url: row.text(2)?,
         valid_time: row.int(3)?,
         status: chain_status(row, 4)?,
         deleted: row.flag(5)?,
         user_id: UserId(row.int(6)?),
         page: None,
-    };
+    })
+}
+
+/// Reads a row of [`LINK_BY_CODE`]: the target, and for a chain that shows a page, the page
+/// without its channels, which the backend reads next.
+pub(crate) fn link_from_row(row: &dyn StoredRow) -> StoreResult<(LinkTarget, Option<PageTarget>)> {
+    let target = link_target_from_row(row)?;
+    let kind = target.kind;
     let page = match jump_row(row, 9)?.settings(kind)? {
         Some(settings) => Some(PageTarget {
             user_id: UserId(row.int(6)?),

@@ -6,11 +6,11 @@ use rusqlite::{Connection, OptionalExtension, params};
 use super::channels::{apply_channel_edit, channels_of, insert_channel};
 use super::{SqliteStore, SqliteTx, all, first, one, unique_or_backend};
 use crate::model::{
-    Chain, ChainId, ChainStatus, DomainId, GroupId, JumpSettings, Timestamp, UserId,
+    Chain, ChainId, ChainKind, ChainStatus, DomainId, GroupId, JumpSettings, Timestamp, UserId,
 };
 use crate::store::chains::{
     ADD_CREATIONS_WITHIN, CLEAR_GROUPS, LINK_BY_CODE, chain_from_row, chain_select, insert_each,
-    jump_values, like_pattern, link_from_row, with_channels,
+    jump_values, like_pattern, link_from_row, link_target_from_row, with_channels,
 };
 use crate::store::{
     ChainPatch, ChainQuery, ChainStore, ChainWrites, LinkTarget, Misuse, NewChain, Page,
@@ -25,6 +25,13 @@ static CHAIN_SELECT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
              ORDER BY position))",
     )
 });
+
+/// The first columns of [`LINK_BY_CODE`], read from the index that holds them
+/// (`chains_redirect`, migration 10) without reading the table: what a short chain's redirect
+/// needs.
+const SHORT_LINK_BY_CODE: &str = "SELECT id, chain_type, target_url, valid_time, status,
+        deleted_at IS NOT NULL, user_id
+     FROM chains INDEXED BY chains_redirect WHERE domain_id = ?1 AND code = ?2";
 
 static CHAIN_BY_ID: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!(
@@ -101,6 +108,19 @@ impl ChainStore for SqliteStore {
     async fn link(&self, domain: DomainId, code: &str) -> StoreResult<Option<LinkTarget>> {
         let code = code.to_owned();
         self.read_point(move |c| {
+            let Some(link) = one(
+                c,
+                SHORT_LINK_BY_CODE,
+                params![domain.0, code],
+                link_target_from_row,
+            )?
+            else {
+                return Ok(None);
+            };
+            if link.kind == ChainKind::Short {
+                return Ok(Some(link));
+            }
+            // A chain that shows a page: its page is in the table's row and its channels.
             let Some(found) = one(c, &LINK_BY_CODE, params![domain.0, code], link_from_row)? else {
                 return Ok(None);
             };

@@ -374,7 +374,18 @@ INSERT INTO chain_visit_totals_unchecked (chain_id, clicks, bot_clicks, unique_v
 DROP TABLE chain_visit_totals;
 ALTER TABLE chain_visit_totals_unchecked RENAME TO chain_visit_totals;
 "#,
+    // What a redirect reads of a short chain, in the index it finds the chain by: a cache miss
+    // then reads one B-tree instead of the code index and then the table (a third of a miss
+    // at a million chains, measured). The unique index stays; it is what keeps codes unique.
+    r#"
+CREATE INDEX chains_redirect ON chains(
+    domain_id, code, chain_type, id, user_id, status, valid_time, deleted_at, target_url);
+"#,
 ];
+
+/// The migration that dropped the counters' foreign keys (see `tests`).
+#[cfg(test)]
+const UNCHECKED_COUNTERS: usize = 9;
 
 /// Brings the database up to the newest schema.
 pub(in crate::store) fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
@@ -398,14 +409,15 @@ pub(in crate::store) fn latest_version() -> i64 {
 mod tests {
     use rusqlite::Connection;
 
-    use super::{MIGRATIONS, migrate};
+    use super::{MIGRATIONS, UNCHECKED_COUNTERS, migrate};
 
-    /// A database one migration behind, with a chain that has visit counters.
+    /// A database just before the migration that dropped the counters' foreign keys, with
+    /// a chain that has visit counters.
     fn before_unchecked_counters() -> Connection {
         let conn = Connection::open_in_memory().expect("the test database");
         conn.pragma_update(None, "foreign_keys", "ON")
             .expect("the test database");
-        let before = MIGRATIONS.len() - 1;
+        let before = UNCHECKED_COUNTERS - 1;
         for sql in &MIGRATIONS[..before] {
             conn.execute_batch(sql).expect("the test database");
         }
