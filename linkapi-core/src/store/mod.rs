@@ -356,10 +356,24 @@ pub trait Store:
 ///
 /// # Errors
 /// What the body returned, or the store's failure to run or commit it.
-pub async fn transact<T, F>(store: &dyn Store, mut body: F) -> StoreResult<(T, Vec<Invalidation>)>
+pub async fn transact<T, F>(store: &dyn Store, body: F) -> StoreResult<(T, Vec<Invalidation>)>
 where
     T: Send + 'static,
     F: for<'t> FnMut(&'t mut dyn Tx) -> BoxFuture<'t, StoreResult<T>> + Send + 'static,
+{
+    transact_by(|erased| store.transact(erased), body).await
+}
+
+/// [`transact`] with the body handed to `run` rather than to [`Store::transact`], for a
+/// backend that runs some transactions its own way.
+pub(crate) async fn transact_by<T, F, R>(
+    run: impl FnOnce(TxBody) -> R,
+    mut body: F,
+) -> StoreResult<(T, Vec<Invalidation>)>
+where
+    T: Send + 'static,
+    F: for<'t> FnMut(&'t mut dyn Tx) -> BoxFuture<'t, StoreResult<T>> + Send + 'static,
+    R: Future<Output = StoreResult<Vec<Invalidation>>>,
 {
     let slot = std::sync::Arc::new(std::sync::Mutex::new(None));
     let filled = slot.clone();
@@ -372,7 +386,7 @@ where
             Ok(())
         })
     });
-    let changes = store.transact(erased).await?;
+    let changes = run(erased).await?;
     let value = slot
         .lock()
         .unwrap_or_else(|p| p.into_inner())

@@ -18,6 +18,7 @@ conformance!(
     chain_listings_page_newest_first_and_filter,
     chain_patches_change_only_what_they_name,
     deleted_chains_keep_their_code_and_answer_as_deleted,
+    a_link_read_after_a_commit_sees_it_while_reads_race,
     daily_creation_counts_are_distinct_when_creates_race,
     reservations_for_several_owners_grant_each_what_fits,
     channel_visits_never_exceed_their_cap_when_takes_race,
@@ -457,6 +458,69 @@ async fn deleted_chains_keep_their_code_and_answer_as_deleted(store: Arc<dyn Sto
             .await
     });
     assert_eq!(patched.unwrap(), None);
+}
+
+/// What a redirect's cache miss relies on: a link read that starts after a change was
+/// committed sees it, however busy the readers are (SQLite's readers reuse a read transaction
+/// between commits), and no reader goes back to an older version once it saw a newer one.
+async fn a_link_read_after_a_commit_sees_it_while_reads_race(store: Arc<dyn Store>) {
+    let alice = user(&store, "alice").await.id;
+    let d = domain(&store, "r.example").await.id;
+    let id = tx!(store, |tx| tx
+        .insert_chain(short_chain(alice, d, "moving", T0))
+        .await)
+    .unwrap()
+    .id;
+    let version = |url: &str| -> i64 {
+        url.rsplit('/')
+            .next()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(-1)
+    };
+    let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let mut readers = tokio::task::JoinSet::new();
+    for _ in 0..16 {
+        let (store, done) = (store.clone(), done.clone());
+        readers.spawn(async move {
+            let (mut newest, mut reads) = (-1, 0);
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                let link = store.link(d, "moving").await.unwrap().unwrap();
+                let seen = if link.deleted {
+                    i64::MAX
+                } else {
+                    version(&link.target_url)
+                };
+                assert!(seen >= newest, "read version {seen} after {newest}");
+                newest = seen;
+                reads += 1;
+                tokio::task::yield_now().await;
+            }
+            reads
+        });
+    }
+    for v in 0..100_i64 {
+        tx!(store, |tx| {
+            let patch = ChainPatch {
+                target_url: Some(format!("https://example.com/v/{v}")),
+                ..ChainPatch::default()
+            };
+            tx.update_chain(alice, id, &patch, T0 + 1 + v).await
+        })
+        .unwrap()
+        .unwrap();
+        let link = store.link(d, "moving").await.unwrap().unwrap();
+        assert_eq!(link.target_url, format!("https://example.com/v/{v}"));
+    }
+    tx!(store, |tx| tx.delete_chain(alice, id, T0 + 100).await)
+        .unwrap()
+        .unwrap();
+    assert!(store.link(d, "moving").await.unwrap().unwrap().deleted);
+    done.store(true, std::sync::atomic::Ordering::Relaxed);
+    let mut reads = 0;
+    while let Some(count) = readers.join_next().await {
+        reads += count.unwrap();
+    }
+    assert!(reads > 100, "the readers read {reads} times");
 }
 
 async fn daily_creation_counts_are_distinct_when_creates_race(store: Arc<dyn Store>) {

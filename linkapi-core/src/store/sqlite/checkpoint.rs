@@ -6,26 +6,30 @@
 //! whole code index a growing database makes each checkpoint longer. So the writer's automatic
 //! checkpoints are off and this thread checkpoints on a connection of its own, a few times a
 //! second, without blocking the writer (`PASSIVE`: it copies what no reader still needs and
-//! leaves the rest for next time).
+//! leaves the rest for next time). Before each checkpoint it ends the read transactions that
+//! idle readers kept open (`readers`), which would otherwise hold the copy back.
 
 use std::path::Path;
-use std::sync::mpsc;
+use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
 use rusqlite::Connection;
+
+use super::readers::Readers;
 
 /// How often the log is copied back.
 const EVERY: Duration = Duration::from_millis(200);
 
 /// Starts the checkpointing thread on the database at `path`; it stops when the returned
 /// sender is dropped.
-pub(super) fn spawn(path: &Path) -> std::io::Result<mpsc::Sender<()>> {
+pub(super) fn spawn(path: &Path, readers: Arc<Readers>) -> std::io::Result<mpsc::Sender<()>> {
     let (stop, stopped) = mpsc::channel::<()>();
     let conn = Connection::open(path).map_err(std::io::Error::other)?;
     std::thread::Builder::new()
         .name("linkapi-sqlite-checkpoint".into())
         .spawn(move || {
             while let Err(mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(EVERY) {
+                readers.end_idle_snapshots();
                 if let Err(err) = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())) {
                     tracing::warn!(error = %err, "checkpointing the SQLite log failed");
                 }

@@ -1,14 +1,14 @@
 //! The embedded SQLite backend: one file in WAL mode, one writer thread and a few readers.
 //! rusqlite is blocking: reads run on tokio's blocking pool (but for a redirect's lookup of
-//! one link, which runs where it is asked when a reader is free: `SqliteStore::read_point`),
-//! and transaction bodies on the writer thread (`writer`), which commits them in groups. No
-//! connection lock is ever held across an `.await`.
+//! one link, which runs where it is asked when a reader is free, in a read transaction kept
+//! open until the next commit: `SqliteStore::read_point`, `readers`), and transaction bodies
+//! on the writer thread (`writer`), which commits them in groups. No connection lock is ever
+//! held across an `.await`.
 //!
 //! One file per aggregate, as in `store/` and `postgres/`; this file holds the connections,
 //! the error mapping and the `StoredRow` reading of rusqlite's rows.
 
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, mpsc};
 
 use async_trait::async_trait;
@@ -30,6 +30,7 @@ mod domains;
 mod groups;
 mod idempotency;
 mod keys;
+mod readers;
 pub(in crate::store) mod schema;
 pub mod snapshot;
 mod templates;
@@ -53,10 +54,9 @@ struct Inner {
     /// thread owning the only writing connection makes that explicit and lets it commit the
     /// bodies waiting for it together.
     writer: Mutex<mpsc::Sender<writer::Job>>,
-    /// Readers, handed out round-robin.
-    readers: Vec<Mutex<Connection>>,
-    /// Next reader to try.
-    next_reader: AtomicUsize,
+    /// The reader connections; shared with the checkpointing thread, which ends the read
+    /// transactions idle readers left open.
+    readers: Arc<readers::Readers>,
     /// Keeps the checkpointing thread running (see `checkpoint`).
     _checkpoints: Mutex<mpsc::Sender<()>>,
 }
@@ -142,21 +142,21 @@ impl SqliteStore {
                 // visit flush, every create), so it never holds much for long: SQLite's
                 // default 2 MB serves the B-trees' upper pages, and the leaves come from the
                 // operating system's file cache, outside this process's memory.
-                Ok(Mutex::new(conn))
+                Ok(conn)
             })
             .collect::<rusqlite::Result<Vec<_>>>()
             .map_err(StoreError::backend)?;
+        let readers = Arc::new(readers::Readers::new(readers));
         // The checkpointing thread copies the log back, not the writer's commits.
         writer
             .pragma_update(None, "wal_autocheckpoint", 0)
             .map_err(StoreError::backend)?;
-        let checkpoints = checkpoint::spawn(path).map_err(StoreError::backend)?;
-        let writer = writer::spawn(writer).map_err(StoreError::backend)?;
+        let checkpoints = checkpoint::spawn(path, readers.clone()).map_err(StoreError::backend)?;
+        let writer = writer::spawn(writer, readers.committed()).map_err(StoreError::backend)?;
         Ok(SqliteStore {
             inner: Arc::new(Inner {
                 writer: Mutex::new(writer),
                 readers,
-                next_reader: AtomicUsize::new(0),
                 _checkpoints: Mutex::new(checkpoints),
             }),
         })
@@ -170,8 +170,8 @@ impl SqliteStore {
     {
         let inner = self.inner.clone();
         tokio::task::spawn_blocking(move || {
-            let conn = inner.reader();
-            f(&conn)
+            let mut reader = inner.readers.any();
+            f(reader.autocommit())
         })
         .await
         .map_err(StoreError::backend)?
@@ -181,23 +181,27 @@ impl SqliteStore {
     /// free, else as [`SqliteStore::read`]. A read like that takes microseconds from the page
     /// cache; handing it to the blocking pool costs more than the read itself (two thread
     /// switches and the pool's locks: most of a redirect's cache miss, measured). The price
-    /// is that a read from a cold disk blocks this worker thread for that read.
+    /// is that a read from a cold disk blocks this worker thread for that read. On a free
+    /// reader, `f` runs in the read transaction the reader kept open, when nothing was
+    /// committed since it began (`readers`).
     async fn read_point<T, F>(&self, f: F) -> StoreResult<T>
     where
         T: Send + 'static,
         F: FnOnce(&Connection) -> StoreResult<T> + Send + 'static,
     {
-        if let Some(conn) = self.inner.free_reader() {
-            return f(&conn);
+        if let Some(mut reader) = self.inner.readers.free() {
+            let conn = self.inner.readers.snapshot(&mut reader)?;
+            return f(conn);
         }
         self.read(f).await
     }
 
-    /// Hands `body` to the writer thread and waits for the commit that holds it.
-    async fn run_on_writer(&self, body: TxBody) -> StoreResult<Vec<Invalidation>> {
+    /// Hands `body` to the writer thread and waits for the commit that holds it; `alone`
+    /// commits it in a transaction of its own (see `writer`).
+    async fn run_on_writer(&self, body: TxBody, alone: bool) -> StoreResult<Vec<Invalidation>> {
         let (done, outcome) = oneshot::channel();
         lock(&self.inner.writer)
-            .send(writer::Job { body, done })
+            .send(writer::Job { body, done, alone })
             .map_err(|_| StoreError::backend(Misuse("the SQLite writer thread has stopped")))?;
         outcome.await.map_err(|_| {
             StoreError::backend(Misuse("the SQLite writer thread dropped a transaction"))
@@ -216,30 +220,6 @@ struct SqliteTx<'c> {
 /// half-written (transactions roll back on drop), so a poisoned lock is safe to take over.
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-impl Inner {
-    fn reader(&self) -> MutexGuard<'_, Connection> {
-        let start = self.next_reader.fetch_add(1, Ordering::Relaxed);
-        for i in 0..self.readers.len() {
-            if let Ok(guard) = self.readers[(start + i) % self.readers.len()].try_lock() {
-                return guard;
-            }
-        }
-        lock(&self.readers[start % self.readers.len()])
-    }
-
-    /// The first reader not in use, if any. Always trying them in the same order keeps the
-    /// point reads on the first ones, whose page caches then hold the hot pages.
-    fn free_reader(&self) -> Option<MutexGuard<'_, Connection>> {
-        self.readers
-            .iter()
-            .find_map(|reader| match reader.try_lock() {
-                Ok(guard) => Some(guard),
-                Err(std::sync::TryLockError::Poisoned(poisoned)) => Some(poisoned.into_inner()),
-                Err(std::sync::TryLockError::WouldBlock) => None,
-            })
-    }
 }
 
 /// One row or none, through the connection's prepared-statement cache: the hot lookups
@@ -322,7 +302,7 @@ impl StoredRow for Row<'_> {
 #[async_trait]
 impl Store for SqliteStore {
     async fn transact(&self, body: TxBody) -> StoreResult<Vec<Invalidation>> {
-        self.run_on_writer(body).await
+        self.run_on_writer(body, false).await
     }
 
     fn writes_one_at_a_time(&self) -> bool {
@@ -358,10 +338,14 @@ impl Store for SqliteStore {
         at: Timestamp,
         forget_before: Timestamp,
     ) -> StoreResult<bool> {
-        let (added, _) = crate::store::transact(self, move |tx| {
-            let batch = batch.clone();
-            Box::pin(async move { tx.add_visits(&batch, at, forget_before).await })
-        })
+        // A flush changes pages all over the counter tables: alone, it needs no savepoint.
+        let (added, _) = crate::store::transact_by(
+            |body| self.run_on_writer(body, true),
+            move |tx| {
+                let batch = batch.clone();
+                Box::pin(async move { tx.add_visits(&batch, at, forget_before).await })
+            },
+        )
         .await?;
         Ok(added)
     }
@@ -386,9 +370,52 @@ impl Store for SqliteStore {
 mod tests {
     use std::time::Duration;
 
-    use super::{SqliteStore, lock};
+    use super::SqliteStore;
     use crate::model::DomainId;
-    use crate::store::ChainStore;
+    use crate::store::{ChainStore, NewUser};
+
+    async fn add_user(store: &SqliteStore, name: &str) {
+        let name = name.to_owned();
+        crate::store::transact(store, move |tx| {
+            let name = name.clone();
+            Box::pin(async move {
+                tx.insert_user(NewUser {
+                    name,
+                    daily_quota: None,
+                    created_at: 0,
+                })
+                .await
+            })
+        })
+        .await
+        .expect("a user");
+    }
+
+    /// A point read keeps its read transaction open for the next one; a reader that then goes
+    /// idle must not hold the log back from being copied into the database for good.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_idle_reader_does_not_hold_back_checkpoints() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let path = dir.path().join("linkapi.db");
+        let store = SqliteStore::open(&path).expect("the store");
+        add_user(&store, "before").await;
+        // The lookup leaves its snapshot open on the first reader...
+        assert_eq!(store.link(DomainId(1), "none").await.expect("a read"), None);
+        // ... and these commits land in the log after it.
+        for i in 0..20 {
+            add_user(&store, &format!("after-{i}")).await;
+        }
+        tokio::time::sleep(super::readers::SNAPSHOT_REUSE + Duration::from_millis(500)).await;
+        let conn = rusqlite::Connection::open(&path).expect("a connection");
+        let (busy, log, copied): (i64, i64, i64) = conn
+            .query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })
+            .expect("a checkpoint");
+        assert_eq!(busy, 0);
+        assert!(log > 0, "nothing was written to the log");
+        assert_eq!(copied, log, "the log was not copied back whole");
+    }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_link_lookup_with_every_reader_busy_waits_for_one() {
@@ -396,7 +423,7 @@ mod tests {
         let store = SqliteStore::open(&dir.path().join("linkapi.db")).expect("the store");
         // Every reader taken, as by long reads on the blocking pool: no inline read is
         // possible, so the lookup goes to the pool and waits there.
-        let held: Vec<_> = store.inner.readers.iter().map(lock).collect();
+        let held = store.inner.readers.hold_all();
         let lookup = tokio::spawn({
             let store = store.clone();
             async move { store.link(DomainId(1), "nothing").await }

@@ -7,11 +7,18 @@
 //! No body's caller hears "done" before the commit that holds its writes returned; if that
 //! commit fails, every body in the group fails with it.
 //!
+//! A savepoint is not free: SQLite copies every page a body changes into a statement journal
+//! (a temporary file) first, so that it can roll back to the savepoint. For a visit flush,
+//! which changes pages all over the counter tables, that copy was a third of its cost. So a
+//! group of one body runs without one (its rollback is the transaction's), and a job may ask
+//! to be committed alone (`Job::alone`).
+//!
 //! Bodies are async (the same bodies run on PostgreSQL) but every [`Tx`] method here is
 //! synchronous, so a body completes on its first poll. One that does not has awaited something
 //! other than its `Tx`; it is dropped, its savepoint rolled back, and its caller told so.
 
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, mpsc};
 use std::task::{Context, Poll, Waker};
 
 use rusqlite::Connection;
@@ -27,33 +34,59 @@ const MAX_GROUP: usize = 512;
 pub(super) struct Job {
     pub(super) body: TxBody,
     pub(super) done: oneshot::Sender<StoreResult<Vec<Invalidation>>>,
+    /// Committed in a transaction of its own, never grouped: for a large body, which a
+    /// savepoint would make pay for a copy of every page it changes.
+    pub(super) alone: bool,
 }
 
-/// Starts the writer thread on `conn`. It ends when every sender is dropped.
-pub(super) fn spawn(conn: Connection) -> std::io::Result<mpsc::Sender<Job>> {
+/// Starts the writer thread on `conn`. It ends when every sender is dropped. `commits` counts
+/// every commit before its callers hear of it (see `commit`).
+pub(super) fn spawn(
+    conn: Connection,
+    commits: Arc<AtomicU64>,
+) -> std::io::Result<mpsc::Sender<Job>> {
     let (jobs, queue) = mpsc::channel::<Job>();
     std::thread::Builder::new()
         .name("linkapi-sqlite-writer".into())
-        .spawn(move || run(conn, &queue))?;
+        .spawn(move || run(conn, &queue, &commits))?;
     Ok(jobs)
 }
 
-fn run(mut conn: Connection, queue: &mpsc::Receiver<Job>) {
-    while let Ok(first) = queue.recv() {
+fn run(mut conn: Connection, queue: &mpsc::Receiver<Job>, commits: &AtomicU64) {
+    // A job that must go alone, taken off the queue while a group was being gathered.
+    let mut next: Option<Job> = None;
+    loop {
+        let first = match next.take() {
+            Some(job) => job,
+            None => match queue.recv() {
+                Ok(job) => job,
+                Err(_) => return,
+            },
+        };
         let mut group = vec![first];
-        while group.len() < MAX_GROUP {
+        while !group[0].alone && group.len() < MAX_GROUP {
             match queue.try_recv() {
+                Ok(job) if job.alone => {
+                    next = Some(job);
+                    break;
+                }
                 Ok(job) => group.push(job),
                 Err(_) => break,
             }
         }
-        commit_group(&mut conn, group);
+        commit_group(&mut conn, group, commits);
     }
 }
 
-fn commit_group(conn: &mut Connection, group: Vec<Job>) {
+fn commit_group(conn: &mut Connection, mut group: Vec<Job>, commits: &AtomicU64) {
     if let Err(err) = conn.execute_batch("BEGIN IMMEDIATE") {
         fail_all(group, &err);
+        return;
+    }
+    if group.len() == 1
+        && let Some(job) = group.pop()
+    {
+        commit_alone(conn, job, commits);
         return;
     }
     let mut outcomes = Vec::with_capacity(group.len());
@@ -74,7 +107,7 @@ fn commit_group(conn: &mut Connection, group: Vec<Job>) {
             }
         }
     }
-    match conn.execute_batch("COMMIT") {
+    match commit(conn, commits) {
         Ok(()) => {
             for (done, outcome) in outcomes {
                 let _ = done.send(outcome);
@@ -96,6 +129,41 @@ fn commit_group(conn: &mut Connection, group: Vec<Job>) {
 #[error("write transaction failed: {0}")]
 struct WriteFailed(String);
 
+/// Commits the open transaction, counting the commit in `commits` once before it may become
+/// visible and once after it did. A reader reuses a snapshot only while the count stays what
+/// it was before the snapshot began (`readers`): the first count keeps readers from reusing
+/// snapshots taken while the commit lands (some would hold it and some not), the second keeps
+/// them from reusing one taken just before it landed.
+fn commit(conn: &Connection, commits: &AtomicU64) -> rusqlite::Result<()> {
+    commits.fetch_add(1, Ordering::SeqCst);
+    let committed = conn.execute_batch("COMMIT");
+    commits.fetch_add(1, Ordering::SeqCst);
+    committed
+}
+
+/// Runs the one body of a group in the transaction just begun, with no savepoint, and commits
+/// it, or rolls the transaction back when the body fails.
+fn commit_alone(conn: &mut Connection, mut job: Job, commits: &AtomicU64) {
+    let (outcome, changes) = run_body(conn, &mut job.body);
+    let answer = match outcome {
+        Ok(()) => match commit(conn, commits) {
+            Ok(()) => Ok(changes),
+            Err(err) => {
+                tracing::error!(error = %err, "commit failed");
+                let _ = conn.execute_batch("ROLLBACK");
+                Err(StoreError::backend(WriteFailed(err.to_string())))
+            }
+        },
+        Err(err) => {
+            if let Err(rollback) = conn.execute_batch("ROLLBACK") {
+                tracing::error!(error = %rollback, "rolling back a failed transaction failed");
+            }
+            Err(err)
+        }
+    };
+    let _ = job.done.send(answer);
+}
+
 /// Runs one body in a savepoint. The outer result is the savepoint machinery's; the inner one
 /// is the body's, already rolled back when it is an error.
 fn run_in_savepoint(
@@ -103,6 +171,21 @@ fn run_in_savepoint(
     body: &mut TxBody,
 ) -> rusqlite::Result<StoreResult<Vec<Invalidation>>> {
     conn.execute_batch("SAVEPOINT body")?;
+    let (outcome, changes) = run_body(conn, body);
+    match outcome {
+        Ok(()) => {
+            conn.execute_batch("RELEASE body")?;
+            Ok(Ok(changes))
+        }
+        Err(err) => {
+            conn.execute_batch("ROLLBACK TO body; RELEASE body")?;
+            Ok(Err(err))
+        }
+    }
+}
+
+/// Runs a body on the open transaction: its outcome and the changes it published.
+fn run_body(conn: &mut Connection, body: &mut TxBody) -> (StoreResult<()>, Vec<Invalidation>) {
     let mut tx = SqliteTx {
         conn: &mut *conn,
         changes: Vec::new(),
@@ -116,17 +199,7 @@ fn run_in_savepoint(
             ))),
         }
     };
-    let changes = tx.changes;
-    match outcome {
-        Ok(()) => {
-            conn.execute_batch("RELEASE body")?;
-            Ok(Ok(changes))
-        }
-        Err(err) => {
-            conn.execute_batch("ROLLBACK TO body; RELEASE body")?;
-            Ok(Err(err))
-        }
-    }
+    (outcome, tx.changes)
 }
 
 fn fail_all(group: Vec<Job>, err: &rusqlite::Error) {
