@@ -10,6 +10,16 @@
 //! nothing. While the store is unavailable the sealed batch is retried every interval and new
 //! visits keep merging into the pending counts.
 //!
+//! Under load the flusher writes less often, so that writing takes about a tenth of its time
+//! at most: after a round of writes that took `t`, the next round waits `10 t` if that is
+//! longer than the interval, up to five intervals ([`next_round`]). A write's cost is mostly
+//! the pages it changes, and at a million chains with visits spread over all of them a round
+//! changes most pages of the counter tables whether it holds one second of visits or five:
+//! writing a second's worth every second took a fifth of the server's CPU. The price is that
+//! statistics lag, and a crash loses, up to five intervals of visits at the busiest (and the
+//! visits waiting take memory for that long: five intervals rather than more, measured against
+//! the memory goal at a million chains).
+//!
 //! Memory is bounded by `max_pending` entries (a chain-day, a chain-visitor or a channel-day);
 //! a visit that would need a new entry past the bound is not counted, and that is logged and
 //! counted in `linkapi_visits_dropped_total`.
@@ -35,6 +45,15 @@ const BATCH_ENTRIES: usize = 50_000;
 const BATCH_ID_RETENTION: i64 = 86_400;
 /// Failed writes logged: the first, then one in this many.
 const LOG_EVERY: u64 = 60;
+/// The flusher waits at least this many times as long as its last round of writes took.
+const WAIT_PER_WRITE: u32 = 10;
+/// The longest wait between rounds, in flush intervals.
+const MAX_STRETCH: u32 = 5;
+
+/// How long to wait for the next round of writes after one that took `spent`.
+fn next_round(interval: Duration, spent: Duration) -> Duration {
+    (spent * WAIT_PER_WRITE).clamp(interval, interval * MAX_STRETCH)
+}
 
 /// foldhash rather than SipHash for the pending maps: their keys are chain ids, days and
 /// visitor keys, which are already keyed hashes, so nobody can aim collisions at them, and
@@ -262,12 +281,11 @@ async fn flush_loop(
     // A batch sealed but not yet known to be written, with the visits it holds.
     let mut sealed: Option<(VisitBatch, u64, usize)> = None;
     let mut failures: u64 = 0;
-    let mut ticks = tokio::time::interval(interval);
-    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut wait = interval;
     let mut open = true;
     while open {
         let waiter = tokio::select! {
-            _ = ticks.tick() => None,
+            _ = tokio::time::sleep(wait) => None,
             request = requests.recv() => match request {
                 Some(done) => Some(done),
                 None => {
@@ -287,6 +305,7 @@ async fn flush_loop(
         // Entries that met one already in the backlog merged into it.
         let merged = before + taken - backlog.entries();
         release(&shared, merged);
+        let mut spent = Duration::ZERO;
         let written = loop {
             if sealed.is_none() {
                 if backlog.entries() == 0 {
@@ -302,10 +321,9 @@ async fn flush_loop(
             let started = Instant::now();
             match add_batch(&*store, batch, clock.now()).await {
                 Ok(()) => {
-                    shared
-                        .metrics
-                        .flush_seconds
-                        .observe(started.elapsed().as_secs_f64());
+                    let took = started.elapsed();
+                    spent += took;
+                    shared.metrics.flush_seconds.observe(took.as_secs_f64());
                     shared.metrics.written.inc_by(*visits);
                     release(&shared, *entries);
                     if failures > 0 {
@@ -327,6 +345,12 @@ async fn flush_loop(
                     break false;
                 }
             }
+        };
+        // A failing store is tried again every interval, however long the failure took.
+        wait = if written {
+            next_round(interval, spent)
+        } else {
+            interval
         };
         if let Some(done) = waiter {
             let _ = done.send(written);
@@ -441,6 +465,18 @@ impl super::App {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rounds_of_writes_wait_ten_times_their_cost_within_five_intervals() {
+        let second = Duration::from_secs(1);
+        assert_eq!(next_round(second, Duration::from_millis(20)), second);
+        assert_eq!(next_round(second, Duration::from_millis(100)), second);
+        assert_eq!(
+            next_round(second, Duration::from_millis(350)),
+            Duration::from_millis(3_500)
+        );
+        assert_eq!(next_round(second, Duration::from_secs(4)), 5 * second);
+    }
 
     #[test]
     fn sealing_moves_at_most_the_limit() {
