@@ -184,6 +184,8 @@ async fn run(backend: Backend, visits: u64, visitors: u64) {
                     address,
                     user_agent: AGENT,
                     head: false,
+                    referer: b"",
+                    accept_language: b"",
                 },
             );
         }
@@ -196,6 +198,8 @@ async fn run(backend: Backend, visits: u64, visitors: u64) {
                         address,
                         user_agent: AGENT,
                         head: false,
+                        referer: b"",
+                        accept_language: b"",
                     },
                 );
             }

@@ -81,5 +81,5 @@ pub mod wire;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use error::Error;
 pub use http::{MetricsAccess, ServerConfig, serve};
-pub use service::{App, AppConfig};
+pub use service::{App, AppConfig, GeoDatabase};
 pub use store::sqlite::SqliteStore;

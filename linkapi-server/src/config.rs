@@ -138,6 +138,9 @@ pub struct FileConfig {
     /// Where `GET /` redirects (an http(s) URL) [default: none, a plain page naming the
     /// service].
     pub home_url: Option<String>,
+    /// A MaxMind-format database (GeoLite2 or GeoIP2 Country or City, .mmdb) for the countries
+    /// of visits [default: none, every country `unknown`].
+    pub geoip_database: Option<PathBuf>,
 }
 
 /// The `[storage]` table: where uploaded files live.
@@ -352,10 +355,18 @@ mod tests {
             )
         );
         // Keys without a default are there, commented out, with an example.
-        for key in ["data_dir", "public_url", "database_url", "home_url", "dir"] {
+        for key in [
+            "data_dir",
+            "public_url",
+            "database_url",
+            "home_url",
+            "geoip_database",
+            "dir",
+        ] {
             assert!(text.contains(&format!("# {key} = ")), "{key} is not shown");
         }
         assert!(file.home_url.is_none() && app.home_url.is_none());
+        assert!(file.geoip_database.is_none() && app.geo.is_none());
     }
 
     #[test]

@@ -27,7 +27,9 @@ use linkapi_core::model::Scheme;
 use linkapi_core::service::{BootstrapKey, ClientAddressHeader, RateLimit, UploadConfig};
 use linkapi_core::store::Store;
 use linkapi_core::store::postgres::{PgOptions, PgStore};
-use linkapi_core::{App, AppConfig, MetricsAccess, ServerConfig, SqliteStore, SystemClock};
+use linkapi_core::{
+    App, AppConfig, GeoDatabase, MetricsAccess, ServerConfig, SqliteStore, SystemClock,
+};
 use tokio::net::TcpListener;
 
 mod config;
@@ -296,6 +298,10 @@ impl Server {
             rate_limit_admin_keys: file
                 .rate_limit_admin_keys
                 .unwrap_or(defaults.rate_limit_admin_keys),
+            geo: match &file.geoip_database {
+                Some(path) => Some(Arc::new(GeoDatabase::open(path)?)),
+                None => None,
+            },
         };
         let server_defaults = ServerConfig::default();
         let config = ServerConfig {

@@ -16,6 +16,18 @@ use crate::model::{Resource, Scope};
 use crate::wire::envelope::Empty;
 use crate::wire::{admin as wa, compat as wc, primary as wp};
 
+/// The breakdown routes' paths and operation names, one per [`crate::model::Dimension`],
+/// whose name ends the path (the handler reads it there; a test holds them to it).
+const BREAKDOWN_PATHS: [(&str, &str); 7] = [
+    ("/chains/{id}/stats/referrers", "chains.stats.referrers"),
+    ("/chains/{id}/stats/devices", "chains.stats.devices"),
+    ("/chains/{id}/stats/os", "chains.stats.os"),
+    ("/chains/{id}/stats/browsers", "chains.stats.browsers"),
+    ("/chains/{id}/stats/countries", "chains.stats.countries"),
+    ("/chains/{id}/stats/languages", "chains.stats.languages"),
+    ("/chains/{id}/stats/rules", "chains.stats.rules"),
+];
+
 const GET: Method = Method::GET;
 const POST: Method = Method::POST;
 const PATCH: Method = Method::PATCH;
@@ -117,6 +129,14 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
         )
         .query::<wp::StatsQuery>()
         .ok::<wp::ChainStats>(),
+    ];
+    // A chain's breakdowns: a row per dimension (the router takes one path parameter).
+    routes.extend(BREAKDOWN_PATHS.iter().map(|(path, name)| {
+        primary(GET, path, name, Read(Stats), handler!(p::chain_breakdown))
+            .query::<wp::BreakdownQuery>()
+            .ok::<wp::ChainBreakdown>()
+    }));
+    routes.extend([
         primary(
             GET,
             "/chains/{id}/qr",
@@ -574,7 +594,7 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
             handler!(pb::redirect),
         )
         .answers(Output::Link),
-    ];
+    ]);
     // List and info actions also answer GET with their fields as query parameters.
     for method in [GET, POST] {
         let action = |path, name, resource, handler| {
@@ -654,4 +674,26 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
         ]);
     }
     routes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::BREAKDOWN_PATHS;
+    use crate::model::Dimension;
+
+    #[test]
+    fn every_dimension_has_its_breakdown_route() {
+        let named: Vec<_> = BREAKDOWN_PATHS
+            .iter()
+            .map(|(path, name)| {
+                let dimension = path.rsplit('/').next().and_then(Dimension::from_name);
+                assert_eq!(
+                    name.rsplit('.').next().and_then(Dimension::from_name),
+                    dimension
+                );
+                dimension
+            })
+            .collect();
+        assert_eq!(named, Dimension::ALL.map(Some));
+    }
 }

@@ -3,8 +3,8 @@
 //!
 //! This file holds the ids and the integer codes of page settings; `scope` the scopes,
 //! `account` users and keys, `domain` domains, `chain` chains with their page settings,
-//! channels and groups, `content` templates and uploads, `workchat` work-chat data,
-//! [`limits`] the input limits.
+//! channels and groups, `content` templates and uploads, `workchat` work-chat data, `visit`
+//! the dimensions visits are broken down by, [`limits`] the input limits.
 
 mod account;
 mod chain;
@@ -12,6 +12,7 @@ mod content;
 mod domain;
 pub mod limits;
 mod scope;
+mod visit;
 mod workchat;
 
 use std::fmt;
@@ -157,6 +158,7 @@ pub use chain::*;
 pub use content::*;
 pub use domain::*;
 pub use scope::*;
+pub use visit::*;
 pub use workchat::*;
 
 #[cfg(test)]

@@ -11,10 +11,12 @@
 
 mod admin;
 mod auth;
+mod breakdown;
 mod bulk;
 mod cache;
 mod chains;
 mod channels;
+mod classify;
 mod conversions;
 pub mod freshness;
 mod groups;
@@ -41,6 +43,7 @@ pub use auth::{BootstrapKey, Principal, hash_key};
 pub use bulk::{BulkItem, ItemError, MAX_BULK_CHAINS};
 pub use chains::{ChainView, CreatedChain, NewShortChain, ShortChainPatch};
 use channels::PageAnswer;
+pub use classify::{GeoDatabase, GeoDatabaseError};
 pub use conversions::{ConversionReport, ReportedConversion};
 pub use idempotency::{
     IDEMPOTENCY_WINDOW, IdempotencyKey, KeptAnswer, Receipt, is_idempotency_key,
@@ -50,7 +53,10 @@ pub use page_chains::{
     ChannelSpec, PageChainInput, PageChainView, PageChains, app_link, fixed_destination,
 };
 pub use ratelimit::{RateLimit, RateState};
-pub use stats::{ChainStats, DailyClicks};
+pub use stats::{
+    BreakdownItem, ChainBreakdown, ChainStats, DEFAULT_BREAKDOWN_LIMIT, DailyClicks,
+    MAX_BREAKDOWN_LIMIT,
+};
 #[cfg(any(test, feature = "fuzzing"))]
 pub(crate) use templates::check_template_body;
 pub use templates::{BUILT_IN_STYLES, NewTemplateInput, TemplateListing};
@@ -128,6 +134,8 @@ pub struct AppConfig {
     /// Where `GET /` sends people (an http(s) URL: the operator's own site); `None` answers a
     /// plain page naming the service.
     pub home_url: Option<String>,
+    /// Countries of client addresses; without one every visit's country is `unknown`.
+    pub geo: Option<Arc<GeoDatabase>>,
 }
 
 /// The header a trusted reverse proxy names the client in.
@@ -160,6 +168,7 @@ impl Default for AppConfig {
             uploads: UploadConfig::default(),
             template_limit: 10,
             home_url: None,
+            geo: None,
         }
     }
 }
@@ -285,8 +294,8 @@ struct Inner {
     visits: visits::VisitCounter,
     /// The secret visitor keys are made with.
     visitor_keys: visitors::VisitorKeys,
-    /// Which user agents are bots', remembered per agent.
-    bot_verdicts: visitors::BotVerdicts,
+    /// What each user agent is (bot or not, device, OS, browser), remembered per agent.
+    agents: classify::Agents,
     /// What `/metrics` shows.
     metrics: Arc<Metrics>,
     /// Per-key token buckets.
@@ -383,7 +392,7 @@ impl App {
                 links,
                 visits,
                 visitor_keys: visitors::VisitorKeys::new(visitor_secret),
-                bot_verdicts: visitors::BotVerdicts::new(),
+                agents: classify::Agents::new(),
                 metrics,
                 limiter,
                 blobs,

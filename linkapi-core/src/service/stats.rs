@@ -3,11 +3,40 @@
 
 use super::{App, Principal};
 use crate::error::{Error, Result};
-use crate::model::ChainId;
 use crate::model::limits::MAX_STATS_DAYS;
+use crate::model::{ChainId, DeviceClass, Dimension, Timestamp};
 
 /// Window when none is asked for.
 pub const DEFAULT_STATS_DAYS: i64 = 7;
+/// Values of a breakdown listed when no `limit` is asked for.
+pub const DEFAULT_BREAKDOWN_LIMIT: i64 = 10;
+/// Most values of a breakdown listed.
+pub const MAX_BREAKDOWN_LIMIT: i64 = 100;
+
+/// A chain's visits over a window of days, per value of one dimension.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChainBreakdown {
+    /// The chain.
+    pub chain_id: ChainId,
+    /// What the visits are broken down by.
+    pub dimension: Dimension,
+    /// Days in the window, today included.
+    pub days: i64,
+    /// The values with the most visits, most first (ties by value).
+    pub items: Vec<BreakdownItem>,
+    /// Visits with any other value: values past `limit`, and values past a day's cap of
+    /// distinct values ([`crate::model::MAX_BREAKDOWN_VALUES`]).
+    pub other_clicks: i64,
+}
+
+/// One value of a breakdown and its visits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BreakdownItem {
+    /// The value.
+    pub value: String,
+    /// Visits with it.
+    pub clicks: i64,
+}
 
 /// A chain's figures. Visits by bots (crawlers, link previews, `HEAD`) are counted apart, in
 /// `bot_clicks`, and are in no other figure.
@@ -49,21 +78,14 @@ impl App {
         id: ChainId,
         days: Option<i64>,
     ) -> Result<ChainStats> {
-        let days = days.unwrap_or(DEFAULT_STATS_DAYS);
-        if !(1..=MAX_STATS_DAYS).contains(&days) {
-            return Err(Error::bad_request(
-                "invalid_days",
-                format!("days must be 1 to {MAX_STATS_DAYS}"),
-            ));
-        }
+        let days = stats_days(days)?;
         if self.store().chain(who.user_id, id).await?.is_none() {
             return Err(Error::NotFound("chain"));
         }
         let now = self.now();
         let calendar = &self.config().calendar;
         let window = calendar.last_days(now, days as u32);
-        let from = window.first().map_or(now, |(start, _)| *start);
-        let to = calendar.next_day_start(now);
+        let (from, to) = self.stats_window(days);
         let visits = self.store().chain_visits(id, from, to).await?;
         // Both lists are in day order: walk them together.
         let mut rows = visits.daily.into_iter().peekable();
@@ -87,6 +109,96 @@ impl App {
             bot_clicks: visits.bot_clicks,
             unique_visitors: visits.unique_visitors,
             daily,
+        })
+    }
+}
+
+/// The window's length asked for, or why it is refused.
+fn stats_days(days: Option<i64>) -> Result<i64> {
+    let days = days.unwrap_or(DEFAULT_STATS_DAYS);
+    if !(1..=MAX_STATS_DAYS).contains(&days) {
+        return Err(Error::bad_request(
+            "invalid_days",
+            format!("days must be 1 to {MAX_STATS_DAYS}"),
+        ));
+    }
+    Ok(days)
+}
+
+impl App {
+    /// The first second of the window of the last `days` days (today included) and the first
+    /// second after it.
+    fn stats_window(&self, days: i64) -> (Timestamp, Timestamp) {
+        let now = self.now();
+        let calendar = &self.config().calendar;
+        let window = calendar.last_days(now, days as u32);
+        let from = window.first().map_or(now, |(start, _)| *start);
+        (from, calendar.next_day_start(now))
+    }
+
+    /// One of the caller's chains' visits over the last `days` days (default 7) per value of
+    /// `dimension`: the `limit` values with the most (default 10, at most 100). Bots are in
+    /// no dimension but [`Dimension::Devices`], as `bot`.
+    ///
+    /// # Errors
+    /// 400 when `days` is outside 1 to 365 or `limit` outside 1 to 100; 404 when the caller
+    /// has no such live chain.
+    pub async fn chain_breakdown(
+        &self,
+        who: &Principal,
+        id: ChainId,
+        dimension: Dimension,
+        days: Option<i64>,
+        limit: Option<i64>,
+    ) -> Result<ChainBreakdown> {
+        let days = stats_days(days)?;
+        let limit = limit.unwrap_or(DEFAULT_BREAKDOWN_LIMIT);
+        if !(1..=MAX_BREAKDOWN_LIMIT).contains(&limit) {
+            return Err(Error::bad_request(
+                "invalid_limit",
+                format!("limit must be 1 to {MAX_BREAKDOWN_LIMIT}"),
+            ));
+        }
+        if self.store().chain(who.user_id, id).await?.is_none() {
+            return Err(Error::NotFound("chain"));
+        }
+        let (from, to) = self.stats_window(days);
+        let counts = self
+            .store()
+            .breakdown(id, dimension, from, to, limit)
+            .await?;
+        let mut items: Vec<BreakdownItem> = counts
+            .top
+            .into_iter()
+            .map(|(value, clicks)| BreakdownItem { value, clicks })
+            .collect();
+        let mut total = counts.total + counts.past_cap;
+        if dimension == Dimension::Devices {
+            let bots: i64 = self
+                .store()
+                .chain_visits(id, from, to)
+                .await?
+                .daily
+                .iter()
+                .map(|day| day.bot_clicks)
+                .sum();
+            if bots > 0 {
+                total += bots;
+                items.push(BreakdownItem {
+                    value: DeviceClass::Bot.name().to_owned(),
+                    clicks: bots,
+                });
+                items.sort_by(|a, b| b.clicks.cmp(&a.clicks).then_with(|| a.value.cmp(&b.value)));
+                items.truncate(limit as usize);
+            }
+        }
+        let listed: i64 = items.iter().map(|item| item.clicks).sum();
+        Ok(ChainBreakdown {
+            chain_id: id,
+            dimension,
+            days,
+            items,
+            other_clicks: total - listed,
         })
     }
 }

@@ -19,6 +19,10 @@ pub struct VisitRequest<'a> {
     pub user_agent: &'a [u8],
     /// A `HEAD` request: link checkers and previews, never a person.
     pub head: bool,
+    /// The `Referer` header, empty when absent.
+    pub referer: &'a [u8],
+    /// The `Accept-Language` header, empty when absent.
+    pub accept_language: &'a [u8],
 }
 
 /// User-agent fragments of crawlers, link checkers and link-preview fetchers. Matched
@@ -116,57 +120,11 @@ pub fn is_bot_agent(user_agent: &[u8]) -> bool {
     user_agent.is_empty() || BOTS.as_ref().is_some_and(|bots| bots.is_match(user_agent))
 }
 
-/// Distinct user agents whose verdict is remembered. A site's traffic comes from a few
-/// hundred browser builds; a flood of made-up agents only churns the oldest out.
-const VERDICTS_KEPT: usize = 4096;
-/// Longer user agents are scanned every time rather than kept.
-const LONGEST_KEPT_AGENT: usize = 512;
-
-type Verdicts = quick_cache::sync::Cache<
-    Box<[u8]>,
-    bool,
-    quick_cache::UnitWeighter,
-    foldhash::fast::RandomState,
->;
-
-/// [`is_bot_agent`] once per distinct user agent: a hash lookup instead of a scan on every
-/// visit.
-pub(super) struct BotVerdicts {
-    verdicts: Verdicts,
-}
-
-impl BotVerdicts {
-    pub(super) fn new() -> Self {
-        BotVerdicts {
-            verdicts: Verdicts::with(
-                VERDICTS_KEPT,
-                VERDICTS_KEPT as u64,
-                quick_cache::UnitWeighter,
-                foldhash::fast::RandomState::default(),
-                quick_cache::sync::DefaultLifecycle::default(),
-            ),
-        }
-    }
-
-    /// Whether `user_agent` is a bot's.
-    pub(super) fn is_bot(&self, user_agent: &[u8]) -> bool {
-        if user_agent.len() > LONGEST_KEPT_AGENT {
-            return is_bot_agent(user_agent);
-        }
-        if let Some(verdict) = self.verdicts.get(user_agent) {
-            return verdict;
-        }
-        let verdict = is_bot_agent(user_agent);
-        self.verdicts.insert(user_agent.into(), verdict);
-        verdict
-    }
-}
-
 impl super::App {
     /// Whether a visit is a bot's: a `HEAD` request, or a bot's user agent (see
-    /// [`is_bot_agent`]), whose verdict is remembered per agent.
+    /// [`is_bot_agent`]; the agent's class is remembered per agent).
     pub(super) fn is_bot_visit(&self, request: &VisitRequest<'_>) -> bool {
-        request.head || self.inner.bot_verdicts.is_bot(request.user_agent)
+        request.head || self.inner.agents.class(request.user_agent).bot
     }
 }
 
@@ -244,32 +202,6 @@ mod tests {
             "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:121.0) Gecko/20100101 Firefox/121.0",
         ] {
             assert!(!is_bot_agent(agent.as_bytes()), "{agent:?} is a browser");
-        }
-    }
-
-    #[test]
-    fn remembered_verdicts_are_the_scans_verdicts_however_many_agents_pass() {
-        let verdicts = BotVerdicts::new();
-        let long_bot = format!("{} Googlebot/2.1", "x".repeat(LONGEST_KEPT_AGENT));
-        let mut agents: Vec<String> = (0..VERDICTS_KEPT * 2)
-            .map(|i| {
-                if i % 3 == 0 {
-                    format!("crawler-{i}")
-                } else {
-                    format!("Mozilla/5.0 (X11; Linux x86_64; rv:{i}) Firefox/{i}")
-                }
-            })
-            .collect();
-        agents.extend([long_bot, String::new(), "curl/8.5.0".to_owned()]);
-        // Twice over, so the second pass reads what the first remembered (or what churned out).
-        for _ in 0..2 {
-            for agent in &agents {
-                assert_eq!(
-                    verdicts.is_bot(agent.as_bytes()),
-                    is_bot_agent(agent.as_bytes()),
-                    "{agent:?}"
-                );
-            }
         }
     }
 

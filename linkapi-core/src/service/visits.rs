@@ -31,10 +31,13 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::{mpsc, oneshot};
 
+use super::breakdown::{Breakdown, Traits, Values};
 use super::visitors::VisitRequest;
 use crate::metrics::VisitCounters;
 use crate::model::{ChainId, ChannelId, Timestamp};
-use crate::store::{ChannelVisits, DailyVisits, Store, VisitBatch, VisitorKey, VisitorSecret};
+use crate::store::{
+    BreakdownVisits, ChannelVisits, DailyVisits, Store, VisitBatch, VisitorKey, VisitorSecret,
+};
 
 /// Lock shards of the pending counts; visits of one chain always meet the same shard.
 const SHARDS: usize = 16;
@@ -55,67 +58,123 @@ fn next_round(interval: Duration, spent: Duration) -> Duration {
     (spent * WAIT_PER_WRITE).clamp(interval, interval * MAX_STRETCH)
 }
 
+/// The referrer of a visit without one.
+const DIRECT: &str = "direct";
+/// The country or language of a visit that tells none.
+const UNKNOWN: &str = "unknown";
+/// The rule of a visit no redirect rule served.
+const DEFAULT_RULE: &str = "default";
+
 /// foldhash rather than SipHash for the pending maps: their keys are chain ids, days and
 /// visitor keys, which are already keyed hashes, so nobody can aim collisions at them, and
 /// this runs on every visit.
 type FastHash = foldhash::fast::RandomState;
 
+/// A chain-day's pending counts.
+#[derive(Default, Debug)]
+struct DayCounts {
+    /// Visits by people.
+    people: i64,
+    /// Visits by bots.
+    bots: i64,
+    /// People's visits per dimension and value.
+    breakdown: Breakdown,
+}
+
 /// Counts pending for the store.
 #[derive(Default)]
 struct Pending {
-    /// (chain, day) to (people, bots).
-    daily: HashMap<(ChainId, Timestamp), (i64, i64), FastHash>,
+    /// Per (chain, day).
+    daily: HashMap<(ChainId, Timestamp), DayCounts, FastHash>,
     /// Visitors (people) seen per chain.
     visitors: HashSet<(ChainId, VisitorKey), FastHash>,
     /// (channel, day) to visits, for channels without a limit.
     channels: HashMap<(ChannelId, Timestamp), i64, FastHash>,
+    /// The breakdowns' values.
+    values: Values,
+    /// Entries of every chain-day's breakdown.
+    breakdown_entries: usize,
 }
 
 impl Pending {
     fn entries(&self) -> usize {
-        self.daily.len() + self.visitors.len() + self.channels.len()
+        self.daily.len()
+            + self.visitors.len()
+            + self.channels.len()
+            + self.breakdown_entries
+            + self.values.len()
     }
 
     fn merge(&mut self, other: Pending) {
-        for (key, (people, bots)) in other.daily {
+        let Pending {
+            daily,
+            visitors,
+            channels,
+            values,
+            ..
+        } = other;
+        for (key, counts) in daily {
             let entry = self.daily.entry(key).or_default();
-            entry.0 += people;
-            entry.1 += bots;
+            entry.people += counts.people;
+            entry.bots += counts.bots;
+            let pairs = entry.breakdown.len();
+            entry
+                .breakdown
+                .merge(counts.breakdown, &values, &mut self.values);
+            self.breakdown_entries += entry.breakdown.len() - pairs;
         }
-        self.visitors.extend(other.visitors);
-        for (key, visits) in other.channels {
+        self.visitors.extend(visitors);
+        for (key, visits) in channels {
             *self.channels.entry(key).or_default() += visits;
         }
     }
 
-    /// Moves up to `limit` entries into a batch; returns it with the visits it holds.
-    fn seal(&mut self, limit: usize) -> (VisitBatch, u64) {
-        let (daily, visitors, channels) = if self.entries() <= limit {
-            let all = std::mem::take(self);
-            (
-                all.daily.into_iter().collect::<Vec<_>>(),
-                all.visitors.into_iter().collect::<Vec<_>>(),
-                all.channels.into_iter().collect::<Vec<_>>(),
-            )
-        } else {
-            let keys: Vec<_> = self.daily.keys().take(limit).copied().collect();
-            let daily: Vec<_> = keys
-                .into_iter()
-                .filter_map(|k| self.daily.remove_entry(&k))
-                .collect();
-            let room = limit - daily.len();
-            let picked: Vec<_> = self.visitors.iter().take(room).copied().collect();
-            for v in &picked {
-                self.visitors.remove(v);
+    /// Moves up to `limit` entries into a batch; returns it with the visits it holds and the
+    /// entries it took from here.
+    fn seal(&mut self, limit: usize) -> (VisitBatch, u64, usize) {
+        let before = self.entries();
+        let mut breakdowns = Vec::new();
+        let mut taken = 0;
+        let mut daily = Vec::new();
+        let keys: Vec<_> = self.daily.keys().copied().collect();
+        for key in keys {
+            let size = 1 + self.daily.get(&key).map_or(0, |c| c.breakdown.len());
+            // A chain-day goes whole, with its breakdown; the first always fits.
+            if taken > 0 && taken + size > limit {
+                break;
             }
-            let room = room - picked.len();
-            let keys: Vec<_> = self.channels.keys().take(room).copied().collect();
-            let channels: Vec<_> = keys
-                .into_iter()
-                .filter_map(|k| self.channels.remove_entry(&k))
-                .collect();
-            (daily, picked, channels)
-        };
+            let Some(counts) = self.daily.remove(&key) else {
+                continue;
+            };
+            taken += size;
+            self.breakdown_entries -= counts.breakdown.len();
+            let (chain_id, day) = key;
+            breakdowns.extend(counts.breakdown.counts(&self.values).map(
+                |(dimension, value, clicks)| BreakdownVisits {
+                    chain_id,
+                    dimension,
+                    day,
+                    value: value.map(str::to_owned),
+                    clicks,
+                },
+            ));
+            daily.push((key, (counts.people, counts.bots)));
+        }
+        let room = limit.saturating_sub(taken);
+        let picked: Vec<_> = self.visitors.iter().take(room).copied().collect();
+        for v in &picked {
+            self.visitors.remove(v);
+        }
+        let room = room - picked.len();
+        let keys: Vec<_> = self.channels.keys().take(room).copied().collect();
+        let channels: Vec<_> = keys
+            .into_iter()
+            .filter_map(|k| self.channels.remove_entry(&k))
+            .collect();
+        // The values are kept while a chain-day may still name them.
+        if self.daily.is_empty() {
+            self.values = Values::default();
+        }
         let visits = daily
             .iter()
             .map(|(_, (people, bots))| (people + bots) as u64)
@@ -124,10 +183,18 @@ impl Pending {
         // which touches its pages in sequence rather than at random (SQLite wrote a batch of
         // a million chains' visits over twice as fast so, its foreign-key checks included),
         // and instances writing at once lock PostgreSQL's rows in the same order.
-        let (mut daily, mut visitors, mut channels) = (daily, visitors, channels);
+        let (mut daily, mut visitors, mut channels) = (daily, picked, channels);
         daily.sort_unstable_by_key(|(key, _)| *key);
         visitors.sort_unstable();
         channels.sort_unstable_by_key(|(key, _)| *key);
+        breakdowns.sort_unstable_by(|a, b| {
+            (a.chain_id, a.dimension, a.day, &a.value).cmp(&(
+                b.chain_id,
+                b.dimension,
+                b.day,
+                &b.value,
+            ))
+        });
         let batch = VisitBatch {
             id: crate::codes::random_code(24),
             daily: daily
@@ -148,8 +215,9 @@ impl Pending {
                     visits,
                 })
                 .collect(),
+            breakdowns,
         };
-        (batch, visits)
+        (batch, visits, before - self.entries())
     }
 }
 
@@ -216,19 +284,24 @@ impl VisitCounter {
         day: Timestamp,
         visitor: Option<VisitorKey>,
         channel: Option<ChannelId>,
+        traits: Option<&Traits<'_>>,
     ) -> bool {
         let shared = &*self.shared;
         let index = (chain_id.0.unsigned_abs() % SHARDS as u64) as usize;
-        let mut pending = lock(&shared.shards[index]);
+        let mut guard = lock(&shared.shards[index]);
+        let pending = &mut *guard;
         let new_day = !pending.daily.contains_key(&(chain_id, day));
         let new_visitor = visitor.is_some_and(|v| !pending.visitors.contains(&(chain_id, v)));
         let new_channel = channel.is_some_and(|c| !pending.channels.contains_key(&(c, day)));
         let needed = usize::from(new_day) + usize::from(new_visitor) + usize::from(new_channel);
+        // The breakdown's new entries are counted once made (below): a chain-day holds at most
+        // a few hundred and a dimension's values are capped, so bounding chain-days, visitors
+        // and channels bounds them too.
         if needed > 0 {
             let before = shared.entries.fetch_add(needed, Ordering::Relaxed);
             if before + needed > shared.max_entries {
                 shared.entries.fetch_sub(needed, Ordering::Relaxed);
-                drop(pending);
+                drop(guard);
                 let dropped = shared.metrics.dropped.inc() + 1;
                 if dropped.is_power_of_two() {
                     tracing::error!(
@@ -244,17 +317,28 @@ impl VisitCounter {
         let counts = pending.daily.entry((chain_id, day)).or_default();
         match visitor {
             Some(v) => {
-                counts.0 += 1;
+                counts.people += 1;
                 if new_visitor {
                     pending.visitors.insert((chain_id, v));
                 }
             }
-            None => counts.1 += 1,
+            None => counts.bots += 1,
+        }
+        let mut added = 0;
+        if let Some(traits) = traits {
+            let (pairs, values) = (counts.breakdown.len(), pending.values.len());
+            counts.breakdown.count(&mut pending.values, traits);
+            pending.breakdown_entries += counts.breakdown.len() - pairs;
+            added = counts.breakdown.len() - pairs + pending.values.len() - values;
         }
         if let Some(channel) = channel {
             *pending.channels.entry((channel, day)).or_default() += 1;
         }
-        drop(pending);
+        drop(guard);
+        if added > 0 {
+            shared.entries.fetch_add(added, Ordering::Relaxed);
+            shared.metrics.pending_entries.inc_by(added as i64);
+        }
         shared.metrics.queued.inc();
         true
     }
@@ -311,9 +395,7 @@ async fn flush_loop(
                 if backlog.entries() == 0 {
                     break true;
                 }
-                let (batch, visits) = backlog.seal(BATCH_ENTRIES);
-                let entries = batch.daily.len() + batch.visitors.len() + batch.channels.len();
-                sealed = Some((batch, visits, entries));
+                sealed = Some(backlog.seal(BATCH_ENTRIES));
             }
             let Some((batch, visits, entries)) = &sealed else {
                 break true;
@@ -397,14 +479,38 @@ impl super::App {
         channel: Option<ChannelId>,
         request: VisitRequest<'_>,
     ) {
-        let bot = self.is_bot_visit(&request);
-        let visitor = (!bot).then(|| {
-            self.inner
-                .visitor_keys
-                .key(request.address, request.user_agent)
-        });
+        let agent = self.inner.agents.class(request.user_agent);
+        let bot = request.head || agent.bot;
         let day = self.config().calendar.day_start(self.now());
-        self.inner.visits.record(chain_id, day, visitor, channel);
+        if bot {
+            self.inner.visits.record(chain_id, day, None, channel, None);
+            return;
+        }
+        let visitor = self
+            .inner
+            .visitor_keys
+            .key(request.address, request.user_agent);
+        let referrer = super::classify::referrer_host(request.referer);
+        let country = self
+            .config()
+            .geo
+            .as_ref()
+            .and_then(|geo| geo.country(request.address));
+        let language = super::classify::primary_language(request.accept_language);
+        let traits = Traits {
+            values: [
+                referrer.as_deref().unwrap_or(DIRECT),
+                agent.device.name(),
+                &agent.os,
+                &agent.browser,
+                country.as_ref().map_or(UNKNOWN, |c| c.as_str()),
+                language.as_ref().map_or(UNKNOWN, |l| l.as_str()),
+                DEFAULT_RULE,
+            ],
+        };
+        self.inner
+            .visits
+            .record(chain_id, day, Some(visitor), channel, Some(&traits));
     }
 
     /// The visitor secret in use, made on first start. Instances starting together may each
@@ -482,18 +588,64 @@ mod tests {
     fn sealing_moves_at_most_the_limit() {
         let mut pending = Pending::default();
         for chain in 0..10 {
-            pending.daily.insert((ChainId(chain), 0), (2, 1));
+            pending.daily.insert(
+                (ChainId(chain), 0),
+                DayCounts {
+                    people: 2,
+                    bots: 1,
+                    ..DayCounts::default()
+                },
+            );
             pending.visitors.insert((ChainId(chain), [chain as u8; 16]));
         }
-        let (batch, visits) = pending.seal(15);
+        let (batch, visits, taken) = pending.seal(15);
         assert_eq!(batch.daily.len() + batch.visitors.len(), 15);
+        assert_eq!(taken, 15);
         assert_eq!(visits, 30);
         assert_eq!(pending.entries(), 5);
-        let (rest, visits) = pending.seal(15);
+        let (rest, visits, taken) = pending.seal(15);
         assert_eq!(rest.daily.len(), 0);
         assert_eq!(rest.visitors.len(), 5);
-        assert_eq!(visits, 0);
+        assert_eq!((visits, taken), (0, 5));
         assert_eq!(pending.entries(), 0);
         assert_ne!(batch.id, rest.id);
+    }
+
+    #[test]
+    fn a_chain_day_is_sealed_whole_with_its_breakdown_and_its_values_go_last() {
+        let mut pending = Pending::default();
+        for chain in 0..3 {
+            let counts = pending.daily.entry((ChainId(chain), 0)).or_default();
+            counts.people = 2;
+            for referrer in ["a.example", "b.example"] {
+                let traits = Traits {
+                    values: [referrer, "mobile", "iOS", "Safari", "CN", "zh", "default"],
+                };
+                counts.breakdown.count(&mut pending.values, &traits);
+            }
+            pending.breakdown_entries += counts.breakdown.len();
+        }
+        // 3 chain-days of 1 + 8 entries, and 8 values.
+        assert_eq!(pending.entries(), 3 * 9 + 8);
+        let (batch, _, taken) = pending.seal(10);
+        assert_eq!(batch.daily.len(), 1);
+        assert_eq!(batch.breakdowns.len(), 8);
+        assert_eq!(taken, 9);
+        let referrers: Vec<_> = batch
+            .breakdowns
+            .iter()
+            .filter(|b| b.dimension == crate::model::Dimension::Referrers)
+            .map(|b| (b.value.clone(), b.clicks))
+            .collect();
+        assert_eq!(
+            referrers,
+            [(Some("a.example".into()), 1), (Some("b.example".into()), 1)]
+        );
+        // Values stay while a chain-day may name them, and go with the last.
+        assert_eq!(pending.values.len(), 8);
+        let (batch, _, taken) = pending.seal(100);
+        assert_eq!(batch.daily.len(), 2);
+        assert_eq!(taken, 2 * 9 + 8);
+        assert_eq!(pending.entries(), 0);
     }
 }

@@ -94,8 +94,8 @@ pub use templates::{NewTemplate, TemplatePatch, TemplateStore, TemplateWrites};
 pub use uploads::{BlobRecord, NewUpload, UploadClaim, UploadStore, UploadWrites};
 pub use users::{NewUser, UserStore, UserWrites};
 pub use visits::{
-    ChainVisits, ChannelVisits, DailyVisits, DayVisits, VisitBatch, VisitStore, VisitWrites,
-    VisitorKey, VisitorSecret,
+    BreakdownCounts, BreakdownVisits, ChainVisits, ChannelVisits, DailyVisits, DayVisits,
+    VisitBatch, VisitStore, VisitWrites, VisitorKey, VisitorSecret,
 };
 pub use workchat::{AssemblyInput, TransferQuery, WorkchatStore, WorkchatWrites};
 

@@ -39,6 +39,8 @@ pub const TABLES: &[&str] = &[
     "chain_daily_clicks",
     "chain_visitors",
     "chain_visit_totals",
+    "chain_breakdowns",
+    "chain_breakdown_days",
     "visitor_secrets",
     "visit_batches",
     "blobs",

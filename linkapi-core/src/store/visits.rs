@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use async_trait::async_trait;
 
 use super::{Misuse, StoreError, StoreResult, StoredRow};
-use crate::model::{ChainId, ChannelId, PageViews, Timestamp};
+use crate::model::{ChainId, ChannelId, Dimension, PageViews, Timestamp};
 
 /// A visitor as counted: a keyed hash of the client address and user agent (see
 /// [`VisitorSecret`]). Addresses themselves are never stored.
@@ -73,6 +73,24 @@ pub struct VisitBatch {
     /// Visits of channels without a limit, per channel and day in that order (limited ones
     /// are counted as they are taken, by [`crate::store::ChannelWrites::take_channel_visit`]).
     pub channels: Vec<ChannelVisits>,
+    /// People's visits per chain, dimension, day and value, in that order.
+    pub breakdowns: Vec<BreakdownVisits>,
+}
+
+/// People's visits of one chain on one day that had one value of one dimension.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BreakdownVisits {
+    /// The chain visited.
+    pub chain_id: ChainId,
+    /// What the value is of.
+    pub dimension: Dimension,
+    /// The first second of the day.
+    pub day: Timestamp,
+    /// The value; `None` for visits already past the cap of distinct values
+    /// ([`crate::model::MAX_BREAKDOWN_VALUES`]), counted as "other".
+    pub value: Option<String>,
+    /// Visits.
+    pub clicks: i64,
 }
 
 /// Visits of one channel on one day, added up in memory.
@@ -118,6 +136,44 @@ pub(crate) const CHAIN_TOTALS: &str =
 pub(crate) const CHAIN_DAYS: &str = "SELECT day, clicks, bot_clicks FROM chain_daily_clicks
      WHERE chain_id = $1 AND day >= $2 AND day < $3 ORDER BY day";
 
+/// The values of a dimension with the most visits in a window of days: `$5` of them.
+pub(crate) const BREAKDOWN_TOP: &str = "SELECT value, CAST(sum(clicks) AS BIGINT) AS visits
+     FROM chain_breakdowns
+     WHERE chain_id = $1 AND dimension = $2 AND day >= $3 AND day < $4
+     GROUP BY value ORDER BY visits DESC, value LIMIT $5";
+
+/// The visits of every value of a dimension in a window of days.
+pub(crate) const BREAKDOWN_TOTAL: &str = "SELECT CAST(coalesce(sum(clicks), 0) AS BIGINT)
+     FROM chain_breakdowns WHERE chain_id = $1 AND dimension = $2 AND day >= $3 AND day < $4";
+
+/// The visits of a dimension past its days' caps in a window of days.
+pub(crate) const BREAKDOWN_PAST_CAP: &str = "SELECT CAST(coalesce(sum(other_clicks), 0) AS BIGINT)
+     FROM chain_breakdown_days
+     WHERE chain_id = $1 AND dimension = $2 AND day >= $3 AND day < $4";
+
+/// A row of [`BREAKDOWN_TOP`].
+pub(crate) fn breakdown_value_from_row(row: &dyn StoredRow) -> StoreResult<(String, i64)> {
+    Ok((row.text(0)?, row.int(1)?))
+}
+
+/// A chain's people's visits per value of one dimension over a window of days.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BreakdownCounts {
+    /// The values with the most visits, most first (ties by value).
+    pub top: Vec<(String, i64)>,
+    /// Visits of every value kept, the top ones included.
+    pub total: i64,
+    /// Visits with a value past its day's cap of distinct values.
+    pub past_cap: i64,
+}
+
+/// Groups `breakdowns` (in their order) by chain, dimension and day.
+pub(crate) fn breakdown_days(
+    breakdowns: &[BreakdownVisits],
+) -> impl Iterator<Item = &[BreakdownVisits]> {
+    breakdowns.chunk_by(|a, b| (a.chain_id, a.dimension, a.day) == (b.chain_id, b.dimension, b.day))
+}
+
 /// A row of [`CHAIN_TOTALS`]: (clicks, unique visitors, bot clicks).
 pub(crate) fn chain_totals_from_row(row: &dyn StoredRow) -> StoreResult<(i64, i64, i64)> {
     Ok((row.int(0)?, row.int(1)?, row.int(2)?))
@@ -150,9 +206,22 @@ pub trait VisitStore: Send + Sync {
     ) -> StoreResult<ChainVisits>;
     /// The visitor secret in use: the newest.
     async fn visitor_secret(&self) -> StoreResult<Option<VisitorSecret>>;
+    /// A chain's people's visits per value of `dimension`, with the days that start in
+    /// `from..to`: the `limit` values with the most.
+    async fn breakdown(
+        &self,
+        chain: ChainId,
+        dimension: Dimension,
+        from: Timestamp,
+        to: Timestamp,
+        limit: i64,
+    ) -> StoreResult<BreakdownCounts>;
 }
 
-/// Writes to visit counters.
+/// Writes to visit counters. A batch's breakdowns keep to
+/// [`crate::model::MAX_BREAKDOWN_VALUES`] values per chain, dimension and day however many
+/// instances write at once: a value new to its day is added only while the day has room, and
+/// its visits are counted past the cap otherwise.
 #[async_trait]
 pub trait VisitWrites: Send {
     /// Adds a batch of visits unless a batch with its id was added before (returns `false`

@@ -4,6 +4,7 @@
 
 mod admin;
 mod auth;
+mod breakdowns;
 #[path = "../browser.rs"]
 mod browser;
 mod bulk;
@@ -23,6 +24,7 @@ mod instances;
 mod limits;
 mod metrics;
 mod migration;
+mod mmdb;
 mod openapi;
 mod page_chains;
 mod page_chains_compat;

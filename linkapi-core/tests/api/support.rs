@@ -52,6 +52,8 @@ pub struct Options {
     pub home_url: Option<&'static str>,
     /// Whether admin keys are rate limited too.
     pub rate_limit_admin_keys: bool,
+    /// A MaxMind-format database of countries.
+    pub geoip_database: Option<std::path::PathBuf>,
 }
 
 impl Default for Options {
@@ -82,6 +84,7 @@ impl Default for Options {
             code_length: 6,
             home_url: None,
             rate_limit_admin_keys: false,
+            geoip_database: None,
         }
     }
 }
@@ -221,6 +224,9 @@ impl TestServer {
             code_length: options.code_length,
             home_url: options.home_url.map(str::to_owned),
             rate_limit_admin_keys: options.rate_limit_admin_keys,
+            geo: options.geoip_database.as_deref().map(|path| {
+                Arc::new(linkapi_core::GeoDatabase::open(path).expect("the geolocation database"))
+            }),
             ..AppConfig::default()
         };
         let app = App::start(store, Arc::new(clock.clone()), config)

@@ -2,15 +2,17 @@
 
 use std::sync::Arc;
 
-use linkapi_core::model::{ChainId, ChainKind, JumpSettings, PageViews};
+use linkapi_core::model::{ChainId, ChainKind, Dimension, JumpSettings, PageViews};
 use linkapi_core::store::{
-    ChainVisits, ChannelInput, ChannelVisits, Conversion, DailyVisits, DayVisits, Store, VisitBatch,
+    BreakdownVisits, ChainVisits, ChannelInput, ChannelVisits, Conversion, DailyVisits, DayVisits,
+    Store, VisitBatch,
 };
 
 use crate::{T0, conformance, domain, short_chain, tx, user};
 
 conformance!(
     a_visit_batch_is_added_once_and_counts_new_visitors_once,
+    breakdowns_keep_a_hundred_values_a_day_and_count_the_rest,
     the_newest_visitor_secret_is_in_use,
     conversions_are_recorded_once_per_key_and_paged_newest_first,
     creations_are_counted_within_the_quota,
@@ -24,6 +26,163 @@ fn day_visits(chain: ChainId, day: i64, clicks: i64, bot_clicks: i64) -> DailyVi
         day,
         clicks,
         bot_clicks,
+    }
+}
+
+/// A batch of `visits` visits of each of `values` for `chain` on `day` (a referrer), and
+/// `past_cap` visits already past the in-memory cap.
+fn referrers(
+    id: &str,
+    chain: ChainId,
+    day: i64,
+    values: std::ops::Range<usize>,
+    past_cap: i64,
+) -> Arc<VisitBatch> {
+    let mut breakdowns: Vec<BreakdownVisits> = values
+        .map(|i| BreakdownVisits {
+            chain_id: chain,
+            dimension: Dimension::Referrers,
+            day,
+            value: Some(format!("r{i:03}.example")),
+            clicks: 1,
+        })
+        .collect();
+    if past_cap > 0 {
+        breakdowns.push(BreakdownVisits {
+            chain_id: chain,
+            dimension: Dimension::Referrers,
+            day,
+            value: None,
+            clicks: past_cap,
+        });
+    }
+    breakdowns.sort_by(|a, b| a.value.cmp(&b.value));
+    Arc::new(VisitBatch {
+        id: id.to_owned(),
+        breakdowns,
+        ..VisitBatch::default()
+    })
+}
+
+async fn breakdowns_keep_a_hundred_values_a_day_and_count_the_rest(store: Arc<dyn Store>) {
+    let alice = user(&store, "alice").await.id;
+    let d = domain(&store, "b.example").await.id;
+    let chain = tx!(store, |tx| tx
+        .insert_chain(short_chain(alice, d, "bd", T0))
+        .await)
+    .unwrap()
+    .id;
+    let day = T0 - T0 % DAY;
+    // 60 values; then 90, 30 of them the same, and 5 visits already past the cap; then the
+    // same on the day before, which has its own room.
+    assert!(
+        store
+            .add_visits(referrers("b1", chain, day, 0..60, 0), T0, T0 - DAY)
+            .await
+            .unwrap()
+    );
+    assert!(
+        store
+            .add_visits(referrers("b2", chain, day, 30..120, 5), T0, T0 - DAY)
+            .await
+            .unwrap()
+    );
+    let counts = store
+        .breakdown(chain, Dimension::Referrers, day, day + DAY, 1000)
+        .await
+        .unwrap();
+    assert_eq!(counts.top.len(), 100);
+    assert_eq!(counts.total, 130);
+    assert_eq!(counts.past_cap, 25);
+    assert_eq!(counts.top[0], ("r030.example".to_owned(), 2));
+    // Values new to the day were taken in order until it was full.
+    assert!(counts.top.iter().any(|(v, _)| v == "r099.example"));
+    assert!(!counts.top.iter().any(|(v, _)| v == "r100.example"));
+    let yesterday = day - DAY;
+    assert!(
+        store
+            .add_visits(referrers("b3", chain, yesterday, 100..150, 0), T0, T0 - DAY)
+            .await
+            .unwrap()
+    );
+    let both = store
+        .breakdown(chain, Dimension::Referrers, yesterday, day + DAY, 1000)
+        .await
+        .unwrap();
+    assert_eq!(both.top.len(), 150);
+    assert_eq!(both.total + both.past_cap, 205);
+    let limited = store
+        .breakdown(chain, Dimension::Referrers, yesterday, day + DAY, 3)
+        .await
+        .unwrap();
+    assert_eq!(limited.top.len(), 3);
+    assert_eq!(limited.total, both.total);
+    // Other dimensions and chains are apart.
+    let os = store
+        .breakdown(chain, Dimension::Os, yesterday, day + DAY, 10)
+        .await
+        .unwrap();
+    assert_eq!(os, Default::default());
+}
+
+/// Two instances (two stores on one PostgreSQL database) adding values to the same chain and
+/// day at once, round after round: the day never holds more than a hundred, and every visit is
+/// either in a value or past the cap.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn breakdowns_written_by_two_instances_at_once_keep_to_the_cap() {
+    let Some(cluster) = crate::pg_cluster::cluster() else {
+        eprintln!("PostgreSQL not installed: skipping");
+        return;
+    };
+    let url = cluster.new_database();
+    let options = linkapi_core::store::postgres::PgOptions::default();
+    let a: Arc<dyn Store> = Arc::new(
+        linkapi_core::store::postgres::PgStore::connect(&url, options.clone())
+            .await
+            .unwrap(),
+    );
+    let b: Arc<dyn Store> = Arc::new(
+        linkapi_core::store::postgres::PgStore::connect(&url, options)
+            .await
+            .unwrap(),
+    );
+    let alice = user(&a, "alice").await.id;
+    let d = domain(&a, "race.example").await.id;
+    let chain = tx!(a, |tx| tx
+        .insert_chain(short_chain(alice, d, "race", T0))
+        .await)
+    .unwrap()
+    .id;
+    let day = T0 - T0 % DAY;
+    let mut visits = 0;
+    for round in 0..6 {
+        // 25 values each, 10 of them shared, all new to the day: the third round crosses the
+        // cap with both instances adding at once.
+        let first = round * 40;
+        let (one, two) = tokio::join!(
+            a.add_visits(
+                referrers(&format!("a{round}"), chain, day, first..first + 25, 0),
+                T0,
+                T0 - DAY
+            ),
+            b.add_visits(
+                referrers(&format!("b{round}"), chain, day, first + 15..first + 40, 0),
+                T0,
+                T0 - DAY
+            ),
+        );
+        assert!(one.unwrap() && two.unwrap());
+        visits += 50;
+        let counts = a
+            .breakdown(chain, Dimension::Referrers, day, day + DAY, 1000)
+            .await
+            .unwrap();
+        assert_eq!(
+            counts.top.len(),
+            (40 * (round + 1)).min(100),
+            "round {round}"
+        );
+        assert_eq!(counts.total + counts.past_cap, visits, "round {round}");
     }
 }
 
@@ -68,6 +227,7 @@ async fn a_visit_batch_is_added_once_and_counts_new_visitors_once(store: Arc<dyn
             day,
             visits: 4,
         }],
+        breakdowns: Vec::new(),
     });
     assert!(store.add_visits(first.clone(), T0, T0 - DAY).await.unwrap());
     // The same batch again (a retry after a lost answer) adds nothing.
@@ -84,6 +244,7 @@ async fn a_visit_batch_is_added_once_and_counts_new_visitors_once(store: Arc<dyn
         // One visitor seen before, one new.
         visitors: vec![(a, [2; 16]), (a, [3; 16])],
         channels: Vec::new(),
+        breakdowns: Vec::new(),
     };
     // A batch added inside a transaction counts the same way.
     let (added, _) = linkapi_core::store::transact(&*store, move |tx| {

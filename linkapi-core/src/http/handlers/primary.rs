@@ -5,7 +5,7 @@ use crate::clock::format_rfc3339;
 use crate::error::Result;
 use crate::http::request::{json, path_id, query};
 use crate::http::response::Body;
-use crate::model::{ChainId, Domain, DomainId, Group, GroupId, UserId};
+use crate::model::{ChainId, Dimension, Domain, DomainId, Group, GroupId, UserId};
 use crate::service::{App, BulkItem, ChainView, CreatedChain, NewShortChain, ShortChainPatch};
 use crate::wire::primary as wire;
 
@@ -253,6 +253,38 @@ pub(crate) async fn chain_stats(app: &App, call: Call) -> Result<Response> {
                 bot_clicks: day.bot_clicks,
             })
             .collect(),
+    }))
+}
+
+/// # `GET /chains/{id}/stats/{dimension}?days=N&limit=M`: one route per dimension, which the
+/// path's last segment names.
+pub(crate) async fn chain_breakdown(app: &App, call: Call) -> Result<Response> {
+    let id = ChainId(path_id(call.param.as_deref(), "chain")?);
+    let dimension = call
+        .parts
+        .uri
+        .path()
+        .rsplit('/')
+        .next()
+        .and_then(Dimension::from_name)
+        .ok_or(crate::error::Error::NotFound("breakdown"))?;
+    let q: wire::BreakdownQuery = query(&call.parts)?;
+    let breakdown = app
+        .chain_breakdown(&call.who, id, dimension, q.days, q.limit)
+        .await?;
+    Ok(call.reply.ok(wire::ChainBreakdown {
+        chain_id: breakdown.chain_id.0,
+        dimension: breakdown.dimension.name().to_owned(),
+        days: breakdown.days,
+        items: breakdown
+            .items
+            .into_iter()
+            .map(|item| wire::BreakdownItem {
+                value: item.value,
+                clicks: item.clicks,
+            })
+            .collect(),
+        other_clicks: breakdown.other_clicks,
     }))
 }
 

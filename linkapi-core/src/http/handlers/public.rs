@@ -103,12 +103,10 @@ pub(crate) async fn redirect(app: &App, call: PublicCall<'_>) -> Result<Response
     // Only visits that reach a chain are counted: unknown codes cost no address work.
     let visit = || VisitRequest {
         address: client(app, &call),
-        user_agent: parts
-            .headers
-            .get(header::USER_AGENT)
-            .map(HeaderValue::as_bytes)
-            .unwrap_or_default(),
+        user_agent: header_bytes(parts, header::USER_AGENT),
         head: parts.method == Method::HEAD,
+        referer: header_bytes(parts, header::REFERER),
+        accept_language: header_bytes(parts, header::ACCEPT_LANGUAGE),
     };
     Ok(match app.visit(host, code, visit).await? {
         // Stored destinations passed URL validation, so an unusable one is damaged at rest.
@@ -128,6 +126,15 @@ pub(crate) async fn redirect(app: &App, call: PublicCall<'_>) -> Result<Response
             "This short link has expired.",
         ),
     })
+}
+
+/// A header's bytes, empty when absent.
+fn header_bytes(parts: &http::request::Parts, name: header::HeaderName) -> &[u8] {
+    parts
+        .headers
+        .get(name)
+        .map(HeaderValue::as_bytes)
+        .unwrap_or_default()
 }
 
 /// 302 to `location`, never cached: edits must take effect at once. `unusable` says what is

@@ -352,6 +352,89 @@ CREATE TABLE idempotency_keys (
 );
 CREATE INDEX idempotency_keys_created ON idempotency_keys(created_at);
 "#,
+    // A short chain's redirect rules (JSON, NULL for none). Statistics breakdowns: people's
+    // visits per chain, dimension, day and value, at most MAX_BREAKDOWN_VALUES values per
+    // chain, dimension and day; what the day's values count and the visits past them (its row
+    // is what concurrent flushes lock to keep to the cap).
+    r#"
+ALTER TABLE chains ADD COLUMN rules TEXT;
+CREATE TABLE chain_breakdowns (
+    chain_id  BIGINT NOT NULL,
+    dimension BIGINT NOT NULL,
+    day       BIGINT NOT NULL,
+    value     TEXT   NOT NULL,
+    clicks    BIGINT NOT NULL,
+    PRIMARY KEY (chain_id, dimension, day, value)
+);
+CREATE TABLE chain_breakdown_days (
+    chain_id        BIGINT NOT NULL,
+    dimension       BIGINT NOT NULL,
+    day             BIGINT NOT NULL,
+    distinct_values BIGINT NOT NULL,
+    other_clicks    BIGINT NOT NULL,
+    PRIMARY KEY (chain_id, dimension, day)
+);
+-- Adds people's visits per chain, dimension, day and value (a NULL value: visits already past
+-- the cap), keeping each chain, dimension and day to `in_cap` values however many instances add
+-- at once: the days are locked first, in key order, then values already there are added to,
+-- new ones kept in value order while their day has room, and the rest counted past the cap.
+-- A function, so that a visit flush stays one statement: its transaction never waits on the
+-- client while holding rows other instances' flushes need. Its statements run one after the
+-- other, each seeing what the previous one did.
+CREATE FUNCTION linkapi_add_breakdowns(
+    in_chains BIGINT[], in_dimensions BIGINT[], in_days BIGINT[], in_values TEXT[],
+    in_clicks BIGINT[], in_cap BIGINT
+) RETURNS BIGINT LANGUAGE plpgsql AS $fn$
+BEGIN
+    INSERT INTO chain_breakdown_days (chain_id, dimension, day, distinct_values, other_clicks)
+    SELECT DISTINCT t.chain_id, t.dimension, t.day, 0::bigint, 0::bigint
+    FROM unnest(in_chains, in_dimensions, in_days) AS t(chain_id, dimension, day)
+    ORDER BY 1, 2, 3
+    ON CONFLICT (chain_id, dimension, day) DO UPDATE
+    SET distinct_values = chain_breakdown_days.distinct_values;
+    UPDATE chain_breakdowns b SET clicks = b.clicks + u.clicks
+    FROM unnest(in_chains, in_dimensions, in_days, in_values, in_clicks)
+        AS u(chain_id, dimension, day, value, clicks)
+    WHERE (b.chain_id, b.dimension, b.day, b.value) = (u.chain_id, u.dimension, u.day, u.value);
+    WITH fresh AS (
+        SELECT u.*, row_number() OVER (
+                   PARTITION BY u.chain_id, u.dimension, u.day ORDER BY u.value) AS n
+        FROM unnest(in_chains, in_dimensions, in_days, in_values, in_clicks)
+            AS u(chain_id, dimension, day, value, clicks)
+        WHERE u.value IS NOT NULL AND NOT EXISTS (
+            SELECT 1 FROM chain_breakdowns b
+            WHERE (b.chain_id, b.dimension, b.day, b.value)
+                = (u.chain_id, u.dimension, u.day, u.value))
+    ), placed AS (
+        SELECT f.*, f.n + d.distinct_values <= in_cap AS kept
+        FROM fresh f JOIN chain_breakdown_days d
+          ON (d.chain_id, d.dimension, d.day) = (f.chain_id, f.dimension, f.day)
+    ), inserted AS (
+        INSERT INTO chain_breakdowns (chain_id, dimension, day, value, clicks)
+        SELECT chain_id, dimension, day, value, clicks FROM placed WHERE kept
+        ORDER BY chain_id, dimension, day, value
+    ), per_day AS (
+        SELECT chain_id, dimension, day,
+               count(*) FILTER (WHERE kept) AS added,
+               coalesce(sum(clicks) FILTER (WHERE NOT kept), 0) AS past_cap
+        FROM (SELECT chain_id, dimension, day, clicks, kept FROM placed
+              UNION ALL
+              SELECT u.chain_id, u.dimension, u.day, u.clicks, false
+              FROM unnest(in_chains, in_dimensions, in_days, in_values, in_clicks)
+                  AS u(chain_id, dimension, day, value, clicks)
+              WHERE u.value IS NULL) x
+        GROUP BY chain_id, dimension, day
+    )
+    UPDATE chain_breakdown_days d
+    SET distinct_values = d.distinct_values + p.added,
+        other_clicks = d.other_clicks + p.past_cap
+    FROM per_day p
+    WHERE (d.chain_id, d.dimension, d.day) = (p.chain_id, p.dimension, p.day)
+      AND (p.added > 0 OR p.past_cap > 0);
+    RETURN coalesce(array_length(in_chains, 1), 0);
+END
+$fn$;
+"#,
 ];
 
 /// A database whose schema is newer than this build knows.

@@ -5,15 +5,15 @@ use std::collections::HashMap;
 use async_trait::async_trait;
 use deadpool_postgres::GenericClient;
 
-use super::{PgStore, PgTx, all, one, pg_error};
-use crate::model::{ChainId, PageViews, Timestamp};
+use super::{PgStore, PgTx, all, count, one, pg_error};
+use crate::model::{ChainId, Dimension, MAX_BREAKDOWN_VALUES, PageViews, Timestamp};
 use crate::store::visits::{
-    CHAIN_DAYS, CHAIN_TOTALS, VISITOR_SECRET, chain_totals_from_row, day_visits_from_row,
-    visitor_secret_from_row,
+    BREAKDOWN_PAST_CAP, BREAKDOWN_TOP, BREAKDOWN_TOTAL, CHAIN_DAYS, CHAIN_TOTALS, VISITOR_SECRET,
+    breakdown_value_from_row, chain_totals_from_row, day_visits_from_row, visitor_secret_from_row,
 };
 use crate::store::{
-    ChainVisits, DailyVisits, Misuse, StoreError, StoreResult, StoredRow, VisitBatch, VisitStore,
-    VisitWrites, VisitorSecret,
+    BreakdownCounts, BreakdownVisits, ChainVisits, DailyVisits, Misuse, StoreError, StoreResult,
+    StoredRow, VisitBatch, VisitStore, VisitWrites, VisitorSecret,
 };
 
 #[async_trait]
@@ -80,13 +80,37 @@ impl VisitStore for PgStore {
     async fn visitor_secret(&self) -> StoreResult<Option<VisitorSecret>> {
         self.one(VISITOR_SECRET, &[], visitor_secret_from_row).await
     }
+
+    async fn breakdown(
+        &self,
+        chain: ChainId,
+        dimension: Dimension,
+        from: Timestamp,
+        to: Timestamp,
+        limit: i64,
+    ) -> StoreResult<BreakdownCounts> {
+        let client = self.client().await?;
+        let code = dimension.code();
+        let window: [&(dyn tokio_postgres::types::ToSql + Sync); 4] = [&chain.0, &code, &from, &to];
+        Ok(BreakdownCounts {
+            top: all(
+                &client,
+                BREAKDOWN_TOP,
+                &[&chain.0, &code, &from, &to, &limit],
+                breakdown_value_from_row,
+            )
+            .await?,
+            total: count(&client, BREAKDOWN_TOTAL, &window).await?,
+            past_cap: count(&client, BREAKDOWN_PAST_CAP, &window).await?,
+        })
+    }
 }
 
 /// Adds a batch of visits in one statement, so one round trip: the batch id is claimed (a
 /// retry of a batch that committed adds nothing), ids older than `forget_before` are
 /// forgotten, and the day rows, new visitors, totals and channel counts are raised only when
-/// the claim succeeded. Run on its own it is its own transaction, which can never sit idle
-/// between statements holding the rows another instance's flush waits for.
+/// the claim succeeded, breakdowns included (by the `linkapi_add_breakdowns` function of the
+/// schema, which keeps each chain, dimension and day to its cap of values).
 ///
 /// Rows are locked in (chain, day), (chain, visitor), chain and channel order, so concurrent
 /// batches of several instances wait for each other instead of deadlocking.
@@ -121,6 +145,13 @@ pub(super) async fn add_visits(
     let channel_ids: Vec<i64> = channels.iter().map(|c| c.channel_id.0).collect();
     let channel_days: Vec<i64> = channels.iter().map(|c| c.day).collect();
     let channel_visits: Vec<i64> = channels.iter().map(|c| c.visits).collect();
+    let breakdown =
+        |f: fn(&BreakdownVisits) -> i64| batch.breakdowns.iter().map(f).collect::<Vec<i64>>();
+    let breakdown_values: Vec<Option<&str>> = batch
+        .breakdowns
+        .iter()
+        .map(|b| b.value.as_deref())
+        .collect();
     // New visitors are the rows the unique index lets in; whichever instance inserts a
     // visitor first counts it.
     let statement = client
@@ -174,8 +205,12 @@ pub(super) async fn add_visits(
                  FROM (SELECT id, sum(v)::bigint AS visits
                        FROM unnest($13::bigint[], $15::bigint[]) AS u(id, v) GROUP BY id) t
                  WHERE c.id = t.id AND EXISTS (SELECT 1 FROM claim)
+             ), breakdowns AS (
+                 SELECT linkapi_add_breakdowns($16::bigint[], $17::bigint[], $18::bigint[],
+                                               $19::text[], $20::bigint[], $21::bigint)
+                 WHERE EXISTS (SELECT 1 FROM claim) AND cardinality($16::bigint[]) > 0
              )
-             SELECT EXISTS (SELECT 1 FROM claim)",
+             SELECT EXISTS (SELECT 1 FROM claim), (SELECT count(*) FROM breakdowns)",
         )
         .await
         .map_err(pg_error)?;
@@ -198,6 +233,12 @@ pub(super) async fn add_visits(
                 &channel_ids,
                 &channel_days,
                 &channel_visits,
+                &breakdown(|b| b.chain_id.0),
+                &breakdown(|b| b.dimension.code()),
+                &breakdown(|b| b.day),
+                &breakdown_values,
+                &breakdown(|b| b.clicks),
+                &MAX_BREAKDOWN_VALUES,
             ],
         )
         .await

@@ -377,9 +377,33 @@ ALTER TABLE chain_visit_totals_unchecked RENAME TO chain_visit_totals;
     // What a redirect reads of a short chain, in the index it finds the chain by: a cache miss
     // then reads one B-tree instead of the code index and then the table (a third of a miss
     // at a million chains, measured). The unique index stays; it is what keeps codes unique.
+    // A short chain's redirect rules (JSON, NULL for none) are part of what it reads.
     r#"
+ALTER TABLE chains ADD COLUMN rules TEXT;
 CREATE INDEX chains_redirect ON chains(
-    domain_id, code, chain_type, id, user_id, status, valid_time, deleted_at, target_url);
+    domain_id, code, chain_type, id, user_id, status, valid_time, deleted_at, target_url, rules);
+"#,
+    // Statistics breakdowns: people's visits per chain, dimension, day and value, at most
+    // MAX_BREAKDOWN_VALUES values per chain, dimension and day; what the day's values count
+    // and the visits past them, per chain, dimension and day. Keyed chain and dimension first,
+    // so a breakdown over days reads one range.
+    r#"
+CREATE TABLE chain_breakdowns (
+    chain_id  INTEGER NOT NULL,
+    dimension INTEGER NOT NULL,
+    day       INTEGER NOT NULL,
+    value     TEXT    NOT NULL,
+    clicks    INTEGER NOT NULL,
+    PRIMARY KEY (chain_id, dimension, day, value)
+) WITHOUT ROWID;
+CREATE TABLE chain_breakdown_days (
+    chain_id        INTEGER NOT NULL,
+    dimension       INTEGER NOT NULL,
+    day             INTEGER NOT NULL,
+    distinct_values INTEGER NOT NULL,
+    other_clicks    INTEGER NOT NULL,
+    PRIMARY KEY (chain_id, dimension, day)
+) WITHOUT ROWID;
 "#,
 ];
 

@@ -6,13 +6,18 @@ use async_trait::async_trait;
 use rusqlite::{OptionalExtension, params};
 
 use super::channels::count_channel_visits;
+use super::count;
 use super::{SqliteStore, SqliteTx, all, one};
-use crate::model::{ChainId, PageViews, Timestamp};
+use crate::model::{ChainId, Dimension, MAX_BREAKDOWN_VALUES, PageViews, Timestamp};
 use crate::store::visits::{
-    CHAIN_DAYS, CHAIN_TOTALS, VISITOR_SECRET, chain_totals_from_row, day_visits_from_row,
+    BREAKDOWN_PAST_CAP, BREAKDOWN_TOP, BREAKDOWN_TOTAL, CHAIN_DAYS, CHAIN_TOTALS, VISITOR_SECRET,
+    breakdown_days, breakdown_value_from_row, chain_totals_from_row, day_visits_from_row,
     visitor_secret_from_row,
 };
-use crate::store::{ChainVisits, StoreResult, VisitBatch, VisitStore, VisitWrites, VisitorSecret};
+use crate::store::{
+    BreakdownCounts, BreakdownVisits, ChainVisits, StoreResult, VisitBatch, VisitStore,
+    VisitWrites, VisitorSecret,
+};
 
 #[async_trait]
 impl VisitStore for SqliteStore {
@@ -70,6 +75,30 @@ impl VisitStore for SqliteStore {
     async fn visitor_secret(&self) -> StoreResult<Option<VisitorSecret>> {
         self.read(|c| one(c, VISITOR_SECRET, [], visitor_secret_from_row))
             .await
+    }
+
+    async fn breakdown(
+        &self,
+        chain: ChainId,
+        dimension: Dimension,
+        from: Timestamp,
+        to: Timestamp,
+        limit: i64,
+    ) -> StoreResult<BreakdownCounts> {
+        self.read(move |c| {
+            let window = params![chain.0, dimension.code(), from, to];
+            Ok(BreakdownCounts {
+                top: all(
+                    c,
+                    BREAKDOWN_TOP,
+                    params![chain.0, dimension.code(), from, to, limit],
+                    breakdown_value_from_row,
+                )?,
+                total: count(c, BREAKDOWN_TOTAL, window)?,
+                past_cap: count(c, BREAKDOWN_PAST_CAP, window)?,
+            })
+        })
+        .await
     }
 }
 
@@ -129,6 +158,9 @@ impl VisitWrites for SqliteTx<'_> {
         for c in &batch.channels {
             count_channel_visits(conn, c.channel_id, c.day, c.visits)?;
         }
+        for day in breakdown_days(&batch.breakdowns) {
+            add_breakdown_day(conn, day)?;
+        }
         Ok(true)
     }
 
@@ -147,4 +179,79 @@ impl VisitWrites for SqliteTx<'_> {
             created_at: at,
         })
     }
+}
+
+/// Adds one chain's visits per value of one dimension on one day. The writer is the only one,
+/// so reading the day's count of values and then adding is exact.
+fn add_breakdown_day(conn: &rusqlite::Connection, rows: &[BreakdownVisits]) -> StoreResult<()> {
+    let Some(first) = rows.first() else {
+        return Ok(());
+    };
+    let key = params![first.chain_id.0, first.dimension.code(), first.day];
+    let mut day: Option<(i64, i64)> = None;
+    let mut changed = false;
+    for row in rows {
+        if let Some(value) = &row.value {
+            let added = conn
+                .prepare_cached(
+                    "UPDATE chain_breakdowns SET clicks = clicks + ?5
+                     WHERE chain_id = ?1 AND dimension = ?2 AND day = ?3 AND value = ?4",
+                )?
+                .execute(params![
+                    row.chain_id.0,
+                    row.dimension.code(),
+                    row.day,
+                    value,
+                    row.clicks
+                ])?;
+            if added > 0 {
+                continue;
+            }
+        }
+        let (values, past_cap) = match day {
+            Some(counts) => counts,
+            None => conn
+                .prepare_cached(
+                    "SELECT distinct_values, other_clicks FROM chain_breakdown_days
+                     WHERE chain_id = ?1 AND dimension = ?2 AND day = ?3",
+                )?
+                .query_row(key, |r| Ok((r.get(0)?, r.get(1)?)))
+                .optional()?
+                .unwrap_or((0, 0)),
+        };
+        changed = true;
+        day = Some(match &row.value {
+            Some(value) if values < MAX_BREAKDOWN_VALUES => {
+                conn.prepare_cached(
+                    "INSERT INTO chain_breakdowns (chain_id, dimension, day, value, clicks)
+                     VALUES (?1, ?2, ?3, ?4, ?5)",
+                )?
+                .execute(params![
+                    row.chain_id.0,
+                    row.dimension.code(),
+                    row.day,
+                    value,
+                    row.clicks
+                ])?;
+                (values + 1, past_cap)
+            }
+            _ => (values, past_cap + row.clicks),
+        });
+    }
+    if let (true, Some((values, past_cap))) = (changed, day) {
+        conn.prepare_cached(
+            "INSERT INTO chain_breakdown_days (chain_id, dimension, day, distinct_values, other_clicks)
+             VALUES (?1, ?2, ?3, ?4, ?5)
+             ON CONFLICT (chain_id, dimension, day) DO UPDATE
+             SET distinct_values = excluded.distinct_values, other_clicks = excluded.other_clicks",
+        )?
+        .execute(params![
+            first.chain_id.0,
+            first.dimension.code(),
+            first.day,
+            values,
+            past_cap
+        ])?;
+    }
+    Ok(())
 }

@@ -367,6 +367,49 @@ pub struct ChainStats {
     pub daily_trend: Vec<DayClicks>,
 }
 
+/// Query of `GET /chains/{id}/stats/{dimension}`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BreakdownQuery {
+    /// Days to count, 1 to 365 (default 7), today included.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = crate::model::limits::MAX_STATS_DAYS))]
+    pub days: Option<i64>,
+    /// Values to list, 1 to 100 (default 10), most visits first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = crate::service::MAX_BREAKDOWN_LIMIT))]
+    pub limit: Option<i64>,
+}
+
+/// One value of a breakdown.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct BreakdownItem {
+    /// The value: a referrer's host (`direct` for none), a device class (`desktop`, `mobile`,
+    /// `tablet`, `bot`, `other`), an OS or browser family (`other` when unrecognised), an ISO
+    /// 3166-1 alpha-2 country or a language's primary subtag (`unknown` when the visit told
+    /// none), or a redirect rule's position from 1 (`default` for none).
+    pub value: String,
+    /// Visits with it.
+    pub clicks: i64,
+}
+
+/// `GET /chains/{id}/stats/{dimension}`: a chain's visits per value of one dimension. Visits
+/// by bots count only in `devices` (as `bot`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct ChainBreakdown {
+    /// The chain.
+    pub chain_id: i64,
+    /// `referrers`, `devices`, `os`, `browsers`, `countries`, `languages` or `rules`.
+    pub dimension: String,
+    /// Days counted, today included.
+    pub days: i64,
+    /// The values with the most visits, most first (ties by value).
+    pub items: Vec<BreakdownItem>,
+    /// Visits with any other value: values past `limit`, and values past the 100 distinct
+    /// values a chain keeps per day and dimension.
+    pub other_clicks: i64,
+}
+
 /// An uploaded image (`POST /uploads`, `GET /uploads`, `DELETE /uploads/{file_id}`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Upload {

@@ -1,0 +1,264 @@
+//! Breakdowns waiting to be written: per chain and day, how many people's visits had each
+//! value of each [`Dimension`].
+//!
+//! A visit adds one to a value of every dimension, on the request path, under the visit
+//! pipeline's shard lock, so it must be cheap and compact: values are interned per pending set
+//! ([`Values`]: a string is stored once however many chains share it) and a chain-day holds
+//! sorted `(dimension and value id, count)` pairs ([`Breakdown`]), eight bytes each, found by
+//! binary search. A chain-day keeps at most [`MAX_BREAKDOWN_VALUES`] values of a dimension;
+//! visits with more are counted as that dimension's "other", as the store does for a whole
+//! day, so a flood of made-up referrers costs a bounded amount of memory.
+
+use std::collections::HashMap;
+
+use crate::model::{Dimension, MAX_BREAKDOWN_VALUE_LEN, MAX_BREAKDOWN_VALUES};
+
+/// Bits of a key that hold the value id; the dimension's index is above them.
+const ID_BITS: u32 = 24;
+const ID_MASK: u32 = (1 << ID_BITS) - 1;
+/// The id of a dimension's "other": values past a cap.
+const OTHER: u32 = ID_MASK;
+/// Distinct values interned per dimension in one pending set (a shard of the pipeline, or its
+/// backlog); later new values count as "other" until the set is written. Bounds what a flood
+/// of made-up referrers or languages takes: 7 dimensions, 17 sets, 4,096 values of at most
+/// 253 bytes.
+const MAX_INTERNED: usize = 4096;
+
+/// foldhash: the values are short strings, hashed on every visit.
+type FastHash = foldhash::fast::RandomState;
+
+/// What a person's visit counts as in each dimension, in [`Dimension::ALL`] order.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Traits<'a> {
+    pub(crate) values: [&'a str; Dimension::ALL.len()],
+}
+
+/// The values of one pending set, interned per dimension.
+#[derive(Default)]
+pub(super) struct Values {
+    tables: [Table; Dimension::ALL.len()],
+}
+
+#[derive(Default)]
+struct Table {
+    ids: HashMap<Box<str>, u32, FastHash>,
+    names: Vec<Box<str>>,
+}
+
+impl Values {
+    /// How many values are interned.
+    pub(super) fn len(&self) -> usize {
+        self.tables.iter().map(|t| t.names.len()).sum()
+    }
+
+    /// The key of `value` in the dimension at `index`, interning it.
+    fn key(&mut self, index: usize, value: &str) -> u32 {
+        let table = &mut self.tables[index];
+        let dimension = (index as u32) << ID_BITS;
+        let value = cut(value);
+        if let Some(id) = table.ids.get(value) {
+            return dimension | id;
+        }
+        if table.names.len() >= MAX_INTERNED {
+            return dimension | OTHER;
+        }
+        let value: Box<str> = value.into();
+        let id = table.names.len() as u32;
+        table.names.push(value.clone());
+        table.ids.insert(value, id);
+        dimension | id
+    }
+
+    /// The dimension and value of `key`; `None` as the value for "other".
+    pub(super) fn resolve(&self, key: u32) -> (Dimension, Option<&str>) {
+        let index = (key >> ID_BITS) as usize;
+        let dimension = Dimension::ALL[index.min(Dimension::ALL.len() - 1)];
+        let id = key & ID_MASK;
+        let name = (id != OTHER)
+            .then(|| self.tables[index].names.get(id as usize).map(|n| &**n))
+            .flatten();
+        (dimension, name)
+    }
+}
+
+/// `value` cut to [`MAX_BREAKDOWN_VALUE_LEN`] bytes, on a character boundary.
+fn cut(value: &str) -> &str {
+    if value.len() <= MAX_BREAKDOWN_VALUE_LEN {
+        return value;
+    }
+    let mut end = MAX_BREAKDOWN_VALUE_LEN;
+    while !value.is_char_boundary(end) {
+        end -= 1;
+    }
+    &value[..end]
+}
+
+/// A chain-day's counts per (dimension, value), in key order.
+#[derive(Default, Debug)]
+pub(super) struct Breakdown(Vec<(u32, u32)>);
+
+impl Breakdown {
+    /// Entries held.
+    pub(super) fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Counts a visit with `traits`, interning its values in `values`.
+    pub(super) fn count(&mut self, values: &mut Values, traits: &Traits<'_>) {
+        for (index, value) in traits.values.iter().enumerate() {
+            let key = values.key(index, value);
+            self.add(key, 1);
+        }
+    }
+
+    /// Adds `n` to `key`; a new value past the dimension's cap goes to its "other".
+    fn add(&mut self, key: u32, n: u32) {
+        match self.0.binary_search_by_key(&key, |(k, _)| *k) {
+            Ok(at) => self.0[at].1 = self.0[at].1.saturating_add(n),
+            Err(at) => {
+                let dimension = key & !ID_MASK;
+                if key & ID_MASK == OTHER {
+                    return self.0.insert(at, (key, n));
+                }
+                let first = self.0.partition_point(|(k, _)| *k < dimension);
+                let end = self.0.partition_point(|(k, _)| *k <= dimension | OTHER);
+                // "other" sorts last within its dimension and is no value.
+                let other = end > first && self.0[end - 1].0 == dimension | OTHER;
+                let held = end - first - usize::from(other);
+                if held < MAX_BREAKDOWN_VALUES as usize {
+                    self.0.insert(at, (key, n));
+                } else {
+                    self.add(dimension | OTHER, n);
+                }
+            }
+        }
+    }
+
+    /// Adds `other`'s counts, whose keys are in `from`, interning their values in `into`.
+    pub(super) fn merge(&mut self, other: Breakdown, from: &Values, into: &mut Values) {
+        for (key, n) in other.0 {
+            let index = (key >> ID_BITS) as usize;
+            let key = match from.resolve(key).1 {
+                Some(name) => into.key(index, name),
+                None => key,
+            };
+            self.add(key, n);
+        }
+    }
+
+    /// The counts with their dimension and value (`None`: "other").
+    pub(super) fn counts<'v>(
+        &'v self,
+        values: &'v Values,
+    ) -> impl Iterator<Item = (Dimension, Option<&'v str>, i64)> + 'v {
+        self.0.iter().map(|(key, n)| {
+            let (dimension, value) = values.resolve(*key);
+            (dimension, value, i64::from(*n))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn traits(referrer: &str) -> [&str; 7] {
+        [referrer, "mobile", "iOS", "Safari", "CN", "zh", "default"]
+    }
+
+    fn counted(breakdown: &Breakdown, values: &Values) -> Vec<(Dimension, Option<String>, i64)> {
+        breakdown
+            .counts(values)
+            .map(|(d, v, n)| (d, v.map(str::to_owned), n))
+            .collect()
+    }
+
+    #[test]
+    fn each_dimension_counts_its_values() {
+        let mut values = Values::default();
+        let mut day = Breakdown::default();
+        day.count(
+            &mut values,
+            &Traits {
+                values: traits("t.co"),
+            },
+        );
+        day.count(
+            &mut values,
+            &Traits {
+                values: traits("t.co"),
+            },
+        );
+        day.count(
+            &mut values,
+            &Traits {
+                values: traits("direct"),
+            },
+        );
+        let counts = counted(&day, &values);
+        assert!(counts.contains(&(Dimension::Referrers, Some("t.co".into()), 2)));
+        assert!(counts.contains(&(Dimension::Referrers, Some("direct".into()), 1)));
+        assert!(counts.contains(&(Dimension::Os, Some("iOS".into()), 3)));
+        assert!(counts.contains(&(Dimension::Rules, Some("default".into()), 3)));
+        assert_eq!(counts.len(), 8);
+        assert_eq!(values.len(), 8);
+    }
+
+    #[test]
+    fn values_past_the_cap_count_as_other_and_merge_by_name() {
+        let mut values = Values::default();
+        let mut day = Breakdown::default();
+        let flood = MAX_BREAKDOWN_VALUES as usize + 50;
+        for i in 0..flood {
+            day.count(
+                &mut values,
+                &Traits {
+                    values: traits(&format!("r{i}.example")),
+                },
+            );
+        }
+        let referrers: Vec<_> = counted(&day, &values)
+            .into_iter()
+            .filter(|(d, ..)| *d == Dimension::Referrers)
+            .collect();
+        assert_eq!(referrers.len(), MAX_BREAKDOWN_VALUES as usize + 1);
+        assert_eq!(referrers.last(), Some(&(Dimension::Referrers, None, 50)));
+        let total: i64 = referrers.iter().map(|r| r.2).sum();
+        assert_eq!(total, flood as i64);
+
+        // Merged into another set, values meet by name; the cap holds there too.
+        let mut into_values = Values::default();
+        let mut into = Breakdown::default();
+        into.count(
+            &mut into_values,
+            &Traits {
+                values: traits("r0.example"),
+            },
+        );
+        into.count(
+            &mut into_values,
+            &Traits {
+                values: traits("elsewhere"),
+            },
+        );
+        into.merge(day, &values, &mut into_values);
+        let merged = counted(&into, &into_values);
+        assert!(merged.contains(&(Dimension::Referrers, Some("r0.example".into()), 2)));
+        let referrers: Vec<_> = merged
+            .iter()
+            .filter(|(d, ..)| *d == Dimension::Referrers)
+            .collect();
+        assert_eq!(referrers.len(), MAX_BREAKDOWN_VALUES as usize + 1);
+        let total: i64 = referrers.iter().map(|r| r.2).sum();
+        assert_eq!(total, flood as i64 + 2);
+        assert!(merged.contains(&(Dimension::Os, Some("iOS".into()), flood as i64 + 2)));
+    }
+
+    #[test]
+    fn long_values_are_cut_on_a_character_boundary() {
+        let long = "é".repeat(MAX_BREAKDOWN_VALUE_LEN);
+        let cut = cut(&long);
+        assert!(cut.len() <= MAX_BREAKDOWN_VALUE_LEN);
+        assert!(long.starts_with(cut));
+    }
+}
