@@ -186,6 +186,7 @@ async fn run(backend: Backend, visits: u64, visitors: u64) {
                     head: false,
                     referer: b"",
                     accept_language: b"",
+                    query: "",
                 },
             );
         }
@@ -200,6 +201,7 @@ async fn run(backend: Backend, visits: u64, visitors: u64) {
                         head: false,
                         referer: b"",
                         accept_language: b"",
+                        query: "",
                     },
                 );
             }

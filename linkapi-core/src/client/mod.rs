@@ -602,6 +602,13 @@ operations! {
     CHAINS_CONVERSIONS = GET "/chains/{id}/conversions" Primary "chains.conversions";
     CHAINS_QR = GET "/chains/{id}/qr" Primary "chains.qr";
     CHAINS_STATS = GET "/chains/{id}/stats" Primary "chains.stats";
+    CHAINS_STATS_REFERRERS = GET "/chains/{id}/stats/referrers" Primary "chains.stats.referrers";
+    CHAINS_STATS_DEVICES = GET "/chains/{id}/stats/devices" Primary "chains.stats.devices";
+    CHAINS_STATS_OS = GET "/chains/{id}/stats/os" Primary "chains.stats.os";
+    CHAINS_STATS_BROWSERS = GET "/chains/{id}/stats/browsers" Primary "chains.stats.browsers";
+    CHAINS_STATS_COUNTRIES = GET "/chains/{id}/stats/countries" Primary "chains.stats.countries";
+    CHAINS_STATS_LANGUAGES = GET "/chains/{id}/stats/languages" Primary "chains.stats.languages";
+    CHAINS_STATS_RULES = GET "/chains/{id}/stats/rules" Primary "chains.stats.rules";
     DOMAINS_LIST = GET "/domains" Primary "domains.list";
     GROUPS_LIST = GET "/groups" Primary "groups.list";
     GROUPS_CREATE = POST "/groups" Primary "groups.create";

@@ -3,6 +3,7 @@
 //! document).
 
 use super::{Client, ClientError, op};
+use crate::model::Dimension;
 use crate::wire::primary;
 
 impl Client {
@@ -93,6 +94,33 @@ impl Client {
             None => format!("/chains/{id}/stats"),
         };
         self.get(op::CHAINS_STATS, &path).await
+    }
+
+    /// `GET /chains/{id}/stats/{dimension}`: the chain's visits per value of `dimension`.
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn chain_breakdown(
+        &self,
+        id: i64,
+        dimension: Dimension,
+        query: &primary::BreakdownQuery,
+    ) -> Result<primary::ChainBreakdown, ClientError> {
+        let op = match dimension {
+            Dimension::Referrers => op::CHAINS_STATS_REFERRERS,
+            Dimension::Devices => op::CHAINS_STATS_DEVICES,
+            Dimension::Os => op::CHAINS_STATS_OS,
+            Dimension::Browsers => op::CHAINS_STATS_BROWSERS,
+            Dimension::Countries => op::CHAINS_STATS_COUNTRIES,
+            Dimension::Languages => op::CHAINS_STATS_LANGUAGES,
+            Dimension::Rules => op::CHAINS_STATS_RULES,
+        };
+        let path = format!(
+            "/chains/{id}/stats/{}{}",
+            dimension.name(),
+            self.query_string(query)?
+        );
+        self.get(op, &path).await
     }
 
     /// `GET /chains/{id}/qr`: a QR code of the chain's link, `format` `png` or `svg`, about

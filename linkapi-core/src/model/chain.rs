@@ -244,6 +244,8 @@ pub struct Chain {
     pub updated_at: Timestamp,
     /// Page and destination of messaging-app and work-chat chains; `None` for short chains.
     pub jump: Option<Box<JumpSettings>>,
+    /// A short chain's redirect rules, in order.
+    pub rules: Vec<super::RedirectRule>,
 }
 
 impl Chain {

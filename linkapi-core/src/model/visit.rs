@@ -1,7 +1,10 @@
-//! What a visit is classified by: the breakdowns statistics are read in, and the device classes
-//! visits (and redirect rules) are sorted into.
+//! What a visit is classified by: the breakdowns statistics are read in, the device classes
+//! visits are sorted into, and the redirect rules that send some visitors elsewhere.
 
+use std::collections::BTreeMap;
 use std::fmt;
+
+use serde::{Deserialize, Serialize};
 
 /// A way visits of a chain are broken down. Each visit by a person counts once in every
 /// dimension; bots count only in [`Dimension::Devices`].
@@ -106,6 +109,77 @@ impl fmt::Display for DeviceClass {
         f.write_str(self.name())
     }
 }
+
+/// What a redirect rule's `device` condition matches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RuleDevice {
+    /// iOS on a phone or tablet.
+    Ios,
+    /// Android on a phone or tablet.
+    Android,
+    /// A phone.
+    Mobile,
+    /// A tablet.
+    Tablet,
+    /// A computer.
+    Desktop,
+}
+
+impl RuleDevice {
+    /// Every value, in the order the API lists them.
+    pub const ALL: [RuleDevice; 5] = [
+        RuleDevice::Ios,
+        RuleDevice::Android,
+        RuleDevice::Mobile,
+        RuleDevice::Tablet,
+        RuleDevice::Desktop,
+    ];
+
+    /// The value in rules.
+    pub fn name(self) -> &'static str {
+        match self {
+            RuleDevice::Ios => "ios",
+            RuleDevice::Android => "android",
+            RuleDevice::Mobile => "mobile",
+            RuleDevice::Tablet => "tablet",
+            RuleDevice::Desktop => "desktop",
+        }
+    }
+
+    /// Reads a value.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|d| d.name() == name)
+    }
+}
+
+/// A short chain's redirect rule: visitors that meet every condition it has (at least one) go
+/// to its `target_url` instead of the chain's. A chain's rules are tried in order; the first
+/// that matches wins. Stored as JSON in this shape.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RedirectRule {
+    /// The visitor's device.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device: Option<RuleDevice>,
+    /// The visitor's country, ISO 3166-1 alpha-2, upper case.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub country: Option<String>,
+    /// The primary subtag of the visitor's first `Accept-Language` entry, lower case.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
+    /// Query parameters the short link was visited with, each with exactly this value.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub query: BTreeMap<String, String>,
+    /// Where matching visitors go.
+    pub target_url: String,
+}
+
+/// Rules a short chain may have.
+pub const MAX_REDIRECT_RULES: usize = 20;
+/// Query conditions a rule may have.
+pub const MAX_RULE_QUERY_PARAMS: usize = 10;
+/// Longest query parameter name or value a rule may name.
+pub const MAX_RULE_QUERY_LEN: usize = 256;
 
 /// Distinct values kept per chain, day and dimension; visits with further values of that day
 /// are counted in the breakdown's `other_clicks`, so a flood of made-up referrers cannot grow

@@ -4,6 +4,7 @@ use std::collections::HashMap;
 
 use super::idempotency::{self, Receipt};
 use super::quota::Counted;
+use super::rules::{RuleInput, check_rules};
 use super::templates::check_template_limit;
 use super::{App, BodyError, Principal, TextRule, check_text};
 use crate::codes::{is_reserved, random_code, validate_code, validate_target_url};
@@ -59,6 +60,8 @@ pub struct NewShortChain {
     pub valid_time: Timestamp,
     /// Group.
     pub group_id: Option<GroupId>,
+    /// Redirect rules, in order.
+    pub rules: Vec<RuleInput>,
 }
 
 /// Changes to a short chain.
@@ -70,6 +73,8 @@ pub struct ShortChainPatch {
     pub target_url: Option<String>,
     /// New expiry.
     pub valid_time: Option<Timestamp>,
+    /// New redirect rules, replacing the old ones (empty: none).
+    pub rules: Option<Vec<RuleInput>>,
 }
 
 /// A chain as read: the record, its status now, and its page views.
@@ -234,6 +239,7 @@ impl App {
     ) -> Result<(NewChain, Option<String>)> {
         let target_url = check_target(&input.target_url)?;
         let title = check_title(input.title)?.unwrap_or_default();
+        let rules = check_rules(input.rules)?;
         check_valid_time(input.valid_time, now)?;
         if let Some(code) = &input.code {
             validate_code(code).map_err(|e| Error::bad_request("invalid_code", e.to_string()))?;
@@ -252,6 +258,7 @@ impl App {
             created_at: now,
             jump: None,
             channels: Vec::new(),
+            rules,
         };
         Ok((new, input.code))
     }
@@ -622,12 +629,13 @@ impl App {
                 }
                 None => None,
             },
+            rules: patch.rules.map(check_rules).transpose()?,
             ..ChainPatch::default()
         };
         if patch.is_empty() {
             return Err(Error::bad_request(
                 "empty_update",
-                "give at least one of chain_title, target_url, valid_time",
+                "give at least one of chain_title, target_url, valid_time, rules",
             ));
         }
         self.own_short_chain(who, id).await?;

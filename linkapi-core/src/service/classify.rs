@@ -162,7 +162,8 @@ pub(crate) struct Language {
 }
 
 impl Language {
-    fn new(code: &str) -> Option<Self> {
+    /// Reads a code of two or three ASCII letters.
+    pub(crate) fn new(code: &str) -> Option<Self> {
         let bytes = code.as_bytes();
         if !(2..=3).contains(&bytes.len()) || !bytes.iter().all(u8::is_ascii_alphabetic) {
             return None;

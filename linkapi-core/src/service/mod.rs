@@ -27,6 +27,7 @@ mod plain_creates;
 mod qr;
 mod quota;
 mod ratelimit;
+mod rules;
 mod stats;
 mod templates;
 mod upload_session;
@@ -53,6 +54,7 @@ pub use page_chains::{
     ChannelSpec, PageChainInput, PageChainView, PageChains, app_link, fixed_destination,
 };
 pub use ratelimit::{RateLimit, RateState};
+pub use rules::{RuleInput, check_rules};
 pub use stats::{
     BreakdownItem, ChainBreakdown, ChainStats, DEFAULT_BREAKDOWN_LIMIT, DailyClicks,
     MAX_BREAKDOWN_LIMIT,

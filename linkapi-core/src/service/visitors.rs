@@ -23,6 +23,8 @@ pub struct VisitRequest<'a> {
     pub referer: &'a [u8],
     /// The `Accept-Language` header, empty when absent.
     pub accept_language: &'a [u8],
+    /// The query string of the visited URL, without `?`; empty when there is none.
+    pub query: &'a str,
 }
 
 /// User-agent fragments of crawlers, link checkers and link-preview fetchers. Matched

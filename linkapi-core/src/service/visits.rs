@@ -32,6 +32,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, oneshot};
 
 use super::breakdown::{Breakdown, Traits, Values};
+use super::classify::{primary_language, referrer_host};
 use super::visitors::VisitRequest;
 use crate::metrics::VisitCounters;
 use crate::model::{ChainId, ChannelId, Timestamp};
@@ -64,6 +65,40 @@ const DIRECT: &str = "direct";
 const UNKNOWN: &str = "unknown";
 /// The rule of a visit no redirect rule served.
 const DEFAULT_RULE: &str = "default";
+/// The rule of a visit a redirect rule served: its position, from 1.
+const RULE_NAMES: [&str; crate::model::MAX_REDIRECT_RULES] = [
+    "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17",
+    "18", "19", "20",
+];
+
+/// What a visit is, once classified ([`App::classify_visit`](super::App::classify_visit)).
+pub(super) struct ClassifiedVisit {
+    /// What its user agent is.
+    agent: std::sync::Arc<super::classify::AgentClass>,
+    /// A bot's visit (its agent's, or a `HEAD` request).
+    bot: bool,
+    /// The host it was referred from; `None` for a bot's or when there was none.
+    referrer: Option<String>,
+    /// Its country, when a database knows its address.
+    country: Option<super::classify::Country>,
+    /// Its language.
+    language: Option<super::classify::Language>,
+}
+
+impl ClassifiedVisit {
+    /// What redirect rules look at, for a visit with `request`.
+    pub(super) fn for_rules<'a>(
+        &'a self,
+        request: &VisitRequest<'a>,
+    ) -> super::rules::RuleVisit<'a> {
+        super::rules::RuleVisit {
+            agent: &self.agent,
+            country: self.country,
+            language: self.language,
+            query: request.query,
+        }
+    }
+}
 
 /// foldhash rather than SipHash for the pending maps: their keys are chain ids, days and
 /// visitor keys, which are already keyed hashes, so nobody can aim collisions at them, and
@@ -479,10 +514,45 @@ impl super::App {
         channel: Option<ChannelId>,
         request: VisitRequest<'_>,
     ) {
+        let visit = self.classify_visit(&request);
+        self.record_classified(chain_id, channel, &request, &visit, None);
+    }
+
+    /// What a visit is: a bot's or a person's, and what its breakdowns and redirect rules
+    /// look at. Once per visit.
+    pub(super) fn classify_visit(&self, request: &VisitRequest<'_>) -> ClassifiedVisit {
         let agent = self.inner.agents.class(request.user_agent);
         let bot = request.head || agent.bot;
+        ClassifiedVisit {
+            // A bot's referrer is counted nowhere.
+            referrer: if bot {
+                None
+            } else {
+                referrer_host(request.referer)
+            },
+            country: self
+                .config()
+                .geo
+                .as_ref()
+                .and_then(|geo| geo.country(request.address)),
+            language: primary_language(request.accept_language),
+            bot,
+            agent,
+        }
+    }
+
+    /// Counts a classified visit of `chain_id` that got `channel` (one without a limit), and
+    /// was served by redirect rule `rule` (its position from 0), if any.
+    pub(super) fn record_classified(
+        &self,
+        chain_id: ChainId,
+        channel: Option<ChannelId>,
+        request: &VisitRequest<'_>,
+        visit: &ClassifiedVisit,
+        rule: Option<usize>,
+    ) {
         let day = self.config().calendar.day_start(self.now());
-        if bot {
+        if visit.bot {
             self.inner.visits.record(chain_id, day, None, channel, None);
             return;
         }
@@ -490,22 +560,17 @@ impl super::App {
             .inner
             .visitor_keys
             .key(request.address, request.user_agent);
-        let referrer = super::classify::referrer_host(request.referer);
-        let country = self
-            .config()
-            .geo
-            .as_ref()
-            .and_then(|geo| geo.country(request.address));
-        let language = super::classify::primary_language(request.accept_language);
         let traits = Traits {
             values: [
-                referrer.as_deref().unwrap_or(DIRECT),
-                agent.device.name(),
-                &agent.os,
-                &agent.browser,
-                country.as_ref().map_or(UNKNOWN, |c| c.as_str()),
-                language.as_ref().map_or(UNKNOWN, |l| l.as_str()),
-                DEFAULT_RULE,
+                visit.referrer.as_deref().unwrap_or(DIRECT),
+                visit.agent.device.name(),
+                &visit.agent.os,
+                &visit.agent.browser,
+                visit.country.as_ref().map_or(UNKNOWN, |c| c.as_str()),
+                visit.language.as_ref().map_or(UNKNOWN, |l| l.as_str()),
+                rule.and_then(|at| RULE_NAMES.get(at))
+                    .copied()
+                    .unwrap_or(DEFAULT_RULE),
             ],
         };
         self.inner

@@ -9,8 +9,8 @@ use super::channels::{ChannelEdit, ChannelInput};
 use super::domains::domain_at;
 use super::{Page, StoreError, StoreResult, StoredRow, bad_value};
 use crate::model::{
-    Chain, ChainId, ChainKind, ChainStatus, Channel, DomainId, GroupId, JumpSettings, Rotation,
-    ShowType, TemplateId, Timestamp, UserId, VisitCap, WorkchatKind,
+    Chain, ChainId, ChainKind, ChainStatus, Channel, DomainId, GroupId, JumpSettings, RedirectRule,
+    Rotation, ShowType, TemplateId, Timestamp, UserId, VisitCap, WorkchatKind,
 };
 
 /// A new chain; the service has validated every field.
@@ -40,6 +40,8 @@ pub struct NewChain {
     pub jump: Option<JumpSettings>,
     /// Channels, in the order given.
     pub channels: Vec<ChannelInput>,
+    /// Redirect rules of a short chain, in order.
+    pub rules: Vec<RedirectRule>,
 }
 
 /// Changes to a chain; `None` leaves a field as it is.
@@ -61,6 +63,8 @@ pub struct ChainPatch {
     pub group_ids: Option<Vec<GroupId>>,
     /// Channel changes, applied in order.
     pub channels: Vec<ChannelEdit>,
+    /// New redirect rules, replacing the old ones (empty: none).
+    pub rules: Option<Vec<RedirectRule>>,
 }
 
 impl ChainPatch {
@@ -74,6 +78,7 @@ impl ChainPatch {
             && self.jump.is_none()
             && self.group_ids.is_none()
             && self.channels.is_empty()
+            && self.rules.is_none()
     }
 }
 
@@ -111,6 +116,8 @@ pub struct LinkTarget {
     pub user_id: UserId,
     /// What a messaging-app or work-chat chain's visitor gets; `None` for short chains.
     pub page: Option<std::sync::Arc<PageTarget>>,
+    /// A short chain's redirect rules; `None` when it has none.
+    pub rules: Option<std::sync::Arc<[RedirectRule]>>,
 }
 
 /// What the redirect path needs of a messaging-app or work-chat chain.
@@ -284,13 +291,15 @@ pub(crate) fn chain_select_from(group_ids: &str, chains: &str) -> String {
             c.target_url, c.valid_time, c.status, c.deleted_at, c.created_at, c.updated_at,
             {group_ids},
             d.id, d.host, d.scheme, d.scene, d.shared, d.user_id, d.status, d.created_at,
-            {JUMP_COLUMNS}
+            {JUMP_COLUMNS}, c.rules
         FROM {chains} JOIN domains d ON d.id = c.domain_id"
     )
 }
 
 /// The first jump column of [`chain_select`].
 const JUMP_AT: usize = 21;
+/// The rules column of [`chain_select`].
+const RULES_AT: usize = JUMP_AT + JUMP_COLUMN_COUNT;
 
 pub(crate) fn chain_from_row(row: &dyn StoredRow) -> StoreResult<Chain> {
     let kind = chain_kind(row, 2)?;
@@ -310,21 +319,37 @@ pub(crate) fn chain_from_row(row: &dyn StoredRow) -> StoreResult<Chain> {
         group_ids: row.ids(12)?.into_iter().map(GroupId).collect(),
         domain: domain_at(row, 13)?,
         jump: jump_row(row, JUMP_AT)?.settings(kind)?,
+        rules: rules_from_text(row.opt_text(RULES_AT)?)?,
     })
+}
+
+/// A chain's rules as stored: JSON, `None` for none.
+pub(crate) fn rules_text(rules: &[RedirectRule]) -> Option<String> {
+    // Serializing plain strings and maps cannot fail.
+    (!rules.is_empty()).then(|| serde_json::to_string(rules).unwrap_or_default())
+}
+
+/// A chain's rules from what is stored.
+pub(crate) fn rules_from_text(text: Option<String>) -> StoreResult<Vec<RedirectRule>> {
+    match text.as_deref() {
+        None | Some("") => Ok(Vec::new()),
+        Some(json) => serde_json::from_str(json).map_err(|_| bad_value("rules", json)),
+    }
 }
 
 /// What the redirect path reads of the chain with a code on a domain, deleted ones included.
 pub(crate) static LINK_BY_CODE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!(
         "SELECT c.id, c.chain_type, c.target_url, c.valid_time, c.status,
-            c.deleted_at IS NOT NULL, c.user_id, c.title, c.sub_type, {JUMP_COLUMNS}
+            c.deleted_at IS NOT NULL, c.user_id, c.rules, c.title, c.sub_type, {JUMP_COLUMNS}
          FROM chains c WHERE c.domain_id = $1 AND c.code = $2"
     )
 });
 
-/// Reads the first seven columns of [`LINK_BY_CODE`] (all a short chain's redirect needs), as
+/// Reads the first eight columns of [`LINK_BY_CODE`] (all a short chain's redirect needs), as
 /// a link without a page.
 pub(crate) fn link_target_from_row(row: &dyn StoredRow) -> StoreResult<LinkTarget> {
+    let rules = rules_from_text(row.opt_text(7)?)?;
     Ok(LinkTarget {
         chain_id: ChainId(row.int(0)?),
         kind: chain_kind(row, 1)?,
@@ -334,6 +359,7 @@ pub(crate) fn link_target_from_row(row: &dyn StoredRow) -> StoreResult<LinkTarge
         deleted: row.flag(5)?,
         user_id: UserId(row.int(6)?),
         page: None,
+        rules: (!rules.is_empty()).then(|| rules.into()),
     })
 }
 
@@ -342,11 +368,11 @@ pub(crate) fn link_target_from_row(row: &dyn StoredRow) -> StoreResult<LinkTarge
 pub(crate) fn link_from_row(row: &dyn StoredRow) -> StoreResult<(LinkTarget, Option<PageTarget>)> {
     let target = link_target_from_row(row)?;
     let kind = target.kind;
-    let page = match jump_row(row, 9)?.settings(kind)? {
+    let page = match jump_row(row, 10)?.settings(kind)? {
         Some(settings) => Some(PageTarget {
             user_id: UserId(row.int(6)?),
-            title: row.text(7)?,
-            sub_type: row.opt_int(8)?,
+            title: row.text(8)?,
+            sub_type: row.opt_int(9)?,
             settings: *settings,
             channels: Vec::new(),
         }),

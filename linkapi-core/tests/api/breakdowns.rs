@@ -11,17 +11,17 @@ use serde_json::{Value, json};
 use crate::mmdb::country_database;
 use crate::support::{Backend, Options, TestServer};
 
-const IPHONE: &str = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) \
+pub(crate) const IPHONE: &str = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) \
     AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1";
-const ANDROID_TABLET: &str = "Mozilla/5.0 (Linux; Android 13; SM-X710) AppleWebKit/537.36 \
+pub(crate) const ANDROID_TABLET: &str = "Mozilla/5.0 (Linux; Android 13; SM-X710) AppleWebKit/537.36 \
     (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36";
-const WINDOWS_FIREFOX: &str =
+pub(crate) const WINDOWS_FIREFOX: &str =
     "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:121.0) Gecko/20100101 Firefox/121.0";
 const CURL: &str = "curl/8.5.0";
 
 /// A server behind a trusted proxy (the test's own address), with a country database:
 /// 203.0.113.0/25 is CN, 203.0.113.128/25 US, 198.51.100.0/24 DE; other addresses have none.
-async fn server_on(backend: Backend) -> (TestServer, tempfile::TempDir) {
+pub(crate) async fn server_on(backend: Backend) -> (TestServer, tempfile::TempDir) {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let path = dir.path().join("countries.mmdb");
     std::fs::write(
@@ -37,7 +37,7 @@ async fn server_on(backend: Backend) -> (TestServer, tempfile::TempDir) {
     (server, dir)
 }
 
-fn options(geo: &std::path::Path) -> Options {
+pub(crate) fn options(geo: &std::path::Path) -> Options {
     Options {
         trusted_proxies: vec!["127.0.0.1/32"],
         geoip_database: Some(geo.to_path_buf()),
@@ -70,7 +70,7 @@ async fn visit(
     assert_eq!(status, StatusCode::FOUND);
 }
 
-async fn breakdown(server: &TestServer, key: &str, chain: &Value, query: &str) -> Value {
+pub(crate) async fn breakdown(server: &TestServer, key: &str, chain: &Value, query: &str) -> Value {
     server
         .get(&format!("/chains/{}/stats/{query}", chain["id"]), key)
         .await
@@ -79,7 +79,7 @@ async fn breakdown(server: &TestServer, key: &str, chain: &Value, query: &str) -
 }
 
 /// The items of a breakdown as value to clicks.
-fn items(figures: &Value) -> BTreeMap<String, i64> {
+pub(crate) fn items(figures: &Value) -> BTreeMap<String, i64> {
     figures["items"]
         .as_array()
         .expect("items")
@@ -93,7 +93,7 @@ fn items(figures: &Value) -> BTreeMap<String, i64> {
         .collect()
 }
 
-fn expect(pairs: &[(&str, i64)]) -> BTreeMap<String, i64> {
+pub(crate) fn expect(pairs: &[(&str, i64)]) -> BTreeMap<String, i64> {
     pairs.iter().map(|(v, n)| ((*v).to_owned(), *n)).collect()
 }
 

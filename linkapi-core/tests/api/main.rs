@@ -35,6 +35,7 @@ mod pg_cluster;
 mod primary;
 mod qr;
 mod redirect;
+mod rules;
 #[cfg(feature = "s3")]
 #[path = "../s3_server.rs"]
 mod s3_server;

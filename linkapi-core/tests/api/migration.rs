@@ -81,7 +81,8 @@ async fn fill(server: &TestServer) -> (Vec<(Method, String, String, Option<Value
     let mut short_ids = Vec::new();
     for (i, body) in [
         json!({"target_url": "https://shop.example/a", "code": "sale", "group_id": group_id}),
-        json!({"target_url": "https://shop.example/b", "chain_title": "Autumn 50%"}),
+        json!({"target_url": "https://shop.example/b", "chain_title": "Autumn 50%",
+               "rules": [{"device": "ios", "query": {"ref": "tw"}, "target_url": "https://shop.example/ios"}]}),
         json!({"target_url": "https://shop.example/c", "domain_id": domain.primary_data()["id"]}),
         json!({"target_url": "https://shop.example/d", "valid_time": crate::support::START + 86_400}),
         json!({"target_url": "https://shop.example/e"}),

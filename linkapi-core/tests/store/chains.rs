@@ -3,7 +3,8 @@
 use std::sync::Arc;
 
 use linkapi_core::model::{
-    ChainId, ChainKind, ChainStatus, ChannelId, GroupId, JumpSettings, UserId, VisitCap,
+    ChainId, ChainKind, ChainStatus, ChannelId, GroupId, JumpSettings, RedirectRule, RuleDevice,
+    UserId, VisitCap,
 };
 use linkapi_core::store::{
     ChainPatch, ChainQuery, ChannelEdit, ChannelInput, NewGroup, Store, StoreError, Unique,
@@ -22,6 +23,7 @@ conformance!(
     daily_creation_counts_are_distinct_when_creates_race,
     reservations_for_several_owners_grant_each_what_fits,
     channel_visits_never_exceed_their_cap_when_takes_race,
+    a_short_chains_rules_go_with_its_link_and_are_replaced_whole,
 );
 
 fn channel(sort: i64, name: &str, visit_limit: i64) -> ChannelInput {
@@ -628,4 +630,89 @@ async fn channel_visits_never_exceed_their_cap_when_takes_race(store: Arc<dyn St
             .await)
         .unwrap()
     );
+}
+
+/// An iOS rule and a German rule with a query condition.
+fn two_rules() -> [RedirectRule; 2] {
+    [
+        RedirectRule {
+            device: Some(RuleDevice::Ios),
+            country: None,
+            language: None,
+            query: Default::default(),
+            target_url: "https://apps.example/ios".to_owned(),
+        },
+        RedirectRule {
+            device: None,
+            country: Some("DE".to_owned()),
+            language: Some("de".to_owned()),
+            query: [("ref".to_owned(), "a b".to_owned())].into(),
+            target_url: "https://example.com/de".to_owned(),
+        },
+    ]
+}
+
+async fn a_short_chains_rules_go_with_its_link_and_are_replaced_whole(store: Arc<dyn Store>) {
+    let alice = user(&store, "alice").await.id;
+    let d = domain(&store, "rules.example").await.id;
+    let [ios, german] = two_rules();
+    // One by one and in a batch, both with their rules.
+    let one = tx!(store, |tx| {
+        let mut chain = short_chain(alice, d, "ruled", T0);
+        chain.rules = two_rules().into();
+        tx.insert_chain(chain).await
+    })
+    .unwrap();
+    assert_eq!(one.rules, two_rules());
+    let mut batched = short_chain(alice, d, "batched", T0);
+    batched.rules = two_rules().into();
+    let batch = store.insert_plain_chains(vec![batched]).await.unwrap();
+    assert_eq!(batch[0].as_ref().expect("inserted").rules, two_rules());
+    let link = store.link(d, "batched").await.unwrap().expect("stored");
+    assert_eq!(link.rules.as_deref(), Some(&two_rules()[..]));
+    // None without rules.
+    tx!(store, |tx| tx
+        .insert_chain(short_chain(alice, d, "plain", T0))
+        .await)
+    .unwrap();
+    let plain = store.link(d, "plain").await.unwrap().expect("stored");
+    assert_eq!(plain.rules, None);
+
+    // A patch naming other fields keeps them; one naming rules replaces them all.
+    let id = one.id;
+    let titled = tx!(store, |tx| {
+        let patch = ChainPatch {
+            title: Some("t".to_owned()),
+            ..ChainPatch::default()
+        };
+        tx.update_chain(alice, id, &patch, T0 + 1).await
+    })
+    .unwrap()
+    .unwrap();
+    assert_eq!(titled.rules, [ios, german.clone()]);
+    let replaced = tx!(store, |tx| {
+        let [_, german] = two_rules();
+        let patch = ChainPatch {
+            rules: Some(vec![german]),
+            ..ChainPatch::default()
+        };
+        tx.update_chain(alice, id, &patch, T0 + 2).await
+    })
+    .unwrap()
+    .unwrap();
+    assert_eq!(replaced.rules, std::slice::from_ref(&german));
+    let link = store.link(d, "ruled").await.unwrap().expect("stored");
+    assert_eq!(link.rules.as_deref(), Some(&[german][..]));
+    let cleared = tx!(store, |tx| {
+        let patch = ChainPatch {
+            rules: Some(Vec::new()),
+            ..ChainPatch::default()
+        };
+        tx.update_chain(alice, id, &patch, T0 + 3).await
+    })
+    .unwrap()
+    .unwrap();
+    assert!(cleared.rules.is_empty());
+    let link = store.link(d, "ruled").await.unwrap().expect("stored");
+    assert_eq!(link.rules, None);
 }

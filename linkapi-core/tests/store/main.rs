@@ -140,5 +140,6 @@ pub fn short_chain(user: UserId, domain: DomainId, code: &str, created_at: i64) 
         created_at,
         jump: None,
         channels: Vec::new(),
+        rules: Vec::new(),
     }
 }

@@ -83,6 +83,7 @@ pub(crate) async fn create_chain(app: &App, call: Call) -> Result<Response> {
                 code: input.code.filter(|c| !c.is_empty()),
                 valid_time: input.valid_time.map_or(0, |t| t.0),
                 group_id: group(input.group_id),
+                rules: Vec::new(),
             },
             receipt.as_ref(),
         )
@@ -102,6 +103,7 @@ pub(crate) async fn edit_chain(app: &App, call: Call) -> Result<Response> {
                 title: input.chain_title,
                 target_url: input.target_url,
                 valid_time: input.valid_time.map(|t| t.0),
+                rules: None,
             },
         )
         .await?;

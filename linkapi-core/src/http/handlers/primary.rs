@@ -5,8 +5,10 @@ use crate::clock::format_rfc3339;
 use crate::error::Result;
 use crate::http::request::{json, path_id, query};
 use crate::http::response::Body;
-use crate::model::{ChainId, Dimension, Domain, DomainId, Group, GroupId, UserId};
-use crate::service::{App, BulkItem, ChainView, CreatedChain, NewShortChain, ShortChainPatch};
+use crate::model::{ChainId, Dimension, Domain, DomainId, Group, GroupId, RedirectRule, UserId};
+use crate::service::{
+    App, BulkItem, ChainView, CreatedChain, NewShortChain, RuleInput, ShortChainPatch,
+};
 use crate::wire::primary as wire;
 
 type Response = http::Response<Body>;
@@ -26,11 +28,35 @@ pub(crate) fn chain_out(view: &ChainView) -> wire::Chain {
         valid_time: c.valid_time,
         render_url: c.render_url(),
         group_id: c.group_ids.first().map(|g| g.0),
+        rules: c.rules.iter().map(rule_out).collect(),
         pv_today: view.views.today,
         pv_history: view.views.history,
         created_at: format_rfc3339(c.created_at),
         updated_at: format_rfc3339(c.updated_at),
     }
+}
+
+fn rule_out(rule: &RedirectRule) -> wire::RedirectRule {
+    wire::RedirectRule {
+        device: rule.device.map(|d| d.name().to_owned()),
+        country: rule.country.clone(),
+        language: rule.language.clone(),
+        query: (!rule.query.is_empty()).then(|| rule.query.clone()),
+        target_url: rule.target_url.clone(),
+    }
+}
+
+fn rules_in(rules: Vec<wire::RedirectRule>) -> Vec<RuleInput> {
+    rules
+        .into_iter()
+        .map(|rule| RuleInput {
+            device: rule.device,
+            country: rule.country,
+            language: rule.language,
+            query: rule.query,
+            target_url: rule.target_url,
+        })
+        .collect()
 }
 
 pub(crate) fn group_out(g: &Group) -> wire::Group {
@@ -123,6 +149,7 @@ fn new_short_chain(input: wire::CreateChain) -> NewShortChain {
         code: input.code,
         valid_time: input.valid_time.unwrap_or(0),
         group_id: input.group_id.map(GroupId),
+        rules: input.rules.map(rules_in).unwrap_or_default(),
     }
 }
 
@@ -160,6 +187,7 @@ pub(crate) async fn update_chain(app: &App, call: Call) -> Result<Response> {
                 title: input.chain_title,
                 target_url: input.target_url,
                 valid_time: input.valid_time,
+                rules: input.rules.map(rules_in),
             },
         )
         .await?;

@@ -107,6 +107,7 @@ pub(crate) async fn redirect(app: &App, call: PublicCall<'_>) -> Result<Response
         head: parts.method == Method::HEAD,
         referer: header_bytes(parts, header::REFERER),
         accept_language: header_bytes(parts, header::ACCEPT_LANGUAGE),
+        query: parts.uri.query().unwrap_or_default(),
     };
     Ok(match app.visit(host, code, visit).await? {
         // Stored destinations passed URL validation, so an unusable one is damaged at rest.

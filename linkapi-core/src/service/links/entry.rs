@@ -5,7 +5,7 @@
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
-use crate::model::DomainId;
+use crate::model::{DomainId, RedirectRule};
 use crate::service::cache::Weight;
 use crate::store::LinkTarget;
 
@@ -18,6 +18,8 @@ pub struct Location(LocationText);
 enum LocationText {
     /// A short chain's target, as cached.
     Cached(Arc<CachedLink>),
+    /// The target of one of a short chain's redirect rules, as cached.
+    Rule(Arc<[RedirectRule]>, usize),
     /// A page chain's direct jump.
     Owned(String),
 }
@@ -28,6 +30,7 @@ impl std::ops::Deref for Location {
     fn deref(&self) -> &str {
         match &self.0 {
             LocationText::Cached(link) => link.target_url(),
+            LocationText::Rule(rules, at) => rules.get(*at).map_or("", |r| &r.target_url),
             LocationText::Owned(url) => url,
         }
     }
@@ -37,6 +40,11 @@ impl Location {
     /// The target of a cached short link.
     pub(super) fn cached(link: Arc<CachedLink>) -> Self {
         Location(LocationText::Cached(link))
+    }
+
+    /// The target of rule `at` of a short link's cached rules.
+    pub(super) fn rule(rules: Arc<[RedirectRule]>, at: usize) -> Self {
+        Location(LocationText::Rule(rules, at))
     }
 }
 
@@ -83,6 +91,9 @@ const CACHED_LINK_OVERHEAD: u64 = 240;
 /// Bytes a page chain's settings and channels cost, about.
 const CACHED_PAGE_WEIGHT: u64 = 1024;
 
+/// Bytes a redirect rule costs beyond its target URL, about.
+const CACHED_RULE_WEIGHT: u64 = 160;
+
 /// Bytes a typical cached short link costs (a 6-letter code, an 80-byte target).
 pub(super) const TYPICAL_CACHED_LINK: u64 = CACHED_LINK_OVERHEAD + 6 + 80;
 
@@ -95,6 +106,12 @@ impl Weight for Arc<CachedLink> {
             + link
                 .and_then(|l| l.page.as_ref())
                 .map_or(0, |_| CACHED_PAGE_WEIGHT)
+            + link.and_then(|l| l.rules.as_ref()).map_or(0, |rules| {
+                rules
+                    .iter()
+                    .map(|r| CACHED_RULE_WEIGHT + r.target_url.len() as u64)
+                    .sum()
+            })
     }
 }
 

@@ -17,7 +17,8 @@ use super::App;
 use super::cache::{ByWeight, CoherentCache};
 use crate::error::Result;
 use crate::model::{
-    ChainId, ChainKind, ChainStatus, Domain, DomainId, DomainStatus, UserId, is_expired,
+    ChainId, ChainKind, ChainStatus, Domain, DomainId, DomainStatus, RedirectRule, UserId,
+    is_expired,
 };
 use crate::store::{FeedEvent, Invalidation};
 
@@ -50,12 +51,14 @@ pub(crate) const MISS_TTL: std::time::Duration = std::time::Duration::from_secs(
 /// Where a visit to `host/code` goes, before what the visitor gets is chosen.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Resolution {
-    /// 302 to the target.
+    /// 302 to the target, unless one of the rules sends the visitor elsewhere.
     Redirect {
         /// The chain visited.
         chain_id: ChainId,
-        /// Where to send the visitor.
+        /// Where to send the visitor when no rule matches.
         location: Location,
+        /// The short chain's redirect rules, if it has any.
+        rules: Option<Arc<[RedirectRule]>>,
     },
     /// 404: unknown host or code, deleted or disabled chain, domain not effective.
     NotFound,
@@ -238,8 +241,21 @@ impl App {
     ) -> Result<VisitAnswer> {
         use crate::metrics::RedirectOutcome::{Found, Gone, NotFound};
         let answer = match self.resolve(host, code).await? {
-            Resolution::Redirect { chain_id, location } => {
-                self.record_visit(chain_id, request());
+            Resolution::Redirect {
+                chain_id,
+                location,
+                rules,
+            } => {
+                let request = request();
+                let visit = self.classify_visit(&request);
+                let served = rules
+                    .as_ref()
+                    .and_then(|rules| super::rules::first_match(rules, &visit.for_rules(&request)));
+                self.record_classified(chain_id, None, &request, &visit, served);
+                let location = match (served, rules) {
+                    (Some(at), Some(rules)) => Location::rule(rules, at),
+                    _ => location,
+                };
                 VisitAnswer::Redirect { chain_id, location }
             }
             Resolution::Jump {
@@ -341,6 +357,7 @@ impl App {
         Ok(Resolution::Redirect {
             chain_id: link.chain_id,
             location: Location::cached(entry.clone()),
+            rules: link.rules.clone(),
         })
     }
 
@@ -431,6 +448,7 @@ mod tests {
                 deleted: false,
                 user_id: UserId(1),
                 page: None,
+                rules: None,
             }),
         })
     }

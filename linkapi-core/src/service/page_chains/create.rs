@@ -277,6 +277,7 @@ impl App {
             created_at: now,
             jump: Some(jump),
             channels,
+            rules: Vec::new(),
         };
         let receipt = receipt.map(|r| r.of_part(|created: &CreatedChain| &created.view));
         let created = self.insert_new_chain(new, code, receipt.as_ref()).await?;

@@ -10,7 +10,8 @@ use crate::model::{
 };
 use crate::store::chains::{
     ADD_CREATIONS_WITHIN, CLEAR_GROUPS, LINK_BY_CODE, chain_from_row, chain_select,
-    chain_select_from, insert_each, jump_values, like_pattern, link_from_row, with_channels,
+    chain_select_from, insert_each, jump_values, like_pattern, link_from_row, rules_text,
+    with_channels,
 };
 use crate::store::{
     ChainPatch, ChainQuery, ChainStore, ChainWrites, LinkTarget, Misuse, NewChain, Page,
@@ -31,8 +32,8 @@ static INSERT_CHAIN: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!(
         "WITH c AS (
             INSERT INTO chains (user_id, chain_type, sub_type, domain_id, code, title,
-                target_url, valid_time, status, created_at, updated_at)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)
+                target_url, valid_time, status, created_at, updated_at, rules)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $11)
             ON CONFLICT (domain_id, code) DO NOTHING RETURNING *
          ) {}",
         chain_select_from("ARRAY[]::bigint[]", "c")
@@ -59,6 +60,7 @@ pub(super) async fn insert_plain(
             &new.valid_time,
             &ChainStatus::Normal.code(),
             &new.created_at,
+            &rules_text(&new.rules),
         ],
         chain_from_row,
     )
@@ -97,6 +99,10 @@ pub(super) async fn insert_plain_rows(
             &column(|n| n.valid_time),
             &column(|n| n.created_at),
             &ChainStatus::Normal.code(),
+            &sent
+                .iter()
+                .map(|n| rules_text(&n.rules))
+                .collect::<Vec<Option<String>>>(),
         ],
         chain_from_row,
     )
@@ -117,11 +123,11 @@ static INSERT_CHAINS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| 
     format!(
         "WITH c AS (
             INSERT INTO chains (user_id, chain_type, sub_type, domain_id, code, title,
-                target_url, valid_time, created_at, status, updated_at)
-            SELECT u, k, s, d, code, title, target, vt, at, $10, at
+                target_url, valid_time, created_at, status, updated_at, rules)
+            SELECT u, k, s, d, code, title, target, vt, at, $10, at, rules
             FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[], $5::text[],
-                        $6::text[], $7::text[], $8::bigint[], $9::bigint[])
-                 AS t(u, k, s, d, code, title, target, vt, at)
+                        $6::text[], $7::text[], $8::bigint[], $9::bigint[], $11::text[])
+                 AS t(u, k, s, d, code, title, target, vt, at, rules)
             ON CONFLICT (domain_id, code) DO NOTHING RETURNING *
          ) {}",
         chain_select_from("ARRAY[]::bigint[]", "c")
@@ -375,6 +381,14 @@ impl ChainWrites for PgTx<'_> {
         if let Some(groups) = &patch.group_ids {
             execute(&self.tx, CLEAR_GROUPS, &[&id.0]).await?;
             set_groups(&self.tx, id, groups).await?;
+        }
+        if let Some(rules) = &patch.rules {
+            execute(
+                &self.tx,
+                "UPDATE chains SET rules = $2 WHERE id = $1",
+                &[&id.0, &rules_text(rules)],
+            )
+            .await?;
         }
         for edit in &patch.channels {
             apply_channel_edit(&self.tx, id, edit, at).await?;

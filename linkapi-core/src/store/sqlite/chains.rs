@@ -10,7 +10,7 @@ use crate::model::{
 };
 use crate::store::chains::{
     ADD_CREATIONS_WITHIN, CLEAR_GROUPS, LINK_BY_CODE, chain_from_row, chain_select, insert_each,
-    jump_values, like_pattern, link_from_row, link_target_from_row, with_channels,
+    jump_values, like_pattern, link_from_row, link_target_from_row, rules_text, with_channels,
 };
 use crate::store::{
     ChainPatch, ChainQuery, ChainStore, ChainWrites, LinkTarget, Misuse, NewChain, Page,
@@ -30,7 +30,7 @@ static CHAIN_SELECT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
 /// (`chains_redirect`, migration 10) without reading the table: what a short chain's redirect
 /// needs.
 const SHORT_LINK_BY_CODE: &str = "SELECT id, chain_type, target_url, valid_time, status,
-        deleted_at IS NOT NULL, user_id
+        deleted_at IS NOT NULL, user_id, rules
      FROM chains INDEXED BY chains_redirect WHERE domain_id = ?1 AND code = ?2";
 
 static CHAIN_BY_ID: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
@@ -172,8 +172,8 @@ impl ChainWrites for SqliteTx<'_> {
             .conn
             .prepare_cached(
                 "INSERT INTO chains (user_id, chain_type, sub_type, domain_id, code, title,
-                    target_url, valid_time, status, created_at, updated_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10)
+                    target_url, valid_time, status, created_at, updated_at, rules)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?11)
                  ON CONFLICT (domain_id, code) DO NOTHING RETURNING id",
             )
             .and_then(|mut insert| {
@@ -189,7 +189,8 @@ impl ChainWrites for SqliteTx<'_> {
                             new.target_url,
                             new.valid_time,
                             ChainStatus::Normal.code(),
-                            new.created_at
+                            new.created_at,
+                            rules_text(&new.rules)
                         ],
                         |r| r.get(0),
                     )
@@ -285,6 +286,12 @@ impl ChainWrites for SqliteTx<'_> {
         if let Some(groups) = &patch.group_ids {
             self.conn.execute(CLEAR_GROUPS, [id.0])?;
             set_groups(self.conn, id, groups)?;
+        }
+        if let Some(rules) = &patch.rules {
+            self.conn.execute(
+                "UPDATE chains SET rules = ?2 WHERE id = ?1",
+                params![id.0, rules_text(rules)],
+            )?;
         }
         for edit in &patch.channels {
             apply_channel_edit(self.conn, id, edit, at)?;

@@ -5,6 +5,8 @@ mod page_chains;
 
 pub use page_chains::*;
 
+use std::collections::BTreeMap;
+
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -35,6 +37,96 @@ pub struct CreateChain {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 1))]
     pub group_id: Option<i64>,
+    /// Redirect rules, first match wins; visitors no rule matches go to `target_url`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(max = crate::model::MAX_REDIRECT_RULES))]
+    pub rules: Option<Vec<RedirectRule>>,
+}
+
+/// A redirect rule: visitors who meet every condition it gives go to its `target_url`. A rule
+/// gives at least one condition.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(transform = rule_conditions)]
+pub struct RedirectRule {
+    /// The visitor's device: `ios` or `android` (a phone or tablet on that system), `mobile`,
+    /// `tablet` or `desktop`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "rule_device")]
+    pub device: Option<String>,
+    /// The visitor's country, ISO 3166-1 alpha-2 in either case (from the server's GeoIP
+    /// database); answered in upper case.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = r"^[A-Za-z]{2}$"))]
+    pub country: Option<String>,
+    /// The primary subtag of the visitor's first `Accept-Language` (`en`, `zh`), in either
+    /// case; answered in lower case.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = r"^[A-Za-z]{2,3}$"))]
+    pub language: Option<String>,
+    /// Query parameters the short link must be visited with, and their values (1 to 10).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "rule_query")]
+    pub query: Option<BTreeMap<String, String>>,
+    /// Where matching visitors go, http or https.
+    #[schemars(regex(pattern = super::URL_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
+    pub target_url: String,
+}
+
+fn rule_conditions(schema: &mut schemars::Schema) {
+    super::schemas::at_least_one_of(schema, &["device", "country", "language", "query"]);
+}
+
+fn rule_device(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    let mut values: Vec<serde_json::Value> = crate::model::RuleDevice::ALL
+        .iter()
+        .map(|d| d.name().into())
+        .collect();
+    values.push(serde_json::Value::Null);
+    schemars::json_schema!({"type": ["string", "null"], "enum": values})
+}
+
+fn rule_query(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    // What `service::check_rules` takes: names of 1, values of 0, to the limit of characters,
+    // none of them control characters.
+    let max = crate::model::MAX_RULE_QUERY_LEN;
+    let text = |min: usize| format!(r"^[^\u0000-\u001f\u007f-\u009f]{{{min},{max}}}$");
+    schemars::json_schema!({
+        "type": ["object", "null"],
+        "minProperties": 1,
+        "maxProperties": crate::model::MAX_RULE_QUERY_PARAMS,
+        "propertyNames": {"pattern": text(1)},
+        "additionalProperties": {"type": "string", "pattern": text(0)},
+    })
+}
+
+/// [`RedirectRule`]'s schema with its types alone, for bulk items, whose values are checked
+/// item by item.
+fn rule_types_only(generator: &mut schemars::SchemaGenerator) -> serde_json::Value {
+    fn strip(value: &mut serde_json::Value) {
+        match value {
+            serde_json::Value::Object(map) => {
+                for rule in [
+                    "pattern",
+                    "minLength",
+                    "maxLength",
+                    "minProperties",
+                    "maxProperties",
+                    "propertyNames",
+                    "enum",
+                    "anyOf",
+                ] {
+                    map.remove(rule);
+                }
+                map.values_mut().for_each(strip);
+            }
+            serde_json::Value::Array(items) => items.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    let mut schema = RedirectRule::json_schema(generator).to_value();
+    strip(&mut schema);
+    schema
 }
 
 /// `POST /chains/bulk`: up to 10,000 chains, each what `POST /chains` takes.
@@ -68,10 +160,22 @@ impl JsonSchema for BulkChain {
              alone (its result says why)."
                 .into(),
         );
+        let rule = rule_types_only(generator);
         if let Some(properties) = super::schemas::properties(&mut schema) {
+            properties.insert(
+                "rules".into(),
+                serde_json::json!({"type": ["array", "null"], "items": rule}),
+            );
             for property in properties.values_mut() {
                 if let Some(property) = property.as_object_mut() {
-                    for rule in ["pattern", "minLength", "maxLength", "minimum", "maximum"] {
+                    for rule in [
+                        "pattern",
+                        "minLength",
+                        "maxLength",
+                        "minimum",
+                        "maximum",
+                        "maxItems",
+                    ] {
                         property.remove(rule);
                     }
                 }
@@ -119,7 +223,10 @@ pub struct BulkCreated {
 }
 
 fn update_chain_changes(schema: &mut schemars::Schema) {
-    super::schemas::at_least_one_of(schema, &["chain_title", "target_url", "valid_time"]);
+    super::schemas::at_least_one_of(
+        schema,
+        &["chain_title", "target_url", "valid_time", "rules"],
+    );
 }
 
 /// `PATCH /chains/{id}`: fields left out stay as they are.
@@ -139,6 +246,10 @@ pub struct UpdateChain {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(max = crate::clock::LATEST))]
     pub valid_time: Option<i64>,
+    /// New redirect rules, replacing all the chain had; `[]` removes them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(max = crate::model::MAX_REDIRECT_RULES))]
+    pub rules: Option<Vec<RedirectRule>>,
 }
 
 /// `GET /chains` query.
@@ -192,6 +303,9 @@ pub struct Chain {
     pub render_url: String,
     /// First group, if any.
     pub group_id: Option<i64>,
+    /// Redirect rules, first match wins.
+    #[serde(default)]
+    pub rules: Vec<RedirectRule>,
     /// Visits today (UTC).
     pub pv_today: i64,
     /// Visits ever.
