@@ -2845,7 +2845,7 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__chain__subcmd__create)
-            opts="-h -V --title --code --domain --group --expires --idempotency-key --json --host --profile --no-input --help --version"
+            opts="-h -V --title --code --domain --group --expires --rule --rules-file --idempotency-key --json --host --profile --no-input --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2868,6 +2868,14 @@ _linkapi() {
                     return 0
                     ;;
                 --expires)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rule)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rules-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2921,7 +2929,7 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__chain__subcmd__edit)
-            opts="-h -V --code --domain --title --target-url --expires --json --host --profile --no-input --help --version"
+            opts="-h -V --code --domain --title --target-url --expires --rule --rules-file --clear-rules --json --host --profile --no-input --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2940,6 +2948,14 @@ _linkapi() {
                     return 0
                     ;;
                 --expires)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rule)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rules-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

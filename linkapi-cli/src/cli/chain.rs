@@ -2,7 +2,8 @@
 
 use std::path::PathBuf;
 
-use clap::{Subcommand, ValueEnum};
+use clap::{Args, Subcommand, ValueEnum};
+use linkapi_core::wire::primary::RedirectRule;
 
 use super::{ChainRef, JsonArgs};
 
@@ -26,6 +27,17 @@ Examples:
   linkapi chain create https://example.com --json=render_url
   linkapi chain create https://example.com --idempotency-key nightly-42
 
+  linkapi chain create https://example.com/app \\
+      --rule 'device=ios => https://apps.apple.com/app/id1' \\
+      --rule 'device=android => https://play.google.com/store/apps/details?id=app'
+
+Redirect rules send visitors elsewhere by device (ios, android, mobile, tablet, desktop),
+country (ISO 3166-1, from the server's GeoIP database), language (of Accept-Language) or the
+link's query (query.NAME=VALUE). A rule is CONDITION[,CONDITION...] => URL; visitors meeting
+every condition of the first matching rule go to its URL, the rest to TARGET_URL.
+--rules-file reads them as JSON instead: [{\"device\": \"ios\", \"target_url\": \"https://...\"}].
+`linkapi chain info CHAIN --json=rules` shows a chain's rules.
+
 The request carries an Idempotency-Key (a new random one unless --idempotency-key gives it)
 and is sent again, under the same key, if the connection fails on the way: the chain is
 created once. Run the command again with the same --idempotency-key within 24 hours and it
@@ -48,6 +60,9 @@ prints the chain the first run created instead of creating another.")]
         /// Expiry: "YYYY-MM-DD HH:MM:SS" (UTC), RFC 3339, or Unix seconds [default: never]
         #[arg(long, value_name = "TIME")]
         expires: Option<String>,
+        /// Redirect rules.
+        #[command(flatten)]
+        rules: RuleArgs,
         /// The request's Idempotency-Key (1 to 255 printable ASCII characters) [default: a new
         /// random one]
         #[arg(long, value_name = "KEY")]
@@ -151,11 +166,15 @@ Examples:
         #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(64..=2048))]
         size: u32,
     },
-    /// Change a chain's title, destination or expiry
+    /// Change a chain's title, destination, expiry or redirect rules
     #[command(after_help = "\
 Examples:
   linkapi chain edit 12 --target-url https://example.com/summer
-  linkapi chain edit spring-27 --expires 0")]
+  linkapi chain edit spring-27 --expires 0
+  linkapi chain edit spring-27 --rule 'country=de,language=de => https://example.com/de'
+  linkapi chain edit spring-27 --clear-rules
+
+--rule and --rules-file replace all the chain's rules (see `linkapi chain create --help`).")]
     Edit {
         /// The chain.
         #[command(flatten)]
@@ -169,6 +188,12 @@ Examples:
         /// New expiry (as for create; 0 is never)
         #[arg(long, value_name = "TIME")]
         expires: Option<String>,
+        /// New redirect rules, replacing the chain's.
+        #[command(flatten)]
+        rules: RuleArgs,
+        /// Remove all the chain's redirect rules
+        #[arg(long, conflicts_with_all = ["rule", "rules_file"])]
+        clear_rules: bool,
         /// Output as JSON.
         #[command(flatten)]
         json: JsonArgs,
@@ -197,4 +222,79 @@ pub enum ImportFormat {
     Csv,
     /// One JSON object per line
     Jsonl,
+}
+
+/// `--rule` and `--rules-file`.
+#[derive(Debug, Clone, Default, Args)]
+pub struct RuleArgs {
+    /// A redirect rule, CONDITION[,CONDITION...] => URL, where a condition is device=KIND,
+    /// country=CC, language=LL or query.NAME=VALUE; repeat for more, first match wins
+    #[arg(long, value_name = "RULE", value_parser = parse_rule, conflicts_with = "rules_file")]
+    pub rule: Vec<RedirectRule>,
+    /// Redirect rules as a JSON array of {device, country, language, query, target_url}
+    /// (- reads standard input)
+    #[arg(long, value_name = "FILE")]
+    pub rules_file: Option<PathBuf>,
+}
+
+/// Reads `CONDITION[,CONDITION...] => URL`. Values are checked by the server, which names
+/// what it refuses; this only takes the text apart.
+fn parse_rule(text: &str) -> Result<RedirectRule, String> {
+    let (conditions, target) = text
+        .split_once("=>")
+        .ok_or("a rule is CONDITION[,CONDITION...] => URL, e.g. 'device=ios => https://...'")?;
+    let mut rule = RedirectRule {
+        target_url: target.trim().to_owned(),
+        ..RedirectRule::default()
+    };
+    if rule.target_url.is_empty() {
+        return Err("the rule has no URL after =>".to_owned());
+    }
+    for condition in conditions.split(',').map(str::trim) {
+        let (name, value) = condition
+            .split_once('=')
+            .ok_or_else(|| format!("condition {condition:?} is not NAME=VALUE"))?;
+        let (name, value) = (name.trim(), value.trim().to_owned());
+        let slot = match name {
+            "device" => &mut rule.device,
+            "country" => &mut rule.country,
+            "language" => &mut rule.language,
+            _ => match name.strip_prefix("query.") {
+                Some(param) if !param.is_empty() => {
+                    rule.query
+                        .get_or_insert_default()
+                        .insert(param.to_owned(), value);
+                    continue;
+                }
+                _ => {
+                    return Err(format!(
+                        "unknown condition {name:?}: use device, country, language or query.NAME"
+                    ));
+                }
+            },
+        };
+        if slot.replace(value).is_some() {
+            return Err(format!("condition {name:?} is given twice"));
+        }
+    }
+    Ok(rule)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rule_is_conditions_then_a_url() {
+        let rule = parse_rule("device=ios, query.ref=tw => https://e.com/a?b=c").expect("a rule");
+        assert_eq!(rule.device.as_deref(), Some("ios"));
+        let query = rule.query.unwrap_or_default();
+        assert_eq!(query.get("ref").map(String::as_str), Some("tw"));
+        assert_eq!(rule.target_url, "https://e.com/a?b=c");
+        assert!(parse_rule("device=ios").is_err());
+        assert!(parse_rule("device=ios =>  ").is_err());
+        assert!(parse_rule("os=ios => https://e.com").is_err());
+        assert!(parse_rule("country=de,country=at => https://e.com").is_err());
+        assert!(parse_rule("query.=x => https://e.com").is_err());
+    }
 }

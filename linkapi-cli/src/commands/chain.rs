@@ -10,7 +10,7 @@ use linkapi_core::wire::{IntList, compat};
 use serde_json::json;
 
 use super::page_size;
-use crate::cli::{ChainCommand, ChainRef, ImportFormat, QrImageFormat};
+use crate::cli::{ChainCommand, ChainRef, ImportFormat, QrImageFormat, RuleArgs};
 use crate::context::{Context, parse_time};
 use crate::exit::{NoChainWithId, Reported, UsageError};
 
@@ -28,6 +28,7 @@ pub async fn run(ctx: Context, command: ChainCommand) -> Result<()> {
             domain,
             group,
             expires,
+            rules,
             idempotency_key,
             json,
         } => {
@@ -40,6 +41,7 @@ pub async fn run(ctx: Context, command: ChainCommand) -> Result<()> {
                     code: custom_code,
                     valid_time: None,
                     group_id: group,
+                    rules: read_rules(rules)?,
                 },
                 expires,
                 idempotency_key,
@@ -73,8 +75,23 @@ pub async fn run(ctx: Context, command: ChainCommand) -> Result<()> {
             title,
             target_url,
             expires,
+            rules,
+            clear_rules,
             json,
-        } => edit(ctx, chain, title, target_url, expires, json.json).await,
+        } => {
+            let rules = if clear_rules {
+                Some(Vec::new())
+            } else {
+                read_rules(rules)?
+            };
+            let changes = UpdateChain {
+                chain_title: title,
+                target_url,
+                valid_time: None,
+                rules,
+            };
+            edit(ctx, chain, changes, expires, json.json).await
+        }
         ChainCommand::Delete {
             chains,
             code,
@@ -116,6 +133,30 @@ pub(super) fn named<T>(chain: &str, force_code: bool, result: Result<T, ClientEr
         }
         other => Ok(other?),
     }
+}
+
+/// The rules `--rule` or `--rules-file` give; `None` when neither is given.
+fn read_rules(args: RuleArgs) -> Result<Option<Vec<primary::RedirectRule>>> {
+    let Some(path) = args.rules_file else {
+        return Ok((!args.rule.is_empty()).then_some(args.rule));
+    };
+    let text = if path == Path::new("-") {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .context("reading rules from standard input")?;
+        text
+    } else {
+        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?
+    };
+    let rules = serde_json::from_str(&text).map_err(|e| {
+        UsageError(format!(
+            "--rules-file {}: not a JSON array of rules ({{\"device\": \"ios\", \
+             \"target_url\": \"https://...\"}}): {e}",
+            path.display()
+        ))
+    })?;
+    Ok(Some(rules))
 }
 
 /// A destination typed without its scheme (`example.com/x`) is a usage error with the fix,
@@ -295,21 +336,26 @@ async fn qr(
 async fn edit(
     ctx: Context,
     chain: ChainRef,
-    title: Option<String>,
-    target_url: Option<String>,
+    mut changes: UpdateChain,
     expires: Option<String>,
     json: Option<String>,
 ) -> Result<()> {
-    if title.is_none() && target_url.is_none() && expires.is_none() {
+    if changes.chain_title.is_none()
+        && changes.target_url.is_none()
+        && changes.rules.is_none()
+        && expires.is_none()
+    {
         return Err(UsageError(
-            "nothing to change: give --title, --target-url or --expires".into(),
+            "nothing to change: give --title, --target-url, --expires, --rule, --rules-file \
+             or --clear-rules"
+                .into(),
         )
         .into());
     }
-    if let Some(target) = &target_url {
+    if let Some(target) = &changes.target_url {
         check_scheme("--target-url", target)?;
     }
-    let valid_time = expires
+    changes.valid_time = expires
         .as_deref()
         .map(|t| parse_time("--expires", t))
         .transpose()?;
@@ -318,16 +364,7 @@ async fn edit(
     let updated = named(
         &chain.chain,
         chain.code,
-        client
-            .update_chain(
-                id,
-                &UpdateChain {
-                    chain_title: title,
-                    target_url,
-                    valid_time,
-                },
-            )
-            .await,
+        client.update_chain(id, &changes).await,
     )?;
     ctx.out.success(&format!("Updated {}", updated.render_url));
     ctx.out.record(&updated, json.as_deref())

@@ -96,6 +96,89 @@ fn create_list_info_edit_delete() {
 }
 
 #[test]
+fn redirect_rules_come_from_flags_or_a_file_and_are_replaced_or_cleared() {
+    let server = TestServer::start();
+    let home = Home::new();
+    let created = home
+        .admin(
+            &server,
+            &[
+                "chain",
+                "create",
+                "https://example.com/app",
+                "--code",
+                "app",
+                "--rule",
+                "device=ios => https://apps.example/ios",
+                "--rule",
+                "country=de, language=de, query.ref=tw => https://example.com/de",
+                "--json=rules",
+            ],
+        )
+        .json();
+    assert_eq!(
+        created["rules"],
+        serde_json::json!([
+            {"device": "ios", "target_url": "https://apps.example/ios"},
+            {"country": "DE", "language": "de", "query": {"ref": "tw"},
+             "target_url": "https://example.com/de"},
+        ])
+    );
+    let info = home.admin(&server, &["chain", "info", "app", "--json=rules"]);
+    assert_eq!(info.json(), created);
+
+    // A bad rule is named by the server; a malformed one is a usage error before any request.
+    let refused = home.admin(
+        &server,
+        &[
+            "chain",
+            "edit",
+            "app",
+            "--rule",
+            "device=watch => https://e.com",
+        ],
+    );
+    assert!(refused.fails(1).contains("rule 1"), "{}", refused.stderr);
+    let malformed = home.admin(&server, &["chain", "edit", "app", "--rule", "device=ios"]);
+    assert!(malformed.fails(2).contains("=>"), "{}", malformed.stderr);
+
+    // From a file (here standard input): replaces them all.
+    let mut cmd = home.cmd();
+    cmd.env("LINKAPI_HOST", &server.url)
+        .env("LINKAPI_API_KEY", crate::support::ADMIN_KEY);
+    let replaced = home.run_with(
+        cmd,
+        &["chain", "edit", "app", "--rules-file", "-", "--json=rules"],
+        Some(r#"[{"device": "android", "target_url": "https://apps.example/android"}]"#),
+    );
+    assert_eq!(
+        replaced.json()["rules"],
+        serde_json::json!([{"device": "android", "target_url": "https://apps.example/android"}])
+    );
+    let mut cmd = home.cmd();
+    cmd.env("LINKAPI_HOST", &server.url)
+        .env("LINKAPI_API_KEY", crate::support::ADMIN_KEY);
+    let not_json = home.run_with(
+        cmd,
+        &["chain", "edit", "app", "--rules-file", "-"],
+        Some("device=ios"),
+    );
+    assert!(
+        not_json.fails(2).contains("JSON array"),
+        "{}",
+        not_json.stderr
+    );
+
+    let cleared = home
+        .admin(
+            &server,
+            &["chain", "edit", "app", "--clear-rules", "--json=rules"],
+        )
+        .json();
+    assert_eq!(cleared["rules"], serde_json::json!([]));
+}
+
+#[test]
 fn list_pages_and_all() {
     let server = TestServer::start();
     let home = Home::new();
