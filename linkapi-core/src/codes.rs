@@ -31,6 +31,7 @@ pub const RESERVED_CODES: &[&str] = &[
     "readyz",
     "robots.txt",
     "static",
+    "stats",
     "templates",
     "uploads",
     "wx-chains",

@@ -614,6 +614,7 @@ operations! {
     GROUPS_CREATE = POST "/groups" Primary "groups.create";
     HEALTHZ = GET "/healthz" Primary "healthz";
     METRICS = GET "/metrics" Primary "metrics";
+    STATS = GET "/stats" Primary "stats";
     OPENAPI = GET "/openapi.json" Primary "openapi";
     COMPAT_CONVERSIONS_REPORT = POST "/openapi/v1/adcallback/{ad_platform_name}/conversions" Status "compat.conversions.report";
     COMPAT_CHAIN_CREATE = POST "/openapi/v1/chain/create" Compat "compat.chain.create";

@@ -123,6 +123,19 @@ impl Client {
         self.get(op, &path).await
     }
 
+    /// `GET /stats`: the caller's visits over a window of days and their chains with the
+    /// most.
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn user_stats(
+        &self,
+        query: &primary::UserStatsQuery,
+    ) -> Result<primary::UserStats, ClientError> {
+        let path = format!("/stats{}", self.query_string(query)?);
+        self.get(op::STATS, &path).await
+    }
+
     /// `GET /chains/{id}/qr`: a QR code of the chain's link, `format` `png` or `svg`, about
     /// `size` pixels wide; the image's bytes.
     ///

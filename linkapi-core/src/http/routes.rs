@@ -131,6 +131,11 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
         .ok::<wp::ChainStats>(),
     ];
     // A chain's breakdowns: a row per dimension (the router takes one path parameter).
+    routes.push(
+        primary(GET, "/stats", "stats", Read(Stats), handler!(p::user_stats))
+            .query::<wp::UserStatsQuery>()
+            .ok::<wp::UserStats>(),
+    );
     routes.extend(BREAKDOWN_PATHS.iter().map(|(path, name)| {
         primary(GET, path, name, Read(Stats), handler!(p::chain_breakdown))
             .query::<wp::BreakdownQuery>()

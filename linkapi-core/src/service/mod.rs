@@ -57,7 +57,7 @@ pub use ratelimit::{RateLimit, RateState};
 pub use rules::{RuleInput, check_rules};
 pub use stats::{
     BreakdownItem, ChainBreakdown, ChainStats, DEFAULT_BREAKDOWN_LIMIT, DailyClicks,
-    MAX_BREAKDOWN_LIMIT,
+    MAX_BREAKDOWN_LIMIT, UserStats,
 };
 #[cfg(any(test, feature = "fuzzing"))]
 pub(crate) use templates::check_template_body;

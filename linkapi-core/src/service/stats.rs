@@ -4,7 +4,7 @@
 use super::{App, Principal};
 use crate::error::{Error, Result};
 use crate::model::limits::MAX_STATS_DAYS;
-use crate::model::{ChainId, DeviceClass, Dimension, Timestamp};
+use crate::model::{Chain, ChainId, DeviceClass, Dimension, Timestamp};
 
 /// Window when none is asked for.
 pub const DEFAULT_STATS_DAYS: i64 = 7;
@@ -113,6 +113,67 @@ impl App {
     }
 }
 
+/// A user's visits over a window of days, and their chains with the most.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UserStats {
+    /// Days in the window, today included.
+    pub days: i64,
+    /// Visits by people of the user's live chains.
+    pub total_clicks: i64,
+    /// Visits by bots of the user's live chains.
+    pub bot_clicks: i64,
+    /// The chains with the most visits by people, most first (ties by id), and their visits;
+    /// chains without visits are not listed.
+    pub top_chains: Vec<(Chain, i64)>,
+}
+
+impl App {
+    /// The caller's visits over the last `days` days (default 7) across their live chains,
+    /// and the `limit` chains with the most (default 10, at most 100).
+    ///
+    /// # Errors
+    /// 400 when `days` is outside 1 to 365 or `limit` outside 1 to 100.
+    pub async fn user_stats(
+        &self,
+        who: &Principal,
+        days: Option<i64>,
+        limit: Option<i64>,
+    ) -> Result<UserStats> {
+        let days = stats_days(days)?;
+        let limit = stats_limit(limit)?;
+        let (from, to) = self.stats_window(days);
+        let visits = self
+            .store()
+            .user_visits(who.user_id, from, to, limit)
+            .await?;
+        let mut top_chains = Vec::with_capacity(visits.top.len());
+        for (id, clicks) in visits.top {
+            // A chain deleted since the sums were read is left out.
+            if let Some(chain) = self.store().chain(who.user_id, id).await? {
+                top_chains.push((chain, clicks));
+            }
+        }
+        Ok(UserStats {
+            days,
+            total_clicks: visits.clicks,
+            bot_clicks: visits.bot_clicks,
+            top_chains,
+        })
+    }
+}
+
+/// The number of values or chains asked for, or why it is refused.
+fn stats_limit(limit: Option<i64>) -> Result<i64> {
+    let limit = limit.unwrap_or(DEFAULT_BREAKDOWN_LIMIT);
+    if !(1..=MAX_BREAKDOWN_LIMIT).contains(&limit) {
+        return Err(Error::bad_request(
+            "invalid_limit",
+            format!("limit must be 1 to {MAX_BREAKDOWN_LIMIT}"),
+        ));
+    }
+    Ok(limit)
+}
+
 /// The window's length asked for, or why it is refused.
 fn stats_days(days: Option<i64>) -> Result<i64> {
     let days = days.unwrap_or(DEFAULT_STATS_DAYS);
@@ -152,13 +213,7 @@ impl App {
         limit: Option<i64>,
     ) -> Result<ChainBreakdown> {
         let days = stats_days(days)?;
-        let limit = limit.unwrap_or(DEFAULT_BREAKDOWN_LIMIT);
-        if !(1..=MAX_BREAKDOWN_LIMIT).contains(&limit) {
-            return Err(Error::bad_request(
-                "invalid_limit",
-                format!("limit must be 1 to {MAX_BREAKDOWN_LIMIT}"),
-            ));
-        }
+        let limit = stats_limit(limit)?;
         if self.store().chain(who.user_id, id).await?.is_none() {
             return Err(Error::NotFound("chain"));
         }

@@ -95,7 +95,7 @@ pub use uploads::{BlobRecord, NewUpload, UploadClaim, UploadStore, UploadWrites}
 pub use users::{NewUser, UserStore, UserWrites};
 pub use visits::{
     BreakdownCounts, BreakdownVisits, ChainVisits, ChannelVisits, DailyVisits, DayVisits,
-    VisitBatch, VisitStore, VisitWrites, VisitorKey, VisitorSecret,
+    UserVisits, VisitBatch, VisitStore, VisitWrites, VisitorKey, VisitorSecret,
 };
 pub use workchat::{AssemblyInput, TransferQuery, WorkchatStore, WorkchatWrites};
 

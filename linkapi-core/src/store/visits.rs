@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use async_trait::async_trait;
 
 use super::{Misuse, StoreError, StoreResult, StoredRow};
-use crate::model::{ChainId, ChannelId, Dimension, PageViews, Timestamp};
+use crate::model::{ChainId, ChannelId, Dimension, PageViews, Timestamp, UserId};
 
 /// A visitor as counted: a keyed hash of the client address and user agent (see
 /// [`VisitorSecret`]). Addresses themselves are never stored.
@@ -151,6 +151,36 @@ pub(crate) const BREAKDOWN_PAST_CAP: &str = "SELECT CAST(coalesce(sum(other_clic
      FROM chain_breakdown_days
      WHERE chain_id = $1 AND dimension = $2 AND day >= $3 AND day < $4";
 
+/// A user's visits (people's, bots') of live chains in a window of days.
+pub(crate) const USER_TOTALS: &str = "SELECT CAST(coalesce(sum(d.clicks), 0) AS BIGINT),
+     CAST(coalesce(sum(d.bot_clicks), 0) AS BIGINT)
+     FROM chains c JOIN chain_daily_clicks d ON d.chain_id = c.id
+     WHERE c.user_id = $1 AND c.deleted_at IS NULL AND d.day >= $2 AND d.day < $3";
+
+/// A user's live chains with the most people's visits in a window of days: `$4` of them.
+pub(crate) const USER_TOP_CHAINS: &str =
+    "SELECT d.chain_id, CAST(sum(d.clicks) AS BIGINT) AS visits
+     FROM chains c JOIN chain_daily_clicks d ON d.chain_id = c.id
+     WHERE c.user_id = $1 AND c.deleted_at IS NULL AND d.day >= $2 AND d.day < $3
+     GROUP BY d.chain_id HAVING sum(d.clicks) > 0
+     ORDER BY visits DESC, d.chain_id LIMIT $4";
+
+/// A row of [`USER_TOP_CHAINS`] or [`USER_TOTALS`]: two integers.
+pub(crate) fn two_ints_from_row(row: &dyn StoredRow) -> StoreResult<(i64, i64)> {
+    Ok((row.int(0)?, row.int(1)?))
+}
+
+/// A user's visits of their live chains over a window of days.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct UserVisits {
+    /// Visits by people.
+    pub clicks: i64,
+    /// Visits by bots.
+    pub bot_clicks: i64,
+    /// The chains with the most visits by people, most first (ties by id), none without.
+    pub top: Vec<(ChainId, i64)>,
+}
+
 /// A row of [`BREAKDOWN_TOP`].
 pub(crate) fn breakdown_value_from_row(row: &dyn StoredRow) -> StoreResult<(String, i64)> {
     Ok((row.text(0)?, row.int(1)?))
@@ -216,6 +246,15 @@ pub trait VisitStore: Send + Sync {
         to: Timestamp,
         limit: i64,
     ) -> StoreResult<BreakdownCounts>;
+    /// `user`'s visits of their live chains with the days that start in `from..to`, and the
+    /// `limit` chains with the most.
+    async fn user_visits(
+        &self,
+        user: UserId,
+        from: Timestamp,
+        to: Timestamp,
+        limit: i64,
+    ) -> StoreResult<UserVisits>;
 }
 
 /// Writes to visit counters. A batch's breakdowns keep to

@@ -364,3 +364,98 @@ async fn breakdowns_refuse_bad_windows_and_other_users_chains() {
     assert_eq!(empty["items"], json!([]));
     assert_eq!(empty["other_clicks"], 0);
 }
+
+#[tokio::test]
+async fn the_callers_summary_adds_up_their_live_chains_and_ranks_them() {
+    let (server, _geo) = server_on(Backend::from_env()).await;
+    let (_, key) = server.full_user("summed").await;
+    let (_, other) = server.full_user("elsewhere").await;
+    for (owner, code) in [
+        (&key, "most"),
+        (&key, "less"),
+        (&key, "quiet"),
+        (&key, "gone"),
+        (&other, "theirs"),
+    ] {
+        server
+            .create_chain(owner, json!({"target_url": "https://e.com", "code": code}))
+            .await;
+    }
+    for (code, times) in [("most", 5), ("less", 2), ("gone", 3), ("theirs", 4)] {
+        for _ in 0..times {
+            visit(&server, code, "203.0.113.7", IPHONE, "", "").await;
+        }
+    }
+    for _ in 0..2 {
+        visit(&server, "most", "203.0.113.9", CURL, "", "").await;
+    }
+    server.flush_visits().await;
+    let gone = server.get("/chains?q=gone", &key).await.primary_data()["list"][0]["id"].clone();
+    server
+        .delete(&format!("/chains/{gone}"), &key)
+        .await
+        .primary_data();
+
+    let summary = server.get("/stats", &key).await.primary_data().clone();
+    assert_eq!(summary["days"], 7);
+    assert_eq!(
+        summary["total_clicks"], 7,
+        "deleted and others' chains left out"
+    );
+    assert_eq!(summary["bot_clicks"], 2);
+    let ranked: Vec<(String, i64)> = summary["top_chains"]
+        .as_array()
+        .expect("top chains")
+        .iter()
+        .map(|c| {
+            (
+                c["code"].as_str().expect("code").to_owned(),
+                c["clicks"].as_i64().expect("clicks"),
+            )
+        })
+        .collect();
+    assert_eq!(ranked, [("most".to_owned(), 5), ("less".to_owned(), 2)]);
+    assert_eq!(
+        summary["top_chains"][0]["render_url"],
+        format!("http://{}/most", server.host)
+    );
+    let first = server
+        .get("/stats?limit=1", &key)
+        .await
+        .primary_data()
+        .clone();
+    assert_eq!(first["top_chains"].as_array().map(Vec::len), Some(1));
+    assert_eq!(first["total_clicks"], 7);
+
+    // Two days on, a window of one day holds that day's visit only.
+    server.clock.advance(2 * 86_400);
+    visit(&server, "less", "203.0.113.7", IPHONE, "", "").await;
+    server.flush_visits().await;
+    let today = server
+        .get("/stats?days=1", &key)
+        .await
+        .primary_data()
+        .clone();
+    assert_eq!(today["total_clicks"], 1);
+    assert_eq!(today["top_chains"][0]["code"], "less");
+    // Someone without chains has nothing; bad windows are refused.
+    let (_, empty) = server.full_user("empty").await;
+    let nothing = server.get("/stats", &empty).await.primary_data().clone();
+    assert_eq!(nothing["total_clicks"], 0);
+    assert_eq!(nothing["top_chains"], json!([]));
+    for (query, code) in [("days=0", "invalid_days"), ("limit=101", "invalid_limit")] {
+        server
+            .get(&format!("/stats?{query}"), &key)
+            .await
+            .assert_primary_error(StatusCode::BAD_REQUEST, code);
+    }
+    // `stats` is an API path now, so no code.
+    server
+        .post(
+            "/chains",
+            &key,
+            json!({"target_url": "https://e.com", "code": "Stats"}),
+        )
+        .await
+        .assert_primary_error(StatusCode::BAD_REQUEST, "invalid_code");
+}

@@ -316,6 +316,29 @@ pub(crate) async fn chain_breakdown(app: &App, call: Call) -> Result<Response> {
     }))
 }
 
+/// # `GET /stats?days=N&limit=M` (`stats:read`)
+pub(crate) async fn user_stats(app: &App, call: Call) -> Result<Response> {
+    let q: wire::UserStatsQuery = query(&call.parts)?;
+    let stats = app.user_stats(&call.who, q.days, q.limit).await?;
+    Ok(call.reply.ok(wire::UserStats {
+        days: stats.days,
+        total_clicks: stats.total_clicks,
+        bot_clicks: stats.bot_clicks,
+        top_chains: stats
+            .top_chains
+            .iter()
+            .map(|(chain, clicks)| wire::TopChain {
+                chain_id: chain.id.0,
+                code: chain.code.clone(),
+                chain_title: chain.title.clone(),
+                render_url: chain.render_url(),
+                chain_type: chain.kind.code(),
+                clicks: *clicks,
+            })
+            .collect(),
+    }))
+}
+
 /// # `GET /chains/{id}/qr?format=png|svg&size=N` (`chains:read`): a QR code of the chain's
 /// `render_url`.
 pub(crate) async fn chain_qr(app: &App, call: Call) -> Result<Response> {

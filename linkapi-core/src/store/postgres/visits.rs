@@ -6,14 +6,15 @@ use async_trait::async_trait;
 use deadpool_postgres::GenericClient;
 
 use super::{PgStore, PgTx, all, count, one, pg_error};
-use crate::model::{ChainId, Dimension, MAX_BREAKDOWN_VALUES, PageViews, Timestamp};
+use crate::model::{ChainId, Dimension, MAX_BREAKDOWN_VALUES, PageViews, Timestamp, UserId};
 use crate::store::visits::{
-    BREAKDOWN_PAST_CAP, BREAKDOWN_TOP, BREAKDOWN_TOTAL, CHAIN_DAYS, CHAIN_TOTALS, VISITOR_SECRET,
-    breakdown_value_from_row, chain_totals_from_row, day_visits_from_row, visitor_secret_from_row,
+    BREAKDOWN_PAST_CAP, BREAKDOWN_TOP, BREAKDOWN_TOTAL, CHAIN_DAYS, CHAIN_TOTALS, USER_TOP_CHAINS,
+    USER_TOTALS, VISITOR_SECRET, breakdown_value_from_row, chain_totals_from_row,
+    day_visits_from_row, two_ints_from_row, visitor_secret_from_row,
 };
 use crate::store::{
     BreakdownCounts, BreakdownVisits, ChainVisits, DailyVisits, Misuse, StoreError, StoreResult,
-    StoredRow, VisitBatch, VisitStore, VisitWrites, VisitorSecret,
+    StoredRow, UserVisits, VisitBatch, VisitStore, VisitWrites, VisitorSecret,
 };
 
 #[async_trait]
@@ -102,6 +103,36 @@ impl VisitStore for PgStore {
             .await?,
             total: count(&client, BREAKDOWN_TOTAL, &window).await?,
             past_cap: count(&client, BREAKDOWN_PAST_CAP, &window).await?,
+        })
+    }
+
+    async fn user_visits(
+        &self,
+        user: UserId,
+        from: Timestamp,
+        to: Timestamp,
+        limit: i64,
+    ) -> StoreResult<UserVisits> {
+        let client = self.client().await?;
+        let (clicks, bot_clicks) = one(
+            &client,
+            USER_TOTALS,
+            &[&user.0, &from, &to],
+            two_ints_from_row,
+        )
+        .await?
+        .unwrap_or_default();
+        let top = all(
+            &client,
+            USER_TOP_CHAINS,
+            &[&user.0, &from, &to, &limit],
+            two_ints_from_row,
+        )
+        .await?;
+        Ok(UserVisits {
+            clicks,
+            bot_clicks,
+            top: top.into_iter().map(|(id, n)| (ChainId(id), n)).collect(),
         })
     }
 }

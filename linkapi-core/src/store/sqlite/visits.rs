@@ -8,14 +8,14 @@ use rusqlite::{OptionalExtension, params};
 use super::channels::count_channel_visits;
 use super::count;
 use super::{SqliteStore, SqliteTx, all, one};
-use crate::model::{ChainId, Dimension, MAX_BREAKDOWN_VALUES, PageViews, Timestamp};
+use crate::model::{ChainId, Dimension, MAX_BREAKDOWN_VALUES, PageViews, Timestamp, UserId};
 use crate::store::visits::{
-    BREAKDOWN_PAST_CAP, BREAKDOWN_TOP, BREAKDOWN_TOTAL, CHAIN_DAYS, CHAIN_TOTALS, VISITOR_SECRET,
-    breakdown_days, breakdown_value_from_row, chain_totals_from_row, day_visits_from_row,
-    visitor_secret_from_row,
+    BREAKDOWN_PAST_CAP, BREAKDOWN_TOP, BREAKDOWN_TOTAL, CHAIN_DAYS, CHAIN_TOTALS, USER_TOP_CHAINS,
+    USER_TOTALS, VISITOR_SECRET, breakdown_days, breakdown_value_from_row, chain_totals_from_row,
+    day_visits_from_row, two_ints_from_row, visitor_secret_from_row,
 };
 use crate::store::{
-    BreakdownCounts, BreakdownVisits, ChainVisits, StoreResult, VisitBatch, VisitStore,
+    BreakdownCounts, BreakdownVisits, ChainVisits, StoreResult, UserVisits, VisitBatch, VisitStore,
     VisitWrites, VisitorSecret,
 };
 
@@ -96,6 +96,32 @@ impl VisitStore for SqliteStore {
                 )?,
                 total: count(c, BREAKDOWN_TOTAL, window)?,
                 past_cap: count(c, BREAKDOWN_PAST_CAP, window)?,
+            })
+        })
+        .await
+    }
+
+    async fn user_visits(
+        &self,
+        user: UserId,
+        from: Timestamp,
+        to: Timestamp,
+        limit: i64,
+    ) -> StoreResult<UserVisits> {
+        self.read(move |c| {
+            let (clicks, bot_clicks) =
+                one(c, USER_TOTALS, params![user.0, from, to], two_ints_from_row)?
+                    .unwrap_or_default();
+            let top = all(
+                c,
+                USER_TOP_CHAINS,
+                params![user.0, from, to, limit],
+                two_ints_from_row,
+            )?;
+            Ok(UserVisits {
+                clicks,
+                bot_clicks,
+                top: top.into_iter().map(|(id, n)| (ChainId(id), n)).collect(),
             })
         })
         .await

@@ -524,6 +524,53 @@ pub struct ChainBreakdown {
     pub other_clicks: i64,
 }
 
+/// Query of `GET /stats`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UserStatsQuery {
+    /// Days to count, 1 to 365 (default 7), today included.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = crate::model::limits::MAX_STATS_DAYS))]
+    pub days: Option<i64>,
+    /// Chains to list, 1 to 100 (default 10), most visits first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = crate::service::MAX_BREAKDOWN_LIMIT))]
+    pub limit: Option<i64>,
+}
+
+/// One of the caller's chains with the most visits.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct TopChain {
+    /// The chain.
+    pub chain_id: i64,
+    /// Short code.
+    pub code: String,
+    /// Label.
+    pub chain_title: String,
+    /// `scheme://domain/code`.
+    pub render_url: String,
+    /// Kind of chain: 1 short, 2 external, 3 work-chat, 4 card.
+    #[serde(rename = "type")]
+    pub chain_type: i64,
+    /// Visits by people in the window.
+    pub clicks: i64,
+}
+
+/// `GET /stats`: the caller's visits over a window of days across their live chains, and the
+/// chains with the most.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct UserStats {
+    /// Days counted, today included.
+    pub days: i64,
+    /// Visits by people.
+    pub total_clicks: i64,
+    /// Visits by bots, counted apart.
+    pub bot_clicks: i64,
+    /// The chains with the most visits by people, most first (ties by id); chains without
+    /// visits in the window are not listed.
+    pub top_chains: Vec<TopChain>,
+}
+
 /// An uploaded image (`POST /uploads`, `GET /uploads`, `DELETE /uploads/{file_id}`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Upload {
