@@ -32,7 +32,7 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('chain', 'chain', [CompletionResultType]::ParameterValue, 'Create, list, inspect, edit and delete short links')
             [CompletionResult]::new('group', 'group', [CompletionResultType]::ParameterValue, 'Create and list groups of chains')
             [CompletionResult]::new('domain', 'domain', [CompletionResultType]::ParameterValue, 'List the domains you may create chains on')
-            [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Show a chain''s visits: totals, unique visitors and the daily trend')
+            [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Show visits: a chain''s totals and daily trend, where they came from, or your top chains')
             [CompletionResult]::new('wx', 'wx', [CompletionResultType]::ParameterValue, 'Messaging-app chains: QR codes that rotate, account IDs, mini-programs, shops')
             [CompletionResult]::new('card', 'card', [CompletionResultType]::ParameterValue, 'Card chains: messaging-app chains in the card namespace')
             [CompletionResult]::new('workchat', 'workchat', [CompletionResultType]::ParameterValue, 'Work-chat chains, your assembly list and customer-transfer results')
@@ -379,7 +379,9 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
         }
         'linkapi;stats' {
             [CompletionResult]::new('--domain', '--domain', [CompletionResultType]::ParameterName, 'Domain id, when you have the code on several domains')
-            [CompletionResult]::new('--days', '--days', [CompletionResultType]::ParameterName, 'Days of daily trend, today included (1 to 365)')
+            [CompletionResult]::new('--days', '--days', [CompletionResultType]::ParameterName, 'Days counted, today included (1 to 365)')
+            [CompletionResult]::new('--by', '--by', [CompletionResultType]::ParameterName, 'Break the chain''s visits down by this')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Values (with --by) or chains (without a CHAIN) to list, most visits first (1 to 100)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
             [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
@@ -1622,7 +1624,7 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('chain', 'chain', [CompletionResultType]::ParameterValue, 'Create, list, inspect, edit and delete short links')
             [CompletionResult]::new('group', 'group', [CompletionResultType]::ParameterValue, 'Create and list groups of chains')
             [CompletionResult]::new('domain', 'domain', [CompletionResultType]::ParameterValue, 'List the domains you may create chains on')
-            [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Show a chain''s visits: totals, unique visitors and the daily trend')
+            [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Show visits: a chain''s totals and daily trend, where they came from, or your top chains')
             [CompletionResult]::new('wx', 'wx', [CompletionResultType]::ParameterValue, 'Messaging-app chains: QR codes that rotate, account IDs, mini-programs, shops')
             [CompletionResult]::new('card', 'card', [CompletionResultType]::ParameterValue, 'Card chains: messaging-app chains in the card namespace')
             [CompletionResult]::new('workchat', 'workchat', [CompletionResultType]::ParameterValue, 'Work-chat chains, your assembly list and customer-transfer results')

@@ -5041,7 +5041,7 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__stats)
-            opts="-h -V --code --domain --days --json --host --profile --no-input --help --version"
+            opts="-h -V --code --domain --days --by --limit --json --host --profile --no-input --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -5052,6 +5052,14 @@ _linkapi() {
                     return 0
                     ;;
                 --days)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --by)
+                    COMPREPLY=($(compgen -W "referrers devices os browsers countries languages rules" -- "${cur}"))
+                    return 0
+                    ;;
+                --limit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

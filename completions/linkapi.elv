@@ -29,7 +29,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand chain 'Create, list, inspect, edit and delete short links'
             cand group 'Create and list groups of chains'
             cand domain 'List the domains you may create chains on'
-            cand stats 'Show a chain''s visits: totals, unique visitors and the daily trend'
+            cand stats 'Show visits: a chain''s totals and daily trend, where they came from, or your top chains'
             cand wx 'Messaging-app chains: QR codes that rotate, account IDs, mini-programs, shops'
             cand card 'Card chains: messaging-app chains in the card namespace'
             cand workchat 'Work-chat chains, your assembly list and customer-transfer results'
@@ -335,7 +335,9 @@ set edit:completion:arg-completer[linkapi] = {|@words|
         }
         &'linkapi;stats'= {
             cand --domain 'Domain id, when you have the code on several domains'
-            cand --days 'Days of daily trend, today included (1 to 365)'
+            cand --days 'Days counted, today included (1 to 365)'
+            cand --by 'Break the chain''s visits down by this'
+            cand --limit 'Values (with --by) or chains (without a CHAIN) to list, most visits first (1 to 100)'
             cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
             cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
             cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
@@ -1427,7 +1429,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand chain 'Create, list, inspect, edit and delete short links'
             cand group 'Create and list groups of chains'
             cand domain 'List the domains you may create chains on'
-            cand stats 'Show a chain''s visits: totals, unique visitors and the daily trend'
+            cand stats 'Show visits: a chain''s totals and daily trend, where they came from, or your top chains'
             cand wx 'Messaging-app chains: QR codes that rotate, account IDs, mini-programs, shops'
             cand card 'Card chains: messaging-app chains in the card namespace'
             cand workchat 'Work-chat chains, your assembly list and customer-transfer results'

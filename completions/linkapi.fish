@@ -33,7 +33,7 @@ complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "auth" -d 'Log in to
 complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "chain" -d 'Create, list, inspect, edit and delete short links'
 complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "group" -d 'Create and list groups of chains'
 complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "domain" -d 'List the domains you may create chains on'
-complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "stats" -d 'Show a chain\'s visits: totals, unique visitors and the daily trend'
+complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "stats" -d 'Show visits: a chain\'s totals and daily trend, where they came from, or your top chains'
 complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "wx" -d 'Messaging-app chains: QR codes that rotate, account IDs, mini-programs, shops'
 complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "card" -d 'Card chains: messaging-app chains in the card namespace'
 complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "workchat" -d 'Work-chat chains, your assembly list and customer-transfer results'
@@ -220,7 +220,15 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and __fish_seen_
 complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the domains you may use'
 complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand stats" -l domain -d 'Domain id, when you have the code on several domains' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand stats" -l days -d 'Days of daily trend, today included (1 to 365)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand stats" -l days -d 'Days counted, today included (1 to 365)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand stats" -l by -d 'Break the chain\'s visits down by this' -r -f -a "referrers\t''
+devices\t''
+os\t''
+browsers\t''
+countries\t''
+languages\t''
+rules\t''"
+complete -c linkapi -n "__fish_linkapi_using_subcommand stats" -l limit -d 'Values (with --by) or chains (without a CHAIN) to list, most visits first (1 to 100)' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand stats" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand stats" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand stats" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
@@ -722,7 +730,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_see
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template upload admin serve data completions man help" -f -a "chain" -d 'Create, list, inspect, edit and delete short links'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template upload admin serve data completions man help" -f -a "group" -d 'Create and list groups of chains'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template upload admin serve data completions man help" -f -a "domain" -d 'List the domains you may create chains on'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template upload admin serve data completions man help" -f -a "stats" -d 'Show a chain\'s visits: totals, unique visitors and the daily trend'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template upload admin serve data completions man help" -f -a "stats" -d 'Show visits: a chain\'s totals and daily trend, where they came from, or your top chains'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template upload admin serve data completions man help" -f -a "wx" -d 'Messaging-app chains: QR codes that rotate, account IDs, mini-programs, shops'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template upload admin serve data completions man help" -f -a "card" -d 'Card chains: messaging-app chains in the card namespace'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template upload admin serve data completions man help" -f -a "workchat" -d 'Work-chat chains, your assembly list and customer-transfer results'

@@ -9,9 +9,11 @@
 //! - [`config`]: `config.toml` and its profiles.
 //! - [`credentials`]: keys at rest: the OS keyring behind a trait, the 0600 file fallback.
 //! - [`output`] and [`records`]: tables, tab-separated rows, `--json[=FIELDS]`.
+//! - [`chart`]: bars and sparklines of figures, drawn with block characters.
 //! - [`exit`]: exit codes and friendly messages for failures.
 //! - [`generate`]: completion scripts and man pages.
 
+pub mod chart;
 pub mod cli;
 pub mod commands;
 pub mod config;

@@ -145,6 +145,22 @@ impl Output {
         Ok(())
     }
 
+    /// Columns to lay output out for: the terminal's. A terminal that reports no width (0
+    /// columns, as under `script` or a serial console) would squeeze every table column to one
+    /// character: then `COLUMNS`, as the shell says, or else 80.
+    pub fn width(&self) -> u16 {
+        let columns = || {
+            std::env::var("COLUMNS")
+                .ok()
+                .and_then(|c| c.trim().parse::<u16>().ok())
+        };
+        [Table::new().width(), columns()]
+            .into_iter()
+            .flatten()
+            .find(|&width| width >= MIN_TABLE_WIDTH)
+            .unwrap_or(FALLBACK_TABLE_WIDTH)
+    }
+
     /// An empty terminal table in the CLI's style, with `headers`.
     pub fn table<H: Into<comfy_table::Cell>>(&self, headers: impl IntoIterator<Item = H>) -> Table {
         let mut table = Table::new();
@@ -152,20 +168,7 @@ impl Output {
             .load_style(presets::UTF8_FULL_CONDENSED)
             .set_content_arrangement(ContentArrangement::Dynamic)
             .set_header(headers);
-        // A terminal that reports no width (0 columns, as under `script` or a serial console)
-        // would squeeze every column to one character: lay the table out for `COLUMNS`, as
-        // the shell says, or else 80.
-        let columns = || {
-            std::env::var("COLUMNS")
-                .ok()
-                .and_then(|c| c.trim().parse::<u16>().ok())
-        };
-        let width = [table.width(), columns()]
-            .into_iter()
-            .flatten()
-            .find(|&width| width >= MIN_TABLE_WIDTH)
-            .unwrap_or(FALLBACK_TABLE_WIDTH);
-        table.set_width(width);
+        table.set_width(self.width());
         if !self.color {
             table.force_no_tty();
         }

@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use linkapi_core::model::Dimension;
 use linkapi_server::{DataCommand, ServeArgs};
 
 mod admin;
@@ -131,28 +132,27 @@ pub enum Command {
     /// List the domains you may create chains on
     #[command(subcommand)]
     Domain(DomainCommand),
-    /// Show a chain's visits: totals, unique visitors and the daily trend
+    /// Show visits: a chain's totals and daily trend, where they came from, or your top chains
     #[command(after_help = "\
+With a CHAIN: its totals and a chart of visits per day, fitted to the terminal; with --by, its
+visits of the window per referrer, device, OS, browser, country, language or redirect rule,
+most first. Without a CHAIN: your visits of the window across all your chains, and the chains
+with the most.
+
 Visits by bots (crawlers, link previews, HEAD requests, tools such as curl) are counted
 apart, in the BOTS column, and in no other figure: open a link in a browser to count a
 visit. Visits reach the statistics within about a second. Days are calendar days in the
-server's time zone. Piped, each day is a line: DAY, VISITS, BOTS.
+server's time zone. Piped, each day is a line: DAY, VISITS, BOTS; with --by, each value:
+VALUE, VISITS; without a CHAIN, each chain: CODE, VISITS, URL.
 
 Examples:
   linkapi stats spring-27
   linkapi stats 12 --days 30
+  linkapi stats spring-27 --by referrers --days 30
+  linkapi stats spring-27 --by countries --limit 20 --json
+  linkapi stats
   linkapi stats spring-27 --json=total_clicks,unique_visitors")]
-    Stats {
-        /// The chain.
-        #[command(flatten)]
-        chain: ChainRef,
-        /// Days of daily trend, today included (1 to 365)
-        #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(i64).range(1..=365))]
-        days: i64,
-        /// Output as JSON.
-        #[command(flatten)]
-        json: JsonArgs,
-    },
+    Stats(StatsArgs),
     /// Messaging-app chains: QR codes that rotate, account IDs, mini-programs, shops
     #[command(subcommand)]
     Wx(WxCommand),
@@ -297,6 +297,39 @@ Examples:
     Logout,
     /// Print the key the current profile would use
     Token,
+}
+
+/// `linkapi stats`.
+#[derive(Debug, Clone, Args)]
+pub struct StatsArgs {
+    /// Chain id, or its code (all digits is taken as an id; use --code for digit codes);
+    /// without one, your visits across all your chains
+    pub chain: Option<String>,
+    /// Take CHAIN as a code even when it is all digits
+    #[arg(long, requires = "chain")]
+    pub code: bool,
+    /// Domain id, when you have the code on several domains
+    #[arg(long, value_name = "ID", requires = "chain")]
+    pub domain: Option<i64>,
+    /// Days counted, today included (1 to 365)
+    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(i64).range(1..=365))]
+    pub days: i64,
+    /// Break the chain's visits down by this
+    #[arg(long, value_name = "DIMENSION", value_parser = dimensions(), requires = "chain")]
+    pub by: Option<Dimension>,
+    /// Values (with --by) or chains (without a CHAIN) to list, most visits first (1 to 100)
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(i64).range(1..=100))]
+    pub limit: i64,
+    /// Output as JSON.
+    #[command(flatten)]
+    pub json: JsonArgs,
+}
+
+/// The dimensions by name, listed in help and completions.
+fn dimensions() -> impl clap::builder::TypedValueParser<Value = Dimension> {
+    use clap::builder::TypedValueParser as _;
+    clap::builder::PossibleValuesParser::new(Dimension::ALL.map(Dimension::name))
+        .try_map(|name| Dimension::from_name(&name).ok_or("not a dimension"))
 }
 
 /// Names a chain by id or by code.

@@ -35,7 +35,7 @@ pub async fn run(cli: Cli) -> Result<()> {
         Command::Wx(command) => page_chains::wx(ctx()?, command).await,
         Command::Card(command) => page_chains::card(ctx()?, command).await,
         Command::Workchat(command) => workchat::workchat(ctx()?, command).await,
-        Command::Stats { chain, days, json } => stats::run(ctx()?, chain, days, json.json).await,
+        Command::Stats(args) => stats::run(ctx()?, args).await,
         Command::Upload(args) => upload::run(ctx()?, args).await,
         Command::Template(TemplateCommand::List { page, limit, json }) => {
             resources::template_list(ctx()?, page, limit, json.json).await

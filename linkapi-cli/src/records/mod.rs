@@ -75,6 +75,30 @@ impl Record for primary::Conversion {
     }
 }
 
+impl Record for primary::ChainBreakdown {
+    const FIELDS: &'static [&'static str] =
+        &["chain_id", "dimension", "days", "items", "other_clicks"];
+    fn columns() -> Vec<Column<Self>> {
+        vec![
+            col("CHAIN", |b| b.chain_id.to_string()),
+            col("BY", |b| b.dimension.clone()),
+            col("DAYS", |b| b.days.to_string()),
+            col("OTHER", |b| b.other_clicks.to_string()),
+        ]
+    }
+}
+
+impl Record for primary::UserStats {
+    const FIELDS: &'static [&'static str] = &["days", "total_clicks", "bot_clicks", "top_chains"];
+    fn columns() -> Vec<Column<Self>> {
+        vec![
+            col("DAYS", |s| s.days.to_string()),
+            col("VISITS", |s| s.total_clicks.to_string()),
+            col("BOTS", |s| s.bot_clicks.to_string()),
+        ]
+    }
+}
+
 impl Record for primary::ChainStats {
     const FIELDS: &'static [&'static str] = &[
         "chain_id",
@@ -464,6 +488,19 @@ mod tests {
             user_id: None,
             status: 1,
             created_at: String::new(),
+        });
+        assert_fields(&primary::ChainBreakdown {
+            chain_id: 1,
+            dimension: String::new(),
+            days: 7,
+            items: Vec::new(),
+            other_clicks: 0,
+        });
+        assert_fields(&primary::UserStats {
+            days: 7,
+            total_clicks: 0,
+            bot_clicks: 0,
+            top_chains: Vec::new(),
         });
     }
 }

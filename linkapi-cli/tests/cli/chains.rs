@@ -585,6 +585,68 @@ fn stats_show_totals_and_a_daily_trend() {
         "{out}"
     );
     assert!(out.contains("DAY") && out.contains('█'), "{out}");
+    assert!(out.contains("Last 2 days: ▁█ 2 visits, busiest"), "{out}");
+
+    // Fitted to the terminal: every line of a 90-day chart within 60 columns, the bar of the
+    // busiest day filling what the other columns leave.
+    let mut narrow = home.terminal(
+        &server,
+        Some(crate::support::ADMIN_KEY),
+        "stty cols 60 rows 40; \"$LINKAPI\" stats seen --days 90",
+    );
+    narrow.env_remove("COLUMNS");
+    let run = home.run_with(narrow, &[], None);
+    let out = run.ok();
+    let charts: Vec<usize> = out
+        .lines()
+        .skip(1)
+        .map(|l| l.trim_end().chars().count())
+        .collect();
+    assert!(charts.iter().all(|&w| w <= 60), "{out}");
+    assert_eq!(
+        charts.first(),
+        Some(&60),
+        "the sparkline's line fills the width: {out}"
+    );
+    let today = out
+        .lines()
+        .rev()
+        .find(|l| l.contains('█'))
+        .unwrap_or_default();
+    assert!(today.chars().filter(|&c| c == '█').count() >= 20, "{out}");
+
+    // By a dimension: ranked values with their share and a bar; piped, VALUE and VISITS.
+    let by = home.admin(&server, &["stats", "seen", "--by", "devices"]);
+    let rows: Vec<&str> = by.ok().lines().collect();
+    assert_eq!(rows, ["desktop\t2", "bot\t1"], "{}", by.stdout);
+    let tty = home.admin_on_tty(&server, "stats seen --by devices");
+    let out = tty.ok();
+    assert!(out.contains("by devices, last 7 days: 3 visits"), "{out}");
+    assert!(out.contains("66.7%") && out.contains("33.3%"), "{out}");
+    let json = home
+        .admin(&server, &["stats", "seen", "--by", "os", "--json"])
+        .json();
+    assert_eq!(json["dimension"], "os");
+    assert_eq!(json["items"][0]["value"], "Linux");
+    let unknown = home.run(&["stats", "seen", "--by", "planets"]);
+    assert!(unknown.fails(2).contains("referrers"), "{}", unknown.stderr);
+
+    // Without a chain: the caller's visits across their chains, most visited first.
+    let summary = home.admin(&server, &["stats"]);
+    let rows: Vec<&str> = summary.ok().lines().collect();
+    assert_eq!(
+        rows,
+        [format!("seen\t2\t{}/seen", server.url)],
+        "{}",
+        summary.stdout
+    );
+    let tty = home.admin_on_tty(&server, "stats --days 3");
+    let out = tty.ok();
+    assert!(
+        out.contains("Last 3 days: 2 visits across your chains"),
+        "{out}"
+    );
+    assert!(out.contains("CODE") && out.contains("seen"), "{out}");
 
     // Out of range is a usage error, found before any request.
     let refused = home.run(&["stats", "seen", "--days", "366"]);
