@@ -56,6 +56,18 @@ impl Dimension {
         Self::ALL.into_iter().find(|d| d.name() == name)
     }
 
+    /// The value most visits have where the visit tells nothing, which is not stored: its
+    /// visits are the dimension's share of the day's people's visits that no stored value
+    /// accounts for. So the common case writes nothing, and visits counted before breakdowns
+    /// existed read as this value, which is true of them (nothing was known).
+    pub fn implicit_value(self) -> Option<&'static str> {
+        match self {
+            Dimension::Countries | Dimension::Languages => Some(UNKNOWN),
+            Dimension::Rules => Some(DEFAULT_RULE),
+            Dimension::Referrers | Dimension::Devices | Dimension::Os | Dimension::Browsers => None,
+        }
+    }
+
     /// The stored integer.
     pub fn code(self) -> i64 {
         match self {
@@ -69,6 +81,13 @@ impl Dimension {
         }
     }
 }
+
+/// The referrer of a visit without one.
+pub const DIRECT: &str = "direct";
+/// The country or language of a visit that tells none.
+pub const UNKNOWN: &str = "unknown";
+/// The rule of a visit no redirect rule served.
+pub const DEFAULT_RULE: &str = "default";
 
 impl fmt::Display for Dimension {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -27,10 +27,11 @@ const MAX_INTERNED: usize = 4096;
 /// foldhash: the values are short strings, hashed on every visit.
 type FastHash = foldhash::fast::RandomState;
 
-/// What a person's visit counts as in each dimension, in [`Dimension::ALL`] order.
+/// What a person's visit counts as in each dimension, in [`Dimension::ALL`] order; `None`
+/// for the dimension's [implicit value](Dimension::implicit_value), which is not counted.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Traits<'a> {
-    pub(crate) values: [&'a str; Dimension::ALL.len()],
+    pub(crate) values: [Option<&'a str>; Dimension::ALL.len()],
 }
 
 /// The values of one pending set, interned per dimension.
@@ -106,8 +107,10 @@ impl Breakdown {
     /// Counts a visit with `traits`, interning its values in `values`.
     pub(super) fn count(&mut self, values: &mut Values, traits: &Traits<'_>) {
         for (index, value) in traits.values.iter().enumerate() {
-            let key = values.key(index, value);
-            self.add(key, 1);
+            if let Some(value) = value {
+                let key = values.key(index, value);
+                self.add(key, 1);
+            }
         }
     }
 
@@ -162,8 +165,16 @@ impl Breakdown {
 mod tests {
     use super::*;
 
-    fn traits(referrer: &str) -> [&str; 7] {
-        [referrer, "mobile", "iOS", "Safari", "CN", "zh", "default"]
+    fn traits(referrer: &str) -> [Option<&str>; 7] {
+        [
+            Some(referrer),
+            Some("mobile"),
+            Some("iOS"),
+            Some("Safari"),
+            Some("CN"),
+            Some("zh"),
+            Some("2"),
+        ]
     }
 
     fn counted(breakdown: &Breakdown, values: &Values) -> Vec<(Dimension, Option<String>, i64)> {
@@ -199,9 +210,15 @@ mod tests {
         assert!(counts.contains(&(Dimension::Referrers, Some("t.co".into()), 2)));
         assert!(counts.contains(&(Dimension::Referrers, Some("direct".into()), 1)));
         assert!(counts.contains(&(Dimension::Os, Some("iOS".into()), 3)));
-        assert!(counts.contains(&(Dimension::Rules, Some("default".into()), 3)));
+        assert!(counts.contains(&(Dimension::Rules, Some("2".into()), 3)));
         assert_eq!(counts.len(), 8);
         assert_eq!(values.len(), 8);
+        // Implicit values are not counted.
+        let mut implicit = traits("t.co");
+        implicit[6] = None;
+        day.count(&mut values, &Traits { values: implicit });
+        assert!(counted(&day, &values).contains(&(Dimension::Rules, Some("2".into()), 3)));
+        assert!(counted(&day, &values).contains(&(Dimension::Os, Some("iOS".into()), 4)));
     }
 
     #[test]

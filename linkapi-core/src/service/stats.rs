@@ -228,20 +228,26 @@ impl App {
             .map(|(value, clicks)| BreakdownItem { value, clicks })
             .collect();
         let mut total = counts.total + counts.past_cap;
-        if dimension == Dimension::Devices {
-            let bots: i64 = self
-                .store()
-                .chain_visits(id, from, to)
-                .await?
-                .daily
-                .iter()
-                .map(|day| day.bot_clicks)
-                .sum();
-            if bots > 0 {
-                total += bots;
+        // What no stored value holds: bots' visits (devices), or the visits of the
+        // dimension's implicit value, which is not stored: the people's visits the stored
+        // values do not account for.
+        let unstored = match (dimension, dimension.implicit_value()) {
+            (Dimension::Devices, _) => Some((DeviceClass::Bot.name(), true)),
+            (_, Some(value)) => Some((value, false)),
+            _ => None,
+        };
+        if let Some((value, bots)) = unstored {
+            let daily = self.store().chain_visits(id, from, to).await?.daily;
+            let clicks = if bots {
+                daily.iter().map(|day| day.bot_clicks).sum::<i64>()
+            } else {
+                daily.iter().map(|day| day.clicks).sum::<i64>() - total
+            };
+            if clicks > 0 {
+                total += clicks;
                 items.push(BreakdownItem {
-                    value: DeviceClass::Bot.name().to_owned(),
-                    clicks: bots,
+                    value: value.to_owned(),
+                    clicks,
                 });
                 items.sort_by(|a, b| b.clicks.cmp(&a.clicks).then_with(|| a.value.cmp(&b.value)));
                 items.truncate(limit as usize);

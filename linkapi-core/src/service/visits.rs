@@ -59,13 +59,9 @@ fn next_round(interval: Duration, spent: Duration) -> Duration {
     (spent * WAIT_PER_WRITE).clamp(interval, interval * MAX_STRETCH)
 }
 
-/// The referrer of a visit without one.
-const DIRECT: &str = "direct";
-/// The country or language of a visit that tells none.
-const UNKNOWN: &str = "unknown";
-/// The rule of a visit no redirect rule served.
-const DEFAULT_RULE: &str = "default";
 /// The rule of a visit a redirect rule served: its position, from 1.
+use crate::model::DIRECT;
+
 const RULE_NAMES: [&str; crate::model::MAX_REDIRECT_RULES] = [
     "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17",
     "18", "19", "20",
@@ -561,16 +557,15 @@ impl super::App {
             .visitor_keys
             .key(request.address, request.user_agent);
         let traits = Traits {
+            // None: the dimension's implicit value, not stored.
             values: [
-                visit.referrer.as_deref().unwrap_or(DIRECT),
-                visit.agent.device.name(),
-                &visit.agent.os,
-                &visit.agent.browser,
-                visit.country.as_ref().map_or(UNKNOWN, |c| c.as_str()),
-                visit.language.as_ref().map_or(UNKNOWN, |l| l.as_str()),
-                rule.and_then(|at| RULE_NAMES.get(at))
-                    .copied()
-                    .unwrap_or(DEFAULT_RULE),
+                Some(visit.referrer.as_deref().unwrap_or(DIRECT)),
+                Some(visit.agent.device.name()),
+                Some(&visit.agent.os),
+                Some(&visit.agent.browser),
+                visit.country.as_ref().map(|c| c.as_str()),
+                visit.language.as_ref().map(|l| l.as_str()),
+                rule.and_then(|at| RULE_NAMES.get(at)).copied(),
             ],
         };
         self.inner
@@ -684,7 +679,15 @@ mod tests {
             counts.people = 2;
             for referrer in ["a.example", "b.example"] {
                 let traits = Traits {
-                    values: [referrer, "mobile", "iOS", "Safari", "CN", "zh", "default"],
+                    values: [
+                        Some(referrer),
+                        Some("mobile"),
+                        Some("iOS"),
+                        Some("Safari"),
+                        Some("CN"),
+                        Some("zh"),
+                        Some("1"),
+                    ],
                 };
                 counts.breakdown.count(&mut pending.values, &traits);
             }

@@ -349,8 +349,9 @@ async fn past_the_memory_bound_new_entries_are_dropped_and_counted() {
         trusted_proxies: vec!["127.0.0.1/32"],
         visit_flush_interval: Duration::from_secs(3_600),
         // One chain-day, two visitors, and the first visit's breakdown: a value of each of
-        // the seven dimensions and its count (the second visitor has the same values).
-        max_pending_visits: 3 + 7 + 7,
+        // the four dimensions with no implicit value (referrer, device, OS, browser) and its
+        // count (the second visitor has the same values).
+        max_pending_visits: 3 + 4 + 4,
         ..Options::default()
     })
     .await;

@@ -184,8 +184,9 @@ impl VisitWrites for SqliteTx<'_> {
         for c in &batch.channels {
             count_channel_visits(conn, c.channel_id, c.day, c.visits)?;
         }
+        let mut statements = BreakdownStatements::prepare(conn)?;
         for day in breakdown_days(&batch.breakdowns) {
-            add_breakdown_day(conn, day)?;
+            statements.add_day(day)?;
         }
         Ok(true)
     }
@@ -207,77 +208,84 @@ impl VisitWrites for SqliteTx<'_> {
     }
 }
 
-/// Adds one chain's visits per value of one dimension on one day. The writer is the only one,
-/// so reading the day's count of values and then adding is exact.
-fn add_breakdown_day(conn: &rusqlite::Connection, rows: &[BreakdownVisits]) -> StoreResult<()> {
-    let Some(first) = rows.first() else {
-        return Ok(());
-    };
-    let key = params![first.chain_id.0, first.dimension.code(), first.day];
-    let mut day: Option<(i64, i64)> = None;
-    let mut changed = false;
-    for row in rows {
-        if let Some(value) = &row.value {
-            let added = conn
-                .prepare_cached(
-                    "UPDATE chain_breakdowns SET clicks = clicks + ?5
-                     WHERE chain_id = ?1 AND dimension = ?2 AND day = ?3 AND value = ?4",
-                )?
-                .execute(params![
-                    row.chain_id.0,
-                    row.dimension.code(),
-                    row.day,
-                    value,
-                    row.clicks
-                ])?;
-            if added > 0 {
-                continue;
-            }
-        }
-        let (values, past_cap) = match day {
-            Some(counts) => counts,
-            None => conn
-                .prepare_cached(
-                    "SELECT distinct_values, other_clicks FROM chain_breakdown_days
-                     WHERE chain_id = ?1 AND dimension = ?2 AND day = ?3",
-                )?
-                .query_row(key, |r| Ok((r.get(0)?, r.get(1)?)))
-                .optional()?
-                .unwrap_or((0, 0)),
+/// The statements that add breakdowns, prepared once a batch: a batch adds tens of
+/// thousands of rows, and looking each statement up in the cache by its text cost more than
+/// running it.
+struct BreakdownStatements<'c> {
+    add_to_value: rusqlite::CachedStatement<'c>,
+    read_day: rusqlite::CachedStatement<'c>,
+    insert_value: rusqlite::CachedStatement<'c>,
+    write_day: rusqlite::CachedStatement<'c>,
+}
+
+impl<'c> BreakdownStatements<'c> {
+    fn prepare(conn: &'c rusqlite::Connection) -> StoreResult<Self> {
+        Ok(BreakdownStatements {
+            add_to_value: conn.prepare_cached(
+                "UPDATE chain_breakdowns SET clicks = clicks + ?5
+                 WHERE chain_id = ?1 AND dimension = ?2 AND day = ?3 AND value = ?4",
+            )?,
+            read_day: conn.prepare_cached(
+                "SELECT distinct_values, other_clicks FROM chain_breakdown_days
+                 WHERE chain_id = ?1 AND dimension = ?2 AND day = ?3",
+            )?,
+            insert_value: conn.prepare_cached(
+                "INSERT INTO chain_breakdowns (chain_id, dimension, day, value, clicks)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?,
+            write_day: conn.prepare_cached(
+                "INSERT INTO chain_breakdown_days
+                     (chain_id, dimension, day, distinct_values, other_clicks)
+                 VALUES (?1, ?2, ?3, ?4, ?5)
+                 ON CONFLICT (chain_id, dimension, day) DO UPDATE
+                 SET distinct_values = excluded.distinct_values,
+                     other_clicks = excluded.other_clicks",
+            )?,
+        })
+    }
+
+    /// Adds one chain's visits per value of one dimension on one day. The writer is the only
+    /// one, so reading the day's count of values and then adding is exact.
+    fn add_day(&mut self, rows: &[BreakdownVisits]) -> StoreResult<()> {
+        let Some(first) = rows.first() else {
+            return Ok(());
         };
-        changed = true;
-        day = Some(match &row.value {
-            Some(value) if values < MAX_BREAKDOWN_VALUES => {
-                conn.prepare_cached(
-                    "INSERT INTO chain_breakdowns (chain_id, dimension, day, value, clicks)
-                     VALUES (?1, ?2, ?3, ?4, ?5)",
-                )?
-                .execute(params![
-                    row.chain_id.0,
-                    row.dimension.code(),
-                    row.day,
-                    value,
-                    row.clicks
-                ])?;
-                (values + 1, past_cap)
+        let (chain, dimension, date) = (first.chain_id.0, first.dimension.code(), first.day);
+        let mut day: Option<(i64, i64)> = None;
+        let mut changed = false;
+        for row in rows {
+            if let Some(value) = &row.value {
+                let added = self
+                    .add_to_value
+                    .execute(params![chain, dimension, date, value, row.clicks])?;
+                if added > 0 {
+                    continue;
+                }
             }
-            _ => (values, past_cap + row.clicks),
-        });
+            let (values, past_cap) = match day {
+                Some(counts) => counts,
+                None => self
+                    .read_day
+                    .query_row(params![chain, dimension, date], |r| {
+                        Ok((r.get(0)?, r.get(1)?))
+                    })
+                    .optional()?
+                    .unwrap_or((0, 0)),
+            };
+            changed = true;
+            day = Some(match &row.value {
+                Some(value) if values < MAX_BREAKDOWN_VALUES => {
+                    self.insert_value
+                        .execute(params![chain, dimension, date, value, row.clicks])?;
+                    (values + 1, past_cap)
+                }
+                _ => (values, past_cap + row.clicks),
+            });
+        }
+        if let (true, Some((values, past_cap))) = (changed, day) {
+            self.write_day
+                .execute(params![chain, dimension, date, values, past_cap])?;
+        }
+        Ok(())
     }
-    if let (true, Some((values, past_cap))) = (changed, day) {
-        conn.prepare_cached(
-            "INSERT INTO chain_breakdown_days (chain_id, dimension, day, distinct_values, other_clicks)
-             VALUES (?1, ?2, ?3, ?4, ?5)
-             ON CONFLICT (chain_id, dimension, day) DO UPDATE
-             SET distinct_values = excluded.distinct_values, other_clicks = excluded.other_clicks",
-        )?
-        .execute(params![
-            first.chain_id.0,
-            first.dimension.code(),
-            first.day,
-            values,
-            past_cap
-        ])?;
-    }
-    Ok(())
 }
