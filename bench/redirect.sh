@@ -13,7 +13,9 @@
 # 127.0.0.1. Set BENCH_VISITORS=N to spread requests over N client addresses (through the
 # trusted-proxy rule), making nearly every visit a new unique visitor to store. linkapi runs
 # with its default log level, as a user runs it; BENCH_LOG=warn (any LINKAPI_LOG filter)
-# measures another.
+# measures another. BENCH_RULES=N gives every chain N redirect rules (at most 20) that a
+# visit checks to the end and none of which match (device desktop, as wrk's agent is, and a
+# language it never sends), the costliest rules can be.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-10}
@@ -47,6 +49,7 @@ trusted_proxies = ["127.0.0.1"]
 TOML
 if [ -n "${BENCH_LOG:-}" ]; then export LINKAPI_LOG=$BENCH_LOG; else unset LINKAPI_LOG; fi
 echo "linkapi log filter: ${LINKAPI_LOG:-the default (info)}"
+echo "redirect rules per chain: ${BENCH_RULES:-0}"
 LINKAPI_INITIAL_API_KEY=$key taskset -c 0 ./target/release/linkapi serve \
   --listen 127.0.0.1:$port --data-dir "$work/data" --config "$work/linkapi.toml" \
   2>"$work/server.log" &
@@ -56,13 +59,17 @@ bare=$!
 for _ in $(seq 100); do curl -fs $base/healthz >/dev/null && break; sleep 0.1; done
 
 echo "seeding 10,000 chains ..."
-python3 - "$port" "$key" <<'PY'
+python3 - "$port" "$key" "${BENCH_RULES:-0}" <<'PY'
 import http.client, json, sys, threading
-port, key = int(sys.argv[1]), sys.argv[2]
+port, key, rules = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 def seed(part):
     conn = http.client.HTTPConnection("127.0.0.1", port)
     for i in range(part, 10_000, 4):
-        body = json.dumps({"target_url": f"https://example.com/{i}", "code": f"b{i:05d}"})
+        chain = {"target_url": f"https://example.com/{i}", "code": f"b{i:05d}"}
+        if rules:
+            chain["rules"] = [{"device": "desktop", "language": "x" + chr(97 + n % 26) + chr(97 + n // 26),
+                               "target_url": f"https://example.com/{i}/{n}"} for n in range(rules)]
+        body = json.dumps(chain)
         conn.request("POST", "/chains", body, {"Authorization": f"Bearer {key}",
                                                "Content-Type": "application/json"})
         response = conn.getresponse()

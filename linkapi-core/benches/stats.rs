@@ -5,8 +5,10 @@
 //! PostgreSQL is not installed), a chain gets 10 million visits from 1 million visitors spread
 //! over the 365 days before "now", recorded through the real visit pipeline
 //! (`App::record_visit`, flushed day by day); 19 more chains get a few visits each. Then, over
-//! real HTTP, the bench times `GET /chains/{id}/stats?days=365` and a listing page
-//! (`GET /chains`, 20 chains with their page views), and in the same run the outside baseline:
+//! real HTTP, the bench times `GET /chains/{id}/stats?days=365`, the chain's breakdowns by
+//! referrer (from 500 referring sites, so every day is at its cap of 100) and by language over
+//! the year, the caller's summary (`GET /stats?days=365`), and a listing page (`GET /chains`,
+//! 20 chains with their page views), and in the same run the outside baseline:
 //! counting the chain's distinct visitors with SQL straight on the database, as a server
 //! without counters would. It prints medians and p95s and the ratio.
 //!
@@ -37,6 +39,29 @@ const DAY: i64 = 86_400;
 /// 2027-01-15 08:00 UTC.
 const NOW: i64 = 1_800_000_000;
 const AGENT: &[u8] = b"Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";
+/// The big chain's visitors' browsers, phones and computers.
+const AGENTS: [&[u8]; 4] = [
+    AGENT,
+    b"Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 \
+      (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1",
+    b"Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) \
+      Chrome/120.0.0.0 Mobile Safari/537.36",
+    b"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) \
+      Chrome/120.0.0.0 Safari/537.36",
+];
+/// Languages of the big chain's visitors.
+const LANGUAGES: [&[u8]; 8] = [
+    b"en-US,en;q=0.9",
+    b"zh-CN,zh;q=0.9",
+    b"de-DE",
+    b"fr-FR,fr",
+    b"ja",
+    b"es-ES",
+    b"pt-BR",
+    b"",
+];
+/// Sites referring the big chain's visitors: five times a day's cap of distinct values.
+const REFERRING_SITES: u64 = 500;
 
 fn setting(name: &str, default: u64) -> u64 {
     std::env::var(name)
@@ -164,6 +189,9 @@ async fn run(backend: Backend, visits: u64, visitors: u64) {
     }
     let big = chains[0];
 
+    let referers: Vec<Vec<u8>> = (0..REFERRING_SITES)
+        .map(|i| format!("https://site{i}.example/post").into_bytes())
+        .collect();
     let started = Instant::now();
     let per_day = visits / 365;
     let mut next_visitor: u64 = 0;
@@ -178,14 +206,17 @@ async fn run(backend: Backend, visits: u64, visitors: u64) {
             let visitor = next_visitor % visitors;
             next_visitor = next_visitor.wrapping_add(7_919);
             let address = IpAddr::V4(Ipv4Addr::from(0x0a00_0000 + visitor as u32));
+            // A visitor keeps their browser, language and referrer; referrers are spread
+            // unevenly, site i referring about 1/sqrt(i) as often as the first.
+            let site = ((visitor % 1_000).pow(2) / 2_000) as usize;
             app.record_visit(
                 big,
                 VisitRequest {
                     address,
-                    user_agent: AGENT,
+                    user_agent: AGENTS[visitor as usize % AGENTS.len()],
                     head: false,
-                    referer: b"",
-                    accept_language: b"",
+                    referer: &referers[site],
+                    accept_language: LANGUAGES[visitor as usize % LANGUAGES.len()],
                     query: "",
                 },
             );
@@ -222,6 +253,29 @@ async fn run(backend: Backend, visits: u64, visitors: u64) {
     let data = &body["data"];
     assert_eq!(data["total_clicks"].as_u64(), Some(visits));
     assert_eq!(data["unique_visitors"].as_u64(), Some(visitors.min(visits)));
+    let referrers_url = format!("{base}/chains/{}/stats/referrers?days=365&limit=10", big.0);
+    let (referrers, body) = time_calls(&client, &referrers_url, 100).await;
+    let data = &body["data"];
+    let listed: i64 = data["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["clicks"].as_i64().unwrap())
+        .sum();
+    assert_eq!(
+        listed + data["other_clicks"].as_i64().unwrap(),
+        visits as i64
+    );
+    let languages_url = format!("{base}/chains/{}/stats/languages?days=365", big.0);
+    let (languages, body) = time_calls(&client, &languages_url, 100).await;
+    assert_eq!(
+        body["data"]["items"].as_array().map(Vec::len),
+        Some(LANGUAGES.len()),
+        "{body}"
+    );
+    let summary_url = format!("{base}/stats?days=365");
+    let (summary, body) = time_calls(&client, &summary_url, 100).await;
+    assert_eq!(body["data"]["top_chains"][0]["chain_id"], big.0);
     let list_url = format!("{base}/chains?page_size=20");
     let (listing, body) = time_calls(&client, &list_url, 200).await;
     assert_eq!(body["data"]["list"].as_array().map(Vec::len), Some(20));
@@ -240,6 +294,19 @@ async fn run(backend: Backend, visits: u64, visitors: u64) {
         ms(scan),
         scan.as_secs_f64() / stats.median.as_secs_f64()
     );
+    for (name, timing) in [
+        ("by referrer (365 days)", &referrers),
+        ("by language (365 days)", &languages),
+        ("caller's summary (365 days)", &summary),
+    ] {
+        println!(
+            "{:<11} {name}: median {:.2} ms, p95 {:.2} ms (goal < 10 ms) | baseline {:.0}x it",
+            backend.name(),
+            ms(timing.median),
+            ms(timing.p95),
+            scan.as_secs_f64() / timing.median.as_secs_f64()
+        );
+    }
     let _ = stop.send(());
     server.await.unwrap();
 }
