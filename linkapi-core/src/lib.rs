@@ -30,6 +30,8 @@
 //!   formats.
 //! - [`metrics`]: the counters and histograms `GET /metrics` exposes.
 //! - [`error`]: [`Error`], each failure with its HTTP status and stable short name.
+//! - [`webhooks`]: signing webhook messages (Standard Webhooks) and verifying them, and which
+//!   addresses a webhook may be sent to.
 //! - `client` (feature `client`): a typed async HTTP client of the same API, one method per
 //!   operation, each request naming its operation (`client::OPERATIONS`).
 //! - `fuzzing` (feature `fuzzing`): the fuzz targets' entry points: decoders and page
@@ -76,6 +78,7 @@ pub mod pages;
 pub mod qr;
 pub mod service;
 pub mod store;
+pub mod webhooks;
 pub mod wire;
 
 pub use clock::{Clock, ManualClock, SystemClock};
