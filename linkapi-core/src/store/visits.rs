@@ -136,15 +136,14 @@ pub(crate) const CHAIN_TOTALS: &str =
 pub(crate) const CHAIN_DAYS: &str = "SELECT day, clicks, bot_clicks FROM chain_daily_clicks
      WHERE chain_id = $1 AND day >= $2 AND day < $3 ORDER BY day";
 
-/// The values of a dimension with the most visits in a window of days: `$5` of them.
-pub(crate) const BREAKDOWN_TOP: &str = "SELECT value, CAST(sum(clicks) AS BIGINT) AS visits
+/// The values of a dimension with the most visits in a window of days, `$5` of them, each
+/// with the visits of every value in the window (one scan: the total is a window over the
+/// grouped rows, taken before the limit).
+pub(crate) const BREAKDOWN_TOP: &str = "SELECT value, CAST(sum(clicks) AS BIGINT) AS visits,
+         CAST(sum(sum(clicks)) OVER () AS BIGINT)
      FROM chain_breakdowns
      WHERE chain_id = $1 AND dimension = $2 AND day >= $3 AND day < $4
      GROUP BY value ORDER BY visits DESC, value LIMIT $5";
-
-/// The visits of every value of a dimension in a window of days.
-pub(crate) const BREAKDOWN_TOTAL: &str = "SELECT CAST(coalesce(sum(clicks), 0) AS BIGINT)
-     FROM chain_breakdowns WHERE chain_id = $1 AND dimension = $2 AND day >= $3 AND day < $4";
 
 /// The visits of a dimension past its days' caps in a window of days.
 pub(crate) const BREAKDOWN_PAST_CAP: &str = "SELECT CAST(coalesce(sum(other_clicks), 0) AS BIGINT)
@@ -181,9 +180,21 @@ pub struct UserVisits {
     pub top: Vec<(ChainId, i64)>,
 }
 
-/// A row of [`BREAKDOWN_TOP`].
-pub(crate) fn breakdown_value_from_row(row: &dyn StoredRow) -> StoreResult<(String, i64)> {
-    Ok((row.text(0)?, row.int(1)?))
+/// A row of [`BREAKDOWN_TOP`]: the value, its visits, every value's visits.
+pub(crate) fn breakdown_value_from_row(row: &dyn StoredRow) -> StoreResult<(String, i64, i64)> {
+    Ok((row.text(0)?, row.int(1)?, row.int(2)?))
+}
+
+/// [`BreakdownCounts`] of the rows of [`BREAKDOWN_TOP`] and the visits past the cap.
+pub(crate) fn breakdown_counts(rows: Vec<(String, i64, i64)>, past_cap: i64) -> BreakdownCounts {
+    BreakdownCounts {
+        total: rows.first().map_or(0, |(_, _, total)| *total),
+        top: rows
+            .into_iter()
+            .map(|(value, visits, _)| (value, visits))
+            .collect(),
+        past_cap,
+    }
 }
 
 /// A chain's people's visits per value of one dimension over a window of days.

@@ -8,8 +8,8 @@ use deadpool_postgres::GenericClient;
 use super::{PgStore, PgTx, all, count, one, pg_error};
 use crate::model::{ChainId, Dimension, MAX_BREAKDOWN_VALUES, PageViews, Timestamp, UserId};
 use crate::store::visits::{
-    BREAKDOWN_PAST_CAP, BREAKDOWN_TOP, BREAKDOWN_TOTAL, CHAIN_DAYS, CHAIN_TOTALS, USER_TOP_CHAINS,
-    USER_TOTALS, VISITOR_SECRET, breakdown_value_from_row, chain_totals_from_row,
+    BREAKDOWN_PAST_CAP, BREAKDOWN_TOP, CHAIN_DAYS, CHAIN_TOTALS, USER_TOP_CHAINS, USER_TOTALS,
+    VISITOR_SECRET, breakdown_counts, breakdown_value_from_row, chain_totals_from_row,
     day_visits_from_row, two_ints_from_row, visitor_secret_from_row,
 };
 use crate::store::{
@@ -92,18 +92,15 @@ impl VisitStore for PgStore {
     ) -> StoreResult<BreakdownCounts> {
         let client = self.client().await?;
         let code = dimension.code();
-        let window: [&(dyn tokio_postgres::types::ToSql + Sync); 4] = [&chain.0, &code, &from, &to];
-        Ok(BreakdownCounts {
-            top: all(
-                &client,
-                BREAKDOWN_TOP,
-                &[&chain.0, &code, &from, &to, &limit],
-                breakdown_value_from_row,
-            )
-            .await?,
-            total: count(&client, BREAKDOWN_TOTAL, &window).await?,
-            past_cap: count(&client, BREAKDOWN_PAST_CAP, &window).await?,
-        })
+        let top = all(
+            &client,
+            BREAKDOWN_TOP,
+            &[&chain.0, &code, &from, &to, &limit],
+            breakdown_value_from_row,
+        )
+        .await?;
+        let past_cap = count(&client, BREAKDOWN_PAST_CAP, &[&chain.0, &code, &from, &to]).await?;
+        Ok(breakdown_counts(top, past_cap))
     }
 
     async fn user_visits(

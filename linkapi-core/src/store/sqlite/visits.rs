@@ -10,9 +10,9 @@ use super::count;
 use super::{SqliteStore, SqliteTx, all, one};
 use crate::model::{ChainId, Dimension, MAX_BREAKDOWN_VALUES, PageViews, Timestamp, UserId};
 use crate::store::visits::{
-    BREAKDOWN_PAST_CAP, BREAKDOWN_TOP, BREAKDOWN_TOTAL, CHAIN_DAYS, CHAIN_TOTALS, USER_TOP_CHAINS,
-    USER_TOTALS, VISITOR_SECRET, breakdown_days, breakdown_value_from_row, chain_totals_from_row,
-    day_visits_from_row, two_ints_from_row, visitor_secret_from_row,
+    BREAKDOWN_PAST_CAP, BREAKDOWN_TOP, CHAIN_DAYS, CHAIN_TOTALS, USER_TOP_CHAINS, USER_TOTALS,
+    VISITOR_SECRET, breakdown_counts, breakdown_days, breakdown_value_from_row,
+    chain_totals_from_row, day_visits_from_row, two_ints_from_row, visitor_secret_from_row,
 };
 use crate::store::{
     BreakdownCounts, BreakdownVisits, ChainVisits, StoreResult, UserVisits, VisitBatch, VisitStore,
@@ -86,17 +86,18 @@ impl VisitStore for SqliteStore {
         limit: i64,
     ) -> StoreResult<BreakdownCounts> {
         self.read(move |c| {
-            let window = params![chain.0, dimension.code(), from, to];
-            Ok(BreakdownCounts {
-                top: all(
-                    c,
-                    BREAKDOWN_TOP,
-                    params![chain.0, dimension.code(), from, to, limit],
-                    breakdown_value_from_row,
-                )?,
-                total: count(c, BREAKDOWN_TOTAL, window)?,
-                past_cap: count(c, BREAKDOWN_PAST_CAP, window)?,
-            })
+            let top = all(
+                c,
+                BREAKDOWN_TOP,
+                params![chain.0, dimension.code(), from, to, limit],
+                breakdown_value_from_row,
+            )?;
+            let past_cap = count(
+                c,
+                BREAKDOWN_PAST_CAP,
+                params![chain.0, dimension.code(), from, to],
+            )?;
+            Ok(breakdown_counts(top, past_cap))
         })
         .await
     }
