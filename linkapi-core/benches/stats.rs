@@ -253,6 +253,10 @@ async fn run(backend: Backend, visits: u64, visitors: u64) {
     let data = &body["data"];
     assert_eq!(data["total_clicks"].as_u64(), Some(visits));
     assert_eq!(data["unique_visitors"].as_u64(), Some(visitors.min(visits)));
+    let referrers_week = format!("{base}/chains/{}/stats/referrers", big.0);
+    let (referrers_7, _) = time_calls(&client, &referrers_week, 100).await;
+    let referrers_month = format!("{base}/chains/{}/stats/referrers?days=30", big.0);
+    let (referrers_30, _) = time_calls(&client, &referrers_month, 100).await;
     let referrers_url = format!("{base}/chains/{}/stats/referrers?days=365&limit=10", big.0);
     let (referrers, body) = time_calls(&client, &referrers_url, 100).await;
     let data = &body["data"];
@@ -295,6 +299,8 @@ async fn run(backend: Backend, visits: u64, visitors: u64) {
         scan.as_secs_f64() / stats.median.as_secs_f64()
     );
     for (name, timing) in [
+        ("by referrer (7 days, the default)", &referrers_7),
+        ("by referrer (30 days)", &referrers_30),
         ("by referrer (365 days)", &referrers),
         ("by language (365 days)", &languages),
         ("caller's summary (365 days)", &summary),
