@@ -82,7 +82,6 @@ impl Secret {
     }
 
     fn mac(&self, id: &str, timestamp: i64, body: &[u8]) -> Vec<u8> {
-        // HMAC takes keys of any length.
         let mut mac = <Hmac<Sha256>>::new_from_slice(&self.key)
             .unwrap_or_else(|_| unreachable!("HMAC takes keys of any length"));
         mac.update(id.as_bytes());
@@ -118,14 +117,7 @@ impl Secret {
         if skew.abs() > TIMESTAMP_TOLERANCE {
             return Err(SignatureError::Stale(skew));
         }
-        let mut mac = <Hmac<Sha256>>::new_from_slice(&self.key)
-            .unwrap_or_else(|_| unreachable!("HMAC takes keys of any length"));
-        mac.update(id.as_bytes());
-        mac.update(b".");
-        mac.update(at.to_string().as_bytes());
-        mac.update(b".");
-        mac.update(body);
-        let expected = mac.finalize().into_bytes();
+        let expected = self.mac(id, at, body);
         let matches = signatures
             .split_whitespace()
             .filter_map(|s| s.strip_prefix("v1,"))

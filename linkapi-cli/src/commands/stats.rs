@@ -5,7 +5,7 @@
 use anyhow::Result;
 use linkapi_core::client::Client;
 use linkapi_core::model::Dimension;
-use linkapi_core::wire::primary::{BreakdownQuery, ChainStats, UserStatsQuery};
+use linkapi_core::wire::primary::{ChainStats, TopQuery};
 
 use super::chain::{named, resolve};
 use crate::chart::{bar, sparkline, thousands};
@@ -153,7 +153,7 @@ async fn breakdown(
     chain_id: i64,
     dimension: Dimension,
 ) -> Result<()> {
-    let query = BreakdownQuery {
+    let query = TopQuery {
         days: Some(args.days),
         limit: Some(args.limit),
     };
@@ -215,7 +215,7 @@ async fn breakdown(
 
 /// `linkapi stats`: the caller's visits of the window and their chains with the most.
 async fn user_summary(ctx: &Context, client: &Client, args: &StatsArgs) -> Result<()> {
-    let query = UserStatsQuery {
+    let query = TopQuery {
         days: Some(args.days),
         limit: Some(args.limit),
     };

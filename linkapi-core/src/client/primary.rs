@@ -104,7 +104,7 @@ impl Client {
         &self,
         id: i64,
         dimension: Dimension,
-        query: &primary::BreakdownQuery,
+        query: &primary::TopQuery,
     ) -> Result<primary::ChainBreakdown, ClientError> {
         let op = match dimension {
             Dimension::Referrers => op::CHAINS_STATS_REFERRERS,
@@ -130,7 +130,7 @@ impl Client {
     /// As the server answers; see [`ClientError`].
     pub async fn user_stats(
         &self,
-        query: &primary::UserStatsQuery,
+        query: &primary::TopQuery,
     ) -> Result<primary::UserStats, ClientError> {
         let path = format!("/stats{}", self.query_string(query)?);
         self.get(op::STATS, &path).await

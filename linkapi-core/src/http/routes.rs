@@ -133,12 +133,12 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
     // A chain's breakdowns: a row per dimension (the router takes one path parameter).
     routes.push(
         primary(GET, "/stats", "stats", Read(Stats), handler!(p::user_stats))
-            .query::<wp::UserStatsQuery>()
+            .query::<wp::TopQuery>()
             .ok::<wp::UserStats>(),
     );
     routes.extend(BREAKDOWN_PATHS.iter().map(|(path, name)| {
         primary(GET, path, name, Read(Stats), handler!(p::chain_breakdown))
-            .query::<wp::BreakdownQuery>()
+            .query::<wp::TopQuery>()
             .ok::<wp::ChainBreakdown>()
     }));
     routes.extend([

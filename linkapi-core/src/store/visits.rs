@@ -169,6 +169,16 @@ pub(crate) fn two_ints_from_row(row: &dyn StoredRow) -> StoreResult<(i64, i64)> 
     Ok((row.int(0)?, row.int(1)?))
 }
 
+/// [`UserVisits`] of the row of [`USER_TOTALS`] and the rows of [`USER_TOP_CHAINS`].
+pub(crate) fn user_visits_from(totals: Option<(i64, i64)>, top: Vec<(i64, i64)>) -> UserVisits {
+    let (clicks, bot_clicks) = totals.unwrap_or_default();
+    UserVisits {
+        clicks,
+        bot_clicks,
+        top: top.into_iter().map(|(id, n)| (ChainId(id), n)).collect(),
+    }
+}
+
 /// A user's visits of their live chains over a window of days.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct UserVisits {

@@ -296,7 +296,7 @@ pub(crate) async fn chain_breakdown(app: &App, call: Call) -> Result<Response> {
         .next()
         .and_then(Dimension::from_name)
         .ok_or(crate::error::Error::NotFound("breakdown"))?;
-    let q: wire::BreakdownQuery = query(&call.parts)?;
+    let q: wire::TopQuery = query(&call.parts)?;
     let breakdown = app
         .chain_breakdown(&call.who, id, dimension, q.days, q.limit)
         .await?;
@@ -318,7 +318,7 @@ pub(crate) async fn chain_breakdown(app: &App, call: Call) -> Result<Response> {
 
 /// # `GET /stats?days=N&limit=M` (`stats:read`)
 pub(crate) async fn user_stats(app: &App, call: Call) -> Result<Response> {
-    let q: wire::UserStatsQuery = query(&call.parts)?;
+    let q: wire::TopQuery = query(&call.parts)?;
     let stats = app.user_stats(&call.who, q.days, q.limit).await?;
     Ok(call.reply.ok(wire::UserStats {
         days: stats.days,

@@ -10,7 +10,7 @@ use crate::model::{ChainId, Dimension, MAX_BREAKDOWN_VALUES, PageViews, Timestam
 use crate::store::visits::{
     BREAKDOWN_PAST_CAP, BREAKDOWN_TOP, CHAIN_DAYS, CHAIN_TOTALS, USER_TOP_CHAINS, USER_TOTALS,
     VISITOR_SECRET, breakdown_counts, breakdown_value_from_row, chain_totals_from_row,
-    day_visits_from_row, two_ints_from_row, visitor_secret_from_row,
+    day_visits_from_row, two_ints_from_row, user_visits_from, visitor_secret_from_row,
 };
 use crate::store::{
     BreakdownCounts, BreakdownVisits, ChainVisits, DailyVisits, Misuse, StoreError, StoreResult,
@@ -111,14 +111,13 @@ impl VisitStore for PgStore {
         limit: i64,
     ) -> StoreResult<UserVisits> {
         let client = self.client().await?;
-        let (clicks, bot_clicks) = one(
+        let totals = one(
             &client,
             USER_TOTALS,
             &[&user.0, &from, &to],
             two_ints_from_row,
         )
-        .await?
-        .unwrap_or_default();
+        .await?;
         let top = all(
             &client,
             USER_TOP_CHAINS,
@@ -126,11 +125,7 @@ impl VisitStore for PgStore {
             two_ints_from_row,
         )
         .await?;
-        Ok(UserVisits {
-            clicks,
-            bot_clicks,
-            top: top.into_iter().map(|(id, n)| (ChainId(id), n)).collect(),
-        })
+        Ok(user_visits_from(totals, top))
     }
 }
 

@@ -12,7 +12,8 @@ use crate::model::{ChainId, Dimension, MAX_BREAKDOWN_VALUES, PageViews, Timestam
 use crate::store::visits::{
     BREAKDOWN_PAST_CAP, BREAKDOWN_TOP, CHAIN_DAYS, CHAIN_TOTALS, USER_TOP_CHAINS, USER_TOTALS,
     VISITOR_SECRET, breakdown_counts, breakdown_days, breakdown_value_from_row,
-    chain_totals_from_row, day_visits_from_row, two_ints_from_row, visitor_secret_from_row,
+    chain_totals_from_row, day_visits_from_row, two_ints_from_row, user_visits_from,
+    visitor_secret_from_row,
 };
 use crate::store::{
     BreakdownCounts, BreakdownVisits, ChainVisits, StoreResult, UserVisits, VisitBatch, VisitStore,
@@ -110,20 +111,14 @@ impl VisitStore for SqliteStore {
         limit: i64,
     ) -> StoreResult<UserVisits> {
         self.read(move |c| {
-            let (clicks, bot_clicks) =
-                one(c, USER_TOTALS, params![user.0, from, to], two_ints_from_row)?
-                    .unwrap_or_default();
+            let totals = one(c, USER_TOTALS, params![user.0, from, to], two_ints_from_row)?;
             let top = all(
                 c,
                 USER_TOP_CHAINS,
                 params![user.0, from, to, limit],
                 two_ints_from_row,
             )?;
-            Ok(UserVisits {
-                clicks,
-                bot_clicks,
-                top: top.into_iter().map(|(id, n)| (ChainId(id), n)).collect(),
-            })
+            Ok(user_visits_from(totals, top))
         })
         .await
     }

@@ -481,15 +481,16 @@ pub struct ChainStats {
     pub daily_trend: Vec<DayClicks>,
 }
 
-/// Query of `GET /chains/{id}/stats/{dimension}`.
+/// Query of the statistics that rank, `GET /chains/{id}/stats/{dimension}` (values) and
+/// `GET /stats` (chains).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct BreakdownQuery {
+pub struct TopQuery {
     /// Days to count, 1 to 365 (default 7), today included.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 1, max = crate::model::limits::MAX_STATS_DAYS))]
     pub days: Option<i64>,
-    /// Values to list, 1 to 100 (default 10), most visits first.
+    /// Values or chains to list, 1 to 100 (default 10), most visits first.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 1, max = crate::service::MAX_BREAKDOWN_LIMIT))]
     pub limit: Option<i64>,
@@ -522,20 +523,6 @@ pub struct ChainBreakdown {
     /// Visits with any other value: values past `limit`, and values past the 100 distinct
     /// values a chain keeps per day and dimension.
     pub other_clicks: i64,
-}
-
-/// Query of `GET /stats`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct UserStatsQuery {
-    /// Days to count, 1 to 365 (default 7), today included.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(range(min = 1, max = crate::model::limits::MAX_STATS_DAYS))]
-    pub days: Option<i64>,
-    /// Chains to list, 1 to 100 (default 10), most visits first.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(range(min = 1, max = crate::service::MAX_BREAKDOWN_LIMIT))]
-    pub limit: Option<i64>,
 }
 
 /// One of the caller's chains with the most visits.
