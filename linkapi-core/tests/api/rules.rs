@@ -1,6 +1,7 @@
 //! Redirect rules: visitors sent by device, country, language and query to the first rule they
-//! match, counted per rule; rules refused with the rule named, replaced, cleared, kept over a
-//! restart, and an edit through one instance routing visits on the other.
+//! match (HEAD requests too), counted per rule; rules refused with the rule named, replaced,
+//! cleared, kept by a compatibility edit and over a restart, and an edit through one instance
+//! routing visits on the other.
 
 use std::time::Duration;
 
@@ -268,6 +269,56 @@ async fn rules_are_replaced_cleared_and_refused_with_the_rule_named() {
     assert_eq!(results[0]["ok"], true);
     assert_eq!(results[0]["chain"]["rules"][0]["device"], "ios");
     assert_eq!(results[1]["error"]["code"], "invalid_rules");
+}
+
+#[tokio::test]
+async fn head_requests_follow_rules_and_a_compatibility_edit_keeps_them() {
+    let (server, _geo) = server_on(Backend::from_env()).await;
+    let (_, key) = server.full_user("compat").await;
+    let chain = server
+        .create_chain(
+            &key,
+            json!({"target_url": "https://e.example/", "code": "kept", "rules": app_rules()}),
+        )
+        .await;
+    let head = server
+        .client
+        .head(server.url("/kept"))
+        .header("host", &server.host)
+        .header("user-agent", IPHONE)
+        .send()
+        .await
+        .expect("a HEAD visit");
+    assert_eq!(head.status(), StatusCode::FOUND);
+    assert_eq!(
+        head.headers().get("location").and_then(|l| l.to_str().ok()),
+        Some("https://apps.example/ios")
+    );
+    // The compatibility surface has no rules; its edit changes the target and keeps them.
+    server
+        .post(
+            "/openapi/v1/chain/edit",
+            &key,
+            json!({"chain": "kept", "target_url": "https://e.example/new"}),
+        )
+        .await
+        .compat_result();
+    let read = server
+        .get(&format!("/chains/{}", chain["id"]), &key)
+        .await
+        .primary_data()
+        .clone();
+    assert_eq!(read["target_url"], "https://e.example/new");
+    assert_eq!(read["rules"], chain["rules"]);
+    let host = server.host.clone();
+    assert_eq!(
+        location(&server, &host, "/kept", "192.0.2.1", WINDOWS_FIREFOX, "").await,
+        "https://e.example/new"
+    );
+    assert_eq!(
+        location(&server, &host, "/kept", "192.0.2.1", IPHONE, "").await,
+        "https://apps.example/ios"
+    );
 }
 
 #[tokio::test]
