@@ -1,6 +1,8 @@
 //! Chain statistics, read from the visit counters the pipeline writes: a totals row and one
 //! row per day with visits, so a call costs O(days) whatever the number of visits.
 
+use std::collections::HashMap;
+
 use super::{App, Principal};
 use crate::error::{Error, Result};
 use crate::model::limits::MAX_STATS_DAYS;
@@ -146,13 +148,20 @@ impl App {
             .store()
             .user_visits(who.user_id, from, to, limit)
             .await?;
-        let mut top_chains = Vec::with_capacity(visits.top.len());
-        for (id, clicks) in visits.top {
-            // A chain deleted since the sums were read is left out.
-            if let Some(chain) = self.store().chain(who.user_id, id).await? {
-                top_chains.push((chain, clicks));
-            }
-        }
+        let ids: Vec<ChainId> = visits.top.iter().map(|(id, _)| *id).collect();
+        let mut chains: HashMap<ChainId, Chain> = self
+            .store()
+            .chains_by_ids(who.user_id, &ids)
+            .await?
+            .into_iter()
+            .map(|chain| (chain.id, chain))
+            .collect();
+        // In the sums' order; a chain deleted since they were read is left out.
+        let top_chains = visits
+            .top
+            .into_iter()
+            .filter_map(|(id, clicks)| chains.remove(&id).map(|chain| (chain, clicks)))
+            .collect();
         Ok(UserStats {
             days,
             total_clicks: visits.clicks,

@@ -412,6 +412,9 @@ pub(crate) fn like_pattern(text: &str) -> String {
 pub trait ChainStore: Send + Sync {
     /// One of the user's live chains.
     async fn chain(&self, user: UserId, id: ChainId) -> StoreResult<Option<Chain>>;
+    /// Those of `ids` that are the user's live chains, in no particular order: one read
+    /// however many.
+    async fn chains_by_ids(&self, user: UserId, ids: &[ChainId]) -> StoreResult<Vec<Chain>>;
     /// The user's live chains with this code (one per domain at most).
     async fn chains_by_code(&self, user: UserId, code: &str) -> StoreResult<Vec<Chain>>;
     /// A page of the user's live chains, newest first.

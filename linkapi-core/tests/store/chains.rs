@@ -24,6 +24,7 @@ conformance!(
     reservations_for_several_owners_grant_each_what_fits,
     channel_visits_never_exceed_their_cap_when_takes_race,
     a_short_chains_rules_go_with_its_link_and_are_replaced_whole,
+    chains_read_by_ids_are_the_users_live_ones,
 );
 
 fn channel(sort: i64, name: &str, visit_limit: i64) -> ChannelInput {
@@ -715,4 +716,32 @@ async fn a_short_chains_rules_go_with_its_link_and_are_replaced_whole(store: Arc
     assert!(cleared.rules.is_empty());
     let link = store.link(d, "ruled").await.unwrap().expect("stored");
     assert_eq!(link.rules, None);
+}
+
+async fn chains_read_by_ids_are_the_users_live_ones(store: Arc<dyn Store>) {
+    let alice = user(&store, "alice").await.id;
+    let bob = user(&store, "bob").await.id;
+    let d = domain(&store, "ids.example").await.id;
+    let mut ids = Vec::new();
+    for (owner, code) in [(alice, "a1"), (alice, "a2"), (alice, "a3"), (bob, "b1")] {
+        let chain = tx!(store, |tx| tx
+            .insert_chain(short_chain(owner, d, code, T0))
+            .await)
+        .unwrap();
+        ids.push(chain.id);
+    }
+    let gone = ids[2];
+    tx!(store, |tx| tx.delete_chain(alice, gone, T0 + 1).await).unwrap();
+    let mut asked = ids.clone();
+    asked.push(ChainId(i64::MAX));
+    let mut codes: Vec<String> = store
+        .chains_by_ids(alice, &asked)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|c| c.code)
+        .collect();
+    codes.sort();
+    assert_eq!(codes, ["a1", "a2"], "live, the user's, existing");
+    assert!(store.chains_by_ids(alice, &[]).await.unwrap().is_empty());
 }

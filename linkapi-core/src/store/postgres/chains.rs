@@ -155,6 +155,19 @@ impl ChainStore for PgStore {
         chain_by_id(&self.client().await?, user, id).await
     }
 
+    async fn chains_by_ids(&self, user: UserId, ids: &[ChainId]) -> StoreResult<Vec<Chain>> {
+        let ids: Vec<i64> = ids.iter().map(|id| id.0).collect();
+        self.all(
+            &format!(
+                "{} WHERE c.user_id = $1 AND c.id = ANY($2) AND c.deleted_at IS NULL",
+                *CHAIN_SELECT
+            ),
+            &[&user.0, &ids],
+            chain_from_row,
+        )
+        .await
+    }
+
     async fn chains_by_code(&self, user: UserId, code: &str) -> StoreResult<Vec<Chain>> {
         self.all(
             &format!(

@@ -50,6 +50,19 @@ impl ChainStore for SqliteStore {
         self.read(move |c| chain_by_id(c, user, id)).await
     }
 
+    async fn chains_by_ids(&self, user: UserId, ids: &[ChainId]) -> StoreResult<Vec<Chain>> {
+        let ids = ids.to_vec();
+        // In-process point reads in one read transaction: no round trips to save.
+        self.read(move |c| {
+            let mut found = Vec::with_capacity(ids.len());
+            for id in ids {
+                found.extend(chain_by_id(c, user, id)?);
+            }
+            Ok(found)
+        })
+        .await
+    }
+
     async fn chains_by_code(&self, user: UserId, code: &str) -> StoreResult<Vec<Chain>> {
         let code = code.to_owned();
         self.read(move |c| {
