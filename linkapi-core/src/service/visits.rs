@@ -35,6 +35,7 @@ use super::breakdown::{Breakdown, Traits, Values};
 use super::classify::{primary_language, referrer_host};
 use super::visitors::VisitRequest;
 use crate::metrics::VisitCounters;
+use crate::model::DIRECT;
 use crate::model::{ChainId, ChannelId, Timestamp};
 use crate::store::{
     BreakdownVisits, ChannelVisits, DailyVisits, Store, VisitBatch, VisitorKey, VisitorSecret,
@@ -60,8 +61,6 @@ fn next_round(interval: Duration, spent: Duration) -> Duration {
 }
 
 /// The rule of a visit a redirect rule served: its position, from 1.
-use crate::model::DIRECT;
-
 const RULE_NAMES: [&str; crate::model::MAX_REDIRECT_RULES] = [
     "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17",
     "18", "19", "20",

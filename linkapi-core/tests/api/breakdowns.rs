@@ -37,7 +37,20 @@ pub(crate) async fn server_on(backend: Backend) -> (TestServer, tempfile::TempDi
     (server, dir)
 }
 
-pub(crate) fn options(geo: &std::path::Path) -> Options {
+/// Two instances on one PostgreSQL database, both as [`server_on`] makes them; `None` when
+/// PostgreSQL is not installed.
+pub(crate) async fn two_instances() -> Option<(TestServer, TestServer, tempfile::TempDir)> {
+    let (a, geo) = server_on(Backend::postgres()?).await;
+    let b = a.start_peer(geo_options(&geo)).await;
+    Some((a, b, geo))
+}
+
+/// The options [`server_on`] starts a server with, for a restart or a peer.
+pub(crate) fn geo_options(dir: &tempfile::TempDir) -> Options {
+    options(&dir.path().join("countries.mmdb"))
+}
+
+fn options(geo: &std::path::Path) -> Options {
     Options {
         trusted_proxies: vec!["127.0.0.1/32"],
         geoip_database: Some(geo.to_path_buf()),
@@ -279,13 +292,9 @@ async fn a_flood_of_referrers_keeps_a_hundred_a_day_and_counts_the_rest() {
 
 #[tokio::test]
 async fn two_instances_flooding_one_chain_keep_to_the_cap_and_add_up() {
-    let Some(backend) = Backend::postgres() else {
+    let Some((a, b, _geo)) = two_instances().await else {
         return;
     };
-    let (a, geo) = server_on(backend).await;
-    let b = a
-        .start_peer(options(&geo.path().join("countries.mmdb")))
-        .await;
     let (_, key) = a.full_user("raced").await;
     let chain = a
         .create_chain(

@@ -9,7 +9,8 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 
 use crate::breakdowns::{
-    ANDROID_TABLET, IPHONE, WINDOWS_FIREFOX, breakdown, expect, items, options, server_on,
+    ANDROID_TABLET, IPHONE, WINDOWS_FIREFOX, breakdown, expect, geo_options, items, server_on,
+    two_instances,
 };
 use crate::support::{Backend, TestServer, within};
 
@@ -333,9 +334,7 @@ async fn rules_are_kept_over_a_restart() {
         .await;
     // The chain stays on the first server's default domain.
     let host = server.host.clone();
-    let server = server
-        .restart_with(options(&geo.path().join("countries.mmdb")))
-        .await;
+    let server = server.restart_with(geo_options(&geo)).await;
     assert_eq!(
         location(&server, &host, "/kept", "192.0.2.1", IPHONE, "").await,
         "https://apps.example/ios"
@@ -356,13 +355,9 @@ async fn rules_are_kept_over_a_restart() {
 
 #[tokio::test]
 async fn rules_edited_through_one_instance_route_visits_on_the_other() {
-    let Some(backend) = Backend::postgres() else {
+    let Some((a, b, _geo)) = two_instances().await else {
         return;
     };
-    let (a, geo) = server_on(backend).await;
-    let b = a
-        .start_peer(options(&geo.path().join("countries.mmdb")))
-        .await;
     let (_, key) = a.full_user("peers").await;
     let chain = a
         .create_chain(
