@@ -41,6 +41,7 @@ pub const TABLES: &[&str] = &[
     "chain_visit_totals",
     "chain_breakdowns",
     "chain_breakdown_days",
+    "chain_breakdown_spans",
     "visitor_secrets",
     "visit_batches",
     "blobs",

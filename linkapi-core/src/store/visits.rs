@@ -136,14 +136,39 @@ pub(crate) const CHAIN_TOTALS: &str =
 pub(crate) const CHAIN_DAYS: &str = "SELECT day, clicks, bot_clicks FROM chain_daily_clicks
      WHERE chain_id = $1 AND day >= $2 AND day < $3 ORDER BY day";
 
-/// The values of a dimension with the most visits in a window of days, `$5` of them, each
+/// The values of a dimension with the most visits in a window of days, `$7` of them, each
 /// with the visits of every value in the window (one scan: the total is a window over the
-/// grouped rows, taken before the limit).
+/// grouped rows, taken before the limit). The window is `$3` to `$6`; its whole spans, `$4` to
+/// `$5` (see [`whole_spans`]), are read from their sums, only the days around them one by one.
 pub(crate) const BREAKDOWN_TOP: &str = "SELECT value, CAST(sum(clicks) AS BIGINT) AS visits,
          CAST(sum(sum(clicks)) OVER () AS BIGINT)
-     FROM chain_breakdowns
-     WHERE chain_id = $1 AND dimension = $2 AND day >= $3 AND day < $4
-     GROUP BY value ORDER BY visits DESC, value LIMIT $5";
+     FROM (SELECT value, clicks FROM chain_breakdowns
+           WHERE chain_id = $1 AND dimension = $2 AND day >= $3 AND day < $4
+           UNION ALL
+           SELECT value, clicks FROM chain_breakdown_spans
+           WHERE chain_id = $1 AND dimension = $2 AND span >= $4 AND span < $5
+           UNION ALL
+           SELECT value, clicks FROM chain_breakdowns
+           WHERE chain_id = $1 AND dimension = $2 AND day >= $5 AND day < $6) AS window_rows
+     GROUP BY value ORDER BY visits DESC, value LIMIT $7";
+
+/// The length of a span of days whose breakdowns are also kept added up (30 days), in
+/// seconds from the epoch: a day belongs to the span its first second is in, whatever the
+/// calendar's zone. The schemas' migrations spell it out as 2592000.
+pub(crate) const BREAKDOWN_SPAN: i64 = 30 * 86_400;
+
+/// The first second of the span a day belongs to.
+pub(crate) fn span_of(day: Timestamp) -> Timestamp {
+    day - day.rem_euclid(BREAKDOWN_SPAN)
+}
+
+/// The whole spans within a window of days from `from` to `to`: the first one's first second
+/// and the last one's end, or `(to, to)` when none is whole (every day then read one by one).
+pub(crate) fn whole_spans(from: Timestamp, to: Timestamp) -> (Timestamp, Timestamp) {
+    let first = from + (BREAKDOWN_SPAN - from.rem_euclid(BREAKDOWN_SPAN)) % BREAKDOWN_SPAN;
+    let end = span_of(to);
+    if first < end { (first, end) } else { (to, to) }
+}
 
 /// The visits of a dimension past its days' caps in a window of days.
 pub(crate) const BREAKDOWN_PAST_CAP: &str = "SELECT CAST(coalesce(sum(other_clicks), 0) AS BIGINT)
@@ -298,4 +323,35 @@ pub trait VisitWrites: Send {
         secret: [u8; 16],
         at: Timestamp,
     ) -> StoreResult<VisitorSecret>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{BREAKDOWN_SPAN, span_of, whole_spans};
+
+    const DAY: i64 = 86_400;
+
+    #[test]
+    fn whole_spans_are_the_spans_inside_the_window() {
+        let span = 20_000 * BREAKDOWN_SPAN;
+        assert_eq!(span_of(span + 5 * DAY), span);
+        assert_eq!(span_of(span), span);
+        // A window from a span's first day to another's takes both ends exactly.
+        assert_eq!(
+            whole_spans(span, span + 2 * BREAKDOWN_SPAN),
+            (span, span + 2 * BREAKDOWN_SPAN)
+        );
+        // Partial spans at either end are left to the days.
+        assert_eq!(
+            whole_spans(span - DAY, span + BREAKDOWN_SPAN + DAY),
+            (span, span + BREAKDOWN_SPAN)
+        );
+        // No whole span: every day read one by one.
+        let to = span + BREAKDOWN_SPAN - DAY;
+        assert_eq!(whole_spans(span + DAY, to), (to, to));
+        assert_eq!(
+            whole_spans(span - DAY, span + DAY),
+            (span + DAY, span + DAY)
+        );
+    }
 }

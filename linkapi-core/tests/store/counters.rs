@@ -13,6 +13,7 @@ use crate::{T0, conformance, domain, short_chain, tx, user};
 conformance!(
     a_visit_batch_is_added_once_and_counts_new_visitors_once,
     breakdowns_keep_a_hundred_values_a_day_and_count_the_rest,
+    breakdowns_over_long_windows_add_up_to_their_days,
     the_newest_visitor_secret_is_in_use,
     conversions_are_recorded_once_per_key_and_paged_newest_first,
     creations_are_counted_within_the_quota,
@@ -123,6 +124,86 @@ async fn breakdowns_keep_a_hundred_values_a_day_and_count_the_rest(store: Arc<dy
         .await
         .unwrap();
     assert_eq!(os, Default::default());
+}
+
+/// A long window reads its whole spans of days from their sums: it must come to what its days
+/// come to one by one, values new and old, a full day's cap and visits past it included.
+async fn breakdowns_over_long_windows_add_up_to_their_days(store: Arc<dyn Store>) {
+    let alice = user(&store, "alice").await.id;
+    let d = domain(&store, "long.example").await.id;
+    let chain = tx!(store, |tx| tx
+        .insert_chain(short_chain(alice, d, "long", T0))
+        .await)
+    .unwrap()
+    .id;
+    let today = T0 - T0 % DAY;
+    let first_day = today - 99 * DAY;
+    // A day's visits: a few values that recur across days, more on some days, and on every
+    // tenth day a flood of 105 values past the cap (5 visits past it).
+    let day_rows = |n: i64| -> Vec<BreakdownVisits> {
+        let day = first_day + n * DAY;
+        let mut values: Vec<(String, i64)> = (0..3)
+            .map(|k| (format!("r{:03}.example", (n + k) % 7), n % 4 + k + 1))
+            .collect();
+        if n % 10 == 3 {
+            values.extend((0..105).map(|k| (format!("flood{k:03}.example"), 1)));
+        }
+        values.sort();
+        values
+            .into_iter()
+            .map(|(value, clicks)| BreakdownVisits {
+                chain_id: chain,
+                dimension: Dimension::Referrers,
+                day,
+                value: Some(value),
+                clicks,
+            })
+            .collect()
+    };
+    // Every day once, then every third day again: adding to values the day already has.
+    for (id, step) in [("all", 1), ("again", 3)] {
+        let breakdowns = (0..100).step_by(step).flat_map(day_rows).collect();
+        let batch = Arc::new(VisitBatch {
+            id: id.to_owned(),
+            breakdowns,
+            ..VisitBatch::default()
+        });
+        assert!(store.add_visits(batch, T0, T0 - DAY).await.unwrap());
+    }
+    for (start, days) in [(0, 100), (1, 98), (7, 60), (29, 31), (40, 1), (55, 45)] {
+        let from = first_day + start * DAY;
+        let to = from + days * DAY;
+        let window = store
+            .breakdown(chain, Dimension::Referrers, from, to, 1000)
+            .await
+            .unwrap();
+        let mut by_value: std::collections::BTreeMap<String, i64> = Default::default();
+        let mut past_cap = 0;
+        for n in start..start + days {
+            let day = first_day + n * DAY;
+            let one = store
+                .breakdown(chain, Dimension::Referrers, day, day + DAY, 1000)
+                .await
+                .unwrap();
+            for (value, clicks) in one.top {
+                *by_value.entry(value).or_default() += clicks;
+            }
+            past_cap += one.past_cap;
+        }
+        let mut expected: Vec<(String, i64)> = by_value.into_iter().collect();
+        expected.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        let total: i64 = expected.iter().map(|(_, clicks)| clicks).sum();
+        assert_eq!(window.top, expected, "{days} days from day {start}");
+        assert_eq!(window.total, total, "{days} days from day {start}");
+        assert_eq!(window.past_cap, past_cap, "{days} days from day {start}");
+    }
+    // The flooded day kept 100 values; past the cap, twice: 5 floods and 3 recurring values.
+    let flooded = first_day + 3 * DAY;
+    let one = store
+        .breakdown(chain, Dimension::Referrers, flooded, flooded + DAY, 1000)
+        .await
+        .unwrap();
+    assert_eq!((one.top.len(), one.past_cap), (100, 2 * (5 + 15)));
 }
 
 /// Two instances (two stores on one PostgreSQL database) adding values to the same chain and

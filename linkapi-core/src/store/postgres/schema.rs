@@ -435,6 +435,49 @@ BEGIN
 END
 $fn$;
 "#,
+    // Breakdowns added up per chain, dimension, value and span of 30 days (2,592,000 seconds
+    // from the epoch: a day belongs to the span its first second is in), so a long window reads
+    // its whole spans instead of every day. The function of the previous migration keeps to the
+    // days' caps; the one of this name now calls it, then adds the values their days kept (the
+    // days' rows are locked by then, so no other flush can change which) to their spans, in key
+    // order.
+    r#"
+CREATE TABLE chain_breakdown_spans (
+    chain_id  BIGINT NOT NULL,
+    dimension BIGINT NOT NULL,
+    span      BIGINT NOT NULL,
+    value     TEXT   NOT NULL,
+    clicks    BIGINT NOT NULL,
+    PRIMARY KEY (chain_id, dimension, span, value)
+);
+INSERT INTO chain_breakdown_spans (chain_id, dimension, span, value, clicks)
+SELECT chain_id, dimension, day - day % 2592000, value, sum(clicks)
+FROM chain_breakdowns GROUP BY 1, 2, 3, 4;
+ALTER FUNCTION linkapi_add_breakdowns(BIGINT[], BIGINT[], BIGINT[], TEXT[], BIGINT[], BIGINT)
+    RENAME TO linkapi_add_breakdown_days;
+CREATE FUNCTION linkapi_add_breakdowns(
+    in_chains BIGINT[], in_dimensions BIGINT[], in_days BIGINT[], in_values TEXT[],
+    in_clicks BIGINT[], in_cap BIGINT
+) RETURNS BIGINT LANGUAGE plpgsql AS $fn$
+BEGIN
+    PERFORM linkapi_add_breakdown_days(
+        in_chains, in_dimensions, in_days, in_values, in_clicks, in_cap);
+    INSERT INTO chain_breakdown_spans (chain_id, dimension, span, value, clicks)
+    SELECT u.chain_id, u.dimension, u.day - u.day % 2592000, u.value, sum(u.clicks)
+    FROM unnest(in_chains, in_dimensions, in_days, in_values, in_clicks)
+        AS u(chain_id, dimension, day, value, clicks)
+    WHERE u.value IS NOT NULL AND EXISTS (
+        SELECT 1 FROM chain_breakdowns b
+        WHERE (b.chain_id, b.dimension, b.day, b.value)
+            = (u.chain_id, u.dimension, u.day, u.value))
+    GROUP BY 1, 2, 3, 4
+    ORDER BY 1, 2, 3, 4
+    ON CONFLICT (chain_id, dimension, span, value) DO UPDATE
+    SET clicks = chain_breakdown_spans.clicks + excluded.clicks;
+    RETURN coalesce(array_length(in_chains, 1), 0);
+END
+$fn$;
+"#,
 ];
 
 /// A database whose schema is newer than this build knows.

@@ -10,7 +10,7 @@ use crate::model::{ChainId, Dimension, MAX_BREAKDOWN_VALUES, PageViews, Timestam
 use crate::store::visits::{
     BREAKDOWN_PAST_CAP, BREAKDOWN_TOP, CHAIN_DAYS, CHAIN_TOTALS, USER_TOP_CHAINS, USER_TOTALS,
     VISITOR_SECRET, breakdown_counts, breakdown_value_from_row, chain_totals_from_row,
-    day_visits_from_row, two_ints_from_row, user_visits_from, visitor_secret_from_row,
+    day_visits_from_row, two_ints_from_row, user_visits_from, visitor_secret_from_row, whole_spans,
 };
 use crate::store::{
     BreakdownCounts, BreakdownVisits, ChainVisits, DailyVisits, Misuse, StoreError, StoreResult,
@@ -92,10 +92,11 @@ impl VisitStore for PgStore {
     ) -> StoreResult<BreakdownCounts> {
         let client = self.client().await?;
         let code = dimension.code();
+        let (spans_from, spans_to) = whole_spans(from, to);
         let top = all(
             &client,
             BREAKDOWN_TOP,
-            &[&chain.0, &code, &from, &to, &limit],
+            &[&chain.0, &code, &from, &spans_from, &spans_to, &to, &limit],
             breakdown_value_from_row,
         )
         .await?;

@@ -405,11 +405,33 @@ CREATE TABLE chain_breakdown_days (
     PRIMARY KEY (chain_id, dimension, day)
 ) WITHOUT ROWID;
 "#,
+    // Breakdowns added up per chain, dimension, value and span of 30 days (2,592,000 seconds
+    // from the epoch, whatever the calendar's zone: a day belongs to the span its first second
+    // is in), written with the day rows, so a long window reads its whole spans here instead
+    // of every day. Only values their day kept are in a span, so a window read from spans adds
+    // up to what its days add up to.
+    r#"
+CREATE TABLE chain_breakdown_spans (
+    chain_id  INTEGER NOT NULL,
+    dimension INTEGER NOT NULL,
+    span      INTEGER NOT NULL,
+    value     TEXT    NOT NULL,
+    clicks    INTEGER NOT NULL,
+    PRIMARY KEY (chain_id, dimension, span, value)
+) WITHOUT ROWID;
+INSERT INTO chain_breakdown_spans (chain_id, dimension, span, value, clicks)
+SELECT chain_id, dimension, day - day % 2592000, value, sum(clicks)
+FROM chain_breakdowns GROUP BY 1, 2, 3, 4;
+"#,
 ];
 
 /// The migration that dropped the counters' foreign keys (see `tests`).
 #[cfg(test)]
 const UNCHECKED_COUNTERS: usize = 9;
+
+/// The migration that added breakdowns' sums per span of days (see `tests`).
+#[cfg(test)]
+const BREAKDOWN_SPANS: usize = 12;
 
 /// Brings the database up to the newest schema.
 pub(in crate::store) fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
@@ -433,7 +455,7 @@ pub(in crate::store) fn latest_version() -> i64 {
 mod tests {
     use rusqlite::Connection;
 
-    use super::{MIGRATIONS, UNCHECKED_COUNTERS, migrate};
+    use super::{BREAKDOWN_SPANS, MIGRATIONS, UNCHECKED_COUNTERS, migrate};
 
     /// A database just before the migration that dropped the counters' foreign keys, with
     /// a chain that has visit counters.
@@ -516,5 +538,40 @@ mod tests {
             })
             .expect("the test database");
         assert_eq!(problems, 0);
+    }
+
+    #[test]
+    fn breakdowns_written_before_spans_are_summed_into_them() {
+        let mut conn = Connection::open_in_memory().expect("the test database");
+        let before = BREAKDOWN_SPANS - 1;
+        for sql in &MIGRATIONS[..before] {
+            conn.execute_batch(sql).expect("the test database");
+        }
+        conn.pragma_update(None, "user_version", before as i64)
+            .expect("the test database");
+        // Two days of one span (days 0 and 29 of the epoch's first span) and one of the next.
+        conn.execute_batch(
+            "INSERT INTO chain_breakdowns (chain_id, dimension, day, value, clicks) VALUES
+                 (7, 1, 0, 'a.example', 2), (7, 1, 2505600, 'a.example', 3),
+                 (7, 1, 2505600, 'b.example', 1), (7, 1, 2592000, 'a.example', 4);",
+        )
+        .expect("the test database");
+        migrate(&mut conn).expect("the test database");
+        let mut spans = conn
+            .prepare("SELECT span, value, clicks FROM chain_breakdown_spans ORDER BY 1, 2")
+            .expect("the test database");
+        let rows: Vec<(i64, String, i64)> = spans
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .expect("the test database")
+            .collect::<Result<_, _>>()
+            .expect("the test database");
+        assert_eq!(
+            rows,
+            [
+                (0, "a.example".to_owned(), 5),
+                (0, "b.example".to_owned(), 1),
+                (2_592_000, "a.example".to_owned(), 4),
+            ]
+        );
     }
 }

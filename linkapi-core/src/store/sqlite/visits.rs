@@ -12,8 +12,8 @@ use crate::model::{ChainId, Dimension, MAX_BREAKDOWN_VALUES, PageViews, Timestam
 use crate::store::visits::{
     BREAKDOWN_PAST_CAP, BREAKDOWN_TOP, CHAIN_DAYS, CHAIN_TOTALS, USER_TOP_CHAINS, USER_TOTALS,
     VISITOR_SECRET, breakdown_counts, breakdown_days, breakdown_value_from_row,
-    chain_totals_from_row, day_visits_from_row, two_ints_from_row, user_visits_from,
-    visitor_secret_from_row,
+    chain_totals_from_row, day_visits_from_row, span_of, two_ints_from_row, user_visits_from,
+    visitor_secret_from_row, whole_spans,
 };
 use crate::store::{
     BreakdownCounts, BreakdownVisits, ChainVisits, StoreResult, UserVisits, VisitBatch, VisitStore,
@@ -86,11 +86,20 @@ impl VisitStore for SqliteStore {
         to: Timestamp,
         limit: i64,
     ) -> StoreResult<BreakdownCounts> {
+        let (spans_from, spans_to) = whole_spans(from, to);
         self.read(move |c| {
             let top = all(
                 c,
                 BREAKDOWN_TOP,
-                params![chain.0, dimension.code(), from, to, limit],
+                params![
+                    chain.0,
+                    dimension.code(),
+                    from,
+                    spans_from,
+                    spans_to,
+                    to,
+                    limit
+                ],
                 breakdown_value_from_row,
             )?;
             let past_cap = count(
@@ -209,6 +218,7 @@ impl VisitWrites for SqliteTx<'_> {
 /// running it.
 struct BreakdownStatements<'c> {
     add_to_value: rusqlite::CachedStatement<'c>,
+    add_to_span: rusqlite::CachedStatement<'c>,
     read_day: rusqlite::CachedStatement<'c>,
     insert_value: rusqlite::CachedStatement<'c>,
     write_day: rusqlite::CachedStatement<'c>,
@@ -220,6 +230,12 @@ impl<'c> BreakdownStatements<'c> {
             add_to_value: conn.prepare_cached(
                 "UPDATE chain_breakdowns SET clicks = clicks + ?5
                  WHERE chain_id = ?1 AND dimension = ?2 AND day = ?3 AND value = ?4",
+            )?,
+            add_to_span: conn.prepare_cached(
+                "INSERT INTO chain_breakdown_spans (chain_id, dimension, span, value, clicks)
+                 VALUES (?1, ?2, ?3, ?4, ?5)
+                 ON CONFLICT (chain_id, dimension, span, value) DO UPDATE
+                 SET clicks = clicks + excluded.clicks",
             )?,
             read_day: conn.prepare_cached(
                 "SELECT distinct_values, other_clicks FROM chain_breakdown_days
@@ -247,6 +263,7 @@ impl<'c> BreakdownStatements<'c> {
             return Ok(());
         };
         let (chain, dimension, date) = (first.chain_id.0, first.dimension.code(), first.day);
+        let span = span_of(date);
         let mut day: Option<(i64, i64)> = None;
         let mut changed = false;
         for row in rows {
@@ -255,6 +272,8 @@ impl<'c> BreakdownStatements<'c> {
                     .add_to_value
                     .execute(params![chain, dimension, date, value, row.clicks])?;
                 if added > 0 {
+                    self.add_to_span
+                        .execute(params![chain, dimension, span, value, row.clicks])?;
                     continue;
                 }
             }
@@ -273,6 +292,8 @@ impl<'c> BreakdownStatements<'c> {
                 Some(value) if values < MAX_BREAKDOWN_VALUES => {
                     self.insert_value
                         .execute(params![chain, dimension, date, value, row.clicks])?;
+                    self.add_to_span
+                        .execute(params![chain, dimension, span, value, row.clicks])?;
                     (values + 1, past_cap)
                 }
                 _ => (values, past_cap + row.clicks),
