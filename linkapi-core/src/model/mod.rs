@@ -4,7 +4,8 @@
 //! This file holds the ids and the integer codes of page settings; `scope` the scopes,
 //! `account` users and keys, `domain` domains, `chain` chains with their page settings,
 //! channels and groups, `content` templates and uploads, `workchat` work-chat data, `visit`
-//! the dimensions visits are broken down by, [`limits`] the input limits.
+//! the dimensions visits are broken down by, `webhook` webhook endpoints, event types and
+//! delivery attempts, [`limits`] the input limits.
 
 mod account;
 mod chain;
@@ -13,6 +14,7 @@ mod domain;
 pub mod limits;
 mod scope;
 mod visit;
+mod webhook;
 mod workchat;
 
 use std::fmt;
@@ -54,6 +56,8 @@ id_type! {
     TemplateId,
     /// A channel (one QR code or URL) of a messaging-app or work-chat chain.
     ChannelId,
+    /// A webhook endpoint of one user.
+    WebhookId,
 }
 
 /// An enum of the contract's integer codes (section 4): `code()` gives the wire integer,
@@ -159,6 +163,7 @@ pub use content::*;
 pub use domain::*;
 pub use scope::*;
 pub use visit::*;
+pub use webhook::*;
 pub use workchat::*;
 
 #[cfg(test)]

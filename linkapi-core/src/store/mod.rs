@@ -46,6 +46,7 @@
 //! | uploads and objects | `uploads` | `*/uploads` |
 //! | jump-page templates | `templates` | `*/templates` |
 //! | work-chat data | `workchat` | `*/workchat` |
+//! | webhook endpoints, the event outbox, deliveries | `webhooks` | `*/webhooks` |
 //! | the change feed | `changes` | `*/changes`, `postgres/listen` |
 //!
 //! Each backend's `mod.rs` holds the connection handling, error mapping, how a transaction
@@ -78,6 +79,7 @@ pub mod transfer;
 mod uploads;
 mod users;
 mod visits;
+mod webhooks;
 mod workchat;
 
 pub use chains::{
@@ -96,6 +98,10 @@ pub use users::{NewUser, UserStore, UserWrites};
 pub use visits::{
     BreakdownCounts, BreakdownVisits, ChainVisits, ChannelVisits, DailyVisits, DayVisits,
     UserVisits, VisitBatch, VisitStore, VisitWrites, VisitorKey, VisitorSecret,
+};
+pub use webhooks::{
+    AttemptVerdict, ClaimedDelivery, FinishedAttempt, NewEvent, NewWebhook, WebhookPatch,
+    WebhookStore, WebhookWrites,
 };
 pub use workchat::{AssemblyInput, TransferQuery, WorkchatStore, WorkchatWrites};
 
@@ -246,6 +252,7 @@ pub trait Tx:
     + UploadWrites
     + TemplateWrites
     + WorkchatWrites
+    + WebhookWrites
     + InvalidationWrites
 {
 }
@@ -263,6 +270,7 @@ impl<T> Tx for T where
         + UploadWrites
         + TemplateWrites
         + WorkchatWrites
+        + WebhookWrites
         + InvalidationWrites
 {
 }
@@ -282,6 +290,7 @@ pub trait Store:
     + UploadStore
     + TemplateStore
     + WorkchatStore
+    + WebhookStore
 {
     /// Runs `body` in one transaction and commits it when the body returns `Ok`; returns the
     /// changes the body published. Nothing the body wrote is visible to anyone, nor reported

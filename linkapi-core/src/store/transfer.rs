@@ -52,6 +52,10 @@ pub const TABLES: &[&str] = &[
     "workchat_transfers",
     "daily_creations",
     "idempotency_keys",
+    "webhooks",
+    "webhook_events",
+    "webhook_deliveries",
+    "webhook_attempts",
 ];
 
 /// PostgreSQL's own bookkeeping, which has no SQLite counterpart and is not copied.

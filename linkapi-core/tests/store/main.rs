@@ -20,6 +20,7 @@ mod chains;
 mod counters;
 mod transactions;
 mod uploads;
+mod webhooks;
 mod workchat;
 
 use std::sync::Arc;

@@ -31,6 +31,7 @@ mod templates;
 mod uploads;
 mod users;
 mod visits;
+mod webhooks;
 mod workchat;
 
 use std::sync::Arc;

@@ -37,6 +37,7 @@ mod templates;
 mod uploads;
 mod users;
 mod visits;
+mod webhooks;
 mod workchat;
 mod writer;
 

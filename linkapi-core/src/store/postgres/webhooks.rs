@@ -1,0 +1,278 @@
+//! Webhooks on PostgreSQL.
+
+use std::sync::LazyLock;
+
+use async_trait::async_trait;
+
+use super::{PgStore, PgTx, all, count, execute, one};
+use crate::model::{DeliveryAttempt, EventSet, EventType, Timestamp, UserId, Webhook, WebhookId};
+use crate::store::webhooks::{
+    ATTEMPTS_PAGE, CLAIMED_COLUMNS, CLOSE_DELIVERY, COUNT_ATTEMPTS, DELETE_WEBHOOK, DROP_PENDING,
+    DUE_DELIVERIES, FLAG_WEBHOOK, INSERT_ATTEMPT, INSERT_DELIVERY, INSERT_EVENT, INSERT_WEBHOOK,
+    PRUNE, RESCHEDULE_DELIVERY, ROTATE_SECRET, SUBSCRIBERS, UNFLAG_WEBHOOK, UPDATE_WEBHOOK,
+    USER_WEBHOOK, USER_WEBHOOKS, USERS_WITH_WEBHOOKS, attempt_from_row, claimed_from_row,
+    closed_state, webhook_from_row,
+};
+use crate::store::{
+    AttemptVerdict, ClaimedDelivery, FinishedAttempt, Misuse, NewEvent, NewWebhook, Page,
+    StoreError, StoreResult, WebhookPatch, WebhookStore, WebhookWrites,
+};
+
+/// Leases the due deliveries and reads them with their events and endpoints, in one
+/// statement. Rows another instance is leasing at the same moment are skipped, not waited
+/// for; one it leased a moment ago no longer matches once its lease is read again.
+static CLAIM: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "WITH d AS (
+             UPDATE webhook_deliveries SET lease_until = $3
+             WHERE id IN ({DUE_DELIVERIES} FOR UPDATE OF c SKIP LOCKED)
+             RETURNING id, attempts, event_id, webhook_id
+         )
+         SELECT {CLAIMED_COLUMNS} FROM d
+         JOIN webhook_events e ON e.id = d.event_id
+         JOIN webhooks w ON w.id = d.webhook_id"
+    )
+});
+
+#[async_trait]
+impl WebhookStore for PgStore {
+    async fn webhooks(&self, user: UserId) -> StoreResult<Vec<Webhook>> {
+        self.all(&USER_WEBHOOKS, &[&user.0], webhook_from_row).await
+    }
+
+    async fn webhook(&self, user: UserId, id: WebhookId) -> StoreResult<Option<Webhook>> {
+        self.one(&USER_WEBHOOK, &[&user.0, &id.0], webhook_from_row)
+            .await
+    }
+
+    async fn users_with_webhooks(&self) -> StoreResult<Vec<UserId>> {
+        self.all(USERS_WITH_WEBHOOKS, &[], |r| Ok(UserId(r.int(0)?)))
+            .await
+    }
+
+    async fn delivery_attempts(
+        &self,
+        user: UserId,
+        id: WebhookId,
+        failed_only: bool,
+        offset: i64,
+        limit: i64,
+    ) -> StoreResult<Option<Page<DeliveryAttempt>>> {
+        let client = self.client().await?;
+        if one(&client, &USER_WEBHOOK, &[&user.0, &id.0], webhook_from_row)
+            .await?
+            .is_none()
+        {
+            return Ok(None);
+        }
+        let total = count(&client, COUNT_ATTEMPTS, &[&id.0, &failed_only]).await?;
+        let items = all(
+            &client,
+            ATTEMPTS_PAGE,
+            &[&id.0, &failed_only, &limit, &offset],
+            attempt_from_row,
+        )
+        .await?;
+        Ok(Some(Page { items, total }))
+    }
+}
+
+#[async_trait]
+impl WebhookWrites for PgTx<'_> {
+    async fn insert_webhook(&mut self, new: NewWebhook) -> StoreResult<Webhook> {
+        one(
+            &self.tx,
+            &INSERT_WEBHOOK,
+            &[
+                &new.user_id.0,
+                &new.url,
+                &new.events.0,
+                &new.description,
+                &new.secret,
+                &new.created_at,
+            ],
+            webhook_from_row,
+        )
+        .await?
+        .ok_or_else(|| StoreError::backend(Misuse("an inserted webhook returned no row")))
+    }
+
+    async fn update_webhook(
+        &mut self,
+        user: UserId,
+        id: WebhookId,
+        patch: WebhookPatch,
+        at: Timestamp,
+    ) -> StoreResult<Option<Webhook>> {
+        let changed = execute(
+            &self.tx,
+            UPDATE_WEBHOOK,
+            &[
+                &patch.url,
+                &patch.events.map(|e| e.0),
+                &patch.description.is_some(),
+                &patch.description.clone().flatten(),
+                &patch.enabled,
+                &at,
+                &user.0,
+                &id.0,
+            ],
+        )
+        .await?;
+        if changed == 0 {
+            return Ok(None);
+        }
+        if patch.enabled == Some(false) {
+            execute(&self.tx, DROP_PENDING, &[&id.0]).await?;
+        }
+        one(&self.tx, &USER_WEBHOOK, &[&user.0, &id.0], webhook_from_row).await
+    }
+
+    async fn delete_webhook(&mut self, user: UserId, id: WebhookId) -> StoreResult<bool> {
+        let mut deleted = 0;
+        for sql in DELETE_WEBHOOK {
+            deleted = execute(&self.tx, sql, &[&user.0, &id.0]).await?;
+        }
+        Ok(deleted > 0)
+    }
+
+    async fn rotate_webhook_secret(
+        &mut self,
+        user: UserId,
+        id: WebhookId,
+        secret: String,
+        previous_until: Timestamp,
+        at: Timestamp,
+    ) -> StoreResult<Option<Webhook>> {
+        let changed = execute(
+            &self.tx,
+            ROTATE_SECRET,
+            &[&previous_until, &secret, &at, &user.0, &id.0],
+        )
+        .await?;
+        if changed == 0 {
+            return Ok(None);
+        }
+        one(&self.tx, &USER_WEBHOOK, &[&user.0, &id.0], webhook_from_row).await
+    }
+
+    async fn webhook_subscribers(
+        &mut self,
+        user: UserId,
+        event: EventType,
+    ) -> StoreResult<Vec<WebhookId>> {
+        all(
+            &self.tx,
+            SUBSCRIBERS,
+            &[&user.0, &EventSet::bit_of(event)],
+            |r| Ok(WebhookId(r.int(0)?)),
+        )
+        .await
+    }
+
+    async fn insert_event(&mut self, event: NewEvent, to: &[WebhookId]) -> StoreResult<()> {
+        execute(
+            &self.tx,
+            INSERT_EVENT,
+            &[
+                &event.id,
+                &event.user_id.0,
+                &event.event_type.name(),
+                &event.body,
+                &event.created_at,
+            ],
+        )
+        .await?;
+        for webhook in to {
+            execute(
+                &self.tx,
+                INSERT_DELIVERY,
+                &[&event.id, &webhook.0, &event.created_at],
+            )
+            .await?;
+        }
+        Ok(())
+    }
+
+    async fn claim_deliveries(
+        &mut self,
+        now: Timestamp,
+        lease_until: Timestamp,
+        limit: i64,
+    ) -> StoreResult<Vec<ClaimedDelivery>> {
+        all(
+            &self.tx,
+            &CLAIM,
+            &[&now, &limit, &lease_until],
+            claimed_from_row,
+        )
+        .await
+    }
+
+    async fn finish_attempt(&mut self, finished: FinishedAttempt) -> StoreResult<()> {
+        let FinishedAttempt {
+            delivery_id,
+            attempt,
+            verdict,
+        } = finished;
+        let moved = match (closed_state(verdict), verdict) {
+            (Some(state), _) => {
+                execute(
+                    &self.tx,
+                    CLOSE_DELIVERY,
+                    &[&state, &attempt.at, &delivery_id],
+                )
+                .await?
+            }
+            (None, AttemptVerdict::RetryAt(next)) => {
+                execute(&self.tx, RESCHEDULE_DELIVERY, &[&next, &delivery_id]).await?
+            }
+            (None, _) => 0,
+        };
+        if moved == 0 {
+            return Ok(());
+        }
+        let status = attempt.status.map(i64::from);
+        execute(
+            &self.tx,
+            INSERT_ATTEMPT,
+            &[
+                &delivery_id,
+                &attempt.webhook_id.0,
+                &attempt.event_id,
+                &attempt.event_type.name(),
+                &attempt.at,
+                &status,
+                &attempt.error,
+                &attempt.latency_ms,
+            ],
+        )
+        .await?;
+        match verdict {
+            AttemptVerdict::Delivered => {
+                execute(&self.tx, UNFLAG_WEBHOOK, &[&attempt.webhook_id.0]).await?;
+            }
+            AttemptVerdict::Failed => {
+                execute(
+                    &self.tx,
+                    FLAG_WEBHOOK,
+                    &[&attempt.at, &attempt.webhook_id.0],
+                )
+                .await?;
+            }
+            AttemptVerdict::RetryAt(_) => {}
+        }
+        Ok(())
+    }
+
+    async fn prune_webhook_history(&mut self, before: Timestamp) -> StoreResult<u64> {
+        let mut deliveries = 0;
+        for (i, sql) in PRUNE.iter().enumerate() {
+            let n = execute(&self.tx, sql, &[&before]).await?;
+            if i == 1 {
+                deliveries = n;
+            }
+        }
+        Ok(deliveries)
+    }
+}
