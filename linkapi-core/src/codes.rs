@@ -34,6 +34,7 @@ pub const RESERVED_CODES: &[&str] = &[
     "stats",
     "templates",
     "uploads",
+    "webhooks",
     "wx-chains",
 ];
 

@@ -141,6 +141,11 @@ pub struct FileConfig {
     /// A MaxMind-format database (GeoLite2 or GeoIP2 Country or City, .mmdb) for the countries
     /// of visits [default: none, every country `unknown`].
     pub geoip_database: Option<PathBuf>,
+    /// Whether webhook endpoints may be loopback, private, link-local or other non-public
+    /// addresses [default: false; for local development only].
+    pub webhook_allow_private: Option<bool>,
+    /// Days finished webhook deliveries, their attempts and events are kept [default: 30].
+    pub webhook_retention_days: Option<u64>,
 }
 
 /// The `[storage]` table: where uploaded files live.
@@ -345,6 +350,11 @@ mod tests {
             Some(app.uploads.image_limits.max_frames)
         );
         assert_eq!(file.template_limit, Some(app.template_limit));
+        assert_eq!(file.webhook_allow_private, Some(app.webhooks.allow_private));
+        assert_eq!(
+            file.webhook_retention_days,
+            Some(app.webhooks.retention.as_secs() / 86_400)
+        );
         let storage = file.storage.clone().expect("[storage]");
         let data = Path::new("/var/lib/linkapi");
         assert_eq!(

@@ -24,7 +24,9 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use linkapi_core::clock::Calendar;
 use linkapi_core::model::Scheme;
-use linkapi_core::service::{BootstrapKey, ClientAddressHeader, RateLimit, UploadConfig};
+use linkapi_core::service::{
+    BootstrapKey, ClientAddressHeader, RateLimit, UploadConfig, WebhookConfig,
+};
 use linkapi_core::store::Store;
 use linkapi_core::store::postgres::{PgOptions, PgStore};
 use linkapi_core::{
@@ -301,6 +303,17 @@ impl Server {
             geo: match &file.geoip_database {
                 Some(path) => Some(Arc::new(GeoDatabase::open(path)?)),
                 None => None,
+            },
+            webhooks: WebhookConfig {
+                allow_private: file
+                    .webhook_allow_private
+                    .unwrap_or(defaults.webhooks.allow_private),
+                retention: file
+                    .webhook_retention_days
+                    .map_or(defaults.webhooks.retention, |days| {
+                        Duration::from_secs(days.clamp(1, 3_650) * 86_400)
+                    }),
+                ..defaults.webhooks.clone()
             },
         };
         let server_defaults = ServerConfig::default();

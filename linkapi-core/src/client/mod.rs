@@ -34,6 +34,7 @@ use crate::wire::envelope::{CompatError, CompatOk, PrimaryError, PrimaryOk, Stat
 mod admin;
 mod compat;
 mod primary;
+mod webhooks;
 
 /// Why a call failed.
 #[derive(Debug, thiserror::Error)]
@@ -641,6 +642,14 @@ operations! {
     UPLOADS_LIST = GET "/uploads" Primary "uploads.list";
     UPLOADS_CREATE = POST "/uploads" Primary "uploads.create";
     UPLOADS_DELETE = DELETE "/uploads/{file_id}" Primary "uploads.delete";
+    WEBHOOKS_CREATE = POST "/webhooks" Primary "webhooks.create";
+    WEBHOOKS_LIST = GET "/webhooks" Primary "webhooks.list";
+    WEBHOOKS_GET = GET "/webhooks/{id}" Primary "webhooks.get";
+    WEBHOOKS_UPDATE = PATCH "/webhooks/{id}" Primary "webhooks.update";
+    WEBHOOKS_DELETE = DELETE "/webhooks/{id}" Primary "webhooks.delete";
+    WEBHOOKS_ROTATE_SECRET = POST "/webhooks/{id}/rotate-secret" Primary "webhooks.rotate_secret";
+    WEBHOOKS_TEST = POST "/webhooks/{id}/test" Primary "webhooks.test";
+    WEBHOOKS_DELIVERIES = GET "/webhooks/{id}/deliveries" Primary "webhooks.deliveries";
     WX_CHAINS_LIST = GET "/wx-chains" Primary "wx_chains.list";
     WX_CHAINS_CREATE = POST "/wx-chains" Primary "wx_chains.create";
     WX_CHAINS_DELETE = DELETE "/wx-chains/{id}" Primary "wx_chains.delete";

@@ -2,7 +2,7 @@
 //! to know about an operation (see `route`); adding an operation is adding a row, its handler
 //! and the service method behind it.
 //!
-//! Handlers come from `handlers::*` (aliased `p`, `c`, `admin`, `j`, `t`, `u`, `pb`, `w`), the wire
+//! Handlers come from `handlers::*` (aliased `p`, `c`, `admin`, `j`, `t`, `u`, `pb`, `w`, `wh`), the wire
 //! types they decode and encode from `wire::*` (aliased `wp`, `wc`, `wa`).
 
 use http::Method;
@@ -36,12 +36,12 @@ const DELETE: Method = Method::DELETE;
 /// Every operation the server answers; `/metrics` as `metrics` says.
 pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
     use Resource::{
-        Card, Chains, Conversions, Domains, Groups, Stats, Templates, Uploads, Workchat,
+        Card, Chains, Conversions, Domains, Groups, Stats, Templates, Uploads, Webhooks, Workchat,
     };
     use Scope::{Admin, Read, Write};
     use handlers::{
         admin, compat as c, page_chains as j, primary as p, public as pb, templates as t,
-        uploads as u, workchat as w,
+        uploads as u, webhooks as wh, workchat as w,
     };
     let mut routes = vec![
         public(
@@ -196,6 +196,74 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
         )
         .query::<wp::ListTemplates>()
         .ok::<wp::TemplatePage>(),
+        // Webhook endpoints.
+        primary(
+            POST,
+            "/webhooks",
+            "webhooks.create",
+            Write(Webhooks),
+            handler!(wh::create),
+        )
+        .body::<wp::CreateWebhook>()
+        .created::<wp::Webhook>(),
+        primary(
+            GET,
+            "/webhooks",
+            "webhooks.list",
+            Read(Webhooks),
+            handler!(wh::list),
+        )
+        .ok::<Vec<wp::Webhook>>(),
+        primary(
+            GET,
+            "/webhooks/{id}",
+            "webhooks.get",
+            Read(Webhooks),
+            handler!(wh::get),
+        )
+        .ok::<wp::Webhook>(),
+        primary(
+            PATCH,
+            "/webhooks/{id}",
+            "webhooks.update",
+            Write(Webhooks),
+            handler!(wh::update),
+        )
+        .body::<wp::UpdateWebhook>()
+        .ok::<wp::Webhook>(),
+        primary(
+            DELETE,
+            "/webhooks/{id}",
+            "webhooks.delete",
+            Write(Webhooks),
+            handler!(wh::delete),
+        )
+        .ok::<wp::DeletedWebhook>(),
+        primary(
+            POST,
+            "/webhooks/{id}/rotate-secret",
+            "webhooks.rotate_secret",
+            Write(Webhooks),
+            handler!(wh::rotate_secret),
+        )
+        .ok::<wp::Webhook>(),
+        primary(
+            POST,
+            "/webhooks/{id}/test",
+            "webhooks.test",
+            Write(Webhooks),
+            handler!(wh::test),
+        )
+        .ok::<wp::WebhookTest>(),
+        primary(
+            GET,
+            "/webhooks/{id}/deliveries",
+            "webhooks.deliveries",
+            Read(Webhooks),
+            handler!(wh::deliveries),
+        )
+        .query::<wp::ListDeliveries>()
+        .ok::<wp::DeliveryPage>(),
         // Uploads and hosted files.
         primary(
             POST,

@@ -24,11 +24,13 @@ pub enum Resource {
     Workchat,
     /// The card namespace (`/card`).
     Card,
+    /// Webhook endpoints and their deliveries.
+    Webhooks,
 }
 
 impl Resource {
-    /// Every resource, in the order the contract lists them.
-    pub const ALL: [Resource; 9] = [
+    /// Every resource: the contract's, in its order, then linkapi's own (webhooks).
+    pub const ALL: [Resource; 10] = [
         Resource::Chains,
         Resource::Groups,
         Resource::Domains,
@@ -38,6 +40,7 @@ impl Resource {
         Resource::Conversions,
         Resource::Workchat,
         Resource::Card,
+        Resource::Webhooks,
     ];
 
     /// The name used in scope strings.
@@ -52,12 +55,13 @@ impl Resource {
             Resource::Conversions => "conversions",
             Resource::Workchat => "workchat",
             Resource::Card => "card",
+            Resource::Webhooks => "webhooks",
         }
     }
 }
 
 /// A pattern of every scope's name, for the API's schemas (a test holds it to [`Scope`]'s parser).
-pub const SCOPE_PATTERN: &str = "^(\\*|admin|(chains|groups|domains|templates|uploads|stats|conversions|workchat|card):(read|write))$";
+pub const SCOPE_PATTERN: &str = "^(\\*|admin|(chains|groups|domains|templates|uploads|stats|conversions|workchat|card|webhooks):(read|write))$";
 
 /// A permission carried by an API key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -14,10 +14,12 @@ use std::collections::{HashMap, VecDeque};
 use super::chains::{ChainView, NewShortChain, code_taken, no_free_code, random_codes};
 use super::idempotency::{self, Receipt};
 use super::quota::quota_in_force;
+use super::webhooks;
 use super::{App, BodyError, Principal};
 use crate::error::{Error, Result};
-use crate::model::{Chain, ChainKind, DomainId, GroupId, PageViews};
+use crate::model::{Chain, ChainKind, DomainId, EventType, GroupId, PageViews};
 use crate::store::{Invalidation, NewChain};
+use crate::wire::primary as wire;
 
 /// Most chains one bulk request creates.
 pub const MAX_BULK_CHAINS: usize = 10_000;
@@ -233,11 +235,18 @@ impl App {
                             })
                         })
                         .collect();
+                    let created: Vec<wire::Chain> = results
+                        .iter()
+                        .filter_map(|result| result.as_ref().ok())
+                        .map(wire::Chain::from)
+                        .collect();
+                    webhooks::emit_each(tx, user, EventType::ChainCreated, now, &created).await?;
                     idempotency::record(receipt.as_ref(), tx, &results).await?;
                     Ok(results)
                 })
             })
             .await;
+        self.events_committed(user);
         results.map_err(|err| match err {
             BodyError::Rule(err) => err,
             BodyError::Store(err) => err.into(),

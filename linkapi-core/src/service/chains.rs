@@ -6,15 +6,18 @@ use super::idempotency::{self, Receipt};
 use super::quota::Counted;
 use super::rules::{RuleInput, check_rules};
 use super::templates::check_template_limit;
+use super::webhooks;
 use super::{App, BodyError, Principal, TextRule, check_text};
 use crate::codes::{is_reserved, random_code, validate_code, validate_target_url};
 use crate::error::{Error, Result};
 use crate::model::limits::{MAX_PAGE_SIZE, MAX_TITLE_CHARS};
 use crate::model::{
-    Chain, ChainId, ChainKind, ChainStatus, DomainId, DomainStatus, GroupId, PageViews, Timestamp,
+    Chain, ChainId, ChainKind, ChainStatus, DomainId, DomainStatus, EventType, GroupId, PageViews,
+    Timestamp, UserId,
 };
 
 use crate::store::{ChainPatch, ChainQuery, Invalidation, NewChain, Page, StoreError, Unique};
+use crate::wire::primary as wire;
 
 /// The random codes a new chain tries in turn: a few at `code_length`, then a few at each of
 /// some longer lengths, reserved words left out.
@@ -304,6 +307,7 @@ impl App {
             && new.group_ids.is_empty()
             && new.jump.is_none()
             && new.channels.is_empty()
+            && !self.emits_webhooks(new.user_id)
         {
             let custom = code.is_some();
             new.code = code.unwrap_or_default();
@@ -352,6 +356,7 @@ impl App {
             && new.group_ids.is_empty()
             && new.jump.is_none()
             && new.channels.is_empty()
+            && !self.emits_webhooks(new.user_id)
         {
             return self.insert_plain_chain(new, created_today).await;
         }
@@ -390,11 +395,16 @@ impl App {
                         },
                         created_today,
                     };
+                    let data = wire::Chain::from(&created.view);
+                    webhooks::emit(tx, user, EventType::ChainCreated, now, &data).await?;
                     idempotency::record(receipt.as_ref(), tx, &created).await?;
                     Ok(created)
                 })
             })
             .await;
+        if let Ok(created) = &inserted {
+            self.events_committed(created.view.chain.user_id);
+        }
         match inserted {
             Ok(inserted) => Ok(inserted),
             Err(BodyError::Rule(e)) => Err(e),
@@ -654,6 +664,8 @@ impl App {
     ) -> Result<ChainView> {
         let (user, now) = (who.user_id, self.now());
         let template_limit = self.config().template_limit;
+        let mut views = self.views_for_events(user, &[id]).await?;
+        let views = views.remove(&id).unwrap_or_default();
         let chain = self
             .transact_checked(move |tx| {
                 let patch = patch.clone();
@@ -668,6 +680,12 @@ impl App {
                             code: chain.code.clone(),
                         })
                         .await?;
+                        let data = wire::Chain::from(&ChainView {
+                            status: chain.status_at(now),
+                            chain: chain.clone(),
+                            views,
+                        });
+                        webhooks::emit(tx, user, EventType::ChainUpdated, now, &data).await?;
                     }
                     Ok(chain)
                 })
@@ -678,6 +696,7 @@ impl App {
                 BodyError::Store(e) => e.into(),
             })?
             .ok_or(Error::NotFound("chain"))?;
+        self.events_committed(user);
         self.view_one(chain).await
     }
 
@@ -739,24 +758,47 @@ impl App {
     /// Deletes the caller's live chains among `ids` in one transaction; returns how many.
     pub(super) async fn delete_chains(&self, who: &Principal, ids: &[ChainId]) -> Result<usize> {
         let (user, at, ids) = (who.user_id, self.now(), ids.to_vec());
-        Ok(self
+        let views = self.views_for_events(user, &ids).await?;
+        let deleted = self
             .transact(move |tx| {
                 let ids = ids.clone();
+                let views = views.clone();
                 Box::pin(async move {
-                    let mut deleted = 0;
+                    let mut deleted = Vec::new();
                     for id in ids {
                         if let Some(chain) = tx.delete_chain(user, id, at).await? {
                             tx.publish(Invalidation::Link {
                                 domain: chain.domain.id,
-                                code: chain.code,
+                                code: chain.code.clone(),
                             })
                             .await?;
-                            deleted += 1;
+                            deleted.push(wire::Chain::from(&ChainView {
+                                status: chain.status_at(at),
+                                views: views.get(&chain.id).copied().unwrap_or_default(),
+                                chain,
+                            }));
                         }
                     }
-                    Ok(deleted)
+                    webhooks::emit_each(tx, user, EventType::ChainDeleted, at, &deleted).await?;
+                    Ok(deleted.len())
                 })
             })
-            .await?)
+            .await?;
+        self.events_committed(user);
+        Ok(deleted)
+    }
+
+    /// The page views of `ids` for the events their change reports, read only when the
+    /// user has an endpoint (empty otherwise: nothing will carry them).
+    pub(super) async fn views_for_events(
+        &self,
+        user: UserId,
+        ids: &[ChainId],
+    ) -> Result<HashMap<ChainId, PageViews>> {
+        if !self.emits_webhooks(user) {
+            return Ok(HashMap::new());
+        }
+        let today = self.config().calendar.day_start(self.now());
+        Ok(self.store().page_views(ids, today).await?)
     }
 }

@@ -3,10 +3,12 @@
 //! before the insert; the event is on disk before the answer.
 
 use super::chains::PageWindow;
+use super::webhooks;
 use super::{App, Principal};
 use crate::error::{Error, Result};
-use crate::model::{ChainId, Timestamp};
+use crate::model::{ChainId, EventType, Timestamp};
 use crate::store::{Conversion, Page};
+use crate::wire::primary as wire;
 
 /// Conversion types that always need `out_id`, besides those the configuration names.
 const OUT_ID_REQUIRED: &[&str] = &["purchase"];
@@ -171,9 +173,21 @@ impl App {
         let (event, inserted) = self
             .transact(move |tx| {
                 let new = new.clone();
-                Box::pin(async move { tx.insert_conversion(user, new).await })
+                Box::pin(async move {
+                    let at = new.created_at;
+                    let (event, inserted) = tx.insert_conversion(user, new).await?;
+                    // A duplicate report records nothing, so it reports nothing either.
+                    if inserted {
+                        let data = wire::Conversion::from(&event);
+                        webhooks::emit(tx, user, EventType::ConversionCreated, at, &data).await?;
+                    }
+                    Ok((event, inserted))
+                })
             })
             .await?;
+        if inserted {
+            self.events_committed(user);
+        }
         Ok(ReportedConversion {
             event,
             duplicate: !inserted,

@@ -34,6 +34,7 @@ mod upload_session;
 mod uploads;
 mod visitors;
 mod visits;
+mod webhooks;
 mod workchat;
 
 use std::sync::{Arc, Weak};
@@ -65,6 +66,10 @@ pub use templates::{BUILT_IN_STYLES, NewTemplateInput, TemplateListing};
 pub use upload_session::{ExtraFiles, MAX_FILES_PER_REQUEST, UploadOutcome, UploadSession};
 pub use uploads::{HostedFile, StagedUpload, UploadConfig, display_name};
 pub use visitors::{VisitRequest, is_bot_agent};
+pub use webhooks::{
+    MAX_WEBHOOKS_PER_USER, NewWebhookInput, PREVIOUS_SECRET_GRACE, RETRY_DELAYS, RETRY_WINDOW,
+    WebhookConfig, WebhookEdit, retry_delay,
+};
 pub use workchat::{
     StoredWorkchat, TRANSFERS_PER_PAGE, TransferRecord, TransferResults, WorkchatProvider,
 };
@@ -91,6 +96,15 @@ pub(crate) enum BodyError {
 impl From<StoreError> for BodyError {
     fn from(err: StoreError) -> Self {
         BodyError::Store(err)
+    }
+}
+
+impl From<BodyError> for Error {
+    fn from(err: BodyError) -> Self {
+        match err {
+            BodyError::Rule(err) => err,
+            BodyError::Store(err) => err.into(),
+        }
     }
 }
 
@@ -138,6 +152,8 @@ pub struct AppConfig {
     pub home_url: Option<String>,
     /// Countries of client addresses; without one every visit's country is `unknown`.
     pub geo: Option<Arc<GeoDatabase>>,
+    /// How webhooks are sent.
+    pub webhooks: WebhookConfig,
 }
 
 /// The header a trusted reverse proxy names the client in.
@@ -171,6 +187,7 @@ impl Default for AppConfig {
             template_limit: 10,
             home_url: None,
             geo: None,
+            webhooks: WebhookConfig::default(),
         }
     }
 }
@@ -318,6 +335,10 @@ struct Inner {
     /// Where plain creates wait to be inserted together; `None` where the store runs one
     /// write at a time anyway (SQLite), which batches them itself.
     plain_creates: Option<plain_creates::PlainCreates>,
+    /// Who has an enabled webhook endpoint, and the delivery worker's wake-up.
+    webhook_users: webhooks::WebhookUsers,
+    /// What deliveries are posted with.
+    webhook_http: webhooks::HttpClient,
 }
 
 impl std::fmt::Debug for App {
@@ -384,6 +405,8 @@ impl App {
         let sweep_every = config.uploads.sweep_interval;
         let store_for_workchat = store.clone();
         let batched = !store.writes_one_at_a_time();
+        let webhook_users = webhooks::WebhookUsers::new(store.users_with_webhooks().await?);
+        let webhook_http = webhooks::http_client(config.webhooks.allow_private)?;
         let app = App {
             inner: Arc::new_cyclic(|app| Inner {
                 keys: cache::CoherentCache::new(config.key_cache_capacity),
@@ -404,8 +427,11 @@ impl App {
                 workchat: Arc::new(StoredWorkchat(store_for_workchat)),
                 freshness,
                 plain_creates: batched.then(|| plain_creates::PlainCreates::start(app.clone())),
+                webhook_users,
+                webhook_http,
             }),
         };
+        webhooks::start_delivery(&app);
         tokio::spawn(periodically(
             Arc::downgrade(&app.inner),
             sweep_every,

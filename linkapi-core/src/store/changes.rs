@@ -30,14 +30,20 @@ pub enum Invalidation {
     Templates,
     /// A user was suspended or resumed, or their redirects stopped or restarted.
     Users,
+    /// A webhook endpoint was registered, enabled, disabled or deleted: who has one changed.
+    Webhooks,
 }
 
 impl Invalidation {
     /// Whether every instance must have applied the change before its writer is told the
     /// write is done: a revoked key (or a suspended user's) must be refused by every instance
-    /// from the next request on.
+    /// from the next request on; a new endpoint must be known everywhere before a write it
+    /// should hear of can skip its event (see `service::webhooks`).
     pub fn needs_barrier(&self) -> bool {
-        matches!(self, Invalidation::Keys | Invalidation::Users)
+        matches!(
+            self,
+            Invalidation::Keys | Invalidation::Users | Invalidation::Webhooks
+        )
     }
 }
 

@@ -162,6 +162,9 @@ pub(crate) const DELETE_WEBHOOK: [&str; 3] = [
     "DELETE FROM webhooks WHERE user_id = $1 AND id = $2",
 ];
 
+/// How many endpoints a user has.
+pub(crate) const COUNT_WEBHOOKS: &str = "SELECT count(*) FROM webhooks WHERE user_id = $1";
+
 /// The users with an enabled endpoint.
 pub(crate) const USERS_WITH_WEBHOOKS: &str =
     "SELECT DISTINCT user_id FROM webhooks WHERE enabled ORDER BY user_id";
@@ -266,6 +269,11 @@ pub(crate) const DUE_DELIVERIES: &str = "SELECT c.id FROM webhook_deliveries c
      WHERE c.state = 0 AND c.next_at <= $1 AND c.lease_until <= $1 AND w.enabled
      ORDER BY c.next_at LIMIT $2";
 
+/// Whether any delivery is due at `$1` (1) or none (0): what an idle worker asks, a read,
+/// before it claims with a write.
+pub(crate) const ANY_DUE: &str = "SELECT count(*) FROM (SELECT 1 FROM webhook_deliveries
+     WHERE state = 0 AND next_at <= $1 AND lease_until <= $1 LIMIT 1) AS due";
+
 /// A claimed delivery with its event and endpoint.
 pub(crate) static CLAIMED_DELIVERY: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!(
@@ -332,6 +340,8 @@ pub trait WebhookStore: Send + Sync {
     async fn webhook(&self, user: UserId, id: WebhookId) -> StoreResult<Option<Webhook>>;
     /// The users with at least one enabled endpoint.
     async fn users_with_webhooks(&self) -> StoreResult<Vec<UserId>>;
+    /// Whether a delivery is due at `now` and not leased.
+    async fn any_delivery_due(&self, now: Timestamp) -> StoreResult<bool>;
     /// A page of the attempts to deliver to one of the user's endpoints, newest first; only
     /// those that did not succeed when `failed_only`. `None` when the user has no such
     /// endpoint.
@@ -348,6 +358,9 @@ pub trait WebhookStore: Send + Sync {
 /// Endpoint changes and the outbox, inside a transaction.
 #[async_trait]
 pub trait WebhookWrites: Send {
+    /// How many endpoints the user has, the user's other registrations waiting for this
+    /// transaction to end (so a limit on the count holds).
+    async fn count_webhooks(&mut self, user: UserId) -> StoreResult<i64>;
     /// Registers an endpoint.
     async fn insert_webhook(&mut self, new: NewWebhook) -> StoreResult<Webhook>;
     /// Changes one of the user's endpoints at `at`; `None` when there is no such endpoint.

@@ -344,3 +344,70 @@ async fn the_servers_own_operations_and_the_remaining_lists_answer_through_the_c
         refused.upload_fail_data
     );
 }
+
+#[tokio::test]
+async fn webhook_operations() {
+    let server = TestServer::start().await;
+    let (_, key) = server
+        .user_with_key("hooks", &["webhooks:read", "webhooks:write"])
+        .await;
+    let hooks = client(&server, &key);
+    // A receiver that is not there: the test event's attempt fails and is listed.
+    let created = hooks
+        .create_webhook(&primary::CreateWebhook {
+            url: "http://127.0.0.1:1/hooks".into(),
+            events: vec![primary::WebhookEvent::ChainCreated],
+            description: Some("ci".into()),
+        })
+        .await
+        .unwrap();
+    assert!(
+        created
+            .secret
+            .as_deref()
+            .is_some_and(|s| s.starts_with("whsec_"))
+    );
+    assert_eq!(hooks.webhooks().await.unwrap().len(), 1);
+    let read = hooks.webhook(created.id).await.unwrap();
+    assert_eq!(
+        (read.secret, read.description.as_deref()),
+        (None, Some("ci"))
+    );
+    let edited = hooks
+        .update_webhook(
+            created.id,
+            &primary::UpdateWebhook {
+                events: Some(vec![primary::WebhookEvent::ChainDeleted]),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(edited.events, [primary::WebhookEvent::ChainDeleted]);
+    let test = hooks.test_webhook(created.id).await.unwrap();
+    let mut attempts = primary::DeliveryPage {
+        list: Vec::new(),
+        total: 0,
+        page: 1,
+        page_size: 20,
+    };
+    for _ in 0..100 {
+        attempts = hooks
+            .webhook_deliveries(created.id, &primary::ListDeliveries::default())
+            .await
+            .unwrap();
+        if attempts.total > 0 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(attempts.list[0].event_id, test.event_id);
+    assert!(!attempts.list[0].ok && attempts.list[0].error.is_some());
+    let rotated = hooks.rotate_webhook_secret(created.id).await.unwrap();
+    assert_ne!(rotated.secret, created.secret);
+    assert!(hooks.delete_webhook(created.id).await.unwrap().deleted);
+    assert!(matches!(
+        hooks.webhook(created.id).await,
+        Err(ClientError::Api { status: 404, .. })
+    ));
+}

@@ -48,4 +48,5 @@ mod uploads;
 mod uploads_shared;
 mod users;
 mod visits;
+mod webhooks;
 mod workchat;

@@ -26,6 +26,8 @@ const EVERY_SCOPE: &[&str] = &[
     "conversions:write",
     "uploads:read",
     "uploads:write",
+    "webhooks:read",
+    "webhooks:write",
 ];
 
 /// Fills the server with one or more of every record the API can create; returns the reads
@@ -209,6 +211,28 @@ async fn fill(server: &TestServer) -> (Vec<(Method, String, String, Option<Value
     }
     server.flush_visits().await;
 
+    // A webhook whose endpoint refuses connections: an event, its delivery and an attempt.
+    let hook = server
+        .post(
+            "/webhooks",
+            &alice,
+            json!({"url": "http://127.0.0.1:1/hooks", "events": ["chain.created"]}),
+        )
+        .await;
+    assert_eq!(hook.status, StatusCode::CREATED, "{}", hook.text);
+    let hook_id = hook.primary_data()["id"].clone();
+    server
+        .create_chain(&alice, json!({"target_url": "https://shop.example/hooked"}))
+        .await;
+    let attempted = crate::support::eventually(|| async {
+        let listed = server
+            .get(&format!("/webhooks/{hook_id}/deliveries"), &alice)
+            .await;
+        listed.primary_data()["total"].as_i64() > Some(0)
+    })
+    .await;
+    assert!(attempted, "the delivery was attempted");
+
     let wx_id = wx["id"].as_i64().expect("id");
     let mut reads: Vec<(Method, String, String, Option<Value>)> = Vec::new();
     let mut get = |path: String, key: &str| reads.push((Method::GET, path, key.to_owned(), None));
@@ -253,6 +277,7 @@ async fn fill(server: &TestServer) -> (Vec<(Method, String, String, Option<Value
         &bob,
     );
     get("/openapi/v1/workchat/assembly/list".to_owned(), &bob);
+    get("/webhooks".to_owned(), &alice);
     reads.push((
         Method::POST,
         "/openapi/v1/workchat/transfer/result?corp_id=corp1".to_owned(),

@@ -54,6 +54,8 @@ pub struct Options {
     pub rate_limit_admin_keys: bool,
     /// A MaxMind-format database of countries.
     pub geoip_database: Option<std::path::PathBuf>,
+    /// Whether webhooks may go to private addresses (the tests' receivers are on loopback).
+    pub webhook_allow_private: bool,
 }
 
 impl Default for Options {
@@ -85,6 +87,7 @@ impl Default for Options {
             home_url: None,
             rate_limit_admin_keys: false,
             geoip_database: None,
+            webhook_allow_private: true,
         }
     }
 }
@@ -227,6 +230,13 @@ impl TestServer {
             geo: options.geoip_database.as_deref().map(|path| {
                 Arc::new(linkapi_core::GeoDatabase::open(path).expect("the geolocation database"))
             }),
+            webhooks: linkapi_core::service::WebhookConfig {
+                allow_private: options.webhook_allow_private,
+                // Deliveries another instance recorded are looked for often, so tests wait
+                // little.
+                poll_interval: Duration::from_millis(50),
+                ..Default::default()
+            },
             ..AppConfig::default()
         };
         let app = App::start(store, Arc::new(clock.clone()), config)

@@ -8,6 +8,7 @@ pub(crate) mod primary;
 pub(crate) mod public;
 pub(crate) mod templates;
 pub(crate) mod uploads;
+pub(crate) mod webhooks;
 pub(crate) mod workchat;
 
 use std::net::SocketAddr;

@@ -5,7 +5,6 @@
 use std::collections::HashMap;
 
 use super::compat::one_domain;
-use super::primary::chain_out;
 use super::{Call, answered};
 use crate::clock::format_sql;
 use crate::error::{Error, Result};
@@ -37,7 +36,7 @@ fn channel_out(c: &Channel) -> compat::Channel {
 fn wx_chain_out(view: &ChainView, channels: Option<&[Channel]>) -> primary::WxChain {
     let jump = view.chain.jump.as_deref().cloned().unwrap_or_default();
     primary::WxChain {
-        chain: chain_out(view),
+        chain: primary::Chain::from(view),
         wx_id: jump.wx_id,
         scan_qr_url: jump.scan_qr_url,
         avatar: jump.avatar,

@@ -5,46 +5,11 @@ use crate::clock::format_rfc3339;
 use crate::error::Result;
 use crate::http::request::{json, path_id, query};
 use crate::http::response::Body;
-use crate::model::{ChainId, Dimension, Domain, DomainId, Group, GroupId, RedirectRule, UserId};
-use crate::service::{
-    App, BulkItem, ChainView, CreatedChain, NewShortChain, RuleInput, ShortChainPatch,
-};
+use crate::model::{ChainId, Dimension, Domain, DomainId, Group, GroupId, UserId};
+use crate::service::{App, BulkItem, CreatedChain, NewShortChain, RuleInput, ShortChainPatch};
 use crate::wire::primary as wire;
 
 type Response = http::Response<Body>;
-
-pub(crate) fn chain_out(view: &ChainView) -> wire::Chain {
-    let c = &view.chain;
-    wire::Chain {
-        id: c.id.0,
-        code: c.code.clone(),
-        status: view.status.code(),
-        status_label: view.status.label().into(),
-        target_url: c.target_url.clone(),
-        chain_type: c.kind.code(),
-        sub_type: c.sub_type,
-        domain_id: c.domain.id.0,
-        chain_title: c.title.clone(),
-        valid_time: c.valid_time,
-        render_url: c.render_url(),
-        group_id: c.group_ids.first().map(|g| g.0),
-        rules: c.rules.iter().map(rule_out).collect(),
-        pv_today: view.views.today,
-        pv_history: view.views.history,
-        created_at: format_rfc3339(c.created_at),
-        updated_at: format_rfc3339(c.updated_at),
-    }
-}
-
-fn rule_out(rule: &RedirectRule) -> wire::RedirectRule {
-    wire::RedirectRule {
-        device: rule.device.map(|d| d.name().to_owned()),
-        country: rule.country.clone(),
-        language: rule.language.clone(),
-        query: (!rule.query.is_empty()).then(|| rule.query.clone()),
-        target_url: rule.target_url.clone(),
-    }
-}
 
 fn rules_in(rules: Vec<wire::RedirectRule>) -> Vec<RuleInput> {
     rules
@@ -84,7 +49,8 @@ fn domain_out(d: &Domain, user: UserId) -> wire::Domain {
 pub(crate) async fn create_chain(app: &App, call: Call) -> Result<Response> {
     let input: wire::CreateChain = json(&call.parts.headers, &call.body)?;
     let reply = call.reply;
-    let answer = move |created: &CreatedChain| reply.created_answer(chain_out(&created.view));
+    let answer =
+        move |created: &CreatedChain| reply.created_answer(wire::Chain::from(&created.view));
     let receipt = call.receipt(answer);
     let created = app
         .create_short_chain(&call.who, new_short_chain(input), receipt.as_ref())
@@ -118,7 +84,7 @@ fn bulk_out(results: &[BulkItem]) -> wire::BulkCreated {
             Ok(view) => wire::BulkItemResult {
                 index,
                 ok: true,
-                chain: Some(chain_out(view)),
+                chain: Some(wire::Chain::from(view)),
                 error: None,
             },
             Err(err) => wire::BulkItemResult {
@@ -160,7 +126,7 @@ pub(crate) async fn list_chains(app: &App, call: Call) -> Result<Response> {
         .list_short_chains(&call.who, q.page, q.page_size, q.group_id.map(GroupId), q.q)
         .await?;
     Ok(call.reply.ok(wire::ChainPage {
-        list: found.items.iter().map(chain_out).collect(),
+        list: found.items.iter().map(wire::Chain::from).collect(),
         total: found.total,
         page,
         page_size,
@@ -172,7 +138,7 @@ pub(crate) async fn get_chain(app: &App, call: Call) -> Result<Response> {
     let id = ChainId(path_id(call.param.as_deref(), "chain")?);
     Ok(call
         .reply
-        .ok(chain_out(&app.short_chain(&call.who, id).await?)))
+        .ok(wire::Chain::from(&app.short_chain(&call.who, id).await?)))
 }
 
 /// # `PATCH /chains/{id}` (`chains:write`)
@@ -191,7 +157,7 @@ pub(crate) async fn update_chain(app: &App, call: Call) -> Result<Response> {
             },
         )
         .await?;
-    Ok(call.reply.ok(chain_out(&view)))
+    Ok(call.reply.ok(wire::Chain::from(&view)))
 }
 
 /// # `DELETE /chains/{id}` (`chains:write`)
@@ -242,18 +208,7 @@ pub(crate) async fn list_conversions(app: &App, call: Call) -> Result<Response> 
         list: found
             .items
             .into_iter()
-            .map(|c| wire::Conversion {
-                event_id: c.event_id,
-                chain_id: c.chain_id.0,
-                conv_type: c.conv_type,
-                out_id: c.out_id,
-                clickid: c.clickid,
-                platform: c.platform,
-                ad_platform: c.ad_platform,
-                external_userid: c.external_userid,
-                value_cents: c.value_cents,
-                created_at: format_rfc3339(c.created_at),
-            })
+            .map(|c| wire::Conversion::from(&c))
             .collect(),
         total: found.total,
         page,

@@ -387,6 +387,7 @@ impl App {
                 self.inner.keys.clear();
                 self.reload_halted_owners().await?;
             }
+            Invalidation::Webhooks => self.reload_webhook_users().await?,
         }
         Ok(())
     }
@@ -401,6 +402,7 @@ impl App {
                 self.inner.keys.clear();
                 self.reload_visitor_secret().await?;
                 self.reload_halted_owners().await?;
+                self.reload_webhook_users().await?;
                 self.reload_domains().await
             }
             FeedEvent::Checkpoint(seq) => Ok(self.store().acknowledge(*seq).await?),

@@ -7,11 +7,11 @@ use async_trait::async_trait;
 use super::{PgStore, PgTx, all, count, execute, one};
 use crate::model::{DeliveryAttempt, EventSet, EventType, Timestamp, UserId, Webhook, WebhookId};
 use crate::store::webhooks::{
-    ATTEMPTS_PAGE, CLAIMED_COLUMNS, CLOSE_DELIVERY, COUNT_ATTEMPTS, DELETE_WEBHOOK, DROP_PENDING,
-    DUE_DELIVERIES, FLAG_WEBHOOK, INSERT_ATTEMPT, INSERT_DELIVERY, INSERT_EVENT, INSERT_WEBHOOK,
-    PRUNE, RESCHEDULE_DELIVERY, ROTATE_SECRET, SUBSCRIBERS, UNFLAG_WEBHOOK, UPDATE_WEBHOOK,
-    USER_WEBHOOK, USER_WEBHOOKS, USERS_WITH_WEBHOOKS, attempt_from_row, claimed_from_row,
-    closed_state, webhook_from_row,
+    ANY_DUE, ATTEMPTS_PAGE, CLAIMED_COLUMNS, CLOSE_DELIVERY, COUNT_ATTEMPTS, COUNT_WEBHOOKS,
+    DELETE_WEBHOOK, DROP_PENDING, DUE_DELIVERIES, FLAG_WEBHOOK, INSERT_ATTEMPT, INSERT_DELIVERY,
+    INSERT_EVENT, INSERT_WEBHOOK, PRUNE, RESCHEDULE_DELIVERY, ROTATE_SECRET, SUBSCRIBERS,
+    UNFLAG_WEBHOOK, UPDATE_WEBHOOK, USER_WEBHOOK, USER_WEBHOOKS, USERS_WITH_WEBHOOKS,
+    attempt_from_row, claimed_from_row, closed_state, webhook_from_row,
 };
 use crate::store::{
     AttemptVerdict, ClaimedDelivery, FinishedAttempt, Misuse, NewEvent, NewWebhook, Page,
@@ -50,6 +50,10 @@ impl WebhookStore for PgStore {
             .await
     }
 
+    async fn any_delivery_due(&self, now: Timestamp) -> StoreResult<bool> {
+        Ok(count(&self.client().await?, ANY_DUE, &[&now]).await? > 0)
+    }
+
     async fn delivery_attempts(
         &self,
         user: UserId,
@@ -79,6 +83,17 @@ impl WebhookStore for PgStore {
 
 #[async_trait]
 impl WebhookWrites for PgTx<'_> {
+    async fn count_webhooks(&mut self, user: UserId) -> StoreResult<i64> {
+        // The user's row is what concurrent registrations of one user queue on.
+        execute(
+            &self.tx,
+            "SELECT 1 FROM users WHERE id = $1 FOR UPDATE",
+            &[&user.0],
+        )
+        .await?;
+        count(&self.tx, COUNT_WEBHOOKS, &[&user.0]).await
+    }
+
     async fn insert_webhook(&mut self, new: NewWebhook) -> StoreResult<Webhook> {
         one(
             &self.tx,

@@ -6,11 +6,11 @@ use rusqlite::params;
 use super::{SqliteStore, SqliteTx, all, count, one};
 use crate::model::{DeliveryAttempt, EventSet, EventType, Timestamp, UserId, Webhook, WebhookId};
 use crate::store::webhooks::{
-    ATTEMPTS_PAGE, CLAIMED_DELIVERY, CLOSE_DELIVERY, COUNT_ATTEMPTS, DELETE_WEBHOOK, DROP_PENDING,
-    DUE_DELIVERIES, FLAG_WEBHOOK, INSERT_ATTEMPT, INSERT_DELIVERY, INSERT_EVENT, INSERT_WEBHOOK,
-    PRUNE, RESCHEDULE_DELIVERY, ROTATE_SECRET, SUBSCRIBERS, UNFLAG_WEBHOOK, UPDATE_WEBHOOK,
-    USER_WEBHOOK, USER_WEBHOOKS, USERS_WITH_WEBHOOKS, attempt_from_row, claimed_from_row,
-    closed_state, webhook_from_row,
+    ANY_DUE, ATTEMPTS_PAGE, CLAIMED_DELIVERY, CLOSE_DELIVERY, COUNT_ATTEMPTS, COUNT_WEBHOOKS,
+    DELETE_WEBHOOK, DROP_PENDING, DUE_DELIVERIES, FLAG_WEBHOOK, INSERT_ATTEMPT, INSERT_DELIVERY,
+    INSERT_EVENT, INSERT_WEBHOOK, PRUNE, RESCHEDULE_DELIVERY, ROTATE_SECRET, SUBSCRIBERS,
+    UNFLAG_WEBHOOK, UPDATE_WEBHOOK, USER_WEBHOOK, USER_WEBHOOKS, USERS_WITH_WEBHOOKS,
+    attempt_from_row, claimed_from_row, closed_state, webhook_from_row,
 };
 use crate::store::{
     AttemptVerdict, ClaimedDelivery, FinishedAttempt, Misuse, NewEvent, NewWebhook, Page,
@@ -32,6 +32,10 @@ impl WebhookStore for SqliteStore {
     async fn users_with_webhooks(&self) -> StoreResult<Vec<UserId>> {
         self.read(|c| all(c, USERS_WITH_WEBHOOKS, [], |r| Ok(UserId(r.int(0)?))))
             .await
+    }
+
+    async fn any_delivery_due(&self, now: Timestamp) -> StoreResult<bool> {
+        self.read(move |c| Ok(count(c, ANY_DUE, [now])? > 0)).await
     }
 
     async fn delivery_attempts(
@@ -61,6 +65,11 @@ impl WebhookStore for SqliteStore {
 
 #[async_trait]
 impl WebhookWrites for SqliteTx<'_> {
+    async fn count_webhooks(&mut self, user: UserId) -> StoreResult<i64> {
+        // The one writer runs one transaction at a time.
+        count(self.conn, COUNT_WEBHOOKS, [user.0])
+    }
+
     async fn insert_webhook(&mut self, new: NewWebhook) -> StoreResult<Webhook> {
         one(
             self.conn,

@@ -1,9 +1,12 @@
 //! Primary-surface shapes (`{base}/chains`, `/groups`, `/domains`, ...). Requests refuse unknown
 //! fields so a misspelt field is an error rather than silently ignored.
 
+mod encode;
 mod page_chains;
+mod webhooks;
 
 pub use page_chains::*;
+pub use webhooks::*;
 
 use std::collections::BTreeMap;
 

@@ -1,0 +1,262 @@
+//! The delivery worker: claims due deliveries (leasing them, so no other instance attempts
+//! them meanwhile), posts each signed event, and records the attempt with what follows: done
+//! on a 2xx, else another try after a growing, jittered delay, until [`RETRY_WINDOW`] after
+//! the event; then the delivery fails and its endpoint is flagged. An instance that dies
+//! mid-attempt leaves the lease to run out ([`LEASE`]) and another instance to try again, so
+//! an event is delivered at least once; a healthy endpoint gets it once.
+
+use std::sync::{Arc, Weak};
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use futures_util::future::join_all;
+use http_body_util::{BodyExt as _, Full};
+
+use super::super::{App, Inner};
+use super::target::{ATTEMPT_TIMEOUT, literal_is_refused};
+use crate::model::{DeliveryAttempt, Timestamp};
+use crate::store::{AttemptVerdict, ClaimedDelivery, FinishedAttempt};
+use crate::webhooks::{Secret, signature_header};
+
+/// Delays before the 2nd, 3rd, ... attempt, in seconds (each jittered by up to a fifth
+/// either way); the last repeats until [`RETRY_WINDOW`] is over.
+pub const RETRY_DELAYS: [Timestamp; 9] = [5, 30, 120, 600, 1_800, 3_600, 7_200, 14_400, 28_800];
+/// How long after its event a delivery is still tried, in seconds.
+pub const RETRY_WINDOW: Timestamp = 24 * 3_600;
+/// How long a claimed delivery is leased to the instance attempting it: well past an
+/// attempt's timeout, so only an instance that stopped loses it.
+const LEASE: Timestamp = 60;
+/// Deliveries claimed (and attempted at once) in one round.
+const CLAIM_BATCH: i64 = 64;
+/// Most of an answer's body read (then the connection is dropped).
+const MAX_ANSWER_BYTES: usize = 4_096;
+/// What deliveries say they are.
+const USER_AGENT: &str = concat!("linkapi-webhooks/", env!("CARGO_PKG_VERSION"));
+/// How often finished history is pruned.
+const PRUNE_EVERY: Duration = Duration::from_secs(3_600);
+
+/// The delay before the attempt after `attempts` failed ones, jittered with `jitter` in
+/// [-1, 1] (a fifth of the delay at most).
+pub fn retry_delay(attempts: i64, jitter: f64) -> Timestamp {
+    let index = usize::try_from(attempts.max(1) - 1).unwrap_or(0);
+    let base = RETRY_DELAYS[index.min(RETRY_DELAYS.len() - 1)];
+    base + (base as f64 * 0.2 * jitter.clamp(-1.0, 1.0)).round() as Timestamp
+}
+
+/// What follows an attempt that ended at `now`: delivered on a 2xx, else a retry while the
+/// window lasts.
+fn verdict(succeeded: bool, attempts: i64, event_at: Timestamp, now: Timestamp) -> AttemptVerdict {
+    if succeeded {
+        return AttemptVerdict::Delivered;
+    }
+    let jitter = rand::random::<f64>() * 2.0 - 1.0;
+    let next = now + retry_delay(attempts, jitter);
+    if next > event_at + RETRY_WINDOW {
+        AttemptVerdict::Failed
+    } else {
+        AttemptVerdict::RetryAt(next)
+    }
+}
+
+/// Starts the worker (and the pruning of old history) for as long as `app` lives.
+pub(crate) fn start_delivery(app: &App) {
+    let wake = app.inner.webhook_users.wake.clone();
+    tokio::spawn(deliver_forever(Arc::downgrade(&app.inner), wake));
+    tokio::spawn(super::super::periodically(
+        Arc::downgrade(&app.inner),
+        PRUNE_EVERY,
+        "pruning webhook history",
+        |app| Box::pin(app.prune_webhook_history()),
+    ));
+}
+
+async fn deliver_forever(app: Weak<Inner>, wake: Arc<tokio::sync::Notify>) {
+    loop {
+        let Some(inner) = app.upgrade() else { return };
+        let app = App { inner };
+        let poll = app.config().webhooks.poll_interval;
+        let claimed = match app.deliver_due().await {
+            Ok(n) => n,
+            Err(err) => {
+                tracing::warn!(error = %err, "webhook deliveries could not be claimed");
+                0
+            }
+        };
+        drop(app);
+        if claimed < CLAIM_BATCH as usize {
+            // Idle (or caught up): sleep until an event is committed here or the poll
+            // interval passes (events other instances committed).
+            let _ = tokio::time::timeout(poll, wake.notified()).await;
+        }
+    }
+}
+
+impl App {
+    /// One round: claims what is due and attempts it all at once; how many were claimed.
+    async fn deliver_due(&self) -> crate::error::Result<usize> {
+        let now = self.now();
+        // Most rounds find nothing: a read says so without a write transaction.
+        if !self.store().any_delivery_due(now).await? {
+            return Ok(0);
+        }
+        let claimed = self
+            .transact(move |tx| {
+                Box::pin(async move { tx.claim_deliveries(now, now + LEASE, CLAIM_BATCH).await })
+            })
+            .await?;
+        let n = claimed.len();
+        join_all(claimed.into_iter().map(|delivery| self.attempt(delivery))).await;
+        Ok(n)
+    }
+
+    /// Posts one delivery and records how it went.
+    async fn attempt(&self, delivery: ClaimedDelivery) {
+        let at = self.now();
+        let started = Instant::now();
+        let (status, error) = self.post(&delivery, at).await;
+        let latency_ms = i64::try_from(started.elapsed().as_millis()).unwrap_or(i64::MAX);
+        let attempt = DeliveryAttempt {
+            id: 0,
+            webhook_id: delivery.webhook.id,
+            event_id: delivery.event_id.clone(),
+            event_type: delivery.event_type,
+            at,
+            status,
+            error,
+            latency_ms,
+        };
+        let verdict = verdict(
+            attempt.succeeded(),
+            delivery.attempts + 1,
+            delivery.event_at,
+            self.now(),
+        );
+        if verdict == AttemptVerdict::Failed {
+            tracing::warn!(
+                webhook = delivery.webhook.id.0,
+                event = %delivery.event_id,
+                "a webhook delivery ran out of retries; the endpoint is flagged"
+            );
+        }
+        let finished = FinishedAttempt {
+            delivery_id: delivery.delivery_id,
+            attempt,
+            verdict,
+        };
+        let recorded = self
+            .transact(move |tx| {
+                let finished = finished.clone();
+                Box::pin(async move { tx.finish_attempt(finished).await })
+            })
+            .await;
+        if let Err(err) = recorded {
+            // The lease runs out and the delivery is attempted again: at least once.
+            tracing::warn!(error = %err, "a webhook attempt could not be recorded");
+        }
+    }
+
+    /// Signs and posts a delivery at `at`: the endpoint's status, or what went wrong.
+    async fn post(
+        &self,
+        delivery: &ClaimedDelivery,
+        at: Timestamp,
+    ) -> (Option<u16>, Option<String>) {
+        let hook = &delivery.webhook;
+        if literal_is_refused(&hook.url, self.config().webhooks.allow_private) {
+            return (
+                None,
+                Some("refused: the URL names a non-public address".into()),
+            );
+        }
+        let mut secrets = Vec::with_capacity(2);
+        for (text, until) in [
+            (Some(&hook.secret), None),
+            (hook.previous_secret.as_ref(), hook.previous_until),
+        ] {
+            let Some(text) = text else { continue };
+            if until.is_some_and(|until| until <= at) {
+                continue;
+            }
+            match Secret::parse(text) {
+                Ok(secret) => secrets.push(secret),
+                Err(err) => return (None, Some(format!("the stored secret is unusable: {err}"))),
+            }
+        }
+        let keys: Vec<&Secret> = secrets.iter().collect();
+        let signature = signature_header(&keys, &delivery.event_id, at, delivery.body.as_bytes());
+        let request = http::Request::post(&hook.url)
+            .header(http::header::CONTENT_TYPE, "application/json")
+            .header(http::header::USER_AGENT, USER_AGENT)
+            .header("webhook-id", &delivery.event_id)
+            .header("webhook-timestamp", at.to_string())
+            .header("webhook-signature", signature)
+            .body(Full::new(Bytes::from(delivery.body.clone())));
+        let request = match request {
+            Ok(request) => request,
+            Err(err) => return (None, Some(format!("the endpoint's URL is unusable: {err}"))),
+        };
+        let exchange = async {
+            let answer = self.inner.webhook_http.request(request).await?;
+            let status = answer.status().as_u16();
+            // Read a little of the answer, no more: a receiver's body is not ours to keep.
+            let mut body = answer.into_body();
+            let mut read = 0;
+            while read < MAX_ANSWER_BYTES {
+                match body.frame().await {
+                    Some(Ok(frame)) => read += frame.data_ref().map_or(0, |d| d.len()),
+                    _ => break,
+                }
+            }
+            Ok::<u16, hyper_util::client::legacy::Error>(status)
+        };
+        match tokio::time::timeout(ATTEMPT_TIMEOUT, exchange).await {
+            Ok(Ok(status)) => {
+                let error = (!(200..300).contains(&status)).then(|| format!("answered {status}"));
+                (Some(status), error)
+            }
+            Ok(Err(err)) => (None, Some(crate::store::describe(&err))),
+            Err(_) => (
+                None,
+                Some(format!("no answer within {} s", ATTEMPT_TIMEOUT.as_secs())),
+            ),
+        }
+    }
+
+    /// Forgets deliveries finished longer ago than the retention, with their attempts and
+    /// events.
+    async fn prune_webhook_history(&self) -> crate::error::Result<()> {
+        let retention = i64::try_from(self.config().webhooks.retention.as_secs()).unwrap_or(0);
+        let before = self.now() - retention;
+        let pruned = self
+            .transact(move |tx| Box::pin(async move { tx.prune_webhook_history(before).await }))
+            .await?;
+        if pruned > 0 {
+            tracing::info!(pruned, "forgot finished webhook deliveries");
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{AttemptVerdict, RETRY_DELAYS, RETRY_WINDOW, retry_delay, verdict};
+
+    #[test]
+    fn retries_grow_jittered_and_stop_after_the_window() {
+        assert_eq!(retry_delay(1, 0.0), 5);
+        assert_eq!(retry_delay(2, 1.0), 36);
+        assert_eq!(retry_delay(3, -1.0), 96);
+        assert_eq!(retry_delay(50, 0.0), RETRY_DELAYS[RETRY_DELAYS.len() - 1]);
+        // The schedule fits the window: its delays add up to about a day.
+        let total: i64 = (1..=11).map(|n| retry_delay(n, 0.0)).sum();
+        assert!(total > RETRY_WINDOW - 8 * 3_600 && total < RETRY_WINDOW + 8 * 3_600);
+        assert_eq!(verdict(true, 3, 0, 10), AttemptVerdict::Delivered);
+        assert!(
+            matches!(verdict(false, 1, 0, 10), AttemptVerdict::RetryAt(t) if (14..=16).contains(&t))
+        );
+        assert_eq!(
+            verdict(false, 9, 0, RETRY_WINDOW - 60),
+            AttemptVerdict::Failed
+        );
+    }
+}

@@ -1,0 +1,160 @@
+//! Where a webhook may be sent: http(s) URLs whose host resolves only to public addresses
+//! (unless the deployment allows private ones), checked when an endpoint is registered or
+//! edited and again on every connection, so a name that later resolves elsewhere (DNS
+//! rebinding) cannot reach the machine's own network.
+
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::Bytes;
+use http_body_util::Full;
+use hyper_rustls::HttpsConnector;
+use hyper_util::client::legacy::Client;
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::client::legacy::connect::dns::Name;
+use hyper_util::rt::TokioExecutor;
+
+use crate::error::{Error, Result};
+use crate::webhooks::is_public;
+
+/// Longest endpoint URL.
+pub(crate) const MAX_URL_LEN: usize = 2_048;
+/// How long one attempt may take, connecting and answering.
+pub(crate) const ATTEMPT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Why an endpoint's URL is refused (400 `invalid_webhook_url`).
+fn refuse(why: impl std::fmt::Display) -> Error {
+    Error::bad_request("invalid_webhook_url", format!("webhook url {why}"))
+}
+
+/// `url` checked: an absolute http(s) URL with a host, resolving (now) only to public
+/// addresses unless `allow_private`.
+///
+/// # Errors
+/// 400 `invalid_webhook_url` saying what is wrong.
+pub(crate) async fn check_url(url: &str, allow_private: bool) -> Result<url::Url> {
+    if url.len() > MAX_URL_LEN {
+        return Err(refuse(format_args!("is longer than {MAX_URL_LEN} bytes")));
+    }
+    let parsed = url::Url::parse(url).map_err(|err| refuse(format_args!("is not a URL: {err}")))?;
+    if !matches!(parsed.scheme(), "http" | "https") {
+        return Err(refuse("must be http or https"));
+    }
+    let Some(host) = parsed.host() else {
+        return Err(refuse("has no host"));
+    };
+    if allow_private {
+        return Ok(parsed);
+    }
+    let port = parsed.port_or_known_default().unwrap_or(443);
+    let addresses: Vec<IpAddr> = match host {
+        url::Host::Ipv4(ip) => vec![IpAddr::V4(ip)],
+        url::Host::Ipv6(ip) => vec![IpAddr::V6(ip)],
+        url::Host::Domain(name) => tokio::net::lookup_host((name, port))
+            .await
+            .map_err(|err| refuse(format_args!("host {name} does not resolve: {err}")))?
+            .map(|a| a.ip())
+            .collect(),
+    };
+    if addresses.is_empty() {
+        return Err(refuse(format_args!("host {host} has no address")));
+    }
+    if let Some(private) = addresses.iter().find(|ip| !is_public(**ip)) {
+        return Err(refuse(format_args!(
+            "host {host} is a private, loopback, link-local or otherwise non-public address \
+             ({private}); webhooks go to public addresses only"
+        )));
+    }
+    Ok(parsed)
+}
+
+/// Whether a URL's host is an address literal that may not be reached: the resolver below
+/// never sees those.
+pub(crate) fn literal_is_refused(url: &str, allow_private: bool) -> bool {
+    if allow_private {
+        return false;
+    }
+    match url::Url::parse(url)
+        .ok()
+        .and_then(|u| u.host().map(|h| h.to_owned()))
+    {
+        Some(url::Host::Ipv4(ip)) => !is_public(IpAddr::V4(ip)),
+        Some(url::Host::Ipv6(ip)) => !is_public(IpAddr::V6(ip)),
+        _ => false,
+    }
+}
+
+/// Resolves host names for deliveries, keeping public addresses only unless the deployment
+/// allows private ones: a connection can only go where the check at registration would have
+/// allowed.
+#[derive(Clone, Copy)]
+pub(crate) struct Resolver {
+    allow_private: bool,
+}
+
+/// A name that resolved to no address a webhook may go to.
+#[derive(Debug, thiserror::Error)]
+#[error("{0} resolves to no public address; webhooks go to public addresses only")]
+struct NoPublicAddress(String);
+
+type Resolving = std::pin::Pin<
+    Box<dyn std::future::Future<Output = std::io::Result<std::vec::IntoIter<SocketAddr>>> + Send>,
+>;
+
+impl tower_service::Service<Name> for Resolver {
+    type Response = std::vec::IntoIter<SocketAddr>;
+    type Error = std::io::Error;
+    type Future = Resolving;
+
+    fn poll_ready(
+        &mut self,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::task::Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, name: Name) -> Resolving {
+        let allow_private = self.allow_private;
+        Box::pin(async move {
+            let host = name.as_str().to_owned();
+            let found: Vec<SocketAddr> = tokio::net::lookup_host((host.as_str(), 0))
+                .await?
+                .filter(|a| allow_private || is_public(a.ip()))
+                .collect();
+            if found.is_empty() {
+                return Err(std::io::Error::other(NoPublicAddress(host)));
+            }
+            Ok(found.into_iter())
+        })
+    }
+}
+
+/// What deliveries are posted with.
+pub(crate) type HttpClient = Client<HttpsConnector<HttpConnector<Resolver>>, Full<Bytes>>;
+
+/// The HTTP client deliveries use: hyper's, with TLS on the web's roots, HTTP/1.1, a connect
+/// timeout of [`ATTEMPT_TIMEOUT`], and names resolved through [`Resolver`]. It follows no
+/// redirects (hyper's client never does).
+///
+/// # Errors
+/// When TLS cannot be set up.
+pub(crate) fn http_client(allow_private: bool) -> Result<HttpClient> {
+    let roots = rustls::RootCertStore::from_iter(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
+    let tls = rustls::ClientConfig::builder_with_provider(Arc::new(
+        rustls::crypto::ring::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()
+    .map_err(|err| Error::Internal(Box::new(err)))?
+    .with_root_certificates(roots)
+    .with_no_client_auth();
+    let mut http = HttpConnector::new_with_resolver(Resolver { allow_private });
+    http.enforce_http(false);
+    http.set_connect_timeout(Some(ATTEMPT_TIMEOUT));
+    let https = hyper_rustls::HttpsConnectorBuilder::new()
+        .with_tls_config(tls)
+        .https_or_http()
+        .enable_http1()
+        .wrap_connector(http);
+    Ok(Client::builder(TokioExecutor::new()).build(https))
+}

@@ -1,0 +1,62 @@
+//! Primary-surface objects made from the service's records: what handlers answer and what
+//! webhook events carry as their `data`, one encoding for both.
+
+use super::{Chain, Conversion, RedirectRule};
+use crate::clock::format_rfc3339;
+use crate::model;
+use crate::service::ChainView;
+use crate::store;
+
+impl From<&ChainView> for Chain {
+    fn from(view: &ChainView) -> Self {
+        let c = &view.chain;
+        Chain {
+            id: c.id.0,
+            code: c.code.clone(),
+            status: view.status.code(),
+            status_label: view.status.label().into(),
+            target_url: c.target_url.clone(),
+            chain_type: c.kind.code(),
+            sub_type: c.sub_type,
+            domain_id: c.domain.id.0,
+            chain_title: c.title.clone(),
+            valid_time: c.valid_time,
+            render_url: c.render_url(),
+            group_id: c.group_ids.first().map(|g| g.0),
+            rules: c.rules.iter().map(RedirectRule::from).collect(),
+            pv_today: view.views.today,
+            pv_history: view.views.history,
+            created_at: format_rfc3339(c.created_at),
+            updated_at: format_rfc3339(c.updated_at),
+        }
+    }
+}
+
+impl From<&model::RedirectRule> for RedirectRule {
+    fn from(rule: &model::RedirectRule) -> Self {
+        RedirectRule {
+            device: rule.device.map(|d| d.name().to_owned()),
+            country: rule.country.clone(),
+            language: rule.language.clone(),
+            query: (!rule.query.is_empty()).then(|| rule.query.clone()),
+            target_url: rule.target_url.clone(),
+        }
+    }
+}
+
+impl From<&store::Conversion> for Conversion {
+    fn from(c: &store::Conversion) -> Self {
+        Conversion {
+            event_id: c.event_id.clone(),
+            chain_id: c.chain_id.0,
+            conv_type: c.conv_type.clone(),
+            out_id: c.out_id.clone(),
+            clickid: c.clickid.clone(),
+            platform: c.platform.clone(),
+            ad_platform: c.ad_platform.clone(),
+            external_userid: c.external_userid.clone(),
+            value_cents: c.value_cents,
+            created_at: format_rfc3339(c.created_at),
+        }
+    }
+}

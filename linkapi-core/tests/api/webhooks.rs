@@ -1,0 +1,472 @@
+//! Webhooks: endpoints over the API, events from the writes they report, signed as Standard
+//! Webhooks, retried on failure, and never sent to private addresses unless allowed.
+
+use std::collections::VecDeque;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use bytes::Bytes;
+use http_body_util::{BodyExt as _, Full};
+use linkapi_core::webhooks::Secret;
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+
+use crate::support::{Options, TestServer, within};
+
+const WEBHOOK_SCOPES: &[&str] = &[
+    "chains:read",
+    "chains:write",
+    "conversions:write",
+    "webhooks:read",
+    "webhooks:write",
+];
+
+/// One request the receiver took.
+#[derive(Debug, Clone)]
+struct Received {
+    id: String,
+    timestamp: String,
+    signature: String,
+    body: Vec<u8>,
+}
+
+impl Received {
+    fn json(&self) -> Value {
+        serde_json::from_slice(&self.body).expect("a JSON body")
+    }
+
+    /// Checks the signature with `secret` as a Standard Webhooks receiver does, at the
+    /// signed time.
+    fn verifies_with(&self, secret: &str) -> bool {
+        let secret = Secret::parse(secret).expect("a secret");
+        let now: i64 = self.timestamp.parse().expect("a timestamp");
+        secret
+            .verify(&self.id, &self.timestamp, &self.signature, &self.body, now)
+            .is_ok()
+    }
+}
+
+/// A webhook receiver on loopback: an HTTP/1.1 server that records every request and answers
+/// with the statuses queued, then 204.
+struct Receiver {
+    addr: SocketAddr,
+    answers: Arc<Mutex<VecDeque<u16>>>,
+    received: mpsc::UnboundedReceiver<Received>,
+}
+
+impl Receiver {
+    async fn start() -> Receiver {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let addr = listener.local_addr().expect("addr");
+        let answers: Arc<Mutex<VecDeque<u16>>> = Arc::default();
+        let (sent, received) = mpsc::unbounded_channel();
+        let queued = answers.clone();
+        tokio::spawn(async move {
+            loop {
+                let Ok((stream, _)) = listener.accept().await else {
+                    return;
+                };
+                let (sent, queued) = (sent.clone(), queued.clone());
+                tokio::spawn(async move {
+                    let service = hyper::service::service_fn(
+                        move |req: hyper::Request<hyper::body::Incoming>| {
+                            let (sent, queued) = (sent.clone(), queued.clone());
+                            async move {
+                                let header = |name: &str| {
+                                    req.headers()
+                                        .get(name)
+                                        .and_then(|v| v.to_str().ok())
+                                        .unwrap_or_default()
+                                        .to_owned()
+                                };
+                                let (id, timestamp, signature) = (
+                                    header("webhook-id"),
+                                    header("webhook-timestamp"),
+                                    header("webhook-signature"),
+                                );
+                                let body = req.into_body().collect().await?.to_bytes().to_vec();
+                                let _ = sent.send(Received {
+                                    id,
+                                    timestamp,
+                                    signature,
+                                    body,
+                                });
+                                let status =
+                                    queued.lock().expect("answers").pop_front().unwrap_or(204);
+                                Ok::<_, hyper::Error>(
+                                    hyper::Response::builder()
+                                        .status(status)
+                                        .body(Full::new(Bytes::from_static(b"ok")))
+                                        .expect("a response"),
+                                )
+                            }
+                        },
+                    );
+                    let _ = hyper::server::conn::http1::Builder::new()
+                        .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
+                        .await;
+                });
+            }
+        });
+        Receiver {
+            addr,
+            answers,
+            received,
+        }
+    }
+
+    fn url(&self) -> String {
+        format!("http://{}/hooks", self.addr)
+    }
+
+    fn answer_next(&self, statuses: &[u16]) {
+        self.answers
+            .lock()
+            .expect("answers")
+            .extend(statuses.iter().copied());
+    }
+
+    /// The next request, within a few seconds.
+    async fn next(&mut self) -> Received {
+        tokio::time::timeout(Duration::from_secs(10), self.received.recv())
+            .await
+            .expect("a delivery in time")
+            .expect("the receiver runs")
+    }
+
+    /// Whether nothing arrives for a moment.
+    async fn stays_quiet(&mut self) -> bool {
+        tokio::time::timeout(Duration::from_millis(400), self.received.recv())
+            .await
+            .is_err()
+    }
+}
+
+async fn register(server: &TestServer, key: &str, url: &str, events: &[&str]) -> Value {
+    let reply = server
+        .post("/webhooks", key, json!({"url": url, "events": events}))
+        .await;
+    assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text);
+    reply.body["data"].clone()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chain_and_conversion_events_are_signed_and_sent_as_they_happen() {
+    let server = TestServer::start().await;
+    let (_, key) = server.user_with_key("hooked", WEBHOOK_SCOPES).await;
+    let mut receiver = Receiver::start().await;
+    let hook = register(
+        &server,
+        &key,
+        &receiver.url(),
+        &[
+            "chain.created",
+            "chain.updated",
+            "chain.deleted",
+            "conversion.created",
+        ],
+    )
+    .await;
+    let secret = hook["secret"]
+        .as_str()
+        .expect("the secret, once")
+        .to_owned();
+    assert!(secret.starts_with("whsec_"));
+    assert_eq!(hook["enabled"], true);
+
+    let chain = server
+        .create_chain(&key, json!({"target_url": "https://example.com/a"}))
+        .await;
+    let created = receiver.next().await;
+    assert!(created.verifies_with(&secret), "{created:?}");
+    assert!(created.id.starts_with("msg_"));
+    let body = created.json();
+    assert_eq!(body["type"], "chain.created");
+    assert_eq!(body["data"], chain, "the chain as the API answered it");
+    assert!(body["timestamp"].as_str().is_some_and(|t| t.ends_with('Z')));
+
+    let id = chain["id"].as_i64().expect("id");
+    let edited = server
+        .patch(
+            &format!("/chains/{id}"),
+            &key,
+            json!({"chain_title": "renamed"}),
+        )
+        .await;
+    assert_eq!(edited.status, StatusCode::OK);
+    let updated = receiver.next().await.json();
+    assert_eq!(updated["type"], "chain.updated");
+    assert_eq!(updated["data"]["chain_title"], "renamed");
+
+    let bulk = server
+        .post(
+            "/chains/bulk",
+            &key,
+            json!({"chains": [{"target_url": "https://example.com/b"}, {"target_url": "https://example.com/c"}]}),
+        )
+        .await;
+    assert_eq!(bulk.status, StatusCode::OK, "{}", bulk.text);
+    let mut bulk_codes: Vec<String> = Vec::new();
+    for _ in 0..2 {
+        let event = receiver.next().await.json();
+        assert_eq!(event["type"], "chain.created");
+        bulk_codes.push(event["data"]["code"].as_str().expect("code").to_owned());
+    }
+    let mut answered: Vec<String> = bulk.body["data"]["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|r| r["chain"]["code"].as_str().expect("code").to_owned())
+        .collect();
+    bulk_codes.sort();
+    answered.sort();
+    assert_eq!(bulk_codes, answered);
+
+    // A conversion is reported once; its duplicate reports nothing.
+    let report = json!({"chain_id": id, "conv_type": "purchase", "out_id": "order-1"});
+    for _ in 0..2 {
+        let reply = server
+            .post(
+                "/openapi/v1/adcallback/tiktok/conversions",
+                &key,
+                report.clone(),
+            )
+            .await;
+        assert_eq!(reply.body["status"], 1, "{}", reply.text);
+    }
+    let conversion = receiver.next().await.json();
+    assert_eq!(conversion["type"], "conversion.created");
+    assert_eq!(conversion["data"]["out_id"], "order-1");
+    assert_eq!(conversion["data"]["chain_id"], id);
+
+    let deleted = server.delete(&format!("/chains/{id}"), &key).await;
+    assert_eq!(deleted.status, StatusCode::OK);
+    let event = receiver.next().await.json();
+    assert_eq!(
+        event["type"], "chain.deleted",
+        "not a second conversion: {event}"
+    );
+    assert_eq!(event["data"]["id"], id);
+    assert!(receiver.stays_quiet().await);
+
+    // Every attempt is listed, newest first.
+    let hook_id = hook["id"].as_i64().expect("id");
+    let deliveries = server
+        .get(&format!("/webhooks/{hook_id}/deliveries"), &key)
+        .await;
+    assert_eq!(deliveries.status, StatusCode::OK, "{}", deliveries.text);
+    let data = deliveries.primary_data();
+    assert_eq!(data["total"], 6);
+    let first = &data["list"][0];
+    assert_eq!(first["event_type"], "chain.deleted");
+    assert_eq!(
+        (first["ok"].clone(), first["status"].clone()),
+        (json!(true), json!(204))
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_delivery_is_sent_again_until_it_is_taken() {
+    let server = TestServer::start().await;
+    let (_, key) = server.user_with_key("retried", WEBHOOK_SCOPES).await;
+    let mut receiver = Receiver::start().await;
+    receiver.answer_next(&[500]);
+    let hook = register(&server, &key, &receiver.url(), &["chain.created"]).await;
+    server
+        .create_chain(&key, json!({"target_url": "https://example.com/r"}))
+        .await;
+    let first = receiver.next().await;
+    // Not again before its time (the first retry is 5 s later, give or take a fifth).
+    assert!(receiver.stays_quiet().await);
+    server.clock.advance(7);
+    let second = receiver.next().await;
+    assert_eq!(second.id, first.id, "the same event");
+    assert_eq!(second.body, first.body);
+    assert!(receiver.stays_quiet().await, "taken: not sent a third time");
+    let hook_id = hook["id"].as_i64().expect("id");
+    let failed = server
+        .get(&format!("/webhooks/{hook_id}/deliveries?failed=true"), &key)
+        .await;
+    let list = failed.primary_data()["list"]
+        .as_array()
+        .expect("list")
+        .clone();
+    assert_eq!(list.len(), 1);
+    assert_eq!(list[0]["status"], 500);
+    assert_eq!(list[0]["error"], "answered 500");
+    let all = server
+        .get(&format!("/webhooks/{hook_id}/deliveries"), &key)
+        .await;
+    assert_eq!(all.primary_data()["total"], 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn endpoints_are_managed_by_their_owner_alone() {
+    let server = TestServer::start().await;
+    let (_, key) = server.user_with_key("owner", WEBHOOK_SCOPES).await;
+    let (_, other) = server.user_with_key("other", WEBHOOK_SCOPES).await;
+    let (_, chains_only) = server
+        .user_with_key("no-hooks", &["chains:read", "chains:write"])
+        .await;
+    let mut receiver = Receiver::start().await;
+    let hook = register(&server, &key, &receiver.url(), &["chain.created"]).await;
+    let id = hook["id"].as_i64().expect("id");
+    let path = format!("/webhooks/{id}");
+
+    // Listed and read without the secret.
+    let listed = server.get("/webhooks", &key).await;
+    assert_eq!(listed.primary_data().as_array().map(Vec::len), Some(1));
+    assert!(listed.primary_data()[0].get("secret").is_none());
+    let read = server.get(&path, &key).await;
+    assert!(read.primary_data().get("secret").is_none());
+    assert_eq!(read.primary_data()["events"], json!(["chain.created"]));
+
+    // Another user's id answers as a missing one; a key without the scope is refused.
+    for reply in [
+        server.get(&path, &other).await,
+        server.patch(&path, &other, json!({"enabled": false})).await,
+        server.delete(&path, &other).await,
+        server
+            .post(&format!("{path}/test"), &other, json!({}))
+            .await,
+        server.get(&format!("{path}/deliveries"), &other).await,
+    ] {
+        reply.assert_primary_error(StatusCode::NOT_FOUND, "not_found");
+    }
+    server
+        .get("/webhooks", &chains_only)
+        .await
+        .assert_primary_error(StatusCode::FORBIDDEN, "forbidden");
+
+    // Bad input changes nothing.
+    for (body, code) in [
+        (
+            json!({"url": "ftp://example.com/x", "events": ["chain.created"]}),
+            "invalid_webhook_url",
+        ),
+        (
+            json!({"url": receiver.url(), "events": []}),
+            "invalid_events",
+        ),
+        (
+            json!({"url": receiver.url(), "events": ["chain.exploded"]}),
+            "invalid_field",
+        ),
+    ] {
+        let reply = server.post("/webhooks", &key, body).await;
+        assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{}", reply.text);
+        assert_eq!(reply.body["code"], code, "{}", reply.text);
+    }
+    assert_eq!(
+        server
+            .get("/webhooks", &key)
+            .await
+            .primary_data()
+            .as_array()
+            .map(Vec::len),
+        Some(1)
+    );
+
+    // A test event reaches this endpoint; a disabled endpoint gets nothing.
+    let tested = server.post(&format!("{path}/test"), &key, json!({})).await;
+    assert_eq!(tested.status, StatusCode::OK, "{}", tested.text);
+    let test = receiver.next().await;
+    assert_eq!(test.json()["type"], "webhook.test");
+    assert_eq!(
+        test.id,
+        tested.primary_data()["event_id"].as_str().expect("id")
+    );
+    let disabled = server.patch(&path, &key, json!({"enabled": false})).await;
+    assert_eq!(disabled.primary_data()["enabled"], false);
+    server
+        .create_chain(&key, json!({"target_url": "https://example.com/quiet"}))
+        .await;
+    assert!(receiver.stays_quiet().await);
+    server
+        .post(&format!("{path}/test"), &key, json!({}))
+        .await
+        .assert_primary_error(StatusCode::CONFLICT, "webhook_disabled");
+    server.patch(&path, &key, json!({"enabled": true})).await;
+
+    // After a rotation both secrets sign, for a day.
+    let old = hook["secret"].as_str().expect("secret").to_owned();
+    let rotated = server
+        .post(&format!("{path}/rotate-secret"), &key, json!({}))
+        .await;
+    assert_eq!(rotated.status, StatusCode::OK, "{}", rotated.text);
+    let new = rotated.primary_data()["secret"]
+        .as_str()
+        .expect("secret")
+        .to_owned();
+    assert_ne!(new, old);
+    server
+        .create_chain(&key, json!({"target_url": "https://example.com/rotated"}))
+        .await;
+    let signed = receiver.next().await;
+    assert!(signed.verifies_with(&new) && signed.verifies_with(&old));
+    server.clock.advance(24 * 3600 + 1);
+    server
+        .create_chain(&key, json!({"target_url": "https://example.com/later"}))
+        .await;
+    let later = receiver.next().await;
+    assert!(later.verifies_with(&new) && !later.verifies_with(&old));
+
+    // Deleted: gone, and sent nothing more.
+    assert_eq!(server.delete(&path, &key).await.status, StatusCode::OK);
+    server
+        .get(&path, &key)
+        .await
+        .assert_primary_error(StatusCode::NOT_FOUND, "not_found");
+    server
+        .create_chain(&key, json!({"target_url": "https://example.com/after"}))
+        .await;
+    assert!(receiver.stays_quiet().await);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn private_addresses_are_refused_unless_allowed() {
+    let server = TestServer::start_with(Options {
+        webhook_allow_private: false,
+        ..Options::default()
+    })
+    .await;
+    let (_, key) = server.user_with_key("careful", WEBHOOK_SCOPES).await;
+    for url in [
+        "http://127.0.0.1:9/hooks",
+        "http://localhost:9/hooks",
+        "http://10.1.2.3/hooks",
+        "http://169.254.169.254/latest/meta-data",
+        "http://[::1]:9/hooks",
+        "http://[::ffff:127.0.0.1]/hooks",
+    ] {
+        let reply = server
+            .post(
+                "/webhooks",
+                &key,
+                json!({"url": url, "events": ["chain.created"]}),
+            )
+            .await;
+        assert_eq!(
+            reply.status,
+            StatusCode::BAD_REQUEST,
+            "{url}: {}",
+            reply.text
+        );
+        assert_eq!(reply.body["code"], "invalid_webhook_url", "{url}");
+    }
+    assert!(
+        within(Duration::from_secs(1), || async {
+            server
+                .get("/webhooks", &key)
+                .await
+                .primary_data()
+                .as_array()
+                .is_some_and(Vec::is_empty)
+        })
+        .await
+    );
+}
