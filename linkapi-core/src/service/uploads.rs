@@ -23,11 +23,13 @@ use sha2::{Digest, Sha256};
 use tokio::io::AsyncWriteExt;
 
 use super::chains::PageWindow;
+use super::webhooks;
 use super::{App, BodyError, Principal};
 use crate::blob::{BlobBackend, BlobStore, ByteStream, Placement, STAGING_MAX_AGE};
 use crate::error::{Error, Result};
 use crate::image::{ImageCheck, ImageError, ImageLimits};
-use crate::model::{Upload, UploadId};
+use crate::model::{EventType, Upload, UploadId};
+use crate::wire::primary as wire;
 
 use crate::store::{BlobRecord, NewUpload, Page, StoreError, UploadClaim};
 
@@ -334,10 +336,27 @@ impl App {
             .blobs()
             .place(&received.staging, &received.object_key)
             .await;
+        let upload = Upload {
+            id,
+            user_id: new.user_id,
+            object_key: new.object_key,
+            content_type: new.content_type,
+            size_bytes: new.size_bytes,
+            file_name: new.file_name,
+            created_at: new.created_at,
+        };
+        let data = wire::Upload::located(&upload, self.file_url(&upload.object_key));
+        let (user, at) = (upload.user_id, upload.created_at);
         let stored = match placed {
             Ok(()) => {
-                self.transact(move |tx| Box::pin(async move { tx.finish_upload(id).await }))
-                    .await
+                self.transact(move |tx| {
+                    let data = data.clone();
+                    Box::pin(async move {
+                        tx.finish_upload(id).await?;
+                        webhooks::emit(tx, user, EventType::UploadCreated, at, &data).await
+                    })
+                })
+                .await
             }
             Err(err) => {
                 tracing::error!(error = %err, "placing an upload failed");
@@ -349,15 +368,8 @@ impl App {
             self.remove_upload(who.user_id, id, true).await.ok();
             return Err(err.into());
         }
-        Ok(Upload {
-            id,
-            user_id: new.user_id,
-            object_key: new.object_key,
-            content_type: new.content_type,
-            size_bytes: new.size_bytes,
-            file_name: new.file_name,
-            created_at: new.created_at,
-        })
+        self.events_committed(user);
+        Ok(upload)
     }
 
     /// A page of the caller's uploads, newest first.

@@ -470,3 +470,173 @@ async fn private_addresses_are_refused_unless_allowed() {
         .await
     );
 }
+
+/// Creates `n` chains for `key` on `server` in one bulk request.
+async fn create_many(server: &TestServer, key: &str, n: usize, tag: &str) {
+    let chains: Vec<Value> = (0..n)
+        .map(|i| json!({"target_url": format!("https://example.com/{tag}/{i}")}))
+        .collect();
+    let reply = server
+        .post("/chains/bulk", key, json!({ "chains": chains }))
+        .await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
+}
+
+/// Takes deliveries until `distinct` different events arrived, then for a moment more;
+/// how many times each event arrived.
+async fn tally(
+    receiver: &mut Receiver,
+    distinct: usize,
+) -> std::collections::HashMap<String, usize> {
+    let mut seen: std::collections::HashMap<String, usize> = Default::default();
+    while seen.len() < distinct {
+        *seen.entry(receiver.next().await.id).or_default() += 1;
+    }
+    while let Ok(Some(late)) =
+        tokio::time::timeout(Duration::from_millis(500), receiver.received.recv()).await
+    {
+        *seen.entry(late.id).or_default() += 1;
+    }
+    seen
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_instances_deliver_each_of_a_thousand_events_exactly_once() {
+    let Some(backend) = crate::support::Backend::postgres() else {
+        return; // PostgreSQL is not installed and not required here.
+    };
+    let options = || Options {
+        max_body_bytes: 1 << 20,
+        ..Options::default()
+    };
+    let first = TestServer::start_on(backend, options()).await;
+    let second = first.start_peer(options()).await;
+    let (_, key) = first.user_with_key("busy", WEBHOOK_SCOPES).await;
+    let mut receiver = Receiver::start().await;
+    register(&first, &key, &receiver.url(), &["chain.created"]).await;
+    // Both instances record events and both workers claim them, at once.
+    tokio::join!(
+        create_many(&first, &key, 500, "a"),
+        create_many(&second, &key, 500, "b"),
+    );
+    let seen = tally(&mut receiver, 1_000).await;
+    assert_eq!(seen.len(), 1_000);
+    let repeated: Vec<_> = seen.iter().filter(|(_, n)| **n > 1).collect();
+    assert!(repeated.is_empty(), "sent more than once: {repeated:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_instances_deliver_every_event_at_least_once_when_the_receiver_fails() {
+    let Some(backend) = crate::support::Backend::postgres() else {
+        return; // PostgreSQL is not installed and not required here.
+    };
+    let options = || Options {
+        max_body_bytes: 1 << 20,
+        ..Options::default()
+    };
+    let first = TestServer::start_on(backend, options()).await;
+    let second = first.start_peer(options()).await;
+    let (_, key) = first.user_with_key("flaky", WEBHOOK_SCOPES).await;
+    let mut receiver = Receiver::start().await;
+    // The first 40 requests fail; those events come again once their retry is due.
+    receiver.answer_next(&[500; 40]);
+    register(&first, &key, &receiver.url(), &["chain.created"]).await;
+    tokio::join!(
+        create_many(&first, &key, 100, "a"),
+        create_many(&second, &key, 100, "b"),
+    );
+    let mut seen: std::collections::HashMap<String, usize> = Default::default();
+    let mut take = |received: Received| *seen.entry(received.id).or_default() += 1;
+    // Every event's first attempt (40 of them refused) ...
+    for _ in 0..200 {
+        take(receiver.next().await);
+    }
+    // ... then, once their retries are due, the refused ones again.
+    first.clock.advance(10);
+    for _ in 0..40 {
+        take(receiver.next().await);
+    }
+    assert!(receiver.stays_quiet().await);
+    assert_eq!(seen.len(), 200, "every event arrived");
+    assert_eq!(seen.values().filter(|n| **n == 2).count(), 40, "{seen:?}");
+    assert!(seen.values().all(|n| *n <= 2), "{seen:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_upload_is_reported_once_with_the_object_the_api_answered() {
+    let server = TestServer::start().await;
+    let mut scopes = WEBHOOK_SCOPES.to_vec();
+    scopes.extend(crate::uploads::UPLOAD_SCOPES);
+    let (_, key) = server.user_with_key("uploader", &scopes).await;
+    let mut receiver = Receiver::start().await;
+    register(&server, &key, &receiver.url(), &["upload.created"]).await;
+    let bytes = crate::images::png("hooked", 1);
+    let reply = crate::uploads::upload(&server, &key, "a.png", bytes.clone(), "image/png").await;
+    assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text);
+    let event = receiver.next().await.json();
+    assert_eq!(event["type"], "upload.created");
+    assert_eq!(&event["data"], reply.primary_data());
+    // The same bytes again are the same upload: nothing new to report.
+    let again = crate::uploads::upload(&server, &key, "a.png", bytes, "image/png").await;
+    assert_eq!(
+        again.primary_data()["file_id"],
+        reply.primary_data()["file_id"]
+    );
+    assert!(receiver.stays_quiet().await);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chains_of_every_kind_and_surface_are_reported() {
+    let server = TestServer::start().await;
+    let mut scopes = WEBHOOK_SCOPES.to_vec();
+    scopes.extend(crate::page_chains::WX_SCOPES);
+    let (_, key) = server.user_with_key("everywhere", &scopes).await;
+    let mut receiver = Receiver::start().await;
+    register(
+        &server,
+        &key,
+        &receiver.url(),
+        &["chain.created", "chain.deleted"],
+    )
+    .await;
+    // The compatibility surface.
+    let compat = server
+        .post(
+            "/openapi/v1/chain/create",
+            &key,
+            json!({"chain_title": "Old", "target_url": "https://example.com/old"}),
+        )
+        .await;
+    let render_url = compat.compat_result()["render_url"].clone();
+    let event = receiver.next().await.json();
+    assert_eq!(
+        (event["type"].clone(), event["data"]["render_url"].clone()),
+        (json!("chain.created"), render_url)
+    );
+    // A messaging-app chain, created and deleted.
+    let wx = crate::page_chains::create_wx(
+        &server,
+        &key,
+        json!({"chain_title": "Join us", "scan_qr_url": "https://cdn.example.com/qr.png"}),
+    )
+    .await;
+    let event = receiver.next().await.json();
+    assert_eq!(event["type"], "chain.created");
+    assert_eq!(
+        (event["data"]["id"].clone(), event["data"]["type"].clone()),
+        (wx["id"].clone(), json!(2))
+    );
+    let id = wx["id"].as_i64().expect("id");
+    assert!(
+        server
+            .delete(&format!("/wx-chains/{id}"), &key)
+            .await
+            .status
+            .is_success()
+    );
+    let event = receiver.next().await.json();
+    assert_eq!(
+        (event["type"].clone(), event["data"]["id"].clone()),
+        (json!("chain.deleted"), json!(id))
+    );
+}

@@ -9,7 +9,6 @@ use http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use super::Call;
 use super::PublicCall;
 use crate::blob::Placement;
-use crate::clock::format_rfc3339;
 use crate::error::{Error, Result};
 use crate::http::request::{multipart_request, next_part, part_bytes, path_id, query};
 use crate::http::response::{Body, full, streamed};
@@ -33,15 +32,7 @@ const FILE_CSP: &str = "default-src 'none'; img-src 'self'; style-src 'unsafe-in
 const REDIRECT_CACHE: &str = "private, max-age=60";
 
 fn upload_out(app: &App, u: &Upload) -> wire::Upload {
-    wire::Upload {
-        file_id: u.id.0,
-        object_key: u.object_key.clone(),
-        size_bytes: u.size_bytes,
-        url: app.file_url(&u.object_key),
-        content_type: u.content_type.clone(),
-        file_name: u.file_name.clone(),
-        created_at: format_rfc3339(u.created_at),
-    }
+    wire::Upload::located(u, app.file_url(&u.object_key))
 }
 
 /// The name a part gives its file; `file` when it gives none.

@@ -1,7 +1,7 @@
 //! Primary-surface objects made from the service's records: what handlers answer and what
 //! webhook events carry as their `data`, one encoding for both.
 
-use super::{Chain, Conversion, RedirectRule};
+use super::{Chain, Conversion, RedirectRule, Upload};
 use crate::clock::format_rfc3339;
 use crate::model;
 use crate::service::ChainView;
@@ -57,6 +57,21 @@ impl From<&store::Conversion> for Conversion {
             external_userid: c.external_userid.clone(),
             value_cents: c.value_cents,
             created_at: format_rfc3339(c.created_at),
+        }
+    }
+}
+
+impl Upload {
+    /// An upload as answered, its file served at `url`.
+    pub(crate) fn located(u: &model::Upload, url: String) -> Self {
+        Upload {
+            file_id: u.id.0,
+            object_key: u.object_key.clone(),
+            size_bytes: u.size_bytes,
+            url,
+            content_type: u.content_type.clone(),
+            file_name: u.file_name.clone(),
+            created_at: format_rfc3339(u.created_at),
         }
     }
 }
