@@ -15,54 +15,49 @@ use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::client::legacy::connect::dns::Name;
 use hyper_util::rt::TokioExecutor;
 
+use crate::codes::validate_target_url;
 use crate::error::{Error, Result};
 use crate::webhooks::is_public;
 
-/// Longest endpoint URL.
-pub(crate) const MAX_URL_LEN: usize = 2_048;
 /// How long one attempt may take, connecting and answering.
 pub(crate) const ATTEMPT_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// Why an endpoint's URL is refused (400 `invalid_webhook_url`).
-fn refuse(why: impl std::fmt::Display) -> Error {
-    Error::bad_request("invalid_webhook_url", format!("webhook url {why}"))
-}
-
-/// `url` checked: an absolute http(s) URL with a host, resolving (now) only to public
-/// addresses unless `allow_private`.
+/// `url` checked: written as a chain's `target_url` must be (400 `invalid_webhook_url`
+/// otherwise, as the schema states), and resolving now only to public addresses unless
+/// `allow_private` (422 `webhook_url_not_public`: it depends on the world, not the request).
 ///
 /// # Errors
-/// 400 `invalid_webhook_url` saying what is wrong.
+/// As above, saying what is wrong.
 pub(crate) async fn check_url(url: &str, allow_private: bool) -> Result<url::Url> {
-    if url.len() > MAX_URL_LEN {
-        return Err(refuse(format_args!("is longer than {MAX_URL_LEN} bytes")));
-    }
-    let parsed = url::Url::parse(url).map_err(|err| refuse(format_args!("is not a URL: {err}")))?;
-    if !matches!(parsed.scheme(), "http" | "https") {
-        return Err(refuse("must be http or https"));
-    }
-    let Some(host) = parsed.host() else {
-        return Err(refuse("has no host"));
-    };
+    let checked = validate_target_url(url).map_err(|err| {
+        Error::bad_request(
+            "invalid_webhook_url",
+            err.to_string().replacen("target_url", "url", 1),
+        )
+    })?;
+    let parsed = url::Url::parse(&checked)
+        .map_err(|err| Error::bad_request("invalid_webhook_url", format!("url {err}")))?;
     if allow_private {
         return Ok(parsed);
     }
+    let refuse = |why: String| Error::unprocessable("webhook_url_not_public", why);
     let port = parsed.port_or_known_default().unwrap_or(443);
-    let addresses: Vec<IpAddr> = match host {
-        url::Host::Ipv4(ip) => vec![IpAddr::V4(ip)],
-        url::Host::Ipv6(ip) => vec![IpAddr::V6(ip)],
-        url::Host::Domain(name) => tokio::net::lookup_host((name, port))
+    let addresses: Vec<IpAddr> = match parsed.host() {
+        Some(url::Host::Ipv4(ip)) => vec![IpAddr::V4(ip)],
+        Some(url::Host::Ipv6(ip)) => vec![IpAddr::V6(ip)],
+        Some(url::Host::Domain(name)) => tokio::net::lookup_host((name, port))
             .await
-            .map_err(|err| refuse(format_args!("host {name} does not resolve: {err}")))?
+            .map_err(|err| refuse(format!("url host {name} does not resolve: {err}")))?
             .map(|a| a.ip())
             .collect(),
+        None => Vec::new(),
     };
     if addresses.is_empty() {
-        return Err(refuse(format_args!("host {host} has no address")));
+        return Err(refuse("url host has no address".into()));
     }
     if let Some(private) = addresses.iter().find(|ip| !is_public(**ip)) {
-        return Err(refuse(format_args!(
-            "host {host} is a private, loopback, link-local or otherwise non-public address \
+        return Err(refuse(format!(
+            "url host is a loopback, private, link-local or otherwise non-public address \
              ({private}); webhooks go to public addresses only"
         )));
     }
@@ -157,4 +152,37 @@ pub(crate) fn http_client(allow_private: bool) -> Result<HttpClient> {
         .enable_http1()
         .wrap_connector(http);
     Ok(Client::builder(TokioExecutor::new()).build(https))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::str::FromStr;
+
+    use hyper_util::client::legacy::connect::dns::Name;
+    use tower_service::Service as _;
+
+    use super::{Resolver, literal_is_refused};
+
+    #[tokio::test]
+    async fn connections_resolve_to_public_addresses_only() {
+        let localhost = Name::from_str("localhost").expect("a name");
+        // What registration refused is refused again when connecting (DNS rebinding).
+        let refused = Resolver {
+            allow_private: false,
+        }
+        .call(localhost.clone())
+        .await;
+        assert!(refused.is_err_and(|e| e.to_string().contains("no public address")));
+        let allowed = Resolver {
+            allow_private: true,
+        }
+        .call(localhost)
+        .await
+        .expect("resolved");
+        assert!(allowed.into_iter().any(|a| a.ip().is_loopback()));
+        assert!(literal_is_refused("http://127.0.0.1:8080/x", false));
+        assert!(literal_is_refused("http://[fd00:ec2::254]/x", false));
+        assert!(!literal_is_refused("http://127.0.0.1:8080/x", true));
+        assert!(!literal_is_refused("https://example.com/x", false));
+    }
 }

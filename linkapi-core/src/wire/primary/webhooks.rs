@@ -44,10 +44,11 @@ impl WebhookEvent {
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreateWebhook {
-    /// Where events are posted: an http(s) URL whose host is a public address.
+    /// Where events are posted: an http(s) URL as a chain's `target_url`, whose host is a
+    /// public address.
     #[schemars(
-        regex(pattern = "^[Hh][Tt][Tt][Pp][Ss]?://[^\\s]+$"),
-        length(max = 2048)
+        regex(pattern = super::super::URL_PATTERN),
+        length(max = crate::codes::MAX_URL_LEN)
     )]
     pub url: String,
     /// What to send.
@@ -66,8 +67,8 @@ pub struct UpdateWebhook {
     /// A new URL.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(
-        regex(pattern = "^[Hh][Tt][Tt][Pp][Ss]?://[^\\s]+$"),
-        length(max = 2048)
+        regex(pattern = super::super::URL_PATTERN),
+        length(max = crate::codes::MAX_URL_LEN)
     )]
     pub url: Option<String>,
     /// New subscriptions, replacing the old.
