@@ -35,6 +35,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand workchat 'Work-chat chains, your assembly list and customer-transfer results'
             cand conversion 'Report ad conversions for a chain and list what was recorded'
             cand template 'List the jump-page templates you may use'
+            cand webhook 'Send events of your writes to your own endpoints, and receive them locally'
             cand upload 'Upload images (many at once, with progress bars), list and delete uploads'
             cand admin 'Manage users, API keys and domains (needs a key with scope admin)'
             cand serve 'Run the server locally (same flags as linkapi-server)'
@@ -792,6 +793,159 @@ set edit:completion:arg-completer[linkapi] = {|@words|
         }
         &'linkapi;template;help;help'= {
         }
+        &'linkapi;webhook'= {
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand add 'Register an endpoint for events of your writes; prints its signing secret once'
+            cand list 'List your endpoints'
+            cand info 'Show one endpoint'
+            cand edit 'Change an endpoint''s URL, events or description, or turn it off and on'
+            cand delete 'Delete an endpoint, its pending deliveries and its history'
+            cand test 'Send a webhook.test event to an endpoint'
+            cand rotate-secret 'Give an endpoint a new signing secret; the old one keeps signing for 24 hours'
+            cand deliveries 'List the attempts to deliver to an endpoint, newest first'
+            cand listen 'Receive webhooks locally and print them as they arrive, checking their signatures'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'linkapi;webhook;add'= {
+            cand --events 'Events to send, comma-separated'
+            cand --description 'A note on what the endpoint is for'
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;webhook;list'= {
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;webhook;info'= {
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;webhook;edit'= {
+            cand --url 'A new URL'
+            cand --events 'New events, replacing the old, comma-separated'
+            cand --description 'A new note; "" clears it'
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --enable 'Send events again'
+            cand --disable 'Send no events (and drop those not yet delivered)'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;webhook;delete'= {
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand -y 'Do not ask for confirmation'
+            cand --yes 'Do not ask for confirmation'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;webhook;test'= {
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;webhook;rotate-secret'= {
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;webhook;deliveries'= {
+            cand --page 'Page, from 1'
+            cand --limit 'Attempts per page (at most 100)'
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --failed 'Only attempts that were not answered 2xx'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;webhook;listen'= {
+            cand --port 'Port to listen on, on 127.0.0.1'
+            cand --secret 'The endpoint''s signing secret; without one nothing is verified'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --json 'Print each event''s body as one JSON line, nothing else'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;webhook;help'= {
+            cand add 'Register an endpoint for events of your writes; prints its signing secret once'
+            cand list 'List your endpoints'
+            cand info 'Show one endpoint'
+            cand edit 'Change an endpoint''s URL, events or description, or turn it off and on'
+            cand delete 'Delete an endpoint, its pending deliveries and its history'
+            cand test 'Send a webhook.test event to an endpoint'
+            cand rotate-secret 'Give an endpoint a new signing secret; the old one keeps signing for 24 hours'
+            cand deliveries 'List the attempts to deliver to an endpoint, newest first'
+            cand listen 'Receive webhooks locally and print them as they arrive, checking their signatures'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'linkapi;webhook;help;add'= {
+        }
+        &'linkapi;webhook;help;list'= {
+        }
+        &'linkapi;webhook;help;info'= {
+        }
+        &'linkapi;webhook;help;edit'= {
+        }
+        &'linkapi;webhook;help;delete'= {
+        }
+        &'linkapi;webhook;help;test'= {
+        }
+        &'linkapi;webhook;help;rotate-secret'= {
+        }
+        &'linkapi;webhook;help;deliveries'= {
+        }
+        &'linkapi;webhook;help;listen'= {
+        }
+        &'linkapi;webhook;help;help'= {
+        }
         &'linkapi;upload'= {
             cand --dir 'Upload every file in this directory'
             cand --jobs 'Files uploaded at once (1 to 32)'
@@ -1435,6 +1589,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand workchat 'Work-chat chains, your assembly list and customer-transfer results'
             cand conversion 'Report ad conversions for a chain and list what was recorded'
             cand template 'List the jump-page templates you may use'
+            cand webhook 'Send events of your writes to your own endpoints, and receive them locally'
             cand upload 'Upload images (many at once, with progress bars), list and delete uploads'
             cand admin 'Manage users, API keys and domains (needs a key with scope admin)'
             cand serve 'Run the server locally (same flags as linkapi-server)'
@@ -1555,6 +1710,35 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand list 'List the templates offered to you, and which your chains use'
         }
         &'linkapi;help;template;list'= {
+        }
+        &'linkapi;help;webhook'= {
+            cand add 'Register an endpoint for events of your writes; prints its signing secret once'
+            cand list 'List your endpoints'
+            cand info 'Show one endpoint'
+            cand edit 'Change an endpoint''s URL, events or description, or turn it off and on'
+            cand delete 'Delete an endpoint, its pending deliveries and its history'
+            cand test 'Send a webhook.test event to an endpoint'
+            cand rotate-secret 'Give an endpoint a new signing secret; the old one keeps signing for 24 hours'
+            cand deliveries 'List the attempts to deliver to an endpoint, newest first'
+            cand listen 'Receive webhooks locally and print them as they arrive, checking their signatures'
+        }
+        &'linkapi;help;webhook;add'= {
+        }
+        &'linkapi;help;webhook;list'= {
+        }
+        &'linkapi;help;webhook;info'= {
+        }
+        &'linkapi;help;webhook;edit'= {
+        }
+        &'linkapi;help;webhook;delete'= {
+        }
+        &'linkapi;help;webhook;test'= {
+        }
+        &'linkapi;help;webhook;rotate-secret'= {
+        }
+        &'linkapi;help;webhook;deliveries'= {
+        }
+        &'linkapi;help;webhook;listen'= {
         }
         &'linkapi;help;upload'= {
             cand list 'List your uploads, newest first'

@@ -39,6 +39,7 @@ complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "card" -d 'Card chai
 complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "workchat" -d 'Work-chat chains, your assembly list and customer-transfer results'
 complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "conversion" -d 'Report ad conversions for a chain and list what was recorded'
 complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "template" -d 'List the jump-page templates you may use'
+complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "webhook" -d 'Send events of your writes to your own endpoints, and receive them locally'
 complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "upload" -d 'Upload images (many at once, with progress bars), list and delete uploads'
 complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "admin" -d 'Manage users, API keys and domains (needs a key with scope admin)'
 complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "serve" -d 'Run the server locally (same flags as linkapi-server)'
@@ -562,6 +563,106 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand template; and __fish_see
 complete -c linkapi -n "__fish_linkapi_using_subcommand template; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand template; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the templates offered to you, and which your chains use'
 complete -c linkapi -n "__fish_linkapi_using_subcommand template; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and not __fish_seen_subcommand_from add list info edit delete test rotate-secret deliveries listen help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and not __fish_seen_subcommand_from add list info edit delete test rotate-secret deliveries listen help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and not __fish_seen_subcommand_from add list info edit delete test rotate-secret deliveries listen help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and not __fish_seen_subcommand_from add list info edit delete test rotate-secret deliveries listen help" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and not __fish_seen_subcommand_from add list info edit delete test rotate-secret deliveries listen help" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and not __fish_seen_subcommand_from add list info edit delete test rotate-secret deliveries listen help" -f -a "add" -d 'Register an endpoint for events of your writes; prints its signing secret once'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and not __fish_seen_subcommand_from add list info edit delete test rotate-secret deliveries listen help" -f -a "list" -d 'List your endpoints'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and not __fish_seen_subcommand_from add list info edit delete test rotate-secret deliveries listen help" -f -a "info" -d 'Show one endpoint'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and not __fish_seen_subcommand_from add list info edit delete test rotate-secret deliveries listen help" -f -a "edit" -d 'Change an endpoint\'s URL, events or description, or turn it off and on'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and not __fish_seen_subcommand_from add list info edit delete test rotate-secret deliveries listen help" -f -a "delete" -d 'Delete an endpoint, its pending deliveries and its history'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and not __fish_seen_subcommand_from add list info edit delete test rotate-secret deliveries listen help" -f -a "test" -d 'Send a webhook.test event to an endpoint'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and not __fish_seen_subcommand_from add list info edit delete test rotate-secret deliveries listen help" -f -a "rotate-secret" -d 'Give an endpoint a new signing secret; the old one keeps signing for 24 hours'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and not __fish_seen_subcommand_from add list info edit delete test rotate-secret deliveries listen help" -f -a "deliveries" -d 'List the attempts to deliver to an endpoint, newest first'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and not __fish_seen_subcommand_from add list info edit delete test rotate-secret deliveries listen help" -f -a "listen" -d 'Receive webhooks locally and print them as they arrive, checking their signatures'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and not __fish_seen_subcommand_from add list info edit delete test rotate-secret deliveries listen help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from add" -l events -d 'Events to send, comma-separated' -r -f -a "chain.created\t'A chain was created'
+chain.updated\t'A chain was edited'
+chain.deleted\t'A chain was deleted'
+conversion.created\t'A conversion was recorded'
+channel.exhausted\t'A channel reached its visit limit'
+upload.created\t'An image was uploaded'"
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from add" -l description -d 'A note on what the endpoint is for' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from add" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from add" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from add" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from add" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from add" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from list" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from list" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from list" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from info" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from info" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from info" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from info" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from info" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from info" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from edit" -l url -d 'A new URL' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from edit" -l events -d 'New events, replacing the old, comma-separated' -r -f -a "chain.created\t'A chain was created'
+chain.updated\t'A chain was edited'
+chain.deleted\t'A chain was deleted'
+conversion.created\t'A conversion was recorded'
+channel.exhausted\t'A channel reached its visit limit'
+upload.created\t'An image was uploaded'"
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from edit" -l description -d 'A new note; "" clears it' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from edit" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from edit" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from edit" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from edit" -l enable -d 'Send events again'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from edit" -l disable -d 'Send no events (and drop those not yet delivered)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from edit" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from edit" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from edit" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from delete" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from delete" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from delete" -s y -l yes -d 'Do not ask for confirmation'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from delete" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from delete" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from test" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from test" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from test" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from test" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from test" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from rotate-secret" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from rotate-secret" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from rotate-secret" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from rotate-secret" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from rotate-secret" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from rotate-secret" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from deliveries" -l page -d 'Page, from 1' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from deliveries" -l limit -d 'Attempts per page (at most 100)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from deliveries" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from deliveries" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from deliveries" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from deliveries" -l failed -d 'Only attempts that were not answered 2xx'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from deliveries" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from deliveries" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from deliveries" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from listen" -l port -d 'Port to listen on, on 127.0.0.1' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from listen" -l secret -d 'The endpoint\'s signing secret; without one nothing is verified' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from listen" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from listen" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from listen" -l json -d 'Print each event\'s body as one JSON line, nothing else'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from listen" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from listen" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from listen" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from help" -f -a "add" -d 'Register an endpoint for events of your writes; prints its signing secret once'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from help" -f -a "list" -d 'List your endpoints'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from help" -f -a "info" -d 'Show one endpoint'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from help" -f -a "edit" -d 'Change an endpoint\'s URL, events or description, or turn it off and on'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from help" -f -a "delete" -d 'Delete an endpoint, its pending deliveries and its history'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from help" -f -a "test" -d 'Send a webhook.test event to an endpoint'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from help" -f -a "rotate-secret" -d 'Give an endpoint a new signing secret; the old one keeps signing for 24 hours'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from help" -f -a "deliveries" -d 'List the attempts to deliver to an endpoint, newest first'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from help" -f -a "listen" -d 'Receive webhooks locally and print them as they arrive, checking their signatures'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and not __fish_seen_subcommand_from list delete help" -l dir -d 'Upload every file in this directory' -r -F
 complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and not __fish_seen_subcommand_from list delete help" -l jobs -d 'Files uploaded at once (1 to 32)' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and not __fish_seen_subcommand_from list delete help" -l max-size -d 'Largest file to send, in bytes (the server\'s default cap)' -r
@@ -726,23 +827,24 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand man" -l profile -d 'Prof
 complete -c linkapi -n "__fish_linkapi_using_subcommand man" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
 complete -c linkapi -n "__fish_linkapi_using_subcommand man" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand man" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template upload admin serve data completions man help" -f -a "auth" -d 'Log in to a server, see where keys come from, log out'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template upload admin serve data completions man help" -f -a "chain" -d 'Create, list, inspect, edit and delete short links'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template upload admin serve data completions man help" -f -a "group" -d 'Create and list groups of chains'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template upload admin serve data completions man help" -f -a "domain" -d 'List the domains you may create chains on'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template upload admin serve data completions man help" -f -a "stats" -d 'Show visits: a chain\'s totals and daily trend, where they came from, or your top chains'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template upload admin serve data completions man help" -f -a "wx" -d 'Messaging-app chains: QR codes that rotate, account IDs, mini-programs, shops'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template upload admin serve data completions man help" -f -a "card" -d 'Card chains: messaging-app chains in the card namespace'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template upload admin serve data completions man help" -f -a "workchat" -d 'Work-chat chains, your assembly list and customer-transfer results'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template upload admin serve data completions man help" -f -a "conversion" -d 'Report ad conversions for a chain and list what was recorded'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template upload admin serve data completions man help" -f -a "template" -d 'List the jump-page templates you may use'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template upload admin serve data completions man help" -f -a "upload" -d 'Upload images (many at once, with progress bars), list and delete uploads'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template upload admin serve data completions man help" -f -a "admin" -d 'Manage users, API keys and domains (needs a key with scope admin)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template upload admin serve data completions man help" -f -a "serve" -d 'Run the server locally (same flags as linkapi-server)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template upload admin serve data completions man help" -f -a "data" -d 'Back up, restore, or move to PostgreSQL the data of a local server (same as linkapi-server\'s commands)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template upload admin serve data completions man help" -f -a "completions" -d 'Print a shell completion script'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template upload admin serve data completions man help" -f -a "man" -d 'Print the manual page, or write every page into a directory'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template upload admin serve data completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template webhook upload admin serve data completions man help" -f -a "auth" -d 'Log in to a server, see where keys come from, log out'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template webhook upload admin serve data completions man help" -f -a "chain" -d 'Create, list, inspect, edit and delete short links'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template webhook upload admin serve data completions man help" -f -a "group" -d 'Create and list groups of chains'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template webhook upload admin serve data completions man help" -f -a "domain" -d 'List the domains you may create chains on'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template webhook upload admin serve data completions man help" -f -a "stats" -d 'Show visits: a chain\'s totals and daily trend, where they came from, or your top chains'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template webhook upload admin serve data completions man help" -f -a "wx" -d 'Messaging-app chains: QR codes that rotate, account IDs, mini-programs, shops'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template webhook upload admin serve data completions man help" -f -a "card" -d 'Card chains: messaging-app chains in the card namespace'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template webhook upload admin serve data completions man help" -f -a "workchat" -d 'Work-chat chains, your assembly list and customer-transfer results'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template webhook upload admin serve data completions man help" -f -a "conversion" -d 'Report ad conversions for a chain and list what was recorded'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template webhook upload admin serve data completions man help" -f -a "template" -d 'List the jump-page templates you may use'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template webhook upload admin serve data completions man help" -f -a "webhook" -d 'Send events of your writes to your own endpoints, and receive them locally'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template webhook upload admin serve data completions man help" -f -a "upload" -d 'Upload images (many at once, with progress bars), list and delete uploads'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template webhook upload admin serve data completions man help" -f -a "admin" -d 'Manage users, API keys and domains (needs a key with scope admin)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template webhook upload admin serve data completions man help" -f -a "serve" -d 'Run the server locally (same flags as linkapi-server)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template webhook upload admin serve data completions man help" -f -a "data" -d 'Back up, restore, or move to PostgreSQL the data of a local server (same as linkapi-server\'s commands)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template webhook upload admin serve data completions man help" -f -a "completions" -d 'Print a shell completion script'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template webhook upload admin serve data completions man help" -f -a "man" -d 'Print the manual page, or write every page into a directory'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template webhook upload admin serve data completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "login" -d 'Store an API key for a server, checked against the server first'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "status" -d 'Show each profile\'s server, where its key comes from, and whether the key works'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "logout" -d 'Forget the stored key of the profile (the key itself stays valid on the server)'
@@ -774,6 +876,15 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_su
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from conversion" -f -a "report" -d 'Report a conversion; a repeat of the same chain, type and out id is recognised as a duplicate and not recorded twice'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from conversion" -f -a "list" -d 'List the conversions recorded for a chain, newest first'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from template" -f -a "list" -d 'List the templates offered to you, and which your chains use'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from webhook" -f -a "add" -d 'Register an endpoint for events of your writes; prints its signing secret once'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from webhook" -f -a "list" -d 'List your endpoints'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from webhook" -f -a "info" -d 'Show one endpoint'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from webhook" -f -a "edit" -d 'Change an endpoint\'s URL, events or description, or turn it off and on'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from webhook" -f -a "delete" -d 'Delete an endpoint, its pending deliveries and its history'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from webhook" -f -a "test" -d 'Send a webhook.test event to an endpoint'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from webhook" -f -a "rotate-secret" -d 'Give an endpoint a new signing secret; the old one keeps signing for 24 hours'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from webhook" -f -a "deliveries" -d 'List the attempts to deliver to an endpoint, newest first'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from webhook" -f -a "listen" -d 'Receive webhooks locally and print them as they arrive, checking their signatures'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from upload" -f -a "list" -d 'List your uploads, newest first'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from upload" -f -a "delete" -d 'Delete uploads by id; the bytes go when no upload of anyone names them'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from admin" -f -a "user" -d 'Users'

@@ -10,10 +10,12 @@ use linkapi_server::{DataCommand, ServeArgs};
 mod admin;
 mod chain;
 mod page_chains;
+mod webhook;
 
 pub use admin::*;
 pub use chain::*;
 pub use page_chains::*;
+pub use webhook::*;
 
 const ROOT_AFTER_HELP: &str = "\
 Exit status:
@@ -168,6 +170,9 @@ Examples:
     /// List the jump-page templates you may use
     #[command(subcommand)]
     Template(TemplateCommand),
+    /// Send events of your writes to your own endpoints, and receive them locally
+    #[command(subcommand)]
+    Webhook(WebhookCommand),
     /// Upload images (many at once, with progress bars), list and delete uploads
     #[command(
         args_conflicts_with_subcommands = true,

@@ -8,6 +8,7 @@ mod resources;
 mod serve;
 mod stats;
 mod upload;
+mod webhook;
 mod workchat;
 
 use anyhow::Result;
@@ -37,6 +38,7 @@ pub async fn run(cli: Cli) -> Result<()> {
         Command::Workchat(command) => workchat::workchat(ctx()?, command).await,
         Command::Stats(args) => stats::run(ctx()?, args).await,
         Command::Upload(args) => upload::run(ctx()?, args).await,
+        Command::Webhook(command) => webhook::run(ctx()?, command).await,
         Command::Template(TemplateCommand::List { page, limit, json }) => {
             resources::template_list(ctx()?, page, limit, json.json).await
         }

@@ -19,3 +19,4 @@ mod readme;
 mod serve;
 mod support;
 mod uploads;
+mod webhooks;
