@@ -383,6 +383,60 @@ impl Record for admin::Template {
     }
 }
 
+impl Record for primary::Webhook {
+    const FIELDS: &'static [&'static str] = &[
+        "id",
+        "url",
+        "events",
+        "description",
+        "enabled",
+        "failing_since",
+        "secret",
+        "created_at",
+        "updated_at",
+    ];
+    fn columns() -> Vec<Column<Self>> {
+        vec![
+            col("ID", |w| w.id.to_string()),
+            col("URL", |w| w.url.clone()),
+            col("EVENTS", |w| {
+                let names: Vec<&str> = w.events.iter().map(|e| e.name()).collect();
+                names.join(",")
+            }),
+            col("ENABLED", |w| {
+                if w.enabled { "yes" } else { "no" }.to_owned()
+            }),
+            col("FAILING", |w| opt(&w.failing_since)),
+            col("DESCRIPTION", |w| opt(&w.description)),
+            col("CREATED", |w| w.created_at.clone()),
+        ]
+    }
+}
+
+impl Record for primary::Delivery {
+    const FIELDS: &'static [&'static str] = &[
+        "id",
+        "event_id",
+        "event_type",
+        "at",
+        "ok",
+        "status",
+        "error",
+        "latency_ms",
+    ];
+    fn columns() -> Vec<Column<Self>> {
+        vec![
+            col("AT", |d| d.at.clone()),
+            col("EVENT", |d| d.event_type.clone()),
+            col("ID", |d| d.event_id.clone()),
+            col("OK", |d| if d.ok { "yes" } else { "no" }.to_owned()),
+            col("STATUS", |d| opt(&d.status)),
+            col("MS", |d| d.latency_ms.to_string()),
+            col("ERROR", |d| opt(&d.error)),
+        ]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use linkapi_core::wire::{admin, primary};
@@ -502,59 +556,5 @@ mod tests {
             bot_clicks: 0,
             top_chains: Vec::new(),
         });
-    }
-}
-
-impl Record for primary::Webhook {
-    const FIELDS: &'static [&'static str] = &[
-        "id",
-        "url",
-        "events",
-        "description",
-        "enabled",
-        "failing_since",
-        "secret",
-        "created_at",
-        "updated_at",
-    ];
-    fn columns() -> Vec<Column<Self>> {
-        vec![
-            col("ID", |w| w.id.to_string()),
-            col("URL", |w| w.url.clone()),
-            col("EVENTS", |w| {
-                let names: Vec<&str> = w.events.iter().map(|e| e.name()).collect();
-                names.join(",")
-            }),
-            col("ENABLED", |w| {
-                if w.enabled { "yes" } else { "no" }.to_owned()
-            }),
-            col("FAILING", |w| opt(&w.failing_since)),
-            col("DESCRIPTION", |w| opt(&w.description)),
-            col("CREATED", |w| w.created_at.clone()),
-        ]
-    }
-}
-
-impl Record for primary::Delivery {
-    const FIELDS: &'static [&'static str] = &[
-        "id",
-        "event_id",
-        "event_type",
-        "at",
-        "ok",
-        "status",
-        "error",
-        "latency_ms",
-    ];
-    fn columns() -> Vec<Column<Self>> {
-        vec![
-            col("AT", |d| d.at.clone()),
-            col("EVENT", |d| d.event_type.clone()),
-            col("ID", |d| d.event_id.clone()),
-            col("OK", |d| if d.ok { "yes" } else { "no" }.to_owned()),
-            col("STATUS", |d| opt(&d.status)),
-            col("MS", |d| d.latency_ms.to_string()),
-            col("ERROR", |d| opt(&d.error)),
-        ]
     }
 }
