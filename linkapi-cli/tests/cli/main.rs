@@ -16,7 +16,7 @@ mod page_chains;
 #[path = "../../../linkapi-core/tests/pg_cluster.rs"]
 mod pg_cluster;
 mod readme;
-mod serve;
+pub(crate) mod serve;
 mod support;
 mod uploads;
 mod webhooks;

@@ -12,13 +12,13 @@ use crate::support::{Home, database_url};
 
 /// Where a test's server keeps its data: a data directory, and a PostgreSQL database of its own
 /// when the run tests PostgreSQL.
-struct Data {
-    dir: tempfile::TempDir,
+pub(crate) struct Data {
+    pub(crate) dir: tempfile::TempDir,
     url: Option<String>,
 }
 
 impl Data {
-    fn new() -> Data {
+    pub(crate) fn new() -> Data {
         Data {
             dir: tempfile::tempdir().unwrap(),
             url: database_url(),
@@ -27,7 +27,7 @@ impl Data {
 }
 
 /// Kills the server when the test ends, however it ends.
-struct Running(Child);
+pub(crate) struct Running(pub(crate) Child);
 
 impl Drop for Running {
     fn drop(&mut self) {
@@ -60,7 +60,7 @@ fn start(home: &Home, data: &Data, initial_key: Option<&str>) -> (Running, Vec<S
 
 /// As [`start`], logging at `level`, with `serve_args`; also returns the stderr lines still to
 /// come.
-fn start_logging(
+pub(crate) fn start_logging(
     home: &Home,
     data: &Data,
     initial_key: Option<&str>,
@@ -106,7 +106,7 @@ fn start_logging(
     (Running(child), lines, rx)
 }
 
-fn address(lines: &[String]) -> String {
+pub(crate) fn address(lines: &[String]) -> String {
     let line = lines.iter().find(|l| l.contains("listening on")).unwrap();
     let start = line.find("http://").unwrap() + "http://".len();
     line[start..].split_whitespace().next().unwrap().to_owned()

@@ -138,3 +138,100 @@ fn endpoints_are_managed_and_events_reach_a_listening_receiver() {
         .to_owned();
     assert!(stderr.contains("not found"), "{stderr}");
 }
+
+/// `linkapi` against the server at `address` with `key`.
+fn against(home: &Home, address: &str, key: &str, args: &[&str]) -> crate::support::Run {
+    let mut cmd = home.cmd();
+    cmd.env("LINKAPI_HOST", format!("http://{address}"))
+        .env("LINKAPI_API_KEY", key);
+    home.run_with(cmd, args, None)
+}
+
+#[test]
+fn an_event_committed_before_the_server_is_killed_is_delivered_after_it_restarts() {
+    use crate::serve::{Data, address, start_logging};
+    const KEY: &str = "lk_webhook_crash_test_key_0000000001";
+    let home = Home::new();
+    let data = Data::new();
+    let config = data.dir.path().join("linkapi.toml");
+    std::fs::write(&config, "webhook_allow_private = true\n").unwrap();
+    let config = config.to_string_lossy().into_owned();
+    let serve_args = ["--listen", "127.0.0.1:0", "--config", &config];
+    let (mut first, lines, _) = start_logging(&home, &data, Some(KEY), "warn", &serve_args);
+    let first_address = address(&lines);
+
+    // The receiver is not there yet: the event is committed, its first attempt refused.
+    let port = free_port();
+    let url = format!("http://127.0.0.1:{port}/");
+    let added = against(
+        &home,
+        &first_address,
+        KEY,
+        &[
+            "webhook",
+            "add",
+            &url,
+            "--events",
+            "chain.created",
+            "--json",
+        ],
+    )
+    .json();
+    let (id, secret) = (
+        added["id"].to_string(),
+        added["secret"].as_str().unwrap().to_owned(),
+    );
+    let chain = against(
+        &home,
+        &first_address,
+        KEY,
+        &["chain", "create", "https://example.com/survives", "--json"],
+    )
+    .json();
+    let started = std::time::Instant::now();
+    loop {
+        let attempts = against(
+            &home,
+            &first_address,
+            KEY,
+            &["webhook", "deliveries", &id, "--json"],
+        )
+        .json();
+        if attempts.as_array().is_some_and(|a| !a.is_empty()) {
+            assert_eq!(attempts[0]["ok"], false, "{attempts}");
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(10), "an attempt");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // kill -9: no shutdown, nothing flushed or finished.
+    first.0.kill().unwrap();
+    first.0.wait().unwrap();
+
+    let mut cmd = home.cmd();
+    cmd.args(["webhook", "listen", "--port", &port.to_string(), "--json"])
+        .env("LINKAPI_WEBHOOK_SECRET", &secret)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    let mut receiver = Receiver(cmd.spawn().unwrap());
+    let stdout = receiver.0.stdout.take().unwrap();
+    let (lines_tx, received) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout)
+            .lines()
+            .map_while(Result::ok)
+        {
+            if lines_tx.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    let (_second, _, _) = start_logging(&home, &data, None, "warn", &serve_args);
+    // The retry falls due about 5 s after the refused attempt; the restarted server sends it.
+    let line = received
+        .recv_timeout(Duration::from_secs(20))
+        .expect("the event, after the restart");
+    let event: serde_json::Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(event["type"], "chain.created");
+    assert_eq!(event["data"]["code"], chain["code"]);
+}
