@@ -53,7 +53,6 @@ pub const TABLES: &[&str] = &[
     "daily_creations",
     "idempotency_keys",
     "webhooks",
-    "webhook_events",
     "webhook_deliveries",
     "webhook_attempts",
 ];

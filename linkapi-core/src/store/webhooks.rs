@@ -1,11 +1,12 @@
 //! Webhooks: a user's endpoints, the outbox of events written with the changes they report,
 //! one delivery per event and endpoint, and every attempt.
 //!
-//! An event goes into `webhook_events` inside the transaction of the write it reports, with a
-//! row in `webhook_deliveries` for each endpoint subscribed to it then; the delivery worker of
-//! any instance claims due deliveries by setting their lease (PostgreSQL skips rows another
-//! instance is claiming at that moment), so one instance at a time attempts a delivery, and a
-//! lease that runs out (an instance that died mid-delivery) lets another take it.
+//! An event goes into `webhook_deliveries` inside the transaction of the write it reports, a
+//! row (holding the event's id, type and body) for each endpoint subscribed to it then; the
+//! delivery worker of any instance claims due deliveries by setting their lease (PostgreSQL
+//! skips rows another instance is claiming at that moment), so one instance at a time attempts
+//! a delivery, and a lease that runs out (an instance that died mid-delivery) lets another take
+//! it.
 
 use async_trait::async_trait;
 
@@ -153,12 +154,14 @@ pub(crate) const ROTATE_SECRET: &str = "UPDATE webhooks
      SET previous_secret = secret, previous_until = $1, secret = $2, updated_at = $3
      WHERE user_id = $4 AND id = $5";
 
-/// Deletes one of a user's endpoints, its attempts and deliveries first.
+/// Deletes one of a user's endpoints, its attempts and pending deliveries first (finished
+/// deliveries go with the retention, as everyone's do).
 pub(crate) const DELETE_WEBHOOK: [&str; 3] = [
     "DELETE FROM webhook_attempts
      WHERE webhook_id IN (SELECT id FROM webhooks WHERE user_id = $1 AND id = $2)",
     "DELETE FROM webhook_deliveries
-     WHERE webhook_id IN (SELECT id FROM webhooks WHERE user_id = $1 AND id = $2)",
+     WHERE state = 0
+       AND webhook_id IN (SELECT id FROM webhooks WHERE user_id = $1 AND id = $2)",
     "DELETE FROM webhooks WHERE user_id = $1 AND id = $2",
 ];
 
@@ -173,15 +176,11 @@ pub(crate) const USERS_WITH_WEBHOOKS: &str =
 pub(crate) const SUBSCRIBERS: &str =
     "SELECT id FROM webhooks WHERE user_id = $1 AND enabled AND (events & $2) <> 0 ORDER BY id";
 
-/// Records an event.
-pub(crate) const INSERT_EVENT: &str =
-    "INSERT INTO webhook_events (id, user_id, event_type, body, created_at)
-     VALUES ($1, $2, $3, $4, $5)";
-
-/// A delivery of an event to an endpoint, due at once.
+/// Records an event's delivery to one endpoint, due at once.
 pub(crate) const INSERT_DELIVERY: &str = "INSERT INTO webhook_deliveries
-        (event_id, webhook_id, state, attempts, next_at, lease_until, created_at)
-     VALUES ($1, $2, 0, 0, $3, 0, $3)";
+        (event_id, event_type, body, webhook_id, state, attempts, next_at, lease_until,
+         created_at)
+     VALUES ($1, $2, $3, $4, 0, 0, $5, 0, $5)";
 
 /// A page of an endpoint's attempts, newest first (`$2`: only those that did not succeed).
 pub(crate) const ATTEMPTS_PAGE: &str =
@@ -213,9 +212,9 @@ pub(crate) fn attempt_from_row(row: &dyn StoredRow) -> StoreResult<DeliveryAttem
 }
 
 /// What a claimed delivery's query returns, in the order [`claimed_from_row`] reads it: the
-/// delivery, its event, then its endpoint's [`WEBHOOK_COLUMNS`] (as `w.`).
-pub(crate) const CLAIMED_COLUMNS: &str = "d.id, d.attempts, e.id, e.event_type, e.body,
-    e.created_at, w.id, w.user_id, w.url, w.events, w.description, w.enabled, w.secret,
+/// delivery with its event, then its endpoint's [`WEBHOOK_COLUMNS`] (as `w.`).
+pub(crate) const CLAIMED_COLUMNS: &str = "d.id, d.attempts, d.event_id, d.event_type, d.body,
+    d.created_at, w.id, w.user_id, w.url, w.events, w.description, w.enabled, w.secret,
     w.previous_secret, w.previous_until, w.failing_since, w.created_at, w.updated_at";
 
 pub(crate) fn claimed_from_row(row: &dyn StoredRow) -> StoreResult<ClaimedDelivery> {
@@ -225,7 +224,7 @@ pub(crate) fn claimed_from_row(row: &dyn StoredRow) -> StoreResult<ClaimedDelive
         attempts: row.int(1)?,
         event_id: row.text(2)?,
         event_type: EventType::from_name(&event_type)
-            .ok_or_else(|| bad_value("webhook_events.event_type", &event_type))?,
+            .ok_or_else(|| bad_value("webhook_deliveries.event_type", &event_type))?,
         body: row.text(4)?,
         event_at: row.int(5)?,
         webhook: webhook_from_row(&Shifted { row, by: 6 })?,
@@ -278,7 +277,6 @@ pub(crate) const ANY_DUE: &str = "SELECT count(*) FROM (SELECT 1 FROM webhook_de
 pub(crate) static CLAIMED_DELIVERY: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!(
         "SELECT {CLAIMED_COLUMNS} FROM webhook_deliveries d
-             JOIN webhook_events e ON e.id = d.event_id
              JOIN webhooks w ON w.id = d.webhook_id
              WHERE d.id = $1"
     )
@@ -312,14 +310,11 @@ pub(crate) const UNFLAG_WEBHOOK: &str =
 pub(crate) const DROP_PENDING: &str =
     "DELETE FROM webhook_deliveries WHERE webhook_id = $1 AND state = 0";
 
-/// Forgets what was finished before `$1`: attempts, deliveries, then events with no
-/// delivery left.
-pub(crate) const PRUNE: [&str; 3] = [
+/// Forgets what was finished before `$1`: attempts, then deliveries.
+pub(crate) const PRUNE: [&str; 2] = [
     "DELETE FROM webhook_attempts WHERE delivery_id IN (
          SELECT id FROM webhook_deliveries WHERE state <> 0 AND finished_at < $1)",
     "DELETE FROM webhook_deliveries WHERE state <> 0 AND finished_at < $1",
-    "DELETE FROM webhook_events WHERE created_at < $1 AND NOT EXISTS (
-         SELECT 1 FROM webhook_deliveries d WHERE d.event_id = webhook_events.id)",
 ];
 
 /// The stored integer of a closed delivery's state.
@@ -405,7 +400,7 @@ pub trait WebhookWrites: Send {
     /// Records an attempt and moves its delivery on; nothing when the
     /// delivery is no longer pending (its endpoint was disabled or deleted meanwhile).
     async fn finish_attempt(&mut self, finished: FinishedAttempt) -> StoreResult<()>;
-    /// Forgets deliveries finished before `before`, their attempts, and events left with no
-    /// delivery; how many deliveries went.
+    /// Forgets deliveries finished before `before` and their attempts; how many deliveries
+    /// went.
     async fn prune_webhook_history(&mut self, before: Timestamp) -> StoreResult<u64>;
 }

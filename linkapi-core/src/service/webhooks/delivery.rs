@@ -28,6 +28,8 @@ pub const RETRY_WINDOW: Timestamp = 24 * 3_600;
 const LEASE: Timestamp = 60;
 /// Deliveries claimed (and attempted at once) in one round.
 const CLAIM_BATCH: i64 = 64;
+/// How long a woken worker waits for more events before it claims.
+const GATHER: Duration = Duration::from_millis(20);
 /// Most of an answer's body read (then the connection is dropped).
 const MAX_ANSWER_BYTES: usize = 4_096;
 /// What deliveries say they are.
@@ -85,8 +87,12 @@ async fn deliver_forever(app: Weak<Inner>, wake: Arc<tokio::sync::Notify>) {
         drop(app);
         if claimed < CLAIM_BATCH as usize {
             // Idle (or caught up): sleep until an event is committed here or the poll
-            // interval passes (events other instances committed).
-            let _ = tokio::time::timeout(poll, wake.notified()).await;
+            // interval passes (events other instances committed). Woken, wait a moment for
+            // the events committed with it: under a stream of writes, a round per event
+            // would cost two write transactions each.
+            if tokio::time::timeout(poll, wake.notified()).await.is_ok() {
+                tokio::time::sleep(GATHER).await;
+            }
         }
     }
 }
@@ -105,12 +111,29 @@ impl App {
             })
             .await?;
         let n = claimed.len();
-        join_all(claimed.into_iter().map(|delivery| self.attempt(delivery))).await;
+        let finished = join_all(claimed.into_iter().map(|delivery| self.attempt(delivery))).await;
+        // One transaction for the round's outcomes: on SQLite's single writer, one per
+        // delivery cost more than the deliveries.
+        let recorded = self
+            .transact(move |tx| {
+                let finished = finished.clone();
+                Box::pin(async move {
+                    for outcome in finished {
+                        tx.finish_attempt(outcome).await?;
+                    }
+                    Ok(())
+                })
+            })
+            .await;
+        if let Err(err) = recorded {
+            // The leases run out and the deliveries are attempted again: at least once.
+            tracing::warn!(error = %err, "webhook attempts could not be recorded");
+        }
         Ok(n)
     }
 
-    /// Posts one delivery and records how it went.
-    async fn attempt(&self, delivery: ClaimedDelivery) {
+    /// Posts one delivery; how it went and what follows.
+    async fn attempt(&self, delivery: ClaimedDelivery) -> FinishedAttempt {
         let at = self.now();
         let started = Instant::now();
         let (status, error) = self.post(&delivery, at).await;
@@ -138,20 +161,10 @@ impl App {
                 "a webhook delivery ran out of retries; the endpoint is flagged"
             );
         }
-        let finished = FinishedAttempt {
+        FinishedAttempt {
             delivery_id: delivery.delivery_id,
             attempt,
             verdict,
-        };
-        let recorded = self
-            .transact(move |tx| {
-                let finished = finished.clone();
-                Box::pin(async move { tx.finish_attempt(finished).await })
-            })
-            .await;
-        if let Err(err) = recorded {
-            // The lease runs out and the delivery is attempted again: at least once.
-            tracing::warn!(error = %err, "a webhook attempt could not be recorded");
         }
     }
 

@@ -9,9 +9,9 @@ use crate::model::{DeliveryAttempt, EventSet, EventType, Timestamp, UserId, Webh
 use crate::store::webhooks::{
     ANY_DUE, ATTEMPTS_PAGE, CLAIMED_COLUMNS, CLOSE_DELIVERY, COUNT_ATTEMPTS, COUNT_WEBHOOKS,
     DELETE_WEBHOOK, DROP_PENDING, DUE_DELIVERIES, FLAG_WEBHOOK, INSERT_ATTEMPT, INSERT_DELIVERY,
-    INSERT_EVENT, INSERT_WEBHOOK, PRUNE, RESCHEDULE_DELIVERY, ROTATE_SECRET, SUBSCRIBERS,
-    UNFLAG_WEBHOOK, UPDATE_WEBHOOK, USER_WEBHOOK, USER_WEBHOOKS, USERS_WITH_WEBHOOKS,
-    attempt_from_row, claimed_from_row, closed_state, webhook_from_row,
+    INSERT_WEBHOOK, PRUNE, RESCHEDULE_DELIVERY, ROTATE_SECRET, SUBSCRIBERS, UNFLAG_WEBHOOK,
+    UPDATE_WEBHOOK, USER_WEBHOOK, USER_WEBHOOKS, USERS_WITH_WEBHOOKS, attempt_from_row,
+    claimed_from_row, closed_state, webhook_from_row,
 };
 use crate::store::{
     AttemptVerdict, ClaimedDelivery, FinishedAttempt, Misuse, NewEvent, NewWebhook, Page,
@@ -26,11 +26,9 @@ static CLAIM: LazyLock<String> = LazyLock::new(|| {
         "WITH d AS (
              UPDATE webhook_deliveries SET lease_until = $3
              WHERE id IN ({DUE_DELIVERIES} FOR UPDATE OF c SKIP LOCKED)
-             RETURNING id, attempts, event_id, webhook_id
+             RETURNING id, attempts, event_id, event_type, body, created_at, webhook_id
          )
-         SELECT {CLAIMED_COLUMNS} FROM d
-         JOIN webhook_events e ON e.id = d.event_id
-         JOIN webhooks w ON w.id = d.webhook_id"
+         SELECT {CLAIMED_COLUMNS} FROM d JOIN webhooks w ON w.id = d.webhook_id"
     )
 });
 
@@ -186,23 +184,17 @@ impl WebhookWrites for PgTx<'_> {
     }
 
     async fn insert_event(&mut self, event: NewEvent, to: &[WebhookId]) -> StoreResult<()> {
-        execute(
-            &self.tx,
-            INSERT_EVENT,
-            &[
-                &event.id,
-                &event.user_id.0,
-                &event.event_type.name(),
-                &event.body,
-                &event.created_at,
-            ],
-        )
-        .await?;
         for webhook in to {
             execute(
                 &self.tx,
                 INSERT_DELIVERY,
-                &[&event.id, &webhook.0, &event.created_at],
+                &[
+                    &event.id,
+                    &event.event_type.name(),
+                    &event.body,
+                    &webhook.0,
+                    &event.created_at,
+                ],
             )
             .await?;
         }

@@ -423,10 +423,12 @@ INSERT INTO chain_breakdown_spans (chain_id, dimension, span, value, clicks)
 SELECT chain_id, dimension, day - day % 2592000, value, sum(clicks)
 FROM chain_breakdowns GROUP BY 1, 2, 3, 4;
 "#,
-    // Webhooks: endpoints; the outbox of events, written in the transaction of the change each
-    // reports; a delivery per event and endpoint subscribed when it was written (due at
-    // `next_at`, leased by the instance attempting it until `lease_until`; state 0 pending,
-    // 1 delivered, 2 failed); every attempt, listed per endpoint newest first.
+    // Webhooks: endpoints; the outbox, written in the transaction of the change each event
+    // reports: a delivery per event and endpoint subscribed when it was written, holding the
+    // event's id, type and exact body (due at `next_at`, leased by the instance attempting it
+    // until `lease_until`; state 0 pending, 1 delivered, 2 failed), an event being one row,
+    // and only its pending rows indexed by endpoint, so recording it costs little; every
+    // attempt, listed per endpoint newest first.
     r#"
 CREATE TABLE webhooks (
     id              INTEGER PRIMARY KEY,
@@ -443,29 +445,22 @@ CREATE TABLE webhooks (
     updated_at      INTEGER NOT NULL
 );
 CREATE INDEX webhooks_user ON webhooks(user_id);
-CREATE TABLE webhook_events (
-    id         TEXT    PRIMARY KEY,
-    user_id    INTEGER NOT NULL,
-    event_type TEXT    NOT NULL,
-    body       TEXT    NOT NULL,
-    created_at INTEGER NOT NULL
-);
-CREATE INDEX webhook_events_created ON webhook_events(created_at);
 CREATE TABLE webhook_deliveries (
     id          INTEGER PRIMARY KEY,
-    event_id    TEXT    NOT NULL REFERENCES webhook_events(id),
-    webhook_id  INTEGER NOT NULL REFERENCES webhooks(id),
+    event_id    TEXT    NOT NULL,
+    event_type  TEXT    NOT NULL,
+    body        TEXT    NOT NULL,
+    webhook_id  INTEGER NOT NULL,
     state       INTEGER NOT NULL,
     attempts    INTEGER NOT NULL,
     next_at     INTEGER NOT NULL,
     lease_until INTEGER NOT NULL,
     created_at  INTEGER NOT NULL,
-    finished_at INTEGER,
-    UNIQUE (event_id, webhook_id)
+    finished_at INTEGER
 );
 CREATE INDEX webhook_deliveries_due ON webhook_deliveries(next_at) WHERE state = 0;
+CREATE INDEX webhook_deliveries_pending ON webhook_deliveries(webhook_id) WHERE state = 0;
 CREATE INDEX webhook_deliveries_finished ON webhook_deliveries(finished_at) WHERE state <> 0;
-CREATE INDEX webhook_deliveries_webhook ON webhook_deliveries(webhook_id);
 CREATE TABLE webhook_attempts (
     id          INTEGER PRIMARY KEY,
     delivery_id INTEGER NOT NULL,

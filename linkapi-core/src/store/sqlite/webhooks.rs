@@ -8,9 +8,9 @@ use crate::model::{DeliveryAttempt, EventSet, EventType, Timestamp, UserId, Webh
 use crate::store::webhooks::{
     ANY_DUE, ATTEMPTS_PAGE, CLAIMED_DELIVERY, CLOSE_DELIVERY, COUNT_ATTEMPTS, COUNT_WEBHOOKS,
     DELETE_WEBHOOK, DROP_PENDING, DUE_DELIVERIES, FLAG_WEBHOOK, INSERT_ATTEMPT, INSERT_DELIVERY,
-    INSERT_EVENT, INSERT_WEBHOOK, PRUNE, RESCHEDULE_DELIVERY, ROTATE_SECRET, SUBSCRIBERS,
-    UNFLAG_WEBHOOK, UPDATE_WEBHOOK, USER_WEBHOOK, USER_WEBHOOKS, USERS_WITH_WEBHOOKS,
-    attempt_from_row, claimed_from_row, closed_state, webhook_from_row,
+    INSERT_WEBHOOK, PRUNE, RESCHEDULE_DELIVERY, ROTATE_SECRET, SUBSCRIBERS, UNFLAG_WEBHOOK,
+    UPDATE_WEBHOOK, USER_WEBHOOK, USER_WEBHOOKS, USERS_WITH_WEBHOOKS, attempt_from_row,
+    claimed_from_row, closed_state, webhook_from_row,
 };
 use crate::store::{
     AttemptVerdict, ClaimedDelivery, FinishedAttempt, Misuse, NewEvent, NewWebhook, Page,
@@ -156,16 +156,15 @@ impl WebhookWrites for SqliteTx<'_> {
     }
 
     async fn insert_event(&mut self, event: NewEvent, to: &[WebhookId]) -> StoreResult<()> {
-        self.conn.prepare_cached(INSERT_EVENT)?.execute(params![
-            event.id,
-            event.user_id.0,
-            event.event_type.name(),
-            event.body,
-            event.created_at
-        ])?;
         let mut delivery = self.conn.prepare_cached(INSERT_DELIVERY)?;
         for webhook in to {
-            delivery.execute(params![event.id, webhook.0, event.created_at])?;
+            delivery.execute(params![
+                event.id,
+                event.event_type.name(),
+                event.body,
+                webhook.0,
+                event.created_at
+            ])?;
         }
         Ok(())
     }
