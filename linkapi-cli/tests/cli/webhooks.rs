@@ -22,6 +22,38 @@ impl Drop for Receiver {
     }
 }
 
+/// Starts `linkapi webhook listen --json` on `port` checking signatures with `secret`, and
+/// waits until it accepts connections; the lines it prints come on the channel.
+fn listen(home: &Home, port: u16, secret: &str) -> (Receiver, std::sync::mpsc::Receiver<String>) {
+    let mut cmd = home.cmd();
+    cmd.args(["webhook", "listen", "--port", &port.to_string(), "--json"])
+        .env("LINKAPI_WEBHOOK_SECRET", secret)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    let mut receiver = Receiver(cmd.spawn().unwrap());
+    let stdout = receiver.0.stdout.take().unwrap();
+    let (lines_tx, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout)
+            .lines()
+            .map_while(Result::ok)
+        {
+            if lines_tx.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    let started = std::time::Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the receiver listens"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    (receiver, lines)
+}
+
 #[test]
 fn endpoints_are_managed_and_events_reach_a_listening_receiver() {
     let server = TestServer::start_with_config(Some("webhook_allow_private = true\n"));
@@ -53,32 +85,7 @@ fn endpoints_are_managed_and_events_reach_a_listening_receiver() {
     assert!(listed[0].get("secret").is_none());
 
     // The receiver: `linkapi webhook listen`, checking signatures with the secret.
-    let mut cmd = home.cmd();
-    cmd.args(["webhook", "listen", "--port", &port.to_string(), "--json"])
-        .env("LINKAPI_WEBHOOK_SECRET", &secret)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null());
-    let mut receiver = Receiver(cmd.spawn().unwrap());
-    let stdout = receiver.0.stdout.take().unwrap();
-    let (lines_tx, lines) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in std::io::BufReader::new(stdout)
-            .lines()
-            .map_while(Result::ok)
-        {
-            if lines_tx.send(line).is_err() {
-                return;
-            }
-        }
-    });
-    let started = std::time::Instant::now();
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            started.elapsed() < Duration::from_secs(10),
-            "the receiver listens"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let (_receiver, lines) = listen(&home, port, &secret);
 
     let chain = home
         .admin(
@@ -208,24 +215,7 @@ fn an_event_committed_before_the_server_is_killed_is_delivered_after_it_restarts
     first.0.kill().unwrap();
     first.0.wait().unwrap();
 
-    let mut cmd = home.cmd();
-    cmd.args(["webhook", "listen", "--port", &port.to_string(), "--json"])
-        .env("LINKAPI_WEBHOOK_SECRET", &secret)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null());
-    let mut receiver = Receiver(cmd.spawn().unwrap());
-    let stdout = receiver.0.stdout.take().unwrap();
-    let (lines_tx, received) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in std::io::BufReader::new(stdout)
-            .lines()
-            .map_while(Result::ok)
-        {
-            if lines_tx.send(line).is_err() {
-                return;
-            }
-        }
-    });
+    let (_receiver, received) = listen(&home, port, &secret);
     let (_second, _, _) = start_logging(&home, &data, None, "warn", &serve_args);
     // The retry falls due about 5 s after the refused attempt; the restarted server sends it.
     let line = received

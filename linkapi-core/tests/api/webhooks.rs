@@ -523,17 +523,23 @@ async fn tally(
     seen
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn two_instances_deliver_each_of_a_thousand_events_exactly_once() {
-    let Some(backend) = crate::support::Backend::postgres() else {
-        return; // PostgreSQL is not installed and not required here.
-    };
+/// Two instances on one PostgreSQL database taking bulk creates; `None` without PostgreSQL.
+async fn two_instances() -> Option<(TestServer, TestServer)> {
+    let backend = crate::support::Backend::postgres()?;
     let options = || Options {
         max_body_bytes: 1 << 20,
         ..Options::default()
     };
     let first = TestServer::start_on(backend, options()).await;
     let second = first.start_peer(options()).await;
+    Some((first, second))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_instances_deliver_each_of_a_thousand_events_exactly_once() {
+    let Some((first, second)) = two_instances().await else {
+        return; // PostgreSQL is not installed and not required here.
+    };
     let (_, key) = first.user_with_key("busy", WEBHOOK_SCOPES).await;
     let mut receiver = Receiver::start().await;
     register(&first, &key, &receiver.url(), &["chain.created"]).await;
@@ -550,15 +556,9 @@ async fn two_instances_deliver_each_of_a_thousand_events_exactly_once() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn two_instances_deliver_every_event_at_least_once_when_the_receiver_fails() {
-    let Some(backend) = crate::support::Backend::postgres() else {
+    let Some((first, second)) = two_instances().await else {
         return; // PostgreSQL is not installed and not required here.
     };
-    let options = || Options {
-        max_body_bytes: 1 << 20,
-        ..Options::default()
-    };
-    let first = TestServer::start_on(backend, options()).await;
-    let second = first.start_peer(options()).await;
     let (_, key) = first.user_with_key("flaky", WEBHOOK_SCOPES).await;
     let mut receiver = Receiver::start().await;
     // The first 40 requests fail; those events come again once their retry is due.
