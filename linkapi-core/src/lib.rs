@@ -16,7 +16,8 @@
 //! - [`service`]: [`App`], the rules: keys and scopes, short chains, messaging-app, card and
 //!   work-chat chains and their channel rotation, groups, domains, templates, admin, the
 //!   redirect cache, the visit pipeline, statistics, conversions, uploads, QR codes, work-chat
-//!   data (behind a provider), rate limits and quotas.
+//!   data (behind a provider), rate limits and quotas, webhook endpoints with the events
+//!   writes record and their delivery.
 //! - [`http`]: [`serve`], the accept loop, the route table (one row per operation, naming its
 //!   types), the router, the OpenAPI document built from the table, request decoding,
 //!   envelopes, handlers.

@@ -25,10 +25,12 @@ use rand::RngExt;
 
 use super::App;
 use super::page_chains::fixed_destination;
+use super::webhooks;
+use crate::clock::format_rfc3339;
 use crate::error::{Error, Result};
 use crate::model::{
-    ChainId, ChainKind, Channel, ChannelId, Rotation, ShowType, SubType, Template, TemplateId,
-    TemplateKind, Timestamp,
+    ChainId, ChainKind, Channel, ChannelId, EventType, Rotation, ShowType, SubType, Template,
+    TemplateId, TemplateKind, Timestamp,
 };
 use crate::pages::{JumpPage, safe_url};
 use crate::service::visitors::VisitRequest;
@@ -43,6 +45,20 @@ pub(crate) enum PageAnswer {
     Page(String),
     /// 410: no channel is usable and there is no fallback image.
     UsedUp,
+}
+
+/// The `data` of a `channel.exhausted` event.
+#[derive(Debug, Clone, serde::Serialize)]
+struct ChannelExhausted {
+    chain_id: i64,
+    channel_id: i64,
+    /// The channel's QR image or URL.
+    url: String,
+    visit_limit: i64,
+    /// `total` or `daily`.
+    cap: &'static str,
+    /// The day used up (RFC 3339, its first second), for daily caps.
+    day: Option<String>,
 }
 
 /// Rotation state of one chain on this instance.
@@ -180,12 +196,33 @@ impl App {
             // visitors trying channels in different orders never wait for each other in a
             // cycle.
             let (id, limit) = (channel.id, channel.visit_limit);
+            // The take that uses the channel up reports it, in its own transaction.
+            let exhausted = ChannelExhausted {
+                chain_id: chain_id.0,
+                channel_id: id.0,
+                url: channel.url.clone(),
+                visit_limit: limit,
+                cap: if daily { "daily" } else { "total" },
+                day: daily.then(|| format_rfc3339(day)),
+            };
+            let user = page.user_id;
             let taken = self
                 .transact(move |tx| {
-                    Box::pin(async move { tx.take_channel_visit(id, cap, limit, day).await })
+                    let exhausted = exhausted.clone();
+                    Box::pin(async move {
+                        let taken = tx.take_channel_visit(id, cap, limit, day).await?;
+                        if taken == Some(limit) {
+                            let event = EventType::ChannelExhausted;
+                            webhooks::emit(tx, user, event, now, &exhausted).await?;
+                        }
+                        Ok(taken)
+                    })
                 })
                 .await?;
-            if taken {
+            if taken == Some(limit) {
+                self.events_committed(user);
+            }
+            if taken.is_some() {
                 return Ok((Some(channel), true));
             }
             state

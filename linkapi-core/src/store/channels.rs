@@ -83,12 +83,13 @@ pub trait ChannelWrites: Send {
     /// Gives one visit to a channel with `limit` visits (ever, or on the day starting at
     /// `day`, by `cap`) unless it has had them all; counts it when it does. Concurrent takes
     /// of one channel, on any instance, are serialized on its counter, so it never gets more
-    /// than `limit`. `false` when it is used up (or gone).
+    /// than `limit`. The visits it has had under its cap with this one (so `limit` exactly
+    /// once: for the take that used it up); `None` when it is used up (or gone).
     async fn take_channel_visit(
         &mut self,
         channel: ChannelId,
         cap: VisitCap,
         limit: i64,
         day: Timestamp,
-    ) -> StoreResult<bool>;
+    ) -> StoreResult<Option<i64>>;
 }

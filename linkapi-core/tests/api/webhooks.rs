@@ -663,3 +663,38 @@ async fn chains_of_every_kind_and_surface_are_reported() {
         (json!("chain.deleted"), json!(id))
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_channel_used_up_by_racing_visitors_is_reported_once() {
+    let server = TestServer::start().await;
+    let mut scopes = WEBHOOK_SCOPES.to_vec();
+    scopes.extend(crate::page_chains::WX_SCOPES);
+    let (_, key) = server.user_with_key("capped", &scopes).await;
+    let mut receiver = Receiver::start().await;
+    register(&server, &key, &receiver.url(), &["channel.exhausted"]).await;
+    let chain = crate::page_chains::create_wx(
+        &server,
+        &key,
+        json!({"channel_list": [{"qrcode_name": "few", "url": "https://cdn.example.com/few.png",
+                                 "visit_limit": 3}]}),
+    )
+    .await;
+    let code = chain["code"].as_str().expect("code").to_owned();
+    let visits: Vec<_> = (0..24).map(|_| server.visit(&code)).collect();
+    let answers = futures_util::future::join_all(visits).await;
+    let served = answers
+        .iter()
+        .filter(|a| a.status == StatusCode::OK)
+        .count();
+    assert_eq!(served, 3, "the cap holds");
+    let event = receiver.next().await.json();
+    assert_eq!(event["type"], "channel.exhausted");
+    let data = &event["data"];
+    assert_eq!(data["chain_id"], chain["id"]);
+    assert_eq!(
+        (data["visit_limit"].clone(), data["cap"].clone()),
+        (json!(3), json!("total"))
+    );
+    assert_eq!(data["url"], "https://cdn.example.com/few.png");
+    assert!(receiver.stays_quiet().await, "reported once");
+}

@@ -100,18 +100,20 @@ impl ChannelWrites for PgTx<'_> {
         cap: VisitCap,
         limit: i64,
         day: Timestamp,
-    ) -> StoreResult<bool> {
+    ) -> StoreResult<Option<i64>> {
         // Each take is one conditional row update: under READ COMMITTED a concurrent take
         // waits for the row and re-checks the condition against the committed count, so no
         // two takes (on any instance) both see the last free visit. Both caps lock the
         // channel's row first, so takes never wait for each other in a cycle.
         let taken = match cap {
             VisitCap::Total => {
-                execute(
+                one(
                     &self.tx,
                     "UPDATE channels SET visit_count = visit_count + 1
-                     WHERE id = $1 AND deleted_at IS NULL AND visit_count < $2",
+                     WHERE id = $1 AND deleted_at IS NULL AND visit_count < $2
+                     RETURNING visit_count",
                     &[&channel.0, &limit],
+                    first,
                 )
                 .await?
             }
@@ -124,23 +126,25 @@ impl ChannelWrites for PgTx<'_> {
                 )
                 .await?;
                 if live.is_none() {
-                    return Ok(false);
+                    return Ok(None);
                 }
-                execute(
+                one(
                     &self.tx,
                     "INSERT INTO channel_daily_visits (channel_id, day, visits)
                      SELECT $1::bigint, $2::bigint, 1::bigint WHERE $3::bigint > 0
                      ON CONFLICT (channel_id, day) DO UPDATE
                      SET visits = channel_daily_visits.visits + 1
-                     WHERE channel_daily_visits.visits < $3",
+                     WHERE channel_daily_visits.visits < $3
+                     RETURNING visits",
                     &[&channel.0, &day, &limit],
+                    first,
                 )
                 .await?
             }
         };
-        if taken == 0 {
-            return Ok(false);
-        }
+        let Some(used) = taken else {
+            return Ok(None);
+        };
         match cap {
             VisitCap::Total => {
                 execute(
@@ -161,6 +165,6 @@ impl ChannelWrites for PgTx<'_> {
                 .await?
             }
         };
-        Ok(true)
+        Ok(Some(used))
     }
 }

@@ -105,7 +105,7 @@ impl ChannelWrites for SqliteTx<'_> {
         cap: VisitCap,
         limit: i64,
         day: Timestamp,
-    ) -> StoreResult<bool> {
+    ) -> StoreResult<Option<i64>> {
         // The writer thread runs one transaction at a time, so read-then-write is exact here.
         let used = match cap {
             VisitCap::Total => one(
@@ -126,9 +126,9 @@ impl ChannelWrites for SqliteTx<'_> {
         match used {
             Some(used) if used < limit => {
                 count_channel_visits(self.conn, channel, day, 1)?;
-                Ok(true)
+                Ok(Some(used + 1))
             }
-            _ => Ok(false),
+            _ => Ok(None),
         }
     }
 }
