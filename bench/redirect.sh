@@ -11,7 +11,10 @@
 # Usage: bench/redirect.sh [seconds per run, default 10] [rounds, default 3]
 # Needs wrk and taskset (installed from Debian's packages when missing). Talks only to
 # 127.0.0.1. Set BENCH_VISITORS=N to spread requests over N client addresses (through the
-# trusted-proxy rule), making nearly every visit a new unique visitor to store. linkapi runs
+# trusted-proxy rule), making nearly every visit a new unique visitor to store.
+# BENCH_BEFORE=PATH also measures another linkapi binary (an earlier build, say) in the same
+# rounds, seeded alike, and prints this build's figures against it: whether a change made
+# redirects slower, with the machine's drift cancelled out. linkapi runs
 # with its default log level, as a user runs it; BENCH_LOG=warn (any LINKAPI_LOG filter)
 # measures another. BENCH_RULES=N gives every chain N redirect rules (at most 20) that a
 # visit checks to the end and none of which match (device desktop, as wrk's agent is, and a
@@ -34,7 +37,7 @@ cargo build --release -q -p linkapi-cli -p bare302
 
 work=$(mktemp -d)
 cleanup() {
-  kill "${server:-}" "${bare:-}" 2>/dev/null || true
+  kill "${server:-}" "${bare:-}" "${before_server:-}" 2>/dev/null || true
   wait 2>/dev/null || true
   rm -rf "$work"
 }
@@ -57,9 +60,20 @@ server=$!
 taskset -c 0 ./target/release/bare302 127.0.0.1:$bare_port &
 bare=$!
 for _ in $(seq 100); do curl -fs $base/healthz >/dev/null && break; sleep 0.1; done
+seed_ports=$port
+if [ -n "${BENCH_BEFORE:-}" ]; then
+  before_port=$((port + 2))
+  LINKAPI_INITIAL_API_KEY=$key taskset -c 0 "$BENCH_BEFORE" serve \
+    --listen 127.0.0.1:$before_port --data-dir "$work/before" --config "$work/linkapi.toml" \
+    2>"$work/before.log" &
+  before_server=$!
+  for _ in $(seq 100); do curl -fs http://127.0.0.1:$before_port/healthz >/dev/null && break; sleep 0.1; done
+  seed_ports="$port $before_port"
+fi
 
-echo "seeding 10,000 chains ..."
-python3 - "$port" "$key" "${BENCH_RULES:-0}" <<'PY'
+for seed_port in $seed_ports; do
+echo "seeding 10,000 chains on port $seed_port ..."
+python3 - "$seed_port" "$key" "${BENCH_RULES:-0}" <<'PY'
 import http.client, json, sys, threading
 port, key, rules = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 def seed(part):
@@ -79,6 +93,7 @@ threads = [threading.Thread(target=seed, args=(p,)) for p in range(4)]
 for t in threads: t.start()
 for t in threads: t.join()
 PY
+done
 
 cat >"$work/random.lua" <<LUA
 local visitors = $visitors
@@ -127,7 +142,15 @@ results=$work/results
 for round in $(seq "$rounds"); do
   echo "round $round/$rounds ..."
   echo "bare $(run bare $bare http://127.0.0.1:$bare_port "$work/random.lua" "$connections")" >>"$results"
+  # With BENCH_BEFORE, the two builds take turns going first, so neither always meets the
+  # machine a few seconds later.
+  if [ -n "${BENCH_BEFORE:-}" ] && [ $((round % 2)) = 0 ]; then
+    echo "before $(run before $before_server http://127.0.0.1:$before_port "$work/random.lua" "$connections")" >>"$results"
+  fi
   echo "linkapi $(run linkapi $server $base "$work/random.lua" "$connections")" >>"$results"
+  if [ -n "${BENCH_BEFORE:-}" ] && [ $((round % 2)) = 1 ]; then
+    echo "before $(run before $before_server http://127.0.0.1:$before_port "$work/random.lua" "$connections")" >>"$results"
+  fi
 done
 
 # p99 at about half of linkapi's peak: connections pausing 1 ms between requests.
@@ -136,6 +159,9 @@ paced_conns=$(( (half + 899) / 900 ))
 echo "paced runs at about $half req/s ($paced_conns connections) ..."
 echo "bare-paced $(run bare $bare http://127.0.0.1:$bare_port "$work/paced.lua" "$paced_conns")" >>"$results"
 echo "linkapi-paced $(run linkapi $server $base "$work/paced.lua" "$paced_conns")" >>"$results"
+if [ -n "${BENCH_BEFORE:-}" ]; then
+  echo "before-paced $(run before $before_server http://127.0.0.1:$before_port "$work/paced.lua" "$paced_conns")" >>"$results"
+fi
 
 python3 - "$results" "$secs" "$connections" "$visitors" <<'PY'
 import statistics, sys
@@ -148,7 +174,8 @@ def median(name, column):
 print(f"\nrandom codes over 10,000 chains, {conns} connections, {secs}s per run, "
       f"{visitors} client address(es); server on CPU 0, wrk on CPU 1")
 print(f"{'':16}{'req/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'CPU us/req':>12}")
-for name in ("bare", "linkapi"):
+names = ["bare", "linkapi"] + (["before"] if runs("before") else [])
+for name in names:
     print(f"{name:16}{median(name, 0):>10.0f}{median(name, 1):>9.3f}{median(name, 2):>9.3f}"
           f"{median(name, 3):>12.2f}")
 print(f"each round (req/s): bare {[int(r[0]) for r in runs('bare')]}, "
@@ -156,7 +183,11 @@ print(f"each round (req/s): bare {[int(r[0]) for r in runs('bare')]}, "
 print(f"throughput ratio linkapi/bare: {median('linkapi', 0) / median('bare', 0):.2f} "
       f"(goal >= 0.85)")
 print(f"CPU per request ratio bare/linkapi: {median('bare', 3) / median('linkapi', 3):.2f}")
-for name in ("bare-paced", "linkapi-paced"):
+for name in [n + "-paced" for n in names]:
     rps, p50, p99, _ = runs(name)[0]
     print(f"{name:16}{rps:>10.0f}{p50:>9.3f}{p99:>9.3f}   (p99 goal for linkapi: < 2 ms)")
+if runs("before"):
+    print(f"this build against BENCH_BEFORE: throughput {median('linkapi', 0) / median('before', 0):.2f}, "
+          f"CPU per request {median('linkapi', 3) / median('before', 3):.2f}; round by round "
+          f"{[round(a[0] / b[0], 2) for a, b in zip(runs('linkapi'), runs('before'))]}")
 PY
