@@ -698,3 +698,94 @@ async fn a_channel_used_up_by_racing_visitors_is_reported_once() {
     assert_eq!(data["url"], "https://cdn.example.com/few.png");
     assert!(receiver.stays_quiet().await, "reported once");
 }
+
+/// A raw receiver on loopback: for each connection, reads the request's head, then answers
+/// with `answer` (`None`: never), and writes `endless` bytes after it until the peer goes.
+async fn raw_receiver(answer: Option<&'static [u8]>, endless: bool) -> String {
+    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    tokio::spawn(async move {
+        while let Ok((mut stream, _)) = listener.accept().await {
+            tokio::spawn(async move {
+                let mut head = vec![0u8; 16 * 1024];
+                let _ = stream.read(&mut head).await;
+                match answer {
+                    Some(answer) => {
+                        let _ = stream.write_all(answer).await;
+                        while endless && stream.write_all(&[b'x'; 1024]).await.is_ok() {}
+                    }
+                    // Hold the connection, answering nothing.
+                    None => tokio::time::sleep(Duration::from_secs(60)).await,
+                }
+            });
+        }
+    });
+    format!("http://{addr}/hooks")
+}
+
+/// The attempts of webhook `id` once there is at least one, within `limit`.
+async fn first_attempts(server: &TestServer, key: &str, id: &Value, limit: Duration) -> Value {
+    let path = format!("/webhooks/{id}/deliveries");
+    let started = std::time::Instant::now();
+    loop {
+        let listed = server.get(&path, key).await;
+        if listed.primary_data()["total"].as_i64() > Some(0) {
+            return listed.primary_data()["list"].clone();
+        }
+        assert!(started.elapsed() < limit, "no attempt within {limit:?}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_endpoint_that_never_answers_is_given_up_on_after_ten_seconds() {
+    let server = TestServer::start().await;
+    let (_, key) = server.user_with_key("silence", WEBHOOK_SCOPES).await;
+    let hook = register(
+        &server,
+        &key,
+        &raw_receiver(None, false).await,
+        &["chain.created"],
+    )
+    .await;
+    let started = std::time::Instant::now();
+    server
+        .create_chain(&key, json!({"target_url": "https://example.com/silent"}))
+        .await;
+    let attempts = first_attempts(&server, &key, &hook["id"], Duration::from_secs(20)).await;
+    let waited = started.elapsed();
+    assert!(waited >= Duration::from_secs(9), "gave up after {waited:?}");
+    assert_eq!(attempts[0]["ok"], false);
+    assert_eq!(attempts[0]["status"], Value::Null);
+    assert_eq!(attempts[0]["error"], "no answer within 10 s");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_endless_answer_is_read_no_further_than_a_few_kilobytes() {
+    let server = TestServer::start().await;
+    let (_, key) = server.user_with_key("chatty", WEBHOOK_SCOPES).await;
+    let answer: &[u8] = b"HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\n";
+    let hook = register(
+        &server,
+        &key,
+        &raw_receiver(Some(answer), true).await,
+        &["chain.created"],
+    )
+    .await;
+    server
+        .create_chain(&key, json!({"target_url": "https://example.com/chatty"}))
+        .await;
+    // Delivered at once: the answer's endless body is not waited for.
+    let attempts = first_attempts(&server, &key, &hook["id"], Duration::from_secs(5)).await;
+    assert_eq!(
+        (attempts[0]["ok"].clone(), attempts[0]["status"].clone()),
+        (json!(true), json!(200))
+    );
+    assert!(
+        attempts[0]["latency_ms"].as_i64() < Some(5_000),
+        "{attempts}"
+    );
+}
