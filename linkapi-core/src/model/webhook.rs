@@ -53,8 +53,9 @@ impl EventType {
             .find(|e| e.name() == name)
     }
 
-    /// Its bit in an [`EventSet`]; `webhook.test` has none.
-    fn bit(self) -> i64 {
+    /// Its bit in an [`EventSet`] (stores match subscriptions in SQL with `events & bit <> 0`);
+    /// `webhook.test` has none.
+    pub fn bit(self) -> i64 {
         Self::SUBSCRIBABLE
             .iter()
             .position(|e| *e == self)
@@ -84,11 +85,6 @@ impl EventSet {
             .into_iter()
             .filter(|e| self.contains(*e))
             .collect()
-    }
-
-    /// The bit of `event`, for stores matching subscriptions in SQL (`events & bit <> 0`).
-    pub fn bit_of(event: EventType) -> i64 {
-        event.bit()
     }
 }
 

@@ -48,7 +48,7 @@ pub(crate) enum PageAnswer {
 }
 
 /// The `data` of a `channel.exhausted` event.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, serde::Serialize)]
 struct ChannelExhausted {
     chain_id: i64,
     channel_id: i64,
@@ -196,22 +196,23 @@ impl App {
             // visitors trying channels in different orders never wait for each other in a
             // cycle.
             let (id, limit) = (channel.id, channel.visit_limit);
-            // The take that uses the channel up reports it, in its own transaction.
-            let exhausted = ChannelExhausted {
-                chain_id: chain_id.0,
-                channel_id: id.0,
-                url: channel.url.clone(),
-                visit_limit: limit,
-                cap: if daily { "daily" } else { "total" },
-                day: daily.then(|| format_rfc3339(day)),
-            };
-            let user = page.user_id;
+            // The take that uses the channel up reports it, in its own transaction; the
+            // event's data is made only then, not for every visit of a limited channel.
+            let (user, url) = (page.user_id, channel.url.clone());
             let taken = self
                 .transact(move |tx| {
-                    let exhausted = exhausted.clone();
+                    let url = url.clone();
                     Box::pin(async move {
                         let taken = tx.take_channel_visit(id, cap, limit, day).await?;
                         if taken == Some(limit) {
+                            let exhausted = ChannelExhausted {
+                                chain_id: chain_id.0,
+                                channel_id: id.0,
+                                url,
+                                visit_limit: limit,
+                                cap: if daily { "daily" } else { "total" },
+                                day: daily.then(|| format_rfc3339(day)),
+                            };
                             let event = EventType::ChannelExhausted;
                             webhooks::emit(tx, user, event, now, &exhausted).await?;
                         }

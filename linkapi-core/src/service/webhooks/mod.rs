@@ -201,6 +201,12 @@ fn event_set(names: &[String]) -> Result<EventSet> {
     Ok(EventSet::of(events))
 }
 
+/// A description as given, checked; `None` for an empty one (which clears it).
+fn description(text: &str) -> Result<Option<String>> {
+    let text = check_text("description", text, DESCRIPTION)?;
+    Ok((!text.is_empty()).then_some(text))
+}
+
 const DESCRIPTION: TextRule = TextRule {
     max: 200,
     required: false,
@@ -244,12 +250,12 @@ impl App {
         let allow_private = self.config().webhooks.allow_private;
         let url = target::check_url(input.url.trim(), allow_private).await?;
         let events = event_set(&input.events)?;
-        let description = match input.description.as_deref() {
-            Some(text) => {
-                Some(check_text("description", text, DESCRIPTION)?).filter(|d| !d.is_empty())
-            }
-            None => None,
-        };
+        let description = input
+            .description
+            .as_deref()
+            .map(description)
+            .transpose()?
+            .flatten();
         let new = NewWebhook {
             user_id: who.user_id,
             url: url.to_string(),
@@ -317,12 +323,7 @@ impl App {
             None => None,
         };
         let events = edit.events.as_deref().map(event_set).transpose()?;
-        let description = match edit.description.as_deref() {
-            Some(text) => {
-                Some(Some(check_text("description", text, DESCRIPTION)?).filter(|d| !d.is_empty()))
-            }
-            None => None,
-        };
+        let description = edit.description.as_deref().map(description).transpose()?;
         let patch = WebhookPatch {
             url,
             events,

@@ -5,7 +5,7 @@ use std::sync::LazyLock;
 use async_trait::async_trait;
 
 use super::{PgStore, PgTx, all, count, execute, one};
-use crate::model::{DeliveryAttempt, EventSet, EventType, Timestamp, UserId, Webhook, WebhookId};
+use crate::model::{DeliveryAttempt, EventType, Timestamp, UserId, Webhook, WebhookId};
 use crate::store::webhooks::{
     ANY_DUE, ATTEMPTS_PAGE, CLAIMED_COLUMNS, CLOSE_DELIVERY, COUNT_ATTEMPTS, COUNT_WEBHOOKS,
     DELETE_WEBHOOK, DROP_PENDING, DUE_DELIVERIES, FLAG_WEBHOOK, INSERT_ATTEMPT, INSERT_DELIVERY,
@@ -174,12 +174,9 @@ impl WebhookWrites for PgTx<'_> {
         user: UserId,
         event: EventType,
     ) -> StoreResult<Vec<WebhookId>> {
-        all(
-            &self.tx,
-            SUBSCRIBERS,
-            &[&user.0, &EventSet::bit_of(event)],
-            |r| Ok(WebhookId(r.int(0)?)),
-        )
+        all(&self.tx, SUBSCRIBERS, &[&user.0, &event.bit()], |r| {
+            Ok(WebhookId(r.int(0)?))
+        })
         .await
     }
 

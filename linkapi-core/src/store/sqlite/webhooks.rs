@@ -4,7 +4,7 @@ use async_trait::async_trait;
 use rusqlite::params;
 
 use super::{SqliteStore, SqliteTx, all, count, one};
-use crate::model::{DeliveryAttempt, EventSet, EventType, Timestamp, UserId, Webhook, WebhookId};
+use crate::model::{DeliveryAttempt, EventType, Timestamp, UserId, Webhook, WebhookId};
 use crate::store::webhooks::{
     ANY_DUE, ATTEMPTS_PAGE, CLAIMED_DELIVERY, CLOSE_DELIVERY, COUNT_ATTEMPTS, COUNT_WEBHOOKS,
     DELETE_WEBHOOK, DROP_PENDING, DUE_DELIVERIES, FLAG_WEBHOOK, INSERT_ATTEMPT, INSERT_DELIVERY,
@@ -147,12 +147,9 @@ impl WebhookWrites for SqliteTx<'_> {
         user: UserId,
         event: EventType,
     ) -> StoreResult<Vec<WebhookId>> {
-        all(
-            self.conn,
-            SUBSCRIBERS,
-            [user.0, EventSet::bit_of(event)],
-            |r| Ok(WebhookId(r.int(0)?)),
-        )
+        all(self.conn, SUBSCRIBERS, [user.0, event.bit()], |r| {
+            Ok(WebhookId(r.int(0)?))
+        })
     }
 
     async fn insert_event(&mut self, event: NewEvent, to: &[WebhookId]) -> StoreResult<()> {
