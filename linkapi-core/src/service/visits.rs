@@ -415,6 +415,9 @@ async fn flush_loop(
             let pending = std::mem::take(&mut *lock(shard));
             taken += pending.entries();
             backlog.merge(pending);
+            // This task runs on a thread that serves requests: let them in between shards
+            // (a shard at a million chains is a few thousand entries to merge).
+            tokio::task::yield_now().await;
         }
         // Entries that met one already in the backlog merged into it.
         let merged = before + taken - backlog.entries();
