@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 
 use rusqlite::Connection;
 
-use super::lock;
+use super::{command, lock};
 
 /// Longest a kept read transaction is reused.
 pub(super) const SNAPSHOT_REUSE: Duration = Duration::from_millis(100);
@@ -127,7 +127,7 @@ impl Readers {
         let now = self.commits_now();
         if !reader.reusable(now) {
             reader.end_snapshot();
-            reader.conn.execute_batch("BEGIN")?;
+            command(&reader.conn, "BEGIN")?;
             reader.snapshot = Some((now, Instant::now()));
         }
         Ok(&reader.conn)
@@ -153,7 +153,7 @@ impl Reader {
         if self.snapshot.take().is_some() && !self.conn.is_autocommit() {
             // Ending a read-only transaction cannot fail in a way that matters: if it did, the
             // next BEGIN fails and the read reports it.
-            let _ = self.conn.execute_batch("COMMIT");
+            let _ = command(&self.conn, "COMMIT");
         }
     }
 }

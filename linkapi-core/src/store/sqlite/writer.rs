@@ -35,7 +35,7 @@ use std::time::{Duration, Instant};
 use rusqlite::Connection;
 use tokio::sync::oneshot;
 
-use super::SqliteTx;
+use super::{SqliteTx, command};
 use crate::store::{Invalidation, Misuse, StoreError, StoreResult, TxBody};
 
 /// Most bodies committed together; bounds how long one group holds the write lock.
@@ -109,7 +109,7 @@ fn run(mut conn: Connection, queue: &mpsc::Receiver<Job>, commits: &AtomicU64) {
 }
 
 fn commit_group(conn: &mut Connection, mut group: Vec<Job>, commits: &AtomicU64) {
-    if let Err(err) = conn.execute_batch("BEGIN IMMEDIATE") {
+    if let Err(err) = command(conn, "BEGIN IMMEDIATE") {
         fail_all(group, &err);
         return;
     }
@@ -166,7 +166,7 @@ struct WriteFailed(String);
 /// them from reusing one taken just before it landed.
 fn commit(conn: &Connection, commits: &AtomicU64) -> rusqlite::Result<()> {
     commits.fetch_add(1, Ordering::SeqCst);
-    let committed = conn.execute_batch("COMMIT");
+    let committed = command(conn, "COMMIT");
     commits.fetch_add(1, Ordering::SeqCst);
     committed
 }
@@ -200,11 +200,11 @@ fn run_in_savepoint(
     conn: &mut Connection,
     body: &mut TxBody,
 ) -> rusqlite::Result<StoreResult<Vec<Invalidation>>> {
-    conn.execute_batch("SAVEPOINT body")?;
+    command(conn, "SAVEPOINT body")?;
     let (outcome, changes) = run_body(conn, body);
     match outcome {
         Ok(()) => {
-            conn.execute_batch("RELEASE body")?;
+            command(conn, "RELEASE body")?;
             Ok(Ok(changes))
         }
         Err(err) => {
