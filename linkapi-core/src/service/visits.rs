@@ -54,6 +54,8 @@ const LOG_EVERY: u64 = 60;
 const WAIT_PER_WRITE: u32 = 10;
 /// The longest wait between rounds, in flush intervals.
 const MAX_STRETCH: u32 = 5;
+/// The flusher is behind once pending entries pass this fraction of `max_pending`.
+const BEHIND_FRACTION: usize = 4;
 
 /// How long to wait for the next round of writes after one that took `spent`.
 fn next_round(interval: Duration, spent: Duration) -> Duration {
@@ -246,6 +248,7 @@ impl Pending {
                 })
                 .collect(),
             breakdowns,
+            behind: false,
         };
         (batch, visits, before - self.entries())
     }
@@ -258,6 +261,15 @@ struct Shared {
     entries: AtomicUsize,
     max_entries: usize,
     metrics: VisitCounters,
+}
+
+impl Shared {
+    /// Whether visits are piling up faster than they are written: entries waiting past a
+    /// quarter of the bound. A batch written then is written as fast as the store can
+    /// ([`VisitBatch::behind`]); otherwise long before the bound visits would be dropped.
+    fn behind(&self) -> bool {
+        self.entries.load(Ordering::Relaxed) > self.max_entries / BEHIND_FRACTION
+    }
 }
 
 fn lock(shard: &Mutex<Pending>) -> MutexGuard<'_, Pending> {
@@ -428,7 +440,9 @@ async fn flush_loop(
                 if backlog.entries() == 0 {
                     break true;
                 }
-                sealed = Some(backlog.seal(BATCH_ENTRIES));
+                let (mut batch, visits, entries) = backlog.seal(BATCH_ENTRIES);
+                batch.behind = shared.behind();
+                sealed = Some((batch, visits, entries));
             }
             let Some((batch, visits, entries)) = &sealed else {
                 break true;
@@ -644,6 +658,21 @@ mod tests {
             Duration::from_millis(3_500)
         );
         assert_eq!(next_round(second, Duration::from_secs(4)), 5 * second);
+    }
+
+    #[test]
+    fn the_flusher_is_behind_once_a_quarter_of_the_bound_waits() {
+        let shared = Shared {
+            shards: Box::new([]),
+            entries: AtomicUsize::new(0),
+            max_entries: 2_000,
+            metrics: crate::metrics::Metrics::new().visits.clone(),
+        };
+        assert!(!shared.behind());
+        shared.entries.store(500, Ordering::Relaxed);
+        assert!(!shared.behind());
+        shared.entries.store(501, Ordering::Relaxed);
+        assert!(shared.behind());
     }
 
     #[test]

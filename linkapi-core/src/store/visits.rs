@@ -75,6 +75,9 @@ pub struct VisitBatch {
     pub channels: Vec<ChannelVisits>,
     /// People's visits per chain, dimension, day and value, in that order.
     pub breakdowns: Vec<BreakdownVisits>,
+    /// Visits are piling up faster than they are written: the store should write this batch
+    /// as fast as it can rather than give way to requests (see the SQLite writer's yield).
+    pub behind: bool,
 }
 
 /// People's visits of one chain on one day that had one value of one dimension.

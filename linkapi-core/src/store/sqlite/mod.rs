@@ -198,11 +198,22 @@ impl SqliteStore {
     }
 
     /// Hands `body` to the writer thread and waits for the commit that holds it; `alone`
-    /// commits it in a transaction of its own (see `writer`).
-    async fn run_on_writer(&self, body: TxBody, alone: bool) -> StoreResult<Vec<Invalidation>> {
+    /// commits it in a transaction of its own, `hurry` without giving way to requests (see
+    /// `writer`).
+    async fn run_on_writer(
+        &self,
+        body: TxBody,
+        alone: bool,
+        hurry: bool,
+    ) -> StoreResult<Vec<Invalidation>> {
         let (done, outcome) = oneshot::channel();
         lock(&self.inner.writer)
-            .send(writer::Job { body, done, alone })
+            .send(writer::Job {
+                body,
+                done,
+                alone,
+                hurry,
+            })
             .map_err(|_| StoreError::backend(Misuse("the SQLite writer thread has stopped")))?;
         outcome.await.map_err(|_| {
             StoreError::backend(Misuse("the SQLite writer thread dropped a transaction"))
@@ -311,7 +322,7 @@ impl StoredRow for Row<'_> {
 #[async_trait]
 impl Store for SqliteStore {
     async fn transact(&self, body: TxBody) -> StoreResult<Vec<Invalidation>> {
-        self.run_on_writer(body, false).await
+        self.run_on_writer(body, false, false).await
     }
 
     fn writes_one_at_a_time(&self) -> bool {
@@ -348,8 +359,9 @@ impl Store for SqliteStore {
         forget_before: Timestamp,
     ) -> StoreResult<bool> {
         // A flush changes pages all over the counter tables: alone, it needs no savepoint.
+        let hurry = batch.behind;
         let (added, _) = crate::store::transact_by(
-            |body| self.run_on_writer(body, true),
+            |body| self.run_on_writer(body, true, hurry),
             move |tx| {
                 let batch = batch.clone();
                 Box::pin(async move { tx.add_visits(&batch, at, forget_before).await })
