@@ -172,3 +172,33 @@ Examples:
         json: bool,
     },
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::ValueEnum;
+    use linkapi_core::model::EventType;
+    use linkapi_core::wire::primary::WebhookEvent;
+
+    use super::EventName;
+
+    /// `--events` takes exactly the names the API subscribes to, each meaning that event.
+    #[test]
+    fn event_names_are_the_apis() {
+        let mut names = Vec::new();
+        for value in EventName::value_variants() {
+            let name = value
+                .to_possible_value()
+                .map(|possible| possible.get_name().to_owned())
+                .unwrap_or_default();
+            assert_eq!(WebhookEvent::from(*value).name(), name);
+            names.push(name);
+        }
+        names.sort();
+        let mut subscribable: Vec<String> = EventType::SUBSCRIBABLE
+            .iter()
+            .map(|event| event.name().to_owned())
+            .collect();
+        subscribable.sort();
+        assert_eq!(names, subscribable);
+    }
+}

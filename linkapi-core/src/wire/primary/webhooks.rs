@@ -175,3 +175,54 @@ pub struct DeliveryPage {
     /// Rows per page.
     pub page_size: i64,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::WebhookEvent;
+    use crate::model::EventType;
+
+    /// Every string a JSON schema allows by `const` or `enum`, wherever it says so.
+    fn allowed_strings(schema: &serde_json::Value, into: &mut Vec<String>) {
+        match schema {
+            serde_json::Value::Object(fields) => {
+                for (key, value) in fields {
+                    match (key.as_str(), value) {
+                        ("const", serde_json::Value::String(s)) => into.push(s.clone()),
+                        ("enum", serde_json::Value::Array(values)) => {
+                            into.extend(values.iter().filter_map(|v| v.as_str().map(str::to_owned)))
+                        }
+                        _ => allowed_strings(value, into),
+                    }
+                }
+            }
+            serde_json::Value::Array(items) => {
+                for item in items {
+                    allowed_strings(item, into);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The API's event names are the model's, one for every event an endpoint can subscribe
+    /// to and no more: a new event added to one enum and not the other fails here.
+    #[test]
+    fn the_api_names_exactly_the_subscribable_events() {
+        let schema = schemars::schema_for!(WebhookEvent);
+        let mut listed = Vec::new();
+        allowed_strings(schema.as_value(), &mut listed);
+        listed.sort();
+        let mut subscribable: Vec<String> = EventType::SUBSCRIBABLE
+            .iter()
+            .map(|event| event.name().to_owned())
+            .collect();
+        subscribable.sort();
+        assert_eq!(listed, subscribable);
+        for event in EventType::SUBSCRIBABLE {
+            let read: WebhookEvent = serde_json::from_value(serde_json::json!(event.name()))
+                .unwrap_or_else(|err| panic!("{}: {err}", event.name()));
+            assert_eq!(read.name(), event.name());
+            assert_eq!(serde_json::to_value(read).ok(), Some(event.name().into()));
+        }
+    }
+}
