@@ -265,8 +265,9 @@ struct Shared {
 
 impl Shared {
     /// Whether visits are piling up faster than they are written: entries waiting past a
-    /// quarter of the bound. A batch written then is written as fast as the store can
-    /// ([`VisitBatch::behind`]); otherwise long before the bound visits would be dropped.
+    /// quarter of the bound. A batch sealed then is written as fast as the store can
+    /// ([`VisitBatch::behind`]) rather than giving way to requests, which would let the
+    /// entries grow on toward the bound, where visits are dropped.
     fn behind(&self) -> bool {
         self.entries.load(Ordering::Relaxed) > self.max_entries / BEHIND_FRACTION
     }
