@@ -154,6 +154,13 @@ async fn register(server: &TestServer, key: &str, url: &str, events: &[&str]) ->
     reply.body["data"].clone()
 }
 
+/// A user whose key may manage webhooks and do what `more` allows.
+async fn user_with_webhooks_and(server: &TestServer, name: &str, more: &[&str]) -> String {
+    let mut scopes = WEBHOOK_SCOPES.to_vec();
+    scopes.extend(more);
+    server.user_with_key(name, &scopes).await.1
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn chain_and_conversion_events_are_signed_and_sent_as_they_happen() {
     let server = TestServer::start().await;
@@ -568,9 +575,7 @@ async fn two_instances_deliver_every_event_at_least_once_when_the_receiver_fails
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_upload_is_reported_once_with_the_object_the_api_answered() {
     let server = TestServer::start().await;
-    let mut scopes = WEBHOOK_SCOPES.to_vec();
-    scopes.extend(crate::uploads::UPLOAD_SCOPES);
-    let (_, key) = server.user_with_key("uploader", &scopes).await;
+    let key = user_with_webhooks_and(&server, "uploader", crate::uploads::UPLOAD_SCOPES).await;
     let mut receiver = Receiver::start().await;
     register(&server, &key, &receiver.url(), &["upload.created"]).await;
     let bytes = crate::images::png("hooked", 1);
@@ -591,9 +596,7 @@ async fn an_upload_is_reported_once_with_the_object_the_api_answered() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn chains_of_every_kind_and_surface_are_reported() {
     let server = TestServer::start().await;
-    let mut scopes = WEBHOOK_SCOPES.to_vec();
-    scopes.extend(crate::page_chains::WX_SCOPES);
-    let (_, key) = server.user_with_key("everywhere", &scopes).await;
+    let key = user_with_webhooks_and(&server, "everywhere", crate::page_chains::WX_SCOPES).await;
     let mut receiver = Receiver::start().await;
     register(
         &server,
@@ -647,9 +650,7 @@ async fn chains_of_every_kind_and_surface_are_reported() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_channel_used_up_by_racing_visitors_is_reported_once() {
     let server = TestServer::start().await;
-    let mut scopes = WEBHOOK_SCOPES.to_vec();
-    scopes.extend(crate::page_chains::WX_SCOPES);
-    let (_, key) = server.user_with_key("capped", &scopes).await;
+    let key = user_with_webhooks_and(&server, "capped", crate::page_chains::WX_SCOPES).await;
     let mut receiver = Receiver::start().await;
     register(&server, &key, &receiver.url(), &["channel.exhausted"]).await;
     let chain = crate::page_chains::create_wx(
