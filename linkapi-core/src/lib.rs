@@ -31,6 +31,7 @@
 //!   formats.
 //! - [`metrics`]: the counters and histograms `GET /metrics` exposes.
 //! - [`error`]: [`Error`], each failure with its HTTP status and stable short name.
+//! - `heap`: giving memory freed after a burst back to the operating system (glibc keeps it).
 //! - [`webhooks`]: signing webhook messages (Standard Webhooks) and verifying them, and which
 //!   addresses a webhook may be sent to.
 //! - `client` (feature `client`): a typed async HTTP client of the same API, one method per
@@ -71,6 +72,7 @@ pub mod codes;
 pub mod error;
 #[cfg(any(test, feature = "fuzzing"))]
 pub mod fuzzing;
+mod heap;
 pub mod http;
 pub mod image;
 pub mod metrics;

@@ -56,6 +56,10 @@ const WAIT_PER_WRITE: u32 = 10;
 const MAX_STRETCH: u32 = 5;
 /// The flusher is behind once pending entries pass this fraction of `max_pending`.
 const BEHIND_FRACTION: usize = 4;
+/// Memory freed by a written backlog of at least a batch is given back to the operating
+/// system at most this often: under steady load the next backlog would take it again at
+/// once, and giving it back walks the whole heap.
+const RELEASE_EVERY: Duration = Duration::from_secs(60);
 
 /// How long to wait for the next round of writes after one that took `spent`.
 fn next_round(interval: Duration, spent: Duration) -> Duration {
@@ -254,6 +258,36 @@ impl Pending {
     }
 }
 
+/// When the memory a written backlog freed is given back to the operating system: once the
+/// backlog is empty after holding a batch or more, at most every [`RELEASE_EVERY`].
+#[derive(Default)]
+struct Reclaim {
+    /// The most entries the backlog held since it was last empty.
+    peak: usize,
+    /// When memory was last given back.
+    last: Option<Instant>,
+}
+
+impl Reclaim {
+    /// The backlog holds `entries` now.
+    fn held(&mut self, entries: usize) {
+        self.peak = self.peak.max(entries);
+    }
+
+    /// The backlog is empty; returns whether to give memory back now.
+    fn drained(&mut self, now: Instant) -> bool {
+        let due = self.peak >= BATCH_ENTRIES
+            && self
+                .last
+                .is_none_or(|at| now.saturating_duration_since(at) >= RELEASE_EVERY);
+        self.peak = 0;
+        if due {
+            self.last = Some(now);
+        }
+        due
+    }
+}
+
 /// State shared by the request path and the flusher.
 struct Shared {
     shards: Box<[Mutex<Pending>]>,
@@ -410,6 +444,7 @@ async fn flush_loop(
     let mut failures: u64 = 0;
     let mut wait = interval;
     let mut open = true;
+    let mut reclaim = Reclaim::default();
     while open {
         let waiter = tokio::select! {
             _ = tokio::time::sleep(wait) => None,
@@ -434,6 +469,7 @@ async fn flush_loop(
         }
         // Entries that met one already in the backlog merged into it.
         let merged = before + taken - backlog.entries();
+        reclaim.held(backlog.entries());
         release(&shared, merged);
         let mut spent = Duration::ZERO;
         let written = loop {
@@ -476,6 +512,14 @@ async fn flush_loop(
                 }
             }
         };
+        if backlog.entries() == 0 {
+            // Emptied maps keep their tables: after a backlog of a million entries, tens of
+            // megabytes held for the next one. Start small again instead.
+            backlog = Pending::default();
+            if reclaim.drained(Instant::now()) {
+                tokio::task::spawn_blocking(crate::heap::release_free_memory);
+            }
+        }
         // A failing store is tried again every interval, however long the failure took.
         wait = if written {
             next_round(interval, spent)
@@ -674,6 +718,27 @@ mod tests {
         assert!(!shared.behind());
         shared.entries.store(501, Ordering::Relaxed);
         assert!(shared.behind());
+    }
+
+    #[test]
+    fn memory_is_given_back_after_a_backlog_of_a_batch_at_most_once_a_minute() {
+        let start = Instant::now();
+        let mut reclaim = Reclaim::default();
+        reclaim.held(BATCH_ENTRIES - 1);
+        assert!(!reclaim.drained(start), "a backlog under a batch");
+        reclaim.held(BATCH_ENTRIES);
+        assert!(reclaim.drained(start), "the first backlog of a batch");
+        reclaim.held(BATCH_ENTRIES * 10);
+        assert!(
+            !reclaim.drained(start + RELEASE_EVERY / 2),
+            "within a minute of the last"
+        );
+        assert!(
+            !reclaim.drained(start + RELEASE_EVERY),
+            "the peak is forgotten once drained"
+        );
+        reclaim.held(BATCH_ENTRIES);
+        assert!(reclaim.drained(start + RELEASE_EVERY));
     }
 
     #[test]
