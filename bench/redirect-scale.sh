@@ -16,7 +16,8 @@
 #                ones scattered at random among them: what real link traffic looks like;
 #     each after a pass of the same load (the state a server that has served it for a while
 #     is in; the cold run above shows the other end);
-#   - RSS after the runs.
+#   - RSS after the runs: at their end, and once their visits are written (the visits of the
+#     last seconds wait in memory until then).
 # Every request is a counted visit (a browser's user agent). Each run prints linkapi's link
 # cache hit rate over it (from /metrics), so what was measured is plain: after the cold run the
 # cache fills, and a cache that holds every chain answers later uniform runs from memory.
@@ -113,6 +114,7 @@ LUA
 
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 rss_mb() { awk '/^VmRSS/ {printf "%.0f", $2 / 1024}' "/proc/$1/status"; }
+pending_visits() { curl -fs "$base/metrics" | awk '/^linkapi_visit_pending_entries / {print $2}'; }
 link_cache() { curl -fs "$base/metrics" | awk '/^linkapi_cache_(hits|misses)_total\{cache="links"\}/ {printf "%s ", $2}'; }
 ticks_per_sec=$(getconf CLK_TCK)
 
@@ -207,7 +209,16 @@ PY
       run "$name $work" $server "$base" $work
     done
   done
-  echo "$name rss $(rss_mb $server)" >>"$scratch/results"
+  local at_end
+  at_end=$(rss_mb $server)
+  # The last runs' visits are still being written; RSS once they are, and the memory they
+  # took is given back (the flusher does so after a backlog, at most once a minute).
+  for _ in $(seq 120); do
+    [ "$(pending_visits)" = 0 ] && break
+    sleep 1
+  done
+  sleep 2
+  echo "$name rss $at_end $(rss_mb $server)" >>"$scratch/results"
   kill $server; wait $server || true
   server=
 }
@@ -243,8 +254,10 @@ for name in [n for n in ("sqlite", "postgres") if runs(n, "cached")]:
         bare = f"{rps / median('bare', work, 0):.2f}" if runs("bare", work) else ""
         print(f"{name + ' ' + work:22}{rps:>9.0f}{p99:>9.3f}{cpu:>12.2f}{hits:>12.1%}"
               f"{rps / cached:>10.2f}{bare:>8}")
+    at_end, written = runs(name, "rss")[0]
     print(f"{name + ' start-up':22}{start[0]:>8.2f}s  RSS {start[1]:.0f} MB at start, "
-          f"{runs(name, 'rss')[0][0]:.0f} MB after the runs")
+          f"{at_end:.0f} MB at the end of the runs, {written:.0f} MB once their visits "
+          "are written")
 print(f"{'bare cached':22}{median('bare', 'cached', 0):>9.0f}")
 print("goals on SQLite: uniform >= 0.50 x cached, zipf >= 0.90 x cached, RSS < 250 MB, "
       "start-up < 2 s")
