@@ -259,11 +259,14 @@ impl Pending {
 }
 
 /// When the memory a written backlog freed is given back to the operating system: once the
-/// backlog is empty after holding a batch or more, at most every [`RELEASE_EVERY`].
+/// backlog is empty after holding a batch or more, at most every [`RELEASE_EVERY`] (and then
+/// at the first empty backlog after it, so the last burst's memory goes back too).
 #[derive(Default)]
 struct Reclaim {
     /// The most entries the backlog held since it was last empty.
     peak: usize,
+    /// Whether a backlog of a batch or more was written since memory was last given back.
+    owed: bool,
     /// When memory was last given back.
     last: Option<Instant>,
 }
@@ -276,12 +279,14 @@ impl Reclaim {
 
     /// The backlog is empty; returns whether to give memory back now.
     fn drained(&mut self, now: Instant) -> bool {
-        let due = self.peak >= BATCH_ENTRIES
+        self.owed |= self.peak >= BATCH_ENTRIES;
+        self.peak = 0;
+        let due = self.owed
             && self
                 .last
                 .is_none_or(|at| now.saturating_duration_since(at) >= RELEASE_EVERY);
-        self.peak = 0;
         if due {
+            self.owed = false;
             self.last = Some(now);
         }
         due
@@ -733,12 +738,16 @@ mod tests {
             !reclaim.drained(start + RELEASE_EVERY / 2),
             "within a minute of the last"
         );
+        reclaim.held(10);
         assert!(
-            !reclaim.drained(start + RELEASE_EVERY),
-            "the peak is forgotten once drained"
+            reclaim.drained(start + RELEASE_EVERY),
+            "the backlog held back is given back at the first empty one after the minute"
         );
-        reclaim.held(BATCH_ENTRIES);
-        assert!(reclaim.drained(start + RELEASE_EVERY));
+        reclaim.held(10);
+        assert!(
+            !reclaim.drained(start + RELEASE_EVERY * 3),
+            "nothing owed since"
+        );
     }
 
     #[test]
