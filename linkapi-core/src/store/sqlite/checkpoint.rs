@@ -26,7 +26,9 @@ pub(super) fn spawn(path: &Path, readers: Arc<Readers>) -> std::io::Result<mpsc:
     let (stop, stopped) = mpsc::channel::<()>();
     let conn = Connection::open(path).map_err(std::io::Error::other)?;
     std::thread::Builder::new()
-        .name("linkapi-sqlite-checkpoint".into())
+        // Linux keeps 15 bytes of a thread's name (top, perf): this and "sqlite-writer"
+        // must differ within them.
+        .name("sqlite-checkpt".into())
         .spawn(move || {
             while let Err(mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(EVERY) {
                 readers.end_idle_snapshots();

@@ -88,7 +88,7 @@ pub(super) fn spawn(
     )
     .map_err(std::io::Error::other)?;
     std::thread::Builder::new()
-        .name("linkapi-sqlite-writer".into())
+        .name("sqlite-writer".into())
         .spawn(move || run(conn, &queue, &commits, &yielding))?;
     Ok(jobs)
 }
