@@ -518,8 +518,8 @@ async fn flush_loop(
             }
         };
         if backlog.entries() == 0 {
-            // Emptied maps keep their tables: after a backlog of a million entries, tens of
-            // megabytes held for the next one. Start small again instead.
+            // Emptied maps keep their tables: 20 MB held for the next backlog after a uniform
+            // run at a million chains (docs/decisions.md). Start small again instead.
             backlog = Pending::default();
             if reclaim.drained(Instant::now()) {
                 tokio::task::spawn_blocking(crate::heap::release_free_memory);

@@ -14,11 +14,11 @@
 //! to be committed alone (`Job::alone`).
 //!
 //! A long transaction (a visit flush at a million chains runs for tens to hundreds of
-//! milliseconds) must
-//! not hold up requests where the writer shares a core with the threads serving them: the
-//! scheduler lets a running thread finish its time slice (milliseconds) before a request's
-//! thread it woke gets the core, which put a flush's length into the redirect's tail (paced
-//! p99 3.9 ms against 0.7 ms for a bare server, measured). So the writer offers the CPU
+//! milliseconds) must not hold up requests where the writer shares a core with the threads
+//! serving them: the scheduler lets a running thread finish its time slice (milliseconds)
+//! before a request's thread it woke gets the core, which put a flush's length into the
+//! redirect's tail (paced p99 3.9 ms against 0.7 ms for a bare server, measured). So the
+//! writer offers the CPU
 //! ([`std::thread::yield_now`]) every [`YIELD_EVERY`] of statements: a waiting request runs
 //! at once, and with nobody waiting the yield returns at once. It keeps its fair share, so a
 //! saturated server still writes its visits (a lower scheduling priority would starve them,
