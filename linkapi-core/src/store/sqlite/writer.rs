@@ -18,16 +18,15 @@
 //! serving them: the scheduler lets a running thread finish its time slice (milliseconds)
 //! before a request's thread it woke gets the core, which put a flush's length into the
 //! redirect's tail (paced p99 3.9 ms against 0.7 ms for a bare server, measured). So the
-//! writer offers the CPU
-//! ([`std::thread::yield_now`]) every [`YIELD_EVERY`] of statements: a waiting request runs
-//! at once, and with nobody waiting the yield returns at once. It keeps its fair share, so a
-//! saturated server still writes its visits (a lower scheduling priority would starve them,
-//! and an unprivileged process cannot raise its priority back). Still, yielding to a thread
-//! that always has requests leaves the writer less than its share: a visit flush written while
-//! visits pile up (`Job::hurry`, [`crate::store::VisitBatch::behind`]) does not yield, or on a
-//! saturated core they would pile up further (measured at a million chains, Zipf-distributed
-//! codes, 50 s on one saturated core: 870,000 entries waiting at the end without the rule,
-//! about 500,000, the quarter, with it).
+//! writer offers the CPU ([`std::thread::yield_now`]) every [`YIELD_EVERY`] of statements: a
+//! waiting request runs at once, and with nobody waiting the yield returns at once. It keeps
+//! its fair share, so a saturated server still writes its visits (a lower scheduling priority
+//! would starve them, and an unprivileged process cannot raise its priority back). Still,
+//! yielding to a thread that always has requests leaves the writer less than its share: a
+//! visit flush written while visits pile up (`Job::hurry`, [`crate::store::VisitBatch::behind`])
+//! does not yield, or on a saturated core they would pile up further (measured at a million
+//! chains, Zipf-distributed codes, 50 s on one saturated core: 870,000 entries waiting at the
+//! end without the rule, about 500,000, the quarter, with it).
 //!
 //! Bodies are async (the same bodies run on PostgreSQL) but every [`Tx`] method here is
 //! synchronous, so a body completes on its first poll. One that does not has awaited something
