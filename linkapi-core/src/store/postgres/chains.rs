@@ -76,10 +76,14 @@ pub(super) async fn insert_plain_rows(
     new: &[NewChain],
 ) -> StoreResult<Vec<Option<Chain>>> {
     let mut seen = std::collections::HashSet::new();
-    let sent: Vec<&NewChain> = new
+    let mut sent: Vec<&NewChain> = new
         .iter()
         .filter(|n| seen.insert((n.domain_id, n.code.as_str())))
         .collect();
+    // Every insert takes its codes in one order (unnest yields the arrays in order): an insert
+    // waits on a code another has just inserted until that one commits, and two inserts taking
+    // shared codes in different orders would wait on each other, one of them a deadlock's victim.
+    sent.sort_unstable_by_key(|n| (n.domain_id, n.code.as_str()));
     let column = |f: fn(&NewChain) -> i64| sent.iter().map(|n| f(n)).collect::<Vec<i64>>();
     let text = |f: fn(&NewChain) -> &str| sent.iter().map(|n| f(n)).collect::<Vec<&str>>();
     let rows = all(

@@ -525,6 +525,24 @@ async fn back_off(attempt: u32) {
     tokio::time::sleep(Duration::from_millis(jitter)).await;
 }
 
+/// Runs a statement that is a transaction of its own (so a failure undid all of it) again while
+/// it meets contention, up to [`MAX_ATTEMPTS`] times.
+async fn retrying<T, Fut>(mut run: impl FnMut() -> Fut) -> StoreResult<T>
+where
+    Fut: std::future::Future<Output = StoreResult<T>>,
+{
+    let mut attempt = 1;
+    loop {
+        match run().await {
+            Err(err) if is_contention(&err) && attempt < MAX_ATTEMPTS => {
+                back_off(attempt).await;
+                attempt += 1;
+            }
+            outcome => return outcome,
+        }
+    }
+}
+
 /// A commit that failed without saying whether it took effect (typically the connection was
 /// lost while committing).
 #[derive(Debug, thiserror::Error)]
@@ -556,7 +574,9 @@ impl Store for PgStore {
     }
 
     async fn insert_plain_chains(&self, new: Vec<NewChain>) -> StoreResult<Vec<Option<Chain>>> {
-        let inserted = chains::insert_plain_rows(&self.client().await?, &new).await?;
+        let inserted =
+            retrying(|| async { chains::insert_plain_rows(&self.client().await?, &new).await })
+                .await?;
         let links: Vec<Invalidation> = inserted
             .iter()
             .flatten()
@@ -605,11 +625,10 @@ impl Store for PgStore {
         let users: Vec<i64> = asks.iter().map(|(user, _, _)| user.0).collect();
         let days: Vec<i64> = asks.iter().map(|(_, day, _)| *day).collect();
         let counts: Vec<i64> = asks.iter().map(|(_, _, n)| *n).collect();
-        let mut attempt = 1;
-        let granted = loop {
+        let granted = retrying(|| async {
             let client = self.client().await?;
             // As reserve_creations, for many counters: rows are locked in (user, day) order.
-            let reserved = all(
+            all(
                 &client,
                 "WITH deferred AS (SELECT set_config('synchronous_commit', 'off', true) AS off),
                  asks AS (
@@ -628,15 +647,9 @@ impl Store for PgStore {
                 &[&users, &days, &counts, &default_quota],
                 |row| Ok(((row.int(0)?, row.int(1)?), row.int(2)?)),
             )
-            .await;
-            match reserved {
-                Err(err) if is_contention(&err) && attempt < MAX_ATTEMPTS => {
-                    back_off(attempt).await;
-                    attempt += 1;
-                }
-                outcome => break outcome?,
-            }
-        };
+            .await
+        })
+        .await?;
         let granted: std::collections::HashMap<(i64, i64), i64> = granted.into_iter().collect();
         Ok(asks
             .iter()
@@ -650,17 +663,11 @@ impl Store for PgStore {
         at: Timestamp,
         forget_before: Timestamp,
     ) -> StoreResult<bool> {
-        let mut attempt = 1;
-        loop {
+        retrying(|| async {
             let client = self.client().await?;
-            match visits::add_visits(&client, &batch, at, forget_before).await {
-                Err(err) if is_contention(&err) && attempt < MAX_ATTEMPTS => {
-                    back_off(attempt).await;
-                    attempt += 1;
-                }
-                outcome => return outcome,
-            }
-        }
+            visits::add_visits(&client, &batch, at, forget_before).await
+        })
+        .await
     }
 
     async fn ping(&self) -> StoreResult<()> {
