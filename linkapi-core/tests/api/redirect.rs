@@ -3,7 +3,9 @@
 use reqwest::StatusCode;
 use serde_json::json;
 
-use crate::support::{ADMIN_KEY, Options, START, TestServer, eventually};
+use std::time::Duration;
+
+use crate::support::{ADMIN_KEY, Options, START, TestServer, eventually, within};
 
 #[tokio::test]
 async fn live_unknown_deleted_and_expired_links() {
@@ -288,6 +290,45 @@ async fn a_cached_link_is_served_without_reading_the_database() {
             Some("https://cached.example/")
         );
     }
+}
+
+/// A code that was not there is remembered as missing for `MISS_TTL` (5 s, docs/decisions.md),
+/// so a flood of unknown codes reads each once. A chain whose notice never reached the cache
+/// (here: inserted behind the server's back) is served once that entry expires.
+#[tokio::test]
+async fn a_code_missed_then_inserted_behind_the_servers_back_redirects_once_the_miss_expires() {
+    let server = TestServer::start().await;
+    let (_, key) = server.full_user("missed").await;
+    server
+        .create_chain(
+            &key,
+            json!({"target_url": "https://seen.example/", "code": "seen"}),
+        )
+        .await;
+    assert_eq!(server.visit("ghost").await.status, StatusCode::NOT_FOUND);
+    let inserted = server.sql(
+        "INSERT INTO chains (user_id, chain_type, domain_id, code, title, target_url,
+             created_at, updated_at)
+         SELECT user_id, chain_type, domain_id, 'ghost', title, 'https://ghost.example/',
+             created_at, updated_at
+         FROM chains WHERE code = 'seen'",
+    );
+    assert_eq!(inserted, 1);
+    let missed_at = std::time::Instant::now();
+    assert_eq!(
+        server.visit("ghost").await.status,
+        StatusCode::NOT_FOUND,
+        "the miss is answered from memory"
+    );
+    let found = within(Duration::from_secs(6), || async {
+        server.visit("ghost").await.header("location") == Some("https://ghost.example/")
+    })
+    .await;
+    assert!(
+        found,
+        "still 404 {:?} after the insert",
+        missed_at.elapsed()
+    );
 }
 
 #[tokio::test]
