@@ -744,6 +744,43 @@ async fn an_endpoint_that_never_answers_is_given_up_on_after_ten_seconds() {
     assert_eq!(attempts[0]["error"], "no answer within 10 s");
 }
 
+/// An endpoint that never answers takes up its own attempt for the ten seconds it is given, not
+/// the worker: another user's event, committed while it waits, is delivered at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_endpoint_that_never_answers_holds_up_no_other_endpoints_deliveries() {
+    let server = TestServer::start().await;
+    let (_, silent_key) = server.user_with_key("stalled", WEBHOOK_SCOPES).await;
+    register(
+        &server,
+        &silent_key,
+        &raw_receiver(None, false).await,
+        &["chain.created"],
+    )
+    .await;
+    let mut receiver = Receiver::start().await;
+    let (_, key) = server.user_with_key("prompt", WEBHOOK_SCOPES).await;
+    register(&server, &key, &receiver.url(), &["chain.created"]).await;
+
+    server
+        .create_chain(
+            &silent_key,
+            json!({"target_url": "https://example.com/stalled"}),
+        )
+        .await;
+    // The silent endpoint's attempt has begun (deliveries are claimed within 20 ms of a commit).
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let started = std::time::Instant::now();
+    server
+        .create_chain(&key, json!({"target_url": "https://example.com/prompt"}))
+        .await;
+    let delivered = tokio::time::timeout(Duration::from_secs(3), receiver.received.recv())
+        .await
+        .expect("delivered while the other endpoint is still silent")
+        .expect("the receiver runs");
+    assert_eq!(delivered.json()["type"], "chain.created");
+    assert!(started.elapsed() < Duration::from_secs(3));
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_endless_answer_is_read_no_further_than_a_few_kilobytes() {
     let server = TestServer::start().await;

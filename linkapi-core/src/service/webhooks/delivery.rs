@@ -4,16 +4,21 @@
 //! the event; then the delivery fails and its endpoint is flagged. An instance that dies
 //! mid-attempt leaves the lease to run out ([`LEASE`]) and another instance to try again, so
 //! an event is delivered at least once; a healthy endpoint gets it once.
+//!
+//! Attempts run side by side ([`MAX_IN_FLIGHT`] at most) and each is recorded once it ends,
+//! with whatever else ended meanwhile: an endpoint that takes its whole timeout to fail holds
+//! up its own attempt, not the deliveries claimed with it or after it.
 
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use futures_util::future::join_all;
 use http_body_util::{BodyExt as _, Full};
+use tokio::task::JoinSet;
 
 use super::super::{App, Inner};
-use super::target::{ATTEMPT_TIMEOUT, literal_is_refused};
+use super::target::{ATTEMPT_TIMEOUT, HttpClient, literal_is_refused};
+use crate::clock::Clock;
 use crate::model::{DeliveryAttempt, Timestamp};
 use crate::store::{AttemptVerdict, ClaimedDelivery, FinishedAttempt};
 use crate::webhooks::{Secret, signature_header};
@@ -26,9 +31,13 @@ pub const RETRY_WINDOW: Timestamp = 24 * 3_600;
 /// How long a claimed delivery is leased to the instance attempting it: well past an
 /// attempt's timeout, so only an instance that stopped loses it.
 const LEASE: Timestamp = 60;
-/// Deliveries claimed (and attempted at once) in one round.
-const CLAIM_BATCH: i64 = 64;
-/// How long a woken worker waits for more events before it claims.
+/// Deliveries claimed at most in one transaction.
+const CLAIM_BATCH: usize = 64;
+/// Attempts under way at most; claims wait for room.
+const MAX_IN_FLIGHT: usize = 256;
+/// How long a woken worker waits for more events before it claims, and an ended attempt for
+/// others to end before it is recorded: under a stream of events, a transaction per event
+/// would cost more than the deliveries on SQLite's single writer.
 const GATHER: Duration = Duration::from_millis(20);
 /// Most of an answer's body read (then the connection is dropped).
 const MAX_ANSWER_BYTES: usize = 4_096;
@@ -72,48 +81,90 @@ pub(crate) fn start_delivery(app: &App) {
     ));
 }
 
+/// Claims while there is room and something is due; records attempts as they end. Holds the
+/// app only while it claims or records, so the worker (and the attempts under way, which it
+/// drops) stops with the app.
 async fn deliver_forever(app: Weak<Inner>, wake: Arc<tokio::sync::Notify>) {
+    let mut in_flight: JoinSet<FinishedAttempt> = JoinSet::new();
+    // Whether deliveries may be due that this worker has not claimed: at start, after a wake
+    // or a poll, and while claims come back full.
+    let mut maybe_due = true;
+    let mut next_poll = tokio::time::Instant::now();
     loop {
-        let Some(inner) = app.upgrade() else { return };
-        let app = App { inner };
-        let poll = app.config().webhooks.poll_interval;
-        let claimed = match app.deliver_due().await {
-            Ok(n) => n,
-            Err(err) => {
+        let room = MAX_IN_FLIGHT - in_flight.len();
+        if maybe_due && room > 0 {
+            let Some(inner) = app.upgrade() else { return };
+            let app = App { inner };
+            let limit = room.min(CLAIM_BATCH);
+            let claimed = app.claim_due(limit).await.unwrap_or_else(|err| {
                 tracing::warn!(error = %err, "webhook deliveries could not be claimed");
-                0
+                Vec::new()
+            });
+            maybe_due = claimed.len() == limit;
+            next_poll = tokio::time::Instant::now() + app.config().webhooks.poll_interval;
+            let attempter = Attempter::of(&app);
+            for delivery in claimed {
+                in_flight.spawn(attempter.clone().attempt(delivery));
             }
-        };
-        drop(app);
-        if claimed < CLAIM_BATCH as usize {
-            // Idle (or caught up): sleep until an event is committed here or the poll
-            // interval passes (events other instances committed). Woken, wait a moment for
-            // the events committed with it: under a stream of writes, a round per event
-            // would cost two write transactions each.
-            if tokio::time::timeout(poll, wake.notified()).await.is_ok() {
+            continue;
+        }
+        tokio::select! {
+            Some(ended) = in_flight.join_next(), if !in_flight.is_empty() => {
+                let mut finished = Vec::new();
+                finished.extend(ended_attempt(ended));
+                let gathered = tokio::time::sleep(GATHER);
+                tokio::pin!(gathered);
+                while !in_flight.is_empty() {
+                    tokio::select! {
+                        Some(ended) = in_flight.join_next() => finished.extend(ended_attempt(ended)),
+                        () = &mut gathered => break,
+                    }
+                }
+                let Some(inner) = app.upgrade() else { return };
+                App { inner }.record_attempts(finished).await;
+            }
+            // Woken by an event committed here: wait a moment for the events committed with it.
+            () = wake.notified() => {
                 tokio::time::sleep(GATHER).await;
+                maybe_due = true;
             }
+            // Events other instances committed, and retries come due.
+            () = tokio::time::sleep_until(next_poll) => maybe_due = true,
         }
     }
 }
 
+/// The outcome of an attempt's task; `None` (logged) if it panicked, when the lease runs out
+/// and the delivery is attempted again.
+fn ended_attempt(
+    ended: Result<FinishedAttempt, tokio::task::JoinError>,
+) -> Option<FinishedAttempt> {
+    ended
+        .inspect_err(|err| tracing::error!(error = %err, "a webhook attempt failed to finish"))
+        .ok()
+}
+
 impl App {
-    /// One round: claims what is due and attempts it all at once; how many were claimed.
-    async fn deliver_due(&self) -> crate::error::Result<usize> {
+    /// Claims up to `limit` due deliveries, leasing them to this instance.
+    async fn claim_due(&self, limit: usize) -> crate::error::Result<Vec<ClaimedDelivery>> {
         let now = self.now();
         // Most rounds find nothing: a read says so without a write transaction.
         if !self.store().any_delivery_due(now).await? {
-            return Ok(0);
+            return Ok(Vec::new());
         }
-        let claimed = self
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        Ok(self
             .transact(move |tx| {
-                Box::pin(async move { tx.claim_deliveries(now, now + LEASE, CLAIM_BATCH).await })
+                Box::pin(async move { tx.claim_deliveries(now, now + LEASE, limit).await })
             })
-            .await?;
-        let n = claimed.len();
-        let finished = join_all(claimed.into_iter().map(|delivery| self.attempt(delivery))).await;
-        // One transaction for the round's outcomes: on SQLite's single writer, one per
-        // delivery cost more than the deliveries.
+            .await?)
+    }
+
+    /// Records ended attempts and what follows each, in one transaction.
+    async fn record_attempts(&self, finished: Vec<FinishedAttempt>) {
+        if finished.is_empty() {
+            return;
+        }
         let recorded = self
             .transact(move |tx| {
                 let finished = finished.clone();
@@ -129,12 +180,44 @@ impl App {
             // The leases run out and the deliveries are attempted again: at least once.
             tracing::warn!(error = %err, "webhook attempts could not be recorded");
         }
-        Ok(n)
+    }
+
+    /// Forgets deliveries finished longer ago than the retention, with their attempts and
+    /// events.
+    async fn prune_webhook_history(&self) -> crate::error::Result<()> {
+        let retention = i64::try_from(self.config().webhooks.retention.as_secs()).unwrap_or(0);
+        let before = self.now() - retention;
+        let pruned = self
+            .transact(move |tx| Box::pin(async move { tx.prune_webhook_history(before).await }))
+            .await?;
+        if pruned > 0 {
+            tracing::info!(pruned, "forgot finished webhook deliveries");
+        }
+        Ok(())
+    }
+}
+
+/// What an attempt needs, without the app: an attempt under way does not keep a stopped
+/// app alive.
+#[derive(Clone)]
+struct Attempter {
+    http: HttpClient,
+    clock: Arc<dyn Clock>,
+    allow_private: bool,
+}
+
+impl Attempter {
+    fn of(app: &App) -> Attempter {
+        Attempter {
+            http: app.inner.webhook_http.clone(),
+            clock: app.inner.clock.clone(),
+            allow_private: app.config().webhooks.allow_private,
+        }
     }
 
     /// Posts one delivery; how it went and what follows.
-    async fn attempt(&self, delivery: ClaimedDelivery) -> FinishedAttempt {
-        let at = self.now();
+    async fn attempt(self, delivery: ClaimedDelivery) -> FinishedAttempt {
+        let at = self.clock.now();
         let started = Instant::now();
         let (status, error) = self.post(&delivery, at).await;
         let latency_ms = i64::try_from(started.elapsed().as_millis()).unwrap_or(i64::MAX);
@@ -152,7 +235,7 @@ impl App {
             attempt.succeeded(),
             delivery.attempts + 1,
             delivery.event_at,
-            self.now(),
+            self.clock.now(),
         );
         if verdict == AttemptVerdict::Failed {
             tracing::warn!(
@@ -175,7 +258,7 @@ impl App {
         at: Timestamp,
     ) -> (Option<u16>, Option<String>) {
         let hook = &delivery.webhook;
-        if literal_is_refused(&hook.url, self.config().webhooks.allow_private) {
+        if literal_is_refused(&hook.url, self.allow_private) {
             return (
                 None,
                 Some("refused: the URL names a non-public address".into()),
@@ -209,7 +292,7 @@ impl App {
             Err(err) => return (None, Some(format!("the endpoint's URL is unusable: {err}"))),
         };
         let exchange = async {
-            let answer = self.inner.webhook_http.request(request).await?;
+            let answer = self.http.request(request).await?;
             let status = answer.status().as_u16();
             // Read a little of the answer, no more: a receiver's body is not ours to keep.
             let mut body = answer.into_body();
@@ -233,20 +316,6 @@ impl App {
                 Some(format!("no answer within {} s", ATTEMPT_TIMEOUT.as_secs())),
             ),
         }
-    }
-
-    /// Forgets deliveries finished longer ago than the retention, with their attempts and
-    /// events.
-    async fn prune_webhook_history(&self) -> crate::error::Result<()> {
-        let retention = i64::try_from(self.config().webhooks.retention.as_secs()).unwrap_or(0);
-        let before = self.now() - retention;
-        let pruned = self
-            .transact(move |tx| Box::pin(async move { tx.prune_webhook_history(before).await }))
-            .await?;
-        if pruned > 0 {
-            tracing::info!(pruned, "forgot finished webhook deliveries");
-        }
-        Ok(())
     }
 }
 
