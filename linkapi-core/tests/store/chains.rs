@@ -207,7 +207,7 @@ async fn plain_inserts_racing_over_the_same_codes_in_any_order_each_code_inserte
         let start = start.clone();
         // Each racer starts at another code and half of them go backwards.
         let mut codes: Vec<String> = (0..CODES)
-            .map(|i| format!("c{:02}", (i + racer * 7) % CODES))
+            .map(|i| format!("c{:03}", (i + racer * 7) % CODES))
             .collect();
         if racer % 2 == 1 {
             codes.reverse();
