@@ -437,7 +437,11 @@ mod tests {
         for i in 0..20 {
             add_user(&store, &format!("after-{i}")).await;
         }
-        tokio::time::sleep(super::readers::SNAPSHOT_REUSE + Duration::from_millis(500)).await;
+        // The checkpointing thread ends idle snapshots before each of its checkpoints.
+        tokio::time::sleep(
+            super::readers::SNAPSHOT_REUSE + super::checkpoint::EVERY + Duration::from_millis(500),
+        )
+        .await;
         let conn = rusqlite::Connection::open(&path).expect("a connection");
         let (busy, log, copied): (i64, i64, i64) = conn
             .query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| {
