@@ -6,8 +6,8 @@
 //! whole code index a growing database makes each checkpoint longer. So the writer's automatic
 //! checkpoints are off and this thread checkpoints on a connection of its own, once a second,
 //! without blocking the writer (`PASSIVE`: it copies what no reader still needs and leaves the
-//! rest for next time). Before each checkpoint it ends the read transactions that
-//! idle readers kept open (`readers`), which would otherwise hold the copy back.
+//! rest for next time). Before each checkpoint it ends the read transactions that idle
+//! readers kept open (`readers`), which would otherwise hold the copy back.
 
 use std::path::Path;
 use std::sync::{Arc, mpsc};
