@@ -41,6 +41,7 @@
 //! | chains (and what a redirect reads) | `chains` | `*/chains` |
 //! | channels of a chain's page | `channels` | `*/channels` |
 //! | visit counters, visitor secrets | `visits` | `*/visits` |
+//! | breakdowns as stored (a chain-day's or span's values in one row), their merges | `breakdowns` | `*/visits` |
 //! | conversions | `conversions` | `*/conversions` |
 //! | idempotency keys of creates | `idempotency` | `*/idempotency` |
 //! | uploads and objects | `uploads` | `*/uploads` |
@@ -64,6 +65,7 @@ use async_trait::async_trait;
 
 use crate::model::{Chain, Timestamp, UserId};
 
+mod breakdowns;
 mod chains;
 mod changes;
 mod channels;

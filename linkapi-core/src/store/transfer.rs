@@ -39,7 +39,6 @@ pub const TABLES: &[&str] = &[
     "chain_daily_clicks",
     "chain_visitors",
     "chain_visit_totals",
-    "chain_breakdowns",
     "chain_breakdown_days",
     "chain_breakdown_spans",
     "visitor_secrets",

@@ -139,22 +139,6 @@ pub(crate) const CHAIN_TOTALS: &str =
 pub(crate) const CHAIN_DAYS: &str = "SELECT day, clicks, bot_clicks FROM chain_daily_clicks
      WHERE chain_id = $1 AND day >= $2 AND day < $3 ORDER BY day";
 
-/// The values of a dimension with the most visits in a window of days, `$7` of them, each
-/// with the visits of every value in the window (one scan: the total is a window over the
-/// grouped rows, taken before the limit). The window is `$3` to `$6`; its whole spans, `$4` to
-/// `$5` (see [`whole_spans`]), are read from their sums, only the days around them one by one.
-pub(crate) const BREAKDOWN_TOP: &str = "SELECT value, CAST(sum(clicks) AS BIGINT) AS visits,
-         CAST(sum(sum(clicks)) OVER () AS BIGINT)
-     FROM (SELECT value, clicks FROM chain_breakdowns
-           WHERE chain_id = $1 AND dimension = $2 AND day >= $3 AND day < $4
-           UNION ALL
-           SELECT value, clicks FROM chain_breakdown_spans
-           WHERE chain_id = $1 AND dimension = $2 AND span >= $4 AND span < $5
-           UNION ALL
-           SELECT value, clicks FROM chain_breakdowns
-           WHERE chain_id = $1 AND dimension = $2 AND day >= $5 AND day < $6) AS window_rows
-     GROUP BY value ORDER BY visits DESC, value LIMIT $7";
-
 /// The length of a span of days whose breakdowns are also kept added up (30 days), in
 /// seconds from the epoch: a day belongs to the span its first second is in, whatever the
 /// calendar's zone. The schemas' migrations spell it out as 2592000.
@@ -172,11 +156,6 @@ pub(crate) fn whole_spans(from: Timestamp, to: Timestamp) -> (Timestamp, Timesta
     let end = span_of(to);
     if first < end { (first, end) } else { (to, to) }
 }
-
-/// The visits of a dimension past its days' caps in a window of days.
-pub(crate) const BREAKDOWN_PAST_CAP: &str = "SELECT CAST(coalesce(sum(other_clicks), 0) AS BIGINT)
-     FROM chain_breakdown_days
-     WHERE chain_id = $1 AND dimension = $2 AND day >= $3 AND day < $4";
 
 /// A user's visits (people's, bots') of live chains in a window of days.
 pub(crate) const USER_TOTALS: &str = "SELECT CAST(coalesce(sum(d.clicks), 0) AS BIGINT),
@@ -218,23 +197,6 @@ pub struct UserVisits {
     pub top: Vec<(ChainId, i64)>,
 }
 
-/// A row of [`BREAKDOWN_TOP`]: the value, its visits, every value's visits.
-pub(crate) fn breakdown_value_from_row(row: &dyn StoredRow) -> StoreResult<(String, i64, i64)> {
-    Ok((row.text(0)?, row.int(1)?, row.int(2)?))
-}
-
-/// [`BreakdownCounts`] of the rows of [`BREAKDOWN_TOP`] and the visits past the cap.
-pub(crate) fn breakdown_counts(rows: Vec<(String, i64, i64)>, past_cap: i64) -> BreakdownCounts {
-    BreakdownCounts {
-        total: rows.first().map_or(0, |(_, _, total)| *total),
-        top: rows
-            .into_iter()
-            .map(|(value, visits, _)| (value, visits))
-            .collect(),
-        past_cap,
-    }
-}
-
 /// A chain's people's visits per value of one dimension over a window of days.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct BreakdownCounts {
@@ -244,13 +206,6 @@ pub struct BreakdownCounts {
     pub total: i64,
     /// Visits with a value past its day's cap of distinct values.
     pub past_cap: i64,
-}
-
-/// Groups `breakdowns` (in their order) by chain, dimension and day.
-pub(crate) fn breakdown_days(
-    breakdowns: &[BreakdownVisits],
-) -> impl Iterator<Item = &[BreakdownVisits]> {
-    breakdowns.chunk_by(|a, b| (a.chain_id, a.dimension, a.day) == (b.chain_id, b.dimension, b.day))
 }
 
 /// A row of [`CHAIN_TOTALS`]: (clicks, unique visitors, bot clicks).

@@ -250,6 +250,10 @@ async fn fill(server: &TestServer) -> (Vec<(Method, String, String, Option<Value
         get(format!("/chains/{id}"), &alice);
         get(format!("/chains/{id}/stats?days=30"), &alice);
         get(format!("/chains/{id}/conversions"), &alice);
+        // Breakdowns, packed a row per chain-day and span: copied as they are.
+        for dimension in ["referrers", "os", "browsers", "devices"] {
+            get(format!("/chains/{id}/stats/{dimension}?days=30"), &alice);
+        }
     }
     for path in ["/wx-chains?page_size=100", "/card", "/templates", "/groups"] {
         get(path.to_owned(), &bob);

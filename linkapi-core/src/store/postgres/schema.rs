@@ -527,6 +527,61 @@ CREATE TABLE webhook_attempts (
 CREATE INDEX webhook_attempts_webhook ON webhook_attempts(webhook_id, id);
 CREATE INDEX webhook_attempts_delivery ON webhook_attempts(delivery_id);
 "#,
+    // Breakdowns packed: one row per chain and day, and one per chain and span, each holding
+    // every dimension's values (and the visits past the day's cap) as a JSON array of
+    // [dimension, value, clicks] triples (see `store::breakdowns`). A visit flush locks its
+    // days (in key order), keeps them to their caps in Rust, writes them back and adds what
+    // they gained to their spans with `linkapi_sum_breakdowns` (in key order), so spans need no
+    // lock beyond the upsert's. TEXT, not jsonb: nothing but that function looks inside, and
+    // SQLite's column is the same text.
+    r#"
+CREATE TABLE chain_breakdown_days_packed (
+    chain_id BIGINT NOT NULL,
+    day      BIGINT NOT NULL,
+    data     TEXT   NOT NULL,
+    PRIMARY KEY (chain_id, day)
+);
+INSERT INTO chain_breakdown_days_packed (chain_id, day, data)
+SELECT chain_id, day, json_agg(json_build_array(dimension, value, clicks))::text
+FROM (SELECT chain_id, dimension, day, value, clicks FROM chain_breakdowns
+      UNION ALL
+      SELECT chain_id, dimension, day, NULL, other_clicks FROM chain_breakdown_days
+      WHERE other_clicks > 0) AS day_rows
+GROUP BY chain_id, day;
+CREATE TABLE chain_breakdown_spans_packed (
+    chain_id BIGINT NOT NULL,
+    span     BIGINT NOT NULL,
+    data     TEXT   NOT NULL,
+    PRIMARY KEY (chain_id, span)
+);
+INSERT INTO chain_breakdown_spans_packed (chain_id, span, data)
+SELECT chain_id, span, json_agg(json_build_array(dimension, value, clicks))::text
+FROM (SELECT chain_id, dimension, span, value, clicks FROM chain_breakdown_spans
+      UNION ALL
+      SELECT chain_id, dimension, day - day % 2592000, NULL, sum(other_clicks)::bigint
+      FROM chain_breakdown_days WHERE other_clicks > 0 GROUP BY 1, 2, 3) AS span_rows
+GROUP BY chain_id, span;
+DROP FUNCTION linkapi_add_breakdowns(BIGINT[], BIGINT[], BIGINT[], TEXT[], BIGINT[], BIGINT);
+DROP FUNCTION linkapi_add_breakdown_days(BIGINT[], BIGINT[], BIGINT[], TEXT[], BIGINT[], BIGINT);
+DROP TABLE chain_breakdowns;
+DROP TABLE chain_breakdown_days;
+DROP TABLE chain_breakdown_spans;
+ALTER TABLE chain_breakdown_days_packed RENAME TO chain_breakdown_days;
+ALTER TABLE chain_breakdown_spans_packed RENAME TO chain_breakdown_spans;
+ALTER INDEX chain_breakdown_days_packed_pkey RENAME TO chain_breakdown_days_pkey;
+ALTER INDEX chain_breakdown_spans_packed_pkey RENAME TO chain_breakdown_spans_pkey;
+-- Two packed rows added up: each (dimension, value)'s clicks summed.
+CREATE FUNCTION linkapi_sum_breakdowns(a TEXT, b TEXT) RETURNS TEXT
+LANGUAGE sql IMMUTABLE AS $fn$
+    SELECT coalesce(json_agg(json_build_array(dimension, value, clicks))::text, '[]')
+    FROM (SELECT (e->>0)::bigint AS dimension, e->>1 AS value,
+                 sum((e->>2)::bigint)::bigint AS clicks
+          FROM (SELECT json_array_elements(a::json)
+                UNION ALL
+                SELECT json_array_elements(b::json)) AS triples(e)
+          GROUP BY 1, 2) AS sums
+$fn$;
+"#,
 ];
 
 /// A database whose schema is newer than this build knows.

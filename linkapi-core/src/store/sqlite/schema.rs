@@ -475,6 +475,43 @@ CREATE TABLE webhook_attempts (
 CREATE INDEX webhook_attempts_webhook ON webhook_attempts(webhook_id, id);
 CREATE INDEX webhook_attempts_delivery ON webhook_attempts(delivery_id);
 "#,
+    // Breakdowns packed: one row per chain and day, and one per chain and span, each holding
+    // every dimension's values (and the visits past the day's cap) as a JSON array of
+    // [dimension, value, clicks] triples (see `store::breakdowns`). A span now also sums its
+    // days' visits past the cap, so a window reads nothing but its rows.
+    r#"
+CREATE TABLE chain_breakdown_days_packed (
+    chain_id INTEGER NOT NULL,
+    day      INTEGER NOT NULL,
+    data     TEXT    NOT NULL,
+    PRIMARY KEY (chain_id, day)
+) WITHOUT ROWID;
+INSERT INTO chain_breakdown_days_packed (chain_id, day, data)
+SELECT chain_id, day, json_group_array(json_array(dimension, value, clicks))
+FROM (SELECT chain_id, dimension, day, value, clicks FROM chain_breakdowns
+      UNION ALL
+      SELECT chain_id, dimension, day, NULL, other_clicks FROM chain_breakdown_days
+      WHERE other_clicks > 0)
+GROUP BY chain_id, day;
+CREATE TABLE chain_breakdown_spans_packed (
+    chain_id INTEGER NOT NULL,
+    span     INTEGER NOT NULL,
+    data     TEXT    NOT NULL,
+    PRIMARY KEY (chain_id, span)
+) WITHOUT ROWID;
+INSERT INTO chain_breakdown_spans_packed (chain_id, span, data)
+SELECT chain_id, span, json_group_array(json_array(dimension, value, clicks))
+FROM (SELECT chain_id, dimension, span, value, clicks FROM chain_breakdown_spans
+      UNION ALL
+      SELECT chain_id, dimension, day - day % 2592000, NULL, sum(other_clicks)
+      FROM chain_breakdown_days WHERE other_clicks > 0 GROUP BY 1, 2, 3)
+GROUP BY chain_id, span;
+DROP TABLE chain_breakdowns;
+DROP TABLE chain_breakdown_days;
+DROP TABLE chain_breakdown_spans;
+ALTER TABLE chain_breakdown_days_packed RENAME TO chain_breakdown_days;
+ALTER TABLE chain_breakdown_spans_packed RENAME TO chain_breakdown_spans;
+"#,
 ];
 
 /// The migration that dropped the counters' foreign keys (see `tests`).
@@ -484,6 +521,10 @@ const UNCHECKED_COUNTERS: usize = 9;
 /// The migration that added breakdowns' sums per span of days (see `tests`).
 #[cfg(test)]
 const BREAKDOWN_SPANS: usize = 12;
+
+/// The migration that packed breakdowns into a row per chain-day and span (see `tests`).
+#[cfg(test)]
+const PACKED_BREAKDOWNS: usize = 14;
 
 /// Brings the database up to the newest schema.
 pub(in crate::store) fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
@@ -507,7 +548,21 @@ pub(in crate::store) fn latest_version() -> i64 {
 mod tests {
     use rusqlite::Connection;
 
-    use super::{BREAKDOWN_SPANS, MIGRATIONS, UNCHECKED_COUNTERS, migrate};
+    use super::{BREAKDOWN_SPANS, MIGRATIONS, PACKED_BREAKDOWNS, UNCHECKED_COUNTERS, migrate};
+    use crate::model::Dimension;
+    use crate::store::breakdowns::breakdown_of;
+
+    /// A database with the migrations before `migration` (numbered from 1) applied.
+    fn just_before(migration: usize) -> Connection {
+        let conn = Connection::open_in_memory().expect("the test database");
+        let before = migration - 1;
+        for sql in &MIGRATIONS[..before] {
+            conn.execute_batch(sql).expect("the test database");
+        }
+        conn.pragma_update(None, "user_version", before as i64)
+            .expect("the test database");
+        conn
+    }
 
     /// A database just before the migration that dropped the counters' foreign keys, with
     /// a chain that has visit counters.
@@ -594,13 +649,7 @@ mod tests {
 
     #[test]
     fn breakdowns_written_before_spans_are_summed_into_them() {
-        let mut conn = Connection::open_in_memory().expect("the test database");
-        let before = BREAKDOWN_SPANS - 1;
-        for sql in &MIGRATIONS[..before] {
-            conn.execute_batch(sql).expect("the test database");
-        }
-        conn.pragma_update(None, "user_version", before as i64)
-            .expect("the test database");
+        let conn = just_before(BREAKDOWN_SPANS);
         // Two days of one span (days 0 and 29 of the epoch's first span) and one of the next.
         conn.execute_batch(
             "INSERT INTO chain_breakdowns (chain_id, dimension, day, value, clicks) VALUES
@@ -608,7 +657,8 @@ mod tests {
                  (7, 1, 2505600, 'b.example', 1), (7, 1, 2592000, 'a.example', 4);",
         )
         .expect("the test database");
-        migrate(&mut conn).expect("the test database");
+        conn.execute_batch(MIGRATIONS[BREAKDOWN_SPANS - 1])
+            .expect("the test database");
         let mut spans = conn
             .prepare("SELECT span, value, clicks FROM chain_breakdown_spans ORDER BY 1, 2")
             .expect("the test database");
@@ -625,5 +675,59 @@ mod tests {
                 (2_592_000, "a.example".to_owned(), 4),
             ]
         );
+    }
+
+    #[test]
+    fn breakdowns_a_row_per_value_are_packed_a_row_per_chain_day_and_span() {
+        let mut conn = just_before(PACKED_BREAKDOWNS);
+        // Chain 7: referrers on two days of the first span (the second past its cap by 6),
+        // a country on the first; chain 8: a day with nothing but visits past the cap.
+        conn.execute_batch(
+            "INSERT INTO chain_breakdowns (chain_id, dimension, day, value, clicks) VALUES
+                 (7, 1, 0, 'a.example', 2), (7, 1, 86400, 'a.example', 3),
+                 (7, 1, 86400, 'b.example', 1), (7, 5, 0, 'FR', 4);
+             INSERT INTO chain_breakdown_days
+                 (chain_id, dimension, day, distinct_values, other_clicks) VALUES
+                 (7, 1, 0, 1, 0), (7, 1, 86400, 2, 6), (7, 5, 0, 1, 0), (8, 1, 0, 0, 9);
+             INSERT INTO chain_breakdown_spans (chain_id, dimension, span, value, clicks) VALUES
+                 (7, 1, 0, 'a.example', 5), (7, 1, 0, 'b.example', 1), (7, 5, 0, 'FR', 4);",
+        )
+        .expect("the test database");
+        migrate(&mut conn).expect("the test database");
+        let read = |sql: &str, chain: i64, at: i64, dimension: Dimension| {
+            let data: String = conn
+                .query_row(sql, [chain, at], |r| r.get(0))
+                .expect("the test database");
+            let counts = breakdown_of([data], dimension.code(), 10).expect("decodes");
+            (counts.top, counts.total, counts.past_cap)
+        };
+        let day = "SELECT data FROM chain_breakdown_days WHERE chain_id = ?1 AND day = ?2";
+        let span = "SELECT data FROM chain_breakdown_spans WHERE chain_id = ?1 AND span = ?2";
+        let listed = |pairs: &[(&str, i64)]| -> Vec<(String, i64)> {
+            pairs.iter().map(|(v, n)| ((*v).to_owned(), *n)).collect()
+        };
+        assert_eq!(
+            read(day, 7, 86400, Dimension::Referrers),
+            (listed(&[("a.example", 3), ("b.example", 1)]), 4, 6)
+        );
+        assert_eq!(
+            read(day, 7, 0, Dimension::Countries),
+            (listed(&[("FR", 4)]), 4, 0)
+        );
+        assert_eq!(
+            read(span, 7, 0, Dimension::Referrers),
+            (listed(&[("a.example", 5), ("b.example", 1)]), 6, 6)
+        );
+        assert_eq!(read(day, 8, 0, Dimension::Referrers), (listed(&[]), 0, 9));
+        assert_eq!(read(span, 8, 0, Dimension::Referrers), (listed(&[]), 0, 9));
+        let rows: i64 = conn
+            .query_row(
+                "SELECT (SELECT count(*) FROM chain_breakdown_days)
+                      + (SELECT count(*) FROM chain_breakdown_spans)",
+                [],
+                |r| r.get(0),
+            )
+            .expect("the test database");
+        assert_eq!(rows, 5, "three days and two spans");
     }
 }

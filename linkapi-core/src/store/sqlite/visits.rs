@@ -6,14 +6,13 @@ use async_trait::async_trait;
 use rusqlite::{OptionalExtension, params};
 
 use super::channels::count_channel_visits;
-use super::count;
 use super::{SqliteStore, SqliteTx, all, one};
 use crate::model::{ChainId, Dimension, MAX_BREAKDOWN_VALUES, PageViews, Timestamp, UserId};
+use crate::store::breakdowns::{BREAKDOWN_WINDOW, Packed, breakdown_of, by_chain_day};
 use crate::store::visits::{
-    BREAKDOWN_PAST_CAP, BREAKDOWN_TOP, CHAIN_DAYS, CHAIN_TOTALS, USER_TOP_CHAINS, USER_TOTALS,
-    VISITOR_SECRET, breakdown_counts, breakdown_days, breakdown_value_from_row,
-    chain_totals_from_row, day_visits_from_row, span_of, two_ints_from_row, user_visits_from,
-    visitor_secret_from_row, whole_spans,
+    CHAIN_DAYS, CHAIN_TOTALS, USER_TOP_CHAINS, USER_TOTALS, VISITOR_SECRET, chain_totals_from_row,
+    day_visits_from_row, span_of, two_ints_from_row, user_visits_from, visitor_secret_from_row,
+    whole_spans,
 };
 use crate::store::{
     BreakdownCounts, BreakdownVisits, ChainVisits, StoreResult, UserVisits, VisitBatch, VisitStore,
@@ -88,26 +87,13 @@ impl VisitStore for SqliteStore {
     ) -> StoreResult<BreakdownCounts> {
         let (spans_from, spans_to) = whole_spans(from, to);
         self.read(move |c| {
-            let top = all(
+            let rows = all(
                 c,
-                BREAKDOWN_TOP,
-                params![
-                    chain.0,
-                    dimension.code(),
-                    from,
-                    spans_from,
-                    spans_to,
-                    to,
-                    limit
-                ],
-                breakdown_value_from_row,
+                BREAKDOWN_WINDOW,
+                params![chain.0, from, spans_from, spans_to, to],
+                |row| row.text(0),
             )?;
-            let past_cap = count(
-                c,
-                BREAKDOWN_PAST_CAP,
-                params![chain.0, dimension.code(), from, to],
-            )?;
-            Ok(breakdown_counts(top, past_cap))
+            breakdown_of(rows, dimension.code(), limit)
         })
         .await
     }
@@ -190,8 +176,8 @@ impl VisitWrites for SqliteTx<'_> {
             count_channel_visits(conn, c.channel_id, c.day, c.visits)?;
         }
         let mut statements = BreakdownStatements::prepare(conn)?;
-        for day in breakdown_days(&batch.breakdowns) {
-            statements.add_day(day)?;
+        for ((chain, day), rows) in by_chain_day(&batch.breakdowns) {
+            statements.add_day(chain, day, rows)?;
         }
         Ok(true)
     }
@@ -213,96 +199,64 @@ impl VisitWrites for SqliteTx<'_> {
     }
 }
 
-/// The statements that add breakdowns, prepared once a batch: a batch adds tens of
-/// thousands of rows, and looking each statement up in the cache by its text cost more than
-/// running it.
+/// The statements that add breakdowns, prepared once a batch: a batch adds to thousands of
+/// chain-days, and looking each statement up in the cache by its text cost more than running
+/// it.
 struct BreakdownStatements<'c> {
-    add_to_value: rusqlite::CachedStatement<'c>,
-    add_to_span: rusqlite::CachedStatement<'c>,
     read_day: rusqlite::CachedStatement<'c>,
-    insert_value: rusqlite::CachedStatement<'c>,
     write_day: rusqlite::CachedStatement<'c>,
+    read_span: rusqlite::CachedStatement<'c>,
+    write_span: rusqlite::CachedStatement<'c>,
 }
 
 impl<'c> BreakdownStatements<'c> {
     fn prepare(conn: &'c rusqlite::Connection) -> StoreResult<Self> {
         Ok(BreakdownStatements {
-            add_to_value: conn.prepare_cached(
-                "UPDATE chain_breakdowns SET clicks = clicks + ?5
-                 WHERE chain_id = ?1 AND dimension = ?2 AND day = ?3 AND value = ?4",
-            )?,
-            add_to_span: conn.prepare_cached(
-                "INSERT INTO chain_breakdown_spans (chain_id, dimension, span, value, clicks)
-                 VALUES (?1, ?2, ?3, ?4, ?5)
-                 ON CONFLICT (chain_id, dimension, span, value) DO UPDATE
-                 SET clicks = clicks + excluded.clicks",
-            )?,
             read_day: conn.prepare_cached(
-                "SELECT distinct_values, other_clicks FROM chain_breakdown_days
-                 WHERE chain_id = ?1 AND dimension = ?2 AND day = ?3",
-            )?,
-            insert_value: conn.prepare_cached(
-                "INSERT INTO chain_breakdowns (chain_id, dimension, day, value, clicks)
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                "SELECT data FROM chain_breakdown_days WHERE chain_id = ?1 AND day = ?2",
             )?,
             write_day: conn.prepare_cached(
-                "INSERT INTO chain_breakdown_days
-                     (chain_id, dimension, day, distinct_values, other_clicks)
-                 VALUES (?1, ?2, ?3, ?4, ?5)
-                 ON CONFLICT (chain_id, dimension, day) DO UPDATE
-                 SET distinct_values = excluded.distinct_values,
-                     other_clicks = excluded.other_clicks",
+                "INSERT INTO chain_breakdown_days (chain_id, day, data) VALUES (?1, ?2, ?3)
+                 ON CONFLICT (chain_id, day) DO UPDATE SET data = excluded.data",
+            )?,
+            read_span: conn.prepare_cached(
+                "SELECT data FROM chain_breakdown_spans WHERE chain_id = ?1 AND span = ?2",
+            )?,
+            write_span: conn.prepare_cached(
+                "INSERT INTO chain_breakdown_spans (chain_id, span, data) VALUES (?1, ?2, ?3)
+                 ON CONFLICT (chain_id, span) DO UPDATE SET data = excluded.data",
             )?,
         })
     }
 
-    /// Adds one chain's visits per value of one dimension on one day. The writer is the only
-    /// one, so reading the day's count of values and then adding is exact.
-    fn add_day(&mut self, rows: &[BreakdownVisits]) -> StoreResult<()> {
-        let Some(first) = rows.first() else {
+    /// Adds one chain's visits of one day (every dimension's) to the day and to its span. The
+    /// writer is the only one, so reading the rows and writing them back is exact.
+    fn add_day(
+        &mut self,
+        chain: i64,
+        day: Timestamp,
+        rows: Vec<&BreakdownVisits>,
+    ) -> StoreResult<()> {
+        let stored: Option<String> = self
+            .read_day
+            .query_row(params![chain, day], |r| r.get(0))
+            .optional()?;
+        let mut counts = Packed::decode(stored.as_deref())?;
+        let gained = counts.add_day(rows, MAX_BREAKDOWN_VALUES);
+        self.write_day
+            .execute(params![chain, day, counts.encode()?])?;
+        if gained.is_empty() {
             return Ok(());
-        };
-        let (chain, dimension, date) = (first.chain_id.0, first.dimension.code(), first.day);
-        let span = span_of(date);
-        let mut day: Option<(i64, i64)> = None;
-        let mut changed = false;
-        for row in rows {
-            if let Some(value) = &row.value {
-                let added = self
-                    .add_to_value
-                    .execute(params![chain, dimension, date, value, row.clicks])?;
-                if added > 0 {
-                    self.add_to_span
-                        .execute(params![chain, dimension, span, value, row.clicks])?;
-                    continue;
-                }
-            }
-            let (values, past_cap) = match day {
-                Some(counts) => counts,
-                None => self
-                    .read_day
-                    .query_row(params![chain, dimension, date], |r| {
-                        Ok((r.get(0)?, r.get(1)?))
-                    })
-                    .optional()?
-                    .unwrap_or((0, 0)),
-            };
-            changed = true;
-            day = Some(match &row.value {
-                Some(value) if values < MAX_BREAKDOWN_VALUES => {
-                    self.insert_value
-                        .execute(params![chain, dimension, date, value, row.clicks])?;
-                    self.add_to_span
-                        .execute(params![chain, dimension, span, value, row.clicks])?;
-                    (values + 1, past_cap)
-                }
-                _ => (values, past_cap + row.clicks),
-            });
         }
-        if let (true, Some((values, past_cap))) = (changed, day) {
-            self.write_day
-                .execute(params![chain, dimension, date, values, past_cap])?;
-        }
+        let span = span_of(day);
+        let stored: Option<String> = self
+            .read_span
+            .query_row(params![chain, span], |r| r.get(0))
+            .optional()?;
+        let mut sums = Packed::decode(stored.as_deref())?;
+        sums.add(&gained);
+        self.write_span
+            .execute(params![chain, span, sums.encode()?])?;
         Ok(())
     }
 }

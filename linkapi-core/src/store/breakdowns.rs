@@ -1,0 +1,255 @@
+//! Breakdowns as both backends store them: one row per chain and day, and one per chain and
+//! span of 30 days, each holding every dimension's values in one `data` column, with the
+//! merges the visit flush applies to them and the sum a breakdown read makes of them.
+//!
+//! `data` is a JSON array of `[dimension, value, clicks]` triples (`value` null for the visits
+//! past the day's cap of distinct values), in no promised order. JSON because both databases
+//! can write it, so the migration from the earlier row per value runs in each one's SQL, and
+//! PostgreSQL adds spans up by itself (`linkapi_sum_breakdowns`).
+//!
+//! *Why one row per chain-day rather than one per value:* a visit flush wrote about eight
+//! rows per chain-day visited (each value's day row and span row, the day's count of values),
+//! and every row costs a B-tree descent and a page written, whatever table it is in. Read,
+//! extended and rewritten, a chain-day costs two reads and two writes however many values it
+//! has: the SQLite writer's time per visit under uniform traffic at a million chains went from
+//! 37 to 21 µs (docs/decisions.md).
+
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap};
+
+use serde::Deserialize;
+
+use super::{BreakdownCounts, BreakdownVisits, StoreError, StoreResult};
+use crate::model::Timestamp;
+
+/// A chain's people's visits per dimension and value on one day or span, as in a `data` column.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub(crate) struct Packed {
+    /// Visits per (dimension, value); `None`: visits past the day's cap (for a span, its days').
+    entries: BTreeMap<(i64, Option<String>), i64>,
+}
+
+/// One stored triple: dimension, value, clicks.
+type Triple = (i64, Option<String>, i64);
+
+fn decode_triples(data: &str) -> StoreResult<Vec<Triple>> {
+    serde_json::from_str(data).map_err(StoreError::backend)
+}
+
+/// A stored triple read in place: a value without escapes is not copied, so a read of one
+/// dimension copies none of the others' values.
+#[derive(Deserialize)]
+struct BorrowedTriple<'a>(i64, #[serde(borrow)] Option<Cow<'a, str>>, i64);
+
+impl Packed {
+    /// The stored `data` of a row; an empty one for a row not there yet.
+    pub(crate) fn decode(data: Option<&str>) -> StoreResult<Packed> {
+        let mut packed = Packed::default();
+        if let Some(data) = data {
+            for (dimension, value, clicks) in decode_triples(data)? {
+                *packed.entries.entry((dimension, value)).or_default() += clicks;
+            }
+        }
+        Ok(packed)
+    }
+
+    /// What the `data` column holds.
+    pub(crate) fn encode(&self) -> StoreResult<String> {
+        let triples: Vec<(i64, Option<&str>, i64)> = self
+            .entries
+            .iter()
+            .map(|((dimension, value), clicks)| (*dimension, value.as_deref(), *clicks))
+            .collect();
+        serde_json::to_string(&triples).map_err(StoreError::backend)
+    }
+
+    /// Whether nothing is counted.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Adds a day's visits (`rows`: one chain and day, each dimension's in value order),
+    /// keeping each dimension to `cap` distinct values: a value the day has is added to; a new
+    /// one is kept while its dimension has room, and counted past the cap otherwise. Returns
+    /// what the day gained as kept, which is what its span gains.
+    pub(crate) fn add_day<'a>(
+        &mut self,
+        rows: impl IntoIterator<Item = &'a BreakdownVisits>,
+        cap: i64,
+    ) -> Packed {
+        let mut distinct: HashMap<i64, i64> = HashMap::new();
+        for (dimension, value) in self.entries.keys() {
+            if value.is_some() {
+                *distinct.entry(*dimension).or_default() += 1;
+            }
+        }
+        let mut gained = Packed::default();
+        for row in rows {
+            let dimension = row.dimension.code();
+            let kept = match &row.value {
+                Some(value) => {
+                    let key = (dimension, Some(value.clone()));
+                    let values = distinct.entry(dimension).or_default();
+                    if self.entries.contains_key(&key) {
+                        Some(key)
+                    } else if *values < cap {
+                        *values += 1;
+                        Some(key)
+                    } else {
+                        None
+                    }
+                }
+                None => None,
+            };
+            let key = kept.unwrap_or((dimension, None));
+            *gained.entries.entry(key.clone()).or_default() += row.clicks;
+            *self.entries.entry(key).or_default() += row.clicks;
+        }
+        gained
+    }
+
+    /// Adds `other`'s visits, with no cap (a span's values are those its days kept).
+    pub(crate) fn add(&mut self, other: &Packed) {
+        for (key, clicks) in &other.entries {
+            *self.entries.entry(key.clone()).or_default() += clicks;
+        }
+    }
+}
+
+/// Groups a batch's breakdowns (ordered by chain, dimension, day and value) by chain and day,
+/// in that order, each group's rows still in dimension and value order.
+pub(crate) fn by_chain_day(
+    breakdowns: &[BreakdownVisits],
+) -> BTreeMap<(i64, Timestamp), Vec<&BreakdownVisits>> {
+    let mut days: BTreeMap<(i64, Timestamp), Vec<&BreakdownVisits>> = BTreeMap::new();
+    for row in breakdowns {
+        days.entry((row.chain_id.0, row.day)).or_default().push(row);
+    }
+    days
+}
+
+/// The days' and spans' rows of a breakdown's window, in its order: the days before the whole
+/// spans, the whole spans (see [`super::visits::whole_spans`]), the days after them. `$1`
+/// chain, `$2` window start, `$3` and `$4` the whole spans, `$5` window end.
+pub(crate) const BREAKDOWN_WINDOW: &str = "SELECT data FROM chain_breakdown_days
+     WHERE chain_id = $1 AND day >= $2 AND day < $3
+     UNION ALL
+     SELECT data FROM chain_breakdown_spans WHERE chain_id = $1 AND span >= $3 AND span < $4
+     UNION ALL
+     SELECT data FROM chain_breakdown_days WHERE chain_id = $1 AND day >= $4 AND day < $5";
+
+/// One dimension's figures of a window's rows (of [`BREAKDOWN_WINDOW`]): the `limit` values
+/// with the most visits (ties by value), every value's visits, the visits past the cap.
+pub(crate) fn breakdown_of(
+    rows: impl IntoIterator<Item = String>,
+    dimension: i64,
+    limit: i64,
+) -> StoreResult<BreakdownCounts> {
+    let mut values: HashMap<String, i64> = HashMap::new();
+    let mut past_cap = 0;
+    for data in rows {
+        let triples: Vec<BorrowedTriple> =
+            serde_json::from_str(&data).map_err(StoreError::backend)?;
+        for BorrowedTriple(of, value, clicks) in triples {
+            if of != dimension {
+                continue;
+            }
+            match value {
+                Some(value) => match values.get_mut(value.as_ref()) {
+                    Some(sum) => *sum += clicks,
+                    None => {
+                        values.insert(value.into_owned(), clicks);
+                    }
+                },
+                None => past_cap += clicks,
+            }
+        }
+    }
+    let total = values.values().sum();
+    let mut top: Vec<(String, i64)> = values.into_iter().collect();
+    top.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    top.truncate(usize::try_from(limit).unwrap_or(0));
+    Ok(BreakdownCounts {
+        top,
+        total,
+        past_cap,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Packed, breakdown_of};
+    use crate::model::{ChainId, Dimension};
+    use crate::store::BreakdownVisits;
+
+    fn visits(dimension: Dimension, value: Option<&str>, clicks: i64) -> BreakdownVisits {
+        BreakdownVisits {
+            chain_id: ChainId(7),
+            dimension,
+            day: 0,
+            value: value.map(str::to_owned),
+            clicks,
+        }
+    }
+
+    #[test]
+    fn a_day_keeps_each_dimension_to_its_cap_and_its_span_gains_what_it_kept() {
+        let mut day = Packed::default();
+        let first = [
+            visits(Dimension::Referrers, Some("a.example"), 2),
+            visits(Dimension::Referrers, Some("b.example"), 1),
+            visits(Dimension::Countries, Some("FR"), 3),
+        ];
+        let gained = day.add_day(&first, 2);
+        assert_eq!(gained, day);
+        // The referrers are full: a value the day has is added to, a new one is past the cap;
+        // countries still have room.
+        let second = [
+            visits(Dimension::Referrers, None, 4),
+            visits(Dimension::Referrers, Some("b.example"), 5),
+            visits(Dimension::Referrers, Some("c.example"), 6),
+            visits(Dimension::Countries, Some("DE"), 1),
+        ];
+        let gained = day.add_day(&second, 2);
+        let stored = Packed::decode(Some(&day.encode().expect("encodes"))).expect("decodes");
+        assert_eq!(stored, day);
+        let referrers = breakdown_of(
+            [day.encode().expect("encodes")],
+            Dimension::Referrers.code(),
+            10,
+        )
+        .expect("decodes");
+        assert_eq!(
+            referrers.top,
+            [("b.example".to_owned(), 6), ("a.example".to_owned(), 2)]
+        );
+        assert_eq!((referrers.total, referrers.past_cap), (8, 10));
+        let countries = breakdown_of(
+            [gained.encode().expect("encodes")],
+            Dimension::Countries.code(),
+            1,
+        )
+        .expect("decodes");
+        assert_eq!(countries.top, [("DE".to_owned(), 1)]);
+        assert_eq!((countries.total, countries.past_cap), (1, 0));
+        // A span adds up what its days gained, without a cap.
+        let mut span = Packed::decode(None).expect("empty");
+        span.add(&gained);
+        span.add(&gained);
+        let referrers = breakdown_of(
+            [span.encode().expect("encodes")],
+            Dimension::Referrers.code(),
+            10,
+        )
+        .expect("decodes");
+        assert_eq!(referrers.top, [("b.example".to_owned(), 10)]);
+        assert_eq!((referrers.total, referrers.past_cap), (10, 20));
+        // A value stored with escapes reads back as it was.
+        let mut odd = Packed::default();
+        odd.add_day(&[visits(Dimension::Languages, Some("a\"b\\c"), 2)], 2);
+        let stored = odd.encode().expect("encodes");
+        let languages = breakdown_of([stored.clone(), stored], Dimension::Languages.code(), 1)
+            .expect("decodes");
+        assert_eq!(languages.top, [("a\"b\\c".to_owned(), 4)]);
+    }
+}
