@@ -444,8 +444,10 @@ async fn flush_loop(
     mut requests: mpsc::Receiver<oneshot::Sender<bool>>,
 ) {
     let mut backlog = Pending::default();
-    // A batch sealed but not yet known to be written, with the visits it holds.
-    let mut sealed: Option<(VisitBatch, u64, usize)> = None;
+    // A batch sealed but not yet known to be written, with the visits it holds. Shared with
+    // the store rather than copied per attempt: a batch at a million chains is tens of
+    // thousands of rows, each breakdown's value a string.
+    let mut sealed: Option<(Arc<VisitBatch>, u64, usize)> = None;
     let mut failures: u64 = 0;
     let mut wait = interval;
     let mut open = true;
@@ -484,13 +486,13 @@ async fn flush_loop(
                 }
                 let (mut batch, visits, entries) = backlog.seal(BATCH_ENTRIES);
                 batch.behind = shared.behind();
-                sealed = Some((batch, visits, entries));
+                sealed = Some((Arc::new(batch), visits, entries));
             }
             let Some((batch, visits, entries)) = &sealed else {
                 break true;
             };
             let started = Instant::now();
-            match add_batch(&*store, batch, clock.now()).await {
+            match add_batch(&*store, Arc::clone(batch), clock.now()).await {
                 Ok(()) => {
                     let took = started.elapsed();
                     spent += took;
@@ -550,11 +552,11 @@ fn release(shared: &Shared, entries: usize) {
 
 async fn add_batch(
     store: &dyn Store,
-    batch: &VisitBatch,
+    batch: Arc<VisitBatch>,
     now: Timestamp,
 ) -> crate::store::StoreResult<()> {
     store
-        .add_visits(Arc::new(batch.clone()), now, now - BATCH_ID_RETENTION)
+        .add_visits(batch, now, now - BATCH_ID_RETENTION)
         .await
         .map(|_| ())
 }
