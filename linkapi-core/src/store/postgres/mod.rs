@@ -664,11 +664,8 @@ impl Store for PgStore {
         forget_before: Timestamp,
     ) -> StoreResult<bool> {
         retrying(|| async {
-            let mut client = self.client().await?;
-            let tx = client.transaction().await.map_err(pg_error)?;
-            let added = visits::add_visits(&tx, &batch, at, forget_before).await?;
-            tx.commit().await.map_err(pg_error)?;
-            Ok(added)
+            let client = self.client().await?;
+            visits::add_visits(&client, &batch, at, forget_before).await
         })
         .await
     }

@@ -1,17 +1,16 @@
 //! Visit counters on PostgreSQL.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 use async_trait::async_trait;
 use deadpool_postgres::GenericClient;
 
 use super::{PgStore, PgTx, all, one, pg_error};
 use crate::model::{ChainId, Dimension, MAX_BREAKDOWN_VALUES, PageViews, Timestamp, UserId};
-use crate::store::breakdowns::{BREAKDOWN_WINDOW, Packed, breakdown_of, by_chain_day};
+use crate::store::breakdowns::{BREAKDOWN_WINDOW, breakdown_of};
 use crate::store::visits::{
     CHAIN_DAYS, CHAIN_TOTALS, USER_TOP_CHAINS, USER_TOTALS, VISITOR_SECRET, chain_totals_from_row,
-    day_visits_from_row, span_of, two_ints_from_row, user_visits_from, visitor_secret_from_row,
-    whole_spans,
+    day_visits_from_row, two_ints_from_row, user_visits_from, visitor_secret_from_row, whole_spans,
 };
 use crate::store::{
     BreakdownCounts, BreakdownVisits, ChainVisits, DailyVisits, Misuse, StoreError, StoreResult,
@@ -128,10 +127,12 @@ impl VisitStore for PgStore {
     }
 }
 
-/// Adds a batch of visits; `client` must be in a transaction. One statement claims the batch
-/// id (a retry of a batch that committed adds nothing), forgets ids older than
-/// `forget_before`, and raises the day rows, new visitors, totals and channel counts only when
-/// the claim succeeded; breakdowns follow (see [`add_breakdowns`]) when it did.
+/// Adds a batch of visits in one statement, so one round trip: the batch id is claimed (a
+/// retry of a batch that committed adds nothing), ids older than `forget_before` are
+/// forgotten, and the day rows, new visitors, totals and channel counts are raised only when
+/// the claim succeeded, breakdowns included (by the `linkapi_add_breakdowns` function of the
+/// schema, which keeps each chain, dimension and day to its cap of values, and adds what the
+/// days kept to their spans).
 ///
 /// Rows are locked in (chain, day), (chain, visitor), chain and channel order, so concurrent
 /// batches of several instances wait for each other instead of deadlocking.
@@ -166,6 +167,13 @@ pub(super) async fn add_visits(
     let channel_ids: Vec<i64> = channels.iter().map(|c| c.channel_id.0).collect();
     let channel_days: Vec<i64> = channels.iter().map(|c| c.day).collect();
     let channel_visits: Vec<i64> = channels.iter().map(|c| c.visits).collect();
+    let breakdown =
+        |f: fn(&BreakdownVisits) -> i64| batch.breakdowns.iter().map(f).collect::<Vec<i64>>();
+    let breakdown_values: Vec<Option<&str>> = batch
+        .breakdowns
+        .iter()
+        .map(|b| b.value.as_deref())
+        .collect();
     // New visitors are the rows the unique index lets in; whichever instance inserts a
     // visitor first counts it.
     let statement = client
@@ -219,8 +227,12 @@ pub(super) async fn add_visits(
                  FROM (SELECT id, sum(v)::bigint AS visits
                        FROM unnest($13::bigint[], $15::bigint[]) AS u(id, v) GROUP BY id) t
                  WHERE c.id = t.id AND EXISTS (SELECT 1 FROM claim)
+             ), breakdowns AS (
+                 SELECT linkapi_add_breakdowns($16::bigint[], $17::bigint[], $18::bigint[],
+                                               $19::text[], $20::bigint[], $21::bigint)
+                 WHERE EXISTS (SELECT 1 FROM claim) AND cardinality($16::bigint[]) > 0
              )
-             SELECT EXISTS (SELECT 1 FROM claim)",
+             SELECT EXISTS (SELECT 1 FROM claim), (SELECT count(*) FROM breakdowns)",
         )
         .await
         .map_err(pg_error)?;
@@ -243,91 +255,17 @@ pub(super) async fn add_visits(
                 &channel_ids,
                 &channel_days,
                 &channel_visits,
+                &breakdown(|b| b.chain_id.0),
+                &breakdown(|b| b.dimension.code()),
+                &breakdown(|b| b.day),
+                &breakdown_values,
+                &breakdown(|b| b.clicks),
+                &MAX_BREAKDOWN_VALUES,
             ],
         )
         .await
         .map_err(pg_error)?;
-    let claimed: bool = row.try_get(0).map_err(pg_error)?;
-    if claimed && !batch.breakdowns.is_empty() {
-        add_breakdowns(client, &batch.breakdowns).await?;
-    }
-    Ok(claimed)
-}
-
-/// Adds a claimed batch's breakdowns: locks its chain-days (upserted in key order, so
-/// concurrent flushes wait for each other instead of deadlocking), keeps each to its cap in
-/// Rust, writes them back, and adds what they gained to their spans, in key order, summed by
-/// `linkapi_sum_breakdowns` in the upsert (a span needs no lock before it: adding commutes).
-/// Two round trips while the days are locked; another instance's flush of the same days waits
-/// that long.
-async fn add_breakdowns(
-    client: &impl GenericClient,
-    breakdowns: &[BreakdownVisits],
-) -> StoreResult<()> {
-    let days = by_chain_day(breakdowns);
-    let day_chains: Vec<i64> = days.keys().map(|(chain, _)| *chain).collect();
-    let day_starts: Vec<i64> = days.keys().map(|(_, day)| *day).collect();
-    let stored: HashMap<(i64, Timestamp), String> = all(
-        client,
-        "INSERT INTO chain_breakdown_days (chain_id, day, data)
-         SELECT chain_id, day, '[]' FROM unnest($1::bigint[], $2::bigint[]) AS t(chain_id, day)
-         ORDER BY chain_id, day
-         ON CONFLICT (chain_id, day) DO UPDATE SET data = chain_breakdown_days.data
-         RETURNING chain_id, day, data",
-        &[&day_chains, &day_starts],
-        |row| Ok(((row.int(0)?, row.int(1)?), row.text(2)?)),
-    )
-    .await?
-    .into_iter()
-    .collect();
-    let mut day_data = Vec::with_capacity(days.len());
-    let mut spans: BTreeMap<(i64, Timestamp), Packed> = BTreeMap::new();
-    for ((chain, day), rows) in days {
-        let locked = stored.get(&(chain, day)).ok_or_else(|| {
-            StoreError::backend(Misuse("a locked breakdown day was not returned"))
-        })?;
-        let mut counts = Packed::decode(Some(locked))?;
-        let gained = counts.add_day(rows, MAX_BREAKDOWN_VALUES);
-        day_data.push(counts.encode()?);
-        spans.entry((chain, span_of(day))).or_default().add(&gained);
-    }
-    let span_chains: Vec<i64> = spans.keys().map(|(chain, _)| *chain).collect();
-    let span_starts: Vec<i64> = spans.keys().map(|(_, span)| *span).collect();
-    let span_data = spans
-        .values()
-        .map(Packed::encode)
-        .collect::<StoreResult<Vec<String>>>()?;
-    let statement = client
-        .prepare_cached(
-            "WITH days AS (
-                 UPDATE chain_breakdown_days d SET data = u.data
-                 FROM unnest($1::bigint[], $2::bigint[], $3::text[]) AS u(chain_id, day, data)
-                 WHERE (d.chain_id, d.day) = (u.chain_id, u.day)
-             )
-             INSERT INTO chain_breakdown_spans (chain_id, span, data)
-             SELECT s.* FROM unnest($4::bigint[], $5::bigint[], $6::text[])
-                 AS s(chain_id, span, data)
-             ORDER BY s.chain_id, s.span
-             ON CONFLICT (chain_id, span) DO UPDATE
-             SET data = linkapi_sum_breakdowns(chain_breakdown_spans.data, excluded.data)",
-        )
-        .await
-        .map_err(pg_error)?;
-    client
-        .execute(
-            &statement,
-            &[
-                &day_chains,
-                &day_starts,
-                &day_data,
-                &span_chains,
-                &span_starts,
-                &span_data,
-            ],
-        )
-        .await
-        .map_err(pg_error)?;
-    Ok(())
+    row.try_get(0).map_err(pg_error)
 }
 
 /// A transaction on a pooled connection, the changes its body published, and the number of
