@@ -706,3 +706,95 @@ pub(super) async fn migrate(client: &mut Object) -> StoreResult<()> {
     }
     tx.commit().await.map_err(pg_error)
 }
+
+/// The tests' throwaway cluster (the file the integration tests share).
+#[cfg(test)]
+#[path = "../../../tests/pg_cluster.rs"]
+mod pg_cluster;
+
+#[cfg(test)]
+mod tests {
+    use super::{MIGRATIONS, pg_cluster};
+    use crate::model::Dimension;
+    use crate::store::breakdowns::breakdown_of;
+    use crate::store::postgres::{PgOptions, PgStore};
+
+    /// The migration that packed breakdowns into a row per chain-day and span.
+    const PACKED_BREAKDOWNS: usize = 12;
+
+    #[tokio::test]
+    async fn breakdowns_a_row_per_value_are_packed_a_row_per_chain_day_and_span() {
+        let Some(cluster) = pg_cluster::cluster() else {
+            return;
+        };
+        assert!(
+            MIGRATIONS[PACKED_BREAKDOWNS - 1].contains("chain_breakdown_days_packed"),
+            "PACKED_BREAKDOWNS names the packing migration"
+        );
+        let url = cluster.new_database();
+        // The schema just before, as a linkapi of then left it, with breakdowns of two chains:
+        // chain 7's referrers on two days of the first span (the second past its cap by 6) and
+        // a country on the first; chain 8's day with nothing but visits past the cap.
+        let before = PACKED_BREAKDOWNS - 1;
+        let mut setup = MIGRATIONS[..before].concat();
+        setup.push_str(&format!(
+            "CREATE TABLE linkapi_migrations (
+                 version BIGINT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now());
+             INSERT INTO linkapi_migrations (version) SELECT generate_series(1, {before});
+             INSERT INTO chain_breakdowns (chain_id, dimension, day, value, clicks) VALUES
+                 (7, 1, 0, 'a.example', 2), (7, 1, 86400, 'a.example', 3),
+                 (7, 1, 86400, 'b.example', 1), (7, 5, 0, 'FR', 4);
+             INSERT INTO chain_breakdown_days
+                 (chain_id, dimension, day, distinct_values, other_clicks) VALUES
+                 (7, 1, 0, 1, 0), (7, 1, 86400, 2, 6), (7, 5, 0, 1, 0), (8, 1, 0, 0, 9);
+             INSERT INTO chain_breakdown_spans (chain_id, dimension, span, value, clicks)
+                 VALUES (7, 1, 0, 'a.example', 5), (7, 1, 0, 'b.example', 1),
+                        (7, 5, 0, 'FR', 4);"
+        ));
+        cluster.psql(&url, &setup);
+        // Opening the store migrates.
+        let store = PgStore::connect(&url, PgOptions::default())
+            .await
+            .expect("the store opens and migrates");
+        drop(store);
+        let read = |table: &str, key: &str, chain: i64, at: i64, dimension: Dimension| {
+            let data = cluster.psql(
+                &url,
+                &format!("SELECT data FROM {table} WHERE chain_id = {chain} AND {key} = {at}"),
+            );
+            let counts =
+                breakdown_of([data.trim().to_owned()], dimension.code(), 10).expect("decodes");
+            (counts.top, counts.total, counts.past_cap)
+        };
+        let listed = |pairs: &[(&str, i64)]| -> Vec<(String, i64)> {
+            pairs.iter().map(|(v, n)| ((*v).to_owned(), *n)).collect()
+        };
+        let (days, spans) = ("chain_breakdown_days", "chain_breakdown_spans");
+        assert_eq!(
+            read(days, "day", 7, 86400, Dimension::Referrers),
+            (listed(&[("a.example", 3), ("b.example", 1)]), 4, 6)
+        );
+        assert_eq!(
+            read(days, "day", 7, 0, Dimension::Countries),
+            (listed(&[("FR", 4)]), 4, 0)
+        );
+        assert_eq!(
+            read(spans, "span", 7, 0, Dimension::Referrers),
+            (listed(&[("a.example", 5), ("b.example", 1)]), 6, 6)
+        );
+        assert_eq!(
+            read(days, "day", 8, 0, Dimension::Referrers),
+            (listed(&[]), 0, 9)
+        );
+        assert_eq!(
+            read(spans, "span", 8, 0, Dimension::Referrers),
+            (listed(&[]), 0, 9)
+        );
+        let rows = cluster.psql(
+            &url,
+            "SELECT (SELECT count(*) FROM chain_breakdown_days)
+                  + (SELECT count(*) FROM chain_breakdown_spans)",
+        );
+        assert_eq!(rows.trim(), "5", "three days and two spans");
+    }
+}
