@@ -73,7 +73,8 @@ impl Packed {
     /// Adds a day's visits (`rows`: one chain and day, each dimension's in value order),
     /// keeping each dimension to `cap` distinct values: a value the day has is added to; a new
     /// one is kept while its dimension has room, and counted past the cap otherwise. Returns
-    /// what the day gained as kept, which is what its span gains.
+    /// what the day gained (the values it kept, the visits past its cap), which is what its
+    /// span gains.
     pub(crate) fn add_day<'a>(
         &mut self,
         rows: impl IntoIterator<Item = &'a BreakdownVisits>,
