@@ -10,9 +10,11 @@
 //! That is safe because this process's writer thread is the only writer (a server holds the
 //! database's lock file) and it counts each commit twice, as it begins and once it is done,
 //! before anyone hears of it ([`Readers::committed`]). A reader reuses its snapshot only when
-//! the count has not moved since the snapshot began, so a read that starts after a commit was
-//! acknowledged always sees it, and a reader never goes back to an older state than one it
-//! read before (no snapshot taken while a commit lands is reused). Ordinary reads
+//! the count has not moved since the snapshot began and was even then (no commit landing), so
+//! a read that starts after a commit was acknowledged always sees it, and a reader never goes
+//! back to an older state than one it read before (no snapshot taken while a commit lands is
+//! reused: it may have begun just before the commit became visible, while another reader
+//! began just after). Ordinary reads
 //! ([`Reader::autocommit`]) end a kept transaction first.
 //!
 //! An open read transaction holds back checkpoints (the log cannot be copied past what a
@@ -136,10 +138,13 @@ impl Readers {
 
 impl Reader {
     /// Whether the kept transaction, if any, may serve a read that starts when the commit
-    /// count is `commits`.
+    /// count is `commits`. Never one begun while a commit was landing (an odd count): it may
+    /// not hold that commit while another reader already sees it, and the count does not move
+    /// again until the commit is done.
     fn reusable(&self, commits: u64) -> bool {
-        self.snapshot
-            .is_some_and(|(at, began)| at == commits && began.elapsed() < SNAPSHOT_REUSE)
+        self.snapshot.is_some_and(|(at, began)| {
+            at.is_multiple_of(2) && at == commits && began.elapsed() < SNAPSHOT_REUSE
+        })
     }
 
     /// The connection with no transaction open, for an ordinary read.
@@ -155,5 +160,35 @@ impl Reader {
             // next BEGIN fails and the read reports it.
             let _ = command(&self.conn, "COMMIT");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Instant;
+
+    use rusqlite::Connection;
+
+    use super::Reader;
+
+    fn reader_with_snapshot_at(commits: u64) -> Reader {
+        Reader {
+            conn: Connection::open_in_memory().expect("a connection"),
+            snapshot: Some((commits, Instant::now())),
+        }
+    }
+
+    #[test]
+    fn a_snapshot_begun_while_a_commit_lands_is_never_reused() {
+        // Begun between commits, reused until the next commit begins.
+        let settled = reader_with_snapshot_at(4);
+        assert!(settled.reusable(4));
+        assert!(!settled.reusable(5));
+        assert!(!settled.reusable(6));
+        // Begun while commit 3 landed (count 5): it may predate the commit that another
+        // reader, begun an instant later, already sees, though the count has not moved.
+        let landing = reader_with_snapshot_at(5);
+        assert!(!landing.reusable(5));
+        assert!(!landing.reusable(6));
     }
 }
