@@ -339,6 +339,15 @@ async fn two_instances_flooding_one_chain_keep_to_the_cap_and_add_up() {
         let os = breakdown(server, &key, &chain, "os").await;
         assert_eq!(items(&os), expect(&[("iOS", 160)]));
     }
+    // Sixty days on, a 120-day window holds the day's whole 30-day span and reads the span's
+    // row, which both instances' racing flushes added to: the same figures as the day's.
+    let by_day = breakdown(&a, &key, &chain, "referrers?limit=100").await;
+    a.clock.advance(60 * 86_400);
+    for server in [&a, &b] {
+        let figures = breakdown(server, &key, &chain, "referrers?limit=100&days=120").await;
+        assert_eq!(items(&figures), items(&by_day));
+        assert_eq!(figures["other_clicks"], by_day["other_clicks"]);
+    }
 }
 
 #[tokio::test]
