@@ -31,25 +31,23 @@ pub(crate) struct Packed {
     entries: BTreeMap<(i64, Option<String>), i64>,
 }
 
-/// One stored triple: dimension, value, clicks.
-type Triple = (i64, Option<String>, i64);
+/// A stored triple (dimension, value, clicks) read in place: a value without escapes is not
+/// copied, so a read of one dimension copies none of the others' values.
+#[derive(Deserialize)]
+struct Triple<'a>(i64, #[serde(borrow)] Option<Cow<'a, str>>, i64);
 
-fn decode_triples(data: &str) -> StoreResult<Vec<Triple>> {
+fn decode_triples(data: &str) -> StoreResult<Vec<Triple<'_>>> {
     serde_json::from_str(data).map_err(StoreError::backend)
 }
-
-/// A stored triple read in place: a value without escapes is not copied, so a read of one
-/// dimension copies none of the others' values.
-#[derive(Deserialize)]
-struct BorrowedTriple<'a>(i64, #[serde(borrow)] Option<Cow<'a, str>>, i64);
 
 impl Packed {
     /// The stored `data` of a row; an empty one for a row not there yet.
     pub(crate) fn decode(data: Option<&str>) -> StoreResult<Packed> {
         let mut packed = Packed::default();
         if let Some(data) = data {
-            for (dimension, value, clicks) in decode_triples(data)? {
-                *packed.entries.entry((dimension, value)).or_default() += clicks;
+            for Triple(dimension, value, clicks) in decode_triples(data)? {
+                let key = (dimension, value.map(Cow::into_owned));
+                *packed.entries.entry(key).or_default() += clicks;
             }
         }
         Ok(packed)
@@ -63,11 +61,6 @@ impl Packed {
             .map(|((dimension, value), clicks)| (*dimension, value.as_deref(), *clicks))
             .collect();
         serde_json::to_string(&triples).map_err(StoreError::backend)
-    }
-
-    /// Whether nothing is counted.
-    pub(crate) fn is_empty(&self) -> bool {
-        self.entries.is_empty()
     }
 
     /// Adds a day's visits (`rows`: one chain and day, each dimension's in value order),
@@ -151,9 +144,7 @@ pub(crate) fn breakdown_of(
     let mut values: HashMap<String, i64> = HashMap::new();
     let mut past_cap = 0;
     for data in rows {
-        let triples: Vec<BorrowedTriple> =
-            serde_json::from_str(&data).map_err(StoreError::backend)?;
-        for BorrowedTriple(of, value, clicks) in triples {
+        for Triple(of, value, clicks) in decode_triples(&data)? {
             if of != dimension {
                 continue;
             }

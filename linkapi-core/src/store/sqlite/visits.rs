@@ -245,9 +245,6 @@ impl<'c> BreakdownStatements<'c> {
         let gained = counts.add_day(rows, MAX_BREAKDOWN_VALUES);
         self.write_day
             .execute(params![chain, day, counts.encode()?])?;
-        if gained.is_empty() {
-            return Ok(());
-        }
         let span = span_of(day);
         let stored: Option<String> = self
             .read_span
