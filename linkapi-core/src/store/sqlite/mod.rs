@@ -58,8 +58,8 @@ struct Inner {
     /// The reader connections; shared with the checkpointing thread, which ends the read
     /// transactions idle readers left open.
     readers: Arc<readers::Readers>,
-    /// Keeps the checkpointing thread running (see `checkpoint`).
-    _checkpoints: Mutex<mpsc::Sender<()>>,
+    /// The checkpointing thread (see `checkpoint`); it runs while this is kept.
+    checkpoints: checkpoint::Checkpoints,
 }
 
 impl std::fmt::Debug for SqliteStore {
@@ -93,9 +93,6 @@ struct SchemaTooNew {
     found: i64,
     supported: i64,
 }
-
-/// Bytes the log file is cut back to when the log starts over.
-const WAL_SIZE_LIMIT: i64 = 64 << 20;
 
 fn configure(conn: &Connection) -> rusqlite::Result<()> {
     conn.busy_timeout(std::time::Duration::from_secs(5))?;
@@ -131,7 +128,7 @@ impl SqliteStore {
         // at a million chains it stayed at 980 MB. The first commit after it starts over now
         // cuts it back to 64 MB.
         writer
-            .pragma_update(None, "journal_size_limit", WAL_SIZE_LIMIT)
+            .pragma_update(None, "journal_size_limit", checkpoint::LOG_FILE_KEPT)
             .map_err(StoreError::backend)?;
         let found: i64 = writer
             .query_row("PRAGMA user_version", [], |r| r.get(0))
@@ -163,13 +160,14 @@ impl SqliteStore {
         writer
             .pragma_update(None, "wal_autocheckpoint", 0)
             .map_err(StoreError::backend)?;
-        let checkpoints = checkpoint::spawn(path, readers.clone()).map_err(StoreError::backend)?;
+        let checkpoints = checkpoint::spawn(path, readers.clone(), checkpoint::LOG_LIMIT)
+            .map_err(StoreError::backend)?;
         let writer = writer::spawn(writer, readers.committed()).map_err(StoreError::backend)?;
         Ok(SqliteStore {
             inner: Arc::new(Inner {
                 writer: Mutex::new(writer),
                 readers,
-                _checkpoints: Mutex::new(checkpoints),
+                checkpoints,
             }),
         })
     }
@@ -395,7 +393,18 @@ impl Store for SqliteStore {
         Ok(())
     }
 
-    async fn close(&self) {}
+    /// Empties the log into the database file, so that the next start has no log to read
+    /// and the file alone holds every commit.
+    async fn close(&self) {
+        let inner = self.inner.clone();
+        let emptied = tokio::task::spawn_blocking(move || inner.checkpoints.empty_log()).await;
+        if let Err(err) = emptied
+            .map_err(StoreError::backend)
+            .and_then(|emptied| emptied)
+        {
+            tracing::warn!(error = %err, "emptying the SQLite log on the way out failed");
+        }
+    }
 }
 
 #[cfg(test)]
@@ -451,6 +460,29 @@ mod tests {
         assert_eq!(busy, 0);
         assert!(log > 0, "nothing was written to the log");
         assert_eq!(copied, log, "the log was not copied back whole");
+    }
+
+    /// A store that closes leaves its log empty: the next start has none to read, and the
+    /// database file alone (as a copy of it would be) holds every commit.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_closed_store_leaves_every_commit_in_the_database_file() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let path = dir.path().join("linkapi.db");
+        let store = SqliteStore::open(&path).expect("the store");
+        for i in 0..20 {
+            add_user(&store, &format!("user-{i}")).await;
+        }
+        let log = path.with_extension("db-wal");
+        assert!(std::fs::metadata(&log).expect("the log").len() > 0);
+        crate::store::Store::close(&store).await;
+        assert_eq!(std::fs::metadata(&log).expect("the log").len(), 0);
+        let copy = dir.path().join("copy.db");
+        std::fs::copy(&path, &copy).expect("a copy of the database file alone");
+        let users: i64 = rusqlite::Connection::open(&copy)
+            .expect("the copy")
+            .query_row("SELECT count(*) FROM users", [], |r| r.get(0))
+            .expect("a count");
+        assert_eq!(users, 20);
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
