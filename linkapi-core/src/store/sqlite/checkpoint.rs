@@ -15,14 +15,16 @@
 //! seeding a million chains into a 377 MB database, which the next start then read whole to
 //! rebuild its index (1.6-2 s). Once a passive checkpoint leaves more than [`LOG_LIMIT`]
 //! of log, this thread also starts it over (`RESTART`): that waits for the writer's current
-//! transaction and for readers still in the log (a kept snapshot lasts at most 100 ms), and
-//! holds new writes back while it copies what the passive checkpoint left, about a second of
-//! writes. A store that closes empties its log (`TRUNCATE`), so the next start reads nothing
-//! but the database file.
+//! transaction, then holds new writes back while it copies what the passive checkpoint left
+//! (about a second of writes) and waits for readers still in the log (a kept snapshot lasts
+//! at most 100 ms). Each wait is cut short at [`RESTART_WAIT`], so a long read (an export, a
+//! year of statistics) holds writes back no longer than that; the restart is then tried
+//! again later, backing off while it keeps failing. A store that closes empties its log
+//! (`TRUNCATE`), so the next start reads nothing but the database file.
 
 use std::path::Path;
 use std::sync::{Arc, mpsc};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rusqlite::Connection;
 
@@ -42,6 +44,19 @@ pub(super) const EVERY: Duration = Duration::from_secs(1);
 /// checkpointing thread 2.9-3.1 us of CPU per visit written against 1.7 without restarts,
 /// 256 MB 1.9. A crash leaves at most this much for the next start to read (0.1-0.2 s).
 pub(super) const LOG_LIMIT: i64 = 256 << 20;
+
+/// Longest a restart waits for the writer, and then for readers while it holds writes back.
+pub(super) const RESTART_WAIT: Duration = Duration::from_millis(250);
+
+/// Longest a restart that keeps failing is put off. A restart fails when a reader holds the
+/// log (it then held writes back for [`RESTART_WAIT`]), and also while the writer writes a
+/// backlog of visits in batches back to back (a round of them wrote 300-700 MB of log at a
+/// million chains under uniform load): short enough to catch the pause after such a round.
+const RESTART_BACKOFF_MAX: Duration = Duration::from_secs(8);
+
+/// Longest a closing store waits to empty its log, for the writer and then for readers:
+/// well under the 5 s a write waits for the lock before it fails.
+const CLOSE_WAIT: Duration = Duration::from_secs(2);
 
 /// Bytes the log file is cut back to when the log starts over (`journal_size_limit`).
 pub(super) const LOG_FILE_KEPT: i64 = 64 << 20;
@@ -87,6 +102,9 @@ pub(super) fn spawn(
             // The log's length when this thread last started it over: until a write starts
             // it over, the log keeps that length, all of it copied, and needs no restart.
             let mut restarted_at = None;
+            // While restarts fail, each waits twice as long as the one before.
+            let mut backoff = EVERY;
+            let mut next_restart = Instant::now();
             loop {
                 let requested = match requests.recv_timeout(EVERY) {
                     Ok(answer) => Some(answer),
@@ -95,7 +113,7 @@ pub(super) fn spawn(
                 };
                 readers.end_idle_snapshots();
                 let outcome = match requested {
-                    Some(_) => checkpoint(&conn, "TRUNCATE").and_then(|emptied| {
+                    Some(_) => checkpoint(&conn, "TRUNCATE", CLOSE_WAIT).and_then(|emptied| {
                         emptied.map(|_| ()).ok_or_else(|| {
                             rusqlite::Error::SqliteFailure(
                                 rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_BUSY),
@@ -103,12 +121,21 @@ pub(super) fn spawn(
                             )
                         })
                     }),
-                    // Under writes back to back the restart may find no moment between them
-                    // (it waits the busy timeout, then copies what it can): it is tried again
-                    // a second later.
                     None => passive(&conn).and_then(|log| {
-                        if log * page_size > log_limit && restarted_at != Some(log) {
-                            restarted_at = checkpoint(&conn, "RESTART")?.or(restarted_at);
+                        if log * page_size > log_limit
+                            && restarted_at != Some(log)
+                            && Instant::now() >= next_restart
+                        {
+                            match checkpoint(&conn, "RESTART", RESTART_WAIT)? {
+                                Some(log) => {
+                                    restarted_at = Some(log);
+                                    backoff = EVERY;
+                                }
+                                None => {
+                                    backoff = (backoff * 2).min(RESTART_BACKOFF_MAX);
+                                    next_restart = Instant::now() + backoff;
+                                }
+                            }
                         }
                         Ok(())
                     }),
@@ -134,10 +161,11 @@ fn passive(conn: &Connection) -> rusqlite::Result<i64> {
 }
 
 /// Copies the whole log back and starts it over (`RESTART`), also cutting the file to
-/// nothing (`TRUNCATE`); waits (the connection's busy timeout) for the writer and for readers
-/// still in the log. Answers the log's length in pages before it started over, or `None` when
-/// the wait ran out first.
-fn checkpoint(conn: &Connection, mode: &str) -> rusqlite::Result<Option<i64>> {
+/// nothing (`TRUNCATE`); waits up to `wait` for the writer, then as long for readers still in
+/// the log. Answers the log's length in pages before it started over, or `None` when a wait
+/// ran out first (what could be copied then is).
+fn checkpoint(conn: &Connection, mode: &str, wait: Duration) -> rusqlite::Result<Option<i64>> {
+    conn.busy_timeout(wait)?;
     let (busy, log): (i64, i64) =
         conn.query_row(&format!("PRAGMA wal_checkpoint({mode})"), [], |r| {
             Ok((r.get(0)?, r.get(1)?))
@@ -147,78 +175,130 @@ fn checkpoint(conn: &Connection, mode: &str) -> rusqlite::Result<Option<i64>> {
 
 #[cfg(test)]
 mod tests {
+    use std::path::Path;
     use std::sync::Arc;
-    use std::sync::atomic::{AtomicBool, Ordering};
     use std::time::{Duration, Instant};
 
     use rusqlite::Connection;
 
     use super::super::readers::Readers;
 
-    fn log_bytes(db: &std::path::Path) -> u64 {
+    /// The log's limit in these tests.
+    const LIMIT: i64 = 1 << 20;
+
+    fn log_bytes(db: &Path) -> u64 {
         std::fs::metadata(db.with_extension("db-wal")).map_or(0, |m| m.len())
     }
 
+    /// A database in WAL mode with a table, its checkpointing thread started, and a writer
+    /// configured as the store's is (no automatic checkpoints, the file cut back to `LIMIT`).
+    fn database(path: &Path) -> (Connection, super::Checkpoints) {
+        let writer = Connection::open(path).expect("the writer");
+        writer
+            .pragma_update(None, "journal_mode", "WAL")
+            .expect("WAL");
+        writer
+            .pragma_update(None, "wal_autocheckpoint", 0)
+            .expect("no automatic checkpoints");
+        writer
+            .pragma_update(None, "journal_size_limit", LIMIT)
+            .expect("a size limit");
+        writer
+            .execute_batch("CREATE TABLE t (v BLOB)")
+            .expect("a table");
+        let checkpoints = super::spawn(path, Arc::new(Readers::new(Vec::new())), LIMIT)
+            .expect("the checkpointing thread");
+        (writer, checkpoints)
+    }
+
+    /// What four seconds of steady commits did.
+    struct Writes {
+        commits: u64,
+        /// Bytes the commits wrote to the log, about: three pages each (a leaf and two
+        /// overflow pages).
+        written: u64,
+        /// The log file's largest size, looked at every 20 ms.
+        largest_log: u64,
+        slowest_commit: Duration,
+    }
+
+    /// Commits for four seconds, with a pause between commits as between the store writer's
+    /// batches.
+    fn write_steadily(writer: Connection, path: &Path) -> Writes {
+        let until = Instant::now() + Duration::from_secs(4);
+        let writes = std::thread::spawn(move || {
+            let (mut commits, mut slowest) = (0, Duration::ZERO);
+            while Instant::now() < until {
+                let began = Instant::now();
+                writer
+                    .execute("INSERT INTO t (v) VALUES (zeroblob(5000))", [])
+                    .expect("an insert");
+                slowest = slowest.max(began.elapsed());
+                commits += 1;
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            (commits, slowest)
+        });
+        let mut largest_log = 0;
+        while Instant::now() < until {
+            largest_log = largest_log.max(log_bytes(path));
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let (commits, slowest_commit) = writes.join().expect("the writes");
+        Writes {
+            commits,
+            written: commits * 3 * 4096,
+            largest_log,
+            slowest_commit,
+        }
+    }
+
     /// Commits in quick succession leave a passive checkpoint no moment to catch up with the
-    /// whole log, so the log never starts over by itself (it grew to 100 MB here in four
+    /// whole log, so the log never starts over by itself (it grew to 33 MB here in four
     /// seconds); past the limit the thread starts it over.
     #[test]
     fn the_log_stays_near_its_limit_under_steady_writes() {
         let dir = tempfile::tempdir().expect("a temporary directory");
         let path = dir.path().join("linkapi.db");
-        let limit: i64 = 1 << 20;
-        let writer = Connection::open(&path).expect("the writer");
-        writer
-            .pragma_update(None, "journal_mode", "WAL")
-            .expect("WAL");
-        // As the store's writer is configured, with the file cut back to the limit.
-        writer
-            .pragma_update(None, "wal_autocheckpoint", 0)
-            .expect("no automatic checkpoints");
-        writer
-            .pragma_update(None, "journal_size_limit", limit)
-            .expect("a size limit");
-        writer
-            .execute_batch("CREATE TABLE t (v BLOB)")
-            .expect("a table");
-        let checkpoints = super::spawn(&path, Arc::new(Readers::new(Vec::new())), limit)
-            .expect("the checkpointing thread");
-        let done = Arc::new(AtomicBool::new(false));
-        let writes = std::thread::spawn({
-            let done = done.clone();
-            move || {
-                let mut commits = 0;
-                while !done.load(Ordering::Relaxed) {
-                    // Three pages a commit (a leaf and two overflow pages), and a pause between
-                    // commits as between the store writer's batches.
-                    writer
-                        .execute("INSERT INTO t (v) VALUES (zeroblob(5000))", [])
-                        .expect("an insert");
-                    commits += 1;
-                    std::thread::sleep(Duration::from_millis(1));
-                }
-                commits
-            }
-        });
-        let started = Instant::now();
-        let mut largest = 0;
-        while started.elapsed() < Duration::from_secs(4) {
-            largest = largest.max(log_bytes(&path));
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        done.store(true, Ordering::Relaxed);
-        let commits: u64 = writes.join().expect("the writes");
+        let (writer, checkpoints) = database(&path);
+        let writes = write_steadily(writer, &path);
+        let (commits, largest) = (writes.commits, writes.largest_log);
         // Four seconds of commits write far more than the limit...
-        let written = commits * 3 * 4096;
-        assert!(written > 8 * limit as u64, "only {commits} commits");
+        assert!(writes.written > 8 * LIMIT as u64, "only {commits} commits");
         // ... but the log is started over once it passes it: the file then holds at most the
         // limit and a second of commits (the time between checkpoints), and some more.
         assert!(
-            largest < limit as u64 + written / 2,
+            largest < LIMIT as u64 + writes.written / 2,
             "the log reached {largest} bytes after {commits} commits"
         );
         // Closing empties it.
         checkpoints.empty_log().expect("the log emptied");
         assert_eq!(log_bytes(&path), 0);
+    }
+
+    /// A read that keeps its snapshot (a long export) keeps the log from starting over; the
+    /// restarts tried meanwhile hold writes back for a moment each, never for long.
+    #[test]
+    fn a_long_read_holds_writes_back_for_a_moment_at_most() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let path = dir.path().join("linkapi.db");
+        let (writer, _checkpoints) = database(&path);
+        let reader = Connection::open(&path).expect("a reader");
+        reader.execute_batch("BEGIN").expect("a read transaction");
+        let rows: i64 = reader
+            .query_row("SELECT count(*) FROM t", [], |r| r.get(0))
+            .expect("a read");
+        assert_eq!(rows, 0);
+        let writes = write_steadily(writer, &path);
+        // The log passed its limit, so restarts were tried while the read held it...
+        assert!(writes.largest_log > 4 * LIMIT as u64);
+        // ... each holding writes back no longer than its two waits (for the writer, then
+        // for the reader) and the copy.
+        assert!(
+            writes.slowest_commit < 4 * super::RESTART_WAIT,
+            "a commit took {:?}",
+            writes.slowest_commit
+        );
+        reader.execute_batch("COMMIT").expect("the read ended");
     }
 }
