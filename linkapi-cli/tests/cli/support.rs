@@ -340,7 +340,23 @@ impl Home {
             stdin.write_all(keys.as_bytes()).unwrap();
             stdin.flush().unwrap();
         }
-        let status = child.wait().unwrap();
+        // Bounded, so that a program that never ends fails the test rather than hanging the
+        // suite.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if std::time::Instant::now() >= deadline {
+                let _ = child.kill();
+                panic!(
+                    "{command:?} was still running a minute later{}: {}",
+                    Self::sigint_ignored_note(),
+                    String::from_utf8_lossy(&shown.lock().unwrap())
+                );
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
         drop(stdin);
         reader.join().unwrap();
         let mut stderr = String::new();
@@ -355,6 +371,25 @@ impl Home {
             code: status.code().unwrap_or(-1),
             stdout,
             stderr,
+        }
+    }
+
+    /// A note for a test that typed Ctrl-C, when this process ignores SIGINT: its children then
+    /// do too (a suite started in the background by a shell without job control), and Ctrl-C
+    /// at a terminal interrupts nothing.
+    fn sigint_ignored_note() -> &'static str {
+        let ignored = std::fs::read_to_string("/proc/self/status")
+            .ok()
+            .and_then(|status| {
+                let mask = status.lines().find_map(|l| l.strip_prefix("SigIgn:"))?;
+                u64::from_str_radix(mask.trim(), 16).ok()
+            })
+            .is_some_and(|mask| mask & (1 << (2 - 1)) != 0);
+        if ignored {
+            " (this test process ignores SIGINT, and so do the programs it starts: Ctrl-C \
+             cannot interrupt them; run the tests from a shell that does not ignore it)"
+        } else {
+            ""
         }
     }
 
