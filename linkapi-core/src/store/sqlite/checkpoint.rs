@@ -63,22 +63,23 @@ pub(super) const LOG_FILE_KEPT: i64 = 64 << 20;
 
 /// The checkpointing thread's handle: it stops when this is dropped.
 pub(super) struct Checkpoints {
-    /// Asks for the log to be emptied now; answered once it is.
-    empty_now: mpsc::Sender<mpsc::Sender<rusqlite::Result<()>>>,
+    /// Asks for the log to be emptied now; answered with [`checkpoint`]'s outcome.
+    empty_now: mpsc::Sender<mpsc::Sender<rusqlite::Result<Option<i64>>>>,
 }
 
 impl Checkpoints {
     /// Copies the whole log back and empties it, waiting for the writer and readers (for a
     /// store that is closing). Blocks the calling thread.
     pub(super) fn empty_log(&self) -> StoreResult<()> {
-        let stopped =
-            || StoreError::backend(std::io::Error::other("the checkpointing thread stopped"));
+        let failed = |why: &str| StoreError::backend(std::io::Error::other(why.to_owned()));
         let (answer, answered) = mpsc::channel();
-        self.empty_now.send(answer).map_err(|_| stopped())?;
-        answered
-            .recv()
-            .map_err(|_| stopped())?
-            .map_err(StoreError::backend)
+        let stopped = "the checkpointing thread stopped";
+        self.empty_now.send(answer).map_err(|_| failed(stopped))?;
+        match answered.recv().map_err(|_| failed(stopped))? {
+            Ok(Some(_)) => Ok(()),
+            Ok(None) => Err(failed("the log is still in use")),
+            Err(err) => Err(StoreError::backend(err)),
+        }
     }
 }
 
@@ -89,70 +90,77 @@ pub(super) fn spawn(
     readers: Arc<Readers>,
     log_limit: i64,
 ) -> std::io::Result<Checkpoints> {
-    let (empty_now, requests) = mpsc::channel::<mpsc::Sender<rusqlite::Result<()>>>();
+    let (empty_now, requests) = mpsc::channel::<mpsc::Sender<rusqlite::Result<Option<i64>>>>();
     let conn = Connection::open(path).map_err(std::io::Error::other)?;
     let page_size: i64 = conn
         .query_row("PRAGMA page_size", [], |r| r.get(0))
         .map_err(std::io::Error::other)?;
+    let mut restarts = Restarts::new(log_limit / page_size);
     std::thread::Builder::new()
         // Linux keeps 15 bytes of a thread's name (top, perf): this and "sqlite-writer"
         // must differ within them.
         .name("sqlite-checkpt".into())
         .spawn(move || {
-            // The log's length when this thread last started it over: until a write starts
-            // it over, the log keeps that length, all of it copied, and needs no restart.
-            let mut restarted_at = None;
-            // While restarts fail, each waits twice as long as the one before.
-            let mut backoff = EVERY;
-            let mut next_restart = Instant::now();
             loop {
-                let requested = match requests.recv_timeout(EVERY) {
-                    Ok(answer) => Some(answer),
-                    Err(mpsc::RecvTimeoutError::Timeout) => None,
-                    Err(mpsc::RecvTimeoutError::Disconnected) => return,
-                };
-                readers.end_idle_snapshots();
-                let outcome = match requested {
-                    Some(_) => checkpoint(&conn, "TRUNCATE", CLOSE_WAIT).and_then(|emptied| {
-                        emptied.map(|_| ()).ok_or_else(|| {
-                            rusqlite::Error::SqliteFailure(
-                                rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_BUSY),
-                                Some("the log is still in use".into()),
-                            )
-                        })
-                    }),
-                    None => passive(&conn).and_then(|log| {
-                        if log * page_size > log_limit
-                            && restarted_at != Some(log)
-                            && Instant::now() >= next_restart
-                        {
-                            match checkpoint(&conn, "RESTART", RESTART_WAIT)? {
-                                Some(log) => {
-                                    restarted_at = Some(log);
-                                    backoff = EVERY;
-                                }
-                                None => {
-                                    backoff = (backoff * 2).min(RESTART_BACKOFF_MAX);
-                                    next_restart = Instant::now() + backoff;
-                                }
-                            }
-                        }
-                        Ok(())
-                    }),
-                };
-                match requested {
-                    Some(answer) => {
-                        let _ = answer.send(outcome);
+                match requests.recv_timeout(EVERY) {
+                    Ok(answer) => {
+                        readers.end_idle_snapshots();
+                        let _ = answer.send(checkpoint(&conn, "TRUNCATE", CLOSE_WAIT));
                     }
-                    None => {
-                        if let Err(err) = outcome {
+                    Err(mpsc::RecvTimeoutError::Timeout) => {
+                        readers.end_idle_snapshots();
+                        let copied = passive(&conn).and_then(|log| restarts.after(&conn, log));
+                        if let Err(err) = copied {
                             tracing::warn!(error = %err, "checkpointing the SQLite log failed");
                         }
                     }
+                    Err(mpsc::RecvTimeoutError::Disconnected) => return,
                 }
             }
         })?;
     Ok(Checkpoints { empty_now })
+}
+
+/// When the log is started over after a passive checkpoint.
+struct Restarts {
+    /// Pages of log past which it is.
+    limit: i64,
+    /// The log's length when this thread last started it over: until a write starts it over,
+    /// the log keeps that length, all of it copied, and needs no restart.
+    restarted_at: Option<i64>,
+    /// While restarts fail, each waits twice as long as the one before.
+    backoff: Duration,
+    next_try: Instant,
+}
+
+impl Restarts {
+    fn new(limit: i64) -> Self {
+        Restarts {
+            limit,
+            restarted_at: None,
+            backoff: EVERY,
+            next_try: Instant::now(),
+        }
+    }
+
+    /// After a passive checkpoint left `log` pages of log: starts it over if it is past the
+    /// limit and the time has come.
+    fn after(&mut self, conn: &Connection, log: i64) -> rusqlite::Result<()> {
+        if log <= self.limit || self.restarted_at == Some(log) || Instant::now() < self.next_try {
+            return Ok(());
+        }
+        match checkpoint(conn, "RESTART", RESTART_WAIT)? {
+            Some(log) => {
+                self.restarted_at = Some(log);
+                self.backoff = EVERY;
+            }
+            None => {
+                self.backoff = (self.backoff * 2).min(RESTART_BACKOFF_MAX);
+                self.next_try = Instant::now() + self.backoff;
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Copies what no reader still needs; answers the log's length in pages.
