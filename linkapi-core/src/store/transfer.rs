@@ -59,6 +59,15 @@ pub const TABLES: &[&str] = &[
 /// PostgreSQL's own bookkeeping, which has no SQLite counterpart and is not copied.
 const TARGET_ONLY: &[&str] = &["linkapi_instances", "linkapi_migrations"];
 
+/// Gives each span of one day its row, the day's sum, once the copy is verified: SQLite writes
+/// a chain's span once it has two days and reads a span without a row from its one day,
+/// PostgreSQL writes the span with every day and reads spans alone (see `store::breakdowns`).
+/// The source's spans without a row have one day each, so this inserts one row per span.
+const SPANS_OF_ONE_DAY: &str = "INSERT INTO chain_breakdown_spans (chain_id, span, data)
+     SELECT d.chain_id, d.day - d.day % 2592000, d.data FROM chain_breakdown_days d
+     WHERE NOT EXISTS (SELECT 1 FROM chain_breakdown_spans s
+                       WHERE s.chain_id = d.chain_id AND s.span = d.day - d.day % 2592000)";
+
 /// Rows sent to PostgreSQL between progress reports.
 const REPORT_EVERY: u64 = 50_000;
 
@@ -337,6 +346,7 @@ pub async fn sqlite_to_postgres(
             checksum: source_tally.sum,
         });
     }
+    tx.execute(SPANS_OF_ONE_DAY, &[]).await.map_err(pg_error)?;
     tx.commit().await.map_err(pg_error)?;
     drop(lock);
     Ok(CopyReport {

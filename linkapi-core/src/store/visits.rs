@@ -157,6 +157,29 @@ pub(crate) fn whole_spans(from: Timestamp, to: Timestamp) -> (Timestamp, Timesta
     if first < end { (first, end) } else { (to, to) }
 }
 
+/// The runs of whole spans from `first` to `end` (as [`whole_spans`] gives them) that have no
+/// row among `written`, each from its first span's first second to its last span's end: on
+/// SQLite a span is written once it has two days, and the days of the others are read
+/// instead, a run at a time.
+pub(crate) fn spans_without_rows(
+    first: Timestamp,
+    end: Timestamp,
+    written: &[Timestamp],
+) -> Vec<(Timestamp, Timestamp)> {
+    let mut runs: Vec<(Timestamp, Timestamp)> = Vec::new();
+    let mut span = first;
+    while span < end {
+        if !written.contains(&span) {
+            match runs.last_mut() {
+                Some((_, run_end)) if *run_end == span => *run_end = span + BREAKDOWN_SPAN,
+                _ => runs.push((span, span + BREAKDOWN_SPAN)),
+            }
+        }
+        span += BREAKDOWN_SPAN;
+    }
+    runs
+}
+
 /// A user's visits (people's, bots') of live chains in a window of days.
 pub(crate) const USER_TOTALS: &str = "SELECT CAST(coalesce(sum(d.clicks), 0) AS BIGINT),
      CAST(coalesce(sum(d.bot_clicks), 0) AS BIGINT)
@@ -285,7 +308,7 @@ pub trait VisitWrites: Send {
 
 #[cfg(test)]
 mod tests {
-    use super::{BREAKDOWN_SPAN, span_of, whole_spans};
+    use super::{BREAKDOWN_SPAN, span_of, spans_without_rows, whole_spans};
 
     const DAY: i64 = 86_400;
 
@@ -311,5 +334,19 @@ mod tests {
             whole_spans(span - DAY, span + DAY),
             (span + DAY, span + DAY)
         );
+    }
+
+    #[test]
+    fn spans_without_rows_come_in_runs() {
+        let s = |n: i64| 20_000 * BREAKDOWN_SPAN + n * BREAKDOWN_SPAN;
+        // Spans 0..6 with rows for 2 and 5: the runs 0-1, 3-4.
+        assert_eq!(
+            spans_without_rows(s(0), s(6), &[s(5), s(2)]),
+            [(s(0), s(2)), (s(3), s(5))]
+        );
+        assert_eq!(spans_without_rows(s(0), s(3), &[]), [(s(0), s(3))]);
+        assert!(spans_without_rows(s(0), s(2), &[s(0), s(1)]).is_empty());
+        // No whole span (`whole_spans` gives an empty range).
+        assert!(spans_without_rows(s(4), s(4), &[]).is_empty());
     }
 }

@@ -14,6 +14,7 @@ conformance!(
     a_visit_batch_is_added_once_and_counts_new_visitors_once,
     breakdowns_keep_a_hundred_values_a_day_and_count_the_rest,
     breakdowns_over_long_windows_add_up_to_their_days,
+    breakdowns_of_spans_of_one_day_add_up_as_days_come,
     the_newest_visitor_secret_is_in_use,
     conversions_are_recorded_once_per_key_and_paged_newest_first,
     creations_are_counted_within_the_quota,
@@ -126,6 +127,35 @@ async fn breakdowns_keep_a_hundred_values_a_day_and_count_the_rest(store: Arc<dy
     assert_eq!(os, Default::default());
 }
 
+/// Reads the breakdown of the `days` days from `from` whole, and checks it against its days'
+/// breakdowns read one by one: the same values, visits and visits past the cap.
+async fn window_adds_up_to_its_days(store: &Arc<dyn Store>, chain: ChainId, from: i64, days: i64) {
+    let to = from + days * DAY;
+    let window = store
+        .breakdown(chain, Dimension::Referrers, from, to, 1000)
+        .await
+        .unwrap();
+    let mut by_value: std::collections::BTreeMap<String, i64> = Default::default();
+    let mut past_cap = 0;
+    for n in 0..days {
+        let day = from + n * DAY;
+        let one = store
+            .breakdown(chain, Dimension::Referrers, day, day + DAY, 1000)
+            .await
+            .unwrap();
+        for (value, clicks) in one.top {
+            *by_value.entry(value).or_default() += clicks;
+        }
+        past_cap += one.past_cap;
+    }
+    let mut expected: Vec<(String, i64)> = by_value.into_iter().collect();
+    expected.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let total: i64 = expected.iter().map(|(_, clicks)| clicks).sum();
+    assert_eq!(window.top, expected, "{days} days from {from}");
+    assert_eq!(window.total, total, "{days} days from {from}");
+    assert_eq!(window.past_cap, past_cap, "{days} days from {from}");
+}
+
 /// A long window reads its whole spans of days from their sums: it must come to what its days
 /// come to one by one, values new and old, a full day's cap and visits past it included.
 async fn breakdowns_over_long_windows_add_up_to_their_days(store: Arc<dyn Store>) {
@@ -171,31 +201,7 @@ async fn breakdowns_over_long_windows_add_up_to_their_days(store: Arc<dyn Store>
         assert!(store.add_visits(batch, T0, T0 - DAY).await.unwrap());
     }
     for (start, days) in [(0, 100), (1, 98), (7, 60), (29, 31), (40, 1), (55, 45)] {
-        let from = first_day + start * DAY;
-        let to = from + days * DAY;
-        let window = store
-            .breakdown(chain, Dimension::Referrers, from, to, 1000)
-            .await
-            .unwrap();
-        let mut by_value: std::collections::BTreeMap<String, i64> = Default::default();
-        let mut past_cap = 0;
-        for n in start..start + days {
-            let day = first_day + n * DAY;
-            let one = store
-                .breakdown(chain, Dimension::Referrers, day, day + DAY, 1000)
-                .await
-                .unwrap();
-            for (value, clicks) in one.top {
-                *by_value.entry(value).or_default() += clicks;
-            }
-            past_cap += one.past_cap;
-        }
-        let mut expected: Vec<(String, i64)> = by_value.into_iter().collect();
-        expected.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-        let total: i64 = expected.iter().map(|(_, clicks)| clicks).sum();
-        assert_eq!(window.top, expected, "{days} days from day {start}");
-        assert_eq!(window.total, total, "{days} days from day {start}");
-        assert_eq!(window.past_cap, past_cap, "{days} days from day {start}");
+        window_adds_up_to_its_days(&store, chain, first_day + start * DAY, days).await;
     }
     // The flooded day kept 100 values; past the cap, twice: 5 floods and 3 recurring values.
     let flooded = first_day + 3 * DAY;
@@ -204,6 +210,50 @@ async fn breakdowns_over_long_windows_add_up_to_their_days(store: Arc<dyn Store>
         .await
         .unwrap();
     assert_eq!((one.top.len(), one.past_cap), (100, 2 * (5 + 15)));
+}
+
+/// A span visited on one day, then on that day again, then on a second day (whose arrival
+/// makes SQLite write the span's row, which it had not), then on both: at every step a window
+/// holding the span whole reads what its days read one by one, and so does a window of spans
+/// with no day, one day and two days side by side.
+async fn breakdowns_of_spans_of_one_day_add_up_as_days_come(store: Arc<dyn Store>) {
+    let alice = user(&store, "alice").await.id;
+    let d = domain(&store, "sparse.example").await.id;
+    let chain = tx!(store, |tx| tx
+        .insert_chain(short_chain(alice, d, "sparse", T0))
+        .await)
+    .unwrap()
+    .id;
+    const SPAN: i64 = 30 * DAY;
+    // Four spans: the first visited on one day, the second not at all, the third on the days
+    // the steps below visit, the fourth on one day with a flood past the cap.
+    let first = T0 - T0.rem_euclid(SPAN) - 6 * SPAN;
+    let span = first + 2 * SPAN;
+    let mut batches = 0;
+    let mut add = |day: i64, values: std::ops::Range<usize>, past_cap: i64| {
+        batches += 1;
+        let batch = referrers(&format!("s{batches}"), chain, day, values, past_cap);
+        let store = store.clone();
+        async move { assert!(store.add_visits(batch, T0, T0 - DAY).await.unwrap()) }
+    };
+    add(first + 3 * DAY, 0..4, 0).await;
+    add(first + 3 * SPAN + 9 * DAY, 0..120, 2).await;
+    let check = || async {
+        window_adds_up_to_its_days(&store, chain, span - DAY, 32).await;
+        window_adds_up_to_its_days(&store, chain, first, 120).await;
+        window_adds_up_to_its_days(&store, chain, first + DAY, 150).await;
+    };
+    for (day, values, past_cap) in [
+        (span + 5 * DAY, 0..3, 0),
+        (span + 5 * DAY, 2..6, 1),
+        (span + 20 * DAY, 4..110, 3),
+        (span + 5 * DAY, 0..2, 0),
+        (span + 20 * DAY, 100..105, 0),
+        (span + 29 * DAY, 7..8, 0),
+    ] {
+        add(day, values, past_cap).await;
+        check().await;
+    }
 }
 
 /// Two instances (two stores on one PostgreSQL database) adding values to the same chain and

@@ -7,7 +7,7 @@ use deadpool_postgres::GenericClient;
 
 use super::{PgStore, PgTx, all, one, pg_error};
 use crate::model::{ChainId, Dimension, MAX_BREAKDOWN_VALUES, PageViews, Timestamp, UserId};
-use crate::store::breakdowns::{BREAKDOWN_WINDOW, breakdown_of};
+use crate::store::breakdowns::breakdown_of;
 use crate::store::visits::{
     CHAIN_DAYS, CHAIN_TOTALS, USER_TOP_CHAINS, USER_TOTALS, VISITOR_SECRET, chain_totals_from_row,
     day_visits_from_row, two_ints_from_row, user_visits_from, visitor_secret_from_row, whole_spans,
@@ -90,10 +90,20 @@ impl VisitStore for PgStore {
         to: Timestamp,
         limit: i64,
     ) -> StoreResult<BreakdownCounts> {
+        // Every span with a day has its row here (written in the flush with the day), so the
+        // window is one statement: the days before the whole spans, the whole spans (see
+        // `whole_spans`), the days after them.
         let (spans_from, spans_to) = whole_spans(from, to);
         let rows = self
             .all(
-                BREAKDOWN_WINDOW,
+                "SELECT data FROM chain_breakdown_days
+                 WHERE chain_id = $1 AND day >= $2 AND day < $3
+                 UNION ALL
+                 SELECT data FROM chain_breakdown_spans
+                 WHERE chain_id = $1 AND span >= $3 AND span < $4
+                 UNION ALL
+                 SELECT data FROM chain_breakdown_days
+                 WHERE chain_id = $1 AND day >= $4 AND day < $5",
                 &[&chain.0, &from, &spans_from, &spans_to, &to],
                 |row| row.text(0),
             )

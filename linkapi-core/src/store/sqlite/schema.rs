@@ -512,6 +512,15 @@ DROP TABLE chain_breakdown_spans;
 ALTER TABLE chain_breakdown_days_packed RENAME TO chain_breakdown_days;
 ALTER TABLE chain_breakdown_spans_packed RENAME TO chain_breakdown_spans;
 "#,
+    // A span has a row only once two of its days have one: the one day's row is the span's
+    // sum until then (see `store::breakdowns`). The rows of spans of one day go.
+    r#"
+DELETE FROM chain_breakdown_spans
+WHERE (SELECT count(*) FROM chain_breakdown_days d
+       WHERE d.chain_id = chain_breakdown_spans.chain_id
+         AND d.day >= chain_breakdown_spans.span
+         AND d.day < chain_breakdown_spans.span + 2592000) < 2;
+"#,
 ];
 
 /// The migration that dropped the counters' foreign keys (see `tests`).
@@ -525,6 +534,10 @@ const BREAKDOWN_SPANS: usize = 12;
 /// The migration that packed breakdowns into a row per chain-day and span (see `tests`).
 #[cfg(test)]
 const PACKED_BREAKDOWNS: usize = 14;
+
+/// The migration that dropped the rows of spans of one day (see `tests`).
+#[cfg(test)]
+const SPANS_OF_ONE_DAY: usize = 15;
 
 /// Brings the database up to the newest schema.
 pub(in crate::store) fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
@@ -548,7 +561,10 @@ pub(in crate::store) fn latest_version() -> i64 {
 mod tests {
     use rusqlite::Connection;
 
-    use super::{BREAKDOWN_SPANS, MIGRATIONS, PACKED_BREAKDOWNS, UNCHECKED_COUNTERS, migrate};
+    use super::{
+        BREAKDOWN_SPANS, MIGRATIONS, PACKED_BREAKDOWNS, SPANS_OF_ONE_DAY, UNCHECKED_COUNTERS,
+        migrate,
+    };
     use crate::model::Dimension;
     use crate::store::breakdowns::breakdown_of;
 
@@ -679,7 +695,7 @@ mod tests {
 
     #[test]
     fn breakdowns_a_row_per_value_are_packed_a_row_per_chain_day_and_span() {
-        let mut conn = just_before(PACKED_BREAKDOWNS);
+        let conn = just_before(PACKED_BREAKDOWNS);
         // Chain 7: referrers on two days of the first span (the second past its cap by 6),
         // a country on the first; chain 8: a day with nothing but visits past the cap.
         conn.execute_batch(
@@ -693,7 +709,8 @@ mod tests {
                  (7, 1, 0, 'a.example', 5), (7, 1, 0, 'b.example', 1), (7, 5, 0, 'FR', 4);",
         )
         .expect("the test database");
-        migrate(&mut conn).expect("the test database");
+        conn.execute_batch(MIGRATIONS[PACKED_BREAKDOWNS - 1])
+            .expect("the test database");
         let read = |sql: &str, chain: i64, at: i64, dimension: Dimension| {
             let data: String = conn
                 .query_row(sql, [chain, at], |r| r.get(0))
@@ -729,5 +746,30 @@ mod tests {
             )
             .expect("the test database");
         assert_eq!(rows, 5, "three days and two spans");
+    }
+
+    #[test]
+    fn spans_of_one_day_lose_their_rows() {
+        let mut conn = just_before(SPANS_OF_ONE_DAY);
+        // Chain 7: two days in the first span, one in the next; chain 8: one day.
+        conn.execute_batch(
+            "INSERT INTO chain_breakdown_days (chain_id, day, data) VALUES
+                 (7, 0, '[[1,\"a\",1]]'), (7, 86400, '[[1,\"a\",2]]'),
+                 (7, 2592000, '[[1,\"b\",3]]'), (8, 86400, '[[1,\"c\",4]]');
+             INSERT INTO chain_breakdown_spans (chain_id, span, data) VALUES
+                 (7, 0, '[[1,\"a\",3]]'), (7, 2592000, '[[1,\"b\",3]]'),
+                 (8, 0, '[[1,\"c\",4]]');",
+        )
+        .expect("the test database");
+        migrate(&mut conn).expect("the test database");
+        let mut spans = conn
+            .prepare("SELECT chain_id, span, data FROM chain_breakdown_spans ORDER BY 1, 2")
+            .expect("the test database");
+        let rows: Vec<(i64, i64, String)> = spans
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .expect("the test database")
+            .collect::<Result<_, _>>()
+            .expect("the test database");
+        assert_eq!(rows, [(7, 0, r#"[[1,"a",3]]"#.to_owned())]);
     }
 }
