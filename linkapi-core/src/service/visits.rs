@@ -190,7 +190,7 @@ impl Pending {
                     chain_id,
                     dimension,
                     day,
-                    value: value.map(str::to_owned),
+                    value: value.cloned(),
                     clicks,
                 },
             ));

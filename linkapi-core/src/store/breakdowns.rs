@@ -34,9 +34,10 @@ use crate::model::Timestamp;
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub(crate) struct Packed {
     /// Visits per (dimension, value); `None`: visits past the day's cap (for a span, its days').
-    /// A value is shared, not copied, by the day that keeps it, what the day gained and the
-    /// span that adds that up: copies of each value were a seventh of the SQLite writer's
-    /// breakdown work under uniform traffic at a million chains.
+    /// A value is the batch's (the visit counter's one copy), shared, not copied, by the day
+    /// that keeps it, what the day gained and the span that adds that up: copies of each value
+    /// were a seventh of the SQLite writer's breakdown work under uniform traffic at a million
+    /// chains.
     entries: BTreeMap<(i64, Option<Arc<str>>), i64>,
 }
 
@@ -93,7 +94,7 @@ impl Packed {
             let dimension = row.dimension.code();
             let kept = match &row.value {
                 Some(value) => {
-                    let key = (dimension, Some(Arc::from(value.as_str())));
+                    let key = (dimension, Some(value.clone()));
                     let values = distinct.entry(dimension).or_default();
                     if self.entries.contains_key(&key) {
                         Some(key)
@@ -180,7 +181,7 @@ mod tests {
             chain_id: ChainId(7),
             dimension,
             day: 0,
-            value: value.map(str::to_owned),
+            value: value.map(std::sync::Arc::from),
             clicks,
         }
     }

@@ -89,9 +89,10 @@ pub struct BreakdownVisits {
     pub dimension: Dimension,
     /// The first second of the day.
     pub day: Timestamp,
-    /// The value; `None` for visits already past the cap of distinct values
+    /// The value, shared with the visit counter's one copy of it; `None` for visits already
+    /// past the cap of distinct values
     /// ([`crate::model::MAX_BREAKDOWN_VALUES`]), counted as "other".
-    pub value: Option<String>,
+    pub value: Option<std::sync::Arc<str>>,
     /// Visits.
     pub clicks: i64,
 }

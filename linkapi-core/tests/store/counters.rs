@@ -45,7 +45,7 @@ fn referrers(
             chain_id: chain,
             dimension: Dimension::Referrers,
             day,
-            value: Some(format!("r{i:03}.example")),
+            value: Some(format!("r{i:03}.example").into()),
             clicks: 1,
         })
         .collect();
@@ -185,7 +185,7 @@ async fn breakdowns_over_long_windows_add_up_to_their_days(store: Arc<dyn Store>
                 chain_id: chain,
                 dimension: Dimension::Referrers,
                 day,
-                value: Some(value),
+                value: Some(value.into()),
                 clicks,
             })
             .collect()
