@@ -297,10 +297,7 @@ impl App {
         if status == DomainStatus::NotEffective {
             return Ok(Resolution::NotFound);
         }
-        let key = LinkRef {
-            domain: domain_id,
-            code,
-        };
+        let key = LinkRef::new(domain_id, code);
         let counters = self.metrics().cache(crate::metrics::CacheName::Links);
         let cached = cache.links.get_loaded(&key);
         let entry = match cached {
@@ -323,7 +320,7 @@ impl App {
                         });
                         cache
                             .links
-                            .fill(load, LinkKey(entry.clone()), entry.clone());
+                            .fill(load, LinkKey::new(entry.clone()), entry.clone());
                         entry
                     }
                     Err(err) => match (err, cached) {
@@ -369,10 +366,10 @@ impl App {
     pub(super) async fn apply_change(&self, change: &Invalidation) -> Result<()> {
         match change {
             Invalidation::Link { domain, code } => {
-                self.inner.links.links.invalidate(&LinkRef {
-                    domain: *domain,
-                    code,
-                });
+                self.inner
+                    .links
+                    .links
+                    .invalidate(&LinkRef::new(*domain, code));
             }
             Invalidation::MissingLinks => self
                 .inner
@@ -457,7 +454,7 @@ mod tests {
 
     fn fill(cache: &LinkCache, entry: Arc<CachedLink>) {
         let load = cache.links.begin_load();
-        cache.links.fill(load, LinkKey(entry.clone()), entry);
+        cache.links.fill(load, LinkKey::new(entry.clone()), entry);
     }
 
     #[test]
@@ -468,19 +465,13 @@ mod tests {
         let found = |domain, code| {
             cache
                 .links
-                .get(&LinkRef {
-                    domain: DomainId(domain),
-                    code,
-                })
+                .get(&LinkRef::new(DomainId(domain), code))
                 .map(|entry| entry.target_url().to_owned())
         };
         assert_eq!(found(1, "abc").as_deref(), Some("https://e.com/1"));
         assert_eq!(found(2, "abc").as_deref(), Some("https://e.com/2"));
         assert_eq!(found(1, "abd"), None);
-        cache.links.invalidate(&LinkRef {
-            domain: DomainId(1),
-            code: "abc",
-        });
+        cache.links.invalidate(&LinkRef::new(DomainId(1), "abc"));
         assert_eq!(found(1, "abc"), None);
         assert_eq!(found(2, "abc").as_deref(), Some("https://e.com/2"));
     }
