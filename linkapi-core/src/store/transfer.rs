@@ -1,6 +1,8 @@
 //! Moving a deployment from its SQLite file to PostgreSQL: [`sqlite_to_postgres`] copies every
 //! table row for row (ids, codes, key hashes, counters and timestamps unchanged), then reads
-//! both sides back and compares row counts and a checksum per table.
+//! both sides back and compares row counts and a checksum per table. One table then gains
+//! rows: the spans of one day get the summary row PostgreSQL keeps for every span
+//! (`SPANS_OF_ONE_DAY`).
 //!
 //! The whole copy is one PostgreSQL transaction that commits only after the comparison agrees,
 //! so an interrupted or failed run leaves the target as it was and is simply run again. The
