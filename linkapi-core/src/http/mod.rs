@@ -396,31 +396,38 @@ async fn serve_connection(
     }
 }
 
+/// The request id's header, named once: looked up and set on every request.
+static REQUEST_ID: http::HeaderName = http::HeaderName::from_static("x-request-id");
+
 /// An incoming request id when it is short and printable (shared, not copied), else a fresh
-/// one: this process's random prefix and a counter, unique without drawing random numbers per
-/// request, written into the header value without a string in between.
+/// one: this process's random prefix and a counter in hex (at least 8 digits), unique without
+/// drawing random numbers per request. Written by hand: formatting it through `write!` and
+/// naming the header by its text were 2% of the server's CPU on the cached redirect path.
 fn request_id(req: &Request<Incoming>) -> HeaderValue {
-    use std::io::Write as _;
     static PREFIX: std::sync::LazyLock<String> =
         std::sync::LazyLock::new(|| crate::codes::random_code(8));
     static NEXT: AtomicU64 = AtomicU64::new(0);
-    if let Some(given) = req.headers().get("x-request-id")
+    if let Some(given) = req.headers().get(&REQUEST_ID)
         && !given.is_empty()
         && given.len() <= 64
         && given.as_bytes().iter().all(u8::is_ascii_graphic)
     {
         return given.clone();
     }
-    // 8 letters and digits, then at least 8 hex digits (at most 16): fits.
-    let mut id = std::io::Cursor::new([0u8; 24]);
-    let _ = write!(
-        id,
-        "{}{:08x}",
-        *PREFIX,
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    );
-    let len = id.position() as usize;
-    HeaderValue::from_bytes(&id.get_ref()[..len]).unwrap_or_else(|_| HeaderValue::from_static("-"))
+    fresh_request_id(&PREFIX, NEXT.fetch_add(1, Ordering::Relaxed))
+}
+
+/// `prefix` (its first 8 bytes) and `count` in lower-case hex, at least 8 digits.
+fn fresh_request_id(prefix: &str, count: u64) -> HeaderValue {
+    let mut id = [0u8; 24];
+    let prefix = &prefix.as_bytes()[..prefix.len().min(8)];
+    id[..prefix.len()].copy_from_slice(prefix);
+    let digits = (64 - count.leading_zeros() as usize).div_ceil(4).max(8);
+    let end = prefix.len() + digits;
+    for (place, byte) in id[prefix.len()..end].iter_mut().rev().enumerate() {
+        *byte = b"0123456789abcdef"[((count >> (4 * place)) & 0xf) as usize];
+    }
+    HeaderValue::from_bytes(&id[..end]).unwrap_or_else(|_| HeaderValue::from_static("-"))
 }
 
 async fn handle(shared: &Shared, req: Request<Incoming>, peer: SocketAddr) -> http::Response<Body> {
@@ -459,7 +466,7 @@ async fn handle(shared: &Shared, req: Request<Incoming>, peer: SocketAddr) -> ht
         }
         let mut response = result.unwrap_or_else(|err| response::error(surface, &err));
         let headers = response.headers_mut();
-        headers.insert("x-request-id", id);
+        headers.insert(REQUEST_ID.clone(), id);
         if let Some(rate) = rate {
             headers.insert("x-ratelimit-limit", HeaderValue::from(rate.limit));
             headers.insert("x-ratelimit-remaining", HeaderValue::from(rate.remaining));
@@ -652,5 +659,28 @@ async fn answer_once_kept(
         }
         tokio::time::sleep(pause).await;
         pause = (pause * 2).min(Duration::from_millis(250));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fresh_request_id;
+
+    #[test]
+    fn a_fresh_request_id_is_its_prefix_and_its_count_in_hex() {
+        for count in [
+            0,
+            1,
+            0xabc,
+            0xffff_ffff,
+            0x1_0000_0000,
+            0x0123_4567_89ab_cdef,
+            u64::MAX,
+        ] {
+            assert_eq!(
+                fresh_request_id("Ab3xY9kQ", count),
+                format!("Ab3xY9kQ{count:08x}").as_str()
+            );
+        }
     }
 }
