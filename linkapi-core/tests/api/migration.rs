@@ -5,7 +5,7 @@
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
-use crate::breakdowns::{breakdown, items};
+use crate::breakdowns::{IPHONE, breakdown, items};
 use crate::images::png;
 use crate::page_chains::{WX_SCOPES, create_wx};
 use crate::support::{ADMIN_KEY, Backend, Options, TestServer};
@@ -337,10 +337,7 @@ async fn a_sqlite_deployment_copied_to_postgresql_answers_the_same_on_two_instan
             .client
             .get(server.url("/lone"))
             .header("host", &server.host)
-            .header(
-                "user-agent",
-                "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)",
-            )
+            .header("user-agent", IPHONE)
             .send()
     };
     assert_eq!(
@@ -424,18 +421,16 @@ async fn a_sqlite_deployment_copied_to_postgresql_answers_the_same_on_two_instan
     // A chain visited on one day: SQLite keeps no row for the day's span (the day's row is its
     // sum), PostgreSQL reads spans from their rows alone. Visited again after the copy, sixty
     // days on a 120-day window reads the span's row, which must hold both visits.
-    let lone = &lone;
-    first.flush_visits().await;
     assert_eq!(
         visit_lone(&second).await.expect("a visit").status(),
         StatusCode::FOUND
     );
     second.flush_visits().await;
-    let by_day = breakdown(&first, &keys[0], lone, "os").await;
+    let by_day = breakdown(&first, &keys[0], &lone, "os").await;
     assert_eq!(items(&by_day), [("iOS".to_owned(), 2)].into());
     first.clock.advance(60 * 86_400);
     for instance in [&first, &second] {
-        let by_span = breakdown(instance, &keys[0], lone, "os?days=120").await;
+        let by_span = breakdown(instance, &keys[0], &lone, "os?days=120").await;
         assert_eq!(items(&by_span), items(&by_day));
         assert_eq!(by_span["other_clicks"], by_day["other_clicks"]);
     }
