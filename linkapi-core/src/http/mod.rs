@@ -121,10 +121,14 @@ pub async fn serve(
     });
     let slots = Arc::new(Semaphore::new(config.max_connections.max(1)));
     let mut builder = auto::Builder::new(TokioExecutor::new());
+    // No header timer of hyper's own: it arms a boxed timer for every request's head and
+    // reads once more after every request to start the next one, which the cached redirect
+    // path paid for on each request. The connection's watchdog (`Activity`) closes a
+    // connection without complete headers `header_read_timeout` after connecting, or
+    // `idle_timeout` after its last answer.
     builder
         .http1()
-        .timer(TokioTimer::new())
-        .header_read_timeout(config.header_read_timeout)
+        .header_read_timeout(None)
         .max_buf_size(64 * 1024);
     builder
         .http2()
