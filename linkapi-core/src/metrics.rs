@@ -72,6 +72,8 @@ pub(crate) struct VisitCounters {
     pub(crate) written: Counter,
     /// Visits not counted because pending counts filled their memory bound.
     pub(crate) dropped: Counter,
+    /// Visits held back until the flusher caught up.
+    pub(crate) paced: Counter,
     /// Distinct (chain, day) and (chain, visitor) entries waiting to be written.
     pub(crate) pending_entries: Gauge,
     /// Time to write one batch.
@@ -153,6 +155,7 @@ impl Metrics {
             queued: Counter::default(),
             written: Counter::default(),
             dropped: Counter::default(),
+            paced: Counter::default(),
             pending_entries: Gauge::default(),
             flush_seconds: latency_histogram(),
             store_errors: store_errors
@@ -175,6 +178,11 @@ impl Metrics {
             "visits_dropped",
             "Visits not counted because the pending counts reached their memory bound",
             visits.dropped.clone(),
+        );
+        registry.register(
+            "visits_paced",
+            "Visits whose answers waited for the flusher to catch up with a backlog",
+            visits.paced.clone(),
         );
         registry.register(
             "visit_pending_entries",

@@ -276,6 +276,9 @@ impl App {
             Resolution::NotFound => VisitAnswer::NotFound,
             Resolution::Gone => VisitAnswer::Expired,
         };
+        if matches!(answer, VisitAnswer::Redirect { .. } | VisitAnswer::Page(_)) {
+            self.inner.visits.pace().await;
+        }
         self.metrics().redirect(match answer {
             VisitAnswer::Redirect { .. } | VisitAnswer::Page(_) => Found,
             VisitAnswer::NotFound => NotFound,
