@@ -44,7 +44,7 @@ use crate::store::{
 /// Lock shards of the pending counts; visits of one chain always meet the same shard.
 const SHARDS: usize = 16;
 /// Most entries sealed into one batch, so a backlog is written in bounded transactions.
-const BATCH_ENTRIES: usize = 50_000;
+const BATCH_ENTRIES: usize = 100_000;
 /// How long the store remembers written batch ids: a batch retried later than this after a
 /// commit whose answer was lost would count twice.
 const BATCH_ID_RETENTION: i64 = 86_400;
