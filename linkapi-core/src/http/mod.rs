@@ -586,15 +586,8 @@ async fn dispatch_keyed(
     body: Incoming,
 ) -> (Option<RateState>, Result<http::Response<Body>, Error>) {
     let app = &shared.app;
-    let Keyed {
-        route,
-        scope,
-        query_key,
-        handler,
-        param,
-        reply,
-    } = keyed;
-    let Some(secret) = request::api_key(&parts, query_key) else {
+    let route = keyed.route;
+    let Some(secret) = request::api_key(&parts, keyed.query_key) else {
         return (None, Err(Error::InvalidApiKey));
     };
     let who = match app.authenticate(&secret).await {
@@ -612,7 +605,7 @@ async fn dispatch_keyed(
             return (limit, Err(err));
         }
     };
-    if let Err(err) = app.authorize(&who, scope) {
+    if let Err(err) = app.authorize(&who, keyed.scope) {
         return (rate, Err(err));
     }
     let config = &shared.config;
@@ -640,7 +633,7 @@ async fn dispatch_keyed(
         },
     };
     let idempotency = if route.idempotent {
-        match request::idempotency_key(&parts.headers, route.name, param.as_deref(), &body) {
+        match request::idempotency_key(&parts.headers, route.name, keyed.param.as_deref(), &body) {
             Ok(key) => key.map(Arc::new),
             Err(err) => return (rate, Err(err)),
         }
@@ -652,12 +645,12 @@ async fn dispatch_keyed(
             parts,
             body,
             stream,
-            param,
+            param: keyed.param,
             who,
-            reply,
+            reply: keyed.reply,
             idempotency: None,
         };
-        return (rate, handler(app, call).await);
+        return (rate, (keyed.handler)(app, call).await);
     };
     match app.kept_answer(&who, &key).await {
         Ok(Some(answer)) => return (rate, Ok(response::replayed(answer))),
@@ -668,12 +661,12 @@ async fn dispatch_keyed(
         parts,
         body,
         stream,
-        param,
+        param: keyed.param,
         who: who.clone(),
-        reply,
+        reply: keyed.reply,
         idempotency: Some(key.clone()),
     };
-    let outcome = match handler(app, call).await {
+    let outcome = match (keyed.handler)(app, call).await {
         // Another request took the key after the look above: answer with what it commits.
         Err(Error::IdempotencyKeyInUse) => answer_once_kept(app, &who, &key).await,
         outcome => outcome,
