@@ -181,7 +181,7 @@ impl Metrics {
         );
         registry.register(
             "visits_paced",
-            "Visits whose answers waited for the flusher to catch up with a backlog",
+            "Visit requests held back for the flusher to catch up with a backlog",
             visits.paced.clone(),
         );
         registry.register(

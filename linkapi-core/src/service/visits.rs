@@ -438,9 +438,9 @@ impl VisitCounter {
         true
     }
 
-    /// Holds a visit back while visits are counted faster than the store takes them: past
-    /// the quarter of the bound, until the next batch is written (the flusher starts a round
-    /// at once) or [`PACE_WAIT`] at most.
+    /// Holds a visit back, before it is resolved or counted, while visits are counted faster
+    /// than the store takes them: past the quarter of the bound, until the next batch is
+    /// written (the flusher starts a round at once) or [`PACE_WAIT`] at most.
     /// On a saturated core the flusher gets the CPU only when requests leave it some; without
     /// this, a million chains under uniform load on a fast machine piled up 840,000 entries
     /// in a minute (RSS 288 MB) on their way to the bound, past which visits are dropped.

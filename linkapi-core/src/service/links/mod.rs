@@ -240,6 +240,9 @@ impl App {
         request: impl FnOnce() -> super::VisitRequest<'r>,
     ) -> Result<VisitAnswer> {
         use crate::metrics::RedirectOutcome::{Found, Gone, NotFound};
+        // Held back before resolving, not after: an answer is never older than its wait, so
+        // an edit or delete acknowledged meanwhile is what it sees.
+        self.inner.visits.pace().await;
         let answer = match self.resolve(host, code).await? {
             Resolution::Redirect {
                 chain_id,
@@ -276,9 +279,6 @@ impl App {
             Resolution::NotFound => VisitAnswer::NotFound,
             Resolution::Gone => VisitAnswer::Expired,
         };
-        if matches!(answer, VisitAnswer::Redirect { .. } | VisitAnswer::Page(_)) {
-            self.inner.visits.pace().await;
-        }
         self.metrics().redirect(match answer {
             VisitAnswer::Redirect { .. } | VisitAnswer::Page(_) => Found,
             VisitAnswer::NotFound => NotFound,
