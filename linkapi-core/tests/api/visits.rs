@@ -393,6 +393,59 @@ async fn past_a_quarter_of_the_bound_visits_wait_for_the_flusher_and_none_is_dro
 }
 
 #[tokio::test]
+async fn forty_clients_racing_past_the_quarter_of_the_bound_lose_no_visit() {
+    let server = TestServer::start_with(Options {
+        trusted_proxies: vec!["127.0.0.1/32"],
+        // Only held-back visits start flushes.
+        visit_flush_interval: Duration::from_secs(3_600),
+        // 400 visitors need twice the bound: without the flusher catching up as the clients
+        // go, about half of them would be dropped. The clients in flight when the quarter is
+        // passed (40 visitors, and the day's few entries) stay well within the rest.
+        max_pending_visits: 200,
+        ..Options::default()
+    })
+    .await;
+    let (_, key) = server.full_user("race").await;
+    let chain = server
+        .create_chain(&key, json!({"target_url": "https://e.com", "code": "race"}))
+        .await;
+    let mut clients = tokio::task::JoinSet::new();
+    for client in 0..40 {
+        let (http, url, host) = (
+            server.client.clone(),
+            server.url("/race"),
+            server.host.clone(),
+        );
+        clients.spawn(async move {
+            for visit in 0..10 {
+                let status = http
+                    .get(&url)
+                    .header("host", &host)
+                    .header("x-forwarded-for", format!("10.0.{client}.{visit}"))
+                    .header("user-agent", BROWSER)
+                    .send()
+                    .await
+                    .unwrap()
+                    .status();
+                assert_eq!(status, StatusCode::FOUND);
+            }
+        });
+    }
+    while let Some(done) = clients.join_next().await {
+        done.unwrap();
+    }
+    server.flush_visits().await;
+    let figures = stats(&server, &key, &chain, None).await;
+    assert_eq!(figures["total_clicks"], 400);
+    assert_eq!(figures["unique_visitors"], 400);
+    let text = crate::metrics::scrape(&server, None).await;
+    assert!(
+        text.lines().any(|l| l == "linkapi_visits_dropped_total 0"),
+        "{text}"
+    );
+}
+
+#[tokio::test]
 async fn two_instances_counting_one_chain_add_up_exactly() {
     let Some(backend) = Backend::postgres() else {
         return;
