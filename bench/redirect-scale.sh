@@ -14,8 +14,9 @@
 #       uniform: codes drawn uniformly from every chain;
 #       zipf:    codes drawn from a Zipf distribution (s = 1.0) over every chain, the popular
 #                ones scattered at random among them: what real link traffic looks like;
-#     each after a pass of the same load (the state a server that has served it for a while
-#     is in; the cold run above shows the other end);
+#     each once the previous load's visits are written, after a pass of the same load (the
+#     state a server that has served it for a while is in; the cold run above shows the
+#     other end);
 #   - RSS after the runs: at their end, and once their visits are written (the visits of the
 #     last seconds wait in memory until then).
 # Every request is a counted visit (a browser's user agent). Each run prints linkapi's link
@@ -115,6 +116,13 @@ LUA
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 rss_mb() { awk '/^VmRSS/ {printf "%.0f", $2 / 1024}' "/proc/$1/status"; }
 pending_visits() { curl -fs "$base/metrics" | awk '/^linkapi_visit_pending_entries / {print $2}'; }
+# Waits (two minutes at most) until no visit waits to be written.
+drain() {
+  for _ in $(seq 240); do
+    [ "$(pending_visits)" = 0 ] && return
+    sleep 0.5
+  done
+}
 link_cache() { curl -fs "$base/metrics" | awk '/^linkapi_cache_(hits|misses)_total\{cache="links"\}/ {printf "%s ", $2}'; }
 ticks_per_sec=$(getconf CLK_TCK)
 
@@ -204,6 +212,9 @@ PY
   run "$name uniform-cold" $server "$base" uniform
   for round in $(seq "$rounds"); do
     for work in cached uniform zipf; do
+      # The previous load's visits written first: a load's figures are its own, not held
+      # back by another's backlog (past a quarter of the bound visits wait for the writes).
+      drain
       run "$name $work-warmup" $server "$base" $work
       run "bare $work" $bare "http://127.0.0.1:$bare_port" $work
       run "$name $work" $server "$base" $work
@@ -213,10 +224,7 @@ PY
   at_end=$(rss_mb $server)
   # The last runs' visits are still being written; RSS once they are, and the memory they
   # took is given back (the flusher does so after a backlog, at most once a minute).
-  for _ in $(seq 120); do
-    [ "$(pending_visits)" = 0 ] && break
-    sleep 1
-  done
+  drain
   sleep 2
   echo "$name rss $at_end $(rss_mb $server)" >>"$scratch/results"
   kill $server; wait $server || true
