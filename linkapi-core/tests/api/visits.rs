@@ -392,29 +392,34 @@ async fn past_a_quarter_of_the_bound_visits_wait_for_the_flusher_and_none_is_dro
     assert!(paced.is_some_and(|n| n >= 1), "{text}");
 }
 
-#[tokio::test]
-async fn forty_clients_racing_past_the_quarter_of_the_bound_lose_no_visit() {
-    let server = TestServer::start_with(Options {
+/// Only held-back visits start flushes, and 400 visitors need twice the bound: without the
+/// flusher catching up as the clients go, about half of them would be dropped. The clients in
+/// flight when the quarter is passed (40 visitors, and the day's few entries) stay well
+/// within the rest.
+fn racing_past_the_quarter() -> Options {
+    Options {
         trusted_proxies: vec!["127.0.0.1/32"],
-        // Only held-back visits start flushes.
         visit_flush_interval: Duration::from_secs(3_600),
-        // 400 visitors need twice the bound: without the flusher catching up as the clients
-        // go, about half of them would be dropped. The clients in flight when the quarter is
-        // passed (40 visitors, and the day's few entries) stay well within the rest.
         max_pending_visits: 200,
         ..Options::default()
-    })
-    .await;
-    let (_, key) = server.full_user("race").await;
-    let chain = server
+    }
+}
+
+/// 40 clients, spread over `servers` in turn, each visiting `race` ten times as a new
+/// visitor; then every visit must be counted and none dropped on any instance.
+async fn forty_clients_race(servers: &[&TestServer]) {
+    let first = servers[0];
+    let (_, key) = first.full_user("race").await;
+    let chain = first
         .create_chain(&key, json!({"target_url": "https://e.com", "code": "race"}))
         .await;
     let mut clients = tokio::task::JoinSet::new();
     for client in 0..40 {
+        let server = servers[client % servers.len()];
         let (http, url, host) = (
             server.client.clone(),
             server.url("/race"),
-            server.host.clone(),
+            first.host.clone(),
         );
         clients.spawn(async move {
             for visit in 0..10 {
@@ -434,15 +439,35 @@ async fn forty_clients_racing_past_the_quarter_of_the_bound_lose_no_visit() {
     while let Some(done) = clients.join_next().await {
         done.unwrap();
     }
-    server.flush_visits().await;
-    let figures = stats(&server, &key, &chain, None).await;
+    for server in servers {
+        server.flush_visits().await;
+    }
+    let figures = stats(first, &key, &chain, None).await;
     assert_eq!(figures["total_clicks"], 400);
     assert_eq!(figures["unique_visitors"], 400);
-    let text = crate::metrics::scrape(&server, None).await;
-    assert!(
-        text.lines().any(|l| l == "linkapi_visits_dropped_total 0"),
-        "{text}"
-    );
+    for server in servers {
+        let text = crate::metrics::scrape(server, None).await;
+        assert!(
+            text.lines().any(|l| l == "linkapi_visits_dropped_total 0"),
+            "{text}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn forty_clients_racing_past_the_quarter_of_the_bound_lose_no_visit() {
+    let server = TestServer::start_with(racing_past_the_quarter()).await;
+    forty_clients_race(&[&server]).await;
+}
+
+#[tokio::test]
+async fn forty_clients_racing_over_two_instances_past_the_quarter_lose_no_visit() {
+    let Some(backend) = Backend::postgres() else {
+        return;
+    };
+    let a = TestServer::start_on(backend, racing_past_the_quarter()).await;
+    let b = a.start_peer(racing_past_the_quarter()).await;
+    forty_clients_race(&[&a, &b]).await;
 }
 
 #[tokio::test]
