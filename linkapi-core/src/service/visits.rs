@@ -57,8 +57,9 @@ const WAIT_PER_WRITE: u32 = 10;
 const MAX_STRETCH: u32 = 5;
 /// The flusher is behind once pending entries pass this fraction of `max_pending`.
 const BEHIND_FRACTION: usize = 4;
-/// The longest a visit is held back while the flusher is behind (see [`VisitCounter::pace`]):
-/// about two batches' writing at a million chains.
+/// The longest a visit is held back while the flusher is behind (see [`VisitCounter::pace`]),
+/// whether or not a batch was written meanwhile: under saturating load at a million chains a
+/// batch took about 0.4 s to write, so a visit waits for part of one at most.
 const PACE_WAIT: Duration = Duration::from_millis(250);
 /// Memory freed by a written backlog of at least a batch is given back to the operating
 /// system at most this often: under steady load the next backlog would take it again at
