@@ -39,7 +39,7 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use deadpool_postgres::{
-    GenericClient, Manager, ManagerConfig, Object, Pool, PoolError, RecyclingMethod,
+    GenericClient, Hook, HookError, Manager, ManagerConfig, Object, Pool, PoolError, RecyclingMethod,
 };
 use tokio_postgres::Row;
 use tokio_postgres::error::SqlState;
@@ -168,6 +168,16 @@ fn tls() -> StoreResult<tokio_postgres_rustls::MakeRustlsConnect> {
     Ok(tokio_postgres_rustls::MakeRustlsConnect::new(config))
 }
 
+/// Run on every pooled connection once it is opened.
+///
+/// No JIT compilation: PostgreSQL compiles a statement whose estimated cost passes
+/// `jit_above_cost` (100,000 by default), as a visit flush's breakdown statement does once a
+/// batch holds a few thousand chains, and compiles it afresh every time: 0.8-2.1 s a batch,
+/// 2.1 s of a 2.7 s statement for 6,900 visits (measured, PostgreSQL 15). linkapi's statements
+/// read a few rows by an index, or write a batch in one pass, where compiling never pays
+/// (docs/decisions.md, "PostgreSQL sessions").
+const SESSION_SETTINGS: &str = "SET jit = off";
+
 /// A pool of connections to the database at `url`, with what the change listener needs to
 /// open its own.
 fn pool(
@@ -200,6 +210,14 @@ fn pool(
         },
     );
     let pool = Pool::builder(manager)
+        .post_create(Hook::async_fn(|client, _| {
+            Box::pin(async move {
+                client
+                    .batch_execute(SESSION_SETTINGS)
+                    .await
+                    .map_err(HookError::Backend)
+            })
+        }))
         .max_size(options.max_connections.max(1))
         .wait_timeout(Some(options.acquire_timeout))
         .create_timeout(Some(options.acquire_timeout))
