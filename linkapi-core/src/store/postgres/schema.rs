@@ -651,6 +651,83 @@ BEGIN
 END
 $fn$;
 "#,
+    // The visit flush's breakdown statement without a per-row subplan: `gained` took the
+    // batch's values already stored with `value IS NULL OR EXISTS (...)`, and an EXISTS under
+    // an OR is not turned into a join, so it scanned every stored triple once per incoming
+    // one (7.4 s of an 8.5 s batch of 20,000 chain-days). The two cases are now two branches
+    // (a NULL value never matches a stored one, so no row is in both), the EXISTS a semi-join.
+    r#"
+CREATE OR REPLACE FUNCTION linkapi_add_breakdowns(
+    in_chains BIGINT[], in_dimensions BIGINT[], in_days BIGINT[], in_values TEXT[],
+    in_clicks BIGINT[], in_cap BIGINT
+) RETURNS BIGINT LANGUAGE plpgsql AS $fn$
+BEGIN
+    INSERT INTO chain_breakdown_days (chain_id, day, data)
+    SELECT DISTINCT t.chain_id, t.day, '[]'
+    FROM unnest(in_chains, in_days) AS t(chain_id, day)
+    ORDER BY 1, 2
+    ON CONFLICT (chain_id, day) DO UPDATE SET data = chain_breakdown_days.data;
+    WITH incoming AS (
+        SELECT u.chain_id, u.day, u.dimension, u.value, sum(u.clicks)::bigint AS clicks
+        FROM unnest(in_chains, in_dimensions, in_days, in_values, in_clicks)
+            AS u(chain_id, dimension, day, value, clicks)
+        GROUP BY 1, 2, 3, 4
+    ), stored AS (
+        SELECT d.chain_id, d.day, (e->>0)::bigint AS dimension, e->>1 AS value,
+               (e->>2)::bigint AS clicks
+        FROM chain_breakdown_days d
+        CROSS JOIN LATERAL json_array_elements(d.data::json) AS e
+        WHERE (d.chain_id, d.day) IN (SELECT chain_id, day FROM incoming)
+    ), distinct_values AS (
+        SELECT chain_id, day, dimension, count(*) AS n
+        FROM stored WHERE value IS NOT NULL GROUP BY 1, 2, 3
+    ), fresh AS (
+        SELECT i.*, row_number() OVER (
+                   PARTITION BY i.chain_id, i.day, i.dimension ORDER BY i.value) AS rank
+        FROM incoming i
+        WHERE i.value IS NOT NULL AND NOT EXISTS (
+            SELECT 1 FROM stored s
+            WHERE (s.chain_id, s.day, s.dimension, s.value)
+                = (i.chain_id, i.day, i.dimension, i.value))
+    ), gained AS (
+        SELECT i.chain_id, i.day, i.dimension, i.value, i.clicks
+        FROM incoming i
+        WHERE i.value IS NULL
+        UNION ALL
+        SELECT i.chain_id, i.day, i.dimension, i.value, i.clicks
+        FROM incoming i
+        WHERE EXISTS (
+            SELECT 1 FROM stored s
+            WHERE (s.chain_id, s.day, s.dimension, s.value)
+                = (i.chain_id, i.day, i.dimension, i.value))
+        UNION ALL
+        SELECT f.chain_id, f.day, f.dimension,
+               CASE WHEN f.rank + coalesce(n.n, 0) <= in_cap THEN f.value END, f.clicks
+        FROM fresh f LEFT JOIN distinct_values n
+          ON (n.chain_id, n.day, n.dimension) = (f.chain_id, f.day, f.dimension)
+    ), days AS (
+        SELECT chain_id, day, json_agg(json_build_array(dimension, value, clicks))::text AS data
+        FROM (SELECT chain_id, day, dimension, value, sum(clicks)::bigint AS clicks
+              FROM (SELECT * FROM stored UNION ALL SELECT * FROM gained) AS both_rows
+              GROUP BY 1, 2, 3, 4) AS merged
+        GROUP BY 1, 2
+    ), written AS (
+        UPDATE chain_breakdown_days d SET data = days.data
+        FROM days WHERE (d.chain_id, d.day) = (days.chain_id, days.day)
+    )
+    INSERT INTO chain_breakdown_spans (chain_id, span, data)
+    SELECT chain_id, span, json_agg(json_build_array(dimension, value, clicks))::text
+    FROM (SELECT chain_id, day - day % 2592000 AS span, dimension, value,
+                 sum(clicks)::bigint AS clicks
+          FROM gained GROUP BY 1, 2, 3, 4) AS span_gains
+    GROUP BY chain_id, span
+    ORDER BY chain_id, span
+    ON CONFLICT (chain_id, span) DO UPDATE
+    SET data = linkapi_sum_breakdowns(chain_breakdown_spans.data, excluded.data);
+    RETURN coalesce(array_length(in_chains, 1), 0);
+END
+$fn$;
+"#,
 ];
 
 /// A database whose schema is newer than this build knows.
