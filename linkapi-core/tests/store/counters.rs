@@ -18,6 +18,7 @@ conformance!(
     the_newest_visitor_secret_is_in_use,
     conversions_are_recorded_once_per_key_and_paged_newest_first,
     creations_are_counted_within_the_quota,
+    large_visit_batches_follow_one_another,
 );
 
 const DAY: i64 = 86_400;
@@ -612,5 +613,46 @@ async fn creations_are_counted_within_the_quota(store: Arc<dyn Store>) {
     assert_eq!(
         store.reserve_creations(alice, day, 1, 5).await.unwrap(),
         None
+    );
+}
+
+/// Batches of tens of thousands of rows one after another, then a small one: each counts in
+/// full. (PostgreSQL closes the connection a large flush used rather than pooling it, so the
+/// next flush runs on a fresh one.)
+async fn large_visit_batches_follow_one_another(store: Arc<dyn Store>) {
+    let alice = user(&store, "alice").await.id;
+    let d = domain(&store, "large.example").await.id;
+    let chain = tx!(store, |tx| tx
+        .insert_chain(short_chain(alice, d, "large", T0))
+        .await)
+    .unwrap()
+    .id;
+    let day = T0 - T0 % DAY;
+    let batch = |n: u32, visitors: std::ops::Range<u32>| {
+        Arc::new(VisitBatch {
+            id: format!("large-{n}"),
+            daily: vec![day_visits(chain, day, visitors.len() as i64, 0)],
+            visitors: visitors
+                .map(|v| {
+                    let mut key = [0u8; 16];
+                    key[..4].copy_from_slice(&v.to_be_bytes());
+                    (chain, key)
+                })
+                .collect(),
+            ..VisitBatch::default()
+        })
+    };
+    for (n, visitors) in [(1, 0..15_000), (2, 10_000..30_000), (3, 29_990..30_010)] {
+        assert!(
+            store
+                .add_visits(batch(n, visitors), T0, T0 - DAY)
+                .await
+                .unwrap()
+        );
+    }
+    let visits = store.chain_visits(chain, day, day + DAY).await.unwrap();
+    assert_eq!(
+        (visits.clicks, visits.unique_visitors),
+        (15_000 + 20_000 + 20, 30_010)
     );
 }
