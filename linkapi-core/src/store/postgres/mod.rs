@@ -180,11 +180,11 @@ fn tls() -> StoreResult<tokio_postgres_rustls::MakeRustlsConnect> {
 const SESSION_SETTINGS: &str = "SET jit = off";
 
 /// Rows in a visit flush past which its connection is closed rather than returned to the
-/// pool. A connection keeps the buffers its largest message grew (tokio-postgres's, and the
-/// server process's): a flush of 100,000 visits sends tens of megabytes, and with flushes
-/// going out on whichever of 16 pooled connections was free, RSS at a million chains reached
-/// 251-288 MB under PostgreSQL against 136-166 MB with a pool of two (same loads). A new
-/// connection costs a few milliseconds; a flush this large takes hundreds.
+/// pool. A connection keeps the buffers its largest message grew: a flush of 100,000 visits
+/// sends tens of megabytes, and with flushes going out on whichever of 16 pooled connections
+/// was free, RSS at a million chains reached 251-288 MB under PostgreSQL against 136-166 MB
+/// with a pool of two (same loads). A new connection costs a few milliseconds; a flush this
+/// large takes hundreds.
 const LARGE_FLUSH_ROWS: usize = 10_000;
 
 /// The rows a visit flush sends, every kind counted.
