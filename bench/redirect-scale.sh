@@ -29,7 +29,11 @@
 # The server under test and PostgreSQL are pinned to CPU 0, wrk to CPU 1.
 # Usage: bench/redirect-scale.sh [seconds per run, default 10]
 # Env: BENCH_CHAINS (default 1000000), BENCH_ROUNDS (default 2), BENCH_BACKENDS ("sqlite
-# postgres" by default), BENCH_CONFIG (extra lines for linkapi.toml, e.g. a cache size).
+# postgres" by default), BENCH_CONFIG (extra lines for linkapi.toml, e.g. a cache size),
+# BENCH_HISTORY_DAYS (default 0): give every other chain a visit on each of that many days
+# before today (its day rows, breakdown days and spans, three visitors, totals), written
+# straight into the database while the server is stopped: the counter tables of a
+# deployment that has counted for a while, rather than empty ones.
 # Needs wrk, taskset, python3 and PostgreSQL's server binaries (installed from Debian's packages
 # when missing). Talks only to 127.0.0.1.
 set -euo pipefail
@@ -37,6 +41,7 @@ cd "$(dirname "$0")/.."
 source bench/common.sh
 secs=${1:-10}
 chains=${BENCH_CHAINS:-1000000}
+history_days=${BENCH_HISTORY_DAYS:-0}
 rounds=${BENCH_ROUNDS:-2}
 backends=${BENCH_BACKENDS:-sqlite postgres}
 connections=64
@@ -181,6 +186,49 @@ start() {
   printf '%s\n' "${BENCH_CONFIG:-}"
 } >"$scratch/linkapi.toml"
 
+# seed_history NAME: BENCH_HISTORY_DAYS days of visits of every other chain, straight into
+# NAME's database (the server stopped). Days are UTC days, the default calendar's.
+seed_history() {
+  local today=$(( $(date +%s) / 86400 * 86400 ))
+  local breakdown='[[1,"direct",N],[2,"desktop",N],[3,"Linux",N],[4,"Firefox",N]]'
+  local days="SELECT $today - k * 86400 AS day FROM history_days"
+  local sql="
+    INSERT INTO chain_daily_clicks (chain_id, day, clicks, bot_clicks)
+    SELECT c.id, d.day, 1, 0 FROM chains c, ($days) d WHERE c.id % 2 = 0 ORDER BY 1, 2;
+    INSERT INTO chain_breakdown_days (chain_id, day, data)
+    SELECT c.id, d.day, '${breakdown//N/1}' FROM chains c, ($days) d
+    WHERE c.id % 2 = 0 ORDER BY 1, 2;
+    INSERT INTO chain_breakdown_spans (chain_id, span, data)
+    SELECT c.id, s.span, replace('$breakdown', 'N', CAST(s.n AS TEXT))
+    FROM chains c, (SELECT day - day % 2592000 AS span, count(*) AS n FROM ($days) d
+                    GROUP BY 1) s
+    WHERE c.id % 2 = 0 ORDER BY 1, 2;
+    INSERT INTO chain_visitors (chain_id, visitor)
+    SELECT c.id, VISITOR FROM chains c, (SELECT 1 AS v UNION ALL SELECT 2 UNION ALL SELECT 3) v
+    WHERE c.id % 2 = 0 ORDER BY 1, 2;
+    INSERT INTO chain_visit_totals (chain_id, clicks, bot_clicks, unique_visitors)
+    SELECT c.id, $history_days, 0, 3 FROM chains c WHERE c.id % 2 = 0 ORDER BY 1;"
+  echo "$1: seeding $history_days days of visits of every other chain ..."
+  case $1 in
+    sqlite)
+      python3 - "$scratch/$1/linkapi.db" "$history_days" "${sql//VISITOR/randomblob(16)}" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1], isolation_level=None)
+db.execute("CREATE TEMP TABLE history_days (k INTEGER)")
+db.executemany("INSERT INTO history_days VALUES (?)", [(k,) for k in range(1, int(sys.argv[2]) + 1)])
+db.executescript("BEGIN;" + sys.argv[3] + "COMMIT;")
+db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+PY
+      ;;
+    postgres)
+      local pg_visitor="decode(md5(c.id || '-' || v.v), 'hex')"
+      as_pg "$pgbin/psql" -q -h 127.0.0.1 -p "$pgport" -U postgres -d linkapi -v ON_ERROR_STOP=1 \
+        -c "CREATE TEMP TABLE history_days AS SELECT generate_series(1, $history_days) AS k;
+            ${sql//VISITOR/$pg_visitor} ANALYZE;"
+      ;;
+  esac
+}
+
 measure() {
   local name=$1 port; shift
   port=$(free_port)
@@ -206,6 +254,7 @@ open(out, "w").write("\n".join(codes) + "\n")
 print(f"  {n / (time.time() - t0):.0f} chains/s")
 PY
   kill $server; wait $server || true
+  if (( history_days > 0 )); then seed_history "$name"; fi
   start "$name" "$port" "$@"
   echo "$name start-up $started $(rss_mb $server)" >>"$scratch/results"
   echo "$name: runs ..."
