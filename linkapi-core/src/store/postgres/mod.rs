@@ -226,10 +226,11 @@ fn pool(
     let pool = Pool::builder(manager)
         .post_create(Hook::async_fn(|client, _| {
             Box::pin(async move {
-                client
-                    .batch_execute(SESSION_SETTINGS)
-                    .await
-                    .map_err(HookError::Backend)
+                match client.batch_execute(SESSION_SETTINGS).await {
+                    // PostgreSQL before 11 has no JIT, and no setting for it.
+                    Err(err) if err.code() == Some(&SqlState::UNDEFINED_OBJECT) => Ok(()),
+                    outcome => outcome.map_err(HookError::Backend),
+                }
             })
         }))
         .max_size(options.max_connections.max(1))
