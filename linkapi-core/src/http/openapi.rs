@@ -80,6 +80,8 @@ fn query_parameters(schema: &Schema, generator: &SchemaGenerator) -> Vec<Value> 
         .map(|properties| {
             properties
                 .iter()
+                // Not an alias (`wire::schemas::alias`): a query cannot say "not both".
+                .filter(|(_, property)| property.get("x-alias-of").is_none())
                 .map(|(name, property)| {
                     // A query string carries no null: a parameter is given or left out.
                     let mut property = property.clone();

@@ -294,6 +294,32 @@ pub(crate) mod schemas {
             .and_then(serde_json::Value::as_object_mut)
     }
 
+    /// Declares `alias`, another name serde takes for `field` (`#[serde(alias)]`), with
+    /// `field`'s schema, and that the two are not given together (serde refuses a field
+    /// named twice). Without it a client reading the schema may send `alias` as any value,
+    /// the schema allowing unknown fields. The alias is marked `x-alias-of`: query
+    /// parameters cannot say "not both", so the document lists only the field there.
+    pub(crate) fn alias(schema: &mut Schema, field: &str, alias: &str) {
+        let Some(properties) = properties(schema) else {
+            return;
+        };
+        let Some(mut aliased) = properties.get(field).cloned() else {
+            return;
+        };
+        if let Some(aliased) = aliased.as_object_mut() {
+            aliased.insert(
+                "description".into(),
+                format!("Another name for `{field}`.").into(),
+            );
+            aliased.insert("x-alias-of".into(), field.into());
+        }
+        properties.insert(alias.to_owned(), aliased);
+        schema.insert(
+            "not".into(),
+            serde_json::json!({"required": [field, alias]}),
+        );
+    }
+
     /// Requires at least one of `fields` with a value (not null): an update that changes
     /// nothing is refused.
     pub(crate) fn at_least_one_of(schema: &mut Schema, fields: &[&str]) {

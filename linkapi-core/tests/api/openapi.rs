@@ -3,6 +3,7 @@
 //! names.
 
 use reqwest::{Method, StatusCode};
+use serde_json::json;
 
 use crate::support::{TestServer, concrete_path};
 
@@ -47,4 +48,64 @@ async fn the_document_describes_the_operations_the_server_answers() {
         doc["paths"]["/card/createWxChain"]["post"]["x-scope"],
         "card:write"
     );
+}
+
+/// `chain/list`'s `q`, another name the server takes for `keyword`, is in the document with
+/// `keyword`'s schema and "not both" (as a query only `keyword` is listed), and the server
+/// answers as the document says: `q` alone filters like `keyword`, both together are refused.
+#[tokio::test]
+async fn an_alias_the_server_takes_is_documented_as_its_field() {
+    let server = TestServer::start().await;
+    let doc: serde_json::Value = server
+        .client
+        .get(server.url("/openapi.json"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let mut schema = &doc["paths"]["/openapi/v1/chain/list"]["post"]["requestBody"]["content"]["application/json"]
+        ["schema"];
+    if let Some(reference) = schema["$ref"].as_str() {
+        let name = reference.trim_start_matches("#/components/schemas/");
+        schema = &doc["components"]["schemas"][name];
+    }
+    let properties = &schema["properties"];
+    assert_eq!(properties["q"]["pattern"], properties["keyword"]["pattern"]);
+    assert!(properties["q"]["pattern"].is_string(), "{schema}");
+    assert_eq!(schema["not"], json!({"required": ["keyword", "q"]}));
+    // As a query, only `keyword`: parameters cannot say "not both".
+    let parameters: Vec<&str> = doc["paths"]["/openapi/v1/chain/list"]["get"]["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|p| p["name"].as_str())
+        .collect();
+    assert!(parameters.contains(&"keyword"), "{parameters:?}");
+    assert!(!parameters.contains(&"q"), "{parameters:?}");
+
+    let (_, key) = server.full_user("alias").await;
+    for title in ["Spring sale", "Autumn"] {
+        server
+            .post(
+                "/openapi/v1/chain/create",
+                &key,
+                json!({"chain_title": title, "target_url": "https://example.com/"}),
+            )
+            .await
+            .compat_result();
+    }
+    let found = server
+        .post("/openapi/v1/chain/list", &key, json!({"q": "Spring"}))
+        .await;
+    assert_eq!(found.compat_result()["total"], 1);
+    server
+        .post(
+            "/openapi/v1/chain/list",
+            &key,
+            json!({"q": "Spring", "keyword": "Autumn"}),
+        )
+        .await
+        .assert_compat_error(StatusCode::BAD_REQUEST);
 }

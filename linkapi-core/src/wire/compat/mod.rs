@@ -107,8 +107,13 @@ pub struct DeleteChains {
     pub domain: Option<IntList>,
 }
 
+fn list_chains_alias(schema: &mut schemars::Schema) {
+    super::schemas::alias(schema, "keyword", "q");
+}
+
 /// `chain/list` (JSON body or query).
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[schemars(transform = list_chains_alias)]
 pub struct ListChains {
     /// 1-based page.
     #[serde(default, skip_serializing_if = "Option::is_none")]
