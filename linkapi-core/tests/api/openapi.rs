@@ -56,15 +56,10 @@ async fn the_document_describes_the_operations_the_server_answers() {
 #[tokio::test]
 async fn an_alias_the_server_takes_is_documented_as_its_field() {
     let server = TestServer::start().await;
-    let doc: serde_json::Value = server
-        .client
-        .get(server.url("/openapi.json"))
-        .send()
+    let doc = server
+        .call(Method::GET, "/openapi.json", None, None)
         .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+        .body;
     let mut schema = &doc["paths"]["/openapi/v1/chain/list"]["post"]["requestBody"]["content"]["application/json"]
         ["schema"];
     if let Some(reference) = schema["$ref"].as_str() {
