@@ -61,6 +61,23 @@ const CLOSE_WAIT: Duration = Duration::from_secs(2);
 /// Bytes the log file is cut back to when the log starts over (`journal_size_limit`).
 pub(super) const LOG_FILE_KEPT: i64 = 64 << 20;
 
+/// When the thread checkpoints.
+#[derive(Clone, Copy)]
+pub(super) struct Schedule {
+    /// How often it copies the log back.
+    pub(super) every: Duration,
+    /// Bytes of log past which it also starts the log over.
+    pub(super) log_limit: i64,
+}
+
+impl Schedule {
+    /// A store's: [`EVERY`] and [`LOG_LIMIT`].
+    pub(super) const STORE: Schedule = Schedule {
+        every: EVERY,
+        log_limit: LOG_LIMIT,
+    };
+}
+
 /// The checkpointing thread's handle: it stops when this is dropped.
 pub(super) struct Checkpoints {
     /// Asks for the log to be emptied now; answered with [`checkpoint`]'s outcome.
@@ -83,26 +100,25 @@ impl Checkpoints {
     }
 }
 
-/// Starts the checkpointing thread on the database at `path`, starting the log over once it
-/// passes `log_limit` bytes ([`LOG_LIMIT`]).
+/// Starts the checkpointing thread on the database at `path`.
 pub(super) fn spawn(
     path: &Path,
     readers: Arc<Readers>,
-    log_limit: i64,
+    schedule: Schedule,
 ) -> std::io::Result<Checkpoints> {
     let (empty_now, requests) = mpsc::channel::<mpsc::Sender<rusqlite::Result<Option<i64>>>>();
     let conn = Connection::open(path).map_err(std::io::Error::other)?;
     let page_size: i64 = conn
         .query_row("PRAGMA page_size", [], |r| r.get(0))
         .map_err(std::io::Error::other)?;
-    let mut restarts = Restarts::new(log_limit / page_size);
+    let mut restarts = Restarts::new(schedule.log_limit / page_size, schedule.every);
     std::thread::Builder::new()
         // Linux keeps 15 bytes of a thread's name (top, perf): this and "sqlite-writer"
         // must differ within them.
         .name("sqlite-checkpt".into())
         .spawn(move || {
             loop {
-                match requests.recv_timeout(EVERY) {
+                match requests.recv_timeout(schedule.every) {
                     Ok(answer) => {
                         readers.end_idle_snapshots();
                         let _ = answer.send(checkpoint(&conn, "TRUNCATE", CLOSE_WAIT));
@@ -128,17 +144,20 @@ struct Restarts {
     /// The log's length when this thread last started it over: until a write starts it over,
     /// the log keeps that length, all of it copied, and needs no restart.
     restarted_at: Option<i64>,
-    /// While restarts fail, each waits twice as long as the one before.
+    /// While restarts fail, each waits twice as long as the one before, from the time
+    /// between checkpoints.
     backoff: Duration,
+    every: Duration,
     next_try: Instant,
 }
 
 impl Restarts {
-    fn new(limit: i64) -> Self {
+    fn new(limit: i64, every: Duration) -> Self {
         Restarts {
             limit,
             restarted_at: None,
-            backoff: EVERY,
+            backoff: every,
+            every,
             next_try: Instant::now(),
         }
     }
@@ -152,7 +171,7 @@ impl Restarts {
         match checkpoint(conn, "RESTART", RESTART_WAIT)? {
             Some(log) => {
                 self.restarted_at = Some(log);
-                self.backoff = EVERY;
+                self.backoff = self.every;
             }
             None => {
                 self.backoff = (self.backoff * 2).min(RESTART_BACKOFF_MAX);
@@ -194,6 +213,15 @@ mod tests {
     /// The log's limit in these tests.
     const LIMIT: i64 = 1 << 20;
 
+    /// The checkpointing thread's schedule in these tests: a quarter of the store's time
+    /// between checkpoints, so that a checkpoint slowed down by a loaded machine (a restart
+    /// that timed out and backs off, a sync that took a second) still leaves several within
+    /// the four seconds of writes.
+    const SCHEDULE: super::Schedule = super::Schedule {
+        every: Duration::from_millis(250),
+        log_limit: LIMIT,
+    };
+
     fn log_bytes(db: &Path) -> u64 {
         std::fs::metadata(db.with_extension("db-wal")).map_or(0, |m| m.len())
     }
@@ -214,7 +242,7 @@ mod tests {
         writer
             .execute_batch("CREATE TABLE t (v BLOB)")
             .expect("a table");
-        let checkpoints = super::spawn(path, Arc::new(Readers::new(Vec::new())), LIMIT)
+        let checkpoints = super::spawn(path, Arc::new(Readers::new(Vec::new())), SCHEDULE)
             .expect("the checkpointing thread");
         (writer, checkpoints)
     }
@@ -274,7 +302,8 @@ mod tests {
         // Four seconds of commits write far more than the limit...
         assert!(writes.written > 8 * LIMIT as u64, "only {commits} commits");
         // ... but the log is started over once it passes it: the file then holds at most the
-        // limit and a second of commits (the time between checkpoints), and some more.
+        // limit and a quarter second of commits (the time between checkpoints), and more
+        // while a restart backs off.
         assert!(
             largest < LIMIT as u64 + writes.written / 2,
             "the log reached {largest} bytes after {commits} commits"

@@ -160,7 +160,7 @@ impl SqliteStore {
         writer
             .pragma_update(None, "wal_autocheckpoint", 0)
             .map_err(StoreError::backend)?;
-        let checkpoints = checkpoint::spawn(path, readers.clone(), checkpoint::LOG_LIMIT)
+        let checkpoints = checkpoint::spawn(path, readers.clone(), checkpoint::Schedule::STORE)
             .map_err(StoreError::backend)?;
         let writer = writer::spawn(writer, readers.committed()).map_err(StoreError::backend)?;
         Ok(SqliteStore {
