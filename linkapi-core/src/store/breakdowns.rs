@@ -83,6 +83,30 @@ impl Packed {
         rows: impl IntoIterator<Item = &'a BreakdownVisits>,
         cap: i64,
     ) -> Packed {
+        self.add_capped(
+            rows.into_iter()
+                .map(|row| (row.dimension.code(), row.value.clone(), row.clicks)),
+            cap,
+        )
+    }
+
+    /// Adds `other`, more visits of the same day, as [`Packed::add_day`] adds a day's visits:
+    /// the day keeps to `cap` values a dimension. Returns what the day gained.
+    pub(crate) fn add_to_day(&mut self, other: &Packed, cap: i64) -> Packed {
+        self.add_capped(
+            other
+                .entries
+                .iter()
+                .map(|((dimension, value), clicks)| (*dimension, value.clone(), *clicks)),
+            cap,
+        )
+    }
+
+    fn add_capped(
+        &mut self,
+        visits: impl Iterator<Item = (i64, Option<Arc<str>>, i64)>,
+        cap: i64,
+    ) -> Packed {
         let mut distinct: HashMap<i64, i64> = HashMap::new();
         for (dimension, value) in self.entries.keys() {
             if value.is_some() {
@@ -90,11 +114,10 @@ impl Packed {
             }
         }
         let mut gained = Packed::default();
-        for row in rows {
-            let dimension = row.dimension.code();
-            let kept = match &row.value {
+        for (dimension, value, clicks) in visits {
+            let kept = match value {
                 Some(value) => {
-                    let key = (dimension, Some(value.clone()));
+                    let key = (dimension, Some(value));
                     let values = distinct.entry(dimension).or_default();
                     if self.entries.contains_key(&key) {
                         Some(key)
@@ -108,8 +131,8 @@ impl Packed {
                 None => None,
             };
             let key = kept.unwrap_or((dimension, None));
-            *gained.entries.entry(key.clone()).or_default() += row.clicks;
-            *self.entries.entry(key).or_default() += row.clicks;
+            *gained.entries.entry(key.clone()).or_default() += clicks;
+            *self.entries.entry(key).or_default() += clicks;
         }
         gained
     }

@@ -26,6 +26,7 @@ use super::StoreError;
 use super::postgres::{live_instances, migrated_client, pg_error};
 use super::sqlite::schema;
 use super::sqlite::snapshot::{DatabaseLock, SnapshotError};
+use crate::model::Timestamp;
 
 /// Every table of the schema, referenced tables first.
 pub const TABLES: &[&str] = &[
@@ -61,6 +62,10 @@ pub const TABLES: &[&str] = &[
 /// PostgreSQL's own bookkeeping, which has no SQLite counterpart and is not copied.
 const TARGET_ONLY: &[&str] = &["linkapi_instances", "linkapi_migrations"];
 
+/// SQLite's visits of recent days, kept apart until folded into the chain-first counters:
+/// folded whole before the copy begins, so it is copied empty, that is, not at all.
+const SOURCE_ONLY: &[&str] = &["chain_recent_days"];
+
 /// Gives each span of one day its row, the day's sum, once the copy is verified: SQLite writes
 /// a chain's span once it has two days and reads a span without a row from its one day,
 /// PostgreSQL writes the span with every day and reads spans alone (see `store::breakdowns`).
@@ -69,6 +74,15 @@ const SPANS_OF_ONE_DAY: &str = "INSERT INTO chain_breakdown_spans (chain_id, spa
      SELECT d.chain_id, d.day - d.day % 2592000, d.data FROM chain_breakdown_days d
      WHERE NOT EXISTS (SELECT 1 FROM chain_breakdown_spans s
                        WHERE s.chain_id = d.chain_id AND s.span = d.day - d.day % 2592000)";
+
+/// Folds SQLite's recent days into the chain-first counters that the copy takes (see
+/// `sqlite::visits`), a chunk at a time, in one transaction of the source.
+fn fold_all_recent_days(sqlite: &mut rusqlite::Connection) -> Result<(), TransferError> {
+    let tx = sqlite.transaction()?;
+    while super::sqlite::visits::fold_recent_days(&tx, Timestamp::MAX, 50_000)? > 0 {}
+    tx.commit()?;
+    Ok(())
+}
 
 /// Rows sent to PostgreSQL between progress reports.
 const REPORT_EVERY: u64 = 50_000;
@@ -295,6 +309,7 @@ pub async fn sqlite_to_postgres(
     let mut sqlite = rusqlite::Connection::open(source)?;
     sqlite.busy_timeout(std::time::Duration::from_secs(10))?;
     schema::migrate(&mut sqlite)?;
+    fold_all_recent_days(&mut sqlite)?;
     let schema_version: i64 = sqlite.query_row("PRAGMA user_version", [], |r| r.get(0))?;
 
     let mut client = migrated_client(target_url).await?;
@@ -388,7 +403,7 @@ async fn describe(
         }
     }
     for name in &source_tables {
-        if !TABLES.contains(&name.as_str()) {
+        if !TABLES.contains(&name.as_str()) && !SOURCE_ONLY.contains(&name.as_str()) {
             return Err(TransferError::SchemaMismatch(format!(
                 "SQLite has a table {name} the copy does not know"
             )));

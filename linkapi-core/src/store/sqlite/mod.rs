@@ -36,7 +36,7 @@ pub mod snapshot;
 mod templates;
 mod uploads;
 mod users;
-mod visits;
+pub(in crate::store) mod visits;
 mod webhooks;
 mod workchat;
 mod writer;

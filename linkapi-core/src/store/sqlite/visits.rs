@@ -1,4 +1,16 @@
 //! Visit counters on SQLite.
+//!
+//! A flush writes the days it counts into `chain_recent_days`, a row per day and chain with
+//! the day's clicks and breakdown, day first: a flush's chain-days sit next to each other
+//! there, where in the chain-first tables each sits beside its chain's history, so that a
+//! flush of visits spread over a million chains dirtied a page or more per chain-day in each
+//! of them. Once a flush counts a later day, earlier days' rows are folded into the
+//! chain-first tables (`chain_daily_clicks`, `chain_breakdown_days` and their spans) in
+//! (day, chain) order, [`FOLD_CHUNK`] rows a flush, each in the flush's transaction and gone
+//! from `chain_recent_days` once added. Reads add a chain's rows of the recent days they
+//! cover to what was folded. A late visit of a folded day gets a recent row of its own, folded
+//! in its turn by adding to the day. Visitors and totals stay keyed by chain, written by
+//! every flush.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -10,18 +22,106 @@ use super::{SqliteStore, SqliteTx, all, one};
 use crate::model::{ChainId, Dimension, MAX_BREAKDOWN_VALUES, PageViews, Timestamp, UserId};
 use crate::store::breakdowns::{Packed, breakdown_of, by_chain_day};
 use crate::store::visits::{
-    BREAKDOWN_SPAN, CHAIN_DAYS, CHAIN_TOTALS, USER_TOP_CHAINS, USER_TOTALS, VISITOR_SECRET,
-    chain_totals_from_row, day_visits_from_row, span_of, spans_without_rows, two_ints_from_row,
-    user_visits_from, visitor_secret_from_row, whole_spans,
+    BREAKDOWN_SPAN, CHAIN_DAYS, CHAIN_TOTALS, VISITOR_SECRET, chain_totals_from_row,
+    day_visits_from_row, span_of, spans_without_rows, two_ints_from_row, user_visits_from,
+    visitor_secret_from_row, whole_spans,
 };
 use crate::store::{
-    BreakdownCounts, BreakdownVisits, ChainVisits, StoreResult, StoredRow, UserVisits, VisitBatch,
-    VisitStore, VisitWrites, VisitorSecret,
+    BreakdownCounts, BreakdownVisits, ChainVisits, DayVisits, StoreError, StoreResult, StoredRow,
+    UserVisits, VisitBatch, VisitStore, VisitWrites, VisitorSecret,
 };
 
 /// A chain's breakdown rows of the days from `?2` to `?3`.
 const DAYS_BETWEEN: &str =
     "SELECT data FROM chain_breakdown_days WHERE chain_id = ?1 AND day >= ?2 AND day < ?3";
+
+/// A chain's row of one recent day (`?1`): clicks, bot clicks, breakdown.
+const RECENT_DAY: &str =
+    "SELECT clicks, bot_clicks, data FROM chain_recent_days WHERE day = ?1 AND chain_id = ?2";
+
+/// Rows of `chain_recent_days` folded into the chain-first tables with each flush, at most: a
+/// day of a million chains' rows takes 200 flushes, and no flush (nor a create queued behind
+/// it) waits for a whole day's fold.
+const FOLD_CHUNK: i64 = 5_000;
+
+/// The days from `from` to `to` that have recent rows, in order: a seek each.
+fn recent_days(
+    c: &rusqlite::Connection,
+    from: Timestamp,
+    to: Timestamp,
+) -> StoreResult<Vec<Timestamp>> {
+    let mut next =
+        c.prepare_cached("SELECT min(day) FROM chain_recent_days WHERE day >= ?1 AND day < ?2")?;
+    let mut days = Vec::new();
+    let mut from = from;
+    while let Some(day) = next.query_row([from, to], |r| r.get::<_, Option<Timestamp>>(0))? {
+        days.push(day);
+        from = day + 1;
+    }
+    Ok(days)
+}
+
+/// A chain's row of a recent day: what has not been folded yet.
+struct RecentDay {
+    visits: DayVisits,
+    /// Its breakdown's `data`.
+    breakdown: Option<String>,
+}
+
+/// A chain's rows of the recent days from `from` to `to`.
+fn recent_rows(
+    c: &rusqlite::Connection,
+    chain: ChainId,
+    from: Timestamp,
+    to: Timestamp,
+) -> StoreResult<Vec<RecentDay>> {
+    let mut row = c.prepare_cached(RECENT_DAY)?;
+    let mut rows = Vec::new();
+    for day in recent_days(c, from, to)? {
+        let found = row
+            .query_row(params![day, chain.0], |r| {
+                Ok(RecentDay {
+                    visits: DayVisits {
+                        day,
+                        clicks: r.get(0)?,
+                        bot_clicks: r.get(1)?,
+                    },
+                    breakdown: r.get(2)?,
+                })
+            })
+            .optional()?;
+        rows.extend(found);
+    }
+    Ok(rows)
+}
+
+/// A user's visits (people's, bots') of live chains in a window of days, as the shared
+/// `USER_TOTALS` counts them, with the recent days listed in `?4` (a JSON array) added: each
+/// of the user's chains looked up on each of those days.
+const USER_TOTALS_WITH_RECENT: &str =
+    "SELECT CAST(coalesce(sum(clicks), 0) AS BIGINT), CAST(coalesce(sum(bot_clicks), 0) AS BIGINT)
+     FROM (SELECT d.clicks, d.bot_clicks
+           FROM chains c JOIN chain_daily_clicks d ON d.chain_id = c.id
+           WHERE c.user_id = ?1 AND c.deleted_at IS NULL AND d.day >= ?2 AND d.day < ?3
+           UNION ALL
+           SELECT r.clicks, r.bot_clicks
+           FROM chains c CROSS JOIN json_each(?4) j
+           JOIN chain_recent_days r ON r.day = j.value AND r.chain_id = c.id
+           WHERE c.user_id = ?1 AND c.deleted_at IS NULL)";
+
+/// A user's live chains with the most people's visits in a window of days (`?5` of them), as
+/// the shared `USER_TOP_CHAINS` ranks them, with the recent days listed in `?4` added.
+const USER_TOP_CHAINS_WITH_RECENT: &str = "SELECT chain_id, CAST(sum(clicks) AS BIGINT) AS visits
+     FROM (SELECT d.chain_id, d.clicks
+           FROM chains c JOIN chain_daily_clicks d ON d.chain_id = c.id
+           WHERE c.user_id = ?1 AND c.deleted_at IS NULL AND d.day >= ?2 AND d.day < ?3
+           UNION ALL
+           SELECT r.chain_id, r.clicks
+           FROM chains c CROSS JOIN json_each(?4) j
+           JOIN chain_recent_days r ON r.day = j.value AND r.chain_id = c.id
+           WHERE c.user_id = ?1 AND c.deleted_at IS NULL)
+     GROUP BY chain_id HAVING sum(clicks) > 0
+     ORDER BY visits DESC, chain_id LIMIT ?5";
 
 #[async_trait]
 impl VisitStore for SqliteStore {
@@ -34,19 +134,25 @@ impl VisitStore for SqliteStore {
         self.read(move |c| {
             let mut history =
                 c.prepare_cached("SELECT clicks FROM chain_visit_totals WHERE chain_id = ?1")?;
-            let mut today = c.prepare_cached(
+            let mut folded = c.prepare_cached(
                 "SELECT clicks FROM chain_daily_clicks WHERE chain_id = ?1 AND day = ?2",
+            )?;
+            let mut recent = c.prepare_cached(
+                "SELECT clicks FROM chain_recent_days WHERE day = ?1 AND chain_id = ?2",
             )?;
             let mut views = HashMap::with_capacity(ids.len());
             for id in ids {
                 let history = history.query_row([id.0], |r| r.get(0)).optional()?;
-                let today = today
+                let folded: Option<i64> = folded
                     .query_row([id.0, today_start], |r| r.get(0))
+                    .optional()?;
+                let recent: Option<i64> = recent
+                    .query_row([today_start, id.0], |r| r.get(0))
                     .optional()?;
                 views.insert(
                     id,
                     PageViews {
-                        today: today.unwrap_or(0),
+                        today: folded.unwrap_or(0) + recent.unwrap_or(0),
                         history: history.unwrap_or(0),
                     },
                 );
@@ -65,7 +171,21 @@ impl VisitStore for SqliteStore {
         self.read(move |c| {
             let (clicks, unique_visitors, bot_clicks) =
                 one(c, CHAIN_TOTALS, [chain.0], chain_totals_from_row)?.unwrap_or_default();
-            let daily = all(c, CHAIN_DAYS, [chain.0, from, to], day_visits_from_row)?;
+            let mut daily = all(c, CHAIN_DAYS, [chain.0, from, to], day_visits_from_row)?;
+            let recent = recent_rows(c, chain, from, to)?;
+            if !recent.is_empty() {
+                let mut days: BTreeMap<Timestamp, DayVisits> =
+                    daily.into_iter().map(|d| (d.day, d)).collect();
+                for RecentDay { visits, .. } in recent {
+                    let sum = days.entry(visits.day).or_insert(DayVisits {
+                        day: visits.day,
+                        ..DayVisits::default()
+                    });
+                    sum.clicks += visits.clicks;
+                    sum.bot_clicks += visits.bot_clicks;
+                }
+                daily = days.into_values().collect();
+            }
             Ok(ChainVisits {
                 clicks,
                 bot_clicks,
@@ -112,6 +232,8 @@ impl VisitStore for SqliteStore {
                 )?);
             }
             rows.extend(spans.into_iter().map(|(_, data)| data));
+            let recent = recent_rows(c, chain, from, to)?;
+            rows.extend(recent.into_iter().filter_map(|row| row.breakdown));
             breakdown_of(rows, dimension.code(), limit)
         })
         .await
@@ -125,11 +247,18 @@ impl VisitStore for SqliteStore {
         limit: i64,
     ) -> StoreResult<UserVisits> {
         self.read(move |c| {
-            let totals = one(c, USER_TOTALS, params![user.0, from, to], two_ints_from_row)?;
+            let recent =
+                serde_json::to_string(&recent_days(c, from, to)?).map_err(StoreError::backend)?;
+            let totals = one(
+                c,
+                USER_TOTALS_WITH_RECENT,
+                params![user.0, from, to, recent],
+                two_ints_from_row,
+            )?;
             let top = all(
                 c,
-                USER_TOP_CHAINS,
-                params![user.0, from, to, limit],
+                USER_TOP_CHAINS_WITH_RECENT,
+                params![user.0, from, to, recent, limit],
                 two_ints_from_row,
             )?;
             Ok(user_visits_from(totals, top))
@@ -157,12 +286,6 @@ impl VisitWrites for SqliteTx<'_> {
         if claimed == 0 {
             return Ok(false);
         }
-        let mut daily = conn.prepare_cached(
-            "INSERT INTO chain_daily_clicks (chain_id, day, clicks, bot_clicks)
-             VALUES (?1, ?2, ?3, ?4)
-             ON CONFLICT (chain_id, day) DO UPDATE
-             SET clicks = clicks + excluded.clicks, bot_clicks = bot_clicks + excluded.bot_clicks",
-        )?;
         let mut totals = conn.prepare_cached(
             "INSERT INTO chain_visit_totals (chain_id, clicks, bot_clicks, unique_visitors)
              VALUES (?1, ?2, ?3, ?4)
@@ -179,11 +302,11 @@ impl VisitWrites for SqliteTx<'_> {
         // Ordered, so the totals too are written in index order (see `VisitBatch`).
         let mut added: BTreeMap<ChainId, (i64, i64, i64)> = BTreeMap::new();
         for d in &batch.daily {
-            daily.execute(params![d.chain_id.0, d.day, d.clicks, d.bot_clicks])?;
             let entry = added.entry(d.chain_id).or_default();
             entry.0 += d.clicks;
             entry.1 += d.bot_clicks;
         }
+        write_recent_days(conn, batch)?;
         for (chain, key) in &batch.visitors {
             let inserted = visitor.execute(params![chain.0, &key[..]])?;
             added.entry(*chain).or_default().2 += inserted as i64;
@@ -194,9 +317,14 @@ impl VisitWrites for SqliteTx<'_> {
         for c in &batch.channels {
             count_channel_visits(conn, c.channel_id, c.day, c.visits)?;
         }
-        let mut statements = BreakdownStatements::prepare(conn)?;
-        for ((chain, day), rows) in by_chain_day(&batch.breakdowns) {
-            statements.add_day(chain, day, rows)?;
+        // Every day before the newest one counted is over. A late visit of one (counted
+        // before midnight, flushed after) is folded as soon as its row is written, into the
+        // day it belongs to: rows are folded in (day, chain) order, and the day's rows yet to
+        // be folded are of chains after it.
+        let newest: Option<Timestamp> =
+            conn.query_row("SELECT max(day) FROM chain_recent_days", [], |r| r.get(0))?;
+        if let Some(newest) = newest {
+            fold_recent_days(conn, newest, FOLD_CHUNK)?;
         }
         Ok(true)
     }
@@ -218,9 +346,125 @@ impl VisitWrites for SqliteTx<'_> {
     }
 }
 
-/// The statements that add breakdowns, prepared once a batch: a batch adds to thousands of
-/// chain-days, and looking each statement up in the cache by its text cost more than running
-/// it.
+/// A chain-day of a batch, as `chain_recent_days` gets it.
+struct ChainDay<'a> {
+    day: Timestamp,
+    chain: i64,
+    clicks: i64,
+    bot_clicks: i64,
+    /// Its breakdown's visits, if it has any.
+    breakdown: Option<Vec<&'a BreakdownVisits>>,
+}
+
+/// Writes a batch's chain-days into `chain_recent_days`, in (day, chain) order: each
+/// one's clicks and bot clicks added to its row, and its breakdown, when it has one, read,
+/// added to (the day keeps to [`MAX_BREAKDOWN_VALUES`] values a dimension) and written back in
+/// the same statement.
+fn write_recent_days(conn: &rusqlite::Connection, batch: &VisitBatch) -> StoreResult<()> {
+    let mut read =
+        conn.prepare_cached("SELECT data FROM chain_recent_days WHERE day = ?1 AND chain_id = ?2")?;
+    let mut write = conn.prepare_cached(
+        "INSERT INTO chain_recent_days (day, chain_id, clicks, bot_clicks, data)
+         VALUES (?1, ?2, ?3, ?4, ?5)
+         ON CONFLICT (day, chain_id) DO UPDATE
+         SET clicks = clicks + excluded.clicks, bot_clicks = bot_clicks + excluded.bot_clicks,
+             data = coalesce(excluded.data, data)",
+    )?;
+    let mut breakdowns = by_chain_day(&batch.breakdowns);
+    let mut days: Vec<ChainDay<'_>> = batch
+        .daily
+        .iter()
+        .map(|d| ChainDay {
+            day: d.day,
+            chain: d.chain_id.0,
+            clicks: d.clicks,
+            bot_clicks: d.bot_clicks,
+            breakdown: breakdowns.remove(&(d.chain_id.0, d.day)),
+        })
+        .collect();
+    // A breakdown comes with its day's clicks; one that did not would still count.
+    days.extend(breakdowns.into_iter().map(|((chain, day), rows)| ChainDay {
+        day,
+        chain,
+        clicks: 0,
+        bot_clicks: 0,
+        breakdown: Some(rows),
+    }));
+    days.sort_unstable_by_key(|d| (d.day, d.chain));
+    for ChainDay {
+        day,
+        chain,
+        clicks,
+        bot_clicks,
+        breakdown,
+    } in days
+    {
+        let data = match breakdown {
+            Some(rows) => {
+                let stored: Option<String> = read
+                    .query_row(params![day, chain], |r| r.get(0))
+                    .optional()?
+                    .flatten();
+                let mut counts = Packed::decode(stored.as_deref())?;
+                counts.add_day(rows, MAX_BREAKDOWN_VALUES);
+                Some(counts.encode()?)
+            }
+            None => None,
+        };
+        write.execute(params![day, chain, clicks, bot_clicks, data])?;
+    }
+    Ok(())
+}
+
+/// Folds up to `limit` rows of `chain_recent_days` of days before `before` into the
+/// chain-first tables, oldest day first and in chain order within a day (so that each
+/// table's pages are written one after another), and deletes them. Returns how many it
+/// folded.
+pub(in crate::store) fn fold_recent_days(
+    conn: &rusqlite::Connection,
+    before: Timestamp,
+    limit: i64,
+) -> StoreResult<usize> {
+    let rows = all(
+        conn,
+        "SELECT day, chain_id, clicks, bot_clicks, data FROM chain_recent_days
+         WHERE day < ?1 ORDER BY day, chain_id LIMIT ?2",
+        params![before, limit],
+        |row| {
+            Ok((
+                row.int(0)?,
+                row.int(1)?,
+                row.int(2)?,
+                row.int(3)?,
+                row.opt_text(4)?,
+            ))
+        },
+    )?;
+    if rows.is_empty() {
+        return Ok(0);
+    }
+    let mut daily = conn.prepare_cached(
+        "INSERT INTO chain_daily_clicks (chain_id, day, clicks, bot_clicks)
+         VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT (chain_id, day) DO UPDATE
+         SET clicks = clicks + excluded.clicks, bot_clicks = bot_clicks + excluded.bot_clicks",
+    )?;
+    let mut delete =
+        conn.prepare_cached("DELETE FROM chain_recent_days WHERE day = ?1 AND chain_id = ?2")?;
+    let mut breakdowns = BreakdownStatements::prepare(conn)?;
+    for (day, chain, clicks, bot_clicks, data) in &rows {
+        daily.execute(params![chain, day, clicks, bot_clicks])?;
+        if let Some(data) = data {
+            breakdowns.add_day(*chain, *day, &Packed::decode(Some(data))?)?;
+        }
+        delete.execute(params![day, chain])?;
+    }
+    Ok(rows.len())
+}
+
+/// The statements that fold breakdowns into their days and spans, prepared once a fold: a
+/// fold adds to thousands of chain-days, and looking each statement up in the cache by its
+/// text cost more than running it.
 ///
 /// A chain's span has a row only once two of its days have visits (docs/decisions.md,
 /// "Statistics"): until then the one day's row is the span's sum, and the reader takes it. A
@@ -261,12 +505,7 @@ impl<'c> BreakdownStatements<'c> {
     /// Adds one chain's visits of one day (every dimension's) to the day and, once the span
     /// has another day, to its span. The writer is the only one, so reading the rows and
     /// writing them back is exact.
-    fn add_day(
-        &mut self,
-        chain: i64,
-        day: Timestamp,
-        rows: Vec<&BreakdownVisits>,
-    ) -> StoreResult<()> {
+    fn add_day(&mut self, chain: i64, day: Timestamp, added: &Packed) -> StoreResult<()> {
         let span = span_of(day);
         let span_end = span + BREAKDOWN_SPAN;
         let mut stored: Option<String> = None;
@@ -282,7 +521,7 @@ impl<'c> BreakdownStatements<'c> {
             }
         }
         let mut counts = Packed::decode(stored.as_deref())?;
-        let gained = counts.add_day(rows, MAX_BREAKDOWN_VALUES);
+        let gained = counts.add_to_day(added, MAX_BREAKDOWN_VALUES);
         self.write_day
             .execute(params![chain, day, counts.encode()?])?;
         if !other_days {
@@ -312,5 +551,194 @@ impl<'c> BreakdownStatements<'c> {
         self.write_span
             .execute(params![chain, span, sums.encode()?])?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+    use std::sync::Arc;
+
+    use super::super::SqliteStore;
+    use super::fold_recent_days;
+    use crate::model::{ChainId, Dimension, MAX_BREAKDOWN_VALUES};
+    use crate::store::{
+        BreakdownCounts, BreakdownVisits, ChainVisits, DailyVisits, Store, VisitBatch, VisitStore,
+    };
+
+    const DAY: i64 = 86_400;
+    const D: i64 = 20_000 * DAY;
+
+    /// A batch of `clicks` people's visits (and one bot's) of each of `chains` on `day`, each
+    /// from one of `referrers` in turn.
+    fn batch(
+        id: &str,
+        chains: &[i64],
+        day: i64,
+        clicks: i64,
+        referrers: &[&str],
+    ) -> Arc<VisitBatch> {
+        let mut breakdowns = Vec::new();
+        for &chain in chains {
+            for (i, referrer) in referrers.iter().enumerate() {
+                let share = clicks / referrers.len() as i64
+                    + i64::from((i as i64) < clicks % referrers.len() as i64);
+                breakdowns.push(BreakdownVisits {
+                    chain_id: ChainId(chain),
+                    dimension: Dimension::Referrers,
+                    day,
+                    value: Some(Arc::from(*referrer)),
+                    clicks: share,
+                });
+            }
+        }
+        Arc::new(VisitBatch {
+            id: id.to_owned(),
+            daily: chains
+                .iter()
+                .map(|&chain| DailyVisits {
+                    chain_id: ChainId(chain),
+                    day,
+                    clicks,
+                    bot_clicks: 1,
+                })
+                .collect(),
+            breakdowns,
+            ..VisitBatch::default()
+        })
+    }
+
+    async fn add(store: &SqliteStore, batch: Arc<VisitBatch>) {
+        assert!(store.add_visits(batch, D, 0).await.expect("the batch"));
+    }
+
+    /// Rows of `table` for `day`.
+    fn rows(path: &Path, table: &str, day: i64) -> i64 {
+        let conn = rusqlite::Connection::open(path).expect("a connection");
+        conn.query_row(
+            &format!("SELECT count(*) FROM {table} WHERE day = ?1"),
+            [day],
+            |r| r.get(0),
+        )
+        .expect("a count")
+    }
+
+    /// What a chain's statistics say over the three days from `D - DAY`.
+    async fn seen(store: &SqliteStore, chain: i64) -> (ChainVisits, BreakdownCounts) {
+        let chain = ChainId(chain);
+        let visits = store.chain_visits(chain, D - DAY, D + 2 * DAY).await;
+        let referrers = store
+            .breakdown(chain, Dimension::Referrers, D - DAY, D + 2 * DAY, 200)
+            .await;
+        (visits.expect("visits"), referrers.expect("referrers"))
+    }
+
+    /// A day's rows wait apart until a later day is counted, then move into the chain-first
+    /// counters, and the statistics read the same before and after.
+    #[tokio::test]
+    async fn a_day_is_folded_once_a_later_one_is_counted() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let path = dir.path().join("linkapi.db");
+        let store = SqliteStore::open(&path).expect("the store");
+        add(&store, batch("b1", &[1], D, 3, &["a.example", "b.example"])).await;
+        add(&store, batch("b2", &[1], D, 1, &["a.example"])).await;
+        let before = seen(&store, 1).await;
+        assert_eq!(before.0.daily.len(), 1);
+        assert_eq!(
+            (before.0.daily[0].clicks, before.0.daily[0].bot_clicks),
+            (4, 2)
+        );
+        assert_eq!(before.0.clicks, 4);
+        assert_eq!(
+            before.1.top,
+            vec![("a.example".to_owned(), 3), ("b.example".to_owned(), 1)]
+        );
+        assert_eq!(
+            (
+                rows(&path, "chain_recent_days", D),
+                rows(&path, "chain_daily_clicks", D)
+            ),
+            (1, 0)
+        );
+
+        add(&store, batch("b3", &[2], D + DAY, 1, &["c.example"])).await;
+        assert_eq!(
+            (
+                rows(&path, "chain_recent_days", D),
+                rows(&path, "chain_daily_clicks", D)
+            ),
+            (0, 1)
+        );
+        assert_eq!(rows(&path, "chain_breakdown_days", D), 1);
+        assert_eq!(rows(&path, "chain_recent_days", D + DAY), 1);
+        assert_eq!(seen(&store, 1).await, before);
+
+        // A late visit of the folded day is folded into it at once.
+        add(&store, batch("b4", &[1], D, 2, &["c.example"])).await;
+        assert_eq!(
+            (
+                rows(&path, "chain_recent_days", D),
+                rows(&path, "chain_daily_clicks", D)
+            ),
+            (0, 1)
+        );
+        let (visits, referrers) = seen(&store, 1).await;
+        assert_eq!((visits.daily[0].clicks, visits.daily[0].bot_clicks), (6, 3));
+        assert_eq!(visits.clicks, 6);
+        assert_eq!(referrers.top.len(), 3);
+        assert_eq!(referrers.total, 6);
+    }
+
+    /// A day's rows are folded a chunk at a time; between chunks, every chain reads the same.
+    #[tokio::test]
+    async fn a_day_is_folded_a_chunk_at_a_time() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let path = dir.path().join("linkapi.db");
+        let store = SqliteStore::open(&path).expect("the store");
+        let chains = [3, 5, 8, 13, 21];
+        add(
+            &store,
+            batch("b1", &chains, D, 2, &["a.example", "b.example"]),
+        )
+        .await;
+        let mut before = Vec::new();
+        for chain in chains {
+            before.push(seen(&store, chain).await);
+        }
+        let conn = rusqlite::Connection::open(&path).expect("a connection");
+        for (folded, left) in [(2, 3), (2, 1), (1, 0)] {
+            assert_eq!(fold_recent_days(&conn, D + DAY, 2).expect("a fold"), folded);
+            assert_eq!(rows(&path, "chain_recent_days", D), left);
+            for (chain, before) in chains.iter().zip(&before) {
+                assert_eq!(&seen(&store, *chain).await, before, "chain {chain}");
+            }
+        }
+        assert_eq!(fold_recent_days(&conn, D + DAY, 2).expect("a fold"), 0);
+        assert_eq!(rows(&path, "chain_daily_clicks", D), 5);
+    }
+
+    /// A late visit folded into a day that has all the values it may keep counts past the cap,
+    /// as it would have had it come in time.
+    #[tokio::test]
+    async fn a_late_visit_keeps_to_its_days_cap() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let path = dir.path().join("linkapi.db");
+        let store = SqliteStore::open(&path).expect("the store");
+        let values: Vec<String> = (0..MAX_BREAKDOWN_VALUES)
+            .map(|i| format!("r{i:03}.example"))
+            .collect();
+        let values: Vec<&str> = values.iter().map(String::as_str).collect();
+        add(&store, batch("b1", &[1], D, MAX_BREAKDOWN_VALUES, &values)).await;
+        add(&store, batch("b2", &[2], D + DAY, 1, &["a.example"])).await;
+        assert_eq!(rows(&path, "chain_recent_days", D), 0);
+        add(
+            &store,
+            batch("b3", &[1], D, 2, &["late.example", "r000.example"]),
+        )
+        .await;
+        let (_, referrers) = seen(&store, 1).await;
+        assert_eq!(referrers.top.len(), MAX_BREAKDOWN_VALUES as usize);
+        assert_eq!(referrers.top[0], ("r000.example".to_owned(), 2));
+        assert_eq!(referrers.past_cap, 1);
     }
 }
