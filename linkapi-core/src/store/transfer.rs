@@ -2,7 +2,8 @@
 //! table row for row (ids, codes, key hashes, counters and timestamps unchanged), then reads
 //! both sides back and compares row counts and a checksum per table. One table then gains
 //! rows: the spans of one day get the summary row PostgreSQL keeps for every span
-//! (`SPANS_OF_ONE_DAY`).
+//! (`SPANS_OF_ONE_DAY`). Before the copy, SQLite's visits of recent days are folded into its
+//! counters (`SOURCE_ONLY`).
 //!
 //! The whole copy is one PostgreSQL transaction that commits only after the comparison agrees,
 //! so an interrupted or failed run leaves the target as it was and is simply run again. The
