@@ -456,6 +456,25 @@ async fn the_callers_summary_adds_up_their_live_chains_and_ranks_them() {
         .clone();
     assert_eq!(today["total_clicks"], 1);
     assert_eq!(today["top_chains"][0]["code"], "less");
+    // A week holds both days: on SQLite the first day's rows are folded into the counters by
+    // the flush that counted the later one, which is still apart (recent).
+    let week = server.get("/stats", &key).await.primary_data().clone();
+    assert_eq!(
+        (&week["total_clicks"], &week["bot_clicks"]),
+        (&json!(8), &json!(2))
+    );
+    let ranked: Vec<(&str, i64)> = week["top_chains"]
+        .as_array()
+        .expect("top chains")
+        .iter()
+        .map(|c| {
+            (
+                c["code"].as_str().unwrap_or(""),
+                c["clicks"].as_i64().unwrap_or(0),
+            )
+        })
+        .collect();
+    assert_eq!(ranked, [("most", 5), ("less", 3)]);
     // Someone without chains has nothing; bad windows are refused.
     let (_, empty) = server.full_user("empty").await;
     let nothing = server.get("/stats", &empty).await.primary_data().clone();

@@ -95,33 +95,37 @@ fn recent_rows(
     Ok(rows)
 }
 
+/// The day rows of a user's live chains (`?1`) in a window of days (`?2` to `?3`), folded
+/// and recent (the recent days in the window listed in `?4`, a JSON array: each of the
+/// user's chains looked up on each of them), as a subquery of (chain_id, clicks, bot_clicks).
+macro_rules! user_days {
+    () => {
+        "(SELECT d.chain_id, d.clicks, d.bot_clicks
+          FROM chains c JOIN chain_daily_clicks d ON d.chain_id = c.id
+          WHERE c.user_id = ?1 AND c.deleted_at IS NULL AND d.day >= ?2 AND d.day < ?3
+          UNION ALL
+          SELECT r.chain_id, r.clicks, r.bot_clicks
+          FROM chains c CROSS JOIN json_each(?4) j
+          JOIN chain_recent_days r ON r.day = j.value AND r.chain_id = c.id
+          WHERE c.user_id = ?1 AND c.deleted_at IS NULL)"
+    };
+}
+
 /// A user's visits (people's, bots') of live chains in a window of days, as the shared
-/// `USER_TOTALS` counts them, with the recent days listed in `?4` (a JSON array) added: each
-/// of the user's chains looked up on each of those days.
-const USER_TOTALS_WITH_RECENT: &str =
-    "SELECT CAST(coalesce(sum(clicks), 0) AS BIGINT), CAST(coalesce(sum(bot_clicks), 0) AS BIGINT)
-     FROM (SELECT d.clicks, d.bot_clicks
-           FROM chains c JOIN chain_daily_clicks d ON d.chain_id = c.id
-           WHERE c.user_id = ?1 AND c.deleted_at IS NULL AND d.day >= ?2 AND d.day < ?3
-           UNION ALL
-           SELECT r.clicks, r.bot_clicks
-           FROM chains c CROSS JOIN json_each(?4) j
-           JOIN chain_recent_days r ON r.day = j.value AND r.chain_id = c.id
-           WHERE c.user_id = ?1 AND c.deleted_at IS NULL)";
+/// `USER_TOTALS` counts them, recent days included.
+const USER_TOTALS_WITH_RECENT: &str = concat!(
+    "SELECT CAST(coalesce(sum(clicks), 0) AS BIGINT),
+            CAST(coalesce(sum(bot_clicks), 0) AS BIGINT) FROM ",
+    user_days!()
+);
 
 /// A user's live chains with the most people's visits in a window of days (`?5` of them), as
-/// the shared `USER_TOP_CHAINS` ranks them, with the recent days listed in `?4` added.
-const USER_TOP_CHAINS_WITH_RECENT: &str = "SELECT chain_id, CAST(sum(clicks) AS BIGINT) AS visits
-     FROM (SELECT d.chain_id, d.clicks
-           FROM chains c JOIN chain_daily_clicks d ON d.chain_id = c.id
-           WHERE c.user_id = ?1 AND c.deleted_at IS NULL AND d.day >= ?2 AND d.day < ?3
-           UNION ALL
-           SELECT r.chain_id, r.clicks
-           FROM chains c CROSS JOIN json_each(?4) j
-           JOIN chain_recent_days r ON r.day = j.value AND r.chain_id = c.id
-           WHERE c.user_id = ?1 AND c.deleted_at IS NULL)
-     GROUP BY chain_id HAVING sum(clicks) > 0
-     ORDER BY visits DESC, chain_id LIMIT ?5";
+/// the shared `USER_TOP_CHAINS` ranks them, recent days included.
+const USER_TOP_CHAINS_WITH_RECENT: &str = concat!(
+    "SELECT chain_id, CAST(sum(clicks) AS BIGINT) AS visits FROM ",
+    user_days!(),
+    " GROUP BY chain_id HAVING sum(clicks) > 0 ORDER BY visits DESC, chain_id LIMIT ?5"
+);
 
 #[async_trait]
 impl VisitStore for SqliteStore {
@@ -687,6 +691,19 @@ mod tests {
         assert_eq!(visits.clicks, 6);
         assert_eq!(referrers.top.len(), 3);
         assert_eq!(referrers.total, 6);
+
+        // A folded day and a recent one read together.
+        add(&store, batch("b5", &[1], D + DAY, 4, &["d.example"])).await;
+        let (visits, referrers) = seen(&store, 1).await;
+        let days: Vec<(i64, i64, i64)> = visits
+            .daily
+            .iter()
+            .map(|d| (d.day, d.clicks, d.bot_clicks))
+            .collect();
+        assert_eq!(days, [(D, 6, 3), (D + DAY, 4, 1)]);
+        assert_eq!(visits.clicks, 10);
+        assert_eq!(referrers.total, 10);
+        assert_eq!(referrers.top[0], ("d.example".to_owned(), 4));
     }
 
     /// A day's rows are folded a chunk at a time; between chunks, every chain reads the same.
