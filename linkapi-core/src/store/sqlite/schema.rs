@@ -521,15 +521,17 @@ WHERE (SELECT count(*) FROM chain_breakdown_days d
          AND d.day >= chain_breakdown_spans.span
          AND d.day < chain_breakdown_spans.span + 2592000) < 2;
 "#,
-    // Visits of days not yet folded into the tables above, a row per day and chain, day first:
-    // a flush writes its chain-days next to each other rather than each beside its chain's
-    // history (see `sqlite::visits`).
+    // Visits of days not yet folded into the tables above (and into the totals: `visitors`
+    // counts the chain's new visitors), a row per day and chain, day first: a flush writes its
+    // chain-days next to each other rather than each beside its chain's history (see
+    // `sqlite::visits`).
     r#"
 CREATE TABLE chain_recent_days (
     day        INTEGER NOT NULL,
     chain_id   INTEGER NOT NULL,
     clicks     INTEGER NOT NULL,
     bot_clicks INTEGER NOT NULL,
+    visitors   INTEGER NOT NULL,
     data       TEXT,
     PRIMARY KEY (day, chain_id)
 ) WITHOUT ROWID;

@@ -9,8 +9,10 @@
 //! (day, chain) order, [`FOLD_CHUNK`] rows a flush, each in the flush's transaction and gone
 //! from `chain_recent_days` once added. Reads add a chain's rows of the recent days they
 //! cover to what was folded. A late visit of a folded day gets a recent row of its own, folded
-//! in its turn by adding to the day. Visitors and totals stay keyed by chain, written by
-//! every flush.
+//! in its turn by adding to the day. The totals (`chain_visit_totals`) are folded the same
+//! way: a recent row also counts its chain's new visitors, and a chain's totals are its
+//! totals row and its recent rows. Only the visitors themselves (`chain_visitors`), which
+//! decide whether a visitor is new, are written by every flush.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -35,9 +37,9 @@ use crate::store::{
 const DAYS_BETWEEN: &str =
     "SELECT data FROM chain_breakdown_days WHERE chain_id = ?1 AND day >= ?2 AND day < ?3";
 
-/// A chain's row of one recent day (`?1`): clicks, bot clicks, breakdown.
-const RECENT_DAY: &str =
-    "SELECT clicks, bot_clicks, data FROM chain_recent_days WHERE day = ?1 AND chain_id = ?2";
+/// A chain's row of one recent day (`?1`): clicks, bot clicks, new visitors, breakdown.
+const RECENT_DAY: &str = "SELECT clicks, bot_clicks, visitors, data FROM chain_recent_days
+     WHERE day = ?1 AND chain_id = ?2";
 
 /// Rows of `chain_recent_days` folded into the chain-first tables with each flush, at most: a
 /// day of a million chains' rows takes 200 flushes, and no flush (nor a create queued behind
@@ -64,6 +66,8 @@ fn recent_days(
 /// A chain's row of a recent day: what has not been folded yet.
 struct RecentDay {
     visits: DayVisits,
+    /// The chain's new visitors it counts.
+    visitors: i64,
     /// Its breakdown's `data`.
     breakdown: Option<String>,
 }
@@ -86,7 +90,8 @@ fn recent_rows(
                         clicks: r.get(0)?,
                         bot_clicks: r.get(1)?,
                     },
-                    breakdown: r.get(2)?,
+                    visitors: r.get(2)?,
+                    breakdown: r.get(3)?,
                 })
             })
             .optional()?;
@@ -144,22 +149,27 @@ impl VisitStore for SqliteStore {
             let mut recent = c.prepare_cached(
                 "SELECT clicks FROM chain_recent_days WHERE day = ?1 AND chain_id = ?2",
             )?;
+            let recent_days = recent_days(c, Timestamp::MIN, Timestamp::MAX)?;
             let mut views = HashMap::with_capacity(ids.len());
             for id in ids {
-                let history = history.query_row([id.0], |r| r.get(0)).optional()?;
+                let history: Option<i64> = history.query_row([id.0], |r| r.get(0)).optional()?;
                 let folded: Option<i64> = folded
                     .query_row([id.0, today_start], |r| r.get(0))
                     .optional()?;
-                let recent: Option<i64> = recent
-                    .query_row([today_start, id.0], |r| r.get(0))
-                    .optional()?;
-                views.insert(
-                    id,
-                    PageViews {
-                        today: folded.unwrap_or(0) + recent.unwrap_or(0),
-                        history: history.unwrap_or(0),
-                    },
-                );
+                let mut chain = PageViews {
+                    today: folded.unwrap_or(0),
+                    history: history.unwrap_or(0),
+                };
+                for &day in &recent_days {
+                    let clicks: Option<i64> =
+                        recent.query_row([day, id.0], |r| r.get(0)).optional()?;
+                    let clicks = clicks.unwrap_or(0);
+                    chain.history += clicks;
+                    if day == today_start {
+                        chain.today += clicks;
+                    }
+                }
+                views.insert(id, chain);
             }
             Ok(views)
         })
@@ -173,20 +183,30 @@ impl VisitStore for SqliteStore {
         to: Timestamp,
     ) -> StoreResult<ChainVisits> {
         self.read(move |c| {
-            let (clicks, unique_visitors, bot_clicks) =
+            let (mut clicks, mut unique_visitors, mut bot_clicks) =
                 one(c, CHAIN_TOTALS, [chain.0], chain_totals_from_row)?.unwrap_or_default();
             let mut daily = all(c, CHAIN_DAYS, [chain.0, from, to], day_visits_from_row)?;
-            let recent = recent_rows(c, chain, from, to)?;
+            // Every recent row adds to the totals; those of the window's days to its days.
+            let recent = recent_rows(c, chain, Timestamp::MIN, Timestamp::MAX)?;
             if !recent.is_empty() {
                 let mut days: BTreeMap<Timestamp, DayVisits> =
                     daily.into_iter().map(|d| (d.day, d)).collect();
-                for RecentDay { visits, .. } in recent {
-                    let sum = days.entry(visits.day).or_insert(DayVisits {
-                        day: visits.day,
-                        ..DayVisits::default()
-                    });
-                    sum.clicks += visits.clicks;
-                    sum.bot_clicks += visits.bot_clicks;
+                for RecentDay {
+                    visits, visitors, ..
+                } in recent
+                {
+                    clicks += visits.clicks;
+                    bot_clicks += visits.bot_clicks;
+                    unique_visitors += visitors;
+                    let in_window = (from..to).contains(&visits.day);
+                    if in_window && (visits.clicks != 0 || visits.bot_clicks != 0) {
+                        let sum = days.entry(visits.day).or_insert(DayVisits {
+                            day: visits.day,
+                            ..DayVisits::default()
+                        });
+                        sum.clicks += visits.clicks;
+                        sum.bot_clicks += visits.bot_clicks;
+                    }
                 }
                 daily = days.into_values().collect();
             }
@@ -290,34 +310,17 @@ impl VisitWrites for SqliteTx<'_> {
         if claimed == 0 {
             return Ok(false);
         }
-        let mut totals = conn.prepare_cached(
-            "INSERT INTO chain_visit_totals (chain_id, clicks, bot_clicks, unique_visitors)
-             VALUES (?1, ?2, ?3, ?4)
-             ON CONFLICT (chain_id) DO UPDATE
-             SET clicks = clicks + excluded.clicks,
-                 bot_clicks = bot_clicks + excluded.bot_clicks,
-                 unique_visitors = unique_visitors + excluded.unique_visitors",
-        )?;
         let mut visitor = conn.prepare_cached(
             "INSERT INTO chain_visitors (chain_id, visitor) VALUES (?1, ?2)
              ON CONFLICT DO NOTHING",
         )?;
-        // Per chain: (clicks, bot clicks, new visitors).
-        // Ordered, so the totals too are written in index order (see `VisitBatch`).
-        let mut added: BTreeMap<ChainId, (i64, i64, i64)> = BTreeMap::new();
-        for d in &batch.daily {
-            let entry = added.entry(d.chain_id).or_default();
-            entry.0 += d.clicks;
-            entry.1 += d.bot_clicks;
-        }
-        write_recent_days(conn, batch)?;
+        // New visitors per chain, ordered as the batch is (see `VisitBatch`).
+        let mut new_visitors: BTreeMap<i64, i64> = BTreeMap::new();
         for (chain, key) in &batch.visitors {
             let inserted = visitor.execute(params![chain.0, &key[..]])?;
-            added.entry(*chain).or_default().2 += inserted as i64;
+            *new_visitors.entry(chain.0).or_default() += inserted as i64;
         }
-        for (chain, (clicks, bots, visitors)) in added {
-            totals.execute(params![chain.0, clicks, bots, visitors])?;
-        }
+        write_recent_days(conn, batch, new_visitors)?;
         for c in &batch.channels {
             count_channel_visits(conn, c.channel_id, c.day, c.visits)?;
         }
@@ -356,23 +359,29 @@ struct ChainDay<'a> {
     chain: i64,
     clicks: i64,
     bot_clicks: i64,
+    /// The chain's new visitors, on its latest day in the batch.
+    visitors: i64,
     /// Its breakdown's visits, if it has any.
     breakdown: Option<Vec<&'a BreakdownVisits>>,
 }
 
 /// Writes a batch's chain-days into `chain_recent_days`, in (day, chain) order: each
-/// one's clicks and bot clicks added to its row, and its breakdown, when it has one, read,
-/// added to (the day keeps to [`MAX_BREAKDOWN_VALUES`] values a dimension) and written back in
-/// the same statement.
-fn write_recent_days(conn: &rusqlite::Connection, batch: &VisitBatch) -> StoreResult<()> {
+/// one's clicks and bot clicks added to its row, its chain's `new_visitors` to the chain's
+/// latest day in the batch, and its breakdown, when it has one, read, added to (the day keeps
+/// to [`MAX_BREAKDOWN_VALUES`] values a dimension) and written back in the same statement.
+fn write_recent_days(
+    conn: &rusqlite::Connection,
+    batch: &VisitBatch,
+    mut new_visitors: BTreeMap<i64, i64>,
+) -> StoreResult<()> {
     let mut read =
         conn.prepare_cached("SELECT data FROM chain_recent_days WHERE day = ?1 AND chain_id = ?2")?;
     let mut write = conn.prepare_cached(
-        "INSERT INTO chain_recent_days (day, chain_id, clicks, bot_clicks, data)
-         VALUES (?1, ?2, ?3, ?4, ?5)
+        "INSERT INTO chain_recent_days (day, chain_id, clicks, bot_clicks, visitors, data)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)
          ON CONFLICT (day, chain_id) DO UPDATE
          SET clicks = clicks + excluded.clicks, bot_clicks = bot_clicks + excluded.bot_clicks,
-             data = coalesce(excluded.data, data)",
+             visitors = visitors + excluded.visitors, data = coalesce(excluded.data, data)",
     )?;
     let mut breakdowns = by_chain_day(&batch.breakdowns);
     let mut days: Vec<ChainDay<'_>> = batch
@@ -383,6 +392,7 @@ fn write_recent_days(conn: &rusqlite::Connection, batch: &VisitBatch) -> StoreRe
             chain: d.chain_id.0,
             clicks: d.clicks,
             bot_clicks: d.bot_clicks,
+            visitors: 0,
             breakdown: breakdowns.remove(&(d.chain_id.0, d.day)),
         })
         .collect();
@@ -392,14 +402,43 @@ fn write_recent_days(conn: &rusqlite::Connection, batch: &VisitBatch) -> StoreRe
         chain,
         clicks: 0,
         bot_clicks: 0,
+        visitors: 0,
         breakdown: Some(rows),
     }));
+    // A chain's new visitors go with its latest day: the chain's last in (chain, day) order.
+    days.sort_unstable_by_key(|d| (d.chain, d.day));
+    for at in 0..days.len() {
+        let last_of_chain = days
+            .get(at + 1)
+            .is_none_or(|next| next.chain != days[at].chain);
+        if last_of_chain {
+            days[at].visitors = new_visitors.remove(&days[at].chain).unwrap_or(0);
+        }
+    }
+    // Visitors of a chain without a day in the batch (a batch always has the day of a
+    // person's visit; one that did not would still count) go with the batch's latest day.
+    if let Some(latest) = days.iter().map(|d| d.day).max() {
+        days.extend(
+            new_visitors
+                .into_iter()
+                .filter(|(_, visitors)| *visitors > 0)
+                .map(|(chain, visitors)| ChainDay {
+                    day: latest,
+                    chain,
+                    clicks: 0,
+                    bot_clicks: 0,
+                    visitors,
+                    breakdown: None,
+                }),
+        );
+    }
     days.sort_unstable_by_key(|d| (d.day, d.chain));
     for ChainDay {
         day,
         chain,
         clicks,
         bot_clicks,
+        visitors,
         breakdown,
     } in days
     {
@@ -415,9 +454,19 @@ fn write_recent_days(conn: &rusqlite::Connection, batch: &VisitBatch) -> StoreRe
             }
             None => None,
         };
-        write.execute(params![day, chain, clicks, bot_clicks, data])?;
+        write.execute(params![day, chain, clicks, bot_clicks, visitors, data])?;
     }
     Ok(())
+}
+
+/// A row of `chain_recent_days`.
+struct ChainDayRow {
+    day: Timestamp,
+    chain: i64,
+    clicks: i64,
+    bot_clicks: i64,
+    visitors: i64,
+    data: Option<String>,
 }
 
 /// Folds up to `limit` rows of `chain_recent_days` of days before `before` into the
@@ -431,17 +480,18 @@ pub(in crate::store) fn fold_recent_days(
 ) -> StoreResult<usize> {
     let rows = all(
         conn,
-        "SELECT day, chain_id, clicks, bot_clicks, data FROM chain_recent_days
+        "SELECT day, chain_id, clicks, bot_clicks, visitors, data FROM chain_recent_days
          WHERE day < ?1 ORDER BY day, chain_id LIMIT ?2",
         params![before, limit],
         |row| {
-            Ok((
-                row.int(0)?,
-                row.int(1)?,
-                row.int(2)?,
-                row.int(3)?,
-                row.opt_text(4)?,
-            ))
+            Ok(ChainDayRow {
+                day: row.int(0)?,
+                chain: row.int(1)?,
+                clicks: row.int(2)?,
+                bot_clicks: row.int(3)?,
+                visitors: row.int(4)?,
+                data: row.opt_text(5)?,
+            })
         },
     )?;
     if rows.is_empty() {
@@ -453,13 +503,28 @@ pub(in crate::store) fn fold_recent_days(
          ON CONFLICT (chain_id, day) DO UPDATE
          SET clicks = clicks + excluded.clicks, bot_clicks = bot_clicks + excluded.bot_clicks",
     )?;
+    let mut totals = conn.prepare_cached(
+        "INSERT INTO chain_visit_totals (chain_id, clicks, bot_clicks, unique_visitors)
+         VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT (chain_id) DO UPDATE
+         SET clicks = clicks + excluded.clicks,
+             bot_clicks = bot_clicks + excluded.bot_clicks,
+             unique_visitors = unique_visitors + excluded.unique_visitors",
+    )?;
     let mut delete =
         conn.prepare_cached("DELETE FROM chain_recent_days WHERE day = ?1 AND chain_id = ?2")?;
     let mut breakdowns = BreakdownStatements::prepare(conn)?;
-    for (day, chain, clicks, bot_clicks, data) in &rows {
-        daily.execute(params![chain, day, clicks, bot_clicks])?;
-        if let Some(data) = data {
-            breakdowns.add_day(*chain, *day, &Packed::decode(Some(data))?)?;
+    for row in &rows {
+        let (day, chain) = (row.day, row.chain);
+        // A row of a breakdown or visitors alone (no batch makes one) adds no day of visits.
+        if row.clicks != 0 || row.bot_clicks != 0 {
+            daily.execute(params![chain, day, row.clicks, row.bot_clicks])?;
+        }
+        if row.clicks != 0 || row.bot_clicks != 0 || row.visitors != 0 {
+            totals.execute(params![chain, row.clicks, row.bot_clicks, row.visitors])?;
+        }
+        if let Some(data) = &row.data {
+            breakdowns.add_day(chain, day, &Packed::decode(Some(data))?)?;
         }
         delete.execute(params![day, chain])?;
     }
@@ -574,7 +639,7 @@ mod tests {
     const D: i64 = 20_000 * DAY;
 
     /// A batch of `clicks` people's visits (and one bot's) of each of `chains` on `day`, each
-    /// from one of `referrers` in turn.
+    /// from one of `referrers` in turn, and a visitor new to each chain (one per batch id).
     fn batch(
         id: &str,
         chains: &[i64],
@@ -606,6 +671,10 @@ mod tests {
                     clicks,
                     bot_clicks: 1,
                 })
+                .collect(),
+            visitors: chains
+                .iter()
+                .map(|&chain| (ChainId(chain), [id.as_bytes()[id.len() - 1]; 16]))
                 .collect(),
             breakdowns,
             ..VisitBatch::default()
@@ -652,7 +721,7 @@ mod tests {
             (before.0.daily[0].clicks, before.0.daily[0].bot_clicks),
             (4, 2)
         );
-        assert_eq!(before.0.clicks, 4);
+        assert_eq!((before.0.clicks, before.0.unique_visitors), (4, 2));
         assert_eq!(
             before.1.top,
             vec![("a.example".to_owned(), 3), ("b.example".to_owned(), 1)]
@@ -688,7 +757,7 @@ mod tests {
         );
         let (visits, referrers) = seen(&store, 1).await;
         assert_eq!((visits.daily[0].clicks, visits.daily[0].bot_clicks), (6, 3));
-        assert_eq!(visits.clicks, 6);
+        assert_eq!((visits.clicks, visits.unique_visitors), (6, 3));
         assert_eq!(referrers.top.len(), 3);
         assert_eq!(referrers.total, 6);
 
@@ -701,7 +770,10 @@ mod tests {
             .map(|d| (d.day, d.clicks, d.bot_clicks))
             .collect();
         assert_eq!(days, [(D, 6, 3), (D + DAY, 4, 1)]);
-        assert_eq!(visits.clicks, 10);
+        assert_eq!(
+            (visits.clicks, visits.bot_clicks, visits.unique_visitors),
+            (10, 4, 4)
+        );
         assert_eq!(referrers.total, 10);
         assert_eq!(referrers.top[0], ("d.example".to_owned(), 4));
     }
@@ -732,6 +804,10 @@ mod tests {
         }
         assert_eq!(fold_recent_days(&conn, D + DAY, 2).expect("a fold"), 0);
         assert_eq!(rows(&path, "chain_daily_clicks", D), 5);
+        let totals: i64 = conn
+            .query_row("SELECT count(*) FROM chain_visit_totals", [], |r| r.get(0))
+            .expect("a count");
+        assert_eq!(totals, 5);
     }
 
     /// A late visit folded into a day that has all the values it may keep counts past the cap,
