@@ -325,9 +325,10 @@ impl VisitWrites for SqliteTx<'_> {
             count_channel_visits(conn, c.channel_id, c.day, c.visits)?;
         }
         // Every day before the newest one counted is over. A late visit of one (counted
-        // before midnight, flushed after) is folded as soon as its row is written, into the
-        // day it belongs to: rows are folded in (day, chain) order, and the day's rows yet to
-        // be folded are of chains after it.
+        // before midnight, flushed after) whose chain's row of that day was folded already
+        // gets a row that sorts before the day's rows still waiting (rows are folded in
+        // (day, chain) order), so it is folded into its day by this very flush, unless an
+        // older day's rows are still waiting.
         let newest: Option<Timestamp> =
             conn.query_row("SELECT max(day) FROM chain_recent_days", [], |r| r.get(0))?;
         if let Some(newest) = newest {
@@ -415,22 +416,18 @@ fn write_recent_days(
             days[at].visitors = new_visitors.remove(&days[at].chain).unwrap_or(0);
         }
     }
-    // Visitors of a chain without a day in the batch (a batch always has the day of a
-    // person's visit; one that did not would still count) go with the batch's latest day.
-    if let Some(latest) = days.iter().map(|d| d.day).max() {
-        days.extend(
-            new_visitors
-                .into_iter()
-                .filter(|(_, visitors)| *visitors > 0)
-                .map(|(chain, visitors)| ChainDay {
-                    day: latest,
-                    chain,
-                    clicks: 0,
-                    bot_clicks: 0,
-                    visitors,
-                    breakdown: None,
-                }),
-        );
+    // Visitors of a chain without a day in the batch (a batch has the day of every person's
+    // visit; one that did not would still count) go straight to its totals.
+    let mut totals = conn.prepare_cached(
+        "INSERT INTO chain_visit_totals (chain_id, clicks, bot_clicks, unique_visitors)
+         VALUES (?1, 0, 0, ?2)
+         ON CONFLICT (chain_id) DO UPDATE
+         SET unique_visitors = unique_visitors + excluded.unique_visitors",
+    )?;
+    for (chain, visitors) in new_visitors {
+        if visitors > 0 {
+            totals.execute(params![chain, visitors])?;
+        }
     }
     days.sort_unstable_by_key(|d| (d.day, d.chain));
     for ChainDay {
@@ -808,6 +805,22 @@ mod tests {
             .query_row("SELECT count(*) FROM chain_visit_totals", [], |r| r.get(0))
             .expect("a count");
         assert_eq!(totals, 5);
+    }
+
+    /// A batch's visitors of a chain it has no day for (no batch the service makes) still
+    /// count.
+    #[tokio::test]
+    async fn visitors_without_a_day_still_count() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let store = SqliteStore::open(&dir.path().join("linkapi.db")).expect("the store");
+        let mut alone = (*batch("b1", &[1], D, 1, &[])).clone();
+        alone.visitors.push((ChainId(2), [9; 16]));
+        add(&store, Arc::new(alone)).await;
+        let (visits, _) = seen(&store, 2).await;
+        assert_eq!((visits.clicks, visits.unique_visitors), (0, 1));
+        assert!(visits.daily.is_empty());
+        let (visits, _) = seen(&store, 1).await;
+        assert_eq!((visits.clicks, visits.unique_visitors), (1, 1));
     }
 
     /// A late visit folded into a day that has all the values it may keep counts past the cap,
