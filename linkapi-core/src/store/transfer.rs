@@ -80,7 +80,7 @@ const SPANS_OF_ONE_DAY: &str = "INSERT INTO chain_breakdown_spans (chain_id, spa
 /// `sqlite::visits`), a chunk at a time, in one transaction of the source.
 fn fold_all_recent_days(sqlite: &mut rusqlite::Connection) -> Result<(), TransferError> {
     let tx = sqlite.transaction()?;
-    while super::sqlite::visits::fold_recent_days(&tx, Timestamp::MAX, 50_000)? > 0 {}
+    while super::sqlite::recent_days::fold_recent_days(&tx, Timestamp::MAX, 50_000)? > 0 {}
     tx.commit()?;
     Ok(())
 }

@@ -1,0 +1,602 @@
+//! Visits of recent days, kept apart from the chain-first counters until folded into them.
+//!
+//! A flush writes the days it counts into `chain_recent_days`, a row per day and chain with
+//! the day's clicks and breakdown, day first: a flush's chain-days sit next to each other
+//! there, where in the chain-first tables each sits beside its chain's history, so that a
+//! flush of visits spread over a million chains dirtied a page or more per chain-day in each
+//! of them. Once a flush counts a later day, earlier days' rows are folded into the
+//! chain-first tables (`chain_daily_clicks`, `chain_breakdown_days` and their spans) in
+//! (day, chain) order, [`FOLD_CHUNK`] rows a flush, each in the flush's transaction and gone
+//! from `chain_recent_days` once added. Reads add a chain's rows of the recent days they
+//! cover to what was folded. A late visit of a folded day gets a recent row of its own, folded
+//! in its turn by adding to the day. The totals (`chain_visit_totals`) are folded the same
+//! way: a recent row also counts its chain's new visitors, and a chain's totals are its
+//! totals row and its recent rows. Only the visitors themselves (`chain_visitors`), which
+//! decide whether a visitor is new, are written by every flush.
+
+use std::collections::BTreeMap;
+
+use rusqlite::{OptionalExtension, params};
+
+use super::all;
+use crate::model::{ChainId, MAX_BREAKDOWN_VALUES, Timestamp};
+use crate::store::breakdowns::{Packed, by_chain_day};
+use crate::store::visits::{BREAKDOWN_SPAN, span_of};
+use crate::store::{BreakdownVisits, DayVisits, StoreResult, VisitBatch};
+
+/// A chain's breakdown rows of the days from `?2` to `?3`.
+pub(super) const DAYS_BETWEEN: &str =
+    "SELECT data FROM chain_breakdown_days WHERE chain_id = ?1 AND day >= ?2 AND day < ?3";
+
+/// A chain's row of one recent day (`?1`): clicks, bot clicks, new visitors, breakdown.
+const RECENT_DAY: &str = "SELECT clicks, bot_clicks, visitors, data FROM chain_recent_days
+     WHERE day = ?1 AND chain_id = ?2";
+
+/// Rows of `chain_recent_days` folded into the chain-first tables with each flush, at most: a
+/// day of a million chains' rows takes 200 flushes, and no flush (nor a create queued behind
+/// it) waits for a whole day's fold.
+const FOLD_CHUNK: i64 = 5_000;
+
+/// The days from `from` to `to` that have recent rows, in order: a seek each.
+pub(super) fn recent_days(
+    c: &rusqlite::Connection,
+    from: Timestamp,
+    to: Timestamp,
+) -> StoreResult<Vec<Timestamp>> {
+    let mut next =
+        c.prepare_cached("SELECT min(day) FROM chain_recent_days WHERE day >= ?1 AND day < ?2")?;
+    let mut days = Vec::new();
+    let mut from = from;
+    while let Some(day) = next.query_row([from, to], |r| r.get::<_, Option<Timestamp>>(0))? {
+        days.push(day);
+        from = day + 1;
+    }
+    Ok(days)
+}
+
+/// A chain's row of a recent day: what has not been folded yet.
+pub(super) struct RecentDay {
+    pub(super) visits: DayVisits,
+    /// The chain's new visitors it counts.
+    pub(super) visitors: i64,
+    /// Its breakdown's `data`.
+    pub(super) breakdown: Option<String>,
+}
+
+/// A chain's rows of the recent days from `from` to `to`.
+pub(super) fn recent_rows(
+    c: &rusqlite::Connection,
+    chain: ChainId,
+    from: Timestamp,
+    to: Timestamp,
+) -> StoreResult<Vec<RecentDay>> {
+    let mut row = c.prepare_cached(RECENT_DAY)?;
+    let mut rows = Vec::new();
+    for day in recent_days(c, from, to)? {
+        let found = row
+            .query_row(params![day, chain.0], |r| {
+                Ok(RecentDay {
+                    visits: DayVisits {
+                        day,
+                        clicks: r.get(0)?,
+                        bot_clicks: r.get(1)?,
+                    },
+                    visitors: r.get(2)?,
+                    breakdown: r.get(3)?,
+                })
+            })
+            .optional()?;
+        rows.extend(found);
+    }
+    Ok(rows)
+}
+
+/// A chain-day of a batch, as `chain_recent_days` gets it.
+struct ChainDay<'a> {
+    day: Timestamp,
+    chain: i64,
+    clicks: i64,
+    bot_clicks: i64,
+    /// The chain's new visitors, on its latest day in the batch.
+    visitors: i64,
+    /// Its breakdown's visits, if it has any.
+    breakdown: Option<Vec<&'a BreakdownVisits>>,
+}
+
+/// Writes a batch's chain-days into `chain_recent_days`, in (day, chain) order: each
+/// one's clicks and bot clicks added to its row, its chain's `new_visitors` to the chain's
+/// latest day in the batch, and its breakdown, when it has one, read, added to (the day keeps
+/// to [`MAX_BREAKDOWN_VALUES`] values a dimension) and written back in the same statement.
+pub(super) fn write_recent_days(
+    conn: &rusqlite::Connection,
+    batch: &VisitBatch,
+    mut new_visitors: BTreeMap<i64, i64>,
+) -> StoreResult<()> {
+    let mut read =
+        conn.prepare_cached("SELECT data FROM chain_recent_days WHERE day = ?1 AND chain_id = ?2")?;
+    let mut write = conn.prepare_cached(
+        "INSERT INTO chain_recent_days (day, chain_id, clicks, bot_clicks, visitors, data)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+         ON CONFLICT (day, chain_id) DO UPDATE
+         SET clicks = clicks + excluded.clicks, bot_clicks = bot_clicks + excluded.bot_clicks,
+             visitors = visitors + excluded.visitors, data = coalesce(excluded.data, data)",
+    )?;
+    let mut breakdowns = by_chain_day(&batch.breakdowns);
+    let mut days: Vec<ChainDay<'_>> = batch
+        .daily
+        .iter()
+        .map(|d| ChainDay {
+            day: d.day,
+            chain: d.chain_id.0,
+            clicks: d.clicks,
+            bot_clicks: d.bot_clicks,
+            visitors: 0,
+            breakdown: breakdowns.remove(&(d.chain_id.0, d.day)),
+        })
+        .collect();
+    // A breakdown comes with its day's clicks; one that did not would still count.
+    days.extend(breakdowns.into_iter().map(|((chain, day), rows)| ChainDay {
+        day,
+        chain,
+        clicks: 0,
+        bot_clicks: 0,
+        visitors: 0,
+        breakdown: Some(rows),
+    }));
+    // A chain's new visitors go with its latest day: the chain's last in (chain, day) order.
+    days.sort_unstable_by_key(|d| (d.chain, d.day));
+    for at in 0..days.len() {
+        let last_of_chain = days
+            .get(at + 1)
+            .is_none_or(|next| next.chain != days[at].chain);
+        if last_of_chain {
+            days[at].visitors = new_visitors.remove(&days[at].chain).unwrap_or(0);
+        }
+    }
+    // Visitors of a chain without a day in the batch (a batch has the day of every person's
+    // visit; one that did not would still count) go straight to its totals.
+    let mut totals = conn.prepare_cached(
+        "INSERT INTO chain_visit_totals (chain_id, clicks, bot_clicks, unique_visitors)
+         VALUES (?1, 0, 0, ?2)
+         ON CONFLICT (chain_id) DO UPDATE
+         SET unique_visitors = unique_visitors + excluded.unique_visitors",
+    )?;
+    for (chain, visitors) in new_visitors {
+        if visitors > 0 {
+            totals.execute(params![chain, visitors])?;
+        }
+    }
+    days.sort_unstable_by_key(|d| (d.day, d.chain));
+    for ChainDay {
+        day,
+        chain,
+        clicks,
+        bot_clicks,
+        visitors,
+        breakdown,
+    } in days
+    {
+        let data = match breakdown {
+            Some(rows) => {
+                let stored: Option<String> = read
+                    .query_row(params![day, chain], |r| r.get(0))
+                    .optional()?
+                    .flatten();
+                let mut counts = Packed::decode(stored.as_deref())?;
+                counts.add_day(rows, MAX_BREAKDOWN_VALUES);
+                Some(counts.encode()?)
+            }
+            None => None,
+        };
+        write.execute(params![day, chain, clicks, bot_clicks, visitors, data])?;
+    }
+    Ok(())
+}
+
+/// Folds a chunk of the days that are over into the chain-first counters: every day before
+/// the newest one counted.
+pub(super) fn fold_closed_days(conn: &rusqlite::Connection) -> StoreResult<()> {
+    // Every day before the newest one counted is over. A late visit of one (counted
+    // before midnight, flushed after) whose chain's row of that day was folded already
+    // gets a row that sorts before the day's rows still waiting (rows are folded in
+    // (day, chain) order), so it is folded into its day by this very flush, unless an
+    // older day's rows are still waiting.
+    let newest: Option<Timestamp> =
+        conn.query_row("SELECT max(day) FROM chain_recent_days", [], |r| r.get(0))?;
+    if let Some(newest) = newest {
+        fold_recent_days(conn, newest, FOLD_CHUNK)?;
+    }
+    Ok(())
+}
+
+/// A row of `chain_recent_days`.
+struct ChainDayRow {
+    day: Timestamp,
+    chain: i64,
+    clicks: i64,
+    bot_clicks: i64,
+    visitors: i64,
+    data: Option<String>,
+}
+
+/// Folds up to `limit` rows of `chain_recent_days` of days before `before` into the
+/// chain-first tables, oldest day first and in chain order within a day (so that each
+/// table's pages are written one after another), and deletes them. Returns how many it
+/// folded.
+pub(in crate::store) fn fold_recent_days(
+    conn: &rusqlite::Connection,
+    before: Timestamp,
+    limit: i64,
+) -> StoreResult<usize> {
+    let rows = all(
+        conn,
+        "SELECT day, chain_id, clicks, bot_clicks, visitors, data FROM chain_recent_days
+         WHERE day < ?1 ORDER BY day, chain_id LIMIT ?2",
+        params![before, limit],
+        |row| {
+            Ok(ChainDayRow {
+                day: row.int(0)?,
+                chain: row.int(1)?,
+                clicks: row.int(2)?,
+                bot_clicks: row.int(3)?,
+                visitors: row.int(4)?,
+                data: row.opt_text(5)?,
+            })
+        },
+    )?;
+    if rows.is_empty() {
+        return Ok(0);
+    }
+    let mut daily = conn.prepare_cached(
+        "INSERT INTO chain_daily_clicks (chain_id, day, clicks, bot_clicks)
+         VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT (chain_id, day) DO UPDATE
+         SET clicks = clicks + excluded.clicks, bot_clicks = bot_clicks + excluded.bot_clicks",
+    )?;
+    let mut totals = conn.prepare_cached(
+        "INSERT INTO chain_visit_totals (chain_id, clicks, bot_clicks, unique_visitors)
+         VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT (chain_id) DO UPDATE
+         SET clicks = clicks + excluded.clicks,
+             bot_clicks = bot_clicks + excluded.bot_clicks,
+             unique_visitors = unique_visitors + excluded.unique_visitors",
+    )?;
+    let mut delete =
+        conn.prepare_cached("DELETE FROM chain_recent_days WHERE day = ?1 AND chain_id = ?2")?;
+    let mut breakdowns = BreakdownStatements::prepare(conn)?;
+    for row in &rows {
+        let (day, chain) = (row.day, row.chain);
+        // A row of a breakdown or visitors alone (no batch makes one) adds no day of visits.
+        if row.clicks != 0 || row.bot_clicks != 0 {
+            daily.execute(params![chain, day, row.clicks, row.bot_clicks])?;
+        }
+        if row.clicks != 0 || row.bot_clicks != 0 || row.visitors != 0 {
+            totals.execute(params![chain, row.clicks, row.bot_clicks, row.visitors])?;
+        }
+        if let Some(data) = &row.data {
+            breakdowns.add_day(chain, day, &Packed::decode(Some(data))?)?;
+        }
+        delete.execute(params![day, chain])?;
+    }
+    Ok(rows.len())
+}
+
+/// The statements that fold breakdowns into their days and spans, prepared once a fold: a
+/// fold adds to thousands of chain-days, and looking each statement up in the cache by its
+/// text cost more than running it.
+///
+/// A chain's span has a row only once two of its days have visits (docs/decisions.md,
+/// "Statistics"): until then the one day's row is the span's sum, and the reader takes it. A
+/// chain visited on one day of a span, the commonest case at a million chains, then costs
+/// its day's row alone: the span's read and write were a third of the writer's time under
+/// uniform traffic.
+struct BreakdownStatements<'c> {
+    read_span_days: rusqlite::CachedStatement<'c>,
+    write_day: rusqlite::CachedStatement<'c>,
+    read_span: rusqlite::CachedStatement<'c>,
+    read_days: rusqlite::CachedStatement<'c>,
+    write_span: rusqlite::CachedStatement<'c>,
+}
+
+impl<'c> BreakdownStatements<'c> {
+    fn prepare(conn: &'c rusqlite::Connection) -> StoreResult<Self> {
+        Ok(BreakdownStatements {
+            // Every day of the span, but only `?4`'s data: the others' are not decoded.
+            read_span_days: conn.prepare_cached(
+                "SELECT CASE WHEN day = ?4 THEN data END, day = ?4 FROM chain_breakdown_days
+                 WHERE chain_id = ?1 AND day >= ?2 AND day < ?3",
+            )?,
+            write_day: conn.prepare_cached(
+                "INSERT INTO chain_breakdown_days (chain_id, day, data) VALUES (?1, ?2, ?3)
+                 ON CONFLICT (chain_id, day) DO UPDATE SET data = excluded.data",
+            )?,
+            read_span: conn.prepare_cached(
+                "SELECT data FROM chain_breakdown_spans WHERE chain_id = ?1 AND span = ?2",
+            )?,
+            read_days: conn.prepare_cached(DAYS_BETWEEN)?,
+            write_span: conn.prepare_cached(
+                "INSERT INTO chain_breakdown_spans (chain_id, span, data) VALUES (?1, ?2, ?3)
+                 ON CONFLICT (chain_id, span) DO UPDATE SET data = excluded.data",
+            )?,
+        })
+    }
+
+    /// Adds one chain's visits of one day (every dimension's) to the day and, once the span
+    /// has another day, to its span. The writer is the only one, so reading the rows and
+    /// writing them back is exact.
+    fn add_day(&mut self, chain: i64, day: Timestamp, added: &Packed) -> StoreResult<()> {
+        let span = span_of(day);
+        let span_end = span + BREAKDOWN_SPAN;
+        let mut stored: Option<String> = None;
+        let mut other_days = false;
+        let mut days = self
+            .read_span_days
+            .query(params![chain, span, span_end, day])?;
+        while let Some(row) = days.next()? {
+            if row.get::<_, bool>(1)? {
+                stored = row.get(0)?;
+            } else {
+                other_days = true;
+            }
+        }
+        let mut counts = Packed::decode(stored.as_deref())?;
+        let gained = counts.add_to_day(added, MAX_BREAKDOWN_VALUES);
+        self.write_day
+            .execute(params![chain, day, counts.encode()?])?;
+        if !other_days {
+            return Ok(());
+        }
+        let stored: Option<String> = self
+            .read_span
+            .query_row(params![chain, span], |r| r.get(0))
+            .optional()?;
+        let sums = match stored {
+            Some(stored) => {
+                let mut sums = Packed::decode(Some(&stored))?;
+                sums.add(&gained);
+                sums
+            }
+            // The span's second day: its row starts as the sum of its days, this one's
+            // written above included.
+            None => {
+                let mut sums = Packed::default();
+                let mut days = self.read_days.query(params![chain, span, span_end])?;
+                while let Some(row) = days.next()? {
+                    sums.add(&Packed::decode(Some(&row.get::<_, String>(0)?))?);
+                }
+                sums
+            }
+        };
+        self.write_span
+            .execute(params![chain, span, sums.encode()?])?;
+        Ok(())
+    }
+}
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+    use std::sync::Arc;
+
+    use super::super::SqliteStore;
+    use super::fold_recent_days;
+    use crate::model::{ChainId, Dimension, MAX_BREAKDOWN_VALUES};
+    use crate::store::{
+        BreakdownCounts, BreakdownVisits, ChainVisits, DailyVisits, Store, VisitBatch, VisitStore,
+    };
+
+    const DAY: i64 = 86_400;
+    const D: i64 = 20_000 * DAY;
+
+    /// A batch of `clicks` people's visits (and one bot's) of each of `chains` on `day`, each
+    /// from one of `referrers` in turn, and a visitor new to each chain (one per batch id).
+    fn batch(
+        id: &str,
+        chains: &[i64],
+        day: i64,
+        clicks: i64,
+        referrers: &[&str],
+    ) -> Arc<VisitBatch> {
+        let mut breakdowns = Vec::new();
+        for &chain in chains {
+            for (i, referrer) in referrers.iter().enumerate() {
+                let share = clicks / referrers.len() as i64
+                    + i64::from((i as i64) < clicks % referrers.len() as i64);
+                breakdowns.push(BreakdownVisits {
+                    chain_id: ChainId(chain),
+                    dimension: Dimension::Referrers,
+                    day,
+                    value: Some(Arc::from(*referrer)),
+                    clicks: share,
+                });
+            }
+        }
+        Arc::new(VisitBatch {
+            id: id.to_owned(),
+            daily: chains
+                .iter()
+                .map(|&chain| DailyVisits {
+                    chain_id: ChainId(chain),
+                    day,
+                    clicks,
+                    bot_clicks: 1,
+                })
+                .collect(),
+            visitors: chains
+                .iter()
+                .map(|&chain| (ChainId(chain), [id.as_bytes()[id.len() - 1]; 16]))
+                .collect(),
+            breakdowns,
+            ..VisitBatch::default()
+        })
+    }
+
+    async fn add(store: &SqliteStore, batch: Arc<VisitBatch>) {
+        assert!(store.add_visits(batch, D, 0).await.expect("the batch"));
+    }
+
+    /// Rows of `table` for `day`.
+    fn rows(path: &Path, table: &str, day: i64) -> i64 {
+        let conn = rusqlite::Connection::open(path).expect("a connection");
+        conn.query_row(
+            &format!("SELECT count(*) FROM {table} WHERE day = ?1"),
+            [day],
+            |r| r.get(0),
+        )
+        .expect("a count")
+    }
+
+    /// What a chain's statistics say over the three days from `D - DAY`.
+    async fn seen(store: &SqliteStore, chain: i64) -> (ChainVisits, BreakdownCounts) {
+        let chain = ChainId(chain);
+        let visits = store.chain_visits(chain, D - DAY, D + 2 * DAY).await;
+        let referrers = store
+            .breakdown(chain, Dimension::Referrers, D - DAY, D + 2 * DAY, 200)
+            .await;
+        (visits.expect("visits"), referrers.expect("referrers"))
+    }
+
+    /// A day's rows wait apart until a later day is counted, then move into the chain-first
+    /// counters, and the statistics read the same before and after.
+    #[tokio::test]
+    async fn a_day_is_folded_once_a_later_one_is_counted() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let path = dir.path().join("linkapi.db");
+        let store = SqliteStore::open(&path).expect("the store");
+        add(&store, batch("b1", &[1], D, 3, &["a.example", "b.example"])).await;
+        add(&store, batch("b2", &[1], D, 1, &["a.example"])).await;
+        let before = seen(&store, 1).await;
+        assert_eq!(before.0.daily.len(), 1);
+        assert_eq!(
+            (before.0.daily[0].clicks, before.0.daily[0].bot_clicks),
+            (4, 2)
+        );
+        assert_eq!((before.0.clicks, before.0.unique_visitors), (4, 2));
+        assert_eq!(
+            before.1.top,
+            vec![("a.example".to_owned(), 3), ("b.example".to_owned(), 1)]
+        );
+        assert_eq!(
+            (
+                rows(&path, "chain_recent_days", D),
+                rows(&path, "chain_daily_clicks", D)
+            ),
+            (1, 0)
+        );
+
+        add(&store, batch("b3", &[2], D + DAY, 1, &["c.example"])).await;
+        assert_eq!(
+            (
+                rows(&path, "chain_recent_days", D),
+                rows(&path, "chain_daily_clicks", D)
+            ),
+            (0, 1)
+        );
+        assert_eq!(rows(&path, "chain_breakdown_days", D), 1);
+        assert_eq!(rows(&path, "chain_recent_days", D + DAY), 1);
+        assert_eq!(seen(&store, 1).await, before);
+
+        // A late visit of the folded day is folded into it at once.
+        add(&store, batch("b4", &[1], D, 2, &["c.example"])).await;
+        assert_eq!(
+            (
+                rows(&path, "chain_recent_days", D),
+                rows(&path, "chain_daily_clicks", D)
+            ),
+            (0, 1)
+        );
+        let (visits, referrers) = seen(&store, 1).await;
+        assert_eq!((visits.daily[0].clicks, visits.daily[0].bot_clicks), (6, 3));
+        assert_eq!((visits.clicks, visits.unique_visitors), (6, 3));
+        assert_eq!(referrers.top.len(), 3);
+        assert_eq!(referrers.total, 6);
+
+        // A folded day and a recent one read together.
+        add(&store, batch("b5", &[1], D + DAY, 4, &["d.example"])).await;
+        let (visits, referrers) = seen(&store, 1).await;
+        let days: Vec<(i64, i64, i64)> = visits
+            .daily
+            .iter()
+            .map(|d| (d.day, d.clicks, d.bot_clicks))
+            .collect();
+        assert_eq!(days, [(D, 6, 3), (D + DAY, 4, 1)]);
+        assert_eq!(
+            (visits.clicks, visits.bot_clicks, visits.unique_visitors),
+            (10, 4, 4)
+        );
+        assert_eq!(referrers.total, 10);
+        assert_eq!(referrers.top[0], ("d.example".to_owned(), 4));
+    }
+
+    /// A day's rows are folded a chunk at a time; between chunks, every chain reads the same.
+    #[tokio::test]
+    async fn a_day_is_folded_a_chunk_at_a_time() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let path = dir.path().join("linkapi.db");
+        let store = SqliteStore::open(&path).expect("the store");
+        let chains = [3, 5, 8, 13, 21];
+        add(
+            &store,
+            batch("b1", &chains, D, 2, &["a.example", "b.example"]),
+        )
+        .await;
+        let mut before = Vec::new();
+        for chain in chains {
+            before.push(seen(&store, chain).await);
+        }
+        let conn = rusqlite::Connection::open(&path).expect("a connection");
+        for (folded, left) in [(2, 3), (2, 1), (1, 0)] {
+            assert_eq!(fold_recent_days(&conn, D + DAY, 2).expect("a fold"), folded);
+            assert_eq!(rows(&path, "chain_recent_days", D), left);
+            for (chain, before) in chains.iter().zip(&before) {
+                assert_eq!(&seen(&store, *chain).await, before, "chain {chain}");
+            }
+        }
+        assert_eq!(fold_recent_days(&conn, D + DAY, 2).expect("a fold"), 0);
+        assert_eq!(rows(&path, "chain_daily_clicks", D), 5);
+        let totals: i64 = conn
+            .query_row("SELECT count(*) FROM chain_visit_totals", [], |r| r.get(0))
+            .expect("a count");
+        assert_eq!(totals, 5);
+    }
+
+    /// A batch's visitors of a chain it has no day for (no batch the service makes) still
+    /// count.
+    #[tokio::test]
+    async fn visitors_without_a_day_still_count() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let store = SqliteStore::open(&dir.path().join("linkapi.db")).expect("the store");
+        let mut alone = (*batch("b1", &[1], D, 1, &[])).clone();
+        alone.visitors.push((ChainId(2), [9; 16]));
+        add(&store, Arc::new(alone)).await;
+        let (visits, _) = seen(&store, 2).await;
+        assert_eq!((visits.clicks, visits.unique_visitors), (0, 1));
+        assert!(visits.daily.is_empty());
+        let (visits, _) = seen(&store, 1).await;
+        assert_eq!((visits.clicks, visits.unique_visitors), (1, 1));
+    }
+
+    /// A late visit folded into a day that has all the values it may keep counts past the cap,
+    /// as it would have had it come in time.
+    #[tokio::test]
+    async fn a_late_visit_keeps_to_its_days_cap() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let path = dir.path().join("linkapi.db");
+        let store = SqliteStore::open(&path).expect("the store");
+        let values: Vec<String> = (0..MAX_BREAKDOWN_VALUES)
+            .map(|i| format!("r{i:03}.example"))
+            .collect();
+        let values: Vec<&str> = values.iter().map(String::as_str).collect();
+        add(&store, batch("b1", &[1], D, MAX_BREAKDOWN_VALUES, &values)).await;
+        add(&store, batch("b2", &[2], D + DAY, 1, &["a.example"])).await;
+        assert_eq!(rows(&path, "chain_recent_days", D), 0);
+        add(
+            &store,
+            batch("b3", &[1], D, 2, &["late.example", "r000.example"]),
+        )
+        .await;
+        let (_, referrers) = seen(&store, 1).await;
+        assert_eq!(referrers.top.len(), MAX_BREAKDOWN_VALUES as usize);
+        assert_eq!(referrers.top[0], ("r000.example".to_owned(), 2));
+        assert_eq!(referrers.past_cap, 1);
+    }
+}
