@@ -6,9 +6,9 @@
 //! quarter of the memory bound; [`VisitCounter::pace`]). Pending counts are kept per
 //! (chain, day) and the visitors seen per chain, so memory grows with distinct chains and
 //! visitors, not with visits. At least once per flush interval (and on graceful shutdown)
-//! the flusher seals what is pending into a [`VisitBatch`] and writes it in one transaction. A batch is written at most once: it
-//! carries an id the store remembers, so retrying one whose commit answer was lost adds
-//! nothing. While the store is unavailable the sealed batch is retried every interval and new
+//! the flusher seals what is pending into a [`VisitBatch`] and writes it in one
+//! transaction. A batch is written at most once: it carries an id the store remembers, so
+//! retrying one whose commit answer was lost adds nothing. While the store is unavailable the sealed batch is retried every interval and new
 //! visits keep merging into the pending counts.
 //!
 //! Under load the flusher writes less often, so that writing takes about a tenth of its time

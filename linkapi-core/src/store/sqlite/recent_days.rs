@@ -32,6 +32,15 @@ pub(super) const DAYS_BETWEEN: &str =
 const RECENT_DAY: &str = "SELECT clicks, bot_clicks, visitors, data FROM chain_recent_days
      WHERE day = ?1 AND chain_id = ?2";
 
+/// Adds clicks, bot clicks and new visitors (`?2` to `?4`) to a chain's (`?1`) totals.
+const ADD_TO_TOTALS: &str =
+    "INSERT INTO chain_visit_totals (chain_id, clicks, bot_clicks, unique_visitors)
+     VALUES (?1, ?2, ?3, ?4)
+     ON CONFLICT (chain_id) DO UPDATE
+     SET clicks = clicks + excluded.clicks,
+         bot_clicks = bot_clicks + excluded.bot_clicks,
+         unique_visitors = unique_visitors + excluded.unique_visitors";
+
 /// Rows of `chain_recent_days` folded into the chain-first tables with each flush, at most: a
 /// day of a million chains' rows takes 200 flushes, and no flush (nor a create queued behind
 /// it) waits for a whole day's fold.
@@ -143,30 +152,19 @@ pub(super) fn write_recent_days(
         visitors: 0,
         breakdown: Some(rows),
     }));
-    // A chain's new visitors go with its latest day: the chain's last in (chain, day) order.
-    days.sort_unstable_by_key(|d| (d.chain, d.day));
-    for at in 0..days.len() {
-        let last_of_chain = days
-            .get(at + 1)
-            .is_none_or(|next| next.chain != days[at].chain);
-        if last_of_chain {
-            days[at].visitors = new_visitors.remove(&days[at].chain).unwrap_or(0);
-        }
+    days.sort_unstable_by_key(|d| (d.day, d.chain));
+    // A chain's new visitors go with its latest day: met first walking back from the end.
+    for day in days.iter_mut().rev() {
+        day.visitors = new_visitors.remove(&day.chain).unwrap_or(0);
     }
     // Visitors of a chain without a day in the batch (a batch has the day of every person's
     // visit; one that did not would still count) go straight to its totals.
-    let mut totals = conn.prepare_cached(
-        "INSERT INTO chain_visit_totals (chain_id, clicks, bot_clicks, unique_visitors)
-         VALUES (?1, 0, 0, ?2)
-         ON CONFLICT (chain_id) DO UPDATE
-         SET unique_visitors = unique_visitors + excluded.unique_visitors",
-    )?;
+    let mut totals = conn.prepare_cached(ADD_TO_TOTALS)?;
     for (chain, visitors) in new_visitors {
         if visitors > 0 {
-            totals.execute(params![chain, visitors])?;
+            totals.execute(params![chain, 0, 0, visitors])?;
         }
     }
-    days.sort_unstable_by_key(|d| (d.day, d.chain));
     for ChainDay {
         day,
         chain,
@@ -253,14 +251,7 @@ pub(in crate::store) fn fold_recent_days(
          ON CONFLICT (chain_id, day) DO UPDATE
          SET clicks = clicks + excluded.clicks, bot_clicks = bot_clicks + excluded.bot_clicks",
     )?;
-    let mut totals = conn.prepare_cached(
-        "INSERT INTO chain_visit_totals (chain_id, clicks, bot_clicks, unique_visitors)
-         VALUES (?1, ?2, ?3, ?4)
-         ON CONFLICT (chain_id) DO UPDATE
-         SET clicks = clicks + excluded.clicks,
-             bot_clicks = bot_clicks + excluded.bot_clicks,
-             unique_visitors = unique_visitors + excluded.unique_visitors",
-    )?;
+    let mut totals = conn.prepare_cached(ADD_TO_TOTALS)?;
     let mut delete =
         conn.prepare_cached("DELETE FROM chain_recent_days WHERE day = ?1 AND chain_id = ?2")?;
     let mut breakdowns = BreakdownStatements::prepare(conn)?;
