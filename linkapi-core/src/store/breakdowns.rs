@@ -63,6 +63,19 @@ impl Packed {
         Ok(packed)
     }
 
+    /// Its visits: dimension, value (`None` past the cap), clicks, in (dimension, value)
+    /// order.
+    pub(crate) fn entries(&self) -> impl Iterator<Item = (i64, Option<&Arc<str>>, i64)> {
+        self.entries
+            .iter()
+            .map(|((dimension, value), clicks)| (*dimension, value.as_ref(), *clicks))
+    }
+
+    /// Adds `clicks` visits of `value` of `dimension`, with no cap (visits already kept).
+    pub(crate) fn add_entry(&mut self, dimension: i64, value: Option<Arc<str>>, clicks: i64) {
+        *self.entries.entry((dimension, value)).or_default() += clicks;
+    }
+
     /// What the `data` column holds.
     pub(crate) fn encode(&self) -> StoreResult<String> {
         let triples: Vec<(i64, Option<&str>, i64)> = self

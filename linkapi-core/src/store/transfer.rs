@@ -64,8 +64,9 @@ pub const TABLES: &[&str] = &[
 const TARGET_ONLY: &[&str] = &["linkapi_instances", "linkapi_migrations"];
 
 /// SQLite's visits of recent days, kept apart until folded into the chain-first counters:
-/// folded whole before the copy begins, so it is copied empty, that is, not at all.
-const SOURCE_ONLY: &[&str] = &["chain_recent_days"];
+/// folded whole before the copy begins, so it is copied empty, that is, not at all; and the
+/// numbers their breakdowns name values by, which nothing folded uses.
+const SOURCE_ONLY: &[&str] = &["chain_recent_days", "breakdown_values"];
 
 /// Gives each span of one day its row, the day's sum, once the copy is verified: SQLite writes
 /// a chain's span once it has two days and reads a span without a row from its one day,

@@ -37,6 +37,7 @@ pub mod snapshot;
 mod templates;
 mod uploads;
 mod users;
+mod value_numbers;
 mod visits;
 mod webhooks;
 mod workchat;

@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 
 use rusqlite::{OptionalExtension, params};
 
-use super::all;
+use super::value_numbers::{RecentData, ValueNumbers};
 use crate::model::{ChainId, MAX_BREAKDOWN_VALUES, Timestamp};
 use crate::store::breakdowns::{Packed, by_chain_day};
 use crate::store::visits::{BREAKDOWN_SPAN, span_of};
@@ -69,7 +69,7 @@ pub(super) struct RecentDay {
     /// The chain's new visitors it counts.
     pub(super) visitors: i64,
     /// Its breakdown's `data`.
-    pub(super) breakdown: Option<String>,
+    pub(super) breakdown: Option<RecentData>,
 }
 
 /// A chain's rows of the recent days from `from` to `to`.
@@ -130,6 +130,7 @@ pub(super) fn write_recent_days(
          SET clicks = clicks + excluded.clicks, bot_clicks = bot_clicks + excluded.bot_clicks,
              visitors = visitors + excluded.visitors, data = coalesce(excluded.data, data)",
     )?;
+    let mut numbers = ValueNumbers::new(conn);
     let mut breakdowns = by_chain_day(&batch.breakdowns);
     let mut days: Vec<ChainDay<'_>> = batch
         .daily
@@ -176,13 +177,16 @@ pub(super) fn write_recent_days(
     {
         let data = match breakdown {
             Some(rows) => {
-                let stored: Option<String> = read
+                let stored: Option<RecentData> = read
                     .query_row(params![day, chain], |r| r.get(0))
                     .optional()?
                     .flatten();
-                let mut counts = Packed::decode(stored.as_deref())?;
+                let mut counts = match &stored {
+                    Some(stored) => numbers.decode(stored)?,
+                    None => Packed::default(),
+                };
                 counts.add_day(rows, MAX_BREAKDOWN_VALUES);
-                Some(counts.encode()?)
+                Some(numbers.encode(&counts)?)
             }
             None => None,
         };
@@ -214,7 +218,7 @@ struct ChainDayRow {
     clicks: i64,
     bot_clicks: i64,
     visitors: i64,
-    data: Option<String>,
+    data: Option<RecentData>,
 }
 
 /// Folds up to `limit` rows of `chain_recent_days` of days before `before` into the
@@ -226,22 +230,22 @@ pub(in crate::store) fn fold_recent_days(
     before: Timestamp,
     limit: i64,
 ) -> StoreResult<usize> {
-    let rows = all(
-        conn,
-        "SELECT day, chain_id, clicks, bot_clicks, visitors, data FROM chain_recent_days
-         WHERE day < ?1 ORDER BY day, chain_id LIMIT ?2",
-        params![before, limit],
-        |row| {
+    let rows = conn
+        .prepare_cached(
+            "SELECT day, chain_id, clicks, bot_clicks, visitors, data FROM chain_recent_days
+             WHERE day < ?1 ORDER BY day, chain_id LIMIT ?2",
+        )?
+        .query_map(params![before, limit], |row| {
             Ok(ChainDayRow {
-                day: row.int(0)?,
-                chain: row.int(1)?,
-                clicks: row.int(2)?,
-                bot_clicks: row.int(3)?,
-                visitors: row.int(4)?,
-                data: row.opt_text(5)?,
+                day: row.get(0)?,
+                chain: row.get(1)?,
+                clicks: row.get(2)?,
+                bot_clicks: row.get(3)?,
+                visitors: row.get(4)?,
+                data: row.get(5)?,
             })
-        },
-    )?;
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
     if rows.is_empty() {
         return Ok(0);
     }
@@ -255,6 +259,7 @@ pub(in crate::store) fn fold_recent_days(
     let mut delete =
         conn.prepare_cached("DELETE FROM chain_recent_days WHERE day = ?1 AND chain_id = ?2")?;
     let mut breakdowns = BreakdownStatements::prepare(conn)?;
+    let mut numbers = ValueNumbers::new(conn);
     for row in &rows {
         let (day, chain) = (row.day, row.chain);
         // A row of a breakdown or visitors alone (no batch makes one) adds no day of visits.
@@ -265,7 +270,7 @@ pub(in crate::store) fn fold_recent_days(
             totals.execute(params![chain, row.clicks, row.bot_clicks, row.visitors])?;
         }
         if let Some(data) = &row.data {
-            breakdowns.add_day(chain, day, &Packed::decode(Some(data))?)?;
+            breakdowns.add_day(chain, day, &numbers.decode(data)?)?;
         }
         delete.execute(params![day, chain])?;
     }
@@ -564,6 +569,51 @@ mod tests {
         assert!(visits.daily.is_empty());
         let (visits, _) = seen(&store, 1).await;
         assert_eq!((visits.clicks, visits.unique_visitors), (1, 1));
+    }
+
+    /// A row written before values had numbers (its `data` JSON) reads as it did, takes more
+    /// visits (numbered from then on) and folds.
+    #[tokio::test]
+    async fn a_row_of_json_from_before_numbers_reads_merges_and_folds() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let path = dir.path().join("linkapi.db");
+        let store = SqliteStore::open(&path).expect("the store");
+        let conn = rusqlite::Connection::open(&path).expect("a connection");
+        let data_type = |conn: &rusqlite::Connection| -> String {
+            conn.query_row(
+                "SELECT typeof(data) FROM chain_recent_days WHERE chain_id = 1",
+                [],
+                |r| r.get(0),
+            )
+            .expect("a row")
+        };
+        conn.execute(
+            "INSERT INTO chain_recent_days (day, chain_id, clicks, bot_clicks, visitors, data)
+             VALUES (?1, 1, 3, 0, 1, '[[1,\"a.example\",2],[1,\"b.example\",1]]')",
+            [D],
+        )
+        .expect("a row as schema 17 wrote it");
+        let (visits, referrers) = seen(&store, 1).await;
+        assert_eq!((visits.clicks, visits.unique_visitors), (3, 1));
+        assert_eq!(referrers.top[0], ("a.example".to_owned(), 2));
+        assert_eq!(data_type(&conn), "text");
+
+        add(&store, batch("b1", &[1], D, 2, &["b.example", "c.example"])).await;
+        assert_eq!(data_type(&conn), "blob");
+        let (visits, referrers) = seen(&store, 1).await;
+        assert_eq!((visits.clicks, visits.unique_visitors), (5, 2));
+        assert_eq!(
+            referrers.top,
+            vec![
+                ("a.example".to_owned(), 2),
+                ("b.example".to_owned(), 2),
+                ("c.example".to_owned(), 1)
+            ]
+        );
+        let before = seen(&store, 1).await;
+        add(&store, batch("b2", &[2], D + DAY, 1, &["d.example"])).await;
+        assert_eq!(rows(&path, "chain_recent_days", D), 0);
+        assert_eq!(seen(&store, 1).await, before);
     }
 
     /// A late visit folded into a day that has all the values it may keep counts past the cap,

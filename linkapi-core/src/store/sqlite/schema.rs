@@ -536,6 +536,16 @@ CREATE TABLE chain_recent_days (
     PRIMARY KEY (day, chain_id)
 ) WITHOUT ROWID;
 "#,
+    // 18: breakdown values by number, which rows of recent days name them by (see
+    // `sqlite::value_numbers`).
+    r#"
+CREATE TABLE breakdown_values (
+    id        INTEGER PRIMARY KEY,
+    dimension INTEGER NOT NULL,
+    value     TEXT    NOT NULL,
+    UNIQUE (dimension, value)
+);
+"#,
 ];
 
 /// The migration that dropped the counters' foreign keys (see `tests`).

@@ -11,6 +11,7 @@ use super::channels::count_channel_visits;
 use super::recent_days::{
     DAYS_BETWEEN, RecentDay, fold_closed_days, recent_days, recent_rows, write_recent_days,
 };
+use super::value_numbers::ValueNumbers;
 use super::{SqliteStore, SqliteTx, all, one};
 use crate::model::{ChainId, Dimension, PageViews, Timestamp, UserId};
 use crate::store::breakdowns::breakdown_of;
@@ -179,8 +180,12 @@ impl VisitStore for SqliteStore {
                 )?);
             }
             rows.extend(spans.into_iter().map(|(_, data)| data));
-            let recent = recent_rows(c, chain, from, to)?;
-            rows.extend(recent.into_iter().filter_map(|row| row.breakdown));
+            let mut numbers = ValueNumbers::new(c);
+            for row in recent_rows(c, chain, from, to)? {
+                if let Some(data) = &row.breakdown {
+                    rows.push(numbers.decode(data)?.encode()?);
+                }
+            }
             breakdown_of(rows, dimension.code(), limit)
         })
         .await

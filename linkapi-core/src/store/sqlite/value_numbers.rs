@@ -1,0 +1,297 @@
+//! Breakdown values by number, for the rows of recent days (`recent_days`).
+//!
+//! A recent row's breakdown names each value by its number in `breakdown_values` rather than
+//! spelling it out. *Why:* a flush of visits spread over a million chains rewrites rows all
+//! over the day's part of `chain_recent_days`, and what it costs is the pages those rows sit
+//! on: read, changed, logged and copied back. The JSON triples of a typical visit's breakdown
+//! (`[[1,"direct",15],[2,"desktop",15],…]`) were 66 of a row's ~90 bytes; numbered they are
+//! about 10, and a day of a million chains' rows fits in a third of the pages
+//! (docs/decisions.md, "Statistics").
+//!
+//! The folded tables (`chain_breakdown_days`, spans) keep their JSON, which both databases
+//! read and write; numbers live in SQLite only, and `migrate` folds every recent row first.
+//!
+//! A numbered `data` is a BLOB: for each (dimension, value, clicks) of the row, a varint key
+//! and a varint count, the key being the value's number times two, or, for the visits past
+//! the day's cap of values, the dimension times two plus one. A TEXT `data` is the JSON a
+//! row had before numbers (schema 17); such a row is still read, and numbered once written
+//! again.
+//!
+//! Numbers are looked up and given within the transaction that uses them and remembered for
+//! that transaction only: a number given in a transaction that then rolled back names
+//! nothing, so no number outlives the connection's view of the table.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSqlOutput, ValueRef};
+use rusqlite::{CachedStatement, Connection, OptionalExtension, ToSql, params};
+
+use crate::store::breakdowns::Packed;
+use crate::store::{StoreError, StoreResult};
+
+/// A recent row's breakdown as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum RecentData {
+    /// JSON triples, as rows were written before numbers.
+    Json(String),
+    /// Numbered (see the module's documentation).
+    Numbered(Vec<u8>),
+}
+
+impl FromSql for RecentData {
+    fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
+        match value {
+            ValueRef::Text(text) => std::str::from_utf8(text)
+                .map(|text| RecentData::Json(text.to_owned()))
+                .map_err(|e| FromSqlError::Other(Box::new(e))),
+            ValueRef::Blob(bytes) => Ok(RecentData::Numbered(bytes.to_vec())),
+            _ => Err(FromSqlError::InvalidType),
+        }
+    }
+}
+
+impl ToSql for RecentData {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(match self {
+            RecentData::Json(text) => ToSqlOutput::from(text.as_str()),
+            RecentData::Numbered(bytes) => ToSqlOutput::from(bytes.as_slice()),
+        })
+    }
+}
+
+/// A `data` that does not decode.
+#[derive(Debug, thiserror::Error)]
+#[error("a recent row's breakdown is malformed: {0}")]
+struct Malformed(&'static str);
+
+fn malformed(why: &'static str) -> StoreError {
+    StoreError::backend(Malformed(why))
+}
+
+/// Values by number and numbers by value, as far as one transaction (or read) has met them.
+pub(super) struct ValueNumbers<'c> {
+    conn: &'c Connection,
+    names: HashMap<u64, (i64, Arc<str>)>,
+    numbers: HashMap<(i64, Arc<str>), u64>,
+}
+
+impl<'c> ValueNumbers<'c> {
+    pub(super) fn new(conn: &'c Connection) -> Self {
+        ValueNumbers {
+            conn,
+            names: HashMap::new(),
+            numbers: HashMap::new(),
+        }
+    }
+
+    fn statement(&self, sql: &str) -> StoreResult<CachedStatement<'c>> {
+        Ok(self.conn.prepare_cached(sql)?)
+    }
+
+    /// The (dimension, value) numbered `number`.
+    fn name(&mut self, number: u64) -> StoreResult<(i64, Arc<str>)> {
+        if let Some(name) = self.names.get(&number) {
+            return Ok(name.clone());
+        }
+        let id = i64::try_from(number).map_err(|_| malformed("a number out of range"))?;
+        let (dimension, value): (i64, String) = self
+            .statement("SELECT dimension, value FROM breakdown_values WHERE id = ?1")?
+            .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()?
+            .ok_or_else(|| malformed("a number no value has"))?;
+        let name = (dimension, Arc::<str>::from(value));
+        self.remember(number, name.clone());
+        Ok(name)
+    }
+
+    /// The number of `value` of `dimension`, given now if it has none. Writers only.
+    fn number(&mut self, dimension: i64, value: &Arc<str>) -> StoreResult<u64> {
+        if let Some(number) = self.numbers.get(&(dimension, value.clone())) {
+            return Ok(*number);
+        }
+        let found: Option<i64> = self
+            .statement("SELECT id FROM breakdown_values WHERE dimension = ?1 AND value = ?2")?
+            .query_row(params![dimension, value.as_ref()], |r| r.get(0))
+            .optional()?;
+        let id = match found {
+            Some(id) => id,
+            None => self
+                .statement(
+                    "INSERT INTO breakdown_values (dimension, value) VALUES (?1, ?2) RETURNING id",
+                )?
+                .query_row(params![dimension, value.as_ref()], |r| r.get(0))?,
+        };
+        let number = u64::try_from(id).map_err(|_| malformed("a negative number"))?;
+        self.remember(number, (dimension, value.clone()));
+        Ok(number)
+    }
+
+    fn remember(&mut self, number: u64, name: (i64, Arc<str>)) {
+        self.numbers.insert(name.clone(), number);
+        self.names.insert(number, name);
+    }
+
+    /// What a stored `data` holds.
+    pub(super) fn decode(&mut self, data: &RecentData) -> StoreResult<Packed> {
+        let bytes = match data {
+            RecentData::Json(text) => return Packed::decode(Some(text)),
+            RecentData::Numbered(bytes) => bytes,
+        };
+        let mut packed = Packed::default();
+        let mut rest = bytes.as_slice();
+        while !rest.is_empty() {
+            let key = read_varint(&mut rest)?;
+            let clicks = i64::try_from(read_varint(&mut rest)?)
+                .map_err(|_| malformed("a count out of range"))?;
+            if key & 1 == 1 {
+                let dimension =
+                    i64::try_from(key >> 1).map_err(|_| malformed("a dimension out of range"))?;
+                packed.add_entry(dimension, None, clicks);
+            } else {
+                let (dimension, value) = self.name(key >> 1)?;
+                packed.add_entry(dimension, Some(value), clicks);
+            }
+        }
+        Ok(packed)
+    }
+
+    /// `packed` numbered, its values given numbers as needed. Writers only.
+    pub(super) fn encode(&mut self, packed: &Packed) -> StoreResult<RecentData> {
+        let mut bytes = Vec::new();
+        for (dimension, value, clicks) in packed.entries() {
+            let key = match value {
+                Some(value) => self.number(dimension, value)? << 1,
+                None => {
+                    (u64::try_from(dimension).map_err(|_| malformed("a negative dimension"))? << 1)
+                        | 1
+                }
+            };
+            write_varint(&mut bytes, key);
+            let clicks = u64::try_from(clicks).map_err(|_| malformed("a negative count"))?;
+            write_varint(&mut bytes, clicks);
+        }
+        Ok(RecentData::Numbered(bytes))
+    }
+}
+
+/// LEB128: seven bits a byte, low first, the high bit set on every byte but the last.
+fn write_varint(out: &mut Vec<u8>, mut n: u64) {
+    while n >= 0x80 {
+        out.push((n as u8) | 0x80);
+        n >>= 7;
+    }
+    out.push(n as u8);
+}
+
+fn read_varint(bytes: &mut &[u8]) -> StoreResult<u64> {
+    let mut n: u64 = 0;
+    for shift in (0..64).step_by(7) {
+        let (&byte, rest) = bytes
+            .split_first()
+            .ok_or_else(|| malformed("a number cut short"))?;
+        *bytes = rest;
+        n |= u64::from(byte & 0x7f) << shift;
+        if byte & 0x80 == 0 {
+            return Ok(n);
+        }
+    }
+    Err(malformed("a number too long"))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use rusqlite::Connection;
+
+    use super::{RecentData, ValueNumbers, read_varint, write_varint};
+    use crate::model::{Dimension, MAX_BREAKDOWN_VALUES};
+    use crate::store::BreakdownVisits;
+    use crate::store::breakdowns::Packed;
+
+    /// A database with the schema's `breakdown_values`.
+    fn table() -> Connection {
+        let mut conn = Connection::open_in_memory().expect("a database");
+        super::super::schema::migrate(&mut conn).expect("the schema");
+        conn
+    }
+
+    fn visits(dimension: Dimension, value: &str, clicks: i64) -> BreakdownVisits {
+        BreakdownVisits {
+            chain_id: crate::model::ChainId(1),
+            dimension,
+            day: 0,
+            value: Some(Arc::from(value)),
+            clicks,
+        }
+    }
+
+    #[test]
+    fn varints_round_trip_at_every_length() {
+        for n in [
+            0,
+            1,
+            127,
+            128,
+            300,
+            16_383,
+            16_384,
+            u64::from(u32::MAX),
+            u64::MAX,
+        ] {
+            let mut bytes = Vec::new();
+            write_varint(&mut bytes, n);
+            let mut rest = bytes.as_slice();
+            assert_eq!(read_varint(&mut rest).expect("a number"), n);
+            assert!(rest.is_empty());
+        }
+        let mut cut: &[u8] = &[0x80, 0x80];
+        assert!(read_varint(&mut cut).is_err());
+    }
+
+    #[test]
+    fn a_breakdown_is_numbered_small_and_read_back_the_same() {
+        let conn = table();
+        let mut day = Packed::default();
+        day.add_day(
+            &[
+                visits(Dimension::Referrers, "direct", 15),
+                visits(Dimension::Devices, "desktop", 15),
+                visits(Dimension::Os, "Linux", 15),
+                visits(Dimension::Browsers, "Firefox", 15),
+            ],
+            MAX_BREAKDOWN_VALUES,
+        );
+        // Past the cap: a value of no name.
+        day.add_day(&[visits(Dimension::Referrers, "b.example", 3)], 1);
+        let mut numbers = ValueNumbers::new(&conn);
+        let stored = numbers.encode(&day).expect("numbered");
+        let RecentData::Numbered(bytes) = &stored else {
+            panic!("not numbered: {stored:?}");
+        };
+        assert_eq!(bytes.len(), 10, "{bytes:?}");
+        assert!(day.encode().expect("JSON").len() > 70);
+        // Another transaction reads it from the table alone.
+        let mut fresh = ValueNumbers::new(&conn);
+        assert_eq!(fresh.decode(&stored).expect("read back"), day);
+        // The same values keep their numbers.
+        assert_eq!(fresh.encode(&day).expect("numbered again"), stored);
+        let values: i64 = conn
+            .query_row("SELECT count(*) FROM breakdown_values", [], |r| r.get(0))
+            .expect("a count");
+        assert_eq!(values, 4);
+    }
+
+    #[test]
+    fn json_rows_of_before_are_read_and_unknown_numbers_refused() {
+        let conn = table();
+        let mut numbers = ValueNumbers::new(&conn);
+        let json = RecentData::Json(r#"[[1,"direct",2],[4,null,1]]"#.to_owned());
+        let packed = numbers.decode(&json).expect("JSON read");
+        assert_eq!(packed.encode().expect("JSON"), r#"[[1,"direct",2],[4,null,1]]"#);
+        // Key 2 is number 1, which nothing was given.
+        assert!(numbers.decode(&RecentData::Numbered(vec![2, 5])).is_err());
+        assert!(numbers.decode(&RecentData::Numbered(vec![3])).is_err());
+    }
+}
