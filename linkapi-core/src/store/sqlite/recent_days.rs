@@ -12,7 +12,9 @@
 //! in its turn by adding to the day. The totals (`chain_visit_totals`) are folded the same
 //! way: a recent row also counts its chain's new visitors, and a chain's totals are its
 //! totals row and its recent rows. Only the visitors themselves (`chain_visitors`), which
-//! decide whether a visitor is new, are written by every flush.
+//! decide whether a visitor is new, are written by every flush. A recent row's breakdown
+//! names its values by number (`value_numbers`), which keeps the rows, and so the pages a
+//! flush rewrites, few.
 
 use std::collections::BTreeMap;
 

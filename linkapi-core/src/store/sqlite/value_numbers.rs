@@ -289,7 +289,10 @@ mod tests {
         let mut numbers = ValueNumbers::new(&conn);
         let json = RecentData::Json(r#"[[1,"direct",2],[4,null,1]]"#.to_owned());
         let packed = numbers.decode(&json).expect("JSON read");
-        assert_eq!(packed.encode().expect("JSON"), r#"[[1,"direct",2],[4,null,1]]"#);
+        assert_eq!(
+            packed.encode().expect("JSON"),
+            r#"[[1,"direct",2],[4,null,1]]"#
+        );
         // Key 2 is number 1, which nothing was given.
         assert!(numbers.decode(&RecentData::Numbered(vec![2, 5])).is_err());
         assert!(numbers.decode(&RecentData::Numbered(vec![3])).is_err());
