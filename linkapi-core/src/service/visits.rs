@@ -200,7 +200,8 @@ impl Pending {
                 (None, None) => break,
             };
             if !day_next {
-                if taken >= limit {
+                // Like a chain-day, the first always fits.
+                if taken > 0 && taken >= limit {
                     break;
                 }
                 if let Some(person) = people.next() {
