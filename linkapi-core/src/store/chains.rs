@@ -337,12 +337,22 @@ pub(crate) fn rules_from_text(text: Option<String>) -> StoreResult<Vec<RedirectR
     }
 }
 
+/// What the redirect path reads of a chain (`chains c`), as [`link_from_row`] reads it.
+pub(crate) static LINK_COLUMNS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "c.id, c.chain_type, c.target_url, c.valid_time, c.status,
+            c.deleted_at IS NOT NULL, c.user_id, c.rules, c.title, c.sub_type, {JUMP_COLUMNS}"
+    )
+});
+
+/// How many columns [`LINK_COLUMNS`] names.
+pub(crate) const LINK_COLUMN_COUNT: usize = 10 + JUMP_COLUMN_COUNT;
+
 /// What the redirect path reads of the chain with a code on a domain, deleted ones included.
 pub(crate) static LINK_BY_CODE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!(
-        "SELECT c.id, c.chain_type, c.target_url, c.valid_time, c.status,
-            c.deleted_at IS NOT NULL, c.user_id, c.rules, c.title, c.sub_type, {JUMP_COLUMNS}
-         FROM chains c WHERE c.domain_id = $1 AND c.code = $2"
+        "SELECT {} FROM chains c WHERE c.domain_id = $1 AND c.code = $2",
+        *LINK_COLUMNS
     )
 });
 

@@ -3,8 +3,8 @@
 use std::sync::Arc;
 
 use linkapi_core::model::{
-    ChainId, ChainKind, ChainStatus, ChannelId, GroupId, JumpSettings, RedirectRule, RuleDevice,
-    UserId, VisitCap,
+    ChainId, ChainKind, ChainStatus, ChannelId, DomainId, GroupId, JumpSettings, RedirectRule,
+    RuleDevice, UserId, VisitCap,
 };
 use linkapi_core::store::{
     ChainPatch, ChainQuery, ChannelEdit, ChannelInput, NewGroup, Store, StoreError, Unique,
@@ -21,6 +21,7 @@ conformance!(
     chain_patches_change_only_what_they_name,
     deleted_chains_keep_their_code_and_answer_as_deleted,
     a_link_read_after_a_commit_sees_it_while_reads_race,
+    links_read_at_once_each_get_their_own,
     daily_creation_counts_are_distinct_when_creates_race,
     reservations_for_several_owners_grant_each_what_fits,
     channel_visits_never_exceed_their_cap_when_takes_race,
@@ -513,6 +514,79 @@ async fn deleted_chains_keep_their_code_and_answer_as_deleted(store: Arc<dyn Sto
 /// What a redirect's cache miss relies on: a link read that starts after a change was
 /// committed sees it, however busy the readers are (SQLite's readers reuse a read transaction
 /// between commits), and no reader goes back to an older version once it saw a newer one.
+/// Dozens of links read at the same moment (PostgreSQL reads them in one query) each get
+/// their own chain: the same code on two domains, a page chain with its channels, codes
+/// nobody has, and one code asked for twice.
+async fn links_read_at_once_each_get_their_own(store: Arc<dyn Store>) {
+    let alice = user(&store, "alice").await.id;
+    let (d1, d2) = (
+        domain(&store, "one.example").await.id,
+        domain(&store, "two.example").await.id,
+    );
+    for i in 0..20 {
+        for d in [d1, d2] {
+            tx!(store, |tx| {
+                let mut chain = short_chain(alice, d, &format!("c{i}"), T0);
+                chain.target_url = format!("https://example.com/{}/{i}", d.0);
+                tx.insert_chain(chain).await
+            })
+            .unwrap();
+        }
+    }
+    let page = tx!(store, |tx| {
+        let mut chain = short_chain(alice, d1, "page", T0);
+        chain.kind = ChainKind::Messaging;
+        chain.sub_type = Some(2);
+        chain.jump = Some(page_settings());
+        chain.channels = vec![channel(1, "only", 0)];
+        tx.insert_chain(chain).await
+    })
+    .unwrap()
+    .id;
+    let mut asks: Vec<(DomainId, String)> = Vec::new();
+    for i in 0..20 {
+        asks.push((d1, format!("c{i}")));
+        asks.push((d2, format!("c{i}")));
+        asks.push((d2, format!("none{i}")));
+    }
+    asks.push((d1, "page".to_owned()));
+    asks.push((d1, "c7".to_owned()));
+    let start = Arc::new(tokio::sync::Barrier::new(asks.len()));
+    let mut reads = tokio::task::JoinSet::new();
+    for (d, code) in asks {
+        let (store, start) = (store.clone(), start.clone());
+        reads.spawn(async move {
+            start.wait().await;
+            let link = store.link(d, &code).await.expect("a read");
+            (d, code, link)
+        });
+    }
+    let mut answered = 0;
+    while let Some(read) = reads.join_next().await {
+        let (d, code, link) = read.expect("a reader");
+        answered += 1;
+        if code.starts_with("none") {
+            assert_eq!(link, None, "{code}");
+        } else if code == "page" {
+            let link = link.expect("the page chain");
+            assert_eq!(link.chain_id, page);
+            let page = link.page.expect("its page");
+            assert_eq!(page.channels.len(), 1);
+            assert_eq!(page.channels[0].name, "only");
+        } else {
+            let link = link.expect("a chain");
+            let i = code.trim_start_matches('c');
+            assert_eq!(
+                link.target_url,
+                format!("https://example.com/{}/{i}", d.0),
+                "{code} on {d:?}"
+            );
+            assert_eq!(link.page, None);
+        }
+    }
+    assert_eq!(answered, 62);
+}
+
 async fn a_link_read_after_a_commit_sees_it_while_reads_race(store: Arc<dyn Store>) {
     let alice = user(&store, "alice").await.id;
     let d = domain(&store, "r.example").await.id;

@@ -3,15 +3,14 @@
 use async_trait::async_trait;
 use deadpool_postgres::GenericClient;
 
-use super::channels::{apply_channel_edit, channels_of, insert_channel};
+use super::channels::{apply_channel_edit, insert_channel};
 use super::{PgStore, PgTx, all, count, execute, first, one};
 use crate::model::{
     Chain, ChainId, ChainStatus, DomainId, GroupId, JumpSettings, Timestamp, UserId,
 };
 use crate::store::chains::{
-    ADD_CREATIONS_WITHIN, CLEAR_GROUPS, LINK_BY_CODE, chain_from_row, chain_select,
-    chain_select_from, insert_each, jump_values, like_pattern, link_from_row, rules_text,
-    with_channels,
+    ADD_CREATIONS_WITHIN, CLEAR_GROUPS, chain_from_row, chain_select, chain_select_from,
+    insert_each, jump_values, like_pattern, rules_text,
 };
 use crate::store::{
     ChainPatch, ChainQuery, ChainStore, ChainWrites, LinkTarget, Misuse, NewChain, Page,
@@ -216,16 +215,7 @@ impl ChainStore for PgStore {
     }
 
     async fn link(&self, domain: DomainId, code: &str) -> StoreResult<Option<LinkTarget>> {
-        let client = self.client().await?;
-        let Some(found) = one(&client, &LINK_BY_CODE, &[&domain.0, &code], link_from_row).await?
-        else {
-            return Ok(None);
-        };
-        let channels = match &found.1 {
-            Some(_) => channels_of(&client, found.0.chain_id).await?,
-            None => Vec::new(),
-        };
-        Ok(Some(with_channels(found, channels)))
+        self.read_link(domain, code).await
     }
 }
 

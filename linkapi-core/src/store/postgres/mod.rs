@@ -23,6 +23,7 @@ mod domains;
 mod groups;
 mod idempotency;
 mod keys;
+mod link_reads;
 mod listen;
 
 pub use listen::FEED_CAPACITY;
@@ -93,6 +94,8 @@ pub struct PgStore {
     after_commit: changes::AfterCommitQueue,
     /// Whether the database answered the last ask for a connection.
     availability: Arc<Availability>,
+    /// Redirects' cache misses waiting to be read together.
+    link_reads: Arc<link_reads::LinkReads>,
 }
 
 /// Whether the database answered the last time a connection was asked for, so that an outage
@@ -285,6 +288,7 @@ impl PgStore {
             instance,
             after_commit,
             availability: Arc::default(),
+            link_reads: Arc::default(),
         };
         let mut client = store.client().await?;
         schema::migrate(&mut client).await?;
