@@ -182,10 +182,10 @@ impl Pending {
     /// written in several batches costs what it costs in one (docs/decisions.md).
     fn seal(&mut self, limit: usize) -> (VisitBatch, u64, usize) {
         let before = self.entries();
-        let mut days: Vec<(ChainId, Timestamp)> = self.daily.keys().copied().collect();
-        days.sort_unstable();
-        let mut people: Vec<(ChainId, VisitorKey)> = self.visitors.iter().copied().collect();
-        people.sort_unstable();
+        // Each entry taken counts one at least, so no batch takes more than `limit` of either.
+        let most = limit.max(1);
+        let days = lowest(self.daily.keys().copied().collect(), most);
+        let people = lowest(self.visitors.iter().copied().collect(), most);
         let (mut days, mut people) = (days.into_iter().peekable(), people.into_iter().peekable());
         let mut breakdowns = Vec::new();
         let mut taken = 0;
@@ -615,6 +615,17 @@ async fn flush_loop(
     }
 }
 
+/// The `n` lowest of `keys`, in order: a backlog many batches long (a store outage's) is
+/// not sorted whole for each batch.
+fn lowest<T: Ord>(mut keys: Vec<T>, n: usize) -> Vec<T> {
+    if keys.len() > n {
+        keys.select_nth_unstable(n);
+        keys.truncate(n);
+    }
+    keys.sort_unstable();
+    keys
+}
+
 fn release(shared: &Shared, entries: usize) {
     shared.entries.fetch_sub(entries, Ordering::Relaxed);
     shared.metrics.pending_entries.dec_by(entries as i64);
@@ -907,6 +918,43 @@ mod tests {
         assert_eq!((visits, taken), (6, 5));
         assert_eq!(pending.entries(), 0);
         assert_ne!(batch.id, rest.id);
+    }
+
+    #[test]
+    fn small_batches_of_a_long_backlog_go_in_chain_order() {
+        let mut pending = Pending::default();
+        for chain in [7, 2, 9, 0, 5, 3, 8, 1, 6, 4] {
+            pending.daily.insert(
+                (ChainId(chain), 0),
+                DayCounts {
+                    people: 1,
+                    ..DayCounts::default()
+                },
+            );
+            pending.visitors.insert((ChainId(chain), [chain as u8; 16]));
+        }
+        let mut sealed = Vec::new();
+        while pending.entries() > 0 {
+            let left = pending.entries();
+            let (batch, _, taken) = pending.seal(3);
+            assert_eq!(taken, left.min(3));
+            for day in &batch.daily {
+                sealed.push(("day", day.chain_id.0));
+            }
+            for (chain, _) in &batch.visitors {
+                sealed.push(("visitor", chain.0));
+            }
+            // Within a batch, days and visitors each in chain order.
+            let chains: Vec<i64> = batch.daily.iter().map(|d| d.chain_id.0).collect();
+            assert!(chains.is_sorted(), "{chains:?}");
+        }
+        let days: Vec<i64> = sealed
+            .iter()
+            .filter(|(what, _)| *what == "day")
+            .map(|(_, chain)| *chain)
+            .collect();
+        assert_eq!(days, (0..10).collect::<Vec<_>>());
+        assert_eq!(sealed.len(), 20);
     }
 
     #[test]
