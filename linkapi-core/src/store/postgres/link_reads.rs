@@ -22,7 +22,7 @@ use super::channels::channels_of;
 use super::{PgStore, all};
 use crate::model::DomainId;
 use crate::store::chains::{LINK_COLUMN_COUNT, LINK_COLUMNS, link_from_row, with_channels};
-use crate::store::{LinkTarget, StoreError, StoreResult, describe};
+use crate::store::{LinkTarget, Misuse, StoreError, StoreResult, describe};
 
 /// Most misses one query reads.
 const MOST_A_READ: usize = 256;
@@ -145,7 +145,7 @@ impl PgStore {
             let slot = usize::try_from(at - 1)
                 .ok()
                 .and_then(|at| links.get_mut(at))
-                .ok_or_else(|| StoreError::backend(Told(format!("no miss at position {at}"))))?;
+                .ok_or_else(|| StoreError::backend(Misuse("a link read for no miss")))?;
             *slot = Some(with_channels(found, channels));
         }
         Ok(links)
