@@ -8,8 +8,9 @@
 //! visitors, not with visits. At least once per flush interval (and on graceful shutdown)
 //! the flusher seals what is pending into a [`VisitBatch`] and writes it in one
 //! transaction. A batch is written at most once: it carries an id the store remembers, so
-//! retrying one whose commit answer was lost adds nothing. While the store is unavailable the sealed batch is retried every interval and new
-//! visits keep merging into the pending counts.
+//! retrying one whose commit answer was lost adds nothing. While the store is unavailable
+//! the sealed batch is retried every interval and new visits keep merging into the pending
+//! counts.
 //!
 //! Under load the flusher writes less often, so that writing takes about a tenth of its time
 //! at most: after a round of writes that took `t`, the next round waits `10 t` if that is
@@ -238,7 +239,7 @@ impl Pending {
         }
         let room = limit.saturating_sub(taken);
         let keys: Vec<_> = self.channels.keys().take(room).copied().collect();
-        let channels: Vec<_> = keys
+        let mut channels: Vec<_> = keys
             .into_iter()
             .filter_map(|k| self.channels.remove_entry(&k))
             .collect();
@@ -255,7 +256,6 @@ impl Pending {
         // than at random (SQLite wrote a batch of a million chains' visits over twice as fast
         // so, its foreign-key checks included), and instances writing at once lock
         // PostgreSQL's rows in the same order.
-        let mut channels = channels;
         channels.sort_unstable_by_key(|(key, _)| *key);
         breakdowns.sort_unstable_by(|a, b| {
             (a.chain_id, a.dimension, a.day, &a.value).cmp(&(
@@ -883,21 +883,26 @@ mod tests {
         );
     }
 
-    #[test]
-    fn sealing_moves_at_most_the_limit_lowest_chains_first() {
+    /// Ten chains in no order, each with a day of `people` and `bots` visits and a visitor.
+    fn ten_chains(people: i64, bots: i64) -> Pending {
         let mut pending = Pending::default();
-        // Chains in no order, each with a day and a visitor.
         for chain in [7, 2, 9, 0, 5, 3, 8, 1, 6, 4] {
             pending.daily.insert(
                 (ChainId(chain), 0),
                 DayCounts {
-                    people: 2,
-                    bots: 1,
+                    people,
+                    bots,
                     ..DayCounts::default()
                 },
             );
             pending.visitors.insert((ChainId(chain), [chain as u8; 16]));
         }
+        pending
+    }
+
+    #[test]
+    fn sealing_moves_at_most_the_limit_lowest_chains_first() {
+        let mut pending = ten_chains(2, 1);
         let chains_of = |batch: &VisitBatch| -> (Vec<i64>, Vec<i64>) {
             (
                 batch.daily.iter().map(|d| d.chain_id.0).collect(),
@@ -922,17 +927,7 @@ mod tests {
 
     #[test]
     fn small_batches_of_a_long_backlog_go_in_chain_order() {
-        let mut pending = Pending::default();
-        for chain in [7, 2, 9, 0, 5, 3, 8, 1, 6, 4] {
-            pending.daily.insert(
-                (ChainId(chain), 0),
-                DayCounts {
-                    people: 1,
-                    ..DayCounts::default()
-                },
-            );
-            pending.visitors.insert((ChainId(chain), [chain as u8; 16]));
-        }
+        let mut pending = ten_chains(1, 0);
         let mut sealed = Vec::new();
         while pending.entries() > 0 {
             let left = pending.entries();

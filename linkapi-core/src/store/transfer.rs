@@ -78,7 +78,7 @@ const SPANS_OF_ONE_DAY: &str = "INSERT INTO chain_breakdown_spans (chain_id, spa
                        WHERE s.chain_id = d.chain_id AND s.span = d.day - d.day % 2592000)";
 
 /// Folds SQLite's recent days into the chain-first counters that the copy takes (see
-/// `sqlite::visits`), a chunk at a time, in one transaction of the source.
+/// `sqlite::recent_days`), a chunk at a time, in one transaction of the source.
 fn fold_all_recent_days(sqlite: &mut rusqlite::Connection) -> Result<(), TransferError> {
     let tx = sqlite.transaction()?;
     while super::sqlite::recent_days::fold_recent_days(&tx, Timestamp::MAX, 50_000)? > 0 {}

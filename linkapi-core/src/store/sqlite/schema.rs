@@ -524,7 +524,7 @@ WHERE (SELECT count(*) FROM chain_breakdown_days d
     // Visits of days not yet folded into the tables above (and into the totals: `visitors`
     // counts the chain's new visitors), a row per day and chain, day first: a flush writes its
     // chain-days next to each other rather than each beside its chain's history (see
-    // `sqlite::visits`).
+    // `sqlite::recent_days`).
     r#"
 CREATE TABLE chain_recent_days (
     day        INTEGER NOT NULL,
@@ -536,7 +536,7 @@ CREATE TABLE chain_recent_days (
     PRIMARY KEY (day, chain_id)
 ) WITHOUT ROWID;
 "#,
-    // 18: breakdown values by number, which rows of recent days name them by (see
+    // Breakdown values by number, which rows of recent days name them by (see
     // `sqlite::value_numbers`).
     r#"
 CREATE TABLE breakdown_values (
