@@ -316,11 +316,7 @@ impl App {
                 let load = cache.links.begin_load();
                 match self.store().link(domain_id, code).await {
                     Ok(link) => {
-                        let entry = Arc::new(CachedLink {
-                            domain: domain_id,
-                            code: code.into(),
-                            link,
-                        });
+                        let entry = Arc::new(CachedLink::new(domain_id, code, link));
                         cache
                             .links
                             .fill(load, LinkKey::new(entry.clone()), entry.clone());
@@ -438,10 +434,10 @@ mod tests {
     use crate::store::LinkTarget;
 
     fn cached(domain: i64, code: &str, target: &str) -> Arc<CachedLink> {
-        Arc::new(CachedLink {
-            domain: DomainId(domain),
-            code: code.into(),
-            link: Some(LinkTarget {
+        Arc::new(CachedLink::new(
+            DomainId(domain),
+            code,
+            Some(LinkTarget {
                 chain_id: ChainId(1),
                 kind: ChainKind::Short,
                 target_url: target.to_owned(),
@@ -452,7 +448,7 @@ mod tests {
                 page: None,
                 rules: None,
             }),
-        })
+        ))
     }
 
     fn fill(cache: &LinkCache, entry: Arc<CachedLink>) {
