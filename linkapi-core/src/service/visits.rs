@@ -171,6 +171,55 @@ impl Pending {
         }
     }
 
+    /// Moves everything into `sealed`, its breakdowns resolved by name.
+    fn drain_into(self, sealed: &mut Sealed) {
+        let Pending {
+            daily,
+            visitors,
+            channels,
+            values,
+            ..
+        } = self;
+        for ((chain_id, day), counts) in daily {
+            sealed.add_day(chain_id, day, counts, &values);
+        }
+        sealed.visitors.extend(visitors);
+        for (key, visits) in channels {
+            sealed.add_channel(key, visits);
+        }
+    }
+}
+
+/// What the flusher has taken from the shards and not yet sealed: one part per shard, kept
+/// apart as the shards are (they hold disjoint chains). A shard taken while its part is empty,
+/// as it is whenever the store keeps up, becomes the part as it is; merging it re-inserted
+/// every entry into one map, and that and sealing it entry by entry were a quarter of the
+/// visit pipeline's cost under uniform traffic at a million chains.
+struct Backlog {
+    parts: Box<[Pending]>,
+}
+
+impl Backlog {
+    fn new(parts: usize) -> Self {
+        Backlog {
+            parts: (0..parts).map(|_| Pending::default()).collect(),
+        }
+    }
+
+    fn entries(&self) -> usize {
+        self.parts.iter().map(Pending::entries).sum()
+    }
+
+    /// Adds the counts taken from shard `at`.
+    fn take(&mut self, at: usize, pending: Pending) {
+        let part = &mut self.parts[at];
+        if part.entries() == 0 {
+            *part = pending;
+        } else {
+            part.merge(pending);
+        }
+    }
+
     /// Moves up to `limit` entries into a batch, the lowest chains' first (each chain's days
     /// and visitors together); returns it with the visits it holds and the entries it took
     /// from here.
@@ -183,19 +232,42 @@ impl Pending {
     /// written in several batches costs what it costs in one (docs/decisions.md).
     fn seal(&mut self, limit: usize) -> (VisitBatch, u64, usize) {
         let before = self.entries();
+        let mut sealed = Sealed::with_room(&self.parts, limit);
+        if before <= limit {
+            // All of it: the parts are emptied whole, with no entry looked up or removed.
+            for part in self.parts.iter_mut() {
+                std::mem::take(part).drain_into(&mut sealed);
+            }
+            sealed.daily.sort_unstable_by_key(|d| (d.chain_id, d.day));
+            sealed.visitors.sort_unstable();
+        } else {
+            self.seal_lowest(limit, &mut sealed);
+        }
+        let (batch, visits) = sealed.into_batch();
+        (batch, visits, before - self.entries())
+    }
+
+    /// Moves the lowest chains' days and visitors into `sealed`, up to `limit` entries, and
+    /// channel-days as there is room left.
+    fn seal_lowest(&mut self, limit: usize, sealed: &mut Sealed) {
         // Each entry taken counts one at least, so no batch takes more than `limit` of either.
         let most = limit.max(1);
-        let days = lowest(self.daily.keys().copied().collect(), most);
-        let people = lowest(self.visitors.iter().copied().collect(), most);
+        let mut days = Vec::new();
+        let mut people = Vec::new();
+        for (at, part) in self.parts.iter().enumerate() {
+            days.extend(part.daily.keys().map(|key| (*key, at)));
+            people.extend(part.visitors.iter().map(|person| (*person, at)));
+        }
+        let days = lowest(days, most);
+        let people = lowest(people, most);
         let (mut days, mut people) = (days.into_iter().peekable(), people.into_iter().peekable());
-        let mut breakdowns = Vec::new();
         let mut taken = 0;
-        let mut daily = Vec::new();
-        let mut visitors = Vec::new();
         loop {
             // A chain's days before its visitors, so its visitors go with a day of theirs.
             let day_next = match (days.peek(), people.peek()) {
-                (Some((day_chain, _)), Some((person_chain, _))) => day_chain <= person_chain,
+                (Some(((day_chain, _), _)), Some(((person_chain, _), _))) => {
+                    day_chain <= person_chain
+                }
                 (Some(_), None) => true,
                 (None, Some(_)) => false,
                 (None, None) => break,
@@ -205,58 +277,113 @@ impl Pending {
                 if taken > 0 && taken >= limit {
                     break;
                 }
-                if let Some(person) = people.next() {
-                    self.visitors.remove(&person);
-                    visitors.push(person);
+                if let Some((person, at)) = people.next() {
+                    self.parts[at].visitors.remove(&person);
+                    sealed.visitors.push(person);
                     taken += 1;
                 }
                 continue;
             }
-            let Some(key) = days.next() else {
+            let Some((key, at)) = days.next() else {
                 break;
             };
-            let size = 1 + self.daily.get(&key).map_or(0, |c| c.breakdown.len());
+            let part = &mut self.parts[at];
+            let size = 1 + part.daily.get(&key).map_or(0, |c| c.breakdown.len());
             // A chain-day goes whole, with its breakdown; the first always fits.
             if taken > 0 && taken + size > limit {
                 break;
             }
-            let Some(counts) = self.daily.remove(&key) else {
+            let Some(counts) = part.daily.remove(&key) else {
                 continue;
             };
             taken += size;
-            self.breakdown_entries -= counts.breakdown.len();
+            part.breakdown_entries -= counts.breakdown.len();
             let (chain_id, day) = key;
-            breakdowns.extend(counts.breakdown.counts(&self.values).map(
-                |(dimension, value, clicks)| BreakdownVisits {
-                    chain_id,
-                    dimension,
-                    day,
-                    value: value.cloned(),
-                    clicks,
-                },
-            ));
-            daily.push((key, (counts.people, counts.bots)));
+            sealed.add_day(chain_id, day, counts, &part.values);
         }
-        let room = limit.saturating_sub(taken);
-        let keys: Vec<_> = self.channels.keys().take(room).copied().collect();
-        let mut channels: Vec<_> = keys
-            .into_iter()
-            .filter_map(|k| self.channels.remove_entry(&k))
-            .collect();
-        // The values are kept while a chain-day may still name them.
-        if self.daily.is_empty() {
-            self.values = Values::default();
+        let mut room = limit.saturating_sub(taken);
+        for part in self.parts.iter_mut() {
+            let keys: Vec<_> = part.channels.keys().take(room).copied().collect();
+            room -= keys.len();
+            for key in keys {
+                if let Some(visits) = part.channels.remove(&key) {
+                    sealed.add_channel(key, visits);
+                }
+            }
+            // The values are kept while a chain-day may still name them.
+            if part.daily.is_empty() {
+                part.values = Values::default();
+            }
         }
+    }
+}
+
+/// A batch being sealed.
+struct Sealed {
+    daily: Vec<DailyVisits>,
+    visitors: Vec<(ChainId, VisitorKey)>,
+    channels: Vec<ChannelVisits>,
+    breakdowns: Vec<BreakdownVisits>,
+}
+
+impl Sealed {
+    /// Room for `pending`'s entries, up to `limit` of each kind: growing these as they fill
+    /// was a quarter of sealing a batch.
+    fn with_room(pending: &[Pending], limit: usize) -> Self {
+        let room = |of: fn(&Pending) -> usize| pending.iter().map(of).sum::<usize>().min(limit);
+        Sealed {
+            daily: Vec::with_capacity(room(|p| p.daily.len())),
+            visitors: Vec::with_capacity(room(|p| p.visitors.len())),
+            channels: Vec::with_capacity(room(|p| p.channels.len())),
+            breakdowns: Vec::with_capacity(room(|p| p.breakdown_entries)),
+        }
+    }
+
+    /// Adds a chain-day's counts, its breakdown's values named from `values`.
+    fn add_day(&mut self, chain_id: ChainId, day: Timestamp, counts: DayCounts, values: &Values) {
+        self.breakdowns.extend(counts.breakdown.counts(values).map(
+            |(dimension, value, clicks)| BreakdownVisits {
+                chain_id,
+                dimension,
+                day,
+                value: value.cloned(),
+                clicks,
+            },
+        ));
+        self.daily.push(DailyVisits {
+            chain_id,
+            day,
+            clicks: counts.people,
+            bot_clicks: counts.bots,
+        });
+    }
+
+    fn add_channel(&mut self, (channel_id, day): (ChannelId, Timestamp), visits: i64) {
+        self.channels.push(ChannelVisits {
+            channel_id,
+            day,
+            visits,
+        });
+    }
+
+    /// The batch, with the visits it holds. Days and visitors come in chain order.
+    fn into_batch(self) -> (VisitBatch, u64) {
+        let Sealed {
+            daily,
+            visitors,
+            mut channels,
+            mut breakdowns,
+        } = self;
         let visits = daily
             .iter()
-            .map(|(_, (people, bots))| (people + bots) as u64)
+            .map(|day| (day.clicks + day.bot_clicks) as u64)
             .sum();
-        // In key order, chain first (chain-days and visitors were taken so): the store then
+        // In key order, chain first (chain-days and visitors come so): the store then
         // writes each table's rows in index order, which touches its pages in sequence rather
         // than at random (SQLite wrote a batch of a million chains' visits over twice as fast
         // so, its foreign-key checks included), and instances writing at once lock
         // PostgreSQL's rows in the same order.
-        channels.sort_unstable_by_key(|(key, _)| *key);
+        channels.sort_unstable_by_key(|c| (c.channel_id, c.day));
         breakdowns.sort_unstable_by(|a, b| {
             (a.chain_id, a.dimension, a.day, &a.value).cmp(&(
                 b.chain_id,
@@ -267,28 +394,13 @@ impl Pending {
         });
         let batch = VisitBatch {
             id: crate::codes::random_code(24),
-            daily: daily
-                .into_iter()
-                .map(|((chain_id, day), (clicks, bot_clicks))| DailyVisits {
-                    chain_id,
-                    day,
-                    clicks,
-                    bot_clicks,
-                })
-                .collect(),
+            daily,
             visitors,
-            channels: channels
-                .into_iter()
-                .map(|((channel_id, day), visits)| ChannelVisits {
-                    channel_id,
-                    day,
-                    visits,
-                })
-                .collect(),
+            channels,
             breakdowns,
             behind: false,
         };
-        (batch, visits, before - self.entries())
+        (batch, visits)
     }
 }
 
@@ -508,7 +620,7 @@ async fn flush_loop(
     interval: Duration,
     mut requests: mpsc::Receiver<oneshot::Sender<bool>>,
 ) {
-    let mut backlog = Pending::default();
+    let mut backlog = Backlog::new(shared.shards.len());
     // A batch sealed but not yet known to be written, with the visits it holds. Shared with
     // the store rather than copied per attempt: a batch at a million chains is tens of
     // thousands of rows, each breakdown's value a string.
@@ -532,10 +644,10 @@ async fn flush_loop(
         // Take what the request path added up.
         let before = backlog.entries();
         let mut taken = 0;
-        for shard in shared.shards.iter() {
+        for (at, shard) in shared.shards.iter().enumerate() {
             let pending = std::mem::take(&mut *lock(shard));
             taken += pending.entries();
-            backlog.merge(pending);
+            backlog.take(at, pending);
             // This task runs on a thread that serves requests: let them in between shards
             // (a shard at a million chains is a few thousand entries to merge).
             tokio::task::yield_now().await;
@@ -592,7 +704,7 @@ async fn flush_loop(
         if backlog.entries() == 0 {
             // Emptied maps keep their tables: 20 MB held for the next backlog after a uniform
             // run at a million chains (docs/decisions.md). Start small again instead.
-            backlog = Pending::default();
+            backlog = Backlog::new(shared.shards.len());
             if reclaim.drained(Instant::now()) {
                 tokio::task::spawn_blocking(crate::heap::release_free_memory);
             }
@@ -883,11 +995,13 @@ mod tests {
         );
     }
 
-    /// Ten chains in no order, each with a day of `people` and `bots` visits and a visitor.
-    fn ten_chains(people: i64, bots: i64) -> Pending {
-        let mut pending = Pending::default();
+    /// Ten chains in no order, each with a day of `people` and `bots` visits and a visitor,
+    /// spread over three parts as shards spread them.
+    fn ten_chains(people: i64, bots: i64) -> Backlog {
+        let mut backlog = Backlog::new(3);
         for chain in [7, 2, 9, 0, 5, 3, 8, 1, 6, 4] {
-            pending.daily.insert(
+            let part = &mut backlog.parts[chain as usize % 3];
+            part.daily.insert(
                 (ChainId(chain), 0),
                 DayCounts {
                     people,
@@ -895,21 +1009,21 @@ mod tests {
                     ..DayCounts::default()
                 },
             );
-            pending.visitors.insert((ChainId(chain), [chain as u8; 16]));
+            part.visitors.insert((ChainId(chain), [chain as u8; 16]));
         }
-        pending
+        backlog
     }
 
     #[test]
     fn sealing_moves_at_most_the_limit_lowest_chains_first() {
-        let mut pending = ten_chains(2, 1);
+        let mut backlog = ten_chains(2, 1);
         let chains_of = |batch: &VisitBatch| -> (Vec<i64>, Vec<i64>) {
             (
                 batch.daily.iter().map(|d| d.chain_id.0).collect(),
                 batch.visitors.iter().map(|(chain, _)| chain.0).collect(),
             )
         };
-        let (batch, visits, taken) = pending.seal(15);
+        let (batch, visits, taken) = backlog.seal(15);
         assert_eq!(taken, 15);
         // Chains 0 to 6 whole, then chain 7's day: its visitor did not fit.
         assert_eq!(
@@ -917,21 +1031,21 @@ mod tests {
             ((0..=7).collect::<Vec<_>>(), (0..=6).collect::<Vec<_>>())
         );
         assert_eq!(visits, 24);
-        assert_eq!(pending.entries(), 5);
-        let (rest, visits, taken) = pending.seal(15);
+        assert_eq!(backlog.entries(), 5);
+        let (rest, visits, taken) = backlog.seal(15);
         assert_eq!(chains_of(&rest), (vec![8, 9], vec![7, 8, 9]));
         assert_eq!((visits, taken), (6, 5));
-        assert_eq!(pending.entries(), 0);
+        assert_eq!(backlog.entries(), 0);
         assert_ne!(batch.id, rest.id);
     }
 
     #[test]
     fn small_batches_of_a_long_backlog_go_in_chain_order() {
-        let mut pending = ten_chains(1, 0);
+        let mut backlog = ten_chains(1, 0);
         let mut sealed = Vec::new();
-        while pending.entries() > 0 {
-            let left = pending.entries();
-            let (batch, _, taken) = pending.seal(3);
+        while backlog.entries() > 0 {
+            let left = backlog.entries();
+            let (batch, _, taken) = backlog.seal(3);
             assert_eq!(taken, left.min(3));
             for day in &batch.daily {
                 sealed.push(("day", day.chain_id.0));
@@ -953,8 +1067,46 @@ mod tests {
     }
 
     #[test]
+    fn a_backlog_within_a_batch_is_sealed_whole_in_chain_order() {
+        let mut backlog = ten_chains(1, 1);
+        let (batch, visits, taken) = backlog.seal(100);
+        assert_eq!((visits, taken), (20, 20));
+        let days: Vec<i64> = batch.daily.iter().map(|d| d.chain_id.0).collect();
+        let visitors: Vec<i64> = batch.visitors.iter().map(|(chain, _)| chain.0).collect();
+        assert_eq!(days, (0..10).collect::<Vec<_>>());
+        assert_eq!(visitors, (0..10).collect::<Vec<_>>());
+        assert_eq!(backlog.entries(), 0);
+    }
+
+    #[test]
+    fn a_shard_taken_twice_adds_up_in_its_part() {
+        let shard = |people| {
+            let mut pending = Pending::default();
+            pending.daily.insert(
+                (ChainId(3), 0),
+                DayCounts {
+                    people,
+                    ..DayCounts::default()
+                },
+            );
+            pending.visitors.insert((ChainId(3), [people as u8; 16]));
+            pending
+        };
+        let mut backlog = Backlog::new(2);
+        backlog.take(1, shard(1));
+        backlog.take(1, shard(2));
+        // One chain-day of three visits, two visitors.
+        assert_eq!(backlog.entries(), 3);
+        let (batch, visits, taken) = backlog.seal(100);
+        assert_eq!((visits, taken), (3, 3));
+        assert_eq!(batch.daily.len(), 1);
+        assert_eq!(batch.visitors.len(), 2);
+    }
+
+    #[test]
     fn a_chain_day_is_sealed_whole_with_its_breakdown_and_its_values_go_last() {
-        let mut pending = Pending::default();
+        let mut backlog = Backlog::new(1);
+        let pending = &mut backlog.parts[0];
         for chain in 0..3 {
             let counts = pending.daily.entry((ChainId(chain), 0)).or_default();
             counts.people = 2;
@@ -976,7 +1128,7 @@ mod tests {
         }
         // 3 chain-days of 1 + 8 entries, and 8 values.
         assert_eq!(pending.entries(), 3 * 9 + 8);
-        let (batch, _, taken) = pending.seal(10);
+        let (batch, _, taken) = backlog.seal(10);
         assert_eq!(batch.daily.len(), 1);
         assert_eq!(batch.breakdowns.len(), 8);
         assert_eq!(taken, 9);
@@ -991,10 +1143,10 @@ mod tests {
             [(Some("a.example".into()), 1), (Some("b.example".into()), 1)]
         );
         // Values stay while a chain-day may name them, and go with the last.
-        assert_eq!(pending.values.len(), 8);
-        let (batch, _, taken) = pending.seal(100);
+        assert_eq!(backlog.parts[0].values.len(), 8);
+        let (batch, _, taken) = backlog.seal(100);
         assert_eq!(batch.daily.len(), 2);
         assert_eq!(taken, 2 * 9 + 8);
-        assert_eq!(pending.entries(), 0);
+        assert_eq!(backlog.entries(), 0);
     }
 }
