@@ -649,7 +649,8 @@ async fn flush_loop(
             taken += pending.entries();
             backlog.take(at, pending);
             // This task runs on a thread that serves requests: let them in between shards
-            // (a shard at a million chains is a few thousand entries to merge).
+            // (merged into a part that still holds entries, a shard at a million chains is a
+            // few thousand entries to merge).
             tokio::task::yield_now().await;
         }
         // Entries that met one already in the backlog merged into it.
