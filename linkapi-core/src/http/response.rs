@@ -224,12 +224,13 @@ fn page_html(title: &str, text: &str) -> String {
     )
 }
 
-/// The page every 302 carries, for clients that show a redirect's body: the same on every
-/// redirect, so it is built once.
+/// A 302 without a body: browsers and HTTP clients follow `Location` and show no page, and
+/// the 144-byte page every 302 carried was 4% of a cached redirect's CPU (`bench/redirect.sh`,
+/// docs/decisions.md).
 pub(crate) fn redirecting() -> Response<Body> {
-    static HTML: std::sync::LazyLock<Bytes> =
-        std::sync::LazyLock::new(|| page_html("Redirecting", "Redirecting…").into());
-    html_page(StatusCode::FOUND, HTML.clone())
+    let mut response = Response::new(full(Bytes::new()));
+    *response.status_mut() = StatusCode::FOUND;
+    response
 }
 
 fn html_page(status: StatusCode, html: impl Into<Bytes>) -> Response<Body> {

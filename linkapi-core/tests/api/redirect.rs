@@ -22,6 +22,8 @@ async fn live_unknown_deleted_and_expired_links() {
         Some("https://example.com/landing?utm=1")
     );
     assert_eq!(hit.header("cache-control"), Some("private, no-cache"));
+    assert_eq!(hit.header("content-length"), Some("0"));
+    assert_eq!(hit.text, "");
 
     let head = server.client.head(server.url("/go")).send().await.unwrap();
     assert_eq!(head.status(), StatusCode::FOUND);
