@@ -12,6 +12,8 @@ use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use prometheus_client::registry::Registry;
 
+use crate::http::REDIRECT;
+
 /// The media type of [`Metrics::encode`]'s output.
 pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
 
@@ -89,6 +91,10 @@ pub struct Metrics {
     durations: Family<OperationLabels, Histogram>,
     /// Redirect outcomes, created up front so every series shows from the start.
     redirects: [Counter; 3],
+    /// The request series of a redirect answered 302 and the redirects' durations, created
+    /// up front: looking them up in their families hashed the labels (SipHash) under a lock
+    /// on every redirect, 1.9% of a cached redirect's CPU.
+    redirect_series: (Counter, Histogram),
     store_errors: Family<OperationLabels, Counter>,
     pub(crate) connections: Gauge<i64, std::sync::atomic::AtomicI64>,
     pub(crate) visits: VisitCounters,
@@ -212,11 +218,25 @@ impl Metrics {
         };
         let link_cache = counters("links");
         let key_cache = counters("keys");
+        let redirect_series = (
+            requests
+                .get_or_create(&RequestLabels {
+                    operation: REDIRECT,
+                    status: 302,
+                })
+                .clone(),
+            durations
+                .get_or_create(&OperationLabels {
+                    operation: REDIRECT,
+                })
+                .clone(),
+        );
         Metrics {
             registry,
             requests,
             durations,
             redirects,
+            redirect_series,
             store_errors,
             connections,
             visits,
@@ -227,12 +247,22 @@ impl Metrics {
 
     /// Counts an answered request.
     pub(crate) fn request(&self, operation: &'static str, status: u16, seconds: f64) {
+        if operation == REDIRECT {
+            let (found, durations) = &self.redirect_series;
+            durations.observe(seconds);
+            if status == 302 {
+                found.inc();
+                return;
+            }
+        }
         self.requests
             .get_or_create(&RequestLabels { operation, status })
             .inc();
-        self.durations
-            .get_or_create(&OperationLabels { operation })
-            .observe(seconds);
+        if operation != REDIRECT {
+            self.durations
+                .get_or_create(&OperationLabels { operation })
+                .observe(seconds);
+        }
     }
 
     /// Counts a redirect request's outcome.

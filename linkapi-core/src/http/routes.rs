@@ -16,6 +16,10 @@ use crate::model::{Resource, Scope};
 use crate::wire::envelope::Empty;
 use crate::wire::{admin as wa, compat as wc, primary as wp};
 
+/// The operation name of a visit to a short link: the router keeps codes that are API
+/// prefixes from it, and its metrics series are created up front (`crate::metrics`).
+pub(crate) const REDIRECT: &str = "redirect";
+
 /// The breakdown routes' paths and operation names, one per [`crate::model::Dimension`],
 /// whose name ends the path (the handler reads it there; a test holds them to it).
 const BREAKDOWN_PATHS: [(&str, &str); 7] = [
@@ -660,13 +664,7 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
         )
         .answers(Output::NoContent),
         public("/", "home", Envelope::Page, handler!(pb::home)).answers(Output::Html),
-        public(
-            "/{code}",
-            "redirect",
-            Envelope::Page,
-            handler!(pb::redirect),
-        )
-        .answers(Output::Link),
+        public("/{code}", REDIRECT, Envelope::Page, handler!(pb::redirect)).answers(Output::Link),
     ]);
     // List and info actions also answer GET with their fields as query parameters.
     for method in [GET, POST] {
