@@ -22,7 +22,12 @@ pub struct SystemClock;
 
 impl Clock for SystemClock {
     fn now(&self) -> Timestamp {
-        OffsetDateTime::now_utc().unix_timestamp()
+        // Straight from the system time: `OffsetDateTime::now_utc` works out the calendar date
+        // only for it to be turned back into seconds, on every redirect.
+        match std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) {
+            Ok(since) => since.as_secs() as Timestamp,
+            Err(before) => -(before.duration().as_secs() as Timestamp),
+        }
     }
 }
 
@@ -254,6 +259,12 @@ pub fn parse_flexible(text: &str) -> Option<Timestamp> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_system_clock_reads_the_calendar_time() {
+        let calendar = OffsetDateTime::now_utc().unix_timestamp();
+        assert!((SystemClock.now() - calendar).abs() <= 1);
+    }
 
     #[test]
     fn flexible_times_read_every_form() {
