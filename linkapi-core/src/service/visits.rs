@@ -527,10 +527,18 @@ impl VisitCounter {
         let shared = &*self.shared;
         let index = (chain_id.0.unsigned_abs() % SHARDS as u64) as usize;
         let mut guard = lock(&shared.shards[index]);
-        let pending = &mut *guard;
-        let new_day = !pending.daily.contains_key(&(chain_id, day));
-        let new_visitor = visitor.is_some_and(|v| !pending.visitors.contains(&(chain_id, v)));
-        let new_channel = channel.is_some_and(|c| !pending.channels.contains_key(&(c, day)));
+        let Pending {
+            daily,
+            visitors,
+            channels,
+            values,
+            breakdown_entries,
+        } = &mut *guard;
+        // One lookup of the chain-day, whether or not it is new (this runs on every visit).
+        let chain_day = daily.entry((chain_id, day));
+        let new_day = matches!(chain_day, std::collections::hash_map::Entry::Vacant(_));
+        let new_visitor = visitor.is_some_and(|v| !visitors.contains(&(chain_id, v)));
+        let new_channel = channel.is_some_and(|c| !channels.contains_key(&(c, day)));
         let needed = usize::from(new_day) + usize::from(new_visitor) + usize::from(new_channel);
         // The breakdown's new entries are counted once made (below): a chain-day holds at most
         // a few hundred and a dimension's values are capped, so bounding chain-days, visitors
@@ -552,25 +560,25 @@ impl VisitCounter {
             }
             shared.metrics.pending_entries.inc_by(needed as i64);
         }
-        let counts = pending.daily.entry((chain_id, day)).or_default();
+        let counts = chain_day.or_default();
         match visitor {
             Some(v) => {
                 counts.people += 1;
                 if new_visitor {
-                    pending.visitors.insert((chain_id, v));
+                    visitors.insert((chain_id, v));
                 }
             }
             None => counts.bots += 1,
         }
         let mut added = 0;
         if let Some(traits) = traits {
-            let (pairs, values) = (counts.breakdown.len(), pending.values.len());
-            counts.breakdown.count(&mut pending.values, traits);
-            pending.breakdown_entries += counts.breakdown.len() - pairs;
-            added = counts.breakdown.len() - pairs + pending.values.len() - values;
+            let (pairs, interned) = (counts.breakdown.len(), values.len());
+            counts.breakdown.count(values, traits);
+            *breakdown_entries += counts.breakdown.len() - pairs;
+            added = counts.breakdown.len() - pairs + values.len() - interned;
         }
         if let Some(channel) = channel {
-            *pending.channels.entry((channel, day)).or_default() += 1;
+            *channels.entry((channel, day)).or_default() += 1;
         }
         drop(guard);
         if added > 0 {
