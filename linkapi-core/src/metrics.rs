@@ -12,7 +12,9 @@ use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use prometheus_client::registry::Registry;
 
-use crate::http::REDIRECT;
+/// The operation name of a visit to a short link, for the route table (`http::routes`), the
+/// router (codes that are API prefixes never reach it) and the series created up front here.
+pub(crate) const REDIRECT: &str = "redirect";
 
 /// The media type of [`Metrics::encode`]'s output.
 pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";

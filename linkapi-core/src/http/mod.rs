@@ -18,8 +18,6 @@ mod route;
 mod router;
 mod routes;
 
-pub(crate) use routes::REDIRECT;
-
 use std::collections::HashMap;
 use std::convert::Infallible;
 use std::future::Future;

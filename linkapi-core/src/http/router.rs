@@ -62,7 +62,7 @@ impl Router {
             && found
                 .value
                 .iter()
-                .any(|&i| self.routes[i].name == super::routes::REDIRECT)
+                .any(|&i| self.routes[i].name == crate::metrics::REDIRECT)
         {
             // `/admin`, `/openapi` and friends are API prefixes, never codes.
             return Matched::NotFound(surface);

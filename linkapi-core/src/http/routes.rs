@@ -12,13 +12,10 @@ use super::MetricsAccess;
 use super::handlers;
 use super::response::Envelope;
 use super::route::{Output, Route, compat, handler, primary, public, schema};
+use crate::metrics::REDIRECT;
 use crate::model::{Resource, Scope};
 use crate::wire::envelope::Empty;
 use crate::wire::{admin as wa, compat as wc, primary as wp};
-
-/// The operation name of a visit to a short link: the router keeps codes that are API
-/// prefixes from it, and its metrics series are created up front (`crate::metrics`).
-pub(crate) const REDIRECT: &str = "redirect";
 
 /// The breakdown routes' paths and operation names, one per [`crate::model::Dimension`],
 /// whose name ends the path (the handler reads it there; a test holds them to it).
