@@ -249,22 +249,25 @@ impl Metrics {
 
     /// Counts an answered request.
     pub(crate) fn request(&self, operation: &'static str, status: u16, seconds: f64) {
+        let count = || {
+            self.requests
+                .get_or_create(&RequestLabels { operation, status })
+                .inc();
+        };
         if operation == REDIRECT {
             let (found, durations) = &self.redirect_series;
-            durations.observe(seconds);
             if status == 302 {
                 found.inc();
-                return;
+            } else {
+                count();
             }
+            durations.observe(seconds);
+            return;
         }
-        self.requests
-            .get_or_create(&RequestLabels { operation, status })
-            .inc();
-        if operation != REDIRECT {
-            self.durations
-                .get_or_create(&OperationLabels { operation })
-                .observe(seconds);
-        }
+        count();
+        self.durations
+            .get_or_create(&OperationLabels { operation })
+            .observe(seconds);
     }
 
     /// Counts a redirect request's outcome.

@@ -96,6 +96,14 @@ async fn metrics_parse_and_move_with_traffic() {
         moved(r#"linkapi_requests_total{operation="redirect",status="302"}"#),
         3.0
     );
+    assert_eq!(
+        moved(r#"linkapi_requests_total{operation="redirect",status="404"}"#),
+        1.0
+    );
+    assert_eq!(
+        moved(r#"linkapi_request_duration_seconds_count{operation="redirect"}"#),
+        4.0
+    );
     assert!(moved(r#"linkapi_request_duration_seconds_count{operation="chains.get"}"#) >= 1.0);
     assert!(moved("linkapi_visit_flush_duration_seconds_count") >= 1.0);
     // The first visit missed the link cache, the next two hit it.
