@@ -224,12 +224,11 @@ fn page_html(title: &str, text: &str) -> String {
     )
 }
 
-/// A 302 without a body: browsers and HTTP clients follow `Location` and show no page, and
-/// the 144-byte page every 302 carried was 4% of a cached redirect's CPU (`bench/redirect.sh`,
-/// docs/decisions.md).
-pub(crate) fn redirecting() -> Response<Body> {
+/// A response of `status` alone, without a body: a redirect (its `Location` says it all) or
+/// a 204.
+pub(crate) fn bodiless(status: StatusCode) -> Response<Body> {
     let mut response = Response::new(full(Bytes::new()));
-    *response.status_mut() = StatusCode::FOUND;
+    *response.status_mut() = status;
     response
 }
 

@@ -7,7 +7,7 @@ use super::PublicCall;
 use crate::error::Result;
 use crate::http::request::client_address;
 use crate::http::response::Envelope;
-use crate::http::response::{Body, error, jump_page, page, redirecting};
+use crate::http::response::{Body, bodiless, error, jump_page, page};
 use crate::service::{App, VisitAnswer, VisitRequest};
 use crate::wire::primary::Health;
 
@@ -51,8 +51,7 @@ pub(crate) async fn openapi(_app: &App, call: PublicCall<'_>) -> Result<Response
 /// # `GET /favicon.ico`: no icon, said without an error. Browsers ask for it on every page
 /// they show (jump pages); a 404 would be logged in the visitor's console each time.
 pub(crate) async fn favicon(_app: &App, _call: PublicCall<'_>) -> Result<Response> {
-    let mut response = Response::new(crate::http::response::full(bytes::Bytes::new()));
-    *response.status_mut() = StatusCode::NO_CONTENT;
+    let mut response = bodiless(StatusCode::NO_CONTENT);
     response.headers_mut().insert(
         header::CACHE_CONTROL,
         HeaderValue::from_static("public, max-age=86400"),
@@ -138,13 +137,15 @@ fn header_bytes(parts: &http::request::Parts, name: header::HeaderName) -> &[u8]
         .unwrap_or_default()
 }
 
-/// 302 to `location`, never cached: edits must take effect at once. `unusable` says what is
-/// wrong when `location` cannot be a header value.
+/// 302 to `location`, never cached: edits must take effect at once. No body: browsers and
+/// HTTP clients follow `Location` and show no page, and the 144-byte page every 302 carried
+/// was 4% of a cached redirect's CPU (docs/decisions.md). `unusable` says what is wrong when
+/// `location` cannot be a header value.
 fn found(location: &str, unusable: impl FnOnce() -> String) -> Result<Response> {
     let Ok(value) = HeaderValue::from_str(location) else {
         return Err(crate::error::Error::Internal(unusable().into()));
     };
-    let mut response = redirecting();
+    let mut response = bodiless(StatusCode::FOUND);
     let headers = response.headers_mut();
     headers.insert(header::LOCATION, value);
     headers.insert(

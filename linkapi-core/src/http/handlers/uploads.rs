@@ -11,7 +11,7 @@ use super::PublicCall;
 use crate::blob::Placement;
 use crate::error::{Error, Result};
 use crate::http::request::{multipart_request, next_part, part_bytes, path_id, query};
-use crate::http::response::{Body, full, streamed};
+use crate::http::response::{Body, bodiless, full, streamed};
 use crate::model::{Upload, UploadId};
 use crate::service::{
     App, ExtraFiles, HostedFile, MAX_FILES_PER_REQUEST, UploadSession, display_name,
@@ -209,8 +209,7 @@ pub(crate) async fn serve_file(app: &App, call: PublicCall<'_>) -> Result<Respon
     let key = call.param.as_deref().unwrap_or_default();
     let file = app.hosted_file(key).await?.ok_or(Error::NotFound("file"))?;
     if let Placement::Redirect(url) = app.file_placement(&file).await? {
-        let mut response = http::Response::new(full(""));
-        *response.status_mut() = StatusCode::FOUND;
+        let mut response = bodiless(StatusCode::FOUND);
         set(response.headers_mut(), header::LOCATION, &url);
         set(
             response.headers_mut(),
