@@ -728,6 +728,17 @@ BEGIN
 END
 $fn$;
 "#,
+    // Visit counters without foreign keys, as on SQLite since its migration 9. Checking one
+    // for every counter row a visit flush inserts read the chain's row and locked it (FOR KEY
+    // SHARE, written into the row's page): under uniform traffic at a million chains, a
+    // quarter of the flush's counter statement (625 -> 464 ms for 12,000 chain-days).
+    // Counters are written only for chains a visit resolved, and chains are never deleted (a
+    // deleted chain keeps its row).
+    r#"
+ALTER TABLE chain_daily_clicks DROP CONSTRAINT IF EXISTS chain_daily_clicks_chain_id_fkey;
+ALTER TABLE chain_visitors DROP CONSTRAINT IF EXISTS chain_visitors_chain_id_fkey;
+ALTER TABLE chain_visit_totals DROP CONSTRAINT IF EXISTS chain_visit_totals_chain_id_fkey;
+"#,
 ];
 
 /// A database whose schema is newer than this build knows.
@@ -873,5 +884,42 @@ mod tests {
                   + (SELECT count(*) FROM chain_breakdown_spans)",
         );
         assert_eq!(rows.trim(), "5", "three days and two spans");
+    }
+
+    /// The visit counters keep no foreign key: writing one reads no chain, so a counter of a
+    /// chain id that has no row goes in.
+    #[tokio::test]
+    async fn visit_counters_have_no_foreign_keys() {
+        let Some(cluster) = pg_cluster::cluster() else {
+            return;
+        };
+        let url = cluster.new_database();
+        drop(
+            PgStore::connect(&url, PgOptions::default())
+                .await
+                .expect("the store opens and migrates"),
+        );
+        let keys = cluster.psql(
+            &url,
+            "SELECT count(*) FROM pg_constraint
+             WHERE contype = 'f' AND conrelid IN ('chain_daily_clicks'::regclass,
+                 'chain_visitors'::regclass, 'chain_visit_totals'::regclass)",
+        );
+        assert_eq!(keys.trim(), "0");
+        cluster.psql(
+            &url,
+            "INSERT INTO chain_daily_clicks (chain_id, day, clicks, bot_clicks)
+                 VALUES (99, 0, 1, 0);
+             INSERT INTO chain_visitors (chain_id, visitor) VALUES (99, '\\x01');
+             INSERT INTO chain_visit_totals (chain_id, clicks, bot_clicks, unique_visitors)
+                 VALUES (99, 1, 0, 0);",
+        );
+        let rows = cluster.psql(
+            &url,
+            "SELECT (SELECT count(*) FROM chain_daily_clicks)
+                  + (SELECT count(*) FROM chain_visitors)
+                  + (SELECT count(*) FROM chain_visit_totals)",
+        );
+        assert_eq!(rows.trim(), "3");
     }
 }
