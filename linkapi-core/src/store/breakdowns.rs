@@ -4,10 +4,10 @@
 //!
 //! `data` is a JSON array of `[dimension, value, clicks]` triples (`value` null for the visits
 //! past the day's cap of distinct values), in no promised order. JSON because both databases
-//! can read and write it: the migration from the earlier row per value runs in each one's SQL,
-//! and PostgreSQL merges a flush into its rows inside the flush's one statement
-//! (`linkapi_add_breakdowns`, the same rules as [`Packed::add_day`], which SQLite's writer
-//! uses).
+//! can read and write it: the migration from the earlier row per value runs in each one's SQL.
+//! Both backends' flushes merge here ([`Packed::add_day`]): SQLite's writer reads, adds and
+//! writes back; PostgreSQL's flush reads, adds, and writes back in its one statement only the
+//! rows still as read (`store::postgres::visits`).
 //!
 //! *Why one row per chain-day rather than one per value:* a visit flush wrote about eight
 //! rows per chain-day visited (each value's day row and span row, the day's count of values),

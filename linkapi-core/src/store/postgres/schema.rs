@@ -739,6 +739,23 @@ ALTER TABLE chain_daily_clicks DROP CONSTRAINT IF EXISTS chain_daily_clicks_chai
 ALTER TABLE chain_visitors DROP CONSTRAINT IF EXISTS chain_visitors_chain_id_fkey;
 ALTER TABLE chain_visit_totals DROP CONSTRAINT IF EXISTS chain_visit_totals_chain_id_fkey;
 "#,
+    // The visit flush merges breakdowns in Rust: it reads the batch's day and span rows, adds
+    // to them, and its one statement writes each back only if it still holds what was read
+    // (see `store::postgres::visits`). This fails the statement, as a serialization failure
+    // (run again from the read), when some row had changed. `linkapi_add_breakdowns` and
+    // `linkapi_sum_breakdowns` stay for instances of earlier releases during an upgrade.
+    r#"
+CREATE FUNCTION linkapi_rows_unchanged(expected BIGINT, written BIGINT) RETURNS BOOLEAN
+LANGUAGE plpgsql AS $fn$
+BEGIN
+    IF written <> expected THEN
+        RAISE EXCEPTION 'rows changed since they were read: % of % written', written, expected
+            USING ERRCODE = 'serialization_failure';
+    END IF;
+    RETURN true;
+END
+$fn$;
+"#,
 ];
 
 /// A database whose schema is newer than this build knows.
