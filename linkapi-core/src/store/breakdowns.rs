@@ -96,42 +96,53 @@ impl Packed {
         rows: impl IntoIterator<Item = &'a BreakdownVisits>,
         cap: i64,
     ) -> Packed {
-        self.add_capped(
-            rows.into_iter()
-                .map(|row| (row.dimension.code(), row.value.clone(), row.clicks)),
-            cap,
-        )
+        let mut gained = Packed::default();
+        self.add_capped(day_visits(rows), cap, Some(&mut gained));
+        gained
+    }
+
+    /// Adds a day's visits as [`Packed::add_day`] does, without reckoning what the day gained
+    /// (SQLite's recent rows have no span yet: theirs is reckoned when they are folded).
+    pub(crate) fn extend_day<'a>(
+        &mut self,
+        rows: impl IntoIterator<Item = &'a BreakdownVisits>,
+        cap: i64,
+    ) {
+        self.add_capped(day_visits(rows), cap, None);
     }
 
     /// Adds `other`, more visits of the same day, as [`Packed::add_day`] adds a day's visits:
     /// the day keeps to `cap` values a dimension. Returns what the day gained.
     pub(crate) fn add_to_day(&mut self, other: &Packed, cap: i64) -> Packed {
-        self.add_capped(
-            other
-                .entries
-                .iter()
-                .map(|((dimension, value), clicks)| (*dimension, value.clone(), *clicks)),
-            cap,
-        )
+        let mut gained = Packed::default();
+        let visits = other
+            .entries
+            .iter()
+            .map(|((dimension, value), clicks)| (*dimension, value.clone(), *clicks));
+        self.add_capped(visits, cap, Some(&mut gained));
+        gained
     }
 
+    /// Adds `visits` keeping each dimension to `cap` values, and to `gained` what was added.
     fn add_capped(
         &mut self,
         visits: impl Iterator<Item = (i64, Option<Arc<str>>, i64)>,
         cap: i64,
-    ) -> Packed {
-        let mut distinct: HashMap<i64, i64> = HashMap::new();
+        mut gained: Option<&mut Packed>,
+    ) {
+        // Distinct values per dimension: a handful of dimensions, so a list (a map allocated
+        // and hashed for each chain-day a flush writes cost more than the search).
+        let mut distinct: Vec<(i64, i64)> = Vec::new();
         for (dimension, value) in self.entries.keys() {
             if value.is_some() {
-                *distinct.entry(*dimension).or_default() += 1;
+                *values_of(&mut distinct, *dimension) += 1;
             }
         }
-        let mut gained = Packed::default();
         for (dimension, value, clicks) in visits {
             let kept = match value {
                 Some(value) => {
                     let key = (dimension, Some(value));
-                    let values = distinct.entry(dimension).or_default();
+                    let values = values_of(&mut distinct, dimension);
                     if self.entries.contains_key(&key) {
                         Some(key)
                     } else if *values < cap {
@@ -144,10 +155,11 @@ impl Packed {
                 None => None,
             };
             let key = kept.unwrap_or((dimension, None));
-            *gained.entries.entry(key.clone()).or_default() += clicks;
+            if let Some(gained) = gained.as_deref_mut() {
+                *gained.entries.entry(key.clone()).or_default() += clicks;
+            }
             *self.entries.entry(key).or_default() += clicks;
         }
-        gained
     }
 
     /// Adds `other`'s visits, with no cap (a span's values are those its days kept).
@@ -156,6 +168,26 @@ impl Packed {
             *self.entries.entry(key.clone()).or_default() += clicks;
         }
     }
+}
+
+/// The count of `dimension`'s distinct values in `distinct`, a new one at 0.
+fn values_of(distinct: &mut Vec<(i64, i64)>, dimension: i64) -> &mut i64 {
+    let at = match distinct.iter().position(|(d, _)| *d == dimension) {
+        Some(at) => at,
+        None => {
+            distinct.push((dimension, 0));
+            distinct.len() - 1
+        }
+    };
+    &mut distinct[at].1
+}
+
+/// A day's breakdown rows as [`Packed::add_capped`] takes them.
+fn day_visits<'a>(
+    rows: impl IntoIterator<Item = &'a BreakdownVisits>,
+) -> impl Iterator<Item = (i64, Option<Arc<str>>, i64)> {
+    rows.into_iter()
+        .map(|row| (row.dimension.code(), row.value.clone(), row.clicks))
 }
 
 /// Groups a batch's breakdowns (ordered by chain, dimension, day and value) by chain and day,

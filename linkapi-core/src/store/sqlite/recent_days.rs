@@ -22,9 +22,9 @@ use rusqlite::{OptionalExtension, params};
 
 use super::value_numbers::{RecentData, ValueNumbers};
 use crate::model::{ChainId, MAX_BREAKDOWN_VALUES, Timestamp};
-use crate::store::breakdowns::{Packed, by_chain_day};
+use crate::store::breakdowns::Packed;
 use crate::store::visits::{BREAKDOWN_SPAN, span_of};
-use crate::store::{BreakdownVisits, DayVisits, StoreResult, VisitBatch};
+use crate::store::{BreakdownVisits, DailyVisits, DayVisits, StoreResult, VisitBatch};
 
 /// A chain's breakdown rows of the days from `?2` to `?3`.
 pub(super) const DAYS_BETWEEN: &str =
@@ -110,8 +110,26 @@ struct ChainDay<'a> {
     bot_clicks: i64,
     /// The chain's new visitors, on its latest day in the batch.
     visitors: i64,
-    /// Its breakdown's visits, if it has any.
-    breakdown: Option<Vec<&'a BreakdownVisits>>,
+    /// Its breakdown's visits, if it has any, in dimension and value order.
+    breakdown: Option<&'a [&'a BreakdownVisits]>,
+}
+
+/// The (chain, day) of a run of one chain-day's breakdown rows.
+fn chain_day_of(rows: &[&BreakdownVisits]) -> Option<(i64, Timestamp)> {
+    rows.first().map(|row| (row.chain_id.0, row.day))
+}
+
+/// A chain-day of a breakdown without its day's clicks: no batch the service makes has one,
+/// but it would still count.
+fn breakdown_alone<'a>(rows: &'a [&'a BreakdownVisits]) -> Option<ChainDay<'a>> {
+    chain_day_of(rows).map(|(chain, day)| ChainDay {
+        day,
+        chain,
+        clicks: 0,
+        bot_clicks: 0,
+        visitors: 0,
+        breakdown: Some(rows),
+    })
 }
 
 /// Writes a batch's chain-days into `chain_recent_days`, in (day, chain) order: each
@@ -133,28 +151,33 @@ pub(super) fn write_recent_days(
              visitors = visitors + excluded.visitors, data = coalesce(excluded.data, data)",
     )?;
     let mut numbers = ValueNumbers::new(conn);
-    let mut breakdowns = by_chain_day(&batch.breakdowns);
-    let mut days: Vec<ChainDay<'_>> = batch
-        .daily
-        .iter()
-        .map(|d| ChainDay {
+    // The breakdowns by chain-day, each a run of one sorted list (the batch has them by chain,
+    // dimension, day and value; the sort is stable, so each run keeps dimension and value
+    // order), and the day rows in the same order, walked together: a map of a list per
+    // chain-day cost the writer more than its statements' binding.
+    let mut rows: Vec<&BreakdownVisits> = batch.breakdowns.iter().collect();
+    rows.sort_by_key(|row| (row.chain_id.0, row.day));
+    let mut breakdowns = rows
+        .chunk_by(|a, b| (a.chain_id, a.day) == (b.chain_id, b.day))
+        .peekable();
+    let mut daily: Vec<&DailyVisits> = batch.daily.iter().collect();
+    daily.sort_by_key(|d| (d.chain_id.0, d.day));
+    let mut days: Vec<ChainDay<'_>> = Vec::with_capacity(daily.len());
+    for d in daily {
+        let at = Some((d.chain_id.0, d.day));
+        while let Some(rows) = breakdowns.next_if(|rows| chain_day_of(rows) < at) {
+            days.extend(breakdown_alone(rows));
+        }
+        days.push(ChainDay {
             day: d.day,
             chain: d.chain_id.0,
             clicks: d.clicks,
             bot_clicks: d.bot_clicks,
             visitors: 0,
-            breakdown: breakdowns.remove(&(d.chain_id.0, d.day)),
-        })
-        .collect();
-    // A breakdown comes with its day's clicks; one that did not would still count.
-    days.extend(breakdowns.into_iter().map(|((chain, day), rows)| ChainDay {
-        day,
-        chain,
-        clicks: 0,
-        bot_clicks: 0,
-        visitors: 0,
-        breakdown: Some(rows),
-    }));
+            breakdown: breakdowns.next_if(|rows| chain_day_of(rows) == at),
+        });
+    }
+    days.extend(breakdowns.filter_map(breakdown_alone));
     days.sort_unstable_by_key(|d| (d.day, d.chain));
     // A chain's new visitors go with its latest day: met first walking back from the end.
     for day in days.iter_mut().rev() {
@@ -187,7 +210,7 @@ pub(super) fn write_recent_days(
                     Some(stored) => numbers.decode(stored)?,
                     None => Packed::default(),
                 };
-                counts.add_day(rows, MAX_BREAKDOWN_VALUES);
+                counts.extend_day(rows.iter().copied(), MAX_BREAKDOWN_VALUES);
                 Some(numbers.encode(&counts)?)
             }
             None => None,
