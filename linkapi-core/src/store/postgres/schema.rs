@@ -815,7 +815,7 @@ pub(super) async fn migrate(client: &mut Object) -> StoreResult<()> {
 /// The tests' throwaway cluster (the file the integration tests share).
 #[cfg(test)]
 #[path = "../../../tests/pg_cluster.rs"]
-mod pg_cluster;
+pub(super) mod pg_cluster;
 
 #[cfg(test)]
 mod tests {

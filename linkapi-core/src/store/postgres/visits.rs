@@ -157,6 +157,19 @@ pub(super) async fn add_visits(
     at: Timestamp,
     forget_before: Timestamp,
 ) -> StoreResult<bool> {
+    let breakdowns = merge_breakdowns(client, &batch.breakdowns).await?;
+    write_visits(client, batch, &breakdowns, at, forget_before).await
+}
+
+/// The flush's one statement (see [`add_visits`]), with the batch's breakdowns as
+/// [`merge_breakdowns`] left them. Returns whether the batch was claimed.
+async fn write_visits(
+    client: &impl GenericClient,
+    batch: &VisitBatch,
+    breakdowns: &MergedBreakdowns,
+    at: Timestamp,
+    forget_before: Timestamp,
+) -> StoreResult<bool> {
     let mut daily = batch.daily.clone();
     daily.sort_by_key(|d| (d.chain_id, d.day));
     let mut per_chain: std::collections::BTreeMap<i64, (i64, i64)> = Default::default();
@@ -182,7 +195,6 @@ pub(super) async fn add_visits(
     let channel_ids: Vec<i64> = channels.iter().map(|c| c.channel_id.0).collect();
     let channel_days: Vec<i64> = channels.iter().map(|c| c.day).collect();
     let channel_visits: Vec<i64> = channels.iter().map(|c| c.visits).collect();
-    let breakdowns = merge_breakdowns(client, &batch.breakdowns).await?;
     // New visitors are the rows the unique index lets in; whichever instance inserts a
     // visitor first counts it.
     let statement = client
@@ -475,5 +487,97 @@ impl VisitWrites for PgTx<'_> {
             secret,
             created_at: at,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::super::schema::pg_cluster;
+    use super::super::{PgOptions, PgStore, is_contention};
+    use super::{add_visits, merge_breakdowns, write_visits};
+    use crate::model::{ChainId, Dimension};
+    use crate::store::{BreakdownVisits, DailyVisits, VisitBatch, VisitStore};
+
+    const DAY: i64 = 86_400;
+    const D: i64 = 20_000 * DAY;
+
+    /// Batch `id`: one visit of chain 7 on day `D`, referred by `referrer`.
+    fn batch(id: &str, referrer: &str) -> VisitBatch {
+        VisitBatch {
+            id: id.to_owned(),
+            daily: vec![DailyVisits {
+                chain_id: ChainId(7),
+                day: D,
+                clicks: 1,
+                bot_clicks: 0,
+            }],
+            breakdowns: vec![BreakdownVisits {
+                chain_id: ChainId(7),
+                dimension: Dimension::Referrers,
+                day: D,
+                value: Some(Arc::from(referrer)),
+                clicks: 1,
+            }],
+            ..VisitBatch::default()
+        }
+    }
+
+    /// A flush whose breakdown rows another flush wrote after it read them writes nothing,
+    /// its claim included, and fails as contention: run again from the read, it counts.
+    #[tokio::test]
+    async fn a_flush_whose_rows_changed_since_it_read_them_writes_nothing() {
+        let Some(cluster) = pg_cluster::cluster() else {
+            return;
+        };
+        let store = PgStore::connect(&cluster.new_database(), PgOptions::default())
+            .await
+            .expect("the store");
+        let client = store.client().await.expect("a connection");
+        assert!(
+            add_visits(&client, &batch("a", "a.example"), D, 0)
+                .await
+                .expect("a")
+        );
+        let late = batch("b", "b.example");
+        let merged = merge_breakdowns(&client, &late.breakdowns)
+            .await
+            .expect("b read and merged");
+        // Another flush writes the day and span rows in between.
+        assert!(
+            add_visits(&client, &batch("c", "c.example"), D, 0)
+                .await
+                .expect("c")
+        );
+        let refused = write_visits(&client, &late, &merged, D, 0)
+            .await
+            .expect_err("b's rows changed since it read them");
+        assert!(is_contention(&refused), "{refused}");
+        let visits = store
+            .chain_visits(ChainId(7), D, D + DAY)
+            .await
+            .expect("visits");
+        assert_eq!(visits.clicks, 2, "nothing of b counted");
+        // b's claim went with the rest, so its retry counts it, beside what c added.
+        assert!(add_visits(&client, &late, D, 0).await.expect("b again"));
+        let referrers = store
+            .breakdown(ChainId(7), Dimension::Referrers, D, D + DAY, 10)
+            .await
+            .expect("referrers");
+        let values: Vec<(&str, i64)> = referrers
+            .top
+            .iter()
+            .map(|(value, clicks)| (value.as_str(), *clicks))
+            .collect();
+        assert_eq!(
+            values,
+            [("a.example", 1), ("b.example", 1), ("c.example", 1)]
+        );
+        let visits = store
+            .chain_visits(ChainId(7), D, D + DAY)
+            .await
+            .expect("visits");
+        assert_eq!(visits.clicks, 3);
     }
 }
