@@ -32,6 +32,7 @@
 //! - [`metrics`]: the counters and histograms `GET /metrics` exposes.
 //! - [`error`]: [`Error`], each failure with its HTTP status and stable short name.
 //! - `heap`: giving memory freed after a burst back to the operating system (glibc keeps it).
+//! - `locks`: taking over a lock whose holder panicked, the one rule every lock here follows.
 //! - [`webhooks`]: signing webhook messages (Standard Webhooks) and verifying them, and which
 //!   addresses a webhook may be sent to.
 //! - `client` (feature `client`): a typed async HTTP client of the same API, one method per
@@ -75,6 +76,7 @@ pub mod fuzzing;
 mod heap;
 pub mod http;
 pub mod image;
+mod locks;
 pub mod metrics;
 pub mod model;
 pub mod pages;

@@ -29,6 +29,7 @@ use reqwest::{Method, RequestBuilder, StatusCode};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use crate::locks::Unpoisoned;
 use crate::wire::envelope::{CompatError, CompatOk, PrimaryError, PrimaryOk, StatusOk};
 
 mod admin;
@@ -282,10 +283,7 @@ impl Client {
     /// The waits for rate limits of this client and its clones so far (see
     /// [`Client::wait_out_rate_limits`]).
     pub fn rate_limit_waits(&self) -> RateLimitWaits {
-        *self
-            .waits
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        *self.waits.lock().unpoisoned()
     }
 
     /// The server's base URL.
@@ -333,10 +331,7 @@ impl Client {
     }
 
     fn note_rate_limit_wait(&self, wait: Duration) {
-        let mut waits = self
-            .waits
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut waits = self.waits.lock().unpoisoned();
         waits.count += 1;
         waits.total += wait;
         let until = std::time::Instant::now() + wait;
@@ -344,10 +339,7 @@ impl Client {
     }
 
     fn note_rate_limit_wait_over(&self) {
-        let mut waits = self
-            .waits
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut waits = self.waits.lock().unpoisoned();
         if waits
             .until
             .is_some_and(|until| until <= std::time::Instant::now())

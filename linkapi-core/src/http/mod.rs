@@ -37,6 +37,7 @@ use tokio::task::JoinSet;
 use tracing::Instrument;
 
 use crate::error::Error;
+use crate::locks::Unpoisoned;
 use crate::service::{App, RateState};
 use handlers::Call;
 use handlers::PublicCall;
@@ -233,7 +234,7 @@ impl OpenConnections {
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Arc<Activity>>> {
-        self.by_id.lock().unwrap_or_else(|p| p.into_inner())
+        self.by_id.lock().unpoisoned()
     }
 
     /// Asks the connection quiet the longest to close: one that never sent a request (oldest

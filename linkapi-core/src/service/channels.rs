@@ -28,6 +28,7 @@ use super::page_chains::fixed_destination;
 use super::webhooks;
 use crate::clock::format_rfc3339;
 use crate::error::{Error, Result};
+use crate::locks::Unpoisoned;
 use crate::model::{
     ChainId, ChainKind, Channel, ChannelId, EventType, Rotation, ShowType, SubType, Template,
     TemplateId, TemplateKind, Timestamp,
@@ -172,7 +173,7 @@ impl App {
         let daily = cap == crate::model::VisitCap::Daily;
         let state = self.inner.rotations.state(chain_id);
         let ordered = {
-            let mut state = state.lock().unwrap_or_else(|p| p.into_inner());
+            let mut state = state.lock().unpoisoned();
             let usable: Vec<&Channel> = page
                 .channels
                 .iter()
@@ -228,7 +229,7 @@ impl App {
             }
             state
                 .lock()
-                .unwrap_or_else(|p| p.into_inner())
+                .unpoisoned()
                 .used_up
                 .insert(id, (limit, daily.then_some(day)));
         }

@@ -6,6 +6,7 @@ use super::chains::PageWindow;
 use super::webhooks;
 use super::{App, Principal};
 use crate::error::{Error, Result};
+use crate::locks::Unpoisoned;
 use crate::model::{ChainId, EventType, Timestamp};
 use crate::store::{Conversion, Page};
 use crate::wire::primary as wire;
@@ -88,9 +89,7 @@ fn event_id(now: Timestamp) -> String {
         std::cmp::Ordering::Less => 0,
     };
     let candidate = ulid::Ulid::from_parts(seconds * 1000 + millis, rand::random()).0;
-    let mut last = LAST_EVENT_ID
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut last = LAST_EVENT_ID.lock().unpoisoned();
     // Within one millisecond the random part decides; step past the last id instead.
     *last = if candidate > *last {
         candidate

@@ -14,6 +14,7 @@ use bytes::Bytes;
 
 use super::{App, BodyError, Principal};
 use crate::error::{Error, Result};
+use crate::locks::Unpoisoned;
 use crate::model::{Timestamp, UserId};
 use crate::store::Tx;
 
@@ -159,7 +160,7 @@ impl<T> Receipt<T> {
         let answer = (self.answer)(outcome);
         tx.record_idempotent_answer(self.user, &self.key.key, answer.status, &answer.body)
             .await?;
-        *self.recorded.lock().unwrap_or_else(|p| p.into_inner()) = Some(answer);
+        *self.recorded.lock().unpoisoned() = Some(answer);
         Ok(())
     }
 
@@ -167,7 +168,7 @@ impl<T> Receipt<T> {
     pub fn answer(&self, outcome: &T) -> KeptAnswer {
         self.recorded
             .lock()
-            .unwrap_or_else(|p| p.into_inner())
+            .unpoisoned()
             .take()
             .unwrap_or_else(|| (self.answer)(outcome))
     }

@@ -76,6 +76,7 @@ pub use workchat::{
 
 use crate::clock::{Calendar, Clock};
 use crate::error::{Error, Result};
+use crate::locks::Unpoisoned;
 use crate::metrics::Metrics;
 use crate::model::limits::MAX_HOST_NAME;
 use crate::model::{Domain, DomainId, DomainStatus, Scheme, Timestamp, UserId};
@@ -543,7 +544,7 @@ impl App {
                         Ok(value) => Ok(value),
                         Err(BodyError::Store(err)) => Err(err),
                         Err(BodyError::Rule(err)) => {
-                            *kept.lock().unwrap_or_else(|p| p.into_inner()) = Some(err);
+                            *kept.lock().unpoisoned() = Some(err);
                             Err(StoreError::Stopped)
                         }
                     }
@@ -554,7 +555,7 @@ impl App {
             Ok(value) => Ok(value),
             Err(StoreError::Stopped) => Err(broken
                 .lock()
-                .unwrap_or_else(|p| p.into_inner())
+                .unpoisoned()
                 .take()
                 .map_or(BodyError::Store(StoreError::Stopped), BodyError::Rule)),
             Err(err) => Err(BodyError::Store(err)),

@@ -8,6 +8,7 @@ use std::sync::LazyLock;
 use aho_corasick::AhoCorasick;
 use siphasher::sip128::{Hasher128, SipHasher13};
 
+use crate::locks::Unpoisoned;
 use crate::store::{VisitorKey, VisitorSecret};
 
 /// What the request tells about a visit.
@@ -156,23 +157,20 @@ impl VisitorKeys {
     }
 
     pub(super) fn key(&self, address: IpAddr, user_agent: &[u8]) -> VisitorKey {
-        let secret = self.secret.read().unwrap_or_else(|p| p.into_inner());
+        let secret = self.secret.read().unpoisoned();
         visitor_key(&secret.secret, address, user_agent)
     }
 
     /// Uses `secret` from now on unless a newer one is in use.
     pub(super) fn replace(&self, secret: VisitorSecret) {
-        let mut current = self.secret.write().unwrap_or_else(|p| p.into_inner());
+        let mut current = self.secret.write().unpoisoned();
         if secret.id >= current.id {
             *current = secret;
         }
     }
 
     pub(super) fn current(&self) -> VisitorSecret {
-        self.secret
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
+        self.secret.read().unpoisoned().clone()
     }
 }
 

@@ -36,6 +36,7 @@ use tokio::sync::{Notify, mpsc, oneshot};
 use super::breakdown::{Breakdown, Traits, Values};
 use super::classify::{primary_language, referrer_host};
 use super::visitors::VisitRequest;
+use crate::locks::Unpoisoned;
 use crate::metrics::VisitCounters;
 use crate::model::DIRECT;
 use crate::model::{ChainId, ChannelId, Timestamp};
@@ -467,7 +468,7 @@ impl Shared {
 
 fn lock(shard: &Mutex<Pending>) -> MutexGuard<'_, Pending> {
     // A panic while counting leaves consistent-enough counts; keep counting.
-    shard.lock().unwrap_or_else(|p| p.into_inner())
+    shard.lock().unpoisoned()
 }
 
 /// The request path's handle on the pipeline.

@@ -63,6 +63,7 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 
+use crate::locks::Unpoisoned;
 use crate::model::{Chain, Timestamp, UserId};
 
 mod breakdowns;
@@ -393,14 +394,14 @@ where
         let filled = filled.clone();
         Box::pin(async move {
             let value = run.await?;
-            *filled.lock().unwrap_or_else(|p| p.into_inner()) = Some(value);
+            *filled.lock().unpoisoned() = Some(value);
             Ok(())
         })
     });
     let changes = run(erased).await?;
     let value = slot
         .lock()
-        .unwrap_or_else(|p| p.into_inner())
+        .unpoisoned()
         .take()
         .ok_or_else(|| StoreError::backend(Misuse("a committed transaction left no result")))?;
     Ok((value, changes))

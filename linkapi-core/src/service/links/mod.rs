@@ -16,6 +16,7 @@ use entry::{CachedLink, LinkKey, LinkRef, TYPICAL_CACHED_LINK};
 use super::App;
 use super::cache::{ByWeight, CoherentCache};
 use crate::error::Result;
+use crate::locks::Unpoisoned;
 use crate::model::{
     ChainId, ChainKind, ChainStatus, Domain, DomainId, DomainStatus, RedirectRule, UserId,
     is_expired,
@@ -122,21 +123,14 @@ impl LinkCache {
     pub(super) fn load_halted_owners(&self, owners: Vec<UserId>) {
         let owners: HashSet<UserId> = owners.into_iter().collect();
         let any = !owners.is_empty();
-        *self
-            .halted_owners
-            .write()
-            .unwrap_or_else(|poisoned| poisoned.into_inner()) = owners;
+        *self.halted_owners.write().unpoisoned() = owners;
         self.any_halted.store(any, Ordering::Release);
     }
 
     /// Whether `owner`'s chains are stopped.
     fn halted(&self, owner: UserId) -> bool {
         self.any_halted.load(Ordering::Acquire)
-            && self
-                .halted_owners
-                .read()
-                .unwrap_or_else(|poisoned| poisoned.into_inner())
-                .contains(&owner)
+            && self.halted_owners.read().unpoisoned().contains(&owner)
     }
 
     pub(super) fn load_domains(&self, domains: Vec<Domain>) {
@@ -147,17 +141,11 @@ impl LinkCache {
                 .collect(),
             by_id: domains.into_iter().map(|d| (d.id, d)).collect(),
         };
-        *self
-            .domains
-            .write()
-            .unwrap_or_else(|poisoned| poisoned.into_inner()) = Arc::new(directory);
+        *self.domains.write().unpoisoned() = Arc::new(directory);
     }
 
     fn directory(&self) -> Arc<Directory> {
-        self.domains
-            .read()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .clone()
+        self.domains.read().unpoisoned().clone()
     }
 
     /// The domain with this id, as of the last change heard of.
@@ -201,18 +189,10 @@ impl LinkCache {
 
     fn note_unknown_host(&self, host: &str) {
         let seen = |set: &HashSet<String>| set.len() >= UNKNOWN_HOSTS_LOGGED || set.contains(host);
-        if seen(
-            &self
-                .unknown_hosts
-                .read()
-                .unwrap_or_else(|poisoned| poisoned.into_inner()),
-        ) {
+        if seen(&self.unknown_hosts.read().unpoisoned()) {
             return;
         }
-        let mut known = self
-            .unknown_hosts
-            .write()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut known = self.unknown_hosts.write().unpoisoned();
         // Another visit may have added it between the two locks.
         if !seen(&known) {
             known.insert(host.to_owned());

@@ -30,6 +30,7 @@ use super::chains::PageWindow;
 use super::{App, BodyError, Principal, TextRule, check_text};
 use crate::clock::format_rfc3339;
 use crate::error::{Error, Result};
+use crate::locks::Unpoisoned;
 use crate::model::{DeliveryAttempt, EventSet, EventType, Timestamp, UserId, Webhook, WebhookId};
 use crate::store::{Invalidation, NewEvent, NewWebhook, Page, StoreResult, Tx, WebhookPatch};
 use crate::webhooks::Secret;
@@ -78,14 +79,11 @@ impl WebhookUsers {
     }
 
     fn has(&self, user: UserId) -> bool {
-        self.users
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
-            .contains(&user)
+        self.users.read().unpoisoned().contains(&user)
     }
 
     fn replace(&self, users: Vec<UserId>) {
-        *self.users.write().unwrap_or_else(|p| p.into_inner()) = users.into_iter().collect();
+        *self.users.write().unpoisoned() = users.into_iter().collect();
     }
 }
 

@@ -20,6 +20,7 @@ use tokio::sync::oneshot;
 
 use super::channels::channels_of;
 use super::{PgStore, all};
+use crate::locks::Unpoisoned;
 use crate::model::DomainId;
 use crate::store::chains::{LINK_COLUMN_COUNT, LINK_COLUMNS, link_from_row, with_channels};
 use crate::store::{LinkTarget, Misuse, StoreError, StoreResult, describe};
@@ -67,10 +68,7 @@ struct Abandoned;
 struct Told(String);
 
 fn lock(reads: &LinkReads) -> MutexGuard<'_, Queue> {
-    reads
-        .queue
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
+    reads.queue.lock().unpoisoned()
 }
 
 impl PgStore {

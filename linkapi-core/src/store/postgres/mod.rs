@@ -51,6 +51,7 @@ use super::{
     FeedEvent, Invalidation, NewChain, Store, StoreError, StoreResult, StoredRow, TxBody, Unique,
     VisitBatch,
 };
+use crate::locks::Unpoisoned;
 use crate::model::{Chain, Timestamp, UserId};
 
 /// Times a body is run when it keeps meeting serialization failures or deadlocks.
@@ -115,10 +116,7 @@ impl Availability {
         if !self.down.load(Ordering::Acquire) {
             return;
         }
-        let mut since = self
-            .since
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut since = self.since.lock().unpoisoned();
         if let Some(began) = since.take() {
             self.down.store(false, Ordering::Release);
             tracing::info!(
@@ -133,10 +131,7 @@ impl Availability {
         if !matches!(err, StoreError::Unavailable(_)) {
             return;
         }
-        let mut since = self
-            .since
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut since = self.since.lock().unpoisoned();
         if since.is_none() {
             *since = Some(std::time::Instant::now());
             self.down.store(true, Ordering::Release);

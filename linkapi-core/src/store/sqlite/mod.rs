@@ -19,6 +19,7 @@ use super::{
     FeedEvent, Invalidation, Misuse, NewChain, Store, StoreError, StoreResult, StoredRow, TxBody,
     Unique, VisitBatch,
 };
+use crate::locks::Unpoisoned;
 use crate::model::{Chain, Timestamp, UserId};
 
 mod chains;
@@ -242,7 +243,7 @@ struct SqliteTx<'c> {
 /// Locks a connection or the writer's queue. A panic while holding either cannot leave SQLite
 /// half-written (transactions roll back on drop), so a poisoned lock is safe to take over.
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    m.lock().unpoisoned()
 }
 
 /// Runs a statement of transaction control (`BEGIN`, `COMMIT`, a savepoint) through the
