@@ -32,6 +32,9 @@ const MOST_A_READ: usize = 256;
 #[derive(Default)]
 pub(super) struct LinkReads {
     queue: Mutex<Queue>,
+    /// Queries sent, for the test that misses coming together are read together.
+    #[cfg(test)]
+    queries: std::sync::atomic::AtomicUsize,
 }
 
 #[derive(Default)]
@@ -128,6 +131,10 @@ impl PgStore {
     /// The links `waiting` asked for, in its order.
     async fn links(&self, waiting: &[Waiter]) -> StoreResult<Vec<Option<LinkTarget>>> {
         let client = self.client().await?;
+        #[cfg(test)]
+        self.link_reads
+            .queries
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let domains: Vec<i64> = waiting.iter().map(|w| w.domain).collect();
         let codes: Vec<&str> = waiting.iter().map(|w| w.code.as_str()).collect();
         let rows = all(&client, &LINKS_BY_CODES, &[&domains, &codes], |row| {
@@ -158,5 +165,48 @@ fn told(err: &StoreError) -> StoreError {
         StoreError::Stopped => StoreError::Stopped,
         StoreError::Unavailable(_) => StoreError::unavailable(Told(describe(err))),
         StoreError::Backend(_) => StoreError::backend(Told(describe(err))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::Ordering;
+
+    use super::super::schema::pg_cluster;
+    use super::super::{PgOptions, PgStore};
+    use crate::model::DomainId;
+
+    /// Misses that reach the store together go as one query, each answered with its own
+    /// chain (or none). A current-thread runtime makes "together" exact: every read below
+    /// queues before the task that reads them runs.
+    #[tokio::test(flavor = "current_thread")]
+    async fn misses_that_come_together_are_read_in_one_query() {
+        let Some(cluster) = pg_cluster::cluster() else {
+            return;
+        };
+        let url = cluster.new_database();
+        let store = PgStore::connect(&url, PgOptions::default())
+            .await
+            .expect("the store");
+        cluster.psql(
+            &url,
+            "INSERT INTO users (id, name, created_at) VALUES (1, 'u', 0);
+             INSERT INTO domains (id, host, scheme, created_at) VALUES (1, 'e.com', 'https', 0);
+             INSERT INTO chains (user_id, chain_type, domain_id, code, target_url, created_at,
+                                 updated_at)
+             SELECT 1, 1, 1, 'c' || i, 'https://t.example/' || i, 0, 0
+             FROM generate_series(1, 62) AS i;",
+        );
+        let codes: Vec<String> = (1..=64).map(|i| format!("c{i}")).collect();
+        let answers = futures_util::future::join_all(
+            codes.iter().map(|code| store.read_link(DomainId(1), code)),
+        )
+        .await;
+        for (i, answer) in (1..).zip(answers) {
+            let target = answer.expect("an answer").map(|link| link.target_url);
+            let expected = (i <= 62).then(|| format!("https://t.example/{i}"));
+            assert_eq!(target, expected, "c{i}");
+        }
+        assert_eq!(store.link_reads.queries.load(Ordering::Relaxed), 1);
     }
 }
