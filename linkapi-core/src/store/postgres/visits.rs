@@ -7,7 +7,7 @@ use deadpool_postgres::GenericClient;
 
 use super::{PgStore, PgTx, all, one, pg_error};
 use crate::model::{ChainId, Dimension, MAX_BREAKDOWN_VALUES, PageViews, Timestamp, UserId};
-use crate::store::breakdowns::{Packed, breakdown_of, by_chain_day};
+use crate::store::breakdowns::{Packed, breakdown_of, by_chain_day, chain_days};
 use crate::store::visits::{
     CHAIN_DAYS, CHAIN_TOTALS, USER_TOP_CHAINS, USER_TOTALS, VISITOR_SECRET, chain_totals_from_row,
     day_visits_from_row, span_of, two_ints_from_row, user_visits_from, visitor_secret_from_row,
@@ -407,12 +407,13 @@ async fn merge_breakdowns(
     if breakdowns.is_empty() {
         return Ok(merged);
     }
-    let days = by_chain_day(breakdowns);
+    let rows = by_chain_day(breakdowns);
+    let days: Vec<_> = chain_days(&rows).collect();
     let span_keys: BTreeSet<(i64, Timestamp)> = days
-        .keys()
-        .map(|&(chain, day)| (chain, span_of(day)))
+        .iter()
+        .map(|&((chain, day), _)| (chain, span_of(day)))
         .collect();
-    let (day_chains, day_keys): (Vec<i64>, Vec<i64>) = days.keys().copied().unzip();
+    let (day_chains, day_keys): (Vec<i64>, Vec<i64>) = days.iter().map(|(key, _)| *key).unzip();
     let (span_chains, span_keys): (Vec<i64>, Vec<i64>) = span_keys.into_iter().unzip();
     // The lateral subqueries look each key up in the index: joined plainly to the arrays, the
     // planner may choose a hash join that reads the whole table.
@@ -444,7 +445,7 @@ async fn merge_breakdowns(
     for (key, visits) in days {
         let read = stored_days.remove(&key);
         let mut day = Packed::decode(read.as_deref())?;
-        let kept = day.add_day(visits, MAX_BREAKDOWN_VALUES);
+        let kept = day.add_day(visits.iter().copied(), MAX_BREAKDOWN_VALUES);
         merged.days.push(key, &day, read)?;
         let (chain, day) = key;
         spans.entry((chain, span_of(day))).or_default().add(&kept);

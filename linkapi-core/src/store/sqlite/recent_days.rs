@@ -22,7 +22,7 @@ use rusqlite::{OptionalExtension, params};
 
 use super::value_numbers::{RecentData, ValueNumbers};
 use crate::model::{ChainId, MAX_BREAKDOWN_VALUES, Timestamp};
-use crate::store::breakdowns::Packed;
+use crate::store::breakdowns::{Packed, by_chain_day, chain_days};
 use crate::store::visits::{BREAKDOWN_SPAN, span_of};
 use crate::store::{BreakdownVisits, DailyVisits, DayVisits, StoreResult, VisitBatch};
 
@@ -114,22 +114,19 @@ struct ChainDay<'a> {
     breakdown: Option<&'a [&'a BreakdownVisits]>,
 }
 
-/// The (chain, day) of a run of one chain-day's breakdown rows.
-fn chain_day_of(rows: &[&BreakdownVisits]) -> Option<(i64, Timestamp)> {
-    rows.first().map(|row| (row.chain_id.0, row.day))
-}
-
 /// A chain-day of a breakdown without its day's clicks: no batch the service makes has one,
 /// but it would still count.
-fn breakdown_alone<'a>(rows: &'a [&'a BreakdownVisits]) -> Option<ChainDay<'a>> {
-    chain_day_of(rows).map(|(chain, day)| ChainDay {
+fn breakdown_alone<'a>(
+    ((chain, day), rows): ((i64, Timestamp), &'a [&'a BreakdownVisits]),
+) -> ChainDay<'a> {
+    ChainDay {
         day,
         chain,
         clicks: 0,
         bot_clicks: 0,
         visitors: 0,
         breakdown: Some(rows),
-    })
+    }
 }
 
 /// Writes a batch's chain-days into `chain_recent_days`, in (day, chain) order: each
@@ -151,22 +148,16 @@ pub(super) fn write_recent_days(
              visitors = visitors + excluded.visitors, data = coalesce(excluded.data, data)",
     )?;
     let mut numbers = ValueNumbers::new(conn);
-    // The breakdowns by chain-day, each a run of one sorted list (the batch has them by chain,
-    // dimension, day and value; the sort is stable, so each run keeps dimension and value
-    // order), and the day rows in the same order, walked together: a map of a list per
-    // chain-day cost the writer more than its statements' binding.
-    let mut rows: Vec<&BreakdownVisits> = batch.breakdowns.iter().collect();
-    rows.sort_by_key(|row| (row.chain_id.0, row.day));
-    let mut breakdowns = rows
-        .chunk_by(|a, b| (a.chain_id, a.day) == (b.chain_id, b.day))
-        .peekable();
+    // The breakdowns by chain-day and the day rows, in the same order, walked together.
+    let rows = by_chain_day(&batch.breakdowns);
+    let mut breakdowns = chain_days(&rows).peekable();
     let mut daily: Vec<&DailyVisits> = batch.daily.iter().collect();
     daily.sort_by_key(|d| (d.chain_id.0, d.day));
     let mut days: Vec<ChainDay<'_>> = Vec::with_capacity(daily.len());
     for d in daily {
-        let at = Some((d.chain_id.0, d.day));
-        while let Some(rows) = breakdowns.next_if(|rows| chain_day_of(rows) < at) {
-            days.extend(breakdown_alone(rows));
+        let at = (d.chain_id.0, d.day);
+        while let Some(alone) = breakdowns.next_if(|(key, _)| *key < at) {
+            days.push(breakdown_alone(alone));
         }
         days.push(ChainDay {
             day: d.day,
@@ -174,10 +165,12 @@ pub(super) fn write_recent_days(
             clicks: d.clicks,
             bot_clicks: d.bot_clicks,
             visitors: 0,
-            breakdown: breakdowns.next_if(|rows| chain_day_of(rows) == at),
+            breakdown: breakdowns
+                .next_if(|(key, _)| *key == at)
+                .map(|(_, rows)| rows),
         });
     }
-    days.extend(breakdowns.filter_map(breakdown_alone));
+    days.extend(breakdowns.map(breakdown_alone));
     days.sort_unstable_by_key(|d| (d.day, d.chain));
     // A chain's new visitors go with its latest day: met first walking back from the end.
     for day in days.iter_mut().rev() {
