@@ -1,9 +1,11 @@
 //! Visit counters on PostgreSQL.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::LazyLock;
 
 use async_trait::async_trait;
 use deadpool_postgres::GenericClient;
+use tokio_postgres::types::ToSql;
 
 use super::{PgStore, PgTx, all, one, pg_error};
 use crate::model::{ChainId, Dimension, MAX_BREAKDOWN_VALUES, PageViews, Timestamp, UserId};
@@ -195,11 +197,44 @@ async fn write_visits(
     let channel_ids: Vec<i64> = channels.iter().map(|c| c.channel_id.0).collect();
     let channel_days: Vec<i64> = channels.iter().map(|c| c.day).collect();
     let channel_visits: Vec<i64> = channels.iter().map(|c| c.visits).collect();
-    // New visitors are the rows the unique index lets in; whichever instance inserts a
-    // visitor first counts it.
-    let statement = client
-        .prepare_cached(
-            "WITH claim AS (
+    let statement = client.prepare_cached(&FLUSH).await.map_err(pg_error)?;
+    let (day_chains, days) = (column(|d| d.chain_id.0), column(|d| d.day));
+    let (day_clicks, day_bots) = (column(|d| d.clicks), column(|d| d.bot_clicks));
+    let rows = breakdowns.rows();
+    let mut params: Vec<&(dyn ToSql + Sync)> = vec![
+        &batch.id,
+        &at,
+        &forget_before,
+        &day_chains,
+        &days,
+        &day_clicks,
+        &day_bots,
+        &visitor_chains,
+        &visitor_keys,
+        &click_chains,
+        &clicks,
+        &bots,
+        &channel_ids,
+        &channel_days,
+        &channel_visits,
+    ];
+    params.extend(breakdowns.days.params());
+    params.extend(breakdowns.spans.params());
+    params.push(&rows);
+    let row = client
+        .query_one(&statement, &params)
+        .await
+        .map_err(pg_error)?;
+    row.try_get(0).map_err(pg_error)
+}
+
+/// The flush's one statement (see [`add_visits`]): the claim, the counters, and the breakdown
+/// rows of both tables ([`BreakdownTable::writes`]), with a check that every merged row was
+/// written. New visitors are the rows the unique index lets in; whichever instance inserts a
+/// visitor first counts it.
+static FLUSH: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "WITH claim AS (
                  INSERT INTO visit_batches (id, added_at) VALUES ($1, $2)
                  ON CONFLICT DO NOTHING RETURNING id
              ), forget AS (
@@ -248,89 +283,94 @@ async fn write_visits(
                  FROM (SELECT id, sum(v)::bigint AS visits
                        FROM unnest($13::bigint[], $15::bigint[]) AS u(id, v) GROUP BY id) t
                  WHERE c.id = t.id AND EXISTS (SELECT 1 FROM claim)
-             ), days_rewritten AS (
-                 UPDATE chain_breakdown_days d SET data = r.data
-                 FROM (SELECT u.data, found.row FROM unnest($16::bigint[], $17::bigint[],
-                                                              $18::text[], $19::text[])
-                           AS u(chain_id, day, data, read)
-                       CROSS JOIN LATERAL (
-                           SELECT ctid AS row FROM chain_breakdown_days s
-                           WHERE s.chain_id = u.chain_id AND s.day = u.day AND s.data = u.read
-                           OFFSET 0) AS found) AS r
-                 WHERE d.ctid = r.row AND EXISTS (SELECT 1 FROM claim)
-                 RETURNING 1
-             ), days_added AS (
-                 INSERT INTO chain_breakdown_days (chain_id, day, data)
-                 SELECT t.* FROM unnest($20::bigint[], $21::bigint[], $22::text[])
-                     AS t(chain_id, day, data)
-                 WHERE EXISTS (SELECT 1 FROM claim)
-                 ON CONFLICT DO NOTHING RETURNING 1
-             ), spans_rewritten AS (
-                 UPDATE chain_breakdown_spans d SET data = r.data
-                 FROM (SELECT u.data, found.row FROM unnest($23::bigint[], $24::bigint[],
-                                                              $25::text[], $26::text[])
-                           AS u(chain_id, span, data, read)
-                       CROSS JOIN LATERAL (
-                           SELECT ctid AS row FROM chain_breakdown_spans s
-                           WHERE s.chain_id = u.chain_id AND s.span = u.span AND s.data = u.read
-                           OFFSET 0) AS found) AS r
-                 WHERE d.ctid = r.row AND EXISTS (SELECT 1 FROM claim)
-                 RETURNING 1
-             ), spans_added AS (
-                 INSERT INTO chain_breakdown_spans (chain_id, span, data)
-                 SELECT t.* FROM unnest($27::bigint[], $28::bigint[], $29::text[])
-                     AS t(chain_id, span, data)
-                 WHERE EXISTS (SELECT 1 FROM claim)
-                 ON CONFLICT DO NOTHING RETURNING 1
-             )
+             ), {days}, {spans}
              SELECT EXISTS (SELECT 1 FROM claim),
                     linkapi_rows_unchanged(
                         CASE WHEN EXISTS (SELECT 1 FROM claim) THEN $30::bigint ELSE 0 END,
                         (SELECT count(*) FROM days_rewritten) + (SELECT count(*) FROM days_added)
                         + (SELECT count(*) FROM spans_rewritten)
                         + (SELECT count(*) FROM spans_added))",
+        days = BREAKDOWN_DAYS.writes("days", 16),
+        spans = BREAKDOWN_SPANS.writes("spans", 23),
+    )
+});
+
+/// Reads the rows of a batch's chain-days and of their spans, each tagged with whether it is
+/// a span's.
+static READ_BREAKDOWNS: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "{} UNION ALL {}",
+        BREAKDOWN_DAYS.read(1),
+        BREAKDOWN_SPANS.read(3)
+    )
+});
+
+/// A table of breakdown rows, one per chain and day or per chain and span, which the flush
+/// reads and writes alike.
+struct BreakdownTable {
+    name: &'static str,
+    /// The key beside the chain: `day` or `span`.
+    key: &'static str,
+}
+
+const BREAKDOWN_DAYS: BreakdownTable = BreakdownTable {
+    name: "chain_breakdown_days",
+    key: "day",
+};
+
+const BREAKDOWN_SPANS: BreakdownTable = BreakdownTable {
+    name: "chain_breakdown_spans",
+    key: "span",
+};
+
+impl BreakdownTable {
+    /// Its rows of the keys in parameters `$first` (chains) and `$first + 1` (days or spans).
+    /// The lateral subquery looks each key up in the index: joined plainly to the arrays, the
+    /// planner may choose a hash join that reads the whole table.
+    fn read(&self, first: usize) -> String {
+        let BreakdownTable { name, key } = self;
+        let (chains, keys) = (first, first + 1);
+        format!(
+            "SELECT {is_span}, k.chain_id, k.{key}, r.data
+             FROM unnest(${chains}::bigint[], ${keys}::bigint[]) AS k(chain_id, {key})
+             CROSS JOIN LATERAL (SELECT data FROM {name} t
+                                 WHERE t.chain_id = k.chain_id AND t.{key} = k.{key}
+                                 OFFSET 0) AS r",
+            is_span = *key == "span",
         )
-        .await
-        .map_err(pg_error)?;
-    let row = client
-        .query_one(
-            &statement,
-            &[
-                &batch.id,
-                &at,
-                &forget_before,
-                &column(|d| d.chain_id.0),
-                &column(|d| d.day),
-                &column(|d| d.clicks),
-                &column(|d| d.bot_clicks),
-                &visitor_chains,
-                &visitor_keys,
-                &click_chains,
-                &clicks,
-                &bots,
-                &channel_ids,
-                &channel_days,
-                &channel_visits,
-                &breakdowns.days.rewritten.chains,
-                &breakdowns.days.rewritten.keys,
-                &breakdowns.days.rewritten.data,
-                &breakdowns.days.rewritten.read,
-                &breakdowns.days.added.chains,
-                &breakdowns.days.added.keys,
-                &breakdowns.days.added.data,
-                &breakdowns.spans.rewritten.chains,
-                &breakdowns.spans.rewritten.keys,
-                &breakdowns.spans.rewritten.data,
-                &breakdowns.spans.rewritten.read,
-                &breakdowns.spans.added.chains,
-                &breakdowns.spans.added.keys,
-                &breakdowns.spans.added.data,
-                &breakdowns.rows(),
-            ],
+    }
+
+    /// The flush statement's two writes of this table, `{prefix}_rewritten` and
+    /// `{prefix}_added`, from the seven parameters from `$first` ([`MergedRows::params`]):
+    /// each row read is rewritten only where it still holds what was read (found by key and
+    /// old text, updated by its `ctid`), the rows there were not are inserted unless another
+    /// instance did so first; each returns one row per row written.
+    fn writes(&self, prefix: &str, first: usize) -> String {
+        let BreakdownTable { name, key } = self;
+        let [chains, keys, data, read, new_chains, new_keys, new_data] =
+            std::array::from_fn::<usize, 7, _>(|at| first + at);
+        format!(
+            "{prefix}_rewritten AS (
+                 UPDATE {name} d SET data = r.data
+                 FROM (SELECT u.data, found.row FROM unnest(${chains}::bigint[], ${keys}::bigint[],
+                                                              ${data}::text[], ${read}::text[])
+                           AS u(chain_id, {key}, data, read)
+                       CROSS JOIN LATERAL (
+                           SELECT ctid AS row FROM {name} s
+                           WHERE s.chain_id = u.chain_id AND s.{key} = u.{key} AND s.data = u.read
+                           OFFSET 0) AS found) AS r
+                 WHERE d.ctid = r.row AND EXISTS (SELECT 1 FROM claim)
+                 RETURNING 1
+             ), {prefix}_added AS (
+                 INSERT INTO {name} (chain_id, {key}, data)
+                 SELECT t.* FROM unnest(${new_chains}::bigint[], ${new_keys}::bigint[],
+                                        ${new_data}::text[])
+                     AS t(chain_id, {key}, data)
+                 WHERE EXISTS (SELECT 1 FROM claim)
+                 ON CONFLICT DO NOTHING RETURNING 1
+             )"
         )
-        .await
-        .map_err(pg_error)?;
-    row.try_get(0).map_err(pg_error)
+    }
 }
 
 /// A batch's breakdown rows as merged before the flush's statement writes them.
@@ -358,6 +398,20 @@ struct MergedRows {
 }
 
 impl MergedRows {
+    /// Its columns as [`BreakdownTable::writes`] takes them.
+    fn params(&self) -> [&(dyn ToSql + Sync); 7] {
+        let MergedRows { rewritten, added } = self;
+        [
+            &rewritten.chains,
+            &rewritten.keys,
+            &rewritten.data,
+            &rewritten.read,
+            &added.chains,
+            &added.keys,
+            &added.data,
+        ]
+    }
+
     /// Adds the merged `packed` of `key`, which held `read` (nothing: no row).
     fn push(
         &mut self,
@@ -415,19 +469,9 @@ async fn merge_breakdowns(
         .collect();
     let (day_chains, day_keys): (Vec<i64>, Vec<i64>) = days.iter().map(|(key, _)| *key).unzip();
     let (span_chains, span_keys): (Vec<i64>, Vec<i64>) = span_keys.into_iter().unzip();
-    // The lateral subqueries look each key up in the index: joined plainly to the arrays, the
-    // planner may choose a hash join that reads the whole table.
     let read = all(
         client,
-        "SELECT false, k.chain_id, k.day, r.data
-         FROM unnest($1::bigint[], $2::bigint[]) AS k(chain_id, day)
-         CROSS JOIN LATERAL (SELECT data FROM chain_breakdown_days d
-                             WHERE d.chain_id = k.chain_id AND d.day = k.day OFFSET 0) AS r
-         UNION ALL
-         SELECT true, k.chain_id, k.span, r.data
-         FROM unnest($3::bigint[], $4::bigint[]) AS k(chain_id, span)
-         CROSS JOIN LATERAL (SELECT data FROM chain_breakdown_spans s
-                             WHERE s.chain_id = k.chain_id AND s.span = k.span OFFSET 0) AS r",
+        &READ_BREAKDOWNS,
         &[&day_chains, &day_keys, &span_chains, &span_keys],
         |row| Ok((row.flag(0)?, (row.int(1)?, row.int(2)?), row.text(3)?)),
     )
