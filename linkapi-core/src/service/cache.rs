@@ -14,7 +14,7 @@
 
 use std::hash::Hash;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use quick_cache::sync::Cache;
 use quick_cache::{Equivalent, UnitWeighter, Weighter};
@@ -27,10 +27,18 @@ type Hasher = foldhash::quality::RandomState;
 pub(super) struct CoherentCache<K, V, W = UnitWeighter> {
     /// The entries, with when the load that filled each began; quick_cache evicts by its own
     /// policy at capacity.
-    entries: Cache<K, (V, Instant), W, Hasher>,
+    entries: Cache<K, (V, LoadedAt), W, Hasher>,
     /// Bumped by every invalidation, before it removes anything.
     generation: AtomicU64,
+    /// What the entries' [`LoadedAt`] count from: every load begins after it.
+    created: Instant,
 }
+
+/// When the load that filled an entry began, in nanoseconds since the cache was created:
+/// eight bytes where an `Instant` takes sixteen, in every entry (the link cache holds
+/// hundreds of thousands; its slots are a third of what a link costs).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct LoadedAt(u64);
 
 /// Taken before loading a missing entry, handed to [`CoherentCache::fill`].
 #[derive(Debug, Clone, Copy)]
@@ -49,8 +57,8 @@ pub(super) trait Weight {
 #[derive(Debug, Clone, Copy)]
 pub(super) struct ByWeight;
 
-impl<K, V: Weight> Weighter<K, (V, Instant)> for ByWeight {
-    fn weight(&self, _key: &K, (value, _): &(V, Instant)) -> u64 {
+impl<K, V: Weight> Weighter<K, (V, LoadedAt)> for ByWeight {
+    fn weight(&self, _key: &K, (value, _): &(V, LoadedAt)) -> u64 {
         value.weight()
     }
 }
@@ -70,7 +78,7 @@ impl<K: Eq + Hash + Clone, V: Clone + Weight> CoherentCache<K, V, ByWeight> {
     }
 }
 
-impl<K: Eq + Hash + Clone, V: Clone, W: Weighter<K, (V, Instant)> + Clone> CoherentCache<K, V, W> {
+impl<K: Eq + Hash + Clone, V: Clone, W: Weighter<K, (V, LoadedAt)> + Clone> CoherentCache<K, V, W> {
     fn with(items: usize, weight: u64, weighter: W) -> Self {
         CoherentCache {
             entries: Cache::with(
@@ -81,6 +89,7 @@ impl<K: Eq + Hash + Clone, V: Clone, W: Weighter<K, (V, Instant)> + Clone> Coher
                 Default::default(),
             ),
             generation: AtomicU64::new(0),
+            created: Instant::now(),
         }
     }
 
@@ -93,7 +102,9 @@ impl<K: Eq + Hash + Clone, V: Clone, W: Weighter<K, (V, Instant)> + Clone> Coher
         &self,
         key: &Q,
     ) -> Option<(V, Instant)> {
-        self.entries.get(key)
+        self.entries
+            .get(key)
+            .map(|(value, LoadedAt(nanos))| (value, self.created + Duration::from_nanos(nanos)))
     }
 
     /// Take this before loading a missing entry; hand it to [`CoherentCache::fill`].
@@ -110,7 +121,9 @@ impl<K: Eq + Hash + Clone, V: Clone, W: Weighter<K, (V, Instant)> + Clone> Coher
         if self.generation.load(Ordering::SeqCst) != seen {
             return;
         }
-        self.entries.insert(key.clone(), (value, load.began));
+        // Nanoseconds since `created` fit in 64 bits for 584 years.
+        let loaded = LoadedAt(load.began.duration_since(self.created).as_nanos() as u64);
+        self.entries.insert(key.clone(), (value, loaded));
         // An invalidation may have landed between the check and the insert, and its removal
         // may have run before our insert. Checking again closes that gap: either we see its
         // bump, or its removal comes after our insert.
