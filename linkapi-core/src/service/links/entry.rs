@@ -17,7 +17,7 @@ pub struct Location(LocationText);
 #[derive(Clone)]
 enum LocationText {
     /// A short chain's target, as cached.
-    Cached(Arc<CachedLink>),
+    Cached(CachedLink),
     /// The target of one of a short chain's redirect rules, as cached.
     Rule(Arc<[RedirectRule]>, usize),
     /// A page chain's direct jump.
@@ -38,7 +38,7 @@ impl std::ops::Deref for Location {
 
 impl Location {
     /// The target of a cached short link.
-    pub(super) fn cached(link: Arc<CachedLink>) -> Self {
+    pub(super) fn cached(link: CachedLink) -> Self {
         Location(LocationText::Cached(link))
     }
 
@@ -69,16 +69,17 @@ impl std::fmt::Debug for Location {
 }
 
 /// What the link cache holds for a (domain, code): what the store held for it when it was
-/// read, `None` for nothing. One `Arc` is both the cache's key and its value, so the code is
-/// stored once and a hit copies a pointer.
-pub(crate) struct CachedLink {
+/// read, `None` for nothing. One block holds it all (the reference count, what a redirect
+/// decides by, then the code and the target URL), so a hit that compared the code finds the
+/// target beside it, and a clone copies a pointer.
+#[derive(Clone)]
+pub(crate) struct CachedLink(triomphe::Arc<triomphe::HeaderSlice<LinkHead, str>>);
+
+/// What comes before a cached link's text.
+pub(super) struct LinkHead {
     domain: DomainId,
-    /// The code, then the target URL (nothing for a miss): one allocation, so the target a
-    /// hit answers with lies beside the code it compared, and a cached link costs one block
-    /// fewer.
-    text: Box<str>,
     code_len: usize,
-    pub(super) link: Option<CachedTarget>,
+    link: Option<CachedTarget>,
 }
 
 /// What the redirect path decides by, of a chain the store held (its target URL is in the
@@ -114,28 +115,38 @@ impl CachedLink {
                 rules: link.rules,
             }
         });
-        CachedLink {
+        let head = LinkHead {
             domain,
             code_len: code.len(),
-            text: text.into_boxed_str(),
             link,
-        }
+        };
+        CachedLink(triomphe::Arc::from_header_and_str(head, &text))
+    }
+
+    /// The chain the store held, `None` when it held none.
+    pub(super) fn link(&self) -> Option<&CachedTarget> {
+        self.0.header.link.as_ref()
+    }
+
+    fn domain(&self) -> DomainId {
+        self.0.header.domain
     }
 
     fn code(&self) -> &str {
-        &self.text[..self.code_len]
+        &self.0.slice[..self.0.header.code_len]
     }
 
     pub(super) fn target_url(&self) -> &str {
-        &self.text[self.code_len..]
+        &self.0.slice[self.0.header.code_len..]
     }
 }
 
-/// Bytes a cached link costs beyond its text and page, measured (RSS over half a million
-/// cached links of 87 bytes of text: 281 a link, 329 before the code and target shared one
-/// allocation) plus its key's digest: the `Arc`'s block, the cache's slot, index and ghost
-/// entries, the allocator's headers.
-const CACHED_LINK_OVERHEAD: u64 = 200;
+/// Bytes a cached link costs beyond its text and page, measured: RSS of a full 96 MiB cache
+/// of links with 87 bytes of text (1.5 million filled, 377,000 held), 273 bytes a link (308
+/// when the link had a block of its own besides its text's, was the cache's key and value
+/// both, and the slot held a 16-byte `Instant`). The link's block, the cache's slot, index
+/// and ghost entries, the allocator's headers.
+const CACHED_LINK_OVERHEAD: u64 = 185;
 
 /// Bytes a page chain's settings and channels cost, about.
 const CACHED_PAGE_WEIGHT: u64 = 1024;
@@ -146,11 +157,11 @@ const CACHED_RULE_WEIGHT: u64 = 160;
 /// Bytes a typical cached short link costs (a 6-letter code, an 80-byte target).
 pub(super) const TYPICAL_CACHED_LINK: u64 = CACHED_LINK_OVERHEAD + 6 + 80;
 
-impl Weight for Arc<CachedLink> {
+impl Weight for CachedLink {
     fn weight(&self) -> u64 {
-        let link = self.link.as_ref();
+        let link = self.link();
         CACHED_LINK_OVERHEAD
-            + self.text.len() as u64
+            + self.0.slice.len() as u64
             + link
                 .and_then(|l| l.page.as_ref())
                 .map_or(0, |_| CACHED_PAGE_WEIGHT)
@@ -164,51 +175,26 @@ impl Weight for Arc<CachedLink> {
 }
 
 /// The digest a (domain, code) is filed under in the link cache, keyed by a seed drawn once
-/// per process (visitors choose the codes). A key keeps it: the cache's index is rebuilt from
-/// its keys' hashes as links come and go, and hashing a key from its domain and code read the
-/// cached link and then its code, two cold reads per entry, which made those rebuilds two
-/// thirds of filling the cache under uniform traffic at a million chains.
+/// per process (visitors choose the codes).
 fn digest(domain: DomainId, code: &str) -> u64 {
     static SEED: LazyLock<foldhash::quality::RandomState> = LazyLock::new(Default::default);
     SEED.hash_one((domain, code))
 }
 
-/// The link cache's key: a cached link, compared by its domain and code, hashed by their
-/// digest.
-#[derive(Clone)]
-pub(super) struct LinkKey {
-    link: Arc<CachedLink>,
-    digest: u64,
-}
+/// The link cache's key: the digest of a (domain, code), alone. Eight bytes in the cache's
+/// slot, where the link itself was both key and value; the cache rebuilds its index from the
+/// keys as links come and go, and a lookup compares digests, without reading a link. Two
+/// (domain, code) of one digest (for a million cached links, a chance of one in 37 million
+/// that any two collide) share a slot: the one filled last holds it, and a lookup checks
+/// that what it found is its own ([`LinkRef::finds`]), so the other is read from the store.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) struct LinkKey(u64);
 
 impl LinkKey {
-    pub(super) fn new(link: Arc<CachedLink>) -> Self {
-        let digest = digest(link.domain, link.code());
-        LinkKey { link, digest }
-    }
-
-    fn as_ref(&self) -> LinkRef<'_> {
-        LinkRef {
-            domain: self.link.domain,
-            code: self.link.code(),
-            digest: self.digest,
-        }
+    pub(super) fn of(link: &CachedLink) -> Self {
+        LinkKey(digest(link.domain(), link.code()))
     }
 }
-
-impl Hash for LinkKey {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        state.write_u64(self.digest);
-    }
-}
-
-impl PartialEq for LinkKey {
-    fn eq(&self, other: &Self) -> bool {
-        self.as_ref() == other.as_ref()
-    }
-}
-
-impl Eq for LinkKey {}
 
 /// A (domain, code) to look up or invalidate, borrowed: a lookup allocates nothing. Hashes
 /// as the [`LinkKey`] of the same domain and code.
@@ -227,25 +213,21 @@ impl<'a> LinkRef<'a> {
             digest: digest(domain, code),
         }
     }
+
+    /// Whether `link` is this domain and code's (not another's of the same digest).
+    pub(super) fn finds(&self, link: &CachedLink) -> bool {
+        self.domain == link.domain() && self.code == link.code()
+    }
 }
 
 impl Hash for LinkRef<'_> {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        state.write_u64(self.digest);
+        LinkKey(self.digest).hash(state);
     }
 }
-
-impl PartialEq for LinkRef<'_> {
-    fn eq(&self, other: &Self) -> bool {
-        // The digest first: a different one needs no read of the code.
-        self.digest == other.digest && self.domain == other.domain && self.code == other.code
-    }
-}
-
-impl Eq for LinkRef<'_> {}
 
 impl quick_cache::Equivalent<LinkKey> for LinkRef<'_> {
     fn equivalent(&self, key: &LinkKey) -> bool {
-        *self == key.as_ref()
+        self.digest == key.0
     }
 }

@@ -91,7 +91,7 @@ pub(super) struct LinkCache {
     domains: RwLock<Arc<Directory>>,
     /// (domain, code) to what the store holds, `None` when it holds nothing; bounded by
     /// bytes.
-    links: CoherentCache<LinkKey, Arc<CachedLink>, ByWeight>,
+    links: CoherentCache<LinkKey, CachedLink, ByWeight>,
     /// Suspended users whose chains answer 404: a few ids, replaced whole on any suspension
     /// change (here or, through the change feed, on another instance).
     halted_owners: RwLock<HashSet<UserId>>,
@@ -185,6 +185,13 @@ impl LinkCache {
         let directory = self.directory();
         let default = directory.by_id.get(&default_domain)?;
         Some((default.id, default.status))
+    }
+
+    /// The cached link of `key` and when the load that filled it began.
+    fn cached(&self, key: &LinkRef<'_>) -> Option<(CachedLink, std::time::Instant)> {
+        self.links
+            .get_loaded(key)
+            .filter(|(link, _)| key.finds(link))
     }
 
     fn note_unknown_host(&self, host: &str) {
@@ -282,11 +289,11 @@ impl App {
         }
         let key = LinkRef::new(domain_id, code);
         let counters = self.metrics().cache(crate::metrics::CacheName::Links);
-        let cached = cache.links.get_loaded(&key);
+        let cached = cache.cached(&key);
         let entry = match cached {
             Some((entry, loaded))
                 if self.inner.freshness.trusts(loaded)
-                    && (entry.link.is_some() || loaded.elapsed() < MISS_TTL) =>
+                    && (entry.link().is_some() || loaded.elapsed() < MISS_TTL) =>
             {
                 counters.hits.inc();
                 entry
@@ -296,10 +303,8 @@ impl App {
                 let load = cache.links.begin_load();
                 match self.store().link(domain_id, code).await {
                     Ok(link) => {
-                        let entry = Arc::new(CachedLink::new(domain_id, code, link));
-                        cache
-                            .links
-                            .fill(load, LinkKey::new(entry.clone()), entry.clone());
+                        let entry = CachedLink::new(domain_id, code, link);
+                        cache.links.fill(load, LinkKey::of(&entry), entry.clone());
                         entry
                     }
                     Err(err) => match (err, cached) {
@@ -311,7 +316,7 @@ impl App {
                 }
             }
         };
-        let Some(link) = &entry.link else {
+        let Some(link) = entry.link() else {
             return Ok(Resolution::NotFound);
         };
         if link.deleted || link.status == ChainStatus::Disabled || cache.halted(link.user_id) {
@@ -354,7 +359,7 @@ impl App {
                 .inner
                 .links
                 .links
-                .retain(|_, entry| entry.link.is_some()),
+                .retain(|_, entry| entry.link().is_some()),
             Invalidation::Domains => self.reload_domains().await?,
             Invalidation::Keys => self.inner.keys.clear(),
             Invalidation::VisitorSecret => self.reload_visitor_secret().await?,
@@ -406,15 +411,14 @@ impl App {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
 
     use super::{CachedLink, LinkCache, LinkKey, LinkRef};
     use crate::model::{ChainId, ChainKind, ChainStatus, DomainId, UserId};
     use crate::service::cache::Weight;
     use crate::store::LinkTarget;
 
-    fn cached(domain: i64, code: &str, target: &str) -> Arc<CachedLink> {
-        Arc::new(CachedLink::new(
+    fn cached(domain: i64, code: &str, target: &str) -> CachedLink {
+        CachedLink::new(
             DomainId(domain),
             code,
             Some(LinkTarget {
@@ -428,12 +432,12 @@ mod tests {
                 page: None,
                 rules: None,
             }),
-        ))
+        )
     }
 
-    fn fill(cache: &LinkCache, entry: Arc<CachedLink>) {
+    fn fill(cache: &LinkCache, entry: CachedLink) {
         let load = cache.links.begin_load();
-        cache.links.fill(load, LinkKey::new(entry.clone()), entry);
+        cache.links.fill(load, LinkKey::of(&entry), entry);
     }
 
     #[test]
@@ -443,9 +447,8 @@ mod tests {
         fill(&cache, cached(2, "abc", "https://e.com/2"));
         let found = |domain, code| {
             cache
-                .links
-                .get(&LinkRef::new(DomainId(domain), code))
-                .map(|entry| entry.target_url().to_owned())
+                .cached(&LinkRef::new(DomainId(domain), code))
+                .map(|(entry, _)| entry.target_url().to_owned())
         };
         assert_eq!(found(1, "abc").as_deref(), Some("https://e.com/1"));
         assert_eq!(found(2, "abc").as_deref(), Some("https://e.com/2"));
@@ -453,6 +456,29 @@ mod tests {
         cache.links.invalidate(&LinkRef::new(DomainId(1), "abc"));
         assert_eq!(found(1, "abc"), None);
         assert_eq!(found(2, "abc").as_deref(), Some("https://e.com/2"));
+    }
+
+    #[test]
+    fn a_link_in_the_slot_of_another_codes_digest_is_not_served_for_it() {
+        let cache = LinkCache::new(1 << 20);
+        let asked = LinkRef::new(DomainId(1), "abc");
+        let other = cached(1, "xyz", "https://e.com/xyz");
+        // What two codes of one digest would leave: the other's link in this code's slot.
+        let load = cache.links.begin_load();
+        cache.links.fill(
+            load,
+            LinkKey::of(&cached(1, "abc", "https://e.com/abc")),
+            other,
+        );
+        assert!(cache.links.get(&asked).is_some(), "the slot is taken");
+        assert!(
+            cache.cached(&asked).is_none(),
+            "served another code's target"
+        );
+        assert!(
+            cache.cached(&LinkRef::new(DomainId(1), "xyz")).is_none(),
+            "found under a digest that is not its own"
+        );
     }
 
     #[test]
