@@ -1,20 +1,21 @@
 //! The redirect path. A hit reads two in-memory structures and no database: the domain
-//! directory (every domain by host, reloaded whenever a domain changes) and a bounded
-//! [`CoherentCache`] of links by (domain, code), negative answers included. Every write that
-//! could change what a code resolves to publishes a [`Invalidation`], which invalidates its entry
-//! here and on every other instance ([`App::apply_change`]).
+//! directory (every domain by host, reloaded whenever a domain changes) and a [`LinkTable`]
+//! of links by (domain, code), bounded by bytes, negative answers included. Every write that
+//! could change what a code resolves to publishes a [`Invalidation`], which invalidates its
+//! entry here and on every other instance ([`App::apply_change`]).
 
 mod entry;
+mod table;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 
+use entry::LinkRef;
 pub use entry::Location;
-use entry::{CachedLink, LinkKey, LinkRef, TYPICAL_CACHED_LINK};
+use table::LinkTable;
 
 use super::App;
-use super::cache::{ByWeight, CoherentCache};
 use crate::error::Result;
 use crate::locks::Unpoisoned;
 use crate::model::{
@@ -91,7 +92,7 @@ pub(super) struct LinkCache {
     domains: RwLock<Arc<Directory>>,
     /// (domain, code) to what the store holds, `None` when it holds nothing; bounded by
     /// bytes.
-    links: CoherentCache<LinkKey, CachedLink, ByWeight>,
+    links: LinkTable,
     /// Suspended users whose chains answer 404: a few ids, replaced whole on any suspension
     /// change (here or, through the change feed, on another instance).
     halted_owners: RwLock<HashSet<UserId>>,
@@ -113,7 +114,7 @@ impl LinkCache {
     pub(super) fn new(bytes: u64) -> Self {
         LinkCache {
             domains: RwLock::default(),
-            links: CoherentCache::weighing(bytes, TYPICAL_CACHED_LINK),
+            links: LinkTable::new(bytes),
             halted_owners: RwLock::default(),
             any_halted: AtomicBool::new(false),
             unknown_hosts: RwLock::default(),
@@ -185,13 +186,6 @@ impl LinkCache {
         let directory = self.directory();
         let default = directory.by_id.get(&default_domain)?;
         Some((default.id, default.status))
-    }
-
-    /// The cached link of `key` and when the load that filled it began.
-    fn cached(&self, key: &LinkRef<'_>) -> Option<(CachedLink, std::time::Instant)> {
-        self.links
-            .get_loaded(key)
-            .filter(|(link, _)| key.finds(link))
     }
 
     fn note_unknown_host(&self, host: &str) {
@@ -289,11 +283,11 @@ impl App {
         }
         let key = LinkRef::new(domain_id, code);
         let counters = self.metrics().cache(crate::metrics::CacheName::Links);
-        let cached = cache.cached(&key);
+        let cached = cache.links.get(&key);
         let entry = match cached {
             Some((entry, loaded))
                 if self.inner.freshness.trusts(loaded)
-                    && (entry.link().is_some() || loaded.elapsed() < MISS_TTL) =>
+                    && (entry.is_some() || loaded.elapsed() < MISS_TTL) =>
             {
                 counters.hits.inc();
                 entry
@@ -303,9 +297,8 @@ impl App {
                 let load = cache.links.begin_load();
                 match self.store().link(domain_id, code).await {
                     Ok(link) => {
-                        let entry = CachedLink::new(domain_id, code, link);
-                        cache.links.fill(load, LinkKey::of(&entry), entry.clone());
-                        entry
+                        cache.links.fill(load, &key, &link);
+                        link
                     }
                     Err(err) => match (err, cached) {
                         // Not heard from the other instances lately, and the store does not
@@ -316,7 +309,7 @@ impl App {
                 }
             }
         };
-        let Some(link) = entry.link() else {
+        let Some(link) = entry else {
             return Ok(Resolution::NotFound);
         };
         if link.deleted || link.status == ChainStatus::Disabled || cache.halted(link.user_id) {
@@ -326,19 +319,19 @@ impl App {
             return Ok(Resolution::Gone);
         }
         if link.kind != ChainKind::Short {
-            return Ok(match &link.page {
+            return Ok(match link.page {
                 Some(page) => Resolution::Jump {
                     chain_id: link.chain_id,
                     kind: link.kind,
-                    page: page.clone(),
+                    page,
                 },
                 None => Resolution::NotFound,
             });
         }
         Ok(Resolution::Redirect {
             chain_id: link.chain_id,
-            location: Location::cached(entry.clone()),
-            rules: link.rules.clone(),
+            location: link.target_url.into(),
+            rules: link.rules,
         })
     }
 
@@ -355,11 +348,7 @@ impl App {
                     .links
                     .invalidate(&LinkRef::new(*domain, code));
             }
-            Invalidation::MissingLinks => self
-                .inner
-                .links
-                .links
-                .retain(|_, entry| entry.link().is_some()),
+            Invalidation::MissingLinks => self.inner.links.links.forget_missing(),
             Invalidation::Domains => self.reload_domains().await?,
             Invalidation::Keys => self.inner.keys.clear(),
             Invalidation::VisitorSecret => self.reload_visitor_secret().await?,
@@ -406,100 +395,5 @@ impl App {
         let domains = self.store().domains().await?;
         self.inner.links.load_domains(domains);
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-
-    use super::{CachedLink, LinkCache, LinkKey, LinkRef};
-    use crate::model::{ChainId, ChainKind, ChainStatus, DomainId, UserId};
-    use crate::service::cache::Weight;
-    use crate::store::LinkTarget;
-
-    fn cached(domain: i64, code: &str, target: &str) -> CachedLink {
-        CachedLink::new(
-            DomainId(domain),
-            code,
-            Some(LinkTarget {
-                chain_id: ChainId(1),
-                kind: ChainKind::Short,
-                target_url: target.to_owned(),
-                valid_time: 0,
-                status: ChainStatus::Normal,
-                deleted: false,
-                user_id: UserId(1),
-                page: None,
-                rules: None,
-            }),
-        )
-    }
-
-    fn fill(cache: &LinkCache, entry: CachedLink) {
-        let load = cache.links.begin_load();
-        cache.links.fill(load, LinkKey::of(&entry), entry);
-    }
-
-    #[test]
-    fn a_borrowed_domain_and_code_find_and_invalidate_what_was_filed() {
-        let cache = LinkCache::new(1 << 20);
-        fill(&cache, cached(1, "abc", "https://e.com/1"));
-        fill(&cache, cached(2, "abc", "https://e.com/2"));
-        let found = |domain, code| {
-            cache
-                .cached(&LinkRef::new(DomainId(domain), code))
-                .map(|(entry, _)| entry.target_url().to_owned())
-        };
-        assert_eq!(found(1, "abc").as_deref(), Some("https://e.com/1"));
-        assert_eq!(found(2, "abc").as_deref(), Some("https://e.com/2"));
-        assert_eq!(found(1, "abd"), None);
-        cache.links.invalidate(&LinkRef::new(DomainId(1), "abc"));
-        assert_eq!(found(1, "abc"), None);
-        assert_eq!(found(2, "abc").as_deref(), Some("https://e.com/2"));
-    }
-
-    #[test]
-    fn a_link_in_the_slot_of_another_codes_digest_is_not_served_for_it() {
-        let cache = LinkCache::new(1 << 20);
-        let asked = LinkRef::new(DomainId(1), "abc");
-        let other = cached(1, "xyz", "https://e.com/xyz");
-        // What two codes of one digest would leave: the other's link in this code's slot.
-        let load = cache.links.begin_load();
-        cache.links.fill(
-            load,
-            LinkKey::of(&cached(1, "abc", "https://e.com/abc")),
-            other,
-        );
-        assert!(cache.links.get(&asked).is_some(), "the slot is taken");
-        assert!(
-            cache.cached(&asked).is_none(),
-            "served another code's target"
-        );
-        assert!(
-            cache.cached(&LinkRef::new(DomainId(1), "xyz")).is_none(),
-            "found under a digest that is not its own"
-        );
-    }
-
-    #[test]
-    fn the_cache_holds_links_up_to_its_bytes() {
-        let bytes = 1 << 20;
-        let cache = LinkCache::new(bytes);
-        let long = format!("https://e.com/{}", "x".repeat(1000));
-        let weight = cached(1, "c0000", &long).weight();
-        for i in 0..10_000 {
-            fill(&cache, cached(1, &format!("c{i:04}"), &long));
-        }
-        let held = cache.links.weight();
-        assert!(held <= bytes, "{held} bytes held, over {bytes}");
-        // Nearly full: about bytes / weight links of that size.
-        assert!(held > bytes / 2, "only {held} bytes held");
-        assert!(held / weight < 1_000, "{} links held", held / weight);
-        // Short links weigh less: many more fit in the same bytes.
-        let cache = LinkCache::new(bytes);
-        for i in 0..10_000 {
-            fill(&cache, cached(1, &format!("c{i:04}"), "https://e.com/"));
-        }
-        assert!(cache.links.weight() / cached(1, "c0000", "https://e.com/").weight() > 2_000);
     }
 }

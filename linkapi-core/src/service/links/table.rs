@@ -1,0 +1,792 @@
+//! The link cache's storage: every cached link is a record of 64-bit words in a ring, one ring
+//! per shard, found through an index of word offsets by its (domain, code)'s digest.
+//!
+//! *Why not a general-purpose cache:* at a million chains what decides redirect speed is
+//! whether every chain fits, and a link held as its own allocation in quick_cache cost 273
+//! bytes of memory for 87 bytes of code and target (the block, its allocator header, the
+//! cache's slot, index and ghost entries). A record here is its text plus 40 bytes of fields,
+//! and the index 4 bytes (plus a control byte) a link: about 140 bytes, so the default holds
+//! about twice the links, and a million fit in the memory the server is meant to stay under.
+//!
+//! Eviction is CLOCK in log form: records are appended at the ring's head; when it is full,
+//! the record at its tail is dropped unless a lookup found it since it was written, in which
+//! case it is written again at the head (its bit cleared), so links in use stay and a scan of
+//! codes asked for once goes round without pushing them out. Invalidated or replaced records
+//! are marked dead and their space comes back when the tail passes them.
+//!
+//! A page chain's page and a short chain's rules are `Arc`s, kept beside the ring by digest;
+//! their weight is reserved in the record (words never written), so the shard's bytes bound
+//! them too.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, RwLock};
+use std::time::{Duration, Instant};
+
+use hashbrown::HashTable;
+
+use super::entry::LinkRef;
+use crate::locks::Unpoisoned;
+use crate::model::{ChainId, ChainKind, ChainStatus, DomainId, RedirectRule, UserId};
+use crate::service::cache::Coherence;
+use crate::store::{LinkTarget, PageTarget};
+
+/// Shards, each its own lock and ring.
+const SHARDS: usize = 16;
+
+/// Words of a record before its text: meta, domain, when its load began, then for a chain
+/// its ids and expiry.
+const MISSING_HEADER: usize = 3;
+const LINK_HEADER: usize = 5;
+
+/// What a cached page chain's page and channels weigh, about, in bytes.
+const PAGE_WEIGHT: usize = 1024;
+
+/// What a redirect rule weighs beyond its target URL, about, in bytes.
+const RULE_WEIGHT: usize = 160;
+
+/// Bytes a typical cached short link takes (a 6-letter code, an 80-byte target): its record
+/// (five words of fields, the code and the target each padded to whole words) and its share
+/// of the index and the referenced bits.
+pub(super) const TYPICAL_CACHED_LINK: u64 = (LINK_HEADER as u64 + 1 + 10) * 8 + 10;
+
+/// The meta word: the record's length in words (reserved extra weight included), the code's
+/// and target's lengths in bytes, flags, and for a chain its kind and status codes.
+#[derive(Clone, Copy)]
+struct Meta(u64);
+
+/// A chain (else a code the store did not have).
+const PRESENT: u8 = 1;
+/// The chain is deleted.
+const DELETED: u8 = 2;
+/// Invalidated or replaced: skipped, its space reclaimed when the tail passes.
+const DEAD: u8 = 4;
+/// Filler from a record's end to the ring's end, where the next record did not fit.
+const PAD: u8 = 8;
+/// Its page or rules are in the shard's `extras`.
+const EXTRAS: u8 = 16;
+
+impl Meta {
+    fn new(len: usize, code_len: usize, url_len: usize, flags: u8, kind: u8, status: u8) -> Self {
+        Meta(
+            len as u64
+                | (code_len as u64) << 16
+                | (url_len as u64) << 24
+                | u64::from(flags) << 40
+                | u64::from(kind) << 48
+                | u64::from(status) << 56,
+        )
+    }
+
+    fn len(self) -> usize {
+        (self.0 & 0xffff) as usize
+    }
+
+    fn code_len(self) -> usize {
+        (self.0 >> 16 & 0xff) as usize
+    }
+
+    fn url_len(self) -> usize {
+        (self.0 >> 24 & 0xffff) as usize
+    }
+
+    fn flags(self) -> u8 {
+        (self.0 >> 40) as u8
+    }
+
+    fn has(self, flag: u8) -> bool {
+        self.flags() & flag != 0
+    }
+
+    fn kind(self) -> u8 {
+        (self.0 >> 48) as u8
+    }
+
+    fn status(self) -> u8 {
+        (self.0 >> 56) as u8
+    }
+
+    fn with(self, flag: u8) -> Self {
+        Meta(self.0 | u64::from(flag) << 40)
+    }
+}
+
+/// Words `bytes` take, padded.
+fn words(bytes: usize) -> usize {
+    bytes.div_ceil(8)
+}
+
+/// Writes `text` into `out`, padded with zero bytes to whole words.
+fn put_text(out: &mut Vec<u64>, text: &str) {
+    out.extend(text.as_bytes().chunks(8).map(|chunk| {
+        let mut word = [0u8; 8];
+        word[..chunk.len()].copy_from_slice(chunk);
+        u64::from_le_bytes(word)
+    }));
+}
+
+/// Whether the padded words hold `text`.
+fn holds_text(stored: &[u64], text: &str) -> bool {
+    text.as_bytes()
+        .chunks(8)
+        .zip(stored)
+        .all(|(chunk, word)| word.to_le_bytes()[..chunk.len()] == *chunk)
+}
+
+/// The text of `len` bytes in the padded words.
+fn read_text(stored: &[u64], len: usize) -> Option<String> {
+    let mut bytes = Vec::with_capacity(stored.len() * 8);
+    for word in stored {
+        bytes.extend_from_slice(&word.to_le_bytes());
+    }
+    bytes.truncate(len);
+    String::from_utf8(bytes).ok()
+}
+
+/// A page chain's page or a short chain's rules, and whose they are (two codes of one digest
+/// must not share them).
+struct Extras {
+    domain: DomainId,
+    code: Box<str>,
+    page: Option<Arc<PageTarget>>,
+    rules: Option<Arc<[RedirectRule]>>,
+}
+
+struct Shard {
+    /// Start offsets of the live records, by digest.
+    index: HashTable<u32>,
+    ring: Box<[u64]>,
+    /// One bit per ring word, set at a record's start when a lookup finds it; readers set it
+    /// under the read lock.
+    referenced: Box<[AtomicU64]>,
+    /// Where the next record goes.
+    head: usize,
+    /// The oldest record.
+    tail: usize,
+    /// Words from tail to head, filler included.
+    used: usize,
+    extras: HashMap<u64, Extras>,
+}
+
+/// What the cache held for a (domain, code): the chain, or `None` when the store had none.
+pub(super) type Cached = Option<LinkTarget>;
+
+pub(super) struct LinkTable {
+    shards: Box<[RwLock<Shard>]>,
+    coherence: Coherence,
+    /// What records' load instants count from: every load begins after it.
+    created: Instant,
+}
+
+impl LinkTable {
+    /// A table of links taking `bytes` at most (rings and indexes).
+    pub(super) fn new(bytes: u64) -> Self {
+        let per_shard = (bytes / SHARDS as u64).max(4096);
+        // The ring takes what the index and the bits leave, about.
+        let ring_words = (per_shard * 7 / 8 / 8) as usize;
+        let expected = (per_shard / TYPICAL_CACHED_LINK) as usize;
+        let shards = (0..SHARDS)
+            .map(|_| {
+                RwLock::new(Shard {
+                    index: HashTable::with_capacity(expected),
+                    // Zeroed by the operating system, so pages count once written.
+                    ring: vec![0; ring_words].into_boxed_slice(),
+                    referenced: (0..ring_words.div_ceil(64))
+                        .map(|_| AtomicU64::new(0))
+                        .collect(),
+                    head: 0,
+                    tail: 0,
+                    used: 0,
+                    extras: HashMap::new(),
+                })
+            })
+            .collect();
+        LinkTable {
+            shards,
+            coherence: Coherence::default(),
+            created: Instant::now(),
+        }
+    }
+
+    fn shard(&self, digest: u64) -> &RwLock<Shard> {
+        // The index uses the digest's low bits for its buckets and its top seven for control
+        // bytes; the shard comes from bits in between.
+        &self.shards[(digest >> 40) as usize % SHARDS]
+    }
+
+    /// What is cached for `key`, and when the load that filled it began.
+    pub(super) fn get(&self, key: &LinkRef<'_>) -> Option<(Cached, Instant)> {
+        let shard = self.shard(key.digest()).read().unpoisoned();
+        let at = *shard
+            .index
+            .find(key.digest(), |&at| shard.is(at as usize, key))?;
+        let (cached, loaded) = shard.read(at as usize, key)?;
+        let (word, bit) = (at as usize / 64, 1u64 << (at % 64));
+        if shard.referenced[word].load(Ordering::Relaxed) & bit == 0 {
+            shard.referenced[word].fetch_or(bit, Ordering::Relaxed);
+        }
+        Some((cached, self.created + Duration::from_nanos(loaded)))
+    }
+
+    /// Take this before loading what is missing; hand it to [`LinkTable::fill`].
+    pub(super) fn begin_load(&self) -> crate::service::cache::Load {
+        self.coherence.begin_load()
+    }
+
+    /// Caches what the store answered for `key`, unless an invalidation ran since `load`
+    /// began. A link that cannot be held (ids past 32 bits, a code past 255 bytes, a target
+    /// past 64 KiB, or bigger than an eighth of a shard) is not cached.
+    pub(super) fn fill(
+        &self,
+        load: crate::service::cache::Load,
+        key: &LinkRef<'_>,
+        cached: &Cached,
+    ) {
+        let loaded = load.began().duration_since(self.created).as_nanos() as u64;
+        let Some((record, extras)) = encode(key, loaded, cached) else {
+            return;
+        };
+        self.coherence.fill(
+            load,
+            || {
+                self.shard(key.digest())
+                    .write()
+                    .unpoisoned()
+                    .insert(key, record, extras)
+            },
+            || self.remove(key),
+        );
+    }
+
+    /// Forgets `key`.
+    pub(super) fn invalidate(&self, key: &LinkRef<'_>) {
+        self.coherence.invalidating();
+        self.remove(key);
+    }
+
+    fn remove(&self, key: &LinkRef<'_>) {
+        self.shard(key.digest()).write().unpoisoned().remove(key);
+    }
+
+    /// Forgets every code the store did not have.
+    pub(super) fn forget_missing(&self) {
+        self.coherence.invalidating();
+        for shard in self.shards.iter() {
+            let mut shard = shard.write().unpoisoned();
+            let Shard { index, ring, .. } = &mut *shard;
+            let mut gone = Vec::new();
+            index.retain(|&mut at| {
+                let keep = Meta(ring[at as usize]).has(PRESENT);
+                if !keep {
+                    gone.push(at as usize);
+                }
+                keep
+            });
+            for at in gone {
+                let meta = Meta(shard.ring[at]);
+                shard.ring[at] = meta.with(DEAD).0;
+            }
+        }
+    }
+
+    /// Forgets everything.
+    pub(super) fn clear(&self) {
+        self.coherence.invalidating();
+        for shard in self.shards.iter() {
+            let mut shard = shard.write().unpoisoned();
+            shard.index.clear();
+            shard.extras.clear();
+            (shard.head, shard.tail, shard.used) = (0, 0, 0);
+        }
+    }
+
+    /// Links held.
+    #[cfg(test)]
+    pub(super) fn len(&self) -> usize {
+        self.shards
+            .iter()
+            .map(|s| s.read().unpoisoned().index.len())
+            .sum()
+    }
+}
+
+/// Whether the record at `at` is `key`'s.
+fn is_at(ring: &[u64], at: usize, key: &LinkRef<'_>) -> bool {
+    let meta = Meta(ring[at]);
+    if ring[at + 1] != key.domain().0 as u64 || meta.code_len() != key.code().len() {
+        return false;
+    }
+    let text = at
+        + if meta.has(PRESENT) {
+            LINK_HEADER
+        } else {
+            MISSING_HEADER
+        };
+    holds_text(&ring[text..], key.code())
+}
+
+/// The record for `cached`, and what goes beside it.
+fn encode(key: &LinkRef<'_>, loaded: u64, cached: &Cached) -> Option<(Vec<u64>, Option<Extras>)> {
+    let code = key.code();
+    if code.len() > 0xff {
+        return None;
+    }
+    let mut record = Vec::with_capacity(LINK_HEADER + words(code.len()) + 12);
+    record.extend([0, key.domain().0 as u64, loaded]);
+    let Some(link) = cached else {
+        put_text(&mut record, code);
+        record[0] = Meta::new(record.len(), code.len(), 0, 0, 0, 0).0;
+        return Some((record, None));
+    };
+    let chain = u32::try_from(link.chain_id.0).ok()?;
+    let user = u32::try_from(link.user_id.0).ok()?;
+    if link.target_url.len() > 0xffff {
+        return None;
+    }
+    record.extend([
+        u64::from(chain) | u64::from(user) << 32,
+        link.valid_time as u64,
+    ]);
+    put_text(&mut record, code);
+    put_text(&mut record, &link.target_url);
+    let mut flags = PRESENT;
+    if link.deleted {
+        flags |= DELETED;
+    }
+    let mut reserved = 0;
+    let extras = (link.page.is_some() || link.rules.is_some()).then(|| {
+        flags |= EXTRAS;
+        reserved = link.page.as_ref().map_or(0, |_| PAGE_WEIGHT)
+            + link.rules.as_ref().map_or(0, |rules| {
+                rules.iter().map(|r| RULE_WEIGHT + r.target_url.len()).sum()
+            });
+        Extras {
+            domain: key.domain(),
+            code: code.into(),
+            page: link.page.clone(),
+            rules: link.rules.clone(),
+        }
+    });
+    let len = record.len() + words(reserved);
+    if len > 0xffff {
+        return None;
+    }
+    record[0] = Meta::new(
+        len,
+        code.len(),
+        link.target_url.len(),
+        flags,
+        link.kind.code() as u8,
+        link.status.code() as u8,
+    )
+    .0;
+    Some((record, extras))
+}
+
+impl Shard {
+    fn is(&self, at: usize, key: &LinkRef<'_>) -> bool {
+        is_at(&self.ring, at, key)
+    }
+
+    /// The record at `at`, which is `key`'s, and its load instant.
+    fn read(&self, at: usize, key: &LinkRef<'_>) -> Option<(Cached, u64)> {
+        let ring = &self.ring;
+        let meta = Meta(ring[at]);
+        let loaded = ring[at + 2];
+        if !meta.has(PRESENT) {
+            return Some((None, loaded));
+        }
+        let ids = ring[at + 3];
+        let text = at + LINK_HEADER + words(meta.code_len());
+        let target_url = read_text(&ring[text..text + words(meta.url_len())], meta.url_len())?;
+        let (page, rules) = if meta.has(EXTRAS) {
+            let extras = self
+                .extras
+                .get(&key.digest())
+                .filter(|e| e.domain == key.domain() && *e.code == *key.code())?;
+            (extras.page.clone(), extras.rules.clone())
+        } else {
+            (None, None)
+        };
+        let link = LinkTarget {
+            chain_id: ChainId(i64::from(ids as u32)),
+            kind: ChainKind::from_code(i64::from(meta.kind()))?,
+            target_url,
+            valid_time: ring[at + 4] as i64,
+            status: ChainStatus::from_code(i64::from(meta.status()))?,
+            deleted: meta.has(DELETED),
+            user_id: UserId(i64::from((ids >> 32) as u32)),
+            page,
+            rules,
+        };
+        Some((Some(link), loaded))
+    }
+
+    /// Appends `key`'s record, replacing what it had.
+    fn insert(&mut self, key: &LinkRef<'_>, record: Vec<u64>, extras: Option<Extras>) {
+        let len = Meta(record[0]).len();
+        if len > self.ring.len() / 8 {
+            return;
+        }
+        // Gone first, so that making room does not move what is about to be replaced.
+        self.remove(key);
+        let at = self.make_room(len);
+        self.ring[at..at + record.len()].copy_from_slice(&record);
+        self.clear_referenced(at);
+        self.index.insert_unique(key.digest(), at as u32, |&other| {
+            digest_at(&self.ring, other as usize)
+        });
+        if let Some(extras) = extras {
+            self.extras.insert(key.digest(), extras);
+        }
+    }
+
+    /// Forgets `key`'s record, if it has one.
+    fn remove(&mut self, key: &LinkRef<'_>) {
+        let ring = &self.ring;
+        if let Ok(found) = self
+            .index
+            .find_entry(key.digest(), |&at| is_at(ring, at as usize, key))
+        {
+            let (at, _) = found.remove();
+            self.kill(at as usize, key.digest());
+        }
+    }
+
+    /// Marks the record at `at` dead and drops its page or rules.
+    fn kill(&mut self, at: usize, digest: u64) {
+        let meta = Meta(self.ring[at]);
+        self.ring[at] = meta.with(DEAD).0;
+        if meta.has(EXTRAS) {
+            self.extras.remove(&digest);
+        }
+    }
+
+    fn clear_referenced(&self, at: usize) {
+        self.referenced[at / 64].fetch_and(!(1u64 << (at % 64)), Ordering::Relaxed);
+    }
+
+    fn take_referenced(&self, at: usize) -> bool {
+        let bit = 1u64 << (at % 64);
+        self.referenced[at / 64].fetch_and(!bit, Ordering::Relaxed) & bit != 0
+    }
+
+    /// Frees `len` contiguous words at the head, evicting from the tail; returns where.
+    fn make_room(&mut self, len: usize) -> usize {
+        let capacity = self.ring.len();
+        loop {
+            if self.used == 0 {
+                (self.head, self.tail) = (0, 0);
+            }
+            let free = self.free_at_head();
+            if self.head + len > capacity {
+                // The rest of the ring is too short: once it is free, fill it and go on at
+                // the ring's beginning.
+                let rest = capacity - self.head;
+                if free == rest {
+                    self.ring[self.head] = Meta::new(rest, 0, 0, PAD, 0, 0).0;
+                    self.used += rest;
+                    self.head = 0;
+                } else {
+                    self.evict_one();
+                }
+            } else if free >= len {
+                let at = self.head;
+                self.head = (at + len) % capacity;
+                self.used += len;
+                return at;
+            } else {
+                // Evicting may move a record in use to the head: both are looked at again.
+                self.evict_one();
+            }
+        }
+    }
+
+    /// Free words from the head on, before the tail or the ring's end.
+    fn free_at_head(&self) -> usize {
+        if self.used == self.ring.len() {
+            0
+        } else if self.head >= self.tail {
+            self.ring.len() - self.head
+        } else {
+            self.tail - self.head
+        }
+    }
+
+    /// Frees the record at the tail, or moves it to the head when a lookup found it since it
+    /// was written.
+    fn evict_one(&mut self) {
+        let capacity = self.ring.len();
+        let at = self.tail;
+        let meta = Meta(self.ring[at]);
+        let len = meta.len();
+        let live = !meta.has(DEAD) && !meta.has(PAD);
+        if live && self.take_referenced(at) {
+            if self.used == capacity {
+                // Full: the head is here, so the record stays where it is and both move on.
+                self.tail = (at + len) % capacity;
+                self.head = self.tail;
+                return;
+            }
+            if self.free_at_head() >= len {
+                let to = self.head;
+                let digest = digest_at(&self.ring, at);
+                self.ring.copy_within(at..at + len, to);
+                self.clear_referenced(to);
+                if let Ok(entry) = self.index.find_entry(digest, |&found| found as usize == at) {
+                    *entry.into_mut() = to as u32;
+                }
+                self.head = (to + len) % capacity;
+                self.tail = (at + len) % capacity;
+                return;
+            }
+        }
+        if live {
+            let digest = digest_at(&self.ring, at);
+            if let Ok(found) = self.index.find_entry(digest, |&found| found as usize == at) {
+                found.remove();
+            }
+            if meta.has(EXTRAS) {
+                self.extras.remove(&digest);
+            }
+        }
+        self.tail = (at + len) % capacity;
+        self.used -= len;
+    }
+}
+
+/// The digest of the record at `at`, from its domain and code.
+fn digest_at(ring: &[u64], at: usize) -> u64 {
+    let meta = Meta(ring[at]);
+    let text = at
+        + if meta.has(PRESENT) {
+            LINK_HEADER
+        } else {
+            MISSING_HEADER
+        };
+    // Codes are at most 255 bytes (`encode`): read on the stack, as eviction runs often.
+    let mut code = [0u8; 256];
+    for (word, bytes) in ring[text..text + words(meta.code_len())]
+        .iter()
+        .zip(code.chunks_exact_mut(8))
+    {
+        bytes.copy_from_slice(&word.to_le_bytes());
+    }
+    let code = std::str::from_utf8(&code[..meta.code_len()]).unwrap_or_default();
+    LinkRef::new(DomainId(ring[at + 1] as i64), code).digest()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::{LinkTable, PAGE_WEIGHT};
+    use crate::model::{ChainId, ChainKind, ChainStatus, DomainId, RedirectRule, UserId};
+    use crate::service::links::entry::LinkRef;
+    use crate::store::LinkTarget;
+
+    fn link(chain: i64, target: &str) -> LinkTarget {
+        LinkTarget {
+            chain_id: ChainId(chain),
+            kind: ChainKind::Short,
+            target_url: target.to_owned(),
+            valid_time: 0,
+            status: ChainStatus::Normal,
+            deleted: false,
+            user_id: UserId(7),
+            page: None,
+            rules: None,
+        }
+    }
+
+    fn fill(table: &LinkTable, domain: i64, code: &str, cached: Option<LinkTarget>) {
+        let load = table.begin_load();
+        table.fill(load, &LinkRef::new(DomainId(domain), code), &cached);
+    }
+
+    fn found(table: &LinkTable, domain: i64, code: &str) -> Option<Option<LinkTarget>> {
+        table
+            .get(&LinkRef::new(DomainId(domain), code))
+            .map(|(cached, _)| cached)
+    }
+
+    #[test]
+    fn what_was_filed_comes_back_whole_and_invalidates_alone() {
+        let table = LinkTable::new(1 << 20);
+        let rules: Vec<RedirectRule> =
+            serde_json::from_str(r#"[{"target_url":"https://e.com/ios","language":"fr"}]"#)
+                .expect("rules");
+        let every_field = LinkTarget {
+            chain_id: ChainId(4_000_000_000),
+            kind: ChainKind::Card,
+            target_url: "https://e.com/ünïcode?x=1&y=2".to_owned(),
+            valid_time: 1_900_000_000_123,
+            status: ChainStatus::Disabled,
+            deleted: true,
+            user_id: UserId(3_000_000_000),
+            page: None,
+            rules: Some(rules.into()),
+        };
+        fill(&table, 1, "abc", Some(every_field.clone()));
+        fill(&table, 2, "abc", Some(link(2, "https://e.com/2")));
+        fill(&table, 1, "a-code-of-more-than-eight-bytes", None);
+        assert_eq!(found(&table, 1, "abc"), Some(Some(every_field)));
+        assert_eq!(
+            found(&table, 2, "abc"),
+            Some(Some(link(2, "https://e.com/2")))
+        );
+        assert_eq!(
+            found(&table, 1, "a-code-of-more-than-eight-bytes"),
+            Some(None)
+        );
+        assert_eq!(found(&table, 1, "abd"), None);
+        assert_eq!(found(&table, 1, "ab"), None);
+        table.invalidate(&LinkRef::new(DomainId(1), "abc"));
+        assert_eq!(found(&table, 1, "abc"), None);
+        assert_eq!(
+            found(&table, 2, "abc"),
+            Some(Some(link(2, "https://e.com/2")))
+        );
+        // Filled again: the new answer replaces the old.
+        fill(&table, 2, "abc", Some(link(2, "https://e.com/new")));
+        assert_eq!(
+            found(&table, 2, "abc"),
+            Some(Some(link(2, "https://e.com/new")))
+        );
+        assert_eq!(table.len(), 2);
+    }
+
+    #[test]
+    fn links_it_cannot_hold_are_not_cached() {
+        let table = LinkTable::new(1 << 20);
+        fill(&table, 1, "big", Some(link(1 << 40, "https://e.com/")));
+        fill(&table, 1, &"c".repeat(300), None);
+        fill(&table, 1, "long", Some(link(1, &"x".repeat(200_000))));
+        assert_eq!(found(&table, 1, "big"), None);
+        assert_eq!(found(&table, 1, &"c".repeat(300)), None);
+        assert_eq!(found(&table, 1, "long"), None);
+        assert_eq!(table.len(), 0);
+    }
+
+    #[test]
+    fn forgetting_missing_codes_keeps_the_links() {
+        let table = LinkTable::new(1 << 20);
+        fill(&table, 1, "here", Some(link(1, "https://e.com/")));
+        fill(&table, 1, "gone", None);
+        table.forget_missing();
+        assert!(found(&table, 1, "here").is_some());
+        assert_eq!(found(&table, 1, "gone"), None);
+        table.clear();
+        assert_eq!(found(&table, 1, "here"), None);
+        fill(&table, 1, "here", Some(link(1, "https://e.com/")));
+        assert!(found(&table, 1, "here").is_some());
+    }
+
+    #[test]
+    fn a_fill_that_raced_an_invalidation_is_dropped() {
+        let table = LinkTable::new(1 << 20);
+        let load = table.begin_load();
+        table.invalidate(&LinkRef::new(DomainId(1), "other"));
+        table.fill(
+            load,
+            &LinkRef::new(DomainId(1), "abc"),
+            &Some(link(1, "https://e.com/old")),
+        );
+        assert_eq!(found(&table, 1, "abc"), None);
+    }
+
+    #[test]
+    fn the_table_holds_links_up_to_its_bytes_and_keeps_those_in_use() {
+        let bytes = 1 << 20;
+        let table = LinkTable::new(bytes);
+        let target = format!("https://e.com/{}", "x".repeat(66));
+        let hot: Vec<String> = (0..200).map(|i| format!("hot{i}")).collect();
+        for code in &hot {
+            fill(&table, 1, code, Some(link(1, &target)));
+        }
+        for i in 0..100_000 {
+            fill(&table, 1, &format!("c{i:06}"), Some(link(i, &target)));
+            if i % 100 == 0 {
+                for code in &hot {
+                    if found(&table, 1, code).is_none() {
+                        fill(&table, 1, code, Some(link(1, &target)));
+                    }
+                }
+            }
+        }
+        // About bytes / 138 links of an 80-byte target and a 7-byte code fit.
+        let held = table.len();
+        assert!(
+            (5_000..8_000).contains(&held),
+            "{held} links held in {bytes} bytes"
+        );
+        let kept = hot.iter().filter(|c| found(&table, 1, c).is_some()).count();
+        assert_eq!(kept, hot.len(), "links in use were evicted");
+        // A page's weight counts: far fewer page chains fit, and each comes back whole.
+        let table = LinkTable::new(bytes);
+        let page = Arc::new(crate::store::PageTarget {
+            user_id: UserId(7),
+            title: "A page".to_owned(),
+            sub_type: Some(1),
+            settings: crate::model::JumpSettings::default(),
+            channels: Vec::new(),
+        });
+        let page_chain = |chain| LinkTarget {
+            kind: ChainKind::Messaging,
+            page: Some(page.clone()),
+            ..link(chain, "")
+        };
+        for i in 0..10_000 {
+            fill(&table, 1, &format!("p{i:05}"), Some(page_chain(i)));
+        }
+        let held = table.len() as u64;
+        assert!(
+            held < bytes / PAGE_WEIGHT as u64,
+            "{held} page chains held in {bytes} bytes"
+        );
+        assert_eq!(found(&table, 1, "p09999"), Some(Some(page_chain(9_999))));
+    }
+
+    #[test]
+    fn racing_readers_and_writers_only_ever_find_a_codes_own_link() {
+        let table = Arc::new(LinkTable::new(64 << 10));
+        let target = |code: &str| format!("https://e.com/{code}/{}", "y".repeat(code.len() * 3));
+        let threads: Vec<_> = (0..8u64)
+            .map(|t| {
+                let table = table.clone();
+                std::thread::spawn(move || {
+                    let mut seen = 0;
+                    for i in 0..20_000u64 {
+                        let n = (i * 7 + t * 13) % 3_000;
+                        let code = format!("k{n}");
+                        let key = LinkRef::new(DomainId((n % 3) as i64), &code);
+                        match i % 5 {
+                            0 => table.invalidate(&key),
+                            1 | 2 => {
+                                let load = table.begin_load();
+                                let cached = (n % 4 != 0).then(|| link(n as i64, &target(&code)));
+                                table.fill(load, &key, &cached);
+                            }
+                            _ => {
+                                if let Some((cached, _)) = table.get(&key) {
+                                    seen += 1;
+                                    if let Some(found) = cached {
+                                        assert_eq!(found, link(n as i64, &target(&code)));
+                                    } else {
+                                        assert_eq!(n % 4, 0, "{code}: a miss cached for a link");
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    seen
+                })
+            })
+            .collect();
+        let seen: usize = threads
+            .into_iter()
+            .map(|t| t.join().expect("no reader or writer panicked"))
+            .sum();
+        assert!(seen > 1_000, "only {seen} lookups found anything");
+    }
+}
