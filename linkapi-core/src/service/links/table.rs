@@ -106,6 +106,15 @@ impl Meta {
         (self.0 >> 56) as u8
     }
 
+    /// Words before the record's text.
+    fn header(self) -> usize {
+        if self.has(PRESENT) {
+            LINK_HEADER
+        } else {
+            MISSING_HEADER
+        }
+    }
+
     fn with(self, flag: u8) -> Self {
         Meta(self.0 | u64::from(flag) << 40)
     }
@@ -219,7 +228,7 @@ impl LinkTable {
         let shard = self.shard(key.digest()).read().unpoisoned();
         let at = *shard
             .index
-            .find(key.digest(), |&at| shard.is(at as usize, key))?;
+            .find(key.digest(), |&at| is_at(&shard.ring, at as usize, key))?;
         let (cached, loaded) = shard.read(at as usize, key)?;
         let (word, bit) = (at as usize / 64, 1u64 << (at % 64));
         if shard.referenced[word].load(Ordering::Relaxed) & bit == 0 {
@@ -316,12 +325,7 @@ fn is_at(ring: &[u64], at: usize, key: &LinkRef<'_>) -> bool {
     if ring[at + 1] != key.domain().0 as u64 || meta.code_len() != key.code().len() {
         return false;
     }
-    let text = at
-        + if meta.has(PRESENT) {
-            LINK_HEADER
-        } else {
-            MISSING_HEADER
-        };
+    let text = at + meta.header();
     holds_text(&ring[text..], key.code())
 }
 
@@ -384,10 +388,6 @@ fn encode(key: &LinkRef<'_>, loaded: u64, cached: &Cached) -> Option<(Vec<u64>, 
 }
 
 impl Shard {
-    fn is(&self, at: usize, key: &LinkRef<'_>) -> bool {
-        is_at(&self.ring, at, key)
-    }
-
     /// The record at `at`, which is `key`'s, and its load instant.
     fn read(&self, at: usize, key: &LinkRef<'_>) -> Option<(Cached, u64)> {
         let ring = &self.ring;
@@ -558,12 +558,7 @@ impl Shard {
 /// The digest of the record at `at`, from its domain and code.
 fn digest_at(ring: &[u64], at: usize) -> u64 {
     let meta = Meta(ring[at]);
-    let text = at
-        + if meta.has(PRESENT) {
-            LINK_HEADER
-        } else {
-            MISSING_HEADER
-        };
+    let text = at + meta.header();
     // Codes are at most 255 bytes (`encode`): read on the stack, as eviction runs often.
     let mut code = [0u8; 256];
     for (word, bytes) in ring[text..text + words(meta.code_len())]
