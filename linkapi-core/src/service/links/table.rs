@@ -4,9 +4,11 @@
 //! *Why not a general-purpose cache:* at a million chains what decides redirect speed is
 //! whether every chain fits, and a link held as its own allocation in quick_cache cost 273
 //! bytes of memory for 87 bytes of code and target (the block, its allocator header, the
-//! cache's slot, index and ghost entries). A record here is its text plus 40 bytes of fields,
-//! and the index 4 bytes (plus a control byte) a link: about 140 bytes, so the default 96 MiB
-//! holds about 650,000 links with 80-byte targets where quick_cache held 370,000.
+//! cache's slot, index and ghost entries). A record here is three words of fields (four if
+//! the chain expires), then its code and target together, padded to a word, the target
+//! without its `https://`; the index takes 4 bytes and a control byte a link. A 6-letter code
+//! and a 97-byte target take 120 bytes of ring, so the default 144 MiB (its ring 7/8 of it)
+//! holds 1.1 million such links, and 1.5 million with 60-byte targets.
 //!
 //! Eviction is CLOCK in log form: records are appended at the ring's head; when it is full,
 //! the record at its tail is dropped unless a lookup found it since it was written, in which
@@ -34,10 +36,14 @@ use crate::store::{LinkTarget, PageTarget};
 /// Shards, each its own lock and ring.
 const SHARDS: usize = 16;
 
-/// Words of a record before its text: meta, domain, when its load began, then for a chain
-/// its ids and expiry.
-const MISSING_HEADER: usize = 3;
-const LINK_HEADER: usize = 5;
+/// Domains past this id are not cached: the domain shares a word with the load instant.
+const DOMAIN_BITS: u32 = 24;
+
+/// The load instant, in milliseconds since the table was made: 2^40 ms are 34 years.
+const LOADED_BITS: u32 = 64 - DOMAIN_BITS;
+
+/// A target beginning with this is stored without it.
+const HTTPS: &str = "https://";
 
 /// What a cached page chain's page and channels weigh, about, in bytes.
 const PAGE_WEIGHT: usize = 1024;
@@ -45,13 +51,13 @@ const PAGE_WEIGHT: usize = 1024;
 /// What a redirect rule weighs beyond its target URL, about, in bytes.
 const RULE_WEIGHT: usize = 160;
 
-/// Bytes a typical cached short link takes (a 6-letter code, an 80-byte target): its record
-/// (five words of fields, the code and the target each padded to whole words) and its share
-/// of the index and the referenced bits.
-const TYPICAL_CACHED_LINK: u64 = (LINK_HEADER as u64 + 1 + 10) * 8 + 10;
+/// Bytes a typical cached short link takes (a 6-letter code, an 80-byte https target): its
+/// record (three words of fields, then code and target together padded to whole words) and
+/// its share of the index and the referenced bits.
+const TYPICAL_CACHED_LINK: u64 = (3 + (6 + 80 - 8_u64).div_ceil(8)) * 8 + 6;
 
 /// The meta word: the record's length in words (reserved extra weight included), the code's
-/// and target's lengths in bytes, flags, and for a chain its kind and status codes.
+/// and the stored target's lengths in bytes, flags, and for a chain its kind and status codes.
 #[derive(Clone, Copy)]
 struct Meta(u64);
 
@@ -65,6 +71,10 @@ const DEAD: u8 = 4;
 const PAD: u8 = 8;
 /// Its page or rules are in the shard's `extras`.
 const EXTRAS: u8 = 16;
+/// The chain expires: its expiry follows its ids.
+const EXPIRES: u8 = 32;
+/// The target begins with [`HTTPS`], not stored.
+const SECURE: u8 = 64;
 
 impl Meta {
     fn new(len: usize, code_len: usize, url_len: usize, flags: u8, kind: u8, status: u8) -> Self {
@@ -106,13 +116,10 @@ impl Meta {
         (self.0 >> 56) as u8
     }
 
-    /// Words before the record's text.
+    /// Words before the record's text: meta, domain and load instant, then for a chain its
+    /// ids and, if it expires, its expiry.
     fn header(self) -> usize {
-        if self.has(PRESENT) {
-            LINK_HEADER
-        } else {
-            MISSING_HEADER
-        }
+        2 + usize::from(self.has(PRESENT)) + usize::from(self.has(EXPIRES))
     }
 
     fn with(self, flag: u8) -> Self {
@@ -126,8 +133,8 @@ fn words(bytes: usize) -> usize {
 }
 
 /// Writes `text` into `out`, padded with zero bytes to whole words.
-fn put_text(out: &mut Vec<u64>, text: &str) {
-    out.extend(text.as_bytes().chunks(8).map(|chunk| {
+fn put_text(out: &mut Vec<u64>, text: &[u8]) {
+    out.extend(text.chunks(8).map(|chunk| {
         let mut word = [0u8; 8];
         word[..chunk.len()].copy_from_slice(chunk);
         u64::from_le_bytes(word)
@@ -142,13 +149,16 @@ fn holds_text(stored: &[u64], text: &str) -> bool {
         .all(|(chunk, word)| word.to_le_bytes()[..chunk.len()] == *chunk)
 }
 
-/// The text of `len` bytes in the padded words.
-fn read_text(stored: &[u64], len: usize) -> Option<String> {
-    let mut bytes = Vec::with_capacity(stored.len() * 8);
-    for word in stored {
+/// `prefix`, then the `len` bytes from byte `from` of the words.
+fn read_text(stored: &[u64], prefix: &str, from: usize, len: usize) -> Option<String> {
+    let words = &stored[from / 8..words(from + len)];
+    let mut bytes = Vec::with_capacity(prefix.len() + words.len() * 8);
+    bytes.extend_from_slice(prefix.as_bytes());
+    for word in words {
         bytes.extend_from_slice(&word.to_le_bytes());
     }
-    bytes.truncate(len);
+    bytes.drain(prefix.len()..prefix.len() + from % 8);
+    bytes.truncate(prefix.len() + len);
     String::from_utf8(bytes).ok()
 }
 
@@ -234,7 +244,7 @@ impl LinkTable {
         if shard.referenced[word].load(Ordering::Relaxed) & bit == 0 {
             shard.referenced[word].fetch_or(bit, Ordering::Relaxed);
         }
-        Some((cached, self.created + Duration::from_nanos(loaded)))
+        Some((cached, self.created + Duration::from_millis(loaded)))
     }
 
     /// Take this before loading what is missing; hand it to [`LinkTable::fill`].
@@ -243,15 +253,17 @@ impl LinkTable {
     }
 
     /// Caches what the store answered for `key`, unless an invalidation ran since `load`
-    /// began. A link that cannot be held (ids past 32 bits, a code past 255 bytes, a target
-    /// past 64 KiB, or bigger than an eighth of a shard) is not cached.
+    /// began. A link that cannot be held (ids past 32 bits, a domain past 24, a code past
+    /// 255 bytes, a target past 64 KiB, or bigger than an eighth of a shard) is not cached.
     pub(super) fn fill(
         &self,
         load: crate::service::cache::Load,
         key: &LinkRef<'_>,
         cached: &Cached,
     ) {
-        let loaded = load.began().duration_since(self.created).as_nanos() as u64;
+        // Rounded down, so the record seems older than it is, never newer.
+        let loaded = load.began().duration_since(self.created).as_millis();
+        let loaded = u64::try_from(loaded).map_or(0, |ms| ms.min((1 << LOADED_BITS) - 1));
         let Some((record, extras)) = encode(key, loaded, cached) else {
             return;
         };
@@ -319,10 +331,23 @@ impl LinkTable {
     }
 }
 
+/// The domain and load-instant word.
+fn placed(domain: DomainId, loaded: u64) -> u64 {
+    domain.0 as u64 | loaded << DOMAIN_BITS
+}
+
+fn domain_at(ring: &[u64], at: usize) -> DomainId {
+    DomainId((ring[at + 1] & ((1 << DOMAIN_BITS) - 1)) as i64)
+}
+
+fn loaded_at(ring: &[u64], at: usize) -> u64 {
+    ring[at + 1] >> DOMAIN_BITS
+}
+
 /// Whether the record at `at` is `key`'s.
 fn is_at(ring: &[u64], at: usize, key: &LinkRef<'_>) -> bool {
     let meta = Meta(ring[at]);
-    if ring[at + 1] != key.domain().0 as u64 || meta.code_len() != key.code().len() {
+    if domain_at(ring, at) != key.domain() || meta.code_len() != key.code().len() {
         return false;
     }
     let text = at + meta.header();
@@ -332,28 +357,40 @@ fn is_at(ring: &[u64], at: usize, key: &LinkRef<'_>) -> bool {
 /// The record for `cached`, and what goes beside it.
 fn encode(key: &LinkRef<'_>, loaded: u64, cached: &Cached) -> Option<(Vec<u64>, Option<Extras>)> {
     let code = key.code();
-    if code.len() > 0xff {
+    let domain = u64::try_from(key.domain().0).ok()?;
+    if code.len() > 0xff || domain >= 1 << DOMAIN_BITS {
         return None;
     }
-    let mut record = Vec::with_capacity(LINK_HEADER + words(code.len()) + 12);
-    record.extend([0, key.domain().0 as u64, loaded]);
+    let mut record = Vec::with_capacity(5 + words(code.len()) + 12);
+    record.extend([0, placed(key.domain(), loaded)]);
     let Some(link) = cached else {
-        put_text(&mut record, code);
+        put_text(&mut record, code.as_bytes());
         record[0] = Meta::new(record.len(), code.len(), 0, 0, 0, 0).0;
         return Some((record, None));
     };
     let chain = u32::try_from(link.chain_id.0).ok()?;
     let user = u32::try_from(link.user_id.0).ok()?;
-    if link.target_url.len() > 0xffff {
+    let mut flags = PRESENT;
+    record.push(u64::from(chain) | u64::from(user) << 32);
+    if link.valid_time != 0 {
+        flags |= EXPIRES;
+        record.push(link.valid_time as u64);
+    }
+    let target = match link.target_url.strip_prefix(HTTPS) {
+        Some(rest) => {
+            flags |= SECURE;
+            rest
+        }
+        None => &link.target_url,
+    };
+    if target.len() > 0xffff {
         return None;
     }
-    record.extend([
-        u64::from(chain) | u64::from(user) << 32,
-        link.valid_time as u64,
-    ]);
-    put_text(&mut record, code);
-    put_text(&mut record, &link.target_url);
-    let mut flags = PRESENT;
+    // Code and target share their words: a record is as short as its text allows.
+    let mut text = Vec::with_capacity(code.len() + target.len());
+    text.extend_from_slice(code.as_bytes());
+    text.extend_from_slice(target.as_bytes());
+    put_text(&mut record, &text);
     if link.deleted {
         flags |= DELETED;
     }
@@ -378,7 +415,7 @@ fn encode(key: &LinkRef<'_>, loaded: u64, cached: &Cached) -> Option<(Vec<u64>, 
     record[0] = Meta::new(
         len,
         code.len(),
-        link.target_url.len(),
+        target.len(),
         flags,
         link.kind.code() as u8,
         link.status.code() as u8,
@@ -392,13 +429,19 @@ impl Shard {
     fn read(&self, at: usize, key: &LinkRef<'_>) -> Option<(Cached, u64)> {
         let ring = &self.ring;
         let meta = Meta(ring[at]);
-        let loaded = ring[at + 2];
+        let loaded = loaded_at(ring, at);
         if !meta.has(PRESENT) {
             return Some((None, loaded));
         }
-        let ids = ring[at + 3];
-        let text = at + LINK_HEADER + words(meta.code_len());
-        let target_url = read_text(&ring[text..text + words(meta.url_len())], meta.url_len())?;
+        let ids = ring[at + 2];
+        let valid_time = if meta.has(EXPIRES) {
+            ring[at + 3] as i64
+        } else {
+            0
+        };
+        let prefix = if meta.has(SECURE) { HTTPS } else { "" };
+        let text = &ring[at + meta.header()..];
+        let target_url = read_text(text, prefix, meta.code_len(), meta.url_len())?;
         let (page, rules) = if meta.has(EXTRAS) {
             let extras = self
                 .extras
@@ -412,7 +455,7 @@ impl Shard {
             chain_id: ChainId(i64::from(ids as u32)),
             kind: ChainKind::from_code(i64::from(meta.kind()))?,
             target_url,
-            valid_time: ring[at + 4] as i64,
+            valid_time,
             status: ChainStatus::from_code(i64::from(meta.status()))?,
             deleted: meta.has(DELETED),
             user_id: UserId(i64::from((ids >> 32) as u32)),
@@ -568,7 +611,7 @@ fn digest_at(ring: &[u64], at: usize) -> u64 {
         bytes.copy_from_slice(&word.to_le_bytes());
     }
     let code = std::str::from_utf8(&code[..meta.code_len()]).unwrap_or_default();
-    LinkRef::new(DomainId(ring[at + 1] as i64), code).digest()
+    LinkRef::new(domain_at(ring, at), code).digest()
 }
 
 #[cfg(test)]
@@ -625,6 +668,22 @@ mod tests {
         fill(&table, 1, "abc", Some(every_field.clone()));
         fill(&table, 2, "abc", Some(link(2, "https://e.com/2")));
         fill(&table, 1, "a-code-of-more-than-eight-bytes", None);
+        // Targets not beginning with https://, shorter than it, or empty; codes of every
+        // length modulo a word.
+        let plain = [
+            ("c", "http://e.com/plain"),
+            ("co", "https:/"),
+            ("cod", ""),
+            ("code", "https://"),
+            ("code5", "HTTPS://e.com/"),
+            ("code-6", "/relative"),
+            ("code--7", "https://e.com/ü"),
+            ("code---8", "https://e.com/eight"),
+            ("code----9", "ftp://e.com/"),
+        ];
+        for (chain, (code, target)) in plain.iter().enumerate() {
+            fill(&table, 3, code, Some(link(chain as i64, target)));
+        }
         assert_eq!(found(&table, 1, "abc"), Some(Some(every_field)));
         assert_eq!(
             found(&table, 2, "abc"),
@@ -634,6 +693,12 @@ mod tests {
             found(&table, 1, "a-code-of-more-than-eight-bytes"),
             Some(None)
         );
+        for (chain, (code, target)) in plain.iter().enumerate() {
+            assert_eq!(
+                found(&table, 3, code),
+                Some(Some(link(chain as i64, target)))
+            );
+        }
         assert_eq!(found(&table, 1, "abd"), None);
         assert_eq!(found(&table, 1, "ab"), None);
         table.invalidate(&LinkRef::new(DomainId(1), "abc"));
@@ -648,7 +713,7 @@ mod tests {
             found(&table, 2, "abc"),
             Some(Some(link(2, "https://e.com/new")))
         );
-        assert_eq!(table.len(), 2);
+        assert_eq!(table.len(), 2 + plain.len());
     }
 
     #[test]
@@ -657,7 +722,11 @@ mod tests {
         fill(&table, 1, "big", Some(link(1 << 40, "https://e.com/")));
         fill(&table, 1, &"c".repeat(300), None);
         fill(&table, 1, "long", Some(link(1, &"x".repeat(200_000))));
+        fill(&table, 1 << 24, "far", Some(link(1, "https://e.com/")));
+        fill(&table, 1 << 24, "far-missing", None);
         assert_eq!(found(&table, 1, "big"), None);
+        assert_eq!(found(&table, 1 << 24, "far"), None);
+        assert_eq!(found(&table, 1 << 24, "far-missing"), None);
         assert_eq!(found(&table, 1, &"c".repeat(300)), None);
         assert_eq!(found(&table, 1, "long"), None);
         assert_eq!(table.len(), 0);
@@ -714,10 +783,11 @@ mod tests {
             }
         }
         assert_eq!(missed, 0, "links in use were evicted and read again");
-        // About bytes / 138 links of an 80-byte target and a 7-byte code fit.
+        // A 7-byte code and an 80-byte https target take 13 words: the ring (7/8 of the
+        // bytes) holds at most 8,822 of them, and the ring's tail end loses few.
         let held = table.len();
         assert!(
-            (5_000..8_000).contains(&held),
+            (8_500..=8_822).contains(&held),
             "{held} links held in {bytes} bytes"
         );
         let kept = hot.iter().filter(|c| found(&table, 1, c).is_some()).count();
