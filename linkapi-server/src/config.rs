@@ -90,7 +90,7 @@ pub struct FileConfig {
     pub daily_create_quota: Option<i64>,
     /// Length of generated codes.
     pub code_length: Option<usize>,
-    /// Bytes the redirect cache's links may take [default: 100663296, 96 MiB].
+    /// Bytes the redirect cache's links may take [default: 150994944, 144 MiB].
     pub link_cache_bytes: Option<u64>,
     /// Authenticated API keys kept in memory.
     pub key_cache_capacity: Option<usize>,

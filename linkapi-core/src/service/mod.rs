@@ -176,7 +176,7 @@ impl Default for AppConfig {
             rate_limit: Some(RateLimit::default()),
             rate_limit_admin_keys: false,
             daily_create_quota: 10_000,
-            link_cache_bytes: 96 << 20,
+            link_cache_bytes: 144 << 20,
             key_cache_capacity: 10_000,
             out_id_required: Vec::new(),
             calendar: Calendar::utc(),
