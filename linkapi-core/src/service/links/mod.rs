@@ -5,6 +5,7 @@
 //! entry here and on every other instance ([`App::apply_change`]).
 
 mod entry;
+mod offsets;
 mod table;
 
 use std::collections::{HashMap, HashSet};

@@ -6,9 +6,9 @@
 //! bytes of memory for 87 bytes of code and target (the block, its allocator header, the
 //! cache's slot, index and ghost entries). A record here is three words of fields (four if
 //! the chain expires), then its code and target together, padded to a word, the target
-//! without its `https://`; the index takes 4 bytes and a control byte a link. A 6-letter code
-//! and a 97-byte target take 120 bytes of ring, so the default 144 MiB (its ring 7/8 of it)
-//! holds 1.1 million such links, and 1.5 million with 60-byte targets.
+//! without its `https://`; the index ([`Offsets`]) takes a word a slot, up to three quarters
+//! full. A 6-letter code and a 97-byte target take 120 bytes of ring, so the default 144 MiB
+//! (its ring 7/8 of it) holds 1.1 million such links, and 1.5 million with 60-byte targets.
 //!
 //! Eviction is CLOCK in log form: records are appended at the ring's head; when it is full,
 //! the record at its tail is dropped unless a lookup found it since it was written, in which
@@ -21,13 +21,11 @@
 //! them too.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
-use hashbrown::HashTable;
-
 use super::entry::LinkRef;
+use super::offsets::{self, Offsets};
 use crate::locks::Unpoisoned;
 use crate::model::{ChainId, ChainKind, ChainStatus, DomainId, RedirectRule, UserId};
 use crate::service::cache::Coherence;
@@ -50,11 +48,6 @@ const PAGE_WEIGHT: usize = 1024;
 
 /// What a redirect rule weighs beyond its target URL, about, in bytes.
 const RULE_WEIGHT: usize = 160;
-
-/// Bytes a typical cached short link takes (a 6-letter code, an 80-byte https target): its
-/// record (three words of fields, then code and target together padded to whole words) and
-/// its share of the index and the referenced bits.
-const TYPICAL_CACHED_LINK: u64 = (3 + (6 + 80 - 8_u64).div_ceil(8)) * 8 + 6;
 
 /// The meta word: the record's length in words (reserved extra weight included), the code's
 /// and the stored target's lengths in bytes, flags, and for a chain its kind and status codes.
@@ -172,12 +165,10 @@ struct Extras {
 }
 
 struct Shard {
-    /// Start offsets of the live records, by digest.
-    index: HashTable<u32>,
+    /// Start offsets of the live records, by digest, each with its referenced bit. When it
+    /// is full (a ring of many short records), the oldest records are evicted.
+    index: Offsets,
     ring: Box<[u64]>,
-    /// One bit per ring word, set at a record's start when a lookup finds it; readers set it
-    /// under the read lock.
-    referenced: Box<[AtomicU64]>,
     /// Where the next record goes.
     head: usize,
     /// The oldest record.
@@ -201,18 +192,15 @@ impl LinkTable {
     /// A table of links taking `bytes` at most (rings and indexes).
     pub(super) fn new(bytes: u64) -> Self {
         let per_shard = (bytes / SHARDS as u64).max(4096);
-        // The ring takes what the index and the bits leave, about.
-        let ring_words = (per_shard * 7 / 8 / 8) as usize;
-        let expected = (per_shard / TYPICAL_CACHED_LINK) as usize;
+        // The ring takes 7/8, the index (eight bytes a slot) at most the rest.
+        let ring_words = ((per_shard * 7 / 8 / 8) as usize).min(offsets::MAX_OFFSET);
+        let slots = ((per_shard / 8 / 8) as usize + 1).next_power_of_two() / 2;
         let shards = (0..SHARDS)
             .map(|_| {
                 RwLock::new(Shard {
-                    index: HashTable::with_capacity(expected),
+                    index: Offsets::new(slots.max(offsets::MIN_SLOTS)),
                     // Zeroed by the operating system, so pages count once written.
                     ring: vec![0; ring_words].into_boxed_slice(),
-                    referenced: (0..ring_words.div_ceil(64))
-                        .map(|_| AtomicU64::new(0))
-                        .collect(),
                     head: 0,
                     tail: 0,
                     used: 0,
@@ -228,22 +216,18 @@ impl LinkTable {
     }
 
     fn shard(&self, digest: u64) -> &RwLock<Shard> {
-        // The index uses the digest's low bits for its buckets and its top seven for control
-        // bytes; the shard comes from bits in between.
-        &self.shards[(digest >> 40) as usize % SHARDS]
+        // The index files by the digest's top 32 bits; the shard comes from its low bits.
+        &self.shards[digest as usize % SHARDS]
     }
 
     /// What is cached for `key`, and when the load that filled it began.
     pub(super) fn get(&self, key: &LinkRef<'_>) -> Option<(Cached, Instant)> {
         let shard = self.shard(key.digest()).read().unpoisoned();
-        let at = *shard
+        let found = shard
             .index
-            .find(key.digest(), |&at| is_at(&shard.ring, at as usize, key))?;
-        let (cached, loaded) = shard.read(at as usize, key)?;
-        let (word, bit) = (at as usize / 64, 1u64 << (at % 64));
-        if shard.referenced[word].load(Ordering::Relaxed) & bit == 0 {
-            shard.referenced[word].fetch_or(bit, Ordering::Relaxed);
-        }
+            .find(key.digest(), |at| is_at(&shard.ring, at, key))?;
+        let (cached, loaded) = shard.read(found.at, key)?;
+        shard.index.mark_referenced(found);
         Some((cached, self.created + Duration::from_millis(loaded)))
     }
 
@@ -296,10 +280,10 @@ impl LinkTable {
             let mut shard = shard.write().unpoisoned();
             let Shard { index, ring, .. } = &mut *shard;
             let mut gone = Vec::new();
-            index.retain(|&mut at| {
-                let keep = Meta(ring[at as usize]).has(PRESENT);
+            index.retain(|at| {
+                let keep = Meta(ring[at]).has(PRESENT);
                 if !keep {
-                    gone.push(at as usize);
+                    gone.push(at);
                 }
                 keep
             });
@@ -473,12 +457,12 @@ impl Shard {
         }
         // Gone first, so that making room does not move what is about to be replaced.
         self.remove(key);
+        while self.index.is_full() {
+            self.evict_one();
+        }
         let at = self.make_room(len);
         self.ring[at..at + record.len()].copy_from_slice(&record);
-        self.clear_referenced(at);
-        self.index.insert_unique(key.digest(), at as u32, |&other| {
-            digest_at(&self.ring, other as usize)
-        });
+        self.index.insert(key.digest(), at);
         if let Some(extras) = extras {
             self.extras.insert(key.digest(), extras);
         }
@@ -487,12 +471,9 @@ impl Shard {
     /// Forgets `key`'s record, if it has one.
     fn remove(&mut self, key: &LinkRef<'_>) {
         let ring = &self.ring;
-        if let Ok(found) = self
-            .index
-            .find_entry(key.digest(), |&at| is_at(ring, at as usize, key))
-        {
-            let (at, _) = found.remove();
-            self.kill(at as usize, key.digest());
+        if let Some(found) = self.index.find(key.digest(), |at| is_at(ring, at, key)) {
+            self.index.remove(found);
+            self.kill(found.at, key.digest());
         }
     }
 
@@ -503,15 +484,6 @@ impl Shard {
         if meta.has(EXTRAS) {
             self.extras.remove(&digest);
         }
-    }
-
-    fn clear_referenced(&self, at: usize) {
-        self.referenced[at / 64].fetch_and(!(1u64 << (at % 64)), Ordering::Relaxed);
-    }
-
-    fn take_referenced(&self, at: usize) -> bool {
-        let bit = 1u64 << (at % 64);
-        self.referenced[at / 64].fetch_and(!bit, Ordering::Relaxed) & bit != 0
     }
 
     /// Frees `len` contiguous words at the head, evicting from the tail; returns where.
@@ -563,31 +535,27 @@ impl Shard {
         let at = self.tail;
         let meta = Meta(self.ring[at]);
         let len = meta.len();
-        let live = !meta.has(DEAD) && !meta.has(PAD);
-        if live && self.take_referenced(at) {
-            if self.used == capacity {
-                // Full: the head is here, so the record stays where it is and both move on.
-                self.tail = (at + len) % capacity;
-                self.head = self.tail;
-                return;
-            }
-            if self.free_at_head() >= len {
-                let to = self.head;
-                let digest = digest_at(&self.ring, at);
-                self.ring.copy_within(at..at + len, to);
-                self.clear_referenced(to);
-                if let Ok(entry) = self.index.find_entry(digest, |&found| found as usize == at) {
-                    *entry.into_mut() = to as u32;
-                }
-                self.head = (to + len) % capacity;
-                self.tail = (at + len) % capacity;
-                return;
-            }
-        }
-        if live {
+        if !meta.has(DEAD) && !meta.has(PAD) {
             let digest = digest_at(&self.ring, at);
-            if let Ok(found) = self.index.find_entry(digest, |&found| found as usize == at) {
-                found.remove();
+            if let Some(found) = self.index.find(digest, |found| found == at) {
+                if self.index.take_referenced(found) {
+                    if self.used == capacity {
+                        // Full: the head is here, so the record stays where it is and both
+                        // move on.
+                        self.tail = (at + len) % capacity;
+                        self.head = self.tail;
+                        return;
+                    }
+                    if self.free_at_head() >= len {
+                        let to = self.head;
+                        self.ring.copy_within(at..at + len, to);
+                        self.index.moved(found, to);
+                        self.head = (to + len) % capacity;
+                        self.tail = (at + len) % capacity;
+                        return;
+                    }
+                }
+                self.index.remove(found);
             }
             if meta.has(EXTRAS) {
                 self.extras.remove(&digest);
@@ -815,6 +783,22 @@ mod tests {
             "{held} page chains held in {bytes} bytes"
         );
         assert_eq!(found(&table, 1, "p09999"), Some(Some(page_chain(9_999))));
+    }
+
+    #[test]
+    fn many_short_records_are_bounded_by_the_index_share_too() {
+        // 1 MiB: each shard's eighth left by the ring affords 1,024 slots, 768 records, where
+        // its ring would take 2,389 three-word records of codes the store did not have.
+        let table = LinkTable::new(1 << 20);
+        for i in 0..100_000 {
+            fill(&table, 1, &format!("m{i}"), None);
+        }
+        let held = table.len();
+        assert!(
+            (12_000..=16 * 768).contains(&held),
+            "{held} missing codes held"
+        );
+        assert_eq!(found(&table, 1, "m99999"), Some(None));
     }
 
     #[test]
