@@ -9,8 +9,8 @@
 //! one line of slots, then the record.
 //!
 //! The slots are allocated whole, once: a table that grew left each shard's outgrown slots in
-//! the allocator's arenas (the server's RSS at a million chains was 35 MB higher than with
-//! the slots it ends with), and the link table bounds its records by what the slots hold.
+//! the allocator's arenas (the server's RSS at a million chains was 26 MB higher than with
+//! the slots allocated whole), and the link table bounds its records by what the slots hold.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 

@@ -345,7 +345,7 @@ fn encode(key: &LinkRef<'_>, loaded: u64, cached: &Cached) -> Option<(Vec<u64>, 
     if code.len() > 0xff || domain >= 1 << DOMAIN_BITS {
         return None;
     }
-    let mut record = Vec::with_capacity(5 + words(code.len()) + 12);
+    let mut record = Vec::with_capacity(16);
     record.extend([0, placed(key.domain(), loaded)]);
     let Some(link) = cached else {
         put_text(&mut record, code.as_bytes());
