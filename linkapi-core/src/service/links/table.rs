@@ -715,6 +715,26 @@ mod tests {
     }
 
     #[test]
+    fn a_records_load_instant_is_never_later_than_its_load_began() {
+        // Freshness trusts a record read within a window of its load: an instant rounded up
+        // would stretch that window.
+        let table = LinkTable::new(1 << 20);
+        for i in 0..50 {
+            std::thread::sleep(std::time::Duration::from_micros(300));
+            let key = LinkRef::new(DomainId(1), "abc");
+            let load = table.begin_load();
+            let began = load.began();
+            table.fill(load, &key, &Some(link(i, "https://e.com/")));
+            let (_, loaded) = table.get(&key).expect("filled");
+            assert!(loaded <= began, "{i}: loaded after its load began");
+            assert!(
+                began.duration_since(loaded) < std::time::Duration::from_millis(1),
+                "{i}: rounded down by more than a millisecond"
+            );
+        }
+    }
+
+    #[test]
     fn a_fill_that_raced_an_invalidation_is_dropped() {
         let table = LinkTable::new(1 << 20);
         let load = table.begin_load();
