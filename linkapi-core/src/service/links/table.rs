@@ -249,6 +249,8 @@ impl LinkTable {
         let loaded = load.began().duration_since(self.created).as_millis();
         let loaded = u64::try_from(loaded).map_or(0, |ms| ms.min((1 << LOADED_BITS) - 1));
         let Some((record, extras)) = encode(key, loaded, cached) else {
+            // What was cached before is not the answer any more.
+            self.remove(key);
             return;
         };
         self.coherence.fill(
@@ -449,14 +451,15 @@ impl Shard {
         Some((Some(link), loaded))
     }
 
-    /// Appends `key`'s record, replacing what it had.
+    /// Appends `key`'s record, replacing what it had (which goes even if the new one is too
+    /// big to hold).
     fn insert(&mut self, key: &LinkRef<'_>, record: Vec<u64>, extras: Option<Extras>) {
+        // Gone first, so that making room does not move what is about to be replaced.
+        self.remove(key);
         let len = Meta(record[0]).len();
         if len > self.ring.len() / 8 {
             return;
         }
-        // Gone first, so that making room does not move what is about to be replaced.
-        self.remove(key);
         while self.index.is_full() {
             self.evict_one();
         }
@@ -691,10 +694,21 @@ mod tests {
         fill(&table, 1, &"c".repeat(300), None);
         fill(&table, 1, "long", Some(link(1, &"x".repeat(200_000))));
         fill(&table, 1 << 24, "far", Some(link(1, "https://e.com/")));
+        // A link cached, then filled again with what cannot be held: the old answer goes.
+        fill(&table, 1, "grew", Some(link(1, "https://e.com/")));
+        fill(&table, 1, "grew", Some(link(1, &"x".repeat(200_000))));
+        fill(&table, 1, "ids", Some(link(1, "https://e.com/")));
+        fill(&table, 1, "ids", Some(link(1 << 40, "https://e.com/")));
+        let small = LinkTable::new(64 << 10);
+        fill(&small, 1, "page", Some(link(1, "https://e.com/")));
+        fill(&small, 1, "page", Some(link(1, &"y".repeat(600))));
+        assert_eq!(found(&small, 1, "page"), None);
         fill(&table, 1 << 24, "far-missing", None);
         assert_eq!(found(&table, 1, "big"), None);
         assert_eq!(found(&table, 1 << 24, "far"), None);
         assert_eq!(found(&table, 1 << 24, "far-missing"), None);
+        assert_eq!(found(&table, 1, "grew"), None);
+        assert_eq!(found(&table, 1, "ids"), None);
         assert_eq!(found(&table, 1, &"c".repeat(300)), None);
         assert_eq!(found(&table, 1, "long"), None);
         assert_eq!(table.len(), 0);
