@@ -28,7 +28,7 @@ use super::entry::LinkRef;
 use super::offsets::{self, Offsets};
 use crate::locks::Unpoisoned;
 use crate::model::{ChainId, ChainKind, ChainStatus, DomainId, RedirectRule, UserId};
-use crate::service::cache::Coherence;
+use crate::service::cache::{Coherence, Load};
 use crate::store::{LinkTarget, PageTarget};
 
 /// Shards, each its own lock and ring.
@@ -147,10 +147,12 @@ fn read_text(stored: &[u64], prefix: &str, from: usize, len: usize) -> Option<St
     let words = &stored[from / 8..words(from + len)];
     let mut bytes = Vec::with_capacity(prefix.len() + words.len() * 8);
     bytes.extend_from_slice(prefix.as_bytes());
-    for word in words {
-        bytes.extend_from_slice(&word.to_le_bytes());
+    for (i, word) in words.iter().enumerate() {
+        let word = word.to_le_bytes();
+        // The first word may begin with the code's last bytes.
+        let skip = if i == 0 { from % 8 } else { 0 };
+        bytes.extend_from_slice(&word[skip..]);
     }
-    bytes.drain(prefix.len()..prefix.len() + from % 8);
     bytes.truncate(prefix.len() + len);
     String::from_utf8(bytes).ok()
 }
@@ -232,19 +234,14 @@ impl LinkTable {
     }
 
     /// Take this before loading what is missing; hand it to [`LinkTable::fill`].
-    pub(super) fn begin_load(&self) -> crate::service::cache::Load {
+    pub(super) fn begin_load(&self) -> Load {
         self.coherence.begin_load()
     }
 
     /// Caches what the store answered for `key`, unless an invalidation ran since `load`
     /// began. A link that cannot be held (ids past 32 bits, a domain past 24, a code past
     /// 255 bytes, a target past 64 KiB, or bigger than an eighth of a shard) is not cached.
-    pub(super) fn fill(
-        &self,
-        load: crate::service::cache::Load,
-        key: &LinkRef<'_>,
-        cached: &Cached,
-    ) {
+    pub(super) fn fill(&self, load: Load, key: &LinkRef<'_>, cached: &Cached) {
         // Rounded down, so the record seems older than it is, never newer.
         let loaded = load.began().duration_since(self.created).as_millis();
         let loaded = u64::try_from(loaded).map_or(0, |ms| ms.min((1 << LOADED_BITS) - 1));
