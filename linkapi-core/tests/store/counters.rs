@@ -15,6 +15,7 @@ conformance!(
     breakdowns_keep_a_hundred_values_a_day_and_count_the_rest,
     breakdowns_over_long_windows_add_up_to_their_days,
     breakdowns_of_spans_of_one_day_add_up_as_days_come,
+    a_days_counts_add_up_whether_a_batch_brings_its_breakdown_or_not,
     the_newest_visitor_secret_is_in_use,
     conversions_are_recorded_once_per_key_and_paged_newest_first,
     creations_are_counted_within_the_quota,
@@ -126,6 +127,79 @@ async fn breakdowns_keep_a_hundred_values_a_day_and_count_the_rest(store: Arc<dy
         .await
         .unwrap();
     assert_eq!(os, Default::default());
+}
+
+/// A batch of visits of `chain` on `day`: `clicks` and `bot_clicks`, and of people's visits
+/// those from each of `referrers` (a value and its visits; none for a day of bots only).
+fn day_batch(
+    id: &str,
+    chain: ChainId,
+    day: i64,
+    (clicks, bot_clicks): (i64, i64),
+    referrers: &[(&str, i64)],
+) -> Arc<VisitBatch> {
+    Arc::new(VisitBatch {
+        id: id.to_owned(),
+        daily: vec![day_visits(chain, day, clicks, bot_clicks)],
+        breakdowns: referrers
+            .iter()
+            .map(|(value, clicks)| BreakdownVisits {
+                chain_id: chain,
+                dimension: Dimension::Referrers,
+                day,
+                value: Some((*value).into()),
+                clicks: *clicks,
+            })
+            .collect(),
+        ..VisitBatch::default()
+    })
+}
+
+async fn a_days_counts_add_up_whether_a_batch_brings_its_breakdown_or_not(store: Arc<dyn Store>) {
+    let alice = user(&store, "alice").await.id;
+    let d = domain(&store, "m.example").await.id;
+    let chain = tx!(store, |tx| tx
+        .insert_chain(short_chain(alice, d, "mx", T0))
+        .await)
+    .unwrap()
+    .id;
+    let day = T0 - T0 % DAY;
+    // Bots first (a row without a breakdown), then people (its first breakdown), then a
+    // batch without one (the breakdown stays), then more people (added to it).
+    let batches = [
+        day_batch("m1", chain, day, (0, 2), &[]),
+        day_batch("m2", chain, day, (3, 0), &[("r1.example", 3)]),
+        day_batch("m3", chain, day, (1, 1), &[]),
+        day_batch(
+            "m4",
+            chain,
+            day,
+            (2, 0),
+            &[("r1.example", 1), ("r2.example", 1)],
+        ),
+    ];
+    for batch in batches {
+        assert!(store.add_visits(batch, T0, T0 - DAY).await.unwrap());
+    }
+    let visits = store.chain_visits(chain, day, day + DAY).await.unwrap();
+    assert_eq!((visits.clicks, visits.bot_clicks), (6, 3));
+    assert_eq!(
+        visits.daily,
+        vec![DayVisits {
+            day,
+            clicks: 6,
+            bot_clicks: 3
+        }]
+    );
+    let referrers = store
+        .breakdown(chain, Dimension::Referrers, day, day + DAY, 10)
+        .await
+        .unwrap();
+    assert_eq!(
+        referrers.top,
+        vec![("r1.example".to_owned(), 4), ("r2.example".to_owned(), 1)]
+    );
+    assert_eq!((referrers.total, referrers.past_cap), (5, 0));
 }
 
 /// Reads the breakdown of the `days` days from `from` whole, and checks it against its days'
