@@ -265,6 +265,9 @@ PY
       # back by another's backlog (past a quarter of the bound visits wait for the writes).
       drain
       run "$name $work-warmup" $server "$base" $work
+      # And the warm-up's before the bare server's run: the two share CPU 0, and a uniform
+      # warm-up's writes took a fifth of the core for seconds, slowing the baseline.
+      drain
       run "bare $work" $bare "http://127.0.0.1:$bare_port" $work
       run "$name $work" $server "$base" $work
     done

@@ -138,9 +138,23 @@ print(f"{rps:.0f} {ms(50):.3f} {ms(99):.3f} {cpu_us:.2f}")
 PY
 }
 
+# Waits (a minute at most) until no linkapi server has visits waiting to be written, so that
+# the next run, whichever server it is, has CPU 0 to itself.
+quiet() {
+  local url
+  for url in "$base" ${BENCH_BEFORE:+http://127.0.0.1:$before_port}; do
+    for _ in $(seq 120); do
+      [ "$(curl -fs "$url/metrics" | awk '/^linkapi_visit_pending_entries / {print $2}')" = 0 ] &&
+        break
+      sleep 0.5
+    done
+  done
+}
+
 results=$work/results
 for round in $(seq "$rounds"); do
   echo "round $round/$rounds ..."
+  quiet
   echo "bare $(run bare $bare http://127.0.0.1:$bare_port "$work/random.lua" "$connections")" >>"$results"
   # With BENCH_BEFORE, the two builds take turns going first, so neither always meets the
   # machine a few seconds later.
@@ -157,6 +171,7 @@ done
 half=$(awk '$1 == "linkapi" {s += $2; n++} END {printf "%d", s / n / 2}' "$results")
 paced_conns=$(( (half + 899) / 900 ))
 echo "paced runs at about $half req/s ($paced_conns connections) ..."
+quiet
 echo "bare-paced $(run bare $bare http://127.0.0.1:$bare_port "$work/paced.lua" "$paced_conns")" >>"$results"
 echo "linkapi-paced $(run linkapi $server $base "$work/paced.lua" "$paced_conns")" >>"$results"
 if [ -n "${BENCH_BEFORE:-}" ]; then
