@@ -105,7 +105,8 @@ fn configure(conn: &Connection) -> rusqlite::Result<()> {
     // Every statement goes through the prepared-statement cache; room for all of them, so
     // none is prepared again because another pushed it out.
     conn.set_prepared_statement_cache_capacity(128);
-    Ok(())
+    // The functions the writer's upsert adds breakdowns with (`recent_days`).
+    value_numbers::register(conn)
 }
 
 impl SqliteStore {

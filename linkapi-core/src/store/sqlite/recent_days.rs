@@ -20,11 +20,11 @@ use std::collections::BTreeMap;
 
 use rusqlite::{OptionalExtension, params};
 
-use super::value_numbers::{RecentData, ValueNumbers};
+use super::value_numbers::{FITS, MERGE, RecentData, ValueNumbers};
 use crate::model::{ChainId, MAX_BREAKDOWN_VALUES, Timestamp};
 use crate::store::breakdowns::{Packed, by_chain_day, chain_days};
 use crate::store::visits::{BREAKDOWN_SPAN, span_of};
-use crate::store::{BreakdownVisits, DailyVisits, DayVisits, StoreResult, VisitBatch};
+use crate::store::{BreakdownVisits, DailyVisits, DayVisits, StoreError, StoreResult, VisitBatch};
 
 /// A chain's breakdown rows of the days from `?2` to `?3`.
 pub(super) const DAYS_BETWEEN: &str =
@@ -131,22 +131,27 @@ fn breakdown_alone<'a>(
 
 /// Writes a batch's chain-days into `chain_recent_days`, in (day, chain) order: each
 /// one's clicks and bot clicks added to its row, its chain's `new_visitors` to the chain's
-/// latest day in the batch, and its breakdown, when it has one, read, added to (the day keeps
-/// to [`MAX_BREAKDOWN_VALUES`] values a dimension) and written back in the same statement.
+/// latest day in the batch, and its breakdown, when it has one, added to the row's (the day
+/// keeps to [`MAX_BREAKDOWN_VALUES`] values a dimension).
+///
+/// A chain-day is one statement: the breakdown's numbers are added to the row's by SQL
+/// functions (`value_numbers`) in the upsert itself, rather than read out, merged and written
+/// back (at a million chains under Zipf traffic, the read and the merge were a quarter of
+/// the writer's CPU; docs/decisions.md, "Statistics"). Where those functions cannot keep to
+/// the cap, the upsert changes nothing and the row is merged here.
 pub(super) fn write_recent_days(
     conn: &rusqlite::Connection,
     batch: &VisitBatch,
     mut new_visitors: BTreeMap<i64, i64>,
 ) -> StoreResult<()> {
-    let mut read =
-        conn.prepare_cached("SELECT data FROM chain_recent_days WHERE day = ?1 AND chain_id = ?2")?;
-    let mut write = conn.prepare_cached(
+    let mut write = conn.prepare_cached(&format!(
         "INSERT INTO chain_recent_days (day, chain_id, clicks, bot_clicks, visitors, data)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6)
          ON CONFLICT (day, chain_id) DO UPDATE
          SET clicks = clicks + excluded.clicks, bot_clicks = bot_clicks + excluded.bot_clicks,
-             visitors = visitors + excluded.visitors, data = coalesce(excluded.data, data)",
-    )?;
+             visitors = visitors + excluded.visitors, data = {MERGE}(data, excluded.data)
+         WHERE {FITS}(data, excluded.data)"
+    ))?;
     let mut numbers = ValueNumbers::new(conn);
     // The breakdowns by chain-day and the day rows, in the same order, walked together.
     let rows = by_chain_day(&batch.breakdowns);
@@ -184,31 +189,73 @@ pub(super) fn write_recent_days(
             totals.execute(params![chain, 0, 0, visitors])?;
         }
     }
-    for ChainDay {
-        day,
-        chain,
-        clicks,
-        bot_clicks,
-        visitors,
-        breakdown,
-    } in days
-    {
-        let data = match breakdown {
+    for day in &days {
+        let added = match day.breakdown {
             Some(rows) => {
-                let stored: Option<RecentData> = read
-                    .query_row(params![day, chain], |r| r.get(0))
-                    .optional()?
-                    .flatten();
-                let mut counts = match &stored {
-                    Some(stored) => numbers.decode(stored)?,
-                    None => Packed::default(),
-                };
-                counts.extend_day(rows.iter().copied(), MAX_BREAKDOWN_VALUES);
-                Some(numbers.encode(&counts)?)
+                let mut added = Packed::default();
+                added.extend_day(rows.iter().copied(), MAX_BREAKDOWN_VALUES);
+                Some(numbers.encode(&added)?)
             }
             None => None,
         };
-        write.execute(params![day, chain, clicks, bot_clicks, visitors, data])?;
+        let written = write.execute(params![
+            day.day,
+            day.chain,
+            day.clicks,
+            day.bot_clicks,
+            day.visitors,
+            added
+        ])?;
+        if written == 0 {
+            merge_here(conn, &mut numbers, day)?;
+        }
+    }
+    Ok(())
+}
+
+/// A recent row the writer found a moment before was not there to add to: never, as the
+/// writer alone writes these rows, but the batch is then written again rather than lost.
+#[derive(Debug, thiserror::Error)]
+#[error("a recent row was gone before its visits were added")]
+struct RowGone;
+
+/// Adds `day` to its row, which the upsert found, merging the breakdowns in Rust: for a row
+/// whose breakdown the SQL functions could not add to within the cap.
+fn merge_here(
+    conn: &rusqlite::Connection,
+    numbers: &mut ValueNumbers<'_>,
+    day: &ChainDay<'_>,
+) -> StoreResult<()> {
+    let stored: Option<RecentData> = conn
+        .prepare_cached("SELECT data FROM chain_recent_days WHERE day = ?1 AND chain_id = ?2")?
+        .query_row(params![day.day, day.chain], |r| r.get(0))
+        .optional()?
+        .flatten();
+    let mut counts = match &stored {
+        Some(stored) => numbers.decode(stored)?,
+        None => Packed::default(),
+    };
+    if let Some(rows) = day.breakdown {
+        counts.extend_day(rows.iter().copied(), MAX_BREAKDOWN_VALUES);
+    }
+    let data = numbers.encode(&counts)?;
+    let updated = conn
+        .prepare_cached(
+            "UPDATE chain_recent_days
+         SET clicks = clicks + ?3, bot_clicks = bot_clicks + ?4, visitors = visitors + ?5,
+             data = ?6
+         WHERE day = ?1 AND chain_id = ?2",
+        )?
+        .execute(params![
+            day.day,
+            day.chain,
+            day.clicks,
+            day.bot_clicks,
+            day.visitors,
+            data
+        ])?;
+    if updated == 0 {
+        return Err(StoreError::backend(RowGone));
     }
     Ok(())
 }

@@ -20,13 +20,22 @@
 //! Numbers are looked up and given within the transaction that uses them and remembered for
 //! that transaction only: a number given in a transaction that then rolled back names
 //! nothing, so no number outlives the connection's view of the table.
+//!
+//! Two SQL functions let the writer add a batch's breakdown to a row in the statement that
+//! writes it, without reading the row first ([`register`]): [`MERGE`] adds up two numbered
+//! breakdowns key by key, and [`FITS`] says whether that is what the day's cap allows, which
+//! it does whenever the two hold no more distinct values between them than a dimension may
+//! keep. Otherwise (a row with many referrers, or one still in JSON) the writer merges in
+//! Rust, where values have their dimensions.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSqlOutput, ValueRef};
+use rusqlite::functions::FunctionFlags;
+use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSqlOutput, Value, ValueRef};
 use rusqlite::{CachedStatement, Connection, OptionalExtension, ToSql, params};
 
+use crate::model::MAX_BREAKDOWN_VALUES;
 use crate::store::breakdowns::Packed;
 use crate::store::{StoreError, StoreResult};
 
@@ -181,6 +190,96 @@ impl<'c> ValueNumbers<'c> {
     }
 }
 
+/// `linkapi_recent_merge(data, added)`: a numbered `data` with the numbered `added` added to
+/// it, key by key; either alone when the other is NULL. Only where [`FITS`] holds.
+pub(super) const MERGE: &str = "linkapi_recent_merge";
+/// `linkapi_recent_fits(data, added)`: whether [`MERGE`] gives what the day's cap allows.
+pub(super) const FITS: &str = "linkapi_recent_fits";
+
+/// Registers [`MERGE`] and [`FITS`] on `conn`.
+pub(super) fn register(conn: &Connection) -> rusqlite::Result<()> {
+    let flags = FunctionFlags::SQLITE_UTF8
+        | FunctionFlags::SQLITE_DETERMINISTIC
+        | FunctionFlags::SQLITE_INNOCUOUS;
+    conn.create_scalar_function(FITS, 2, flags, |ctx| {
+        Ok(fits(ctx.get_raw(0), ctx.get_raw(1)))
+    })?;
+    conn.create_scalar_function(MERGE, 2, flags, |ctx| {
+        merge(ctx.get_raw(0), ctx.get_raw(1))
+            .map_err(|err| rusqlite::Error::UserFunctionError(Box::new(err)))
+    })
+}
+
+/// A numbered breakdown's (key, clicks) pairs.
+fn pairs(mut bytes: &[u8]) -> StoreResult<Vec<(u64, u64)>> {
+    let mut pairs = Vec::with_capacity(bytes.len() / 2);
+    while !bytes.is_empty() {
+        let key = read_varint(&mut bytes)?;
+        pairs.push((key, read_varint(&mut bytes)?));
+    }
+    Ok(pairs)
+}
+
+/// Whether a value's key (not a dimension's visits past the cap).
+fn names_a_value(key: u64) -> bool {
+    key & 1 == 0
+}
+
+/// See [`FITS`]. The cap is per dimension, but a numbered key does not say its value's
+/// dimension: when the two hold no more distinct values than one dimension may, no dimension
+/// can pass the cap, so every value is kept, as [`Packed::extend_day`] would keep it.
+fn fits(data: ValueRef<'_>, added: ValueRef<'_>) -> bool {
+    let ValueRef::Blob(added) = added else {
+        // Nothing added, so nothing to fit.
+        return matches!(added, ValueRef::Null);
+    };
+    let held = match data {
+        ValueRef::Null => Vec::new(),
+        ValueRef::Blob(data) => match pairs(data) {
+            Ok(held) => held,
+            Err(_) => return false,
+        },
+        // JSON from before numbers: merged in Rust.
+        _ => return false,
+    };
+    let Ok(added) = pairs(added) else {
+        return false;
+    };
+    let kept = held.iter().filter(|(key, _)| names_a_value(*key)).count();
+    let new = added
+        .iter()
+        .filter(|(key, _)| names_a_value(*key) && !held.iter().any(|(k, _)| k == key))
+        .count();
+    kept + new <= MAX_BREAKDOWN_VALUES as usize
+}
+
+/// See [`MERGE`].
+fn merge(data: ValueRef<'_>, added: ValueRef<'_>) -> StoreResult<Value> {
+    let as_is = |value: ValueRef<'_>| {
+        Value::try_from(value).map_err(|_| malformed("a breakdown that is not UTF-8"))
+    };
+    let (data, added) = match (data, added) {
+        (data, ValueRef::Null) => return as_is(data),
+        (ValueRef::Null, added) => return as_is(added),
+        (ValueRef::Blob(data), ValueRef::Blob(added)) => (data, added),
+        _ => return Err(malformed("a breakdown merged in SQL that is not numbered")),
+    };
+    let mut merged = pairs(data)?;
+    for (key, clicks) in pairs(added)? {
+        match merged.iter_mut().find(|(k, _)| *k == key) {
+            // Counts are read back as i64.
+            Some((_, held)) => *held = held.saturating_add(clicks).min(i64::MAX as u64),
+            None => merged.push((key, clicks)),
+        }
+    }
+    let mut bytes = Vec::with_capacity(data.len() + added.len());
+    for (key, clicks) in merged {
+        write_varint(&mut bytes, key);
+        write_varint(&mut bytes, clicks);
+    }
+    Ok(Value::Blob(bytes))
+}
+
 /// LEB128: seven bits a byte, low first, the high bit set on every byte but the last.
 fn write_varint(out: &mut Vec<u8>, mut n: u64) {
     while n >= 0x80 {
@@ -211,7 +310,7 @@ mod tests {
 
     use rusqlite::Connection;
 
-    use super::{RecentData, ValueNumbers, read_varint, write_varint};
+    use super::{FITS, MERGE, RecentData, ValueNumbers, read_varint, register, write_varint};
     use crate::model::{Dimension, MAX_BREAKDOWN_VALUES};
     use crate::store::BreakdownVisits;
     use crate::store::breakdowns::Packed;
@@ -302,5 +401,117 @@ mod tests {
         // Key 2 is number 1, which nothing was given.
         assert!(numbers.decode(&RecentData::Numbered(vec![2, 5])).is_err());
         assert!(numbers.decode(&RecentData::Numbered(vec![3])).is_err());
+    }
+
+    /// `(merged, fits)` as the SQL functions answer for `data` and `added`.
+    fn in_sql(
+        conn: &Connection,
+        data: Option<&RecentData>,
+        added: Option<&RecentData>,
+    ) -> (Option<RecentData>, bool) {
+        let merged = conn
+            .query_row(
+                &format!("SELECT {MERGE}(?1, ?2)"),
+                rusqlite::params![data, added],
+                |r| r.get(0),
+            )
+            .expect("merged");
+        (merged, fits_in_sql(conn, data, added))
+    }
+
+    fn fits_in_sql(
+        conn: &Connection,
+        data: Option<&RecentData>,
+        added: Option<&RecentData>,
+    ) -> bool {
+        conn.query_row(
+            &format!("SELECT {FITS}(?1, ?2)"),
+            rusqlite::params![data, added],
+            |r| r.get(0),
+        )
+        .expect("an answer")
+    }
+
+    fn referrers(range: std::ops::Range<usize>, clicks: i64) -> Vec<BreakdownVisits> {
+        range
+            .map(|i| visits(Dimension::Referrers, &format!("r{i:03}.example"), clicks))
+            .collect()
+    }
+
+    #[test]
+    fn breakdowns_merged_in_sql_are_what_rust_merges_within_the_cap() {
+        let conn = table();
+        register(&conn).expect("registered");
+        let mut numbers = ValueNumbers::new(&conn);
+        // A row of 40 referrers, some past a cap before, and a device.
+        let mut held = Packed::default();
+        held.extend_day(&referrers(0..40, 2), MAX_BREAKDOWN_VALUES);
+        held.extend_day(
+            &[visits(Dimension::Devices, "desktop", 5)],
+            MAX_BREAKDOWN_VALUES,
+        );
+        held.add_entry(Dimension::Referrers as i64, None, 7);
+        let stored = numbers.encode(&held).expect("numbered");
+        // Added: 30 of the same referrers, 20 new ones, the device, visits past a cap.
+        let mut rows = referrers(10..60, 1);
+        rows.push(visits(Dimension::Devices, "desktop", 3));
+        let mut added = Packed::default();
+        added.extend_day(&rows, MAX_BREAKDOWN_VALUES);
+        added.add_entry(Dimension::Referrers as i64, None, 2);
+        let added = numbers.encode(&added).expect("numbered");
+
+        let (merged, fits) = in_sql(&conn, Some(&stored), Some(&added));
+        assert!(fits, "61 values fit in a dimension's 100");
+        let mut expected = held.clone();
+        expected.extend_day(&rows, MAX_BREAKDOWN_VALUES);
+        expected.add_entry(Dimension::Referrers as i64, None, 2);
+        let merged = numbers.decode(&merged.expect("merged")).expect("read back");
+        assert_eq!(merged, expected);
+        // Nothing added: the row as it was, whatever it holds; no row yet: what is added.
+        assert_eq!(
+            in_sql(&conn, Some(&stored), None),
+            (Some(stored.clone()), true)
+        );
+        let json = RecentData::Json(r#"[[1,"direct",2]]"#.to_owned());
+        assert_eq!(in_sql(&conn, Some(&json), None), (Some(json.clone()), true));
+        assert_eq!(
+            in_sql(&conn, None, Some(&added)),
+            (Some(added.clone()), true)
+        );
+        // A row still in JSON is merged in Rust; merging it in SQL is refused, not guessed.
+        assert!(!fits_in_sql(&conn, Some(&json), Some(&added)));
+        assert!(
+            conn.query_row(
+                &format!("SELECT {MERGE}(?1, ?2)"),
+                rusqlite::params![json, added],
+                |r| r.get::<_, Option<RecentData>>(0),
+            )
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn a_merge_in_sql_fits_only_while_no_dimension_could_pass_the_cap() {
+        let conn = table();
+        register(&conn).expect("registered");
+        let mut numbers = ValueNumbers::new(&conn);
+        let cap = MAX_BREAKDOWN_VALUES as usize;
+        let encoded = |numbers: &mut ValueNumbers<'_>, rows: &[BreakdownVisits]| {
+            let mut packed = Packed::default();
+            packed.extend_day(rows, MAX_BREAKDOWN_VALUES);
+            numbers.encode(&packed).expect("numbered")
+        };
+        let almost = encoded(&mut numbers, &referrers(0..cap - 1, 1));
+        let full = encoded(&mut numbers, &referrers(0..cap, 1));
+        let one_new = encoded(&mut numbers, &referrers(cap..cap + 1, 1));
+        let one_held = encoded(&mut numbers, &referrers(0..1, 1));
+        // A value of another dimension counts too: the key does not say which it is.
+        let a_device = encoded(&mut numbers, &[visits(Dimension::Devices, "desktop", 1)]);
+        assert!(fits_in_sql(&conn, Some(&almost), Some(&one_new)));
+        assert!(!fits_in_sql(&conn, Some(&full), Some(&one_new)));
+        assert!(!fits_in_sql(&conn, Some(&full), Some(&a_device)));
+        assert!(fits_in_sql(&conn, Some(&full), Some(&one_held)));
+        // And where it does not fit, the writer's upsert leaves the row for Rust to merge,
+        // which keeps the cap: checked end to end by the store's conformance tests.
     }
 }
