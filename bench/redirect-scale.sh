@@ -26,7 +26,8 @@
 # in it), the hit rate, and the ratios uniform/cached and zipf/cached (goals: >= 0.5 and >= 0.9
 # on SQLite) and linkapi/bare.
 #
-# The server under test and PostgreSQL are pinned to CPU 0, wrk to CPU 1.
+# The server under test and PostgreSQL are pinned to CPU 0, wrk to CPU 1. The bare server runs
+# on that core too, so it runs only once linkapi has written its warm-up's visits.
 # Usage: bench/redirect-scale.sh [seconds per run, default 10]
 # Env: BENCH_CHAINS (default 1000000), BENCH_ROUNDS (default 2), BENCH_BACKENDS ("sqlite
 # postgres" by default), BENCH_CONFIG (extra lines for linkapi.toml, e.g. a cache size),
