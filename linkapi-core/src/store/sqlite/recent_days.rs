@@ -191,6 +191,10 @@ pub(super) fn write_recent_days(
     }
     for day in &days {
         let added = match day.breakdown {
+            // No more values than one dimension may keep: no cap can change them.
+            Some(rows) if rows.len() <= MAX_BREAKDOWN_VALUES as usize => {
+                Some(numbers.encode_rows(rows)?)
+            }
             Some(rows) => {
                 let mut added = Packed::default();
                 added.extend_day(rows.iter().copied(), MAX_BREAKDOWN_VALUES);

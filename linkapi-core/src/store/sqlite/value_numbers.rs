@@ -37,7 +37,7 @@ use rusqlite::{CachedStatement, Connection, OptionalExtension, ToSql, params};
 
 use crate::model::MAX_BREAKDOWN_VALUES;
 use crate::store::breakdowns::Packed;
-use crate::store::{StoreError, StoreResult};
+use crate::store::{BreakdownVisits, StoreError, StoreResult};
 
 /// A recent row's breakdown as stored.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -173,8 +173,25 @@ impl<'c> ValueNumbers<'c> {
 
     /// `packed` numbered, its values given numbers as needed. Writers only.
     pub(super) fn encode(&mut self, packed: &Packed) -> StoreResult<RecentData> {
+        self.encode_entries(packed.entries())
+    }
+
+    /// A chain-day's breakdown `rows` numbered as they are, with no cap applied: for rows no
+    /// more than a dimension may keep, which no cap could change. Writers only.
+    pub(super) fn encode_rows(&mut self, rows: &[&BreakdownVisits]) -> StoreResult<RecentData> {
+        debug_assert!(rows.len() <= MAX_BREAKDOWN_VALUES as usize);
+        self.encode_entries(
+            rows.iter()
+                .map(|row| (row.dimension.code(), row.value.as_ref(), row.clicks)),
+        )
+    }
+
+    fn encode_entries<'a>(
+        &mut self,
+        entries: impl Iterator<Item = (i64, Option<&'a Arc<str>>, i64)>,
+    ) -> StoreResult<RecentData> {
         let mut bytes = Vec::new();
-        for (dimension, value, clicks) in packed.entries() {
+        for (dimension, value, clicks) in entries {
             let key = match value {
                 Some(value) => self.number(dimension, value)? << 1,
                 None => {
@@ -488,6 +505,22 @@ mod tests {
             )
             .is_err()
         );
+    }
+
+    #[test]
+    fn rows_numbered_as_they_are_read_back_as_the_capped_day() {
+        let conn = table();
+        let mut numbers = ValueNumbers::new(&conn);
+        let mut rows = referrers(0..90, 2);
+        rows.push(visits(Dimension::Devices, "desktop", 5));
+        let mut past_cap = visits(Dimension::Languages, "x", 4);
+        past_cap.value = None;
+        rows.push(past_cap);
+        let refs: Vec<&BreakdownVisits> = rows.iter().collect();
+        let mut capped = Packed::default();
+        capped.extend_day(refs.iter().copied(), MAX_BREAKDOWN_VALUES);
+        let numbered = numbers.encode_rows(&refs).expect("numbered");
+        assert_eq!(numbers.decode(&numbered).expect("read back"), capped);
     }
 
     #[test]
