@@ -1,7 +1,17 @@
 # Shared by the benchmark scripts (sourced): a free port, running as the postgres user when
-# root, and a throwaway PostgreSQL cluster.
+# root, a throwaway PostgreSQL cluster, and waiting for a linkapi server's visits to be written.
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+# drain URL: waits (two minutes at most) until the linkapi server at URL has no visit waiting
+# to be written, so that what runs next on its core has the core to itself.
+drain() {
+  for _ in $(seq 240); do
+    [ "$(curl -fs "$1/metrics" | awk '/^linkapi_visit_pending_entries / {print $2}')" = 0 ] &&
+      return
+    sleep 0.5
+  done
+}
 
 as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 

@@ -121,14 +121,6 @@ LUA
 
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 rss_mb() { awk '/^VmRSS/ {printf "%.0f", $2 / 1024}' "/proc/$1/status"; }
-pending_visits() { curl -fs "$base/metrics" | awk '/^linkapi_visit_pending_entries / {print $2}'; }
-# Waits (two minutes at most) until no visit waits to be written.
-drain() {
-  for _ in $(seq 240); do
-    [ "$(pending_visits)" = 0 ] && return
-    sleep 0.5
-  done
-}
 link_cache() { curl -fs "$base/metrics" | awk '/^linkapi_cache_(hits|misses)_total\{cache="links"\}/ {printf "%s ", $2}'; }
 ticks_per_sec=$(getconf CLK_TCK)
 
@@ -264,11 +256,11 @@ PY
     for work in cached uniform zipf; do
       # The previous load's visits written first: a load's figures are its own, not held
       # back by another's backlog (past a quarter of the bound visits wait for the writes).
-      drain
+      drain "$base"
       run "$name $work-warmup" $server "$base" $work
       # And the warm-up's before the bare server's run: the two share CPU 0, and a uniform
       # warm-up's writes took a fifth of the core for seconds, slowing the baseline.
-      drain
+      drain "$base"
       run "bare $work" $bare "http://127.0.0.1:$bare_port" $work
       run "$name $work" $server "$base" $work
     done
@@ -277,7 +269,7 @@ PY
   at_end=$(rss_mb $server)
   # The last runs' visits are still being written; RSS once they are, and the memory they
   # took is given back (the flusher does so after a backlog, at most once a minute).
-  drain
+  drain "$base"
   sleep 2
   echo "$name rss $at_end $(rss_mb $server)" >>"$scratch/results"
   kill $server; wait $server || true

@@ -29,6 +29,7 @@ port=${LINKAPI_BENCH_PORT:-18181}
 bare_port=$((port + 1))
 key=lk_bench_admin_key_000000000001
 base=http://127.0.0.1:$port
+source bench/common.sh
 
 if ! command -v wrk >/dev/null || ! command -v taskset >/dev/null; then
   apt-get update -qq && apt-get install -y -qq wrk util-linux >/dev/null
@@ -138,16 +139,12 @@ print(f"{rps:.0f} {ms(50):.3f} {ms(99):.3f} {cpu_us:.2f}")
 PY
 }
 
-# Waits (a minute at most) until no linkapi server has visits waiting to be written, so that
-# the next run, whichever server it is, has CPU 0 to itself.
+# Waits until no linkapi server has visits waiting to be written, so that the next run,
+# whichever server it is, has CPU 0 to itself.
 quiet() {
   local url
   for url in "$base" ${BENCH_BEFORE:+http://127.0.0.1:$before_port}; do
-    for _ in $(seq 120); do
-      [ "$(curl -fs "$url/metrics" | awk '/^linkapi_visit_pending_entries / {print $2}')" = 0 ] &&
-        break
-      sleep 0.5
-    done
+    drain "$url"
   done
 }
 
