@@ -37,6 +37,8 @@ pub fn main() -> ExitCode {
         Err(err) => err.exit(),
     };
     let runtime = if matches!(cli.command, cli::Command::Serve(_)) {
+        // Before the runtime's threads: a setting of the allocator for the whole process.
+        linkapi_core::map_large_allocations();
         tokio::runtime::Builder::new_multi_thread()
             .enable_all()
             .build()

@@ -31,7 +31,8 @@
 //!   formats.
 //! - [`metrics`]: the counters and histograms `GET /metrics` exposes.
 //! - [`error`]: [`Error`], each failure with its HTTP status and stable short name.
-//! - `heap`: giving memory freed after a burst back to the operating system (glibc keeps it).
+//! - `heap`: giving memory freed after a burst back to the operating system (glibc keeps it),
+//!   and large allocations mapped on their own so they go back when freed.
 //! - `locks`: taking over a lock whose holder panicked, the one rule every lock here follows.
 //! - [`webhooks`]: signing webhook messages (Standard Webhooks) and verifying them, and which
 //!   addresses a webhook may be sent to.
@@ -88,6 +89,7 @@ pub mod wire;
 
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use error::Error;
+pub use heap::map_large_allocations;
 pub use http::{MetricsAccess, ServerConfig, serve};
 pub use service::{App, AppConfig, GeoDatabase};
 pub use store::sqlite::SqliteStore;

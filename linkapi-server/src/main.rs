@@ -27,6 +27,8 @@ struct Cli {
 #[allow(clippy::print_stderr)] // a binary reports to its user on stderr
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Before the runtime's threads: a setting of the allocator for the whole process.
+    linkapi_core::map_large_allocations();
     init_logging();
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(rt) => rt,
