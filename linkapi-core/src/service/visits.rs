@@ -198,11 +198,43 @@ impl Pending {
 /// CPU under uniform traffic at a million chains, 3.9% kept apart (docs/decisions.md).
 struct Backlog {
     parts: Box<[Pending]>,
+    /// The order the batches of a backlog longer than one take its chains in, made by the
+    /// first of them and kept for the rest until more is taken from the shards.
+    order: Option<SealingOrder>,
+}
+
+/// A backlog's chain-days and visitors with the part holding each, highest chain first, so
+/// the lowest is taken off the end.
+///
+/// *Why once for all the batches:* picking each batch's lowest chains from the whole backlog
+/// went over all of it again for every batch, so a backlog of n batches cost n passes; at a
+/// million chains under Zipf traffic, with the backlog at half of `max_pending`, sealing was
+/// the part of the flush that grew (docs/decisions.md).
+#[derive(Default)]
+struct SealingOrder {
+    days: Vec<((ChainId, Timestamp), usize)>,
+    people: Vec<((ChainId, VisitorKey), usize)>,
+}
+
+impl SealingOrder {
+    fn of(parts: &[Pending]) -> Self {
+        let mut order = SealingOrder::default();
+        for (at, part) in parts.iter().enumerate() {
+            order.days.extend(part.daily.keys().map(|key| (*key, at)));
+            order
+                .people
+                .extend(part.visitors.iter().map(|person| (*person, at)));
+        }
+        order.days.sort_unstable_by(|a, b| b.cmp(a));
+        order.people.sort_unstable_by(|a, b| b.cmp(a));
+        order
+    }
 }
 
 impl Backlog {
     fn new(parts: usize) -> Self {
         Backlog {
+            order: None,
             parts: (0..parts).map(|_| Pending::default()).collect(),
         }
     }
@@ -213,6 +245,7 @@ impl Backlog {
 
     /// Adds the counts taken from shard `at`.
     fn take(&mut self, at: usize, pending: Pending) {
+        self.order = None;
         let part = &mut self.parts[at];
         if part.entries() == 0 {
             *part = pending;
@@ -236,6 +269,7 @@ impl Backlog {
         let mut sealed = Sealed::with_room(&self.parts, limit);
         if before <= limit {
             // All of it: the parts are emptied whole, with no entry looked up or removed.
+            self.order = None;
             for part in self.parts.iter_mut() {
                 std::mem::take(part).drain_into(&mut sealed);
             }
@@ -251,21 +285,19 @@ impl Backlog {
     /// Moves the lowest chains' days and visitors into `sealed`, up to `limit` entries, and
     /// channel-days as there is room left.
     fn seal_lowest(&mut self, limit: usize, sealed: &mut Sealed) {
-        // Each entry taken counts one at least, so no batch takes more than `limit` of either.
-        let most = limit.max(1);
-        let mut days = Vec::new();
-        let mut people = Vec::new();
-        for (at, part) in self.parts.iter().enumerate() {
-            days.extend(part.daily.keys().map(|key| (*key, at)));
-            people.extend(part.visitors.iter().map(|person| (*person, at)));
+        let Backlog { parts, order } = self;
+        // Made again once used up, should anything have reached the parts without `take`.
+        if order
+            .as_ref()
+            .is_some_and(|o| o.days.is_empty() && o.people.is_empty())
+        {
+            *order = None;
         }
-        let days = lowest(days, most);
-        let people = lowest(people, most);
-        let (mut days, mut people) = (days.into_iter().peekable(), people.into_iter().peekable());
+        let SealingOrder { days, people } = order.get_or_insert_with(|| SealingOrder::of(parts));
         let mut taken = 0;
         loop {
             // A chain's days before its visitors, so its visitors go with a day of theirs.
-            let day_next = match (days.peek(), people.peek()) {
+            let day_next = match (days.last(), people.last()) {
                 (Some(((day_chain, _), _)), Some(((person_chain, _), _))) => {
                     day_chain <= person_chain
                 }
@@ -278,22 +310,23 @@ impl Backlog {
                 if taken > 0 && taken >= limit {
                     break;
                 }
-                if let Some((person, at)) = people.next() {
-                    self.parts[at].visitors.remove(&person);
+                if let Some((person, at)) = people.pop() {
+                    parts[at].visitors.remove(&person);
                     sealed.visitors.push(person);
                     taken += 1;
                 }
                 continue;
             }
-            let Some((key, at)) = days.next() else {
+            let Some(&(key, at)) = days.last() else {
                 break;
             };
-            let part = &mut self.parts[at];
+            let part = &mut parts[at];
             let size = 1 + part.daily.get(&key).map_or(0, |c| c.breakdown.len());
             // A chain-day goes whole, with its breakdown; the first always fits.
             if taken > 0 && taken + size > limit {
                 break;
             }
+            days.pop();
             let Some(counts) = part.daily.remove(&key) else {
                 continue;
             };
@@ -303,7 +336,7 @@ impl Backlog {
             sealed.add_day(chain_id, day, counts, &part.values);
         }
         let mut room = limit.saturating_sub(taken);
-        for part in self.parts.iter_mut() {
+        for part in parts.iter_mut() {
             let keys: Vec<_> = part.channels.keys().take(room).copied().collect();
             room -= keys.len();
             for key in keys {
@@ -737,17 +770,6 @@ async fn flush_loop(
     }
 }
 
-/// The `n` lowest of `keys`, in order: a backlog many batches long (a store outage's) is
-/// not sorted whole for each batch.
-fn lowest<T: Ord>(mut keys: Vec<T>, n: usize) -> Vec<T> {
-    if keys.len() > n {
-        keys.select_nth_unstable(n);
-        keys.truncate(n);
-    }
-    keys.sort_unstable();
-    keys
-}
-
 fn release(shared: &Shared, entries: usize) {
     shared.entries.fetch_sub(entries, Ordering::Relaxed);
     shared.metrics.pending_entries.dec_by(entries as i64);
@@ -1074,6 +1096,29 @@ mod tests {
             .collect();
         assert_eq!(days, (0..10).collect::<Vec<_>>());
         assert_eq!(sealed.len(), 20);
+    }
+
+    #[test]
+    fn what_is_taken_between_batches_is_sealed_in_chain_order_with_the_rest() {
+        let mut backlog = ten_chains(1, 0);
+        let (first, _, _) = backlog.seal(3);
+        assert_eq!(first.daily[0].chain_id, ChainId(0));
+        // Chain 0 again, on the next day, while the rest of the backlog waits: the batches'
+        // order is made again, so it comes first and nothing is left behind.
+        let mut more = Pending::default();
+        more.daily
+            .insert((ChainId(0), 86_400), DayCounts::default());
+        more.visitors.insert((ChainId(0), [99; 16]));
+        backlog.take(0, more);
+        let mut days = Vec::new();
+        while backlog.entries() > 0 {
+            let (batch, _, taken) = backlog.seal(3);
+            assert!(taken > 0);
+            days.extend(batch.daily.iter().map(|d| (d.chain_id.0, d.day)));
+        }
+        assert_eq!(days[0], (0, 86_400));
+        assert_eq!(days.len(), 1 + 10 - first.daily.len());
+        assert!(days.is_sorted(), "{days:?}");
     }
 
     #[test]
