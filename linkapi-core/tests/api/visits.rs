@@ -344,14 +344,14 @@ async fn counts_survive_a_graceful_shutdown() {
 }
 
 #[tokio::test]
-async fn past_a_quarter_of_the_bound_visits_wait_for_the_flusher_and_none_is_dropped() {
+async fn past_half_the_bound_visits_wait_for_the_flusher_and_none_is_dropped() {
     let server = TestServer::start_with(Options {
         trusted_proxies: vec!["127.0.0.1/32"],
         // Flushes so rare that only a visit held back can have started one.
         visit_flush_interval: Duration::from_secs(3_600),
         // One chain-day, two visitors, and the first visit's breakdown: a value of each of
         // the four dimensions with no implicit value (referrer, device, OS, browser) and its
-        // count. Its quarter (2 entries) is passed by the first visit.
+        // count. Its half (5 entries) is passed by the first visit.
         max_pending_visits: 3 + 4 + 4,
         ..Options::default()
     })
@@ -394,9 +394,9 @@ async fn past_a_quarter_of_the_bound_visits_wait_for_the_flusher_and_none_is_dro
 
 /// Only held-back visits start flushes, and 400 visitors need twice the bound: without the
 /// flusher catching up as the clients go, about half of them would be dropped. The clients in
-/// flight when the quarter is passed (40 visitors, and the day's few entries) stay well
-/// within the rest.
-fn racing_past_the_quarter() -> Options {
+/// flight when half is passed (40 visitors, and the day's few entries) stay well within
+/// the rest.
+fn racing_past_half_the_bound() -> Options {
     Options {
         trusted_proxies: vec!["127.0.0.1/32"],
         visit_flush_interval: Duration::from_secs(3_600),
@@ -455,18 +455,18 @@ async fn forty_clients_race(servers: &[&TestServer]) {
 }
 
 #[tokio::test]
-async fn forty_clients_racing_past_the_quarter_of_the_bound_lose_no_visit() {
-    let server = TestServer::start_with(racing_past_the_quarter()).await;
+async fn forty_clients_racing_past_half_the_bound_lose_no_visit() {
+    let server = TestServer::start_with(racing_past_half_the_bound()).await;
     forty_clients_race(&[&server]).await;
 }
 
 #[tokio::test]
-async fn forty_clients_racing_over_two_instances_past_the_quarter_lose_no_visit() {
+async fn forty_clients_racing_over_two_instances_past_half_the_bound_lose_no_visit() {
     let Some(backend) = Backend::postgres() else {
         return;
     };
-    let a = TestServer::start_on(backend, racing_past_the_quarter()).await;
-    let b = a.start_peer(racing_past_the_quarter()).await;
+    let a = TestServer::start_on(backend, racing_past_half_the_bound()).await;
+    let b = a.start_peer(racing_past_half_the_bound()).await;
     forty_clients_race(&[&a, &b]).await;
 }
 

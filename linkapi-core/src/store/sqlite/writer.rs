@@ -26,7 +26,7 @@
 //! visit flush written while visits pile up (`Job::hurry`, [`crate::store::VisitBatch::behind`])
 //! does not yield, or on a saturated core they would pile up further (measured at a million
 //! chains, Zipf-distributed codes, 50 s on one saturated core: 870,000 entries waiting at the
-//! end without the rule, about 500,000, the quarter, with it).
+//! end without the rule, about 500,000, the pacing point then, with it).
 //!
 //! Bodies are async (the same bodies run on PostgreSQL) but every [`Tx`] method here is
 //! synchronous, so a body completes on its first poll. One that does not has awaited something
