@@ -23,7 +23,7 @@
 # cache hit rate over it (from /metrics), so what was measured is plain: after the cold run the
 # cache fills, and a cache that holds every chain answers later uniform runs from memory.
 # Printed: requests/s, p99, CPU per request of the linkapi process (PostgreSQL's own CPU is not
-# in it), the hit rate, and the ratios uniform/cached and zipf/cached (goals: >= 0.5 and >= 0.9
+# in it) and the part of it its SQLite threads took (writing visits, checkpoints), the hit rate, and the ratios uniform/cached and zipf/cached (goals: >= 0.5 and >= 0.9
 # on SQLite) and linkapi/bare.
 #
 # The server under test and PostgreSQL are pinned to CPU 0, wrk to CPU 1. The bare server runs
@@ -120,26 +120,42 @@ function init(args) prepare(args[1], nil, zipf) end
 LUA
 
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+# The CPU ticks of PID's SQLite threads (the writer and the checkpointer: "sqlite-*"), so a
+# run shows how much of its CPU a request went to writing its visits.
+sqlite_ticks() {
+  local total=0 task fields
+  for task in /proc/"$1"/task/*; do
+    fields=$(cat "$task/stat" 2>/dev/null) || continue
+    case $fields in
+      *"(sqlite-"*) fields=${fields##*) }; set -- $fields; total=$((total + ${12} + ${13})) ;;
+    esac
+  done
+  echo $total
+}
 rss_mb() { awk '/^VmRSS/ {printf "%.0f", $2 / 1024}' "/proc/$1/status"; }
 link_cache() { curl -fs "$base/metrics" | awk '/^linkapi_cache_(hits|misses)_total\{cache="links"\}/ {printf "%s ", $2}'; }
 ticks_per_sec=$(getconf CLK_TCK)
 
-# run LABEL PID URL SCRIPT: appends "LABEL rps p99_ms cpu_us_per_request hit_rate" to results
-# (hit rate only for linkapi).
+# run LABEL PID URL SCRIPT: appends "LABEL rps p99_ms cpu_us_per_request hit_rate
+# sqlite_us_per_request" to results (hit rate and SQLite threads only for linkapi).
 run() {
   local label=$1 pid=$2 url=$3 script=$4 before after out cache_before cache_after
+  local writes_before writes_after
   cache_before=$(link_cache)
   before=$(cpu_ticks "$pid")
+  writes_before=$(sqlite_ticks "$pid")
   out=$(taskset -c 1 wrk -t1 -c$connections -d"${secs}s" --latency -s "$scratch/$script.lua" \
     "$url" -- "$scratch/codes")
   after=$(cpu_ticks "$pid")
+  writes_after=$(sqlite_ticks "$pid")
   cache_after=$(link_cache)
   python3 - "$label" "$before" "$after" "$ticks_per_sec" "$cache_before" "$cache_after" \
-    >>"$scratch/results" <<PY
+    "$writes_before" "$writes_after" >>"$scratch/results" <<PY
 import re, sys
 out = """$out"""
-label, before, after, hz, cache_before, cache_after = sys.argv[1:]
+label, before, after, hz, cache_before, cache_after, writes_before, writes_after = sys.argv[1:]
 before, after, hz = map(float, (before, after, hz))
+writes = (float(writes_after) - float(writes_before)) / hz * 1e6
 rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
 total = int(re.search(r"(\d+) requests in", out).group(1))
 m = re.search(r"99%\s+([\d.]+)(us|ms|s)", out)
@@ -151,7 +167,8 @@ hits0, misses0 = map(float, cache_before.split())
 hits1, misses1 = map(float, cache_after.split())
 looked = (hits1 - hits0) + (misses1 - misses0)
 hit_rate = (hits1 - hits0) / looked if looked else 0
-print(label, f"{rps:.0f} {p99:.3f} {(after - before) / hz * 1e6 / max(total, 1):.2f} {hit_rate:.3f}")
+print(label, f"{rps:.0f} {p99:.3f} {(after - before) / hz * 1e6 / max(total, 1):.2f} {hit_rate:.3f}",
+      f"{writes / max(total, 1):.2f}")
 PY
 }
 
@@ -298,20 +315,25 @@ def median(name, work, column):
     return statistics.median(r[column] for r in runs(name, work))
 print(f"\n{chains:,} chains, {secs}s a run, 64 connections; server (and PostgreSQL) on CPU 0, "
       "wrk on CPU 1; medians of the rounds")
-print(f"{'':22}{'req/s':>9}{'p99 ms':>9}{'CPU us/req':>12}{'cache hits':>12}{'x cached':>10}{'x bare':>8}")
+print(f"{'':22}{'req/s':>9}{'p99 ms':>9}{'CPU us/req':>12}{'of it SQLite':>14}{'cache hits':>12}"
+      f"{'x cached':>10}{'x bare':>8}")
 for name in [n for n in ("sqlite", "postgres") if runs(n, "cached")]:
     start = runs(name, "start-up")[0]
     cached = median(name, "cached", 0)
     for work in ("uniform-cold", "cached", "uniform", "zipf"):
-        rps, p99, cpu, hits = (median(name, work, c) for c in range(4))
+        rps, p99, cpu, hits, writes = (median(name, work, c) for c in range(5))
         bare = f"{rps / median('bare', work, 0):.2f}" if runs("bare", work) else ""
-        print(f"{name + ' ' + work:22}{rps:>9.0f}{p99:>9.3f}{cpu:>12.2f}{hits:>12.1%}"
-              f"{rps / cached:>10.2f}{bare:>8}")
+        print(f"{name + ' ' + work:22}{rps:>9.0f}{p99:>9.3f}{cpu:>12.2f}{writes:>14.2f}"
+              f"{hits:>12.1%}{rps / cached:>10.2f}{bare:>8}")
     at_end, written = runs(name, "rss")[0]
     print(f"{name + ' start-up':22}{start[0]:>8.2f}s  RSS {start[1]:.0f} MB at start, "
           f"{at_end:.0f} MB at the end of the runs, {written:.0f} MB once their visits "
           "are written")
 print(f"{'bare cached':22}{median('bare', 'cached', 0):>9.0f}")
+print("each run (warm-ups included): label, req/s, p99 ms, CPU us/req, cache hits, SQLite us/req")
+for r in rows:
+    if r[1] not in ("start-up", "rss"):
+        print("  " + " ".join(r))
 print("goals on SQLite: uniform >= 0.50 x cached, zipf >= 0.90 x cached, RSS < 250 MB, "
       "start-up < 2 s")
 PY
