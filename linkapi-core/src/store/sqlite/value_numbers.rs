@@ -154,18 +154,15 @@ impl<'c> ValueNumbers<'c> {
             RecentData::Numbered(bytes) => bytes,
         };
         let mut packed = Packed::default();
-        let mut rest = bytes.as_slice();
-        while !rest.is_empty() {
-            let key = read_varint(&mut rest)?;
-            let clicks = i64::try_from(read_varint(&mut rest)?)
-                .map_err(|_| malformed("a count out of range"))?;
-            if key & 1 == 1 {
+        for (key, clicks) in pairs(bytes)? {
+            let clicks = i64::try_from(clicks).map_err(|_| malformed("a count out of range"))?;
+            if names_a_value(key) {
+                let (dimension, value) = self.name(key >> 1)?;
+                packed.add_entry(dimension, Some(value), clicks);
+            } else {
                 let dimension =
                     i64::try_from(key >> 1).map_err(|_| malformed("a dimension out of range"))?;
                 packed.add_entry(dimension, None, clicks);
-            } else {
-                let (dimension, value) = self.name(key >> 1)?;
-                packed.add_entry(dimension, Some(value), clicks);
             }
         }
         Ok(packed)
