@@ -23,8 +23,9 @@
 # cache hit rate over it (from /metrics), so what was measured is plain: after the cold run the
 # cache fills, and a cache that holds every chain answers later uniform runs from memory.
 # Printed: requests/s, p99, CPU per request of the linkapi process (PostgreSQL's own CPU is not
-# in it) and the part of it its SQLite threads took (writing visits, checkpoints), the hit rate, and the ratios uniform/cached and zipf/cached (goals: >= 0.5 and >= 0.9
-# on SQLite) and linkapi/bare.
+# in it) and the part of it its SQLite threads took (writing visits, checkpoints), the hit
+# rate, and the ratios uniform/cached and zipf/cached (goals: >= 0.5 and >= 0.9 on SQLite) and
+# linkapi/bare; then every run's figures.
 #
 # The server under test and PostgreSQL are pinned to CPU 0, wrk to CPU 1. The bare server runs
 # on that core too, so it runs only once linkapi has written its warm-up's visits.
@@ -272,7 +273,7 @@ PY
   for round in $(seq "$rounds"); do
     for work in cached uniform zipf; do
       # The previous load's visits written first: a load's figures are its own, not held
-      # back by another's backlog (past a quarter of the bound visits wait for the writes).
+      # back by another's backlog (past half the bound visits wait for the writes).
       drain "$base"
       run "$name $work-warmup" $server "$base" $work
       # And the warm-up's before the bare server's run: the two share CPU 0, and a uniform

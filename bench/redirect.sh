@@ -4,8 +4,9 @@
 # repository). linkapi serves 10,000 chains; wrk asks for random codes among them with a
 # browser's user agent, so every request is a counted visit (keyed visitor hash included).
 # The server under test is pinned to CPU 0 and wrk to CPU 1; the two servers alternate, three
-# rounds each, and the bare server runs only once linkapi has written its pending visits. Printed per server: requests/s, p50, p99 and server CPU per request (from
-# /proc), then the ratios, then p99 of each at half of linkapi's peak rate (wrk with a 1 ms
+# rounds each, and the bare server runs only once linkapi has written its pending visits.
+# Printed per server: requests/s, p50, p99 and server CPU per request (from /proc), then the
+# ratios, then p99 of each at half of linkapi's peak rate (wrk with a 1 ms
 # pause per connection, connections chosen to reach about that rate).
 #
 # Usage: bench/redirect.sh [seconds per run, default 10] [rounds, default 3]
