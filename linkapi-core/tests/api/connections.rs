@@ -1,6 +1,6 @@
 //! Connections: sockets that connect and say nothing, headers and bodies that trickle in, a
 //! flood of headers, idle HTTP/2 connections, the cap on open connections, bodies far over the
-//! limit, a shutdown with connections that will not finish.
+//! limit, a shutdown with connections idle, in flight, or that will not finish.
 
 use std::time::{Duration, Instant};
 
@@ -292,6 +292,58 @@ async fn shutdown_closes_connections_still_open_after_the_grace_period() {
     closed_within(&mut stuck, Duration::from_secs(2))
         .await
         .expect("the stuck connection was closed");
+}
+
+#[tokio::test]
+async fn a_stopping_server_answers_what_is_in_flight_and_closes_idle_connections_at_once() {
+    let mut server = TestServer::start_with(Options {
+        grace_period: Duration::from_secs(10),
+        ..Options::default()
+    })
+    .await;
+    // A keep-alive connection that was answered once and is idle now.
+    let mut idle = TcpStream::connect(server.addr).await.unwrap();
+    let status = exchange(&mut idle, server.addr, Duration::from_secs(5)).await;
+    assert!(status.is_some_and(|line| line.contains("200")));
+    // A create whose body is still on its way when the server is asked to stop.
+    let body = json!({"target_url": "https://example.com/late", "code": "late"}).to_string();
+    let (first, rest) = body.split_at(body.len() / 2);
+    let mut busy = TcpStream::connect(server.addr).await.unwrap();
+    let head = format!(
+        "POST /chains HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {ADMIN_KEY}\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{first}",
+        server.host,
+        body.len()
+    );
+    busy.write_all(head.as_bytes()).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+
+    let started = Instant::now();
+    let stopping = tokio::spawn(async move {
+        server.stop().await;
+        server
+    });
+    closed_within(&mut idle, Duration::from_secs(2))
+        .await
+        .expect("the idle connection is closed at once, not at the grace period's end");
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    busy.write_all(rest.as_bytes()).await.unwrap();
+    let answer = closed_within(&mut busy, Duration::from_secs(5))
+        .await
+        .expect("the request in flight is answered, then its connection closed");
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 201"), "{answer}");
+    assert!(answer.contains("\"code\":\"late\""), "{answer}");
+    let server = stopping.await.unwrap();
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "the stop waited for what was in flight only"
+    );
+    // What it acknowledged was kept.
+    let server = server.restart().await;
+    let found = server.get("/chains?q=late", ADMIN_KEY).await;
+    assert_eq!(found.status, StatusCode::OK);
+    assert_eq!(found.primary_data()["total"], 1);
 }
 
 #[tokio::test]
