@@ -99,6 +99,10 @@ fn request_host(parts: &Parts) -> Option<&str> {
 /// An `async` block rather than an `async fn`: the function's future kept its argument twice
 /// (the parameter, and the local it is moved into), and at 1,072 bytes was past the largest
 /// block glibc keeps per thread, allocated for every redirect.
+#[allow(
+    clippy::manual_async_fn,
+    reason = "an async fn's future holds its argument twice"
+)]
 pub(crate) fn redirect<'a>(
     app: &'a App,
     call: PublicCall<'a>,

@@ -14,8 +14,9 @@
 //! read of a slot missed every cache of the CPU (85% of the lookup's time, 5% of a cached
 //! redirect's CPU). Outgrown slots go back to the system: past 128 KiB an allocation is a
 //! mapping of its own (`crate::heap`; glibc's default threshold moves up with what is freed,
-//! and each doubling asks for more than was freed). Once allocated whole, an index that grew
-//! in hashbrown's way had left 26 MB of outgrown tables in the allocator's arenas.
+//! and each doubling asks for more than was freed). The first index, hashbrown's, grew too,
+//! and left 26 MB of outgrown tables in the allocator's arenas at a million chains, before
+//! large allocations were mappings of their own.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -318,7 +319,7 @@ mod tests {
         assert_eq!(offsets.slots(), MIN_SLOTS);
         // Half crowding one home (a run wrapping round the end), half spread.
         let digest = |i: u64| {
-            if i % 2 == 0 {
+            if i.is_multiple_of(2) {
                 crowded(i)
             } else {
                 i.wrapping_mul(0x9e37_79b9_7f4a_7c15)
