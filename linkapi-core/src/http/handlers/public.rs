@@ -70,7 +70,9 @@ pub(crate) async fn home(app: &App, _call: PublicCall<'_>) -> Result<Response> {
             "This server hosts short links: each link is this address followed by its code.",
         ));
     };
-    found(home, || format!("home_url {home:?} is not a header value"))
+    found(bytes::Bytes::copy_from_slice(home.as_bytes()), || {
+        format!("home_url {home:?} is not a header value")
+    })
 }
 
 /// The client's address by the deployment's trusted-proxy rule.
@@ -129,7 +131,7 @@ pub(crate) fn redirect<'a>(
 fn answer_visit(answer: VisitAnswer) -> Result<Response> {
     Ok(match answer {
         // Stored destinations passed URL validation, so an unusable one is damaged at rest.
-        VisitAnswer::Redirect { chain_id, location } => found(&location, || {
+        VisitAnswer::Redirect { chain_id, location } => found(location.into_bytes(), || {
             format!("chain {chain_id} has an unusable destination")
         })?,
         VisitAnswer::Page(html) => jump_page(html),
@@ -158,10 +160,11 @@ fn header_bytes(parts: &http::request::Parts, name: header::HeaderName) -> &[u8]
 
 /// 302 to `location`, never cached: edits must take effect at once. No body: browsers and
 /// HTTP clients follow `Location` and show no page, and the 144-byte page every 302 carried
-/// was 4% of a cached redirect's CPU (docs/decisions.md). `unusable` says what is wrong when
-/// `location` cannot be a header value.
-fn found(location: &str, unusable: impl FnOnce() -> String) -> Result<Response> {
-    let Ok(value) = HeaderValue::from_str(location) else {
+/// was 4% of a cached redirect's CPU (docs/decisions.md). The header keeps `location`'s
+/// buffer (checked, not copied). `unusable` says what is wrong when `location` cannot be a
+/// header value.
+fn found(location: bytes::Bytes, unusable: impl FnOnce() -> String) -> Result<Response> {
+    let Ok(value) = HeaderValue::from_maybe_shared(location) else {
         return Err(crate::error::Error::Internal(unusable().into()));
     };
     let mut response = bodiless(StatusCode::FOUND);

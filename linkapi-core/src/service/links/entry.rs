@@ -37,6 +37,19 @@ impl Location {
     }
 }
 
+impl Location {
+    /// The URL's bytes: a target's own buffer, not a copy, when it has no spare capacity.
+    pub fn into_bytes(self) -> bytes::Bytes {
+        match self.0 {
+            LocationText::Owned(url) => url.into_bytes().into(),
+            LocationText::Rule(rules, at) => {
+                let url = rules.get(at).map_or("", |r| &r.target_url);
+                bytes::Bytes::copy_from_slice(url.as_bytes())
+            }
+        }
+    }
+}
+
 impl From<String> for Location {
     fn from(url: String) -> Self {
         Location(LocationText::Owned(url))

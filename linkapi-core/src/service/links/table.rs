@@ -142,18 +142,20 @@ fn holds_text(stored: &[u64], text: &str) -> bool {
         .all(|(chunk, word)| word.to_le_bytes()[..chunk.len()] == *chunk)
 }
 
-/// `prefix`, then the `len` bytes from byte `from` of the words.
+/// `prefix`, then the `len` bytes from byte `from` of the words, in a string with no spare
+/// capacity: a redirect's `Location` header takes its buffer as it is, which it cannot do
+/// with spare room (`bytes` then allocates a header of its own).
 fn read_text(stored: &[u64], prefix: &str, from: usize, len: usize) -> Option<String> {
-    let words = &stored[from / 8..words(from + len)];
-    let mut bytes = Vec::with_capacity(prefix.len() + words.len() * 8);
+    let mut bytes = Vec::with_capacity(prefix.len() + len);
     bytes.extend_from_slice(prefix.as_bytes());
-    for (i, word) in words.iter().enumerate() {
-        let word = word.to_le_bytes();
-        // The first word may begin with the code's last bytes.
-        let skip = if i == 0 { from % 8 } else { 0 };
-        bytes.extend_from_slice(&word[skip..]);
+    let (mut at, end) = (from, from + len);
+    while at < end {
+        // The first word may begin with the code's last bytes; the last ends in padding.
+        let word = stored.get(at / 8)?.to_le_bytes();
+        let (skip, take) = (at % 8, (end - at).min(8 - at % 8));
+        bytes.extend_from_slice(&word[skip..skip + take]);
+        at += take;
     }
-    bytes.truncate(prefix.len() + len);
     String::from_utf8(bytes).ok()
 }
 
@@ -662,10 +664,11 @@ mod tests {
             Some(None)
         );
         for (chain, (code, target)) in plain.iter().enumerate() {
-            assert_eq!(
-                found(&table, 3, code),
-                Some(Some(link(chain as i64, target)))
-            );
+            let read = found(&table, 3, code);
+            assert_eq!(read, Some(Some(link(chain as i64, target))));
+            // The `Location` header takes the target's buffer only when nothing is spare.
+            let url = read.flatten().map(|l| l.target_url).unwrap_or_default();
+            assert_eq!(url.capacity(), url.len(), "{url:?}");
         }
         assert_eq!(found(&table, 1, "abd"), None);
         assert_eq!(found(&table, 1, "ab"), None);
