@@ -35,9 +35,7 @@ impl Location {
     pub(super) fn rule(rules: Arc<[RedirectRule]>, at: usize) -> Self {
         Location(LocationText::Rule(rules, at))
     }
-}
 
-impl Location {
     /// The URL's bytes: a target's own buffer, not a copy, when it has no spare capacity.
     pub fn into_bytes(self) -> bytes::Bytes {
         match self.0 {
