@@ -36,14 +36,13 @@ impl Location {
         Location(LocationText::Rule(rules, at))
     }
 
-    /// The URL's bytes: a target's own buffer, not a copy, when it has no spare capacity.
-    pub fn into_bytes(self) -> bytes::Bytes {
+    /// The URL's bytes for the `Location` header: a target's own buffer, not a copy, when it
+    /// has no spare capacity. Not public: the library's API does not name `bytes`' types here.
+    pub(crate) fn into_bytes(self) -> bytes::Bytes {
         match self.0 {
             LocationText::Owned(url) => url.into_bytes().into(),
-            LocationText::Rule(rules, at) => {
-                let url = rules.get(at).map_or("", |r| &r.target_url);
-                bytes::Bytes::copy_from_slice(url.as_bytes())
-            }
+            // A rule's target stays shared with the cached rules: copied, as `Deref` reads it.
+            rule => bytes::Bytes::copy_from_slice(Location(rule).as_bytes()),
         }
     }
 }
