@@ -11,9 +11,11 @@ use super::routes::routes;
 use crate::codes::is_reserved;
 
 /// What a request maps to.
-pub(crate) enum Matched<'r> {
-    /// An operation and the path parameter, if the route has one.
-    Route(&'r Route, Option<String>),
+pub(crate) enum Matched {
+    /// An operation, by its index in the table ([`Router::at`]), and the path parameter, if
+    /// the route has one. An index rather than a reference: the request's future owns what it
+    /// borrows from, so routing can happen before the future is made.
+    Route(usize, Option<String>),
     /// The path exists with other methods: the errors' envelope and the `Allow` header.
     MethodNotAllowed(Envelope, String),
     /// Nothing here; the envelope of the surface the path is under.
@@ -47,7 +49,12 @@ impl Router {
         Router { routes, paths }
     }
 
-    pub(crate) fn route(&self, method: &Method, path: &str) -> Matched<'_> {
+    /// The route at `index`, as [`Matched::Route`] names it.
+    pub(crate) fn at(&self, index: usize) -> &Route {
+        &self.routes[index]
+    }
+
+    pub(crate) fn route(&self, method: &Method, path: &str) -> Matched {
         let surface = if path == "/openapi/v1" || path.starts_with("/openapi/v1/") {
             Envelope::Compat
         } else {
@@ -73,8 +80,8 @@ impl Router {
         } else {
             method
         };
-        if let Some(route) = candidates.clone().find(|r| r.method == *wanted) {
-            return Matched::Route(route, param);
+        if let Some(&index) = found.value.iter().find(|&&i| self.routes[i].method == *wanted) {
+            return Matched::Route(index, param);
         }
         // In one order whatever the table's, HEAD last (it rides on GET).
         const ORDER: [&str; 5] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
@@ -101,7 +108,7 @@ mod tests {
 
     fn found(router: &Router, method: Method, path: &str) -> (&'static str, Option<String>) {
         match router.route(&method, path) {
-            Matched::Route(route, param) => (route.name, param),
+            Matched::Route(index, param) => (router.at(index).name, param),
             _ => panic!("{method} {path} should match a route"),
         }
     }
@@ -197,7 +204,7 @@ mod tests {
     fn scopes_follow_the_contract() {
         let r = Router::new(MetricsAccess::Loopback);
         let scope = |method: Method, path: &str| match r.route(&method, path) {
-            Matched::Route(route, _) => match route.access {
+            Matched::Route(index, _) => match r.at(index).access {
                 Access::Key { scope, .. } => Some(scope),
                 Access::Public(_) => None,
             },
@@ -235,15 +242,12 @@ mod tests {
         let admin = Router::new(MetricsAccess::Admin);
         assert!(matches!(
             admin.route(&GET, "/metrics"),
-            Matched::Route(
-                Route {
-                    access: Access::Key {
-                        scope: Scope::Admin,
-                        ..
-                    },
+            Matched::Route(index, _) if matches!(
+                admin.at(index).access,
+                Access::Key {
+                    scope: Scope::Admin,
                     ..
-                },
-                _
+                }
             )
         ));
     }
