@@ -126,6 +126,10 @@ impl Agents {
 /// The host a `Referer` names, lower case and without a leading `www.`; `None` when there is
 /// none or it names no host (the visit counts as `direct`).
 pub(crate) fn referrer_host(referer: &[u8]) -> Option<String> {
+    // Most visits send none; the search for "://" below prepares a searcher even for "".
+    if referer.is_empty() {
+        return None;
+    }
     let text = std::str::from_utf8(referer).ok()?.trim();
     let (_, rest) = text.split_once("://")?;
     let authority = rest.split(['/', '?', '#']).next()?;

@@ -83,7 +83,10 @@ pub(crate) enum Resolution {
 /// request, changed rarely.
 #[derive(Default)]
 struct Directory {
-    by_host: HashMap<String, (DomainId, DomainStatus)>,
+    /// foldhash rather than SipHash: every visit looks its host up here, and although the
+    /// host is the client's to choose, the keys are the operator's few domains; collisions
+    /// an attacker could aim at a hash only hurt a map the attacker fills.
+    by_host: HashMap<String, (DomainId, DomainStatus), foldhash::fast::RandomState>,
     by_id: HashMap<DomainId, Domain>,
 }
 
