@@ -556,7 +556,7 @@ fn handle(
             }
             (response, answered)
         })
-    .instrument(span)
+        .instrument(span)
 }
 
 /// The operation's name (`unmatched` when no route took the request), the envelope errors

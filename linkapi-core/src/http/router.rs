@@ -80,7 +80,11 @@ impl Router {
         } else {
             method
         };
-        if let Some(&index) = found.value.iter().find(|&&i| self.routes[i].method == *wanted) {
+        if let Some(&index) = found
+            .value
+            .iter()
+            .find(|&&i| self.routes[i].method == *wanted)
+        {
             return Matched::Route(index, param);
         }
         // In one order whatever the table's, HEAD last (it rides on GET).
