@@ -64,7 +64,6 @@ impl Router {
             return Matched::NotFound(surface);
         };
         let param = found.params.iter().next().map(|(_, v)| v.to_owned());
-        let candidates = found.value.iter().map(|&i| &self.routes[i]);
         if param.as_deref().is_some_and(is_reserved)
             && found
                 .value
@@ -87,6 +86,8 @@ impl Router {
         {
             return Matched::Route(index, param);
         }
+        // The path's routes, none of them for this method.
+        let candidates = found.value.iter().map(|&i| &self.routes[i]);
         // In one order whatever the table's, HEAD last (it rides on GET).
         const ORDER: [&str; 5] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
         let mut allow: Vec<&str> = candidates.clone().map(|r| r.method.as_str()).collect();
