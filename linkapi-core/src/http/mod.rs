@@ -46,7 +46,7 @@ use handlers::PublicCall;
 use response::Envelope;
 use response::{Body, RenderedOnce, Reply};
 use route::{Access, BodyKind};
-use router::{Matched, Router};
+use router::{Matched, ParamAt, Router};
 
 /// Limits and timeouts of the HTTP server.
 #[derive(Debug, Clone)]
@@ -641,7 +641,7 @@ struct Keyed<'a> {
     scope: crate::model::Scope,
     query_key: bool,
     handler: route::ApiHandler,
-    param: Option<String>,
+    param: Option<ParamAt>,
     reply: Reply,
 }
 
@@ -702,7 +702,12 @@ async fn dispatch_keyed(
         },
     };
     let idempotency = if route.idempotent {
-        match request::idempotency_key(&parts.headers, route.name, keyed.param.as_deref(), &body) {
+        match request::idempotency_key(
+            &parts.headers,
+            route.name,
+            handlers::path_param(&parts, keyed.param.as_ref()),
+            &body,
+        ) {
             Ok(key) => key.map(Arc::new),
             Err(err) => return (rate, Err(err)),
         }

@@ -15,11 +15,24 @@ pub(crate) enum Matched {
     /// An operation, by its index in the table ([`Router::at`]), and the path parameter, if
     /// the route has one. An index rather than a reference: the request's future owns what it
     /// borrows from, so routing can happen before the future is made.
-    Route(usize, Option<String>),
+    Route(usize, Option<ParamAt>),
     /// The path exists with other methods: the errors' envelope and the `Allow` header.
     MethodNotAllowed(Envelope, String),
     /// Nothing here; the envelope of the surface the path is under.
     NotFound(Envelope),
+}
+
+/// Where the path parameter sits in the routed path: a range rather than a copy, which was an
+/// allocation for every redirect's code. The request keeps its path, so the parameter is read
+/// from there ([`ParamAt::in_path`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct ParamAt(std::ops::Range<usize>);
+
+impl ParamAt {
+    /// The parameter in `path`, the path the router was given.
+    pub(crate) fn in_path<'p>(&self, path: &'p str) -> &'p str {
+        path.get(self.0.clone()).unwrap_or_default()
+    }
 }
 
 pub(crate) struct Router {
@@ -63,8 +76,12 @@ impl Router {
         let Ok(found) = self.paths.at(path) else {
             return Matched::NotFound(surface);
         };
-        let param = found.params.iter().next().map(|(_, v)| v.to_owned());
-        if param.as_deref().is_some_and(is_reserved)
+        // matchit's values are slices of `path`, so their offsets there are where they start.
+        let param = found.params.iter().next().map(|(_, value)| {
+            let start = value.as_ptr().addr() - path.as_ptr().addr();
+            ParamAt(start..start + value.len())
+        });
+        if param.as_ref().is_some_and(|p| is_reserved(p.in_path(path)))
             && found
                 .value
                 .iter()
@@ -113,7 +130,10 @@ mod tests {
 
     fn found(router: &Router, method: Method, path: &str) -> (&'static str, Option<String>) {
         match router.route(&method, path) {
-            Matched::Route(index, param) => (router.at(index).name, param),
+            Matched::Route(index, param) => (
+                router.at(index).name,
+                param.map(|p| p.in_path(path).to_owned()),
+            ),
             _ => panic!("{method} {path} should match a route"),
         }
     }

@@ -74,7 +74,7 @@ pub(crate) async fn list_users(app: &App, call: Call) -> Result<Response> {
 
 /// # `GET /admin/users/{id}`
 pub(crate) async fn get_user(app: &App, call: Call) -> Result<Response> {
-    let id = UserId(path_id(call.param.as_deref(), "user")?);
+    let id = UserId(path_id(call.param(), "user")?);
     let UserOverview {
         user,
         usage,
@@ -96,7 +96,7 @@ pub(crate) async fn get_user(app: &App, call: Call) -> Result<Response> {
 
 /// # `PATCH /admin/users/{id}`
 pub(crate) async fn edit_user(app: &App, call: Call) -> Result<Response> {
-    let id = UserId(path_id(call.param.as_deref(), "user")?);
+    let id = UserId(path_id(call.param(), "user")?);
     let input: wire::EditUser = json(&call.parts.headers, &call.body)?;
     let edit = UserEdit {
         name: input.name,
@@ -138,7 +138,7 @@ pub(crate) async fn list_keys(app: &App, call: Call) -> Result<Response> {
 
 /// # `DELETE /admin/keys/{id}`
 pub(crate) async fn revoke_key(app: &App, call: Call) -> Result<Response> {
-    let id = KeyId(path_id(call.param.as_deref(), "key")?);
+    let id = KeyId(path_id(call.param(), "key")?);
     let key = app.revoke_key(id).await?;
     Ok(call.reply.ok(key_out(&key, app.now())))
 }
@@ -169,7 +169,7 @@ pub(crate) async fn list_domains(app: &App, call: Call) -> Result<Response> {
 
 /// # `PATCH /admin/domains/{id}`
 pub(crate) async fn update_domain(app: &App, call: Call) -> Result<Response> {
-    let id = DomainId(path_id(call.param.as_deref(), "domain")?);
+    let id = DomainId(path_id(call.param(), "domain")?);
     let input: wire::UpdateDomain = json(&call.parts.headers, &call.body)?;
     let domain = app.set_domain_status(id, input.status).await?;
     Ok(call.reply.ok(domain_out(&domain)))

@@ -210,7 +210,7 @@ pub(crate) async fn list_domains(app: &App, call: Call) -> Result<Response> {
 /// # `POST /openapi/v1/adcallback/{ad_platform_name}/conversions` (`conversions:write`)
 pub(crate) async fn report_conversion(app: &App, call: Call) -> Result<Response> {
     let input: wire::ConversionReport = compat_input(&call.parts, &call.body)?;
-    let platform = call.param.as_deref().unwrap_or_default();
+    let platform = call.param().unwrap_or_default();
     let reported = app
         .report_conversion(
             &call.who,

@@ -18,6 +18,7 @@ use bytes::Bytes;
 use http::request::Parts;
 
 use super::response::{Body, RenderedOnce, Reply, kept_response};
+use super::router::ParamAt;
 use crate::service::{IdempotencyKey, KeptAnswer, Principal, Receipt};
 
 /// A decoded, authenticated API request.
@@ -28,8 +29,8 @@ pub(crate) struct Call {
     pub(crate) body: Bytes,
     /// The body still to be read, for operations that stream it (uploads).
     pub(crate) stream: Option<hyper::body::Incoming>,
-    /// The path parameter (`{id}`), if the route has one.
-    pub(crate) param: Option<String>,
+    /// Where the path parameter (`{id}`) is, if the route has one ([`Call::param`]).
+    pub(crate) param: Option<ParamAt>,
     /// Who is calling.
     pub(crate) who: Principal,
     /// The success envelope the route declares.
@@ -39,6 +40,11 @@ pub(crate) struct Call {
 }
 
 impl Call {
+    /// The path parameter (`{id}`), if the route has one.
+    pub(crate) fn param(&self) -> Option<&str> {
+        path_param(&self.parts, self.param.as_ref())
+    }
+
     /// The receipt of this request's idempotency key, if it sent one: the create records
     /// `answer` of its outcome under the key, in the transaction that creates.
     pub(crate) fn receipt<T>(
@@ -67,12 +73,24 @@ pub(crate) fn answered<T>(
 pub(crate) struct PublicCall<'a> {
     /// Method, URI and headers.
     pub(crate) parts: Parts,
-    /// The path parameter, if the route has one.
-    pub(crate) param: Option<String>,
+    /// Where the path parameter is, if the route has one ([`PublicCall::param`]).
+    pub(crate) param: Option<ParamAt>,
     /// The client's address.
     pub(crate) peer: SocketAddr,
     /// The success envelope the route declares.
     pub(crate) reply: Reply,
     /// The OpenAPI document of this server's operations.
     pub(crate) openapi: &'a RenderedOnce,
+}
+
+impl PublicCall<'_> {
+    /// The path parameter, if the route has one.
+    pub(crate) fn param(&self) -> Option<&str> {
+        path_param(&self.parts, self.param.as_ref())
+    }
+}
+
+/// The path parameter at `at` in the request's path, which is the path the router was given.
+pub(crate) fn path_param<'p>(parts: &'p Parts, at: Option<&ParamAt>) -> Option<&'p str> {
+    at.map(|at| at.in_path(parts.uri.path()))
 }

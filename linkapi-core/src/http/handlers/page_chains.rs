@@ -236,7 +236,7 @@ pub(crate) async fn list_wx_chains(app: &App, call: Call) -> Result<Response> {
 
 /// # `GET /wx-chains/{id}` (`chains:read`)
 pub(crate) async fn get_wx_chain(app: &App, call: Call) -> Result<Response> {
-    let id = ChainId(path_id(call.param.as_deref(), "chain")?);
+    let id = ChainId(path_id(call.param(), "chain")?);
     let view = app.page_chain(&call.who, id, PageChains::All).await?;
     Ok(call
         .reply
@@ -245,7 +245,7 @@ pub(crate) async fn get_wx_chain(app: &App, call: Call) -> Result<Response> {
 
 /// # `PATCH /wx-chains/{id}` (`chains:write`)
 pub(crate) async fn update_wx_chain(app: &App, call: Call) -> Result<Response> {
-    let id = ChainId(path_id(call.param.as_deref(), "chain")?);
+    let id = ChainId(path_id(call.param(), "chain")?);
     let input: primary::WxChainInput = json(&call.parts.headers, &call.body)?;
     let view = app
         .edit_page_chain(&call.who, id, PageChains::All, primary_input(input))
@@ -257,7 +257,7 @@ pub(crate) async fn update_wx_chain(app: &App, call: Call) -> Result<Response> {
 
 /// # `DELETE /wx-chains/{id}` (`chains:write`)
 pub(crate) async fn delete_wx_chain(app: &App, call: Call) -> Result<Response> {
-    let id = ChainId(path_id(call.param.as_deref(), "chain")?);
+    let id = ChainId(path_id(call.param(), "chain")?);
     app.delete_page_chain(&call.who, id, PageChains::All)
         .await?;
     Ok(call.reply.ok(primary::DeletedChain {

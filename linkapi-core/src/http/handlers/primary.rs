@@ -135,7 +135,7 @@ pub(crate) async fn list_chains(app: &App, call: Call) -> Result<Response> {
 
 /// # `GET /chains/{id}` (`chains:read`)
 pub(crate) async fn get_chain(app: &App, call: Call) -> Result<Response> {
-    let id = ChainId(path_id(call.param.as_deref(), "chain")?);
+    let id = ChainId(path_id(call.param(), "chain")?);
     Ok(call
         .reply
         .ok(wire::Chain::from(&app.short_chain(&call.who, id).await?)))
@@ -143,7 +143,7 @@ pub(crate) async fn get_chain(app: &App, call: Call) -> Result<Response> {
 
 /// # `PATCH /chains/{id}` (`chains:write`)
 pub(crate) async fn update_chain(app: &App, call: Call) -> Result<Response> {
-    let id = ChainId(path_id(call.param.as_deref(), "chain")?);
+    let id = ChainId(path_id(call.param(), "chain")?);
     let input: wire::UpdateChain = json(&call.parts.headers, &call.body)?;
     let view = app
         .update_short_chain(
@@ -162,7 +162,7 @@ pub(crate) async fn update_chain(app: &App, call: Call) -> Result<Response> {
 
 /// # `DELETE /chains/{id}` (`chains:write`)
 pub(crate) async fn delete_chain(app: &App, call: Call) -> Result<Response> {
-    let id = ChainId(path_id(call.param.as_deref(), "chain")?);
+    let id = ChainId(path_id(call.param(), "chain")?);
     app.delete_short_chain(&call.who, id).await?;
     Ok(call.reply.ok(wire::DeletedChain {
         id: id.0,
@@ -201,7 +201,7 @@ pub(crate) async fn list_domains(app: &App, call: Call) -> Result<Response> {
 
 /// # `GET /chains/{id}/conversions` (`conversions:read`)
 pub(crate) async fn list_conversions(app: &App, call: Call) -> Result<Response> {
-    let id = ChainId(path_id(call.param.as_deref(), "chain")?);
+    let id = ChainId(path_id(call.param(), "chain")?);
     let q: wire::ListConversions = query(&call.parts)?;
     let (found, page, page_size) = app.conversions(&call.who, id, q.page, q.page_size).await?;
     Ok(call.reply.ok(wire::ConversionPage {
@@ -218,7 +218,7 @@ pub(crate) async fn list_conversions(app: &App, call: Call) -> Result<Response> 
 
 /// # `GET /chains/{id}/stats`
 pub(crate) async fn chain_stats(app: &App, call: Call) -> Result<Response> {
-    let id = ChainId(path_id(call.param.as_deref(), "chain")?);
+    let id = ChainId(path_id(call.param(), "chain")?);
     let q: wire::StatsQuery = query(&call.parts)?;
     let stats = app.chain_stats(&call.who, id, q.days).await?;
     Ok(call.reply.ok(wire::ChainStats {
@@ -242,7 +242,7 @@ pub(crate) async fn chain_stats(app: &App, call: Call) -> Result<Response> {
 /// # `GET /chains/{id}/stats/{dimension}?days=N&limit=M`: one route per dimension, which the
 /// path's last segment names.
 pub(crate) async fn chain_breakdown(app: &App, call: Call) -> Result<Response> {
-    let id = ChainId(path_id(call.param.as_deref(), "chain")?);
+    let id = ChainId(path_id(call.param(), "chain")?);
     let dimension = call
         .parts
         .uri
@@ -297,7 +297,7 @@ pub(crate) async fn user_stats(app: &App, call: Call) -> Result<Response> {
 /// # `GET /chains/{id}/qr?format=png|svg&size=N` (`chains:read`): a QR code of the chain's
 /// `render_url`.
 pub(crate) async fn chain_qr(app: &App, call: Call) -> Result<Response> {
-    let id = ChainId(path_id(call.param.as_deref(), "chain")?);
+    let id = ChainId(path_id(call.param(), "chain")?);
     let q: wire::QrQuery = query(&call.parts)?;
     let (format, image) = app
         .chain_qr(&call.who, id, q.format.as_deref(), q.size)

@@ -111,7 +111,7 @@ pub(crate) fn redirect<'a>(
 ) -> impl Future<Output = Result<Response>> + Send + 'a {
     async move {
         let parts = &call.parts;
-        let code = call.param.as_deref().unwrap_or_default();
+        let code = call.param().unwrap_or_default();
         let host = request_host(parts).unwrap_or_default();
         // Only visits that reach a chain are counted: unknown codes cost no address work.
         let visit = || VisitRequest {

@@ -127,7 +127,7 @@ pub(crate) async fn admin_list(app: &App, call: Call) -> Result<Response> {
 
 /// # `PATCH /admin/templates/{id}`
 pub(crate) async fn update(app: &App, call: Call) -> Result<Response> {
-    let id = template_id(call.param.as_deref())?;
+    let id = template_id(call.param())?;
     let input: admin::UpdateTemplate = json(&call.parts.headers, &call.body)?;
     let template = app
         .edit_template(id, input.name, input.style, input.thumb, input.body)
@@ -137,7 +137,7 @@ pub(crate) async fn update(app: &App, call: Call) -> Result<Response> {
 
 /// # `DELETE /admin/templates/{id}`: retires it.
 pub(crate) async fn retire(app: &App, call: Call) -> Result<Response> {
-    let id = template_id(call.param.as_deref())?;
+    let id = template_id(call.param())?;
     let template = app.retire_template(id).await?;
     Ok(call.reply.ok(admin_out(&template)))
 }
@@ -145,7 +145,7 @@ pub(crate) async fn retire(app: &App, call: Call) -> Result<Response> {
 /// # `GET /admin/templates/{id}/preview?image=&show_type=`: the template's page with sample
 /// text, as visitors' browsers would get it.
 pub(crate) async fn preview(app: &App, call: Call) -> Result<Response> {
-    let id = template_id(call.param.as_deref())?;
+    let id = template_id(call.param())?;
     let q: admin::PreviewTemplate = query(&call.parts)?;
     let html = app
         .preview_template(id, q.image.as_deref(), q.show_type)

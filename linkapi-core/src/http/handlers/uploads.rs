@@ -145,7 +145,7 @@ pub(crate) async fn list_uploads(app: &App, call: Call) -> Result<Response> {
 
 /// # `DELETE /uploads/{file_id}` (`uploads:write`)
 pub(crate) async fn delete_upload(app: &App, call: Call) -> Result<Response> {
-    let id = UploadId(path_id(call.param.as_deref(), "upload")?);
+    let id = UploadId(path_id(call.param(), "upload")?);
     let removed = app.delete_upload(&call.who, id).await?;
     Ok(call.reply.ok(upload_out(app, &removed)))
 }
@@ -206,7 +206,7 @@ fn file_headers(headers: &mut HeaderMap, file: &HostedFile, etag: &str) {
 /// # `GET|HEAD /files/{object_key}`: a hosted image, with a strong ETag, `If-None-Match`
 /// (304) and single byte ranges (206); or, with presigned serving, a redirect to the bucket.
 pub(crate) async fn serve_file(app: &App, call: PublicCall<'_>) -> Result<Response> {
-    let key = call.param.as_deref().unwrap_or_default();
+    let key = call.param().unwrap_or_default();
     let file = app.hosted_file(key).await?.ok_or(Error::NotFound("file"))?;
     if let Placement::Redirect(url) = app.file_placement(&file).await? {
         let mut response = bodiless(StatusCode::FOUND);

@@ -50,7 +50,7 @@ fn event_names(events: &[wire::WebhookEvent]) -> Vec<String> {
 }
 
 fn webhook_id(call: &Call) -> Result<WebhookId> {
-    Ok(WebhookId(path_id(call.param.as_deref(), "webhook")?))
+    Ok(WebhookId(path_id(call.param(), "webhook")?))
 }
 
 /// # `POST /webhooks` (`webhooks:write`)
