@@ -46,12 +46,7 @@ rate_limit_per_second = 0
 daily_create_quota = 1000000
 visit_flush_interval_ms = 60000
 TOML
-cat >"$work/random.lua" <<'LUA'
-wrk.headers["User-Agent"] = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0"
-function request()
-  return wrk.format("GET", string.format("/b%05d", math.random(0, 9999)))
-end
-LUA
+random_codes_lua "$work/random.lua"
 
 # count NAME PORT COMMAND...: starts COMMAND under callgrind (instrumentation off), seeds and
 # warms it when it is linkapi, counts SECONDS of load; appends "NAME requests instructions".

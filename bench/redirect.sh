@@ -97,25 +97,7 @@ for t in threads: t.join()
 PY
 done
 
-# With one client address, every code's request is formatted once, before the run: formatting
-# each request in `request` cost wrk more than the bare server's own work a request, so wrk
-# was the bare server's limit (its core not saturated) and the ratio flattered linkapi. Many
-# addresses need a request made for each visit.
-cat >"$work/random.lua" <<LUA
-local visitors = $visitors
-wrk.headers["User-Agent"] = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0"
-local formatted = {}
-function init(args)
-  for i = 0, 9999 do formatted[i] = wrk.format("GET", string.format("/b%05d", i)) end
-end
-function request()
-  local code = math.random(0, 9999)
-  if visitors == 1 then return formatted[code] end
-  wrk.headers["X-Forwarded-For"] = string.format("10.%d.%d.%d", math.random(0, 255),
-    math.random(0, 255), math.random(0, visitors - 1) % 256)
-  return wrk.format("GET", string.format("/b%05d", code))
-end
-LUA
+random_codes_lua "$work/random.lua" "$visitors"
 # wrk paces a connection only when the script has delay(); even a 0 ms one slows it down, so
 # the unpaced script has none.
 { cat "$work/random.lua"; echo 'function delay() return 1 end'; } >"$work/paced.lua"
