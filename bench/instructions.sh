@@ -19,6 +19,7 @@
 #
 # Printed: requests counted and instructions a request for each server, then the ratios.
 # Usage: bench/instructions.sh [seconds counted, default 20]
+# BENCH_KEEP=DIR copies the callgrind files there (NAME.cg.*), to be read by callgrind_annotate.
 # Needs valgrind and wrk (installed from Debian's packages when missing). Talks only to
 # 127.0.0.1.
 set -euo pipefail
@@ -37,6 +38,7 @@ server=
 cleanup() {
   kill "${server:-}" 2>/dev/null || true
   wait 2>/dev/null || true
+  if [ -n "${BENCH_KEEP:-}" ]; then mkdir -p "$BENCH_KEEP" && cp "$work"/*.cg.* "$BENCH_KEEP"/; fi
   rm -rf "$work"
 }
 trap cleanup EXIT
