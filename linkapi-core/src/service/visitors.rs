@@ -133,15 +133,36 @@ impl super::App {
 
 /// The keyed hash visitors are counted by.
 pub(super) fn visitor_key(secret: &[u8; 16], address: IpAddr, user_agent: &[u8]) -> VisitorKey {
+    /// Room for the address, the separator and a user agent of ordinary length.
+    const ON_STACK: usize = 512;
     let mut hasher = SipHasher13::new_with_key(secret);
+    let mut input = [0u8; ON_STACK];
     // One address, one visitor, whether it arrived over IPv4 or as IPv4-mapped IPv6.
-    match address.to_canonical() {
-        IpAddr::V4(v4) => hasher.write(&v4.octets()),
-        IpAddr::V6(v6) => hasher.write(&v6.octets()),
+    let len = match address.to_canonical() {
+        IpAddr::V4(v4) => put(&mut input, &v4.octets()),
+        IpAddr::V6(v6) => put(&mut input, &v6.octets()),
+    };
+    input[len] = 0xff;
+    let len = len + 1;
+    // One write of the whole input where it fits: SipHash reads it as one stream either way
+    // (the key is the same), and each write of a part costs the merging of its loose bytes.
+    match input.get_mut(len..len + user_agent.len()) {
+        Some(room) => {
+            room.copy_from_slice(user_agent);
+            hasher.write(&input[..len + user_agent.len()]);
+        }
+        None => {
+            hasher.write(&input[..len]);
+            hasher.write(user_agent);
+        }
     }
-    hasher.write(&[0xff]);
-    hasher.write(user_agent);
     hasher.finish128().as_bytes()
+}
+
+/// Copies `bytes` to the start of `to`; returns their length.
+fn put(to: &mut [u8], bytes: &[u8]) -> usize {
+    to[..bytes.len()].copy_from_slice(bytes);
+    bytes.len()
 }
 
 /// The secret visitor keys are made with, swapped when it rotates.
@@ -202,6 +223,33 @@ mod tests {
             "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:121.0) Gecko/20100101 Firefox/121.0",
         ] {
             assert!(!is_bot_agent(agent.as_bytes()), "{agent:?} is a browser");
+        }
+    }
+
+    #[test]
+    fn a_visitor_key_is_the_hash_of_address_separator_and_agent_as_one_stream() {
+        // The keys stored before the input was written at once: the same for every length.
+        let streamed = |address: IpAddr, agent: &[u8]| {
+            let mut hasher = SipHasher13::new_with_key(&[9; 16]);
+            match address {
+                IpAddr::V4(v4) => hasher.write(&v4.octets()),
+                IpAddr::V6(v6) => hasher.write(&v6.octets()),
+            }
+            hasher.write(&[0xff]);
+            hasher.write(agent);
+            hasher.finish128().as_bytes()
+        };
+        let v4: IpAddr = "203.0.113.9".parse().expect("address");
+        let v6: IpAddr = "2001:db8::7".parse().expect("address");
+        for len in [0, 1, 7, 8, 70, 494, 495, 496, 507, 508, 600, 4096] {
+            let agent: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+            for address in [v4, v6] {
+                assert_eq!(
+                    visitor_key(&[9; 16], address, &agent),
+                    streamed(address, &agent),
+                    "{address}, {len} bytes"
+                );
+            }
         }
     }
 
