@@ -22,11 +22,13 @@ use std::collections::HashMap;
 use std::convert::Infallible;
 use std::future::Future;
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicU8, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
 use futures_util::FutureExt;
+use futures_util::future::{BoxFuture, Either};
 use futures_util::task::AtomicWaker;
 use http::{HeaderValue, Request};
 use hyper::body::Incoming;
@@ -42,7 +44,7 @@ use crate::error::Error;
 use crate::locks::Unpoisoned;
 use crate::service::{App, RateState};
 use handlers::Call;
-use handlers::PublicCall;
+use handlers::{Head, PublicCall};
 use response::Envelope;
 use response::{Body, RenderedOnce, Reply};
 use route::{Access, BodyKind};
@@ -429,7 +431,7 @@ async fn serve_connection(
         // (`map`, not an `async` block awaiting it: a block would hold the request twice).
         service_fn(move |req| {
             let in_flight = InFlight::start(&activity);
-            handle(shared.clone(), req, peer).map(move |(response, answered)| {
+            handle(&shared, req, peer).map(move |(response, answered)| {
                 in_flight.answered_at(answered);
                 Ok::<_, Infallible>(response)
             })
@@ -462,13 +464,8 @@ async fn serve_connection(
 static REQUEST_ID: http::HeaderName = http::HeaderName::from_static("x-request-id");
 
 /// An incoming request id when it is short and printable (shared, not copied), else a fresh
-/// one: this process's random prefix and a counter in hex (at least 8 digits), unique without
-/// drawing random numbers per request. Written by hand: formatting it through `write!` and
-/// naming the header by its text were 2% of the server's CPU on the cached redirect path.
+/// one ([`fresh_request_id`]).
 fn request_id(req: &Request<Incoming>) -> HeaderValue {
-    static PREFIX: std::sync::LazyLock<String> =
-        std::sync::LazyLock::new(|| crate::codes::random_code(8));
-    static NEXT: AtomicU64 = AtomicU64::new(0);
     if let Some(given) = req.headers().get(&REQUEST_ID)
         && !given.is_empty()
         && given.len() <= 64
@@ -476,34 +473,104 @@ fn request_id(req: &Request<Incoming>) -> HeaderValue {
     {
         return given.clone();
     }
-    fresh_request_id(&PREFIX, NEXT.fetch_add(1, Ordering::Relaxed))
+    fresh_request_id()
 }
 
-/// `prefix` (its first 8 bytes) and `count` in lower-case hex, at least 8 digits.
-fn fresh_request_id(prefix: &str, count: u64) -> HeaderValue {
-    let mut id = [0u8; 24];
+/// Ids a thread formats at once into one buffer ([`fresh_request_id`]).
+const IDS_PER_BLOCK: u64 = 64;
+
+/// Room for one id: the 8-byte prefix and up to 16 hex digits.
+const ID_ROOM: usize = 24;
+
+/// A thread's block of formatted ids: the buffer, the count of its first id, and how many
+/// were handed out.
+struct IdBlock {
+    text: bytes::Bytes,
+    first: u64,
+    used: u64,
+}
+
+/// A fresh request id: this process's random prefix and a counter in hex (at least 8 digits),
+/// unique without drawing random numbers per request. Each thread formats ids
+/// [`IDS_PER_BLOCK`] at a time into one buffer, taking their counts from the process's
+/// counter together, and hands each out as a slice of it: a reference count rather than an
+/// allocation, a copy and a free of its own, which were 2% of a cached redirect.
+fn fresh_request_id() -> HeaderValue {
+    static PREFIX: std::sync::LazyLock<String> =
+        std::sync::LazyLock::new(|| crate::codes::random_code(8));
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    thread_local! {
+        static BLOCK: std::cell::RefCell<Option<IdBlock>> = const { std::cell::RefCell::new(None) };
+    }
+    BLOCK.with_borrow_mut(|block| {
+        let block = match block {
+            Some(open) if open.used < IDS_PER_BLOCK => open,
+            _ => block.insert(IdBlock::new(
+                &PREFIX,
+                NEXT.fetch_add(IDS_PER_BLOCK, Ordering::Relaxed),
+            )),
+        };
+        let count = block.first + block.used;
+        let at = block.used as usize * ID_ROOM;
+        block.used += 1;
+        let len = id_len(&PREFIX, count);
+        HeaderValue::from_maybe_shared(block.text.slice(at..at + len))
+            .unwrap_or_else(|_| HeaderValue::from_static("-"))
+    })
+}
+
+impl IdBlock {
+    /// The ids of counts `first..first + IDS_PER_BLOCK`, each at the start of its room.
+    fn new(prefix: &str, first: u64) -> Self {
+        let mut text = vec![0u8; IDS_PER_BLOCK as usize * ID_ROOM];
+        for (room, count) in text.chunks_exact_mut(ID_ROOM).zip(first..) {
+            format_request_id(prefix, count, room);
+        }
+        IdBlock {
+            text: text.into(),
+            first,
+            used: 0,
+        }
+    }
+}
+
+/// The length of the id of `count`: its prefix and at least 8 hex digits.
+fn id_len(prefix: &str, count: u64) -> usize {
+    prefix.len().min(8) + (64 - count.leading_zeros() as usize).div_ceil(4).max(8)
+}
+
+/// Writes `prefix` (its first 8 bytes) and `count` in lower-case hex, at least 8 digits, at the
+/// start of `room` ([`ID_ROOM`] bytes).
+fn format_request_id(prefix: &str, count: u64, room: &mut [u8]) {
+    let end = id_len(prefix, count);
     let prefix = &prefix.as_bytes()[..prefix.len().min(8)];
-    id[..prefix.len()].copy_from_slice(prefix);
-    let digits = (64 - count.leading_zeros() as usize).div_ceil(4).max(8);
-    let end = prefix.len() + digits;
-    for (place, byte) in id[prefix.len()..end].iter_mut().rev().enumerate() {
+    room[..prefix.len()].copy_from_slice(prefix);
+    for (place, byte) in room[prefix.len()..end].iter_mut().rev().enumerate() {
         *byte = b"0123456789abcdef"[((count >> (4 * place)) & 0xf) as usize];
     }
-    HeaderValue::from_bytes(&id[..end]).unwrap_or_else(|_| HeaderValue::from_static("-"))
 }
 
-/// Serves one request; its future answers the response and when it was ready.
+/// What [`handle`] makes of a request: the response and when it was ready, at once or as a
+/// future.
+type Handled = Either<
+    std::future::Ready<(http::Response<Body>, Instant)>,
+    BoxFuture<'static, (http::Response<Body>, Instant)>,
+>;
+
+/// Serves one request: the response and when it was ready, at once when its route can answer
+/// without waiting ([`route::Declared::at_once`]: a cached redirect), else as a future.
+///
+/// *Why two ways:* a future is built, moved into hyper's connection (its size copied each
+/// time) and polled through the layers below; a cached redirect, nearly all of a server's
+/// traffic, needs none of it. The future is boxed: the answers at once are the small side of
+/// what hyper moves, and a request that waits (an API call) pays one allocation for it.
 ///
 /// *Why a plain function returning the future:* an `async fn` keeps its arguments apart from
 /// the locals they move into, and an `async` block awaiting another holds both: the request
-/// (264 bytes) was held four times over and the future took 1.9 KB, which hyper moves into
-/// place for every request. Routing and the span happen here, before the future exists; the
-/// answer's headers and metrics are a `map` on [`dispatch`]'s future, inside the span.
-fn handle(
-    shared: Arc<Shared>,
-    req: Request<Incoming>,
-    peer: SocketAddr,
-) -> impl Future<Output = (http::Response<Body>, Instant)> + Send {
+/// (264 bytes) was held four times over. Routing and the span happen here, before the future
+/// exists; the answer's headers and metrics ([`finish`]) are a `map` on [`dispatch`]'s
+/// future, inside the span.
+fn handle(shared: &Arc<Shared>, req: Request<Incoming>, peer: SocketAddr) -> Handled {
     let id = request_id(&req);
     let matched = shared.router.route(req.method(), req.uri().path());
     // Visitors' requests (short links, hosted files: nearly all the traffic) are logged at
@@ -529,34 +596,82 @@ fn handle(
         )
     };
     let started = Instant::now();
-    dispatch(shared.clone(), matched, req, peer)
-        .map(move |(operation, surface, rate, result)| {
-            let metrics = shared.app.metrics();
-            if let Err(err) = &result
-                && err.is_store_failure()
-            {
-                metrics.store_error(operation);
-            }
-            let mut response = result.unwrap_or_else(|err| response::error(surface, &err));
-            let headers = response.headers_mut();
-            headers.insert(REQUEST_ID.clone(), id);
-            if let Some(rate) = rate {
-                headers.insert("x-ratelimit-limit", HeaderValue::from(rate.limit));
-                headers.insert("x-ratelimit-remaining", HeaderValue::from(rate.remaining));
-            }
-            let answered = Instant::now();
-            let elapsed = answered.duration_since(started);
-            let status = response.status().as_u16();
-            metrics.request(operation, status, elapsed.as_secs_f64());
-            let elapsed_us = elapsed.as_micros() as u64;
-            if for_visitors {
-                tracing::debug!(status, elapsed_us, "handled");
-            } else {
-                tracing::info!(status, elapsed_us, "handled");
-            }
-            (response, answered)
-        })
-        .instrument(span)
+    let answered = Answered {
+        id,
+        started,
+        for_visitors,
+    };
+    if let Matched::Route(index, param) = &matched
+        && let route = shared.router.at(*index)
+        && let Access::Public {
+            at_once: Some(at_once),
+            ..
+        } = route.access
+    {
+        let entered = span.enter();
+        let head = Head::new(
+            req.method(),
+            req.uri(),
+            req.headers(),
+            param.as_ref().map(|at| at.in_path(req.uri().path())),
+            peer,
+        );
+        if let Some(result) = at_once(&shared.app, &head) {
+            span.record("route", route.name);
+            let outcome = (route.name, route.errors, None, result);
+            let answer = finish(shared, outcome, answered);
+            drop(entered);
+            return Either::Left(std::future::ready(answer));
+        }
+    }
+    let finishing = shared.clone();
+    Either::Right(Box::pin(
+        dispatch(shared.clone(), matched, req, peer)
+            .map(move |outcome| finish(&finishing, outcome, answered))
+            .instrument(span),
+    ))
+}
+
+/// What the answer to a request carries from its start: its id, when it started, and
+/// whether it is a visitor's (logged at debug).
+struct Answered {
+    id: HeaderValue,
+    started: Instant,
+    for_visitors: bool,
+}
+
+/// The response to a request's `outcome`, errors in the route's envelope, with the request
+/// id and the rate headers; counted in the metrics and logged. Returns it with the instant it
+/// was ready.
+fn finish(
+    shared: &Shared,
+    (operation, surface, rate, result): Outcome,
+    answered: Answered,
+) -> (http::Response<Body>, Instant) {
+    let metrics = shared.app.metrics();
+    if let Err(err) = &result
+        && err.is_store_failure()
+    {
+        metrics.store_error(operation);
+    }
+    let mut response = result.unwrap_or_else(|err| response::error(surface, &err));
+    let headers = response.headers_mut();
+    headers.insert(REQUEST_ID.clone(), answered.id);
+    if let Some(rate) = rate {
+        headers.insert("x-ratelimit-limit", HeaderValue::from(rate.limit));
+        headers.insert("x-ratelimit-remaining", HeaderValue::from(rate.remaining));
+    }
+    let at = Instant::now();
+    let elapsed = at.duration_since(answered.started);
+    let status = response.status().as_u16();
+    metrics.request(operation, status, elapsed.as_secs_f64());
+    let elapsed_us = elapsed.as_micros() as u64;
+    if answered.for_visitors {
+        tracing::debug!(status, elapsed_us, "handled");
+    } else {
+        tracing::info!(status, elapsed_us, "handled");
+    }
+    (response, at)
 }
 
 /// The operation's name (`unmatched` when no route took the request), the envelope errors
@@ -603,7 +718,7 @@ async fn dispatch(
     let (parts, body) = req.into_parts();
 
     match route.access {
-        Access::Public(handler) => {
+        Access::Public { handler, .. } => {
             let call = PublicCall {
                 parts,
                 param,
@@ -776,10 +891,10 @@ async fn answer_once_kept(
 
 #[cfg(test)]
 mod tests {
-    use super::fresh_request_id;
+    use super::{ID_ROOM, IDS_PER_BLOCK, fresh_request_id, id_len};
 
     #[test]
-    fn a_fresh_request_id_is_its_prefix_and_its_count_in_hex() {
+    fn a_request_id_is_its_prefix_and_its_count_in_hex() {
         for count in [
             0,
             1,
@@ -789,10 +904,32 @@ mod tests {
             0x0123_4567_89ab_cdef,
             u64::MAX,
         ] {
+            let mut room = [0; ID_ROOM];
+            super::format_request_id("Ab3xY9kQ", count, &mut room);
             assert_eq!(
-                fresh_request_id("Ab3xY9kQ", count),
-                format!("Ab3xY9kQ{count:08x}").as_str()
+                &room[..id_len("Ab3xY9kQ", count)],
+                format!("Ab3xY9kQ{count:08x}").as_bytes()
             );
+        }
+    }
+
+    #[test]
+    fn fresh_request_ids_differ_across_blocks_and_threads() {
+        let ids = || {
+            (0..IDS_PER_BLOCK * 3 + 5)
+                .map(|_| fresh_request_id().to_str().map(str::to_owned))
+                .collect::<Result<Vec<_>, _>>()
+                .expect("printable ids")
+        };
+        let here = ids();
+        let there = std::thread::spawn(ids).join().expect("thread");
+        let prefix = &here[0][..8];
+        let mut seen = std::collections::HashSet::new();
+        for id in here.iter().chain(&there) {
+            assert_eq!(id.len(), 16, "{id}");
+            assert_eq!(&id[..8], prefix, "one prefix per process");
+            assert!(u64::from_str_radix(&id[8..], 16).is_ok(), "{id}");
+            assert!(seen.insert(id.clone()), "{id} handed out twice");
         }
     }
 }

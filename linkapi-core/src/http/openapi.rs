@@ -392,7 +392,7 @@ pub(crate) fn document(routes: &[Route]) -> Value {
                 operation["x-scope"] = json!(scope.to_string());
                 operation["description"] = json!(format!("Needs an API key with scope `{scope}`."));
             }
-            Access::Public(_) => operation["security"] = json!([]),
+            Access::Public { .. } => operation["security"] = json!([]),
         }
         let entry = paths
             .entry(route.path.to_owned())

@@ -15,7 +15,7 @@ use futures_util::future::BoxFuture;
 use http::Method;
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 
-use super::handlers::{Call, PublicCall};
+use super::handlers::{Call, Head, PublicCall};
 use super::response::{Body, Envelope};
 use crate::error::Result;
 use crate::model::Scope;
@@ -49,11 +49,21 @@ pub(crate) type ApiHandler =
 pub(crate) type PublicHandler =
     for<'a> fn(&'a App, PublicCall<'a>) -> BoxFuture<'a, Result<http::Response<Body>>>;
 
+/// A public operation's answer when it needs no waiting ([`Declared::at_once`]): `None`
+/// hands the call on to the operation's handler.
+pub(crate) type AtOnceHandler =
+    for<'a> fn(&'a App, &Head<'a>) -> Option<Result<http::Response<Body>>>;
+
 /// Who may call an operation, and what runs it.
 #[derive(Clone, Copy)]
 pub(crate) enum Access {
     /// No key: health checks and the redirect path.
-    Public(PublicHandler),
+    Public {
+        /// The handler.
+        handler: PublicHandler,
+        /// What answers first, when it can without waiting ([`Declared::at_once`]).
+        at_once: Option<AtOnceHandler>,
+    },
     /// A key holding `scope`.
     Key {
         /// The scope the key must hold.
@@ -168,6 +178,22 @@ impl Declared {
     pub(crate) fn envelopes(mut self, success: Envelope, errors: Envelope) -> Self {
         self.success = success;
         self.errors = errors;
+        self
+    }
+
+    /// A public operation that can often answer without waiting (a redirect from the link
+    /// cache): `at_once` runs first, before any future is made, and the handler only when
+    /// it answers `None`. *Why:* the future of a request is built, moved into hyper's
+    /// connection and polled through every layer of the server; a cached redirect needs none
+    /// of that, and it is nearly all of a server's traffic.
+    pub(crate) fn at_once(mut self, at_once: AtOnceHandler) -> Self {
+        let Access::Public { handler, .. } = self.access else {
+            panic!("{}: only a public operation answers at once", self.path);
+        };
+        self.access = Access::Public {
+            handler,
+            at_once: Some(at_once),
+        };
         self
     }
 
@@ -293,7 +319,10 @@ pub(crate) fn public(
         method: Method::GET,
         path,
         name,
-        access: Access::Public(handler),
+        access: Access::Public {
+            handler,
+            at_once: None,
+        },
         body: BodyKind::None,
         success: envelope,
         errors: envelope,

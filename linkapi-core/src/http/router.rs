@@ -187,7 +187,7 @@ mod tests {
                 route.path
             );
             match route.access {
-                Access::Public(_) => {
+                Access::Public { .. } => {
                     assert!(
                         route.name == "healthz"
                             || route.name == "readyz"
@@ -231,7 +231,7 @@ mod tests {
         let scope = |method: Method, path: &str| match r.route(&method, path) {
             Matched::Route(index, _) => match r.at(index).access {
                 Access::Key { scope, .. } => Some(scope),
-                Access::Public(_) => None,
+                Access::Public { .. } => None,
             },
             _ => panic!("{method} {path}"),
         };

@@ -661,7 +661,9 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
         )
         .answers(Output::NoContent),
         public("/", "home", Envelope::Page, handler!(pb::home)).answers(Output::Html),
-        public("/{code}", REDIRECT, Envelope::Page, handler!(pb::redirect)).answers(Output::Link),
+        public("/{code}", REDIRECT, Envelope::Page, handler!(pb::redirect))
+            .at_once(pb::redirect_at_once)
+            .answers(Output::Link),
     ]);
     // List and info actions also answer GET with their fields as query parameters.
     for method in [GET, POST] {

@@ -637,16 +637,22 @@ impl VisitCounter {
     /// Holding redirects back slows them to the pace the store writes at, and counts them
     /// all. Not while the store fails: an outage keeps redirects as fast as the cache allows.
     pub(super) async fn pace(&self) {
-        let shared = &*self.shared;
-        if !shared.behind() || !shared.store_writes.load(Ordering::Relaxed) {
+        if !self.holds_back() {
             return;
         }
+        let shared = &*self.shared;
         shared.metrics.paced.inc();
         let written = shared.written.notified();
         // The flusher may be waiting out the spacing between rounds; held-back visits are
         // what it would space them for.
         shared.wanted.notify_one();
         let _ = tokio::time::timeout(PACE_WAIT, written).await;
+    }
+
+    /// Whether [`VisitCounter::pace`] holds visits back now.
+    pub(super) fn holds_back(&self) -> bool {
+        let shared = &*self.shared;
+        shared.behind() && shared.store_writes.load(Ordering::Relaxed)
     }
 
     /// Writes every visit counted before the call. Returns `false` when some could not be

@@ -1,9 +1,8 @@
 //! Unauthenticated endpoints: health checks and the redirect of `/{code}`.
 
-use http::request::Parts;
 use http::{HeaderValue, Method, StatusCode, header};
 
-use super::PublicCall;
+use super::{Head, PublicCall};
 use crate::error::Result;
 use crate::http::request::client_address;
 use crate::http::response::Envelope;
@@ -32,7 +31,7 @@ pub(crate) async fn readyz(app: &App, call: PublicCall<'_>) -> Result<Response> 
 /// # `GET /metrics` from loopback clients (`metrics_access = "loopback"`, the default); 404
 /// to anyone else, as if it were not there.
 pub(crate) async fn metrics_on_loopback(app: &App, call: PublicCall<'_>) -> Result<Response> {
-    if !client(app, &call).to_canonical().is_loopback() {
+    if !client(app, &call.head()).to_canonical().is_loopback() {
         return Err(crate::error::Error::NotFound("route"));
     }
     Ok(crate::http::response::metrics(app.metrics()))
@@ -76,27 +75,27 @@ pub(crate) async fn home(app: &App, _call: PublicCall<'_>) -> Result<Response> {
 }
 
 /// The client's address by the deployment's trusted-proxy rule.
-fn client(app: &App, call: &PublicCall<'_>) -> std::net::IpAddr {
+fn client(app: &App, head: &Head<'_>) -> std::net::IpAddr {
     let config = app.config();
     client_address(
-        &call.parts,
-        call.peer.ip(),
+        head.headers,
+        head.peer.ip(),
         &config.trusted_proxies,
         config.client_address_header,
     )
 }
 
 /// The host a request was sent to: `Host` on HTTP/1.1, the authority on HTTP/2.
-fn request_host(parts: &Parts) -> Option<&str> {
-    parts
-        .headers
-        .get(header::HOST)
+fn request_host<'h>(head: &Head<'h>) -> Option<&'h str> {
+    head.visit
+        .host
         .and_then(|h| h.to_str().ok())
-        .or_else(|| parts.uri.authority().map(|a| a.as_str()))
+        .or_else(|| head.uri.authority().map(|a| a.as_str()))
 }
 
 /// # `GET|HEAD /{code}` on a chain's domain: 302, 404 or 410 for short chains; the jump page
 /// (or a 302 straight to the destination) for messaging-app, card and work-chat chains.
+/// Most visits are answered first by [`redirect_at_once`]; this runs for the rest.
 ///
 /// An `async` block rather than an `async fn`: the function's future kept its argument twice
 /// (the parameter, and the local it is moved into), and at 1,072 bytes was past the largest
@@ -110,20 +109,38 @@ pub(crate) fn redirect<'a>(
     call: PublicCall<'a>,
 ) -> impl Future<Output = Result<Response>> + Send + 'a {
     async move {
-        let parts = &call.parts;
-        let code = call.param().unwrap_or_default();
-        let host = request_host(parts).unwrap_or_default();
-        // Only visits that reach a chain are counted: unknown codes cost no address work.
-        let visit = || VisitRequest {
-            address: client(app, &call),
-            user_agent: header_bytes(parts, header::USER_AGENT),
-            head: parts.method == Method::HEAD,
-            referer: header_bytes(parts, header::REFERER),
-            accept_language: header_bytes(parts, header::ACCEPT_LANGUAGE),
-            query: parts.uri.query().unwrap_or_default(),
-        };
-        let answer = app.visit(host, code, visit).await?;
+        let head = call.head();
+        let (host, code) = visited(&head);
+        let answer = app.visit(host, code, || visit_request(app, &head)).await?;
         answer_visit(answer)
+    }
+}
+
+/// [`redirect`] answered from the link cache, with no waiting (`App::visit_at_once`); `None`
+/// when it needs the store, or a page.
+pub(crate) fn redirect_at_once(app: &App, head: &Head<'_>) -> Option<Result<Response>> {
+    let (host, code) = visited(head);
+    let answer = app.visit_at_once(host, code, || visit_request(app, head))?;
+    Some(answer_visit(answer))
+}
+
+/// The host and code a visit asks for.
+fn visited<'h>(head: &Head<'h>) -> (&'h str, &'h str) {
+    let host = request_host(head).unwrap_or_default();
+    (host, head.param.unwrap_or_default())
+}
+
+/// What a visit's counting reads of the request. Made only for visits that reach a chain:
+/// unknown codes cost no address work.
+fn visit_request<'h>(app: &App, head: &Head<'h>) -> VisitRequest<'h> {
+    let bytes = |value: Option<&'h HeaderValue>| value.map(HeaderValue::as_bytes).unwrap_or_default();
+    VisitRequest {
+        address: client(app, head),
+        user_agent: bytes(head.visit.user_agent),
+        head: *head.method == Method::HEAD,
+        referer: bytes(head.visit.referer),
+        accept_language: bytes(head.visit.accept_language),
+        query: head.uri.query().unwrap_or_default(),
     }
 }
 
@@ -147,15 +164,6 @@ fn answer_visit(answer: VisitAnswer) -> Result<Response> {
             "This short link has expired.",
         ),
     })
-}
-
-/// A header's bytes, empty when absent.
-fn header_bytes(parts: &http::request::Parts, name: header::HeaderName) -> &[u8] {
-    parts
-        .headers
-        .get(name)
-        .map(HeaderValue::as_bytes)
-        .unwrap_or_default()
 }
 
 /// 302 to `location`, never cached: edits must take effect at once. No body: browsers and

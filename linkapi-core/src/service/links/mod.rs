@@ -14,7 +14,10 @@ use std::sync::{Arc, RwLock};
 
 use entry::LinkRef;
 pub use entry::Location;
-use table::LinkTable;
+use table::{Cached, LinkTable};
+
+/// The link cache's hit and miss counters.
+const LINKS: crate::metrics::CacheName = crate::metrics::CacheName::Links;
 
 use super::App;
 use crate::error::Result;
@@ -210,6 +213,22 @@ impl LinkCache {
     }
 }
 
+/// What the link cache says of a visit's `host/code` before the store is asked.
+enum Lookup {
+    /// Settled without the links: no domain answers the host, or it is not in effect.
+    Settled(Resolution),
+    /// An answer the instance trusts: the link, `None` when the store has none.
+    Hit(Cached),
+    /// Not cached, or no longer trusted: the store must be asked. `stale` is what the cache
+    /// held, the best answer there is while the store is unavailable.
+    Miss {
+        /// The domain the host names.
+        domain_id: DomainId,
+        /// What was cached, if anything.
+        stale: Option<Cached>,
+    },
+}
+
 impl App {
     /// A visit of `code` on `host`: resolves the link, chooses what the visitor gets (for a
     /// chain with a page: the channel, the page or the direct jump), counts the visit and its
@@ -224,7 +243,6 @@ impl App {
         code: &str,
         request: impl FnOnce() -> super::VisitRequest<'r>,
     ) -> Result<VisitAnswer> {
-        use crate::metrics::RedirectOutcome::{Found, Gone, NotFound};
         // Held back before resolving, not after: an answer is never older than its wait, so
         // an edit or delete acknowledged meanwhile is what it sees.
         self.inner.visits.pace().await;
@@ -233,19 +251,7 @@ impl App {
                 chain_id,
                 location,
                 rules,
-            } => {
-                let request = request();
-                let visit = self.classify_visit(&request);
-                let served = rules
-                    .as_ref()
-                    .and_then(|rules| super::rules::first_match(rules, &visit.for_rules(&request)));
-                self.record_classified(chain_id, None, &request, &visit, served);
-                let location = match (served, rules) {
-                    (Some(at), Some(rules)) => Location::rule(rules, at),
-                    _ => location,
-                };
-                VisitAnswer::Redirect { chain_id, location }
-            }
+            } => self.redirect_visit(chain_id, location, rules, &request()),
             // Boxed: inline, its state (824 bytes) made every redirect's future twice the
             // size, moved and allocated per request.
             Resolution::Jump {
@@ -263,12 +269,78 @@ impl App {
             Resolution::NotFound => VisitAnswer::NotFound,
             Resolution::Gone => VisitAnswer::Expired,
         };
+        self.count_redirect(&answer);
+        Ok(answer)
+    }
+
+    /// [`App::visit`] when it needs no waiting, `None` when it does: while visits are held
+    /// back for the store, on a cache miss, and for a chain with a page (its channels are
+    /// counted in the store). Nearly every visit of a busy link is answered here, with no
+    /// future to build, move and poll; a `None` has counted nothing, so the caller goes on
+    /// to [`App::visit`].
+    pub fn visit_at_once<'r>(
+        &self,
+        host: &str,
+        code: &str,
+        request: impl FnOnce() -> super::VisitRequest<'r>,
+    ) -> Option<VisitAnswer> {
+        if self.inner.visits.holds_back() {
+            return None;
+        }
+        let resolution = match self.look_up(host, code) {
+            Lookup::Settled(resolution) => resolution,
+            Lookup::Hit(entry) => match self.resolution_of(entry) {
+                Resolution::Jump { .. } => return None,
+                resolution => {
+                    self.metrics().cache(LINKS).hits.inc();
+                    resolution
+                }
+            },
+            Lookup::Miss { .. } => return None,
+        };
+        let answer = match resolution {
+            Resolution::Redirect {
+                chain_id,
+                location,
+                rules,
+            } => self.redirect_visit(chain_id, location, rules, &request()),
+            Resolution::NotFound => VisitAnswer::NotFound,
+            Resolution::Gone => VisitAnswer::Expired,
+            Resolution::Jump { .. } => return None,
+        };
+        self.count_redirect(&answer);
+        Some(answer)
+    }
+
+    /// A short chain's visit: classified, sent where the first matching rule says (else to
+    /// `location`), and counted.
+    fn redirect_visit(
+        &self,
+        chain_id: ChainId,
+        location: Location,
+        rules: Option<Arc<[RedirectRule]>>,
+        request: &super::VisitRequest<'_>,
+    ) -> VisitAnswer {
+        let visit = self.classify_visit(request);
+        let served = rules
+            .as_ref()
+            .and_then(|rules| super::rules::first_match(rules, &visit.for_rules(request)));
+        self.record_classified(chain_id, None, request, &visit, served);
+        let location = match (served, rules) {
+            (Some(at), Some(rules)) => Location::rule(rules, at),
+            _ => location,
+        };
+        VisitAnswer::Redirect { chain_id, location }
+    }
+
+    /// Counts a visit's answer in the redirect metrics.
+    fn count_redirect(&self, answer: &VisitAnswer) {
+        use crate::metrics::RedirectOutcome::{Found, Gone, NotFound};
         self.metrics().redirect(match answer {
             VisitAnswer::Redirect { .. } | VisitAnswer::Page(_) => Found,
             VisitAnswer::NotFound => NotFound,
             VisitAnswer::Expired | VisitAnswer::UsedUp => Gone,
         });
-        Ok(answer)
     }
 
     /// Where a visit to `host/code` goes, at the app's "now".
@@ -276,67 +348,88 @@ impl App {
     /// # Errors
     /// When the store fails on a cache miss.
     pub(crate) async fn resolve(&self, host: &str, code: &str) -> Result<Resolution> {
-        let cache = &self.inner.links;
-        let Some((domain_id, status)) = cache.domain_for_visit(host, self.inner.default_domain)
-        else {
-            return Ok(Resolution::NotFound);
-        };
-        if status == DomainStatus::NotEffective {
-            return Ok(Resolution::NotFound);
-        }
-        let key = LinkRef::new(domain_id, code);
-        let counters = self.metrics().cache(crate::metrics::CacheName::Links);
-        let cached = cache.links.get(&key);
-        let entry = match cached {
-            Some((entry, loaded))
-                if self.inner.freshness.trusts(loaded)
-                    && (entry.is_some() || loaded.elapsed() < MISS_TTL) =>
-            {
+        let counters = self.metrics().cache(LINKS);
+        let entry = match self.look_up(host, code) {
+            Lookup::Settled(resolution) => return Ok(resolution),
+            Lookup::Hit(entry) => {
                 counters.hits.inc();
                 entry
             }
-            cached => {
+            Lookup::Miss { domain_id, stale } => {
                 counters.misses.inc();
-                let load = cache.links.begin_load();
+                let links = &self.inner.links.links;
+                let load = links.begin_load();
                 match self.store().link(domain_id, code).await {
                     Ok(link) => {
-                        cache.links.fill(load, &key, &link);
+                        links.fill(load, &LinkRef::new(domain_id, code), &link);
                         link
                     }
-                    Err(err) => match (err, cached) {
+                    Err(err) => match (err, stale) {
                         // Not heard from the other instances lately, and the store does not
                         // answer either (an outage): what is cached is the best answer there is.
-                        (crate::store::StoreError::Unavailable(_), Some((entry, _))) => entry,
+                        (crate::store::StoreError::Unavailable(_), Some(entry)) => entry,
                         (err, _) => return Err(err.into()),
                     },
                 }
             }
         };
-        let Some(link) = entry else {
-            return Ok(Resolution::NotFound);
+        Ok(self.resolution_of(entry))
+    }
+
+    /// What the cache holds for `host/code`, and whether it may answer.
+    fn look_up(&self, host: &str, code: &str) -> Lookup {
+        let cache = &self.inner.links;
+        let Some((domain_id, status)) = cache.domain_for_visit(host, self.inner.default_domain)
+        else {
+            return Lookup::Settled(Resolution::NotFound);
         };
-        if link.deleted || link.status == ChainStatus::Disabled || cache.halted(link.user_id) {
-            return Ok(Resolution::NotFound);
+        if status == DomainStatus::NotEffective {
+            return Lookup::Settled(Resolution::NotFound);
+        }
+        match cache.links.get(&LinkRef::new(domain_id, code)) {
+            Some((entry, loaded))
+                if self.inner.freshness.trusts(loaded)
+                    && (entry.is_some() || loaded.elapsed() < MISS_TTL) =>
+            {
+                Lookup::Hit(entry)
+            }
+            cached => Lookup::Miss {
+                domain_id,
+                stale: cached.map(|(entry, _)| entry),
+            },
+        }
+    }
+
+    /// Where a visit of the link the store holds (`None`: no such code) goes.
+    fn resolution_of(&self, entry: Cached) -> Resolution {
+        let Some(link) = entry else {
+            return Resolution::NotFound;
+        };
+        if link.deleted
+            || link.status == ChainStatus::Disabled
+            || self.inner.links.halted(link.user_id)
+        {
+            return Resolution::NotFound;
         }
         // The clock is read only for a link that can expire: most never do.
         if link.valid_time != 0 && is_expired(link.valid_time, self.now()) {
-            return Ok(Resolution::Gone);
+            return Resolution::Gone;
         }
         if link.kind != ChainKind::Short {
-            return Ok(match link.page {
+            return match link.page {
                 Some(page) => Resolution::Jump {
                     chain_id: link.chain_id,
                     kind: link.kind,
                     page,
                 },
                 None => Resolution::NotFound,
-            });
+            };
         }
-        Ok(Resolution::Redirect {
+        Resolution::Redirect {
             chain_id: link.chain_id,
             location: link.target_url.into(),
             rules: link.rules,
-        })
+        }
     }
 
     /// Brings what this instance caches up to date with a committed change, made here or on
