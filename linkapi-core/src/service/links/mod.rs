@@ -162,7 +162,9 @@ impl LinkCache {
     }
 
     fn domain_for_host(&self, host: &str) -> Option<(DomainId, DomainStatus)> {
-        let directory = self.directory();
+        // Read under the lock rather than through a clone of the `Arc`: every visit looks its
+        // host up, and the clone and its drop were two more atomic writes to one shared line.
+        let directory = self.domains.read().unpoisoned();
         let domains = &directory.by_host;
         let lookup = |h: &str| {
             domains.get(h).copied().or_else(|| {
