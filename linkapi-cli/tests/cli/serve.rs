@@ -257,6 +257,57 @@ fn printed_key(lines: &[String]) -> String {
         .to_owned()
 }
 
+/// At debug a visitor's request is logged, and the id its response names is on its lines; at
+/// the default level nothing logs it, and it is given no id.
+#[tokio::test]
+async fn a_redirects_request_id_names_its_log_lines_when_they_are_logged() {
+    let admin = "lk_request_id_admin_key_0001";
+    for level in ["debug", "info"] {
+        let home = Home::new();
+        let data = Data::new();
+        let (server, lines, rest) =
+            start_logging(&home, &data, Some(admin), level, &["--listen", "127.0.0.1:0"]);
+        let addr = address(&lines);
+        let client = http_client();
+        let created = client
+            .post(format!("http://{addr}/chains"))
+            .bearer_auth(admin)
+            .json(&json!({"target_url": "https://example.com/traced", "code": "traced"}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(created.status(), reqwest::StatusCode::CREATED);
+        let visit = client
+            .get(format!("http://{addr}/traced"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(visit.status(), reqwest::StatusCode::FOUND);
+        let id = visit
+            .headers()
+            .get("x-request-id")
+            .map(|id| id.to_str().unwrap().to_owned());
+        drop(server);
+        let logged: Vec<String> = rest.iter().collect();
+        let redirect_lines = || {
+            logged
+                .iter()
+                .filter(|l| l.contains("route=\"redirect\"") && l.contains("handled"))
+        };
+        if level == "debug" {
+            let id = id.expect("a redirect logged at debug has an id");
+            assert_eq!(id.len(), 16, "{id}");
+            assert!(
+                redirect_lines().any(|l| l.contains(&format!("request_id=\"{id}\""))),
+                "{id} on no redirect line: {logged:?}"
+            );
+        } else {
+            assert_eq!(id, None, "no line names it");
+            assert_eq!(redirect_lines().count(), 0, "{logged:?}");
+        }
+    }
+}
+
 /// Keys appear in no log line (at debug level) and in no error message, whichever way they
 /// were sent and whether or not they were valid.
 #[tokio::test]

@@ -44,7 +44,7 @@ use crate::error::Error;
 use crate::locks::Unpoisoned;
 use crate::service::{App, RateState};
 use handlers::Call;
-use handlers::{Head, PublicCall};
+use handlers::{Head, KnownHeaders, PublicCall};
 use response::Envelope;
 use response::{Body, RenderedOnce, Reply};
 use route::{Access, BodyKind};
@@ -341,6 +341,13 @@ impl Activity {
         })
     }
 
+    /// Notes that a request ended at `at`: the connection's quiet time counts from there.
+    fn answered(&self, at: Instant) {
+        let done = at.saturating_duration_since(self.opened).as_millis();
+        let done = u64::try_from(done).unwrap_or(u64::MAX - 1);
+        self.last_done_ms.store(done, Ordering::SeqCst);
+    }
+
     /// Asks the connection to close, `why` ([`MAKE_ROOM`] or [`SERVER_STOPS`]); the stronger
     /// reason stays.
     fn ask_to_close(&self, why: u8) {
@@ -408,10 +415,7 @@ impl InFlight {
 impl Drop for InFlight {
     fn drop(&mut self) {
         let activity = &self.activity;
-        let ended = self.answered.unwrap_or_else(Instant::now);
-        let done = ended.saturating_duration_since(activity.opened).as_millis();
-        let done = u64::try_from(done).unwrap_or(u64::MAX - 1);
-        activity.last_done_ms.store(done, Ordering::SeqCst);
+        activity.answered(self.answered.unwrap_or_else(Instant::now));
         activity.in_flight.fetch_sub(1, Ordering::SeqCst);
     }
 }
@@ -446,14 +450,21 @@ async fn serve_connection(
     let _ = stream.set_nodelay(true);
     let service = {
         let (shared, activity) = (shared.clone(), activity.clone());
-        // The request's future as `handle` makes it, with the in-flight count beside it
-        // (`map`, not an `async` block awaiting it: a block would hold the request twice).
-        service_fn(move |req| {
-            let in_flight = InFlight::start(&activity);
-            handle(&shared, req, peer).map(move |(response, answered)| {
-                in_flight.answered_at(answered);
-                Ok::<_, Infallible>(response)
-            })
+        // A request answered at once is never in flight while anything could look; the
+        // future of one that waits carries the in-flight count beside it (`map`, not an
+        // `async` block awaiting it: a block would hold the request twice).
+        service_fn(move |req| match handle(&shared, req, peer) {
+            Handled::Now(response, answered) => {
+                activity.answered(answered);
+                Either::Left(std::future::ready(Ok::<_, Infallible>(response)))
+            }
+            Handled::Later(future) => {
+                let in_flight = InFlight::start(&activity);
+                Either::Right(future.map(move |(response, answered)| {
+                    in_flight.answered_at(answered);
+                    Ok(response)
+                }))
+            }
         })
     };
     let connection = builder.serve_connection(TokioIo::new(stream), service);
@@ -506,75 +517,68 @@ async fn serve_connection(
 /// The request id's header, named once: looked up and set on every request.
 static REQUEST_ID: http::HeaderName = http::HeaderName::from_static("x-request-id");
 
-/// An incoming request id when it is short and printable (shared, not copied), else a fresh
-/// one ([`fresh_request_id`]).
-fn request_id(req: &Request<Incoming>) -> HeaderValue {
-    if let Some(given) = req.headers().get(&REQUEST_ID)
+/// `given`, the request's own id, when it is short and printable (shared, not copied), else
+/// a fresh one ([`fresh_request_id`]) if `fresh`.
+fn request_id(given: Option<&HeaderValue>, fresh: bool) -> Option<HeaderValue> {
+    if let Some(given) = given
         && !given.is_empty()
         && given.len() <= 64
         && given.as_bytes().iter().all(u8::is_ascii_graphic)
     {
-        return given.clone();
+        return Some(given.clone());
     }
-    fresh_request_id()
+    fresh.then(fresh_request_id)
 }
 
-/// Ids a thread formats at once into one buffer ([`fresh_request_id`]).
+/// A request id as the log shows it.
+fn id_text(id: Option<&HeaderValue>) -> &str {
+    id.and_then(|id| id.to_str().ok()).unwrap_or_default()
+}
+
+/// Ids a thread makes at once ([`fresh_request_id`]).
 const IDS_PER_BLOCK: u64 = 64;
 
 /// Room for one id: the 8-byte prefix and up to 16 hex digits.
 const ID_ROOM: usize = 24;
 
-/// A thread's block of formatted ids: the buffer, the count of its first id, and how many
-/// were handed out.
-struct IdBlock {
-    text: bytes::Bytes,
-    first: u64,
-    used: u64,
-}
-
 /// A fresh request id: this process's random prefix and a counter in hex (at least 8 digits),
-/// unique without drawing random numbers per request. Each thread formats ids
-/// [`IDS_PER_BLOCK`] at a time into one buffer, taking their counts from the process's
-/// counter together, and hands each out as a slice of it: a reference count rather than an
-/// allocation, a copy and a free of its own, which were 2% of a cached redirect.
+/// unique without drawing random numbers per request. Each thread makes ids
+/// [`IDS_PER_BLOCK`] at a time, taking their counts from the process's counter together,
+/// formatted into one buffer and checked as header values then; each is a slice of that
+/// buffer. Formatting, checking, allocating and freeing each one apart were 2% of a cached
+/// redirect.
 fn fresh_request_id() -> HeaderValue {
     static PREFIX: std::sync::LazyLock<String> =
         std::sync::LazyLock::new(|| crate::codes::random_code(8));
     static NEXT: AtomicU64 = AtomicU64::new(0);
     thread_local! {
-        static BLOCK: std::cell::RefCell<Option<IdBlock>> = const { std::cell::RefCell::new(None) };
+        static MADE: std::cell::RefCell<Vec<HeaderValue>> = const { std::cell::RefCell::new(Vec::new()) };
     }
-    BLOCK.with_borrow_mut(|block| {
-        let block = match block {
-            Some(open) if open.used < IDS_PER_BLOCK => open,
-            _ => block.insert(IdBlock::new(
-                &PREFIX,
-                NEXT.fetch_add(IDS_PER_BLOCK, Ordering::Relaxed),
-            )),
-        };
-        let count = block.first + block.used;
-        let at = block.used as usize * ID_ROOM;
-        block.used += 1;
-        let len = id_len(&PREFIX, count);
-        HeaderValue::from_maybe_shared(block.text.slice(at..at + len))
-            .unwrap_or_else(|_| HeaderValue::from_static("-"))
+    MADE.with_borrow_mut(|made| {
+        if made.is_empty() {
+            *made = id_block(&PREFIX, NEXT.fetch_add(IDS_PER_BLOCK, Ordering::Relaxed));
+        }
+        made.pop()
+            .unwrap_or_else(|| HeaderValue::from_static("-"))
     })
 }
 
-impl IdBlock {
-    /// The ids of counts `first..first + IDS_PER_BLOCK`, each at the start of its room.
-    fn new(prefix: &str, first: u64) -> Self {
-        let mut text = vec![0u8; IDS_PER_BLOCK as usize * ID_ROOM];
-        for (room, count) in text.chunks_exact_mut(ID_ROOM).zip(first..) {
-            format_request_id(prefix, count, room);
-        }
-        IdBlock {
-            text: text.into(),
-            first,
-            used: 0,
-        }
+/// The ids of counts `first..first + IDS_PER_BLOCK`, the last first (they are popped).
+fn id_block(prefix: &str, first: u64) -> Vec<HeaderValue> {
+    let mut text = vec![0u8; IDS_PER_BLOCK as usize * ID_ROOM];
+    for (room, count) in text.chunks_exact_mut(ID_ROOM).zip(first..) {
+        format_request_id(prefix, count, room);
     }
+    let text = bytes::Bytes::from(text);
+    (0..IDS_PER_BLOCK)
+        .rev()
+        .map(|n| {
+            let at = n as usize * ID_ROOM;
+            let len = id_len(prefix, first + n);
+            HeaderValue::from_maybe_shared(text.slice(at..at + len))
+                .unwrap_or_else(|_| HeaderValue::from_static("-"))
+        })
+        .collect()
 }
 
 /// The length of the id of `count`: its prefix and at least 8 hex digits.
@@ -595,10 +599,12 @@ fn format_request_id(prefix: &str, count: u64, room: &mut [u8]) {
 
 /// What [`handle`] makes of a request: the response and when it was ready, at once or as a
 /// future.
-type Handled = Either<
-    std::future::Ready<(http::Response<Body>, Instant)>,
-    BoxFuture<'static, (http::Response<Body>, Instant)>,
->;
+enum Handled {
+    /// Answered within the call.
+    Now(http::Response<Body>, Instant),
+    /// The answer's future.
+    Later(BoxFuture<'static, (http::Response<Body>, Instant)>),
+}
 
 /// Serves one request: the response and when it was ready, at once when its route can answer
 /// without waiting ([`route::Declared::at_once`]: a cached redirect), else as a future.
@@ -614,29 +620,39 @@ type Handled = Either<
 /// exists; the answer's headers and metrics ([`finish`]) are a `map` on [`dispatch`]'s
 /// future, inside the span.
 fn handle(shared: &Arc<Shared>, req: Request<Incoming>, peer: SocketAddr) -> Handled {
-    let id = request_id(&req);
+    let known = KnownHeaders::of(req.headers());
     let matched = shared.router.route(req.method(), req.uri().path());
     // Visitors' requests (short links, hosted files: nearly all the traffic) are logged at
     // debug, API calls at info: the default log then costs a redirect nothing, and says what
     // an operator wants to read.
     let for_visitors = matches!(&matched,
         Matched::Route(index, _) if shared.router.at(*index).errors == Envelope::Page);
-    let span = if for_visitors {
-        tracing::debug_span!(
+    let (span, id) = if for_visitors {
+        let span = tracing::debug_span!(
             "request",
-            request_id = id.to_str().unwrap_or_default(),
+            request_id = tracing::field::Empty,
             method = %req.method(),
             route = tracing::field::Empty,
             user = tracing::field::Empty,
-        )
+        );
+        // A request id is there to find the request in the log: a visitor's request is
+        // given a fresh one only when its lines are logged (its span is on, at debug), and
+        // echoes the one it brought either way.
+        let id = request_id(known.request_id, !span.is_disabled());
+        if !span.is_disabled() {
+            span.record("request_id", id_text(id.as_ref()));
+        }
+        (span, id)
     } else {
-        tracing::info_span!(
+        let id = request_id(known.request_id, true);
+        let span = tracing::info_span!(
             "request",
-            request_id = id.to_str().unwrap_or_default(),
+            request_id = id_text(id.as_ref()),
             method = %req.method(),
             route = tracing::field::Empty,
             user = tracing::field::Empty,
-        )
+        );
+        (span, id)
     };
     let started = Instant::now();
     let answered = Answered {
@@ -652,23 +668,24 @@ fn handle(shared: &Arc<Shared>, req: Request<Incoming>, peer: SocketAddr) -> Han
         } = route.access
     {
         let entered = span.enter();
-        let head = Head::new(
-            req.method(),
-            req.uri(),
-            req.headers(),
-            param.as_ref().map(|at| at.in_path(req.uri().path())),
+        let head = Head {
+            method: req.method(),
+            uri: req.uri(),
+            headers: req.headers(),
+            param: param.as_ref().map(|at| at.in_path(req.uri().path())),
             peer,
-        );
+            known,
+        };
         if let Some(result) = at_once(&shared.app, &head) {
             span.record("route", route.name);
             let outcome = (route.name, route.errors, None, result);
-            let answer = finish(shared, outcome, answered);
+            let (response, at) = finish(shared, outcome, answered);
             drop(entered);
-            return Either::Left(std::future::ready(answer));
+            return Handled::Now(response, at);
         }
     }
     let finishing = shared.clone();
-    Either::Right(Box::pin(
+    Handled::Later(Box::pin(
         dispatch(shared.clone(), matched, req, peer)
             .map(move |outcome| finish(&finishing, outcome, answered))
             .instrument(span),
@@ -678,7 +695,7 @@ fn handle(shared: &Arc<Shared>, req: Request<Incoming>, peer: SocketAddr) -> Han
 /// What the answer to a request carries from its start: its id, when it started, and
 /// whether it is a visitor's (logged at debug).
 struct Answered {
-    id: HeaderValue,
+    id: Option<HeaderValue>,
     started: Instant,
     for_visitors: bool,
 }
@@ -699,7 +716,9 @@ fn finish(
     }
     let mut response = result.unwrap_or_else(|err| response::error(surface, &err));
     let headers = response.headers_mut();
-    headers.insert(REQUEST_ID.clone(), answered.id);
+    if let Some(id) = answered.id {
+        headers.insert(REQUEST_ID.clone(), id);
+    }
     if let Some(rate) = rate {
         headers.insert("x-ratelimit-limit", HeaderValue::from(rate.limit));
         headers.insert("x-ratelimit-remaining", HeaderValue::from(rate.remaining));

@@ -2,6 +2,7 @@
 //! `connections`).
 
 use reqwest::StatusCode;
+use serde_json::json;
 
 use crate::support::{ADMIN_KEY, Reply, TestServer};
 
@@ -79,6 +80,29 @@ async fn request_ids_are_echoed_or_made() {
     assert_eq!(other.len(), 16);
     assert_ne!(other, id);
     assert_eq!(other[..8], id[..8], "one prefix per process");
+}
+
+#[tokio::test]
+async fn a_visitors_request_echoes_its_id_and_is_given_none_when_its_log_is_off() {
+    // No subscriber here: a visitor's lines (at debug) are not logged, so an id made for a
+    // redirect would name nothing in the log. One the visitor's proxy sent comes back.
+    let server = TestServer::start().await;
+    let (_, key) = server.full_user("ids").await;
+    server
+        .create_chain(&key, json!({"target_url": "https://example.com/", "code": "ids"}))
+        .await;
+    let plain = server.visit("ids").await;
+    assert_eq!(plain.status, StatusCode::FOUND);
+    assert_eq!(plain.header("x-request-id"), None);
+    let traced = server
+        .client
+        .get(server.url("/ids"))
+        .header("x-request-id", "edge-42")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(traced.status(), StatusCode::FOUND);
+    assert_eq!(traced.headers()["x-request-id"], "edge-42");
 }
 
 #[tokio::test]

@@ -87,7 +87,7 @@ fn client(app: &App, head: &Head<'_>) -> std::net::IpAddr {
 
 /// The host a request was sent to: `Host` on HTTP/1.1, the authority on HTTP/2.
 fn request_host<'h>(head: &Head<'h>) -> Option<&'h str> {
-    head.visit
+    head.known
         .host
         .and_then(|h| h.to_str().ok())
         .or_else(|| head.uri.authority().map(|a| a.as_str()))
@@ -136,10 +136,10 @@ fn visit_request<'h>(app: &App, head: &Head<'h>) -> VisitRequest<'h> {
     let bytes = |value: Option<&'h HeaderValue>| value.map(HeaderValue::as_bytes).unwrap_or_default();
     VisitRequest {
         address: client(app, head),
-        user_agent: bytes(head.visit.user_agent),
+        user_agent: bytes(head.known.user_agent),
         head: *head.method == Method::HEAD,
-        referer: bytes(head.visit.referer),
-        accept_language: bytes(head.visit.accept_language),
+        referer: bytes(head.known.referer),
+        accept_language: bytes(head.known.accept_language),
         query: head.uri.query().unwrap_or_default(),
     }
 }
