@@ -123,10 +123,32 @@ impl Breakdown {
 
     /// Counts a visit with `traits`, interning its values in `values`.
     pub(super) fn count(&mut self, values: &mut Values, traits: &Traits<'_>) {
+        // A visit's keys come in increasing order (a dimension's index is their top bits),
+        // and a chain-day mostly holds them already, a few entries apart: each is looked for
+        // among the few entries after the last one found, then by binary search of the rest.
+        // A binary search of all for each was a quarter of counting a visit.
+        const NEAR: usize = 8;
+        let mut from = 0;
         for (index, value) in traits.values.iter().enumerate() {
-            if let Some(value) = value {
-                let key = values.key(index, value);
-                self.add(key, 1);
+            let Some(value) = value else {
+                continue;
+            };
+            let key = values.key(index, value);
+            let rest = &self.0[from..];
+            let near = rest.len().min(NEAR);
+            let at = from
+                + match rest[..near].iter().position(|(k, _)| *k >= key) {
+                    Some(at) => at,
+                    None => near + rest[near..].partition_point(|(k, _)| *k < key),
+                };
+            match self.0.get_mut(at) {
+                Some((k, n)) if *k == key => {
+                    *n = n.saturating_add(1);
+                    from = at + 1;
+                }
+                // New here (or its dimension's "other"): entries before `from` stay below
+                // every key still to come, wherever this one lands.
+                _ => self.add(key, 1),
             }
         }
     }
@@ -236,6 +258,43 @@ mod tests {
         day.count(&mut values, &Traits { values: implicit });
         assert!(counted(&day, &values).contains(&(Dimension::Rules, Some("2".into()), 3)));
         assert!(counted(&day, &values).contains(&(Dimension::Os, Some("iOS".into()), 4)));
+    }
+
+    #[test]
+    fn counting_a_visit_is_adding_one_to_each_of_its_keys() {
+        // Visits drawn from few and from many values (past the cap too), in every dimension:
+        // the counts are those of adding each key on its own.
+        let mut values = Values::default();
+        let (mut counted, mut added) = (Breakdown::default(), Breakdown::default());
+        let mut seed = 7u64;
+        let mut next = |n: u64| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        for _ in 0..5_000 {
+            let picks: Vec<Option<String>> = (0..Dimension::ALL.len())
+                .map(|d| match next(4) {
+                    0 => None,
+                    1 => Some(format!("v{}", next(3 + d as u64 * 40))),
+                    _ => Some(format!("v{}", next(2))),
+                })
+                .collect();
+            let traits = Traits {
+                values: std::array::from_fn(|d| picks[d].as_deref()),
+            };
+            counted.count(&mut values, &traits);
+            for (index, value) in traits.values.iter().enumerate() {
+                if let Some(value) = value {
+                    let key = values.key(index, value);
+                    added.add(key, 1);
+                }
+            }
+        }
+        assert_eq!(counted.0, added.0);
+        assert!(
+            counted.0.iter().any(|(k, _)| k & ID_MASK == OTHER),
+            "some dimension went past its cap"
+        );
     }
 
     #[test]
