@@ -111,9 +111,12 @@ fn cut(value: &str) -> &str {
     &value[..end]
 }
 
-/// A chain-day's counts per (dimension, value), in key order.
+/// A chain-day's counts per (dimension, value), in key order. The first six are held in place,
+/// in the chain-day's entry: a visit counts one value in each of four to six dimensions, and
+/// the entries of a second's visits to a chain mostly fit; a vector of its own was one more
+/// random read from memory on every visit (2-5% of a cached redirect's throughput).
 #[derive(Default, Debug)]
-pub(super) struct Breakdown(Vec<(u32, u32)>);
+pub(super) struct Breakdown(smallvec::SmallVec<[(u32, u32); 6]>);
 
 impl Breakdown {
     /// Entries held.
