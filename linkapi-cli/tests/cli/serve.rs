@@ -265,8 +265,13 @@ async fn a_redirects_request_id_names_its_log_lines_when_they_are_logged() {
     for level in ["debug", "info"] {
         let home = Home::new();
         let data = Data::new();
-        let (server, lines, rest) =
-            start_logging(&home, &data, Some(admin), level, &["--listen", "127.0.0.1:0"]);
+        let (server, lines, rest) = start_logging(
+            &home,
+            &data,
+            Some(admin),
+            level,
+            &["--listen", "127.0.0.1:0"],
+        );
         let addr = address(&lines);
         let client = http_client();
         let created = client

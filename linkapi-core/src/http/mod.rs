@@ -558,8 +558,7 @@ fn fresh_request_id() -> HeaderValue {
         if made.is_empty() {
             *made = id_block(&PREFIX, NEXT.fetch_add(IDS_PER_BLOCK, Ordering::Relaxed));
         }
-        made.pop()
-            .unwrap_or_else(|| HeaderValue::from_static("-"))
+        made.pop().unwrap_or_else(|| HeaderValue::from_static("-"))
     })
 }
 

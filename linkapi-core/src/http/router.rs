@@ -180,11 +180,38 @@ mod tests {
             .map(|route| route.path.replace("{", "x").replace("}", ""))
             .collect();
         for segment in [
-            "abc123", "Chains", "CHAINS", "chains", "admin", "Admin", "openapi", "openapi.json",
-            "OPENAPI.JSON", "favicon.ico", "healthz", "metrics", "a", "{code}", "%2F", "a.b",
-            "x y", "ünï", "-", "_", "files", "card", "wx-chains", "stats", "api", "v1",
+            "abc123",
+            "Chains",
+            "CHAINS",
+            "chains",
+            "admin",
+            "Admin",
+            "openapi",
+            "openapi.json",
+            "OPENAPI.JSON",
+            "favicon.ico",
+            "healthz",
+            "metrics",
+            "a",
+            "{code}",
+            "%2F",
+            "a.b",
+            "x y",
+            "ünï",
+            "-",
+            "_",
+            "files",
+            "card",
+            "wx-chains",
+            "stats",
+            "api",
+            "v1",
         ] {
-            paths.extend([format!("/{segment}"), format!("/{segment}/"), format!("//{segment}")]);
+            paths.extend([
+                format!("/{segment}"),
+                format!("/{segment}/"),
+                format!("//{segment}"),
+            ]);
         }
         paths.extend(["/".into(), "".into(), "//".into(), "/a/b".into()]);
         for method in [GET, Method::HEAD, POST, PATCH, DELETE, Method::PUT] {

@@ -271,7 +271,9 @@ mod tests {
         let (mut counted, mut added) = (Breakdown::default(), Breakdown::default());
         let mut seed = 7u64;
         let mut next = |n: u64| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             (seed >> 33) % n
         };
         for _ in 0..5_000 {

@@ -89,7 +89,10 @@ async fn a_visitors_request_echoes_its_id_and_is_given_none_when_its_log_is_off(
     let server = TestServer::start().await;
     let (_, key) = server.full_user("ids").await;
     server
-        .create_chain(&key, json!({"target_url": "https://example.com/", "code": "ids"}))
+        .create_chain(
+            &key,
+            json!({"target_url": "https://example.com/", "code": "ids"}),
+        )
         .await;
     let plain = server.visit("ids").await;
     assert_eq!(plain.status, StatusCode::FOUND);

@@ -188,7 +188,10 @@ mod tests {
         assert_eq!(text(found.user_agent), Some("agent"));
         assert_eq!(text(found.referer), None);
         assert_eq!(text(found.accept_language), Some("fr"));
-        headers.append(header::REFERER, HeaderValue::from_static("https://r.example/"));
+        headers.append(
+            header::REFERER,
+            HeaderValue::from_static("https://r.example/"),
+        );
         assert_eq!(
             text(KnownHeaders::of(&headers).referer),
             Some("https://r.example/")

@@ -133,7 +133,8 @@ fn visited<'h>(head: &Head<'h>) -> (&'h str, &'h str) {
 /// What a visit's counting reads of the request. Made only for visits that reach a chain:
 /// unknown codes cost no address work.
 fn visit_request<'h>(app: &App, head: &Head<'h>) -> VisitRequest<'h> {
-    let bytes = |value: Option<&'h HeaderValue>| value.map(HeaderValue::as_bytes).unwrap_or_default();
+    let bytes =
+        |value: Option<&'h HeaderValue>| value.map(HeaderValue::as_bytes).unwrap_or_default();
     VisitRequest {
         address: client(app, head),
         user_agent: bytes(head.known.user_agent),
