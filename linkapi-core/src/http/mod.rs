@@ -5,10 +5,12 @@
 //! (`Activity`): a socket with no request in flight is closed once it has been quiet too long
 //! (no first request within the header timeout, or idle past the idle timeout), and when a new
 //! client arrives at the cap the connection quiet the longest makes room for it (one that
-//! never sent a request first), so idle sockets cannot lock real clients out at any cap. Each request gets an id and a tracing span,
-//! is routed by the route table (`router`), authenticated, rate limited and authorised as its
-//! route says, then handed to the route's handler; every failure becomes a response in the
-//! route's error envelope (`response::error`).
+//! never sent a request first), so idle sockets cannot lock real clients out at any cap. Each
+//! request gets a tracing span and an id (a visitor's, only when its span is logged), is
+//! routed by the route table (`router`), answered at once when its route can do so without
+//! waiting (a cached redirect), else authenticated, rate limited and authorised as its route
+//! says, then handed to the route's handler; every failure becomes a response in the route's
+//! error envelope (`response::error`).
 
 mod handlers;
 mod openapi;
@@ -514,7 +516,8 @@ async fn serve_connection(
     }
 }
 
-/// The request id's header, named once: looked up and set on every request.
+/// The request id's header, named once: found in the walk over a request's headers, set on its
+/// response.
 static REQUEST_ID: http::HeaderName = http::HeaderName::from_static("x-request-id");
 
 /// `given`, the request's own id, when it is short and printable (shared, not copied), else
