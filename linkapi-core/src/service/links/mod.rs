@@ -16,9 +16,6 @@ use entry::LinkRef;
 pub use entry::Location;
 use table::{Cached, LinkTable};
 
-/// The link cache's hit and miss counters.
-const LINKS: crate::metrics::CacheName = crate::metrics::CacheName::Links;
-
 use super::App;
 use crate::error::Result;
 use crate::locks::Unpoisoned;
@@ -27,6 +24,9 @@ use crate::model::{
     is_expired,
 };
 use crate::store::{FeedEvent, Invalidation};
+
+/// The link cache's hit and miss counters.
+const LINKS: crate::metrics::CacheName = crate::metrics::CacheName::Links;
 
 /// What a visitor of a short link gets, every kind of chain alike.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -289,15 +289,9 @@ impl App {
         if self.inner.visits.holds_back() {
             return None;
         }
-        let resolution = match self.look_up(host, code) {
-            Lookup::Settled(resolution) => resolution,
-            Lookup::Hit(entry) => match self.resolution_of(entry) {
-                Resolution::Jump { .. } => return None,
-                resolution => {
-                    self.metrics().cache(LINKS).hits.inc();
-                    resolution
-                }
-            },
+        let (resolution, hit) = match self.look_up(host, code) {
+            Lookup::Settled(resolution) => (resolution, false),
+            Lookup::Hit(entry) => (self.resolution_of(entry), true),
             Lookup::Miss { .. } => return None,
         };
         let answer = match resolution {
@@ -310,6 +304,9 @@ impl App {
             Resolution::Gone => VisitAnswer::Expired,
             Resolution::Jump { .. } => return None,
         };
+        if hit {
+            self.metrics().cache(LINKS).hits.inc();
+        }
         self.count_redirect(&answer);
         Some(answer)
     }
