@@ -151,3 +151,42 @@ async fn metrics_behind_an_admin_key_when_configured() {
     let text = scrape(&server, Some(ADMIN_KEY)).await;
     assert!(text.contains("linkapi_requests_total"));
 }
+
+/// A visit answered at once from the link cache counts once, and so does one the at-once path
+/// hands on (a page chain's, whose page the other path serves): the cache's hits and the found
+/// redirects move by one a visit, whichever path answered.
+#[tokio::test]
+async fn a_visit_counts_once_whichever_path_answers_it() {
+    let server = TestServer::start().await;
+    let (_, key) = server.full_user("paths").await;
+    server
+        .create_chain(
+            &key,
+            json!({"target_url": "https://e.com", "code": "short"}),
+        )
+        .await;
+    let page = crate::page_chains::create_wx(
+        &server,
+        &key,
+        json!({"sub_type": 2, "wx_id": "shop_helper-01"}),
+    )
+    .await;
+    let page_code = page["code"].as_str().unwrap().to_owned();
+    // Each code's first visit fills the cache.
+    assert_eq!(server.visit("short").await.status, StatusCode::FOUND);
+    assert_eq!(server.visit(&page_code).await.status, StatusCode::OK);
+    let before = scrape(&server, None).await;
+    for _ in 0..4 {
+        assert_eq!(server.visit("short").await.status, StatusCode::FOUND);
+        assert_eq!(server.visit(&page_code).await.status, StatusCode::OK);
+    }
+    let after = scrape(&server, None).await;
+    let moved = |series: &str| sample(&after, series) - sample(&before, series);
+    assert_eq!(moved(r#"linkapi_cache_hits_total{cache="links"}"#), 8.0);
+    assert_eq!(moved(r#"linkapi_cache_misses_total{cache="links"}"#), 0.0);
+    assert_eq!(moved(r#"linkapi_redirects_total{outcome="found"}"#), 8.0);
+    assert_eq!(
+        moved(r#"linkapi_requests_total{operation="redirect",status="302"}"#),
+        4.0
+    );
+}
