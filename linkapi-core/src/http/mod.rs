@@ -640,8 +640,9 @@ fn handle(shared: &Arc<Shared>, req: Request<Incoming>, peer: SocketAddr) -> Han
         // A request id is there to find the request in the log: a visitor's request is
         // given a fresh one only when its lines are logged (its span is on, at debug), and
         // echoes the one it brought either way.
-        let id = request_id(known.request_id, !span.is_disabled());
-        if !span.is_disabled() {
+        let logged = !span.is_disabled();
+        let id = request_id(known.request_id, logged);
+        if logged {
             span.record("request_id", id_text(id.as_ref()));
         }
         (span, id)
