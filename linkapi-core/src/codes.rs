@@ -34,9 +34,16 @@ pub const RESERVED_CODES: &[&str] = &[
     "stats",
     "templates",
     "uploads",
+    "v1",
     "webhooks",
     "wx-chains",
 ];
+
+/// Reserved codes that chains created before their reservation may still hold, and whose
+/// one-segment path no operation answers: a stored chain keeps redirecting there, though no
+/// new one takes the code. `v1` is the original vendor's prefix (`/v1/chain/...`), reserved
+/// when its operations came; `/v1` alone is no operation.
+const STILL_ROUTED: &[&str] = &["v1"];
 
 /// Why a custom code was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -93,6 +100,12 @@ pub fn is_reserved(segment: &str) -> bool {
         && RESERVED_CODES
             .iter()
             .any(|r| r.eq_ignore_ascii_case(segment))
+}
+
+/// Whether `/{segment}` belongs to the API rather than to a short link: a reserved word, unless
+/// a chain created before its reservation may still answer there ([`STILL_ROUTED`]).
+pub fn shadows_code(segment: &str) -> bool {
+    is_reserved(segment) && !STILL_ROUTED.iter().any(|r| r.eq_ignore_ascii_case(segment))
 }
 
 /// A random code of `len` characters from an alphabet without look-alikes (no 0/O, 1/l/I).

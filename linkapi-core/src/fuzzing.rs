@@ -180,7 +180,7 @@ pub fn query(data: &[u8]) {
     decode(&e, request::query::<a::ListAssemblies>(&parts));
     decode(&e, request::query::<c::TransferQuery>(&parts));
     // The key is read from the same query; reading it must never fail loudly.
-    let _ = request::api_key(&parts, true);
+    let _ = request::credential(&parts, true);
 }
 
 /// The boundary the multipart target's bodies use.

@@ -47,6 +47,7 @@ use crate::locks::Unpoisoned;
 use crate::service::{App, RateState};
 use handlers::Call;
 use handlers::{Head, KnownHeaders, PublicCall};
+use request::Credential;
 use response::Envelope;
 use response::{Body, RenderedOnce, Reply};
 use route::{Access, BodyKind};
@@ -836,8 +837,31 @@ async fn dispatch_keyed(
 ) -> (Option<RateState>, Result<http::Response<Body>, Error>) {
     let app = &shared.app;
     let route = keyed.route;
-    let Some(secret) = request::api_key(&parts, keyed.query_key) else {
-        return (None, Err(Error::InvalidApiKey));
+    let config = &shared.config;
+    let reads_json = matches!(route.body, BodyKind::Json | BodyKind::LargeJson);
+    // The body, until it is read; then what it held.
+    let mut incoming = Some(body);
+    let mut read = None;
+    let secret = match request::credential(&parts, keyed.query_key) {
+        Credential::Key(secret) => secret,
+        // The compatibility surface's clients may send the key inside the JSON body alone:
+        // that body is read (under the same limits) before the key is known.
+        Credential::Missing
+            if keyed.query_key
+                && reads_json
+                && let Some(body) = incoming.take() =>
+        {
+            let bytes = match json_body(config, route, &parts, body).await {
+                Ok(bytes) => bytes,
+                Err(err) => return (None, Err(err)),
+            };
+            let Credential::Key(secret) = request::body_credential(&bytes) else {
+                return (None, Err(Error::InvalidApiKey));
+            };
+            read = Some(bytes);
+            secret
+        }
+        Credential::Missing | Credential::Unusable => return (None, Err(Error::InvalidApiKey)),
     };
     let who = match app.authenticate(&secret).await {
         Ok(who) => who,
@@ -857,30 +881,28 @@ async fn dispatch_keyed(
     if let Err(err) = app.authorize(&who, keyed.scope) {
         return (rate, Err(err));
     }
-    let config = &shared.config;
     let mut stream = None;
-    let body = match route.body {
-        BodyKind::None => bytes::Bytes::new(),
-        BodyKind::Multipart => {
+    let body = match (read, incoming, route.body) {
+        (Some(bytes), _, _) => bytes,
+        (None, None, _) | (None, Some(_), BodyKind::None) => bytes::Bytes::new(),
+        (None, Some(body), BodyKind::Multipart) => {
             stream = Some(body);
             bytes::Bytes::new()
         }
-        BodyKind::Json | BodyKind::LargeJson => match request::body_bytes(
-            &parts.headers,
-            body,
-            if route.body == BodyKind::LargeJson {
-                route::LARGE_BODY_BYTES.max(config.max_body_bytes)
-            } else {
-                config.max_body_bytes
-            },
-            config.body_read_timeout,
-        )
-        .await
-        {
-            Ok(body) => body,
-            Err(err) => return (rate, Err(err)),
-        },
+        (None, Some(body), BodyKind::Json | BodyKind::LargeJson) => {
+            match json_body(config, route, &parts, body).await {
+                Ok(body) => body,
+                Err(err) => return (rate, Err(err)),
+            }
+        }
     };
+    // A key in the body beside another elsewhere must be the same key, as in the headers.
+    if keyed.query_key
+        && reads_json
+        && matches!(request::body_credential(&body), Credential::Key(ref k) if *k != secret)
+    {
+        return (rate, Err(Error::InvalidApiKey));
+    }
     let idempotency = if route.idempotent {
         match request::idempotency_key(
             &parts.headers,
@@ -903,6 +925,7 @@ async fn dispatch_keyed(
             who,
             reply: keyed.reply,
             idempotency: None,
+            vendor: route.vendor,
         };
         return (rate, (keyed.handler)(app, call).await);
     };
@@ -919,6 +942,7 @@ async fn dispatch_keyed(
         who: who.clone(),
         reply: keyed.reply,
         idempotency: Some(key.clone()),
+        vendor: route.vendor,
     };
     let outcome = match (keyed.handler)(app, call).await {
         // Another request took the key after the look above: answer with what it commits.
@@ -926,6 +950,21 @@ async fn dispatch_keyed(
         outcome => outcome,
     };
     (rate, outcome)
+}
+
+/// A JSON operation's whole body, under the route's size limit and the read timeout.
+async fn json_body(
+    config: &ServerConfig,
+    route: &route::Route,
+    parts: &http::request::Parts,
+    body: Incoming,
+) -> Result<bytes::Bytes, Error> {
+    let limit = if route.body == BodyKind::LargeJson {
+        route::LARGE_BODY_BYTES.max(config.max_body_bytes)
+    } else {
+        config.max_body_bytes
+    };
+    request::body_bytes(&parts.headers, body, limit, config.body_read_timeout).await
 }
 
 /// How long a request waits for the answer of another under the same idempotency key that

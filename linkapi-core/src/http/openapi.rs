@@ -314,6 +314,23 @@ pub(crate) fn document(routes: &[Route]) -> Value {
             "operationId": format!("{}.{method}", route.name),
             "tags": [tag(route.path)],
         });
+        if let Some(vendor) = route.vendor {
+            // The vendor's name, once per path it is called by (operation ids are unique).
+            let mount = if route.path.starts_with("/openapi/") {
+                "vendor.openapi"
+            } else {
+                "vendor"
+            };
+            operation["operationId"] = json!(format!("{mount}.{vendor}.{method}"));
+            operation["tags"] = json!(["vendor"]);
+            operation["x-vendor-operation"] = json!(vendor);
+            operation["x-same-operation-as"] = json!(format!("{}.{method}", route.name));
+            operation["summary"] = json!(format!(
+                "The original vendor's `{vendor}`: the operation `{}`, called by the vendor's \
+                 name and parameters",
+                route.name
+            ));
+        }
         if let Some(body) = route.body_type {
             let body = body(&mut generator);
             if body_in_query {
@@ -390,7 +407,14 @@ pub(crate) fn document(routes: &[Route]) -> Value {
                 }
                 operation["security"] = Value::Array(schemes);
                 operation["x-scope"] = json!(scope.to_string());
-                operation["description"] = json!(format!("Needs an API key with scope `{scope}`."));
+                let mut description = format!("Needs an API key with scope `{scope}`.");
+                if query_key && route.body_type.is_some() && route.method != http::Method::GET {
+                    description.push_str(
+                        " The key may also come as `apikey` in the JSON body, as the original \
+                         vendor's clients send it.",
+                    );
+                }
+                operation["description"] = json!(description);
             }
             Access::Public { .. } => operation["security"] = json!([]),
         }
@@ -408,7 +432,8 @@ pub(crate) fn document(routes: &[Route]) -> Value {
             "description": "A programmatic short-link service. The primary surface answers \
                 `{code: 1, message, data}` (errors `{code: \"<short_name>\", message, status}`); \
                 the compatibility surface under `/openapi/v1` answers `{code: 1, msg, result}` \
-                (errors `{code: 0, msg}`); conversion reports and transfer results answer \
+                (errors `{code: 0, msg}`), and so do the original vendor's operation names \
+                (tag `vendor`) under `/openapi/v1` and `/v1`; conversion reports and transfer results answer \
                 `{status: 1, result}` with primary errors."
         },
         "paths": paths,
@@ -427,7 +452,7 @@ pub(crate) fn document(routes: &[Route]) -> Value {
 
 /// The surface an operation belongs to, as its tag.
 fn tag(path: &str) -> &'static str {
-    if path.starts_with("/openapi/v1/") {
+    if path.starts_with("/openapi/v1/") || path.starts_with("/v1/") {
         "compatibility"
     } else if path.starts_with("/admin") {
         "administration"

@@ -100,7 +100,45 @@ pub(crate) enum Output {
     Metrics,
 }
 
+/// A name of an operation in the original vendor's API (contract section 5), which its clients
+/// call under `/openapi/v1/` and under `/v1/`: the same operation, by another path.
+#[derive(Clone, Copy)]
+pub(crate) struct Vendor {
+    /// The vendor's operation name (`getChainList`).
+    pub(crate) name: &'static str,
+    /// Its two paths, `/openapi/v1/{path}` and `/v1/{path}`.
+    pub(crate) paths: [&'static str; 2],
+    /// What it answers where the vendor's shape differs from the operation's own
+    /// (`getChainGroup`'s array); the handler reads [`Route::vendor`] to answer so.
+    pub(crate) output: Option<Output>,
+}
+
+/// A [`Vendor`] name: `vendor!("chain/getChainList")` is the operation `getChainList` at
+/// `/openapi/v1/chain/getChainList` and `/v1/chain/getChainList`.
+macro_rules! vendor {
+    ($area:literal / $name:literal) => {
+        $crate::http::route::Vendor {
+            name: $name,
+            paths: [
+                concat!("/openapi/v1/", $area, "/", $name),
+                concat!("/v1/", $area, "/", $name),
+            ],
+            output: None,
+        }
+    };
+}
+pub(crate) use vendor;
+
+impl Vendor {
+    /// The vendor's operation answers `T` in the compatibility envelope.
+    pub(crate) fn answering<T: JsonSchema>(mut self) -> Self {
+        self.output = Some(Output::Json(200, enveloped::<T>(Envelope::Compat)));
+        self
+    }
+}
+
 /// One operation.
+#[derive(Clone)]
 pub(crate) struct Route {
     /// The method (HEAD is answered wherever GET is).
     pub(crate) method: Method,
@@ -125,6 +163,32 @@ pub(crate) struct Route {
     /// Whether it honours `Idempotency-Key` (creates): its handler records its answer under
     /// the key in the create's transaction, and a repeat is answered from the record.
     pub(crate) idempotent: bool,
+    /// The vendor's names for it, each a route of its own once the table is read
+    /// ([`with_vendor_paths`]).
+    pub(crate) vendor_names: Vec<Vendor>,
+    /// On a vendor path, the vendor's operation name: the route is the same operation as
+    /// its counterpart (same `name`, scope, rules and idempotency), answering in the vendor's
+    /// shape where [`Vendor::output`] says so.
+    pub(crate) vendor: Option<&'static str>,
+}
+
+/// `routes` with a route for each vendor path of each, after the routes themselves.
+pub(crate) fn with_vendor_paths(mut routes: Vec<Route>) -> Vec<Route> {
+    let mut aliases = Vec::new();
+    for route in &mut routes {
+        for vendor in std::mem::take(&mut route.vendor_names) {
+            for path in vendor.paths {
+                aliases.push(Route {
+                    path,
+                    output: vendor.output.unwrap_or(route.output),
+                    vendor: Some(vendor.name),
+                    ..route.clone()
+                });
+            }
+        }
+    }
+    routes.extend(aliases);
+    routes
 }
 
 /// An operation whose row does not yet say what it answers.
@@ -139,9 +203,16 @@ pub(crate) struct Declared {
     query_type: Option<SchemaFn>,
     body_type: Option<SchemaFn>,
     idempotent: bool,
+    vendor_names: Vec<Vendor>,
 }
 
 impl Declared {
+    /// The original vendor's clients call it by `vendor`'s name too.
+    pub(crate) fn vendor(mut self, vendor: Vendor) -> Self {
+        self.vendor_names.push(vendor);
+        self
+    }
+
     /// Its query string decodes into `Q`.
     pub(crate) fn query<Q: JsonSchema>(mut self) -> Self {
         self.query_type = Some(schema::<Q>);
@@ -223,6 +294,8 @@ impl Declared {
             body_type: self.body_type,
             output,
             idempotent: self.idempotent,
+            vendor_names: self.vendor_names,
+            vendor: None,
         }
     }
 }
@@ -273,6 +346,7 @@ pub(crate) fn primary(
         query_type: None,
         body_type: None,
         idempotent: false,
+        vendor_names: Vec::new(),
     }
 }
 
@@ -305,6 +379,7 @@ pub(crate) fn compat(
         query_type: None,
         body_type: None,
         idempotent: false,
+        vendor_names: Vec::new(),
     }
 }
 
@@ -329,5 +404,6 @@ pub(crate) fn public(
         query_type: None,
         body_type: None,
         idempotent: false,
+        vendor_names: Vec::new(),
     }
 }

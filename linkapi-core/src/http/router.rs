@@ -9,7 +9,7 @@ use super::MetricsAccess;
 use super::response::Envelope;
 use super::route::Route;
 use super::routes::routes;
-use crate::codes::is_reserved;
+use crate::codes::{is_reserved, shadows_code};
 
 /// What a request maps to.
 #[derive(Debug, PartialEq, Eq)]
@@ -101,7 +101,10 @@ impl Router {
 
     /// [`Router::route`] by the tree alone.
     fn route_in_tree(&self, method: &Method, path: &str) -> Matched {
-        let surface = if path == "/openapi/v1" || path.starts_with("/openapi/v1/") {
+        let surface = if path == "/openapi/v1"
+            || path.starts_with("/openapi/v1/")
+            || path.starts_with("/v1/")
+        {
             Envelope::Compat
         } else {
             Envelope::Primary
@@ -114,7 +117,9 @@ impl Router {
             let start = value.as_ptr().addr() - path.as_ptr().addr();
             ParamAt(start..start + value.len())
         });
-        if param.as_ref().is_some_and(|p| is_reserved(p.in_path(path)))
+        if param
+            .as_ref()
+            .is_some_and(|p| shadows_code(p.in_path(path)))
             && found
                 .value
                 .iter()
@@ -257,6 +262,20 @@ mod tests {
             r.route(&GET, "/admin"),
             Matched::NotFound(Envelope::Primary)
         ));
+        // The vendor's operations, under both mounts, are their counterparts.
+        for path in ["/v1/chain/getChainList", "/openapi/v1/chain/getChainList"] {
+            assert_eq!(found(&r, GET, path), ("compat.chain.list", None));
+        }
+        for path in ["/v1/chain/editChain", "/v1/chain/editchain"] {
+            assert_eq!(found(&r, POST, path), ("compat.chain.edit", None));
+        }
+        assert!(matches!(
+            r.route(&GET, "/v1/chain/nope"),
+            Matched::NotFound(Envelope::Compat)
+        ));
+        // `v1` is reserved, but a chain stored before keeps its one-segment path.
+        assert!(is_reserved("v1"));
+        assert_eq!(found(&r, GET, "/v1"), ("redirect", Some("v1".into())));
         assert!(matches!(
             r.route(&GET, "/a/b/c"),
             Matched::NotFound(Envelope::Primary)
@@ -290,6 +309,7 @@ mod tests {
                     assert_eq!(
                         query_key,
                         route.path.starts_with("/openapi/v1/")
+                            || route.path.starts_with("/v1/")
                             || route.path == "/card/createWxChain",
                         "{}",
                         route.path
@@ -306,8 +326,12 @@ mod tests {
                     (route.success, route.errors),
                     (Envelope::Status, Envelope::Primary)
                 );
-            } else if route.path.starts_with("/openapi/v1/") {
+            } else if route.path.starts_with("/openapi/v1/") || route.path.starts_with("/v1/") {
                 assert_eq!(route.success, Envelope::Compat, "{}", route.path);
+            }
+            // A vendor path is an operation of the compatibility surface, by another name.
+            if route.path.starts_with("/v1/") {
+                assert!(route.vendor.is_some(), "{}", route.path);
             }
         }
     }

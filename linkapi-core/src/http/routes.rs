@@ -11,7 +11,9 @@ use serde_json::Value;
 use super::MetricsAccess;
 use super::handlers;
 use super::response::Envelope;
-use super::route::{Output, Route, compat, handler, primary, public, schema};
+use super::route::{
+    Output, Route, compat, handler, primary, public, schema, vendor, with_vendor_paths,
+};
 use crate::metrics::REDIRECT;
 use crate::model::{Resource, Scope};
 use crate::wire::envelope::Empty;
@@ -34,7 +36,9 @@ const POST: Method = Method::POST;
 const PATCH: Method = Method::PATCH;
 const DELETE: Method = Method::DELETE;
 
-/// Every operation the server answers; `/metrics` as `metrics` says.
+/// Every operation the server answers; `/metrics` as `metrics` says. The rows the original
+/// vendor's clients call by their own names (`.vendor(..)`, contract section 5) come again at
+/// the end, once for each of their vendor paths.
 pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
     use Resource::{
         Card, Chains, Conversions, Domains, Groups, Stats, Templates, Uploads, Webhooks, Workchat,
@@ -546,6 +550,7 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
             Write(Chains),
             handler!(c::create_chain),
         )
+        .vendor(vendor!("chain" / "createChain"))
         .idempotent()
         .body::<wc::CreateChain>()
         .ok::<wc::CreatedChain>(),
@@ -556,6 +561,8 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
             Write(Chains),
             handler!(c::edit_chain),
         )
+        .vendor(vendor!("chain" / "editChain"))
+        .vendor(vendor!("chain" / "editchain"))
         .body::<wc::EditChain>()
         .ok::<wc::EditedChain>(),
         compat(
@@ -565,6 +572,7 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
             Write(Chains),
             handler!(c::delete_chains),
         )
+        .vendor(vendor!("chain" / "delChain"))
         .body::<wc::DeleteChains>()
         .ok::<Empty>(),
         compat(
@@ -574,6 +582,7 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
             Write(Groups),
             handler!(c::create_group),
         )
+        .vendor(vendor!("chainGroup" / "createChainGroup"))
         .idempotent()
         .body::<wc::CreateGroup>()
         .ok::<wc::CreatedGroup>(),
@@ -603,6 +612,7 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
             Write(Chains),
             handler!(j::compat_create_wx_chain),
         )
+        .vendor(vendor!("chain" / "createWxChain"))
         .idempotent()
         .body::<wc::WxChainInput>()
         .ok::<wc::CreatedWxChain>(),
@@ -632,6 +642,7 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
             Write(Chains),
             handler!(j::compat_edit_workchat_chain),
         )
+        .vendor(vendor!("chain" / "editWxworkChain"))
         .body::<wc::WorkchatChainInput>()
         .ok::<wc::CreatedWxChain>(),
         compat(
@@ -677,6 +688,7 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
                 Chains,
                 handler!(c::list_chains),
             )
+            .vendor(vendor!("chain" / "getChainList"))
             .body::<wc::ListChains>()
             .ok::<wc::ChainList>(),
             action(
@@ -693,6 +705,8 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
                 Groups,
                 handler!(c::list_groups),
             )
+            .vendor(vendor!("chainGroup" / "getChainGroup").answering::<Vec<wc::GroupItem>>())
+            .body::<wc::ListGroups>()
             .ok::<wc::GroupList>(),
             action(
                 "/openapi/v1/template/list",
@@ -732,6 +746,7 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
                 Workchat,
                 handler!(w::compat_list_assemblies),
             )
+            .vendor(vendor!("chain" / "getCustomerAssemblyList"))
             .body::<wc::ListAssemblies>()
             .ok::<wc::AssemblyList>(),
             action(
@@ -743,7 +758,7 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
             .ok::<wc::DomainList>(),
         ]);
     }
-    routes
+    with_vendor_paths(routes)
 }
 
 #[cfg(test)]

@@ -3,6 +3,10 @@
 
 /// Largest page of a listing.
 pub const MAX_PAGE_SIZE: i64 = 100;
+/// Most rows of a listing asked for by `start` and `count` (the vendor's `getChainList`).
+pub const MAX_ROW_COUNT: i64 = 1000;
+/// Rows of such a listing when `count` is not given.
+pub const DEFAULT_ROW_COUNT: i64 = 100;
 /// Longest chain title.
 pub const MAX_TITLE_CHARS: usize = 255;
 /// Longest user, key or group name.

@@ -73,4 +73,28 @@ impl App {
     pub async fn groups(&self, who: &Principal) -> Result<Vec<Group>> {
         Ok(self.store().groups(who.user_id).await?)
     }
+
+    /// The caller's groups holding chains of `chain_type` (0 is 1), or all when `None`,
+    /// oldest first.
+    ///
+    /// # Errors
+    /// 400 for a chain type that is none; when the store fails.
+    pub async fn groups_of_type(
+        &self,
+        who: &Principal,
+        chain_type: Option<i64>,
+    ) -> Result<Vec<Group>> {
+        let kind = chain_type
+            .map(|code| {
+                ChainKind::from_code(code).ok_or_else(|| {
+                    Error::bad_request("invalid_chain_type", "chain_type must be 0 to 4")
+                })
+            })
+            .transpose()?;
+        let mut groups = self.groups(who).await?;
+        if let Some(kind) = kind {
+            groups.retain(|g| g.chain_type == kind);
+        }
+        Ok(groups)
+    }
 }

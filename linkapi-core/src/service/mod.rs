@@ -43,7 +43,7 @@ use std::time::Duration;
 pub use admin::{UserEdit, UserOverview};
 pub use auth::{BootstrapKey, Principal, hash_key};
 pub use bulk::{BulkItem, ItemError, MAX_BULK_CHAINS};
-pub use chains::{ChainView, CreatedChain, NewShortChain, ShortChainPatch};
+pub use chains::{ChainListing, ChainView, CreatedChain, NewShortChain, ShortChainPatch};
 use channels::PageAnswer;
 pub use classify::{GeoDatabase, GeoDatabaseError};
 pub use conversions::{ConversionReport, ReportedConversion};
@@ -632,6 +632,32 @@ impl App {
         let mut domains = self.store().domains().await?;
         domains.retain(|d| d.is_visible_to(user));
         Ok(domains)
+    }
+
+    /// The domain the caller names by its host (`s.example`, `s.example:8080`, or as a URL,
+    /// `https://s.example/`), among those it may use: how the original vendor's clients name
+    /// a chain's domain (contract section 5).
+    ///
+    /// # Errors
+    /// 422 `invalid_domain` when the caller may use no domain of that host.
+    pub fn domain_named(&self, who: &Principal, name: &str) -> Result<DomainId> {
+        let bare = name.trim();
+        let bare = ["https://", "http://"]
+            .iter()
+            .find_map(|scheme| {
+                bare.get(..scheme.len())
+                    .filter(|p| p.eq_ignore_ascii_case(scheme))
+                    .map(|_| &bare[scheme.len()..])
+            })
+            .unwrap_or(bare);
+        let bare = bare.strip_suffix('/').unwrap_or(bare);
+        normalize_host(bare)
+            .and_then(|host| self.inner.links.domain_at(&host))
+            .filter(|d| d.is_visible_to(who.user_id))
+            .map(|d| d.id)
+            .ok_or_else(|| {
+                Error::unprocessable("invalid_domain", format!("no domain {name:?} for you"))
+            })
     }
 }
 

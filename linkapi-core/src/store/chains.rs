@@ -91,6 +91,10 @@ pub struct ChainQuery {
     pub group_id: Option<GroupId>,
     /// Only chains whose title or code contains this text.
     pub text: Option<String>,
+    /// Only chains created at or after this time.
+    pub created_from: Option<Timestamp>,
+    /// Only chains created at or before this time.
+    pub created_until: Option<Timestamp>,
     /// Rows to skip.
     pub offset: i64,
     /// Rows to return.

@@ -108,6 +108,110 @@ impl Serialize for IntList {
     }
 }
 
+/// A domain as the compatibility surface names one: by id, or by the host name of a domain
+/// the caller may use (the vendor's `createChain` takes its domain so, contract section 5).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DomainRef {
+    /// A domain id (0: the default domain).
+    Id(i64),
+    /// A host name, perhaps with its port or written as a URL (`https://s.example/`).
+    Host(String),
+}
+
+/// Domains as the compatibility surface sends them: one id or host, or a list of them.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct DomainRefs(pub Vec<DomainRef>);
+
+struct DomainRefsVisitor;
+
+impl<'de> serde::de::Visitor<'de> for DomainRefsVisitor {
+    type Value = DomainRefs;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a domain id or host name, or a list of them")
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<DomainRefs, E> {
+        Ok(DomainRefs(vec![DomainRef::Id(v)]))
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<DomainRefs, E> {
+        LenientIntVisitor
+            .visit_u64(v)
+            .map(|v| DomainRefs(vec![DomainRef::Id(v.0)]))
+    }
+
+    /// Digits (or nothing) are an id, anything else a host name.
+    fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<DomainRefs, E> {
+        let digits = s.strip_prefix('-').unwrap_or(s);
+        if digits.bytes().all(|b| b.is_ascii_digit()) {
+            return LenientIntVisitor
+                .visit_str(s)
+                .map(|v| DomainRefs(vec![DomainRef::Id(v.0)]));
+        }
+        Ok(DomainRefs(vec![DomainRef::Host(s.to_owned())]))
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<DomainRefs, A::Error> {
+        let mut refs = Vec::new();
+        while let Some(one) = seq.next_element::<OneDomainRef>()? {
+            refs.extend(one.0.0);
+        }
+        Ok(DomainRefs(refs))
+    }
+}
+
+/// One element of a list of domains: an id or a host, not a list.
+struct OneDomainRef(DomainRefs);
+
+impl<'de> Deserialize<'de> for OneDomainRef {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = OneDomainRef;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a domain id or host name")
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<OneDomainRef, E> {
+                DomainRefsVisitor.visit_i64(v).map(OneDomainRef)
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<OneDomainRef, E> {
+                DomainRefsVisitor.visit_u64(v).map(OneDomainRef)
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<OneDomainRef, E> {
+                DomainRefsVisitor.visit_str(s).map(OneDomainRef)
+            }
+        }
+        d.deserialize_any(Visitor)
+    }
+}
+
+impl<'de> Deserialize<'de> for DomainRefs {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(DomainRefsVisitor)
+    }
+}
+
+impl Serialize for DomainRefs {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = s.serialize_seq(Some(self.0.len()))?;
+        for one in &self.0 {
+            match one {
+                DomainRef::Id(id) => seq.serialize_element(id)?,
+                DomainRef::Host(host) => seq.serialize_element(host)?,
+            }
+        }
+        seq.end()
+    }
+}
+
+impl From<Vec<i64>> for DomainRefs {
+    fn from(ids: Vec<i64>) -> Self {
+        DomainRefs(ids.into_iter().map(DomainRef::Id).collect())
+    }
+}
+
 /// A time the compatibility surface accepts: text (`YYYY-MM-DD HH:MM:SS`, RFC 3339, Unix
 /// seconds) or a JSON integer of Unix seconds. Empty and 0 are permanent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -201,6 +305,9 @@ pub(crate) const NAME_PATTERN: &str = concat!(
 pub(crate) const URL_PATTERN: &str = concat!("^ *(", crate::codes::target_url!(), ") *$");
 /// [`URL_PATTERN`], or empty or only spaces (where empty means none).
 pub(crate) const URL_OR_EMPTY_PATTERN: &str = concat!("^ *(", crate::codes::target_url!(), ")? *$");
+/// A domain's host name, with its port if it has one, perhaps written as a URL
+/// (`https://s.example/`); digits alone are an id.
+pub(crate) const HOST_PATTERN: &str = r"^((https?)://)?([A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\])(:[0-9]{1,5})?/?$";
 /// A custom code (`codes::validate_code`; reserved words aside).
 pub(crate) const CODE_PATTERN: &str = r"^[A-Za-z0-9_-]{1,64}$";
 /// [`CODE_PATTERN`], or empty (a random code).
@@ -212,7 +319,7 @@ pub(crate) mod schemas {
 
     use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 
-    use super::{FlexibleTime, IntList, LenientInt};
+    use super::{FlexibleTime, HOST_PATTERN, IntList, LenientInt};
 
     impl JsonSchema for LenientInt {
         fn schema_name() -> Cow<'static, str> {
@@ -264,17 +371,18 @@ pub(crate) mod schemas {
         lenient_of(&[1, 3, 4, 5])
     }
 
-    /// A domain as this surface sends it: one id (0 or absent: the default), alone or as a
-    /// list of at most one.
+    /// A domain as this surface sends it: one id (0 or absent: the default) or the host name
+    /// of a domain the caller may use, alone or as a list of at most one.
     pub(crate) fn one_domain(_: &mut SchemaGenerator) -> Schema {
         let id = [
             json_schema!({"type": "integer", "minimum": 0, "maximum": i64::MAX}),
             json_schema!({"type": "string", "pattern": digits_pattern(0, i64::MAX)}),
         ];
+        let host = json_schema!({"type": "string", "pattern": HOST_PATTERN, "maxLength": 255});
         json_schema!({
             "anyOf": [
-                id[0], id[1], {"type": "null"},
-                {"type": "array", "items": {"anyOf": id}, "maxItems": 1}
+                id[0], id[1], host, {"type": "null"},
+                {"type": "array", "items": {"anyOf": [id[0], id[1], host]}, "maxItems": 1}
             ]
         })
     }

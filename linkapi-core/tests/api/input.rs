@@ -37,7 +37,7 @@ async fn decoding_errors_say_what_a_field_must_be_not_which_rust_type_failed() {
             Method::POST,
             "/openapi/v1/chain/create",
             json!({"target_url": "https://e.com/", "domain": {"id": 1}}),
-            "an id or a list of ids",
+            "a domain id or host name, or a list of them",
         ),
         (
             Method::POST,

@@ -47,6 +47,7 @@ mod upload_bodies;
 mod uploads;
 mod uploads_shared;
 mod users;
+mod vendor_clients;
 mod visits;
 mod webhooks;
 mod workchat;

@@ -7,22 +7,29 @@ use crate::http::request::compat_input;
 use crate::http::response::Body;
 use crate::model::{ChainId, DomainId, Group, GroupId};
 use crate::service::{
-    App, ChainView, ConversionReport, CreatedChain, NewShortChain, ShortChainPatch,
+    App, ChainListing, ChainView, ConversionReport, CreatedChain, NewShortChain, Principal,
+    ShortChainPatch,
 };
 use crate::wire::compat as wire;
 use crate::wire::envelope::Empty;
-use crate::wire::{IntList, LenientInt};
+use crate::wire::{DomainRef, DomainRefs, LenientInt};
 
 type Response = http::Response<Body>;
 
-/// The compatibility surface sends domains as a list; a chain lives on one.
-pub(crate) fn one_domain(domain: Option<IntList>) -> Result<Option<DomainId>> {
+/// The compatibility surface sends domains as a list; a chain lives on one, named by its id
+/// or (as the vendor's clients do) by its host name.
+pub(crate) fn one_domain(
+    app: &App,
+    who: &Principal,
+    domain: Option<DomainRefs>,
+) -> Result<Option<DomainId>> {
     match domain.map(|d| d.0).as_deref() {
-        None | Some([]) | Some([0]) => Ok(None),
-        Some([id]) => Ok(Some(DomainId(*id))),
+        None | Some([]) | Some([DomainRef::Id(0)]) => Ok(None),
+        Some([DomainRef::Id(id)]) => Ok(Some(DomainId(*id))),
+        Some([DomainRef::Host(host)]) => app.domain_named(who, host).map(Some),
         Some(_) => Err(Error::bad_request(
             "invalid_domain",
-            "domain takes one domain id",
+            "domain takes one domain id or host name",
         )),
     }
 }
@@ -78,7 +85,7 @@ pub(crate) async fn create_chain(app: &App, call: Call) -> Result<Response> {
             &call.who,
             NewShortChain {
                 target_url: input.target_url,
-                domain_id: one_domain(input.domain)?,
+                domain_id: one_domain(app, &call.who, input.domain)?,
                 title: input.chain_title,
                 code: input.code.filter(|c| !c.is_empty()),
                 valid_time: input.valid_time.map_or(0, |t| t.0),
@@ -98,7 +105,7 @@ pub(crate) async fn edit_chain(app: &App, call: Call) -> Result<Response> {
         .update_short_chain_by_code(
             &call.who,
             &input.chain.chain,
-            one_domain(input.chain.domain)?,
+            one_domain(app, &call.who, input.chain.domain)?,
             ShortChainPatch {
                 title: input.chain_title,
                 target_url: input.target_url,
@@ -116,23 +123,31 @@ pub(crate) async fn edit_chain(app: &App, call: Call) -> Result<Response> {
 /// # `POST /openapi/v1/chain/delete` (`chains:write`)
 pub(crate) async fn delete_chains(app: &App, call: Call) -> Result<Response> {
     let input: wire::DeleteChains = compat_input(&call.parts, &call.body)?;
-    app.delete_short_chains_by_code(&call.who, &input.chains, one_domain(input.domain)?)
+    let domain = one_domain(app, &call.who, input.domain)?;
+    app.delete_short_chains_by_code(&call.who, &input.chains, domain)
         .await?;
     Ok(call.reply.ok(Empty::default()))
 }
 
-/// # `GET|POST /openapi/v1/chain/list` (`chains:read`)
+/// # `GET|POST /openapi/v1/chain/list` (`chains:read`), the vendor's `getChainList`
 pub(crate) async fn list_chains(app: &App, call: Call) -> Result<Response> {
     let input: wire::ListChains = compat_input(&call.parts, &call.body)?;
-    let (found, _, _) = app
-        .list_short_chains(
-            &call.who,
-            input.page.map(|p| p.0),
-            input.page_size.map(|p| p.0),
-            group(input.group_id),
-            input.keyword,
-        )
-        .await?;
+    let int = |v: Option<LenientInt>| v.map(|v| v.0);
+    let mut listing = ChainListing {
+        page: int(input.page),
+        page_size: int(input.page_size),
+        start: int(input.start),
+        count: int(input.count),
+        group_id: group(input.group_id),
+        text: input.keyword,
+        created_from: int(input.begin_date),
+        created_until: int(input.end_date),
+    };
+    // The vendor's operation pages by `start` and `count` whatever is given.
+    if call.vendor.is_some() && listing.page.is_none() && listing.page_size.is_none() {
+        listing.start.get_or_insert(0);
+    }
+    let (found, _, _) = app.list_short_chains(&call.who, listing).await?;
     let list: Vec<_> = found.items.iter().map(item).collect();
     Ok(call.reply.ok(wire::ChainList {
         list_num: list.len() as i64,
@@ -145,7 +160,11 @@ pub(crate) async fn list_chains(app: &App, call: Call) -> Result<Response> {
 pub(crate) async fn chain_info(app: &App, call: Call) -> Result<Response> {
     let input: wire::ChainInfo = compat_input(&call.parts, &call.body)?;
     let view = app
-        .short_chain_by_code(&call.who, &input.chain, one_domain(input.domain)?)
+        .short_chain_by_code(
+            &call.who,
+            &input.chain,
+            one_domain(app, &call.who, input.domain)?,
+        )
         .await?;
     Ok(call.reply.ok(item(&view)))
 }
@@ -171,20 +190,29 @@ pub(crate) async fn create_group(app: &App, call: Call) -> Result<Response> {
     Ok(answered(receipt, &group, answer))
 }
 
-/// # `GET|POST /openapi/v1/group/list` (`groups:read`)
+/// # `GET|POST /openapi/v1/group/list` (`groups:read`), the vendor's `getChainGroup`
+///
+/// The vendor's operation answers the list alone, an array (contract section 5).
 pub(crate) async fn list_groups(app: &App, call: Call) -> Result<Response> {
-    let groups = app.groups(&call.who).await?;
+    let input: wire::ListGroups = compat_input(&call.parts, &call.body)?;
+    let groups = app
+        .groups_of_type(&call.who, input.chain_type.map(|t| t.0))
+        .await?;
+    let list: Vec<_> = groups
+        .iter()
+        .map(|g| wire::GroupItem {
+            chain_num: g.chain_count,
+            chain_type: g.chain_type.code(),
+            group_id: g.id.0,
+            group_name: g.name.clone(),
+        })
+        .collect();
+    if call.vendor.is_some() {
+        return Ok(call.reply.ok(list));
+    }
     Ok(call.reply.ok(wire::GroupList {
-        total: groups.len() as i64,
-        list: groups
-            .iter()
-            .map(|g| wire::GroupItem {
-                chain_num: g.chain_count,
-                chain_type: g.chain_type.code(),
-                group_id: g.id.0,
-                group_name: g.name.clone(),
-            })
-            .collect(),
+        total: list.len() as i64,
+        list,
     }))
 }
 

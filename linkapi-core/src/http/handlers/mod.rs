@@ -38,6 +38,9 @@ pub(crate) struct Call {
     pub(crate) reply: Reply,
     /// The request's `Idempotency-Key`, on operations that honour one.
     pub(crate) idempotency: Option<Arc<IdempotencyKey>>,
+    /// The original vendor's name of the operation, when called by it (`/v1/...`): the
+    /// answer takes the vendor's shape where it differs ([`crate::http::route::Vendor`]).
+    pub(crate) vendor: Option<&'static str>,
 }
 
 impl Call {

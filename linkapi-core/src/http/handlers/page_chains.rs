@@ -12,7 +12,7 @@ use crate::http::request::{compat_input, json, path_id, query};
 use crate::http::response::{Body, Reply};
 use crate::model::{ChainId, ChainKind, Channel, ChannelId, DomainId, GroupId};
 use crate::service::{
-    App, ChainView, ChannelSpec, KeptAnswer, PageChainInput, PageChainView, PageChains,
+    App, ChainView, ChannelSpec, KeptAnswer, PageChainInput, PageChainView, PageChains, Principal,
 };
 use crate::wire::{compat, primary};
 
@@ -130,10 +130,14 @@ fn primary_input(input: primary::WxChainInput) -> PageChainInput {
 }
 
 /// The compatibility input as the service takes it; the domain list names one domain.
-fn compat_input_of(input: compat::WxChainInput) -> Result<PageChainInput> {
+fn compat_input_of(
+    app: &App,
+    who: &Principal,
+    input: compat::WxChainInput,
+) -> Result<PageChainInput> {
     Ok(PageChainInput {
         chain_type: input.chain_type.map(|t| t.0),
-        domain_id: one_domain(input.domain)?,
+        domain_id: one_domain(app, who, input.domain)?,
         title: input.chain_title,
         code: input.code,
         valid_time: input.valid_time.map(|t| t.0),
@@ -284,7 +288,7 @@ pub(crate) async fn create_card(app: &App, call: Call) -> Result<Response> {
         .create_messaging_chain(
             &call.who,
             ChainKind::Card,
-            compat_input_of(input)?,
+            compat_input_of(app, &call.who, input)?,
             receipt.as_ref(),
         )
         .await?;
@@ -347,7 +351,7 @@ pub(crate) async fn compat_create_wx_chain(app: &App, call: Call) -> Result<Resp
         .create_messaging_chain(
             &call.who,
             ChainKind::Messaging,
-            compat_input_of(input)?,
+            compat_input_of(app, &call.who, input)?,
             receipt.as_ref(),
         )
         .await?;
@@ -358,14 +362,14 @@ pub(crate) async fn compat_create_wx_chain(app: &App, call: Call) -> Result<Resp
 pub(crate) async fn compat_edit_wx_chain(app: &App, call: Call) -> Result<Response> {
     let mut input: compat::WxChainInput = compat_input(&call.parts, &call.body)?;
     let code = chain_code(input.chain.take())?;
-    let domain = one_domain(input.domain.take())?;
+    let domain = one_domain(app, &call.who, input.domain.take())?;
     let view = app
         .edit_page_chain_by_code(
             &call.who,
             &code,
             domain,
             PageChains::Messaging,
-            compat_input_of(input)?,
+            compat_input_of(app, &call.who, input)?,
         )
         .await?;
     Ok(call.reply.ok(created(&view.view)))
@@ -378,7 +382,7 @@ pub(crate) async fn compat_wx_chain_info(app: &App, call: Call) -> Result<Respon
         .page_chain_by_code(
             &call.who,
             &input.chain,
-            one_domain(input.domain)?,
+            one_domain(app, &call.who, input.domain)?,
             PageChains::Messaging,
         )
         .await?;
@@ -449,10 +453,14 @@ pub(crate) async fn compat_list_wx_chains(app: &App, call: Call) -> Result<Respo
     }))
 }
 
-fn workchat_input(input: compat::WorkchatChainInput) -> Result<PageChainInput> {
+fn workchat_input(
+    app: &App,
+    who: &Principal,
+    input: compat::WorkchatChainInput,
+) -> Result<PageChainInput> {
     Ok(PageChainInput {
         chain_type: input.chain_type.map(|t| t.0),
-        domain_id: one_domain(input.domain)?,
+        domain_id: one_domain(app, who, input.domain)?,
         title: input.chain_title,
         code: input.code,
         valid_time: input.valid_time.map(|t| t.0),
@@ -478,7 +486,11 @@ pub(crate) async fn compat_create_workchat_chain(app: &App, call: Call) -> Resul
     let answer = created_answer(call.reply);
     let receipt = call.receipt(answer);
     let view = app
-        .create_workchat_chain(&call.who, workchat_input(input)?, receipt.as_ref())
+        .create_workchat_chain(
+            &call.who,
+            workchat_input(app, &call.who, input)?,
+            receipt.as_ref(),
+        )
         .await?;
     Ok(answered(receipt, &view.view, answer))
 }
@@ -487,14 +499,14 @@ pub(crate) async fn compat_create_workchat_chain(app: &App, call: Call) -> Resul
 pub(crate) async fn compat_edit_workchat_chain(app: &App, call: Call) -> Result<Response> {
     let mut input: compat::WorkchatChainInput = compat_input(&call.parts, &call.body)?;
     let code = chain_code(input.chain.take())?;
-    let domain = one_domain(input.domain.take())?;
+    let domain = one_domain(app, &call.who, input.domain.take())?;
     let view = app
         .edit_page_chain_by_code(
             &call.who,
             &code,
             domain,
             PageChains::WorkChat,
-            workchat_input(input)?,
+            workchat_input(app, &call.who, input)?,
         )
         .await?;
     Ok(call.reply.ok(created(&view.view)))
@@ -507,7 +519,7 @@ pub(crate) async fn compat_workchat_chain_info(app: &App, call: Call) -> Result<
         .page_chain_by_code(
             &call.who,
             &input.chain,
-            one_domain(input.domain)?,
+            one_domain(app, &call.who, input.domain)?,
             PageChains::WorkChat,
         )
         .await?;

@@ -6,7 +6,9 @@ use crate::error::Result;
 use crate::http::request::{json, path_id, query};
 use crate::http::response::Body;
 use crate::model::{ChainId, Dimension, Domain, DomainId, Group, GroupId, UserId};
-use crate::service::{App, BulkItem, CreatedChain, NewShortChain, RuleInput, ShortChainPatch};
+use crate::service::{
+    App, BulkItem, ChainListing, CreatedChain, NewShortChain, RuleInput, ShortChainPatch,
+};
 use crate::wire::primary as wire;
 
 type Response = http::Response<Body>;
@@ -123,7 +125,16 @@ fn new_short_chain(input: wire::CreateChain) -> NewShortChain {
 pub(crate) async fn list_chains(app: &App, call: Call) -> Result<Response> {
     let q: wire::ListChains = query(&call.parts)?;
     let (found, page, page_size) = app
-        .list_short_chains(&call.who, q.page, q.page_size, q.group_id.map(GroupId), q.q)
+        .list_short_chains(
+            &call.who,
+            ChainListing {
+                page: q.page,
+                page_size: q.page_size,
+                group_id: q.group_id.map(GroupId),
+                text: q.q,
+                ..ChainListing::default()
+            },
+        )
         .await?;
     Ok(call.reply.ok(wire::ChainPage {
         list: found.items.iter().map(wire::Chain::from).collect(),

@@ -62,42 +62,86 @@ pub(crate) fn idempotency_key(
     IdempotencyKey::new(key.as_bytes(), digest.finalize().into()).map(Some)
 }
 
+/// What a request presents as its key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Credential {
+    /// Nothing where the route looks for a key.
+    Missing,
+    /// One key (perhaps given in several places, always the same).
+    Key(String),
+    /// A malformed or empty credential, or two different keys: none is taken (401).
+    Unusable,
+}
+
 /// The key a request presents: `Authorization: Bearer`, `X-API-Key`, or (where the route
 /// allows it) `?apikey=`. Every credential given must be usable and name the same key: a
 /// malformed or empty one, or two different keys, present none (401), so a bad credential is
 /// never passed over in favour of another.
-pub(crate) fn api_key(parts: &Parts, allow_query: bool) -> Option<String> {
+pub(crate) fn credential(parts: &Parts, allow_query: bool) -> Credential {
     let mut presented: Vec<String> = Vec::new();
     for value in parts.headers.get_all(header::AUTHORIZATION) {
-        let token = value
+        let Some(token) = value
             .to_str()
             .ok()
             .and_then(|v| v.split_once(' '))
             .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
             .map(|(_, token)| token.trim())
-            .filter(|token| !token.is_empty())?;
+            .filter(|token| !token.is_empty())
+        else {
+            return Credential::Unusable;
+        };
         presented.push(token.to_owned());
     }
     for value in parts.headers.get_all("x-api-key") {
-        let key = value
+        let Some(key) = value
             .to_str()
             .ok()
             .map(str::trim)
-            .filter(|key| !key.is_empty())?;
+            .filter(|key| !key.is_empty())
+        else {
+            return Credential::Unusable;
+        };
         presented.push(key.to_owned());
     }
     if allow_query && let Some(query) = parts.uri.query() {
         for (name, value) in url::form_urlencoded::parse(query.as_bytes()) {
             if name == "apikey" {
                 if value.is_empty() {
-                    return None;
+                    return Credential::Unusable;
                 }
                 presented.push(value.into_owned());
             }
         }
     }
-    let (first, rest) = presented.split_first()?;
-    rest.iter().all(|key| key == first).then(|| first.clone())
+    match presented.split_first() {
+        None => Credential::Missing,
+        Some((first, rest)) if rest.iter().all(|key| key == first) => {
+            Credential::Key(first.clone())
+        }
+        Some(_) => Credential::Unusable,
+    }
+}
+
+/// The key a compatibility request's JSON body carries as `apikey` (contract section 5: one
+/// of the vendor's clients sends it nowhere else). A body that is no JSON object, or has no
+/// `apikey` (or `null`), carries none; an empty or non-string one is unusable.
+pub(crate) fn body_credential(body: &[u8]) -> Credential {
+    #[derive(serde::Deserialize)]
+    struct WithKey {
+        #[serde(default)]
+        apikey: Option<serde_json::Value>,
+    }
+    // Only an object: serde would also read the struct from an array of its fields.
+    if body.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return Credential::Missing;
+    }
+    match serde_json::from_slice::<WithKey>(body).map(|b| b.apikey) {
+        Ok(Some(serde_json::Value::String(key))) if !key.trim().is_empty() => {
+            Credential::Key(key.trim().to_owned())
+        }
+        Ok(None | Some(serde_json::Value::Null)) | Err(_) => Credential::Missing,
+        Ok(Some(_)) => Credential::Unusable,
+    }
 }
 
 /// The client's address: the peer's, unless the peer is a trusted proxy, in which case the
@@ -267,7 +311,10 @@ mod tests {
     #[test]
     fn a_bad_or_second_different_credential_is_never_passed_over() {
         let with_query =
-            |uri: &str, headers: &[(&str, &str)]| api_key(&parts_at(uri, headers), true);
+            |uri: &str, headers: &[(&str, &str)]| match credential(&parts_at(uri, headers), true) {
+                Credential::Key(key) => Some(key),
+                Credential::Missing | Credential::Unusable => None,
+            };
         let key = Some("lk_a".to_owned());
         assert_eq!(with_query("/x", &[("authorization", "Bearer lk_a")]), key);
         assert_eq!(with_query("/x?apikey=lk_a", &[]), key);
@@ -293,6 +340,34 @@ mod tests {
         ] {
             assert_eq!(with_query(uri, headers), None, "{uri} {headers:?}");
         }
+    }
+
+    #[test]
+    fn a_body_carries_its_key_as_apikey_or_none() {
+        let key = Credential::Key("lk_a".to_owned());
+        assert_eq!(body_credential(br#"{"apikey": "lk_a", "name": "x"}"#), key);
+        assert_eq!(body_credential(br#"{"apikey": " lk_a "}"#), key);
+        for none in [
+            &br#"{"name": "x"}"#[..],
+            br#"{"apikey": null}"#,
+            b"",
+            b"[1]",
+            b"{",
+        ] {
+            assert_eq!(body_credential(none), Credential::Missing);
+        }
+        for bad in [
+            &br#"{"apikey": ""}"#[..],
+            br#"{"apikey": 7}"#,
+            br#"{"apikey": ["lk_a"]}"#,
+        ] {
+            assert_eq!(body_credential(bad), Credential::Unusable);
+        }
+        assert_eq!(credential(&parts(&[]), true), Credential::Missing);
+        assert_eq!(
+            credential(&parts(&[("x-api-key", "")]), true),
+            Credential::Unusable
+        );
     }
 
     #[test]

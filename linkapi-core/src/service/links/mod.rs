@@ -156,6 +156,12 @@ impl LinkCache {
         self.domains.read().unpoisoned().clone()
     }
 
+    /// The domain at `host` (lower case, as stored), as of the last change heard of.
+    pub(super) fn domain_at(&self, host: &str) -> Option<Domain> {
+        let (id, _) = self.domain_for_host(host)?;
+        self.domain(id)
+    }
+
     /// The domain with this id, as of the last change heard of.
     pub(super) fn domain(&self, id: DomainId) -> Option<Domain> {
         self.directory().by_id.get(&id).cloned()

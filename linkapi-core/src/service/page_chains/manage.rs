@@ -122,6 +122,7 @@ impl App {
             text: check_search(text)?,
             offset: window.offset(),
             limit: window.size,
+            ..ChainQuery::default()
         };
         let found = self.store().chains(who.user_id, &query).await?;
         let items = self.view(found.items).await?;

@@ -189,25 +189,37 @@ impl ChainStore for PgStore {
              AND (cardinality($2::bigint[]) = 0 OR c.chain_type = ANY($2))
              AND ($3::bigint IS NULL OR EXISTS (SELECT 1 FROM chain_group_members m
                     WHERE m.chain_id = c.id AND m.group_id = $3))
-             AND ($4::text IS NULL OR c.title LIKE $4 ESCAPE '\\' OR c.code LIKE $4 ESCAPE '\\')";
+             AND ($4::text IS NULL OR c.title LIKE $4 ESCAPE '\\' OR c.code LIKE $4 ESCAPE '\\')
+             AND ($5::bigint IS NULL OR c.created_at >= $5)
+             AND ($6::bigint IS NULL OR c.created_at <= $6)";
         let kinds: Vec<i64> = query.kinds.iter().map(|k| k.code()).collect();
         let text = query.text.as_deref().map(like_pattern);
         let group = query.group_id.map(|g| g.0);
+        let (from, until) = (query.created_from, query.created_until);
         let client = self.client().await?;
         let total = count(
             &client,
             &format!("SELECT count(*) FROM chains c WHERE {filter}"),
-            &[&user.0, &kinds, &group, &text],
+            &[&user.0, &kinds, &group, &text, &from, &until],
         )
         .await?;
         let items = all(
             &client,
             &format!(
                 "{} WHERE {filter}
-                 ORDER BY c.created_at DESC, c.id DESC LIMIT $5 OFFSET $6",
+                 ORDER BY c.created_at DESC, c.id DESC LIMIT $7 OFFSET $8",
                 *CHAIN_SELECT
             ),
-            &[&user.0, &kinds, &group, &text, &query.limit, &query.offset],
+            &[
+                &user.0,
+                &kinds,
+                &group,
+                &text,
+                &from,
+                &until,
+                &query.limit,
+                &query.offset,
+            ],
             chain_from_row,
         )
         .await?;

@@ -94,23 +94,35 @@ impl ChainStore for SqliteStore {
                  AND (?2 = '' OR instr(',' || ?2 || ',', ',' || c.chain_type || ',') > 0)
                  AND (?3 IS NULL OR EXISTS (SELECT 1 FROM chain_group_members m
                         WHERE m.chain_id = c.id AND m.group_id = ?3))
-                 AND (?4 IS NULL OR c.title LIKE ?4 ESCAPE '\\' OR c.code LIKE ?4 ESCAPE '\\')",
+                 AND (?4 IS NULL OR c.title LIKE ?4 ESCAPE '\\' OR c.code LIKE ?4 ESCAPE '\\')
+                 AND (?5 IS NULL OR c.created_at >= ?5)
+                 AND (?6 IS NULL OR c.created_at <= ?6)",
             );
             let text = query.text.as_deref().map(like_pattern);
             let group = query.group_id.map(|g| g.0);
+            let (from, until) = (query.created_from, query.created_until);
             let total = super::count(
                 c,
                 &format!("SELECT count(*) FROM chains c WHERE {filter}"),
-                params![user.0, kinds, group, text],
+                params![user.0, kinds, group, text, from, until],
             )?;
             let items = all(
                 c,
                 &format!(
                     "{} WHERE {filter}
-                     ORDER BY c.created_at DESC, c.id DESC LIMIT ?5 OFFSET ?6",
+                     ORDER BY c.created_at DESC, c.id DESC LIMIT ?7 OFFSET ?8",
                     *CHAIN_SELECT
                 ),
-                params![user.0, kinds, group, text, query.limit, query.offset],
+                params![
+                    user.0,
+                    kinds,
+                    group,
+                    text,
+                    from,
+                    until,
+                    query.limit,
+                    query.offset
+                ],
                 chain_from_row,
             )?;
             Ok(Page { items, total })

@@ -8,7 +8,7 @@ mod page_chains;
 
 pub use page_chains::*;
 
-use super::{FlexibleTime, IntList, LenientInt};
+use super::{DomainRefs, FlexibleTime, LenientInt};
 
 /// `chain/create`.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
@@ -26,7 +26,7 @@ pub struct CreateChain {
     /// Domain id, as a one-element list (or a bare integer).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(schema_with = "super::schemas::one_domain")]
-    pub domain: Option<IntList>,
+    pub domain: Option<DomainRefs>,
     /// Expiry: text or Unix seconds; empty or 0 permanent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub valid_time: Option<FlexibleTime>,
@@ -59,7 +59,7 @@ pub struct ChainRef {
     /// Domain id, needed only when the caller has the code on several domains.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(schema_with = "super::schemas::one_domain")]
-    pub domain: Option<IntList>,
+    pub domain: Option<DomainRefs>,
 }
 
 fn edit_chain_changes(schema: &mut schemars::Schema) {
@@ -104,7 +104,7 @@ pub struct DeleteChains {
     /// Domain id, needed only when a code exists on several of the caller's domains.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(schema_with = "super::schemas::one_domain")]
-    pub domain: Option<IntList>,
+    pub domain: Option<DomainRefs>,
 }
 
 fn list_chains_alias(schema: &mut schemars::Schema) {
@@ -131,6 +131,23 @@ pub struct ListChains {
     #[serde(default, alias = "q", skip_serializing_if = "Option::is_none")]
     #[schemars(regex(pattern = super::TEXT_PATTERN))]
     pub keyword: Option<String>,
+    /// Rows to skip, the vendor's paging (`getChainList`); with `count`, instead of
+    /// `page` and `page_size`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "super::schemas::lenient_id")]
+    pub start: Option<LenientInt>,
+    /// Rows to return from `start`, at most 1000 (default 100).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "super::schemas::lenient_in::<1, 1000>")]
+    pub count: Option<LenientInt>,
+    /// Only chains created at or after this Unix time (seconds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "super::schemas::lenient_id")]
+    pub begin_date: Option<LenientInt>,
+    /// Only chains created at or before this Unix time (seconds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "super::schemas::lenient_id")]
+    pub end_date: Option<LenientInt>,
 }
 
 /// `chain/info` (JSON body or query).
@@ -192,6 +209,15 @@ pub struct CreateGroup {
     #[schemars(regex(pattern = super::NAME_PATTERN), length(min = 1, max = 64))]
     pub name: String,
     /// Kind of chains it holds; 0 or absent is 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "super::schemas::lenient_in::<0, 4>")]
+    pub chain_type: Option<LenientInt>,
+}
+
+/// `group/list` (JSON body or query).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+pub struct ListGroups {
+    /// Only groups holding this kind of chains (0 is 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(schema_with = "super::schemas::lenient_in::<0, 4>")]
     pub chain_type: Option<LenientInt>,

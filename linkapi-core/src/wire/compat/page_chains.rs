@@ -6,7 +6,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{ListChains, ListTemplates};
-use crate::wire::{FlexibleTime, IntList, LenientInt};
+use crate::wire::{DomainRefs, FlexibleTime, IntList, LenientInt};
 
 /// A channel as sent in `channel_list`: without `id` (or with 0) a new channel; with `id`
 /// a change to one of the chain's channels, or its removal with `is_delete: 1`.
@@ -101,7 +101,7 @@ pub struct WxChainInput {
     /// Domain id as a one-element list.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(schema_with = "crate::wire::schemas::one_domain")]
-    pub domain: Option<IntList>,
+    pub domain: Option<DomainRefs>,
     /// Groups.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub group_id: Option<IntList>,
@@ -386,7 +386,7 @@ pub struct WorkchatChainInput {
     /// Domain id as a one-element list.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(schema_with = "crate::wire::schemas::one_domain")]
-    pub domain: Option<IntList>,
+    pub domain: Option<DomainRefs>,
     /// Groups.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub group_id: Option<IntList>,
