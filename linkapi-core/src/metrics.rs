@@ -1,5 +1,6 @@
-//! Metrics an instance exposes at `GET /metrics`, in the Prometheus text format (OpenMetrics
-//! flavour, which Prometheus scrapes natively), with the `prometheus-client` crate.
+//! Metrics an instance exposes at `GET /metrics`, with the `prometheus-client` crate: in the
+//! classic Prometheus text format (0.0.4), which every Prometheus parser reads, or in
+//! OpenMetrics when the scrape's `Accept` asks for it (Prometheus itself does).
 //!
 //! Each [`crate::service::App`] owns one [`Metrics`]: several servers in one process (tests,
 //! embedders) count separately. Handles are cheap atomics; labelled families take a read lock
@@ -16,8 +17,53 @@ use prometheus_client::registry::Registry;
 /// router (codes that are API prefixes never reach it) and the series created up front here.
 pub(crate) const REDIRECT: &str = "redirect";
 
-/// The media type of [`Metrics::encode`]'s output.
-pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+/// The text formats of `/metrics`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// The classic Prometheus text format, version 0.0.4: counters named `*_total` in their
+    /// `# HELP` and `# TYPE` lines too, no `# EOF`.
+    Classic,
+    /// OpenMetrics 1.0: counter families named without `_total`, samples with it, `# EOF`.
+    OpenMetrics,
+}
+
+impl Format {
+    /// The format a scrape's `Accept` header asks for: OpenMetrics when it names
+    /// `application/openmetrics-text` at least as high as any text it also takes, else the
+    /// classic format (no header, `*/*`, `text/plain`).
+    pub fn negotiate(accept: Option<&str>) -> Format {
+        let (mut open_metrics, mut classic) = (0.0_f32, 0.0_f32);
+        for range in accept.unwrap_or_default().split(',') {
+            let mut params = range.split(';');
+            let media = params.next().unwrap_or_default().trim();
+            let q = params
+                .filter_map(|p| p.trim().strip_prefix("q="))
+                .find_map(|q| q.trim().parse::<f32>().ok())
+                .unwrap_or(1.0);
+            if media.eq_ignore_ascii_case("application/openmetrics-text") {
+                open_metrics = open_metrics.max(q);
+            } else if ["text/plain", "text/*", "*/*"]
+                .iter()
+                .any(|m| media.eq_ignore_ascii_case(m))
+            {
+                classic = classic.max(q);
+            }
+        }
+        if open_metrics > 0.0 && open_metrics >= classic {
+            Format::OpenMetrics
+        } else {
+            Format::Classic
+        }
+    }
+
+    /// The media type of metrics in this format.
+    pub fn content_type(self) -> &'static str {
+        match self {
+            Format::Classic => "text/plain; version=0.0.4; charset=utf-8",
+            Format::OpenMetrics => "application/openmetrics-text; version=1.0.0; charset=utf-8",
+        }
+    }
+}
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct RequestLabels {
@@ -294,11 +340,120 @@ impl Metrics {
         }
     }
 
-    /// Every metric in the text format.
-    pub fn encode(&self) -> String {
+    /// Every metric, in `format`.
+    pub fn encode(&self, format: Format) -> String {
         let mut text = String::new();
         // Writing into a String cannot fail.
         let _ = prometheus_client::encoding::text::encode(&mut text, &self.registry);
-        text
+        match format {
+            Format::OpenMetrics => text,
+            Format::Classic => classic(&text),
+        }
+    }
+}
+
+/// OpenMetrics text (as prometheus-client writes it: `# HELP` and `# TYPE` before each
+/// family's samples, no exemplars) in the classic format: a counter family takes its samples'
+/// `_total` name in its `# HELP` and `# TYPE` lines, `# UNIT`, `# EOF` and `_created` samples
+/// go, `unknown` is `untyped`. Samples are otherwise written alike in both formats.
+fn classic(open_metrics: &str) -> String {
+    let counters: std::collections::HashSet<&str> = open_metrics
+        .lines()
+        .filter_map(|line| line.strip_prefix("# TYPE ")?.strip_suffix(" counter"))
+        .collect();
+    let mut out = String::with_capacity(open_metrics.len() + 16 * counters.len());
+    for line in open_metrics.lines() {
+        if line == "# EOF" || line.starts_with("# UNIT ") {
+            continue;
+        }
+        let descriptor = ["# HELP ", "# TYPE "]
+            .into_iter()
+            .find_map(|tag| Some((tag, line.strip_prefix(tag)?)));
+        match descriptor {
+            Some((tag, rest)) => {
+                let (name, after) = rest.split_once(' ').unwrap_or((rest, ""));
+                out.push_str(tag);
+                out.push_str(name);
+                if counters.contains(name) {
+                    out.push_str("_total");
+                }
+                out.push(' ');
+                out.push_str(if tag == "# TYPE " && after == "unknown" {
+                    "untyped"
+                } else {
+                    after
+                });
+            }
+            None => {
+                let name = line.split(['{', ' ']).next().unwrap_or_default();
+                if name
+                    .strip_suffix("_created")
+                    .is_some_and(|family| counters.contains(family))
+                {
+                    continue;
+                }
+                out.push_str(line);
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Format, Metrics};
+
+    #[test]
+    fn a_scrape_gets_openmetrics_only_when_it_asks_for_it() {
+        let prometheus = "application/openmetrics-text;version=1.0.0,application/openmetrics-text;\
+                          version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1";
+        assert_eq!(Format::negotiate(Some(prometheus)), Format::OpenMetrics);
+        assert_eq!(
+            Format::negotiate(Some("application/openmetrics-text")),
+            Format::OpenMetrics
+        );
+        for classic in [
+            None,
+            Some("*/*"),
+            Some("text/plain"),
+            Some("text/plain;version=0.0.4;q=1,application/openmetrics-text;q=0.5"),
+            Some("application/openmetrics-text;q=0"),
+            Some("application/json"),
+        ] {
+            assert_eq!(Format::negotiate(classic), Format::Classic, "{classic:?}");
+        }
+    }
+
+    #[test]
+    fn counters_are_named_as_each_format_wants() {
+        let metrics = Metrics::new();
+        metrics.request("chains.create", 201, 0.01);
+        let open = metrics.encode(Format::OpenMetrics);
+        assert!(open.contains("# TYPE linkapi_requests counter\n"), "{open}");
+        assert!(open.ends_with("# EOF\n"));
+        let classic = metrics.encode(Format::Classic);
+        assert!(
+            classic.contains("# HELP linkapi_requests_total HTTP requests"),
+            "{classic}"
+        );
+        assert!(
+            classic.contains("# TYPE linkapi_requests_total counter\n"),
+            "{classic}"
+        );
+        assert!(
+            classic
+                .contains("linkapi_requests_total{operation=\"chains.create\",status=\"201\"} 1\n")
+        );
+        assert!(classic.contains("# TYPE linkapi_open_connections gauge\n"));
+        assert!(classic.contains("# TYPE linkapi_request_duration_seconds histogram\n"));
+        assert!(!classic.contains("# EOF"));
+        // Every family has its help and type, in both.
+        for text in [&open, &classic] {
+            let helps = text.lines().filter(|l| l.starts_with("# HELP ")).count();
+            let types = text.lines().filter(|l| l.starts_with("# TYPE ")).count();
+            assert_eq!(helps, types);
+            assert!(helps >= 12, "{text}");
+        }
     }
 }

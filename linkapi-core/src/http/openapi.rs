@@ -276,8 +276,10 @@ fn success_response(ok: Output, generator: &mut SchemaGenerator) -> (String, Val
         Output::NoContent => ("204".into(), json!({"description": "Nothing."})),
         Output::Metrics => (
             "200".into(),
-            json!({"description": "Metrics in the OpenMetrics text format.",
-                   "content": {"application/openmetrics-text": {"schema": {"type": "string"}}}}),
+            json!({"description": "Metrics in the Prometheus text format 0.0.4, or in \
+                   OpenMetrics 1.0 when `Accept` asks for `application/openmetrics-text`.",
+                   "content": {"text/plain": {"schema": {"type": "string"}},
+                               "application/openmetrics-text": {"schema": {"type": "string"}}}}),
         ),
     }
 }

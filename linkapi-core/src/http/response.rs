@@ -141,8 +141,19 @@ pub(crate) fn jump_page(html: String) -> Response<Body> {
 }
 
 /// The metrics in the Prometheus text format.
-pub(crate) fn metrics(metrics: &crate::metrics::Metrics) -> Response<Body> {
-    bytes(crate::metrics::CONTENT_TYPE, "no-store", metrics.encode())
+pub(crate) fn metrics(
+    metrics: &crate::metrics::Metrics,
+    headers: &http::HeaderMap,
+) -> Response<Body> {
+    let accept = headers
+        .get(http::header::ACCEPT)
+        .and_then(|v| v.to_str().ok());
+    let format = crate::metrics::Format::negotiate(accept);
+    let mut response = bytes(format.content_type(), "no-store", metrics.encode(format));
+    response
+        .headers_mut()
+        .insert(http::header::VARY, http::HeaderValue::from_static("accept"));
+    response
 }
 
 /// How a handler answers: the success envelope its route declares. Handlers never choose

@@ -43,6 +43,8 @@ mod server;
 mod support;
 mod templates;
 mod text;
+#[path = "../tools.rs"]
+mod tools;
 mod upload_bodies;
 mod uploads;
 mod uploads_shared;

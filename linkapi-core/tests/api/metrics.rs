@@ -1,15 +1,25 @@
 //! `GET /metrics`: valid Prometheus text whose counters move with traffic, served to loopback
-//! clients or to admin keys as configured.
+//! clients or to admin keys as configured; OpenMetrics to scrapes that ask for it, the classic
+//! text format to the rest, each read by the tools that read it (`promtool`, Python's
+//! `prometheus_client`).
 
 use linkapi_core::MetricsAccess;
 use reqwest::StatusCode;
 use serde_json::json;
 
 use crate::support::{ADMIN_KEY, Options, TestServer};
+use crate::tools::{available, python_module, run_with_input};
 
-/// The metrics text, checked by an OpenMetrics parser.
+/// How Prometheus asks for its scrapes.
+const PROMETHEUS_ACCEPT: &str = "application/openmetrics-text;version=1.0.0,\
+     application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1";
+
+/// The metrics text as Prometheus scrapes it, checked by an OpenMetrics parser.
 pub async fn scrape(server: &TestServer, key: Option<&str>) -> String {
-    let mut request = server.client.get(server.url("/metrics"));
+    let mut request = server
+        .client
+        .get(server.url("/metrics"))
+        .header("accept", PROMETHEUS_ACCEPT);
     if let Some(key) = key {
         request = request.bearer_auth(key);
     }
@@ -189,4 +199,126 @@ async fn a_visit_counts_once_whichever_path_answers_it() {
         moved(r#"linkapi_requests_total{operation="redirect",status="302"}"#),
         4.0
     );
+}
+
+/// The metrics as anything but Prometheus asks for them (curl, a script): the classic format.
+async fn scrape_classic(server: &TestServer, accept: Option<&str>) -> String {
+    let mut request = server.client.get(server.url("/metrics"));
+    if let Some(accept) = accept {
+        request = request.header("accept", accept);
+    }
+    let response = request.send().await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(
+        response.headers()["content-type"],
+        "text/plain; version=0.0.4; charset=utf-8"
+    );
+    assert_eq!(response.headers()["vary"], "accept");
+    response.text().await.unwrap()
+}
+
+/// Reads `text` with `prometheus_client`'s parser for `format` (`classic` or `openmetrics`)
+/// and prints each family as `name type samples`.
+fn python_families(format: &str, text: &str) -> Vec<(String, String, usize)> {
+    let parser = match format {
+        "classic" => "prometheus_client.parser",
+        _ => "prometheus_client.openmetrics.parser",
+    };
+    let script = format!(
+        "import sys, {parser} as p\n\
+         for f in p.text_string_to_metric_families(sys.stdin.read()):\n\
+         \x20   print(f.name, f.type, len(f.samples))\n"
+    );
+    let output = run_with_input(
+        std::process::Command::new("python3").args(["-c", &script]),
+        text.as_bytes(),
+    );
+    assert!(
+        output.status.success(),
+        "prometheus_client ({format}) cannot read the metrics: {}\n{text}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|line| {
+            let mut words = line.split(' ');
+            let mut next = || words.next().unwrap_or_default().to_owned();
+            (next(), next(), next().parse().unwrap())
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn every_prometheus_parser_reads_the_metrics_it_is_given() {
+    let server = TestServer::start().await;
+    let (_, key) = server.full_user("parsed").await;
+    server
+        .create_chain(
+            &key,
+            json!({"target_url": "https://e.com", "code": "parsed"}),
+        )
+        .await;
+    assert_eq!(server.visit("parsed").await.status, StatusCode::FOUND);
+    server.flush_visits().await;
+    let open_metrics = scrape(&server, None).await;
+    for accept in [None, Some("*/*"), Some("text/plain")] {
+        let classic = scrape_classic(&server, accept).await;
+        assert!(!classic.contains("# EOF"));
+        assert!(
+            classic.contains("# TYPE linkapi_requests_total counter\n"),
+            "{classic}"
+        );
+        assert!(
+            classic.contains("# HELP linkapi_redirects_total "),
+            "{classic}"
+        );
+    }
+    let classic = scrape_classic(&server, None).await;
+
+    // promtool, as operators lint what they scrape: it reads the classic format.
+    if available("promtool", &["promtool", "--version"]) {
+        let checked = run_with_input(
+            std::process::Command::new("promtool").args(["check", "metrics"]),
+            classic.as_bytes(),
+        );
+        assert!(
+            checked.status.success(),
+            "promtool check metrics: {}{}\n{classic}",
+            String::from_utf8_lossy(&checked.stdout),
+            String::from_utf8_lossy(&checked.stderr)
+        );
+    }
+
+    // Python's prometheus_client, both of its parsers, each on the format it reads.
+    if python_module("prometheus_client") {
+        let families = python_families("classic", &classic);
+        let counters: Vec<_> = families.iter().filter(|f| f.1 == "counter").collect();
+        assert!(counters.len() >= 9, "{families:?}");
+        for (name, kind, samples) in &families {
+            assert_ne!(kind, "unknown", "{name} is read untyped: {families:?}");
+            assert!(
+                !name.ends_with("_total"),
+                "{name} is read as a family of its own"
+            );
+            if kind == "counter"
+                && ["linkapi_requests", "linkapi_redirects"].contains(&name.as_str())
+            {
+                assert!(*samples > 0, "{name} has no samples: {families:?}");
+            }
+        }
+        let names = |families: &[(String, String, usize)]| {
+            let mut names: Vec<String> = families
+                .iter()
+                .map(|f| format!("{} {}", f.0, f.1))
+                .collect();
+            names.sort();
+            names
+        };
+        let open = python_families("openmetrics", &open_metrics);
+        assert_eq!(
+            names(&open),
+            names(&families),
+            "both formats carry the same families"
+        );
+    }
 }

@@ -184,6 +184,9 @@ pub(crate) async fn rotate_visitor_secret(app: &App, call: Call) -> Result<Respo
 }
 
 /// # `GET /metrics` with a key of scope `admin` (`metrics_access = "admin"`).
-pub(crate) async fn metrics(app: &App, _call: Call) -> Result<Response> {
-    Ok(crate::http::response::metrics(app.metrics()))
+pub(crate) async fn metrics(app: &App, call: Call) -> Result<Response> {
+    Ok(crate::http::response::metrics(
+        app.metrics(),
+        &call.parts.headers,
+    ))
 }

@@ -34,7 +34,10 @@ pub(crate) async fn metrics_on_loopback(app: &App, call: PublicCall<'_>) -> Resu
     if !client(app, &call.head()).to_canonical().is_loopback() {
         return Err(crate::error::Error::NotFound("route"));
     }
-    Ok(crate::http::response::metrics(app.metrics()))
+    Ok(crate::http::response::metrics(
+        app.metrics(),
+        &call.parts.headers,
+    ))
 }
 
 /// # `GET /openapi.json`: the OpenAPI 3.1 document of every operation, built once per
