@@ -62,7 +62,7 @@ impl Client {
         &self,
         input: &compat::DeleteChains,
     ) -> Result<(), ClientError> {
-        let _: Vec<serde_json::Value> = self
+        let _: crate::wire::envelope::Empty = self
             .with_body(op::COMPAT_CHAIN_DELETE, "/openapi/v1/chain/delete", input)
             .await?;
         Ok(())

@@ -425,7 +425,13 @@ pub(crate) fn document(routes: &[Route]) -> Value {
             .or_insert_with(|| json!({}));
         entry[method.as_str()] = operation;
     }
-    let schemas: Map<String, Value> = generator.take_definitions(true).into_iter().collect();
+    let mut schemas: Map<String, Value> = generator.take_definitions(true).into_iter().collect();
+    for schema in schemas.values_mut() {
+        for_generators(schema);
+    }
+    for methods in paths.values_mut() {
+        for_generators_in_operations(methods);
+    }
     json!({
         "openapi": "3.1.0",
         "info": {
@@ -450,6 +456,76 @@ pub(crate) fn document(routes: &[Route]) -> Value {
             }
         }
     })
+}
+
+/// Every schema of a path item's operations (their parameters, bodies and responses) made
+/// [`for_generators`].
+fn for_generators_in_operations(value: &mut Value) {
+    match value {
+        Value::Object(fields) => {
+            for (key, field) in fields.iter_mut() {
+                if key == "schema" {
+                    for_generators(field);
+                } else {
+                    for_generators_in_operations(field);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(for_generators_in_operations),
+        _ => {}
+    }
+}
+
+/// `schema` as code generators read it, meaning the same: a boolean schema is an object
+/// (`true` is `{}`, `false` is `{"not": {}}`) except where a boolean is the usual spelling
+/// (`additionalProperties`); integer formats are OpenAPI's registered ones (`int32`,
+/// `int64`), the type's bounds kept as `minimum` and `maximum` (schemars writes Rust's
+/// `uint16`, `uint32`, `uint`).
+fn for_generators(schema: &mut Value) {
+    match schema {
+        Value::Bool(true) => *schema = json!({}),
+        Value::Bool(false) => *schema = json!({"not": {}}),
+        Value::Object(fields) => {
+            if let Some(Value::String(format)) = fields.get("format") {
+                let registered = match format.as_str() {
+                    "int8" | "int16" | "uint8" | "uint16" => Some(("int32", true)),
+                    "uint32" | "uint" | "uint64" | "int" | "usize" => Some(("int64", true)),
+                    "isize" => Some(("int64", false)),
+                    _ => None,
+                };
+                if let Some((format, unsigned)) = registered {
+                    if unsigned && !fields.contains_key("minimum") {
+                        fields.insert("minimum".into(), json!(0));
+                    }
+                    fields.insert("format".into(), json!(format));
+                }
+            }
+            for (key, field) in fields.iter_mut() {
+                match key.as_str() {
+                    "items" | "not" | "propertyNames" | "contains" | "if" | "then" | "else" => {
+                        for_generators(field);
+                    }
+                    "additionalProperties" | "unevaluatedProperties" => {
+                        if field.is_object() {
+                            for_generators(field);
+                        }
+                    }
+                    "anyOf" | "oneOf" | "allOf" | "prefixItems" => {
+                        if let Value::Array(options) = field {
+                            options.iter_mut().for_each(for_generators);
+                        }
+                    }
+                    "properties" | "patternProperties" | "$defs" => {
+                        if let Value::Object(named) = field {
+                            named.values_mut().for_each(for_generators);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        _ => {}
+    }
 }
 
 /// The surface an operation belongs to, as its tag.
@@ -493,6 +569,83 @@ mod tests {
                 .is_some_and(|p| !p.is_empty())
         );
         assert_eq!(doc["paths"]["/healthz"]["get"]["security"], json!([]));
+    }
+
+    /// What code generators stumble on (datamodel-codegen, openapi-python-client): boolean
+    /// schemas, arrays without `items`, integer formats outside OpenAPI's registry.
+    #[test]
+    fn the_document_holds_nothing_generators_stumble_on() {
+        fn walk(value: &Value, at: &str, in_schema: bool) {
+            match value {
+                Value::Bool(_) if in_schema => panic!("a boolean schema at {at}"),
+                Value::Object(fields) => {
+                    if fields.get("type") == Some(&json!("array")) {
+                        assert!(
+                            fields.contains_key("items"),
+                            "an array without items at {at}"
+                        );
+                    }
+                    if let Some(Value::String(format)) = fields.get("format") {
+                        assert!(
+                            [
+                                "int32",
+                                "int64",
+                                "binary",
+                                "date-time",
+                                "uri",
+                                "double",
+                                "float"
+                            ]
+                            .contains(&format.as_str()),
+                            "format {format} at {at}"
+                        );
+                    }
+                    for (key, field) in fields {
+                        let schema = matches!(
+                            key.as_str(),
+                            "schema" | "items" | "not" | "propertyNames" | "contains"
+                        );
+                        let schemas = matches!(
+                            key.as_str(),
+                            "anyOf" | "oneOf" | "allOf" | "prefixItems" | "properties" | "schemas"
+                        );
+                        walk(
+                            field,
+                            &format!("{at}/{key}"),
+                            schema || (in_schema && schemas),
+                        );
+                        if schemas {
+                            let items: Vec<&Value> = match field {
+                                Value::Array(items) => items.iter().collect(),
+                                Value::Object(named) => named.values().collect(),
+                                _ => Vec::new(),
+                            };
+                            for item in items {
+                                assert!(!item.is_boolean(), "a boolean schema in {at}/{key}");
+                            }
+                        }
+                    }
+                }
+                Value::Array(items) => {
+                    for (i, item) in items.iter().enumerate() {
+                        walk(item, &format!("{at}/{i}"), in_schema);
+                    }
+                }
+                _ => {}
+            }
+        }
+        let doc = document(&routes(MetricsAccess::Loopback));
+        walk(&doc, "", false);
+        let operations: Vec<&str> = doc["paths"]
+            .as_object()
+            .into_iter()
+            .flat_map(|paths| paths.values())
+            .filter_map(Value::as_object)
+            .flat_map(|methods| methods.values())
+            .filter_map(|op| op["operationId"].as_str())
+            .collect();
+        let unique: std::collections::HashSet<_> = operations.iter().collect();
+        assert_eq!(unique.len(), operations.len(), "operation ids are unique");
     }
 
     /// `docs/openapi.json` is this document (the server's default, metrics on loopback);

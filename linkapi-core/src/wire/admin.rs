@@ -186,6 +186,7 @@ pub struct UpdateDomain {
 
 /// A domain as administrators see it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[schemars(rename = "AdminDomain")]
 pub struct Domain {
     /// Row id.
     pub id: i64,
@@ -266,6 +267,7 @@ pub struct UpdateTemplate {
 
 /// A template as administrators see it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[schemars(rename = "AdminTemplate")]
 pub struct Template {
     /// Id; 0 is the generic template.
     pub id: i64,

@@ -12,6 +12,7 @@ use super::{DomainRefs, FlexibleTime, LenientInt};
 
 /// `chain/create`.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[schemars(rename = "CompatCreateChain")]
 pub struct CreateChain {
     /// Label.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -114,6 +115,7 @@ fn list_chains_alias(schema: &mut schemars::Schema) {
 /// `chain/list` (JSON body or query).
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 #[schemars(transform = list_chains_alias)]
+#[schemars(rename = "CompatListChains")]
 pub struct ListChains {
     /// 1-based page.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -204,6 +206,7 @@ pub struct ChainList {
 
 /// `group/create`.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[schemars(rename = "CompatCreateGroup")]
 pub struct CreateGroup {
     /// Name.
     #[schemars(regex(pattern = super::NAME_PATTERN), length(min = 1, max = 64))]

@@ -11,6 +11,7 @@ use crate::wire::{DomainRefs, FlexibleTime, IntList, LenientInt};
 /// A channel as sent in `channel_list`: without `id` (or with 0) a new channel; with `id`
 /// a change to one of the chain's channels, or its removal with `is_delete: 1`.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[schemars(rename = "CompatChannelInput")]
 pub struct ChannelInput {
     /// The channel to change or remove.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -81,6 +82,7 @@ pub struct Channel {
 
 /// `wxchain/create`, `wxchain/edit` (with `chain`) and `POST /card/createWxChain` (spec 2.5).
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[schemars(rename = "CompatWxChainInput")]
 pub struct WxChainInput {
     /// The chain to edit (edit only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -218,6 +220,7 @@ impl JsonSchema for CardChainInput {
 /// Answer of `wxchain/create`, `wxchain/edit`, `/card/createWxChain` and the work-chat
 /// chain operations.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[schemars(rename = "CompatCreatedWxChain")]
 pub struct CreatedWxChain {
     /// Code.
     pub chain: String,
