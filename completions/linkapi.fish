@@ -26,7 +26,7 @@ end
 
 complete -c linkapi -n "__fish_linkapi_needs_command" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_needs_command" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_needs_command" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_needs_command" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_needs_command" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_needs_command" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "auth" -d 'Log in to a server, see where keys come from, log out'
@@ -49,7 +49,7 @@ complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "man" -d 'Print the 
 complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and not __fish_seen_subcommand_from login status logout token help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and not __fish_seen_subcommand_from login status logout token help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and not __fish_seen_subcommand_from login status logout token help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and not __fish_seen_subcommand_from login status logout token help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and not __fish_seen_subcommand_from login status logout token help" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and not __fish_seen_subcommand_from login status logout token help" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and not __fish_seen_subcommand_from login status logout token help" -f -a "login" -d 'Store an API key for a server, checked against the server first'
@@ -61,23 +61,23 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_su
 complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from login" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from login" -l with-key -d 'Read the key from standard input'
 complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from login" -l insecure-storage -d 'Store the key in credentials.toml (mode 0600) instead of the OS keyring'
-complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from login" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from login" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from login" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from login" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from status" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from status" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from status" -l show-key -d 'Show keys in full instead of masked'
-complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from status" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from status" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from logout" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from logout" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from logout" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from logout" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from logout" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from logout" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from token" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from token" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from token" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from token" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from token" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from token" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "login" -d 'Store an API key for a server, checked against the server first'
@@ -87,7 +87,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_su
 complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info qr edit delete help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info qr edit delete help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info qr edit delete help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info qr edit delete help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info qr edit delete help" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info qr edit delete help" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info qr edit delete help" -f -a "create" -d 'Create a short link'
@@ -109,7 +109,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_s
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from create" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from create" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from create" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from create" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from create" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from create" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from import" -l format -d 'Input format [default: from the file extension, else by the first character]' -r -f -a "csv\t'Comma-separated values with a header row'
@@ -118,7 +118,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_s
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from import" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from import" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from import" -l json -d 'Print each line\'s result as a JSON object'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from import" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from import" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from import" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from import" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from list" -l page -d 'Page to show' -r
@@ -129,7 +129,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_s
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from list" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from list" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from list" -l all -d 'Every page'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from info" -l domain -d 'Domain id, when you have the code on several domains' -r
@@ -137,7 +137,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_s
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from info" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from info" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from info" -l code -d 'Take CHAIN as a code even when it is all digits'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from info" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from info" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from info" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from info" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from qr" -l domain -d 'Domain id, when you have the code on several domains' -r
@@ -148,7 +148,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_s
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from qr" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from qr" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from qr" -l code -d 'Take CHAIN as a code even when it is all digits'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from qr" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from qr" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from qr" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from qr" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from edit" -l domain -d 'Domain id, when you have the code on several domains' -r
@@ -162,7 +162,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_s
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from edit" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from edit" -l code -d 'Take CHAIN as a code even when it is all digits'
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from edit" -l clear-rules -d 'Remove all the chain\'s redirect rules'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from edit" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from edit" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from edit" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from edit" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from delete" -l domain -d 'Domain id, when you have the codes on several domains' -r
@@ -170,7 +170,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_s
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from delete" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from delete" -l code -d 'Take every CHAIN as a code'
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from delete" -s y -l yes -d 'Do not ask for confirmation'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from delete" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from delete" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from delete" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from help" -f -a "create" -d 'Create a short link'
@@ -183,7 +183,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_s
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand group; and not __fish_seen_subcommand_from create list help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand group; and not __fish_seen_subcommand_from create list help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand group; and not __fish_seen_subcommand_from create list help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand group; and not __fish_seen_subcommand_from create list help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand group; and not __fish_seen_subcommand_from create list help" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand group; and not __fish_seen_subcommand_from create list help" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand group; and not __fish_seen_subcommand_from create list help" -f -a "create" -d 'Create a group'
@@ -193,13 +193,13 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_s
 complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from create" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from create" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from create" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from create" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from create" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from create" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from list" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from list" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from list" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from help" -f -a "create" -d 'Create a group'
@@ -207,7 +207,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_s
 complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and not __fish_seen_subcommand_from list help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and not __fish_seen_subcommand_from list help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and not __fish_seen_subcommand_from list help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and not __fish_seen_subcommand_from list help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and not __fish_seen_subcommand_from list help" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and not __fish_seen_subcommand_from list help" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and not __fish_seen_subcommand_from list help" -f -a "list" -d 'List the domains you may use'
@@ -215,7 +215,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and not __fish_s
 complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and __fish_seen_subcommand_from list" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and __fish_seen_subcommand_from list" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and __fish_seen_subcommand_from list" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the domains you may use'
@@ -234,12 +234,12 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand stats" -l json -d 'Print
 complete -c linkapi -n "__fish_linkapi_using_subcommand stats" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand stats" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand stats" -l code -d 'Take CHAIN as a code even when it is all digits'
-complete -c linkapi -n "__fish_linkapi_using_subcommand stats" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand stats" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand stats" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand stats" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and not __fish_seen_subcommand_from create list info edit delete help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and not __fish_seen_subcommand_from create list info edit delete help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and not __fish_seen_subcommand_from create list info edit delete help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and not __fish_seen_subcommand_from create list info edit delete help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and not __fish_seen_subcommand_from create list info edit delete help" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and not __fish_seen_subcommand_from create list info edit delete help" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and not __fish_seen_subcommand_from create list info edit delete help" -f -a "create" -d 'Create a messaging-app chain'
@@ -286,7 +286,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subc
 complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l direct-jump -d 'Jump straight to the destination instead of showing the page'
 complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l page -d 'Show the page (undoes --direct-jump on edit)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from list" -l page -d 'Page to show' -r
@@ -296,7 +296,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subc
 complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from list" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from list" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from list" -l all -d 'Every page'
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from info" -l domain -d 'Domain id, when you have the code on several domains' -r
@@ -304,7 +304,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subc
 complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from info" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from info" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from info" -l code -d 'Take CHAIN as a code even when it is all digits'
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from info" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from info" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from info" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from info" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l domain -d 'Domain id, when you have the code on several domains' -r
@@ -345,14 +345,14 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subc
 complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l code -d 'Take CHAIN as a code even when it is all digits'
 complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l direct-jump -d 'Jump straight to the destination instead of showing the page'
 complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l page -d 'Show the page (undoes --direct-jump on edit)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from delete" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from delete" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from delete" -l code -d 'Take every CHAIN as a code'
 complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from delete" -s y -l yes -d 'Do not ask for confirmation'
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from delete" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from delete" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from delete" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from help" -f -a "create" -d 'Create a messaging-app chain'
@@ -363,7 +363,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subc
 complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand card; and not __fish_seen_subcommand_from list create help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand card; and not __fish_seen_subcommand_from list create help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and not __fish_seen_subcommand_from list create help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and not __fish_seen_subcommand_from list create help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand card; and not __fish_seen_subcommand_from list create help" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand card; and not __fish_seen_subcommand_from list create help" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand card; and not __fish_seen_subcommand_from list create help" -f -a "list" -d 'Your card chains (at most 100, newest first)'
@@ -372,7 +372,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand card; and not __fish_see
 complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from list" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from list" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from list" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l from-file -d 'Full input as JSON (the body of POST /wx-chains, channel_list included), or - for standard input; flags override its fields' -r -F
@@ -413,7 +413,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_su
 complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l direct-jump -d 'Jump straight to the destination instead of showing the page'
 complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l page -d 'Show the page (undoes --direct-jump on edit)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from help" -f -a "list" -d 'Your card chains (at most 100, newest first)'
@@ -421,7 +421,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_su
 complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and not __fish_seen_subcommand_from create edit info list delete assemblies transfers help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and not __fish_seen_subcommand_from create edit info list delete assemblies transfers help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and not __fish_seen_subcommand_from create edit info list delete assemblies transfers help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and not __fish_seen_subcommand_from create edit info list delete assemblies transfers help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and not __fish_seen_subcommand_from create edit info list delete assemblies transfers help" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and not __fish_seen_subcommand_from create edit info list delete assemblies transfers help" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and not __fish_seen_subcommand_from create edit info list delete assemblies transfers help" -f -a "create" -d 'Create a work-chat chain'
@@ -445,7 +445,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_see
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from create" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from create" -l direct-jump -d 'Jump straight to the destination instead of showing the page'
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from create" -l page -d 'Show the page (undoes --direct-jump on edit)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from create" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from create" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from create" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from edit" -l channel -d 'The channel whose URL changes [default: the chain\'s only one]' -r
@@ -460,13 +460,13 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_see
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from edit" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from edit" -l direct-jump -d 'Jump straight to the destination instead of showing the page'
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from edit" -l page -d 'Show the page (undoes --direct-jump on edit)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from edit" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from edit" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from edit" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from edit" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from info" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from info" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from info" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from info" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from info" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from info" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from info" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from list" -l page -d 'Page to show' -r
@@ -474,14 +474,14 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_see
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from list" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from list" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from list" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from delete" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from delete" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from delete" -l code -d 'Take every CHAIN as a code'
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from delete" -s y -l yes -d 'Do not ask for confirmation'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from delete" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from delete" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from delete" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from assemblies" -l page -d 'Page to show' -r
@@ -489,7 +489,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_see
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from assemblies" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from assemblies" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from assemblies" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from assemblies" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from assemblies" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from assemblies" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from assemblies" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from transfers" -l corp -d 'The corp id' -r
@@ -500,7 +500,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_see
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from transfers" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from transfers" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from transfers" -l all -d 'Follow the cursor to the end'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from transfers" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from transfers" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from transfers" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from transfers" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from help" -f -a "create" -d 'Create a work-chat chain'
@@ -513,7 +513,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_see
 complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and not __fish_seen_subcommand_from report list help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and not __fish_seen_subcommand_from report list help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and not __fish_seen_subcommand_from report list help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and not __fish_seen_subcommand_from report list help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and not __fish_seen_subcommand_from report list help" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and not __fish_seen_subcommand_from report list help" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and not __fish_seen_subcommand_from report list help" -f -a "report" -d 'Report a conversion; a repeat of the same chain, type and out id is recognised as a duplicate and not recorded twice'
@@ -530,7 +530,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_s
 complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from report" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from report" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from report" -l code -d 'Take CHAIN as a code even when it is all digits'
-complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from report" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from report" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from report" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from report" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from list" -l domain -d 'Domain id, when you have the code on several domains' -r
@@ -540,7 +540,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_s
 complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from list" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from list" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from list" -l code -d 'Take CHAIN as a code even when it is all digits'
-complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from help" -f -a "report" -d 'Report a conversion; a repeat of the same chain, type and out id is recognised as a duplicate and not recorded twice'
@@ -548,7 +548,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_s
 complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand template; and not __fish_seen_subcommand_from list help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand template; and not __fish_seen_subcommand_from list help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand template; and not __fish_seen_subcommand_from list help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand template; and not __fish_seen_subcommand_from list help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand template; and not __fish_seen_subcommand_from list help" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand template; and not __fish_seen_subcommand_from list help" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand template; and not __fish_seen_subcommand_from list help" -f -a "list" -d 'List the templates offered to you, and which your chains use'
@@ -558,14 +558,14 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand template; and __fish_see
 complete -c linkapi -n "__fish_linkapi_using_subcommand template; and __fish_seen_subcommand_from list" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand template; and __fish_seen_subcommand_from list" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand template; and __fish_seen_subcommand_from list" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand template; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand template; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand template; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand template; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand template; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the templates offered to you, and which your chains use'
 complete -c linkapi -n "__fish_linkapi_using_subcommand template; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and not __fish_seen_subcommand_from add list info edit delete test rotate-secret deliveries listen help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and not __fish_seen_subcommand_from add list info edit delete test rotate-secret deliveries listen help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and not __fish_seen_subcommand_from add list info edit delete test rotate-secret deliveries listen help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and not __fish_seen_subcommand_from add list info edit delete test rotate-secret deliveries listen help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and not __fish_seen_subcommand_from add list info edit delete test rotate-secret deliveries listen help" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and not __fish_seen_subcommand_from add list info edit delete test rotate-secret deliveries listen help" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and not __fish_seen_subcommand_from add list info edit delete test rotate-secret deliveries listen help" -f -a "add" -d 'Register an endpoint for events of your writes; prints its signing secret once'
@@ -588,19 +588,19 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from add" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from add" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from add" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from add" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from add" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from add" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from list" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from list" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from list" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from info" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from info" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from info" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from info" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from info" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from info" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from info" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from edit" -l url -d 'A new URL' -r
@@ -616,24 +616,24 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from edit" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from edit" -l enable -d 'Send events again'
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from edit" -l disable -d 'Send no events (and drop those not yet delivered)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from edit" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from edit" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from edit" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from edit" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from delete" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from delete" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from delete" -s y -l yes -d 'Do not ask for confirmation'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from delete" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from delete" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from delete" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from test" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from test" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from test" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from test" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from test" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from test" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from rotate-secret" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from rotate-secret" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from rotate-secret" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from rotate-secret" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from rotate-secret" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from rotate-secret" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from rotate-secret" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from deliveries" -l page -d 'Page, from 1' -r
@@ -642,7 +642,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from deliveries" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from deliveries" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from deliveries" -l failed -d 'Only attempts that were not answered 2xx'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from deliveries" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from deliveries" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from deliveries" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from deliveries" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from listen" -l port -d 'Port to listen on, on 127.0.0.1' -r
@@ -650,7 +650,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from listen" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from listen" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from listen" -l json -d 'Print each event\'s body as one JSON line, nothing else'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from listen" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from listen" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from listen" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from listen" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from help" -f -a "add" -d 'Register an endpoint for events of your writes; prints its signing secret once'
@@ -671,7 +671,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and not __fish_s
 complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and not __fish_seen_subcommand_from list delete help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and not __fish_seen_subcommand_from list delete help" -l recursive -d 'With --dir, descend into subdirectories too'
 complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and not __fish_seen_subcommand_from list delete help" -l json -d 'Print each file\'s result as a line of JSON: file, ok, and url or error'
-complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and not __fish_seen_subcommand_from list delete help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and not __fish_seen_subcommand_from list delete help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and not __fish_seen_subcommand_from list delete help" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and not __fish_seen_subcommand_from list delete help" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and not __fish_seen_subcommand_from list delete help" -a "list" -d 'List your uploads, newest first'
@@ -682,13 +682,13 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and __fish_seen_
 complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and __fish_seen_subcommand_from list" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and __fish_seen_subcommand_from list" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and __fish_seen_subcommand_from list" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and __fish_seen_subcommand_from delete" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and __fish_seen_subcommand_from delete" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and __fish_seen_subcommand_from delete" -s y -l yes -d 'Do not ask for confirmation'
-complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and __fish_seen_subcommand_from delete" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and __fish_seen_subcommand_from delete" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and __fish_seen_subcommand_from delete" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and __fish_seen_subcommand_from help" -f -a "list" -d 'List your uploads, newest first'
@@ -696,7 +696,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and __fish_seen_
 complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template workchat rotate-visitor-secret help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template workchat rotate-visitor-secret help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template workchat rotate-visitor-secret help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template workchat rotate-visitor-secret help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template workchat rotate-visitor-secret help" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template workchat rotate-visitor-secret help" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template workchat rotate-visitor-secret help" -f -a "user" -d 'Users'
@@ -708,7 +708,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_se
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template workchat rotate-visitor-secret help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from user" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from user" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from user" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from user" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from user" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from user" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from user" -f -a "create" -d 'Create a user'
@@ -720,7 +720,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_s
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from user" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from key" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from key" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from key" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from key" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from key" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from key" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from key" -f -a "create" -d 'Create a key; its secret is printed this once'
@@ -729,7 +729,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_s
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from key" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from domain" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from domain" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from domain" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from domain" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from domain" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from domain" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from domain" -f -a "create" -d 'Register a domain (point its DNS at the server first)'
@@ -738,7 +738,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_s
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from domain" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from template" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from template" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from template" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from template" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from template" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from template" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from template" -f -a "add" -d 'Add a custom template'
@@ -748,7 +748,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_s
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from template" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from workchat" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from workchat" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from workchat" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from workchat" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from workchat" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from workchat" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from workchat" -f -a "add-assembly" -d 'Add an acquisition link to a user\'s assembly list (or change the one with its link id)'
@@ -757,7 +757,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_s
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from workchat" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from rotate-visitor-secret" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from rotate-visitor-secret" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from rotate-visitor-secret" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from rotate-visitor-secret" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from rotate-visitor-secret" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from rotate-visitor-secret" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from help" -f -a "user" -d 'Users'
@@ -774,12 +774,12 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand serve" -l public-url -d 
 complete -c linkapi -n "__fish_linkapi_using_subcommand serve" -l config -d 'TOML configuration file; flags override its values' -r -F
 complete -c linkapi -n "__fish_linkapi_using_subcommand serve" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand serve" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand serve" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand serve" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand serve" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand serve" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand data; and not __fish_seen_subcommand_from backup restore migrate help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand data; and not __fish_seen_subcommand_from backup restore migrate help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and not __fish_seen_subcommand_from backup restore migrate help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand data; and not __fish_seen_subcommand_from backup restore migrate help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand data; and not __fish_seen_subcommand_from backup restore migrate help" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand data; and not __fish_seen_subcommand_from backup restore migrate help" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand data; and not __fish_seen_subcommand_from backup restore migrate help" -f -a "backup" -d 'Write a consistent snapshot of the SQLite database, while the server runs'
@@ -792,7 +792,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_su
 complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from backup" -l to -d 'File to write the snapshot to; must not exist' -r -F
 complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from backup" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from backup" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from backup" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from backup" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from backup" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from backup" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from restore" -l data-dir -d 'Data directory of the deployment [default: the configuration file\'s, else the user\'s data directory]' -r -F
@@ -801,7 +801,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_su
 complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from restore" -l from -d 'The backup to put in place' -r -F
 complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from restore" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from restore" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from restore" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from restore" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from restore" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from restore" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from migrate" -l from -d 'The SQLite database to copy, as sqlite:PATH (the database file or its data directory)' -r
@@ -809,7 +809,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_su
 complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from migrate" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from migrate" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from migrate" -l replace -d 'Replace whatever the target holds (by default a target with data is refused)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from migrate" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from migrate" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from migrate" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from migrate" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from help" -f -a "backup" -d 'Write a consistent snapshot of the SQLite database, while the server runs'
@@ -818,13 +818,13 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_su
 complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand completions" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand completions" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand completions" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand completions" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c linkapi -n "__fish_linkapi_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand man" -l out-dir -d 'Write linkapi.1 and one page per subcommand here instead of printing linkapi.1' -r -F
 complete -c linkapi -n "__fish_linkapi_using_subcommand man" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand man" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand man" -l no-input -d 'Never prompt; fail instead where a prompt would be needed'
+complete -c linkapi -n "__fish_linkapi_using_subcommand man" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand man" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand man" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template webhook upload admin serve data completions man help" -f -a "auth" -d 'Log in to a server, see where keys come from, log out'

@@ -30,7 +30,7 @@ Environment:
   LINKAPI_PROFILE      profile to use (default: config.toml's default_profile, else \"default\")
   LINKAPI_CONFIG_DIR   where config.toml and credentials.toml live
   LINKAPI_KEYRING      \"none\" to never use the OS keyring (keys go to credentials.toml)
-  LINKAPI_NO_INPUT     never prompt (like --no-input)
+  LINKAPI_NO_INPUT     1/true/yes: never prompt (like --no-input); 0/false/no: prompt
   NO_COLOR             no colour in output
 
 Start with `linkapi serve` in one terminal; in another, `linkapi chain create https://example.com`.";
@@ -114,9 +114,29 @@ pub struct GlobalArgs {
     )]
     pub profile: Option<String>,
 
-    /// Never prompt; fail instead where a prompt would be needed
-    #[arg(long, global = true, env = "LINKAPI_NO_INPUT", hide_env_values = true)]
+    /// Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or
+    /// yes; 0, false or no prompts as usual)
+    #[arg(
+        long,
+        global = true,
+        env = "LINKAPI_NO_INPUT",
+        hide_env_values = true,
+        action = clap::ArgAction::SetTrue,
+        value_parser = switch
+    )]
     pub no_input: bool,
+}
+
+/// An on/off environment variable as people write one: `1`, `true`, `yes` or `on` (any case)
+/// is on; `0`, `false`, `no`, `off` or empty is off.
+fn switch(value: &str) -> Result<bool, String> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "1" | "true" | "yes" | "on" => Ok(true),
+        "" | "0" | "false" | "no" | "off" => Ok(false),
+        other => Err(format!(
+            "{other:?} is neither on (1, true, yes) nor off (0, false, no)"
+        )),
+    }
 }
 
 /// The command groups.

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context as _, Result};
 use linkapi_core::client::{Client, ClientError};
 use linkapi_core::wire::primary::{self, CreateChain, ListChains, UpdateChain};
-use linkapi_core::wire::{IntList, compat};
+use linkapi_core::wire::{DomainRefs, compat};
 use serde_json::json;
 
 use super::page_size;
@@ -115,7 +115,7 @@ pub(super) async fn resolve(
     let item = client
         .compat_chain_info(&compat::ChainRef {
             chain: chain.to_owned(),
-            domain: domain.map(|d| IntList(vec![d])),
+            domain: domain.map(|d| DomainRefs::from(vec![d])),
         })
         .await
         .with_context(|| format!("looking up chain {chain:?}"))?;

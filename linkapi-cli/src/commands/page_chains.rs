@@ -6,7 +6,7 @@ use std::path::Path;
 
 use anyhow::{Context as _, Result};
 use linkapi_core::client::Client;
-use linkapi_core::wire::{IntList, LenientInt, compat, primary};
+use linkapi_core::wire::{DomainRefs, IntList, LenientInt, compat, primary};
 
 use super::page_size;
 use crate::cli::{CapArg, CardCommand, RotationArg, ShowTypeArg, SubTypeArg, WxCommand, WxFields};
@@ -133,7 +133,7 @@ fn card_input(input: primary::WxChainInput) -> compat::WxChainInput {
         chain_title: input.chain_title,
         chain_type: Some(LenientInt(4)),
         code: input.code,
-        domain: input.domain_id.map(|d| IntList(vec![d])),
+        domain: input.domain_id.map(|d| DomainRefs::from(vec![d])),
         group_id: input.group_id.map(|g| IntList(vec![g])),
         valid_time: input.valid_time.map(linkapi_core::wire::FlexibleTime),
         sub_type: int(input.sub_type),
@@ -187,7 +187,7 @@ async fn resolve_wx(
     let info = client
         .compat_wx_chain_info(&compat::ChainRef {
             chain: chain.to_owned(),
-            domain: domain.map(|d| IntList(vec![d])),
+            domain: domain.map(|d| DomainRefs::from(vec![d])),
         })
         .await
         .with_context(|| format!("looking up chain {chain:?}"))?;

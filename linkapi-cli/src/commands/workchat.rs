@@ -4,7 +4,7 @@ use std::path::Path;
 
 use anyhow::{Context as _, Result};
 use linkapi_core::client::Client;
-use linkapi_core::wire::{IntList, LenientInt, admin, compat};
+use linkapi_core::wire::{DomainRefs, IntList, LenientInt, admin, compat};
 
 use super::page_chains::{delete_all, list_of, read_input};
 use crate::cli::{AdminWorkchatCommand, WorkchatCommand, WorkchatFields};
@@ -80,7 +80,7 @@ pub async fn workchat(ctx: Context, command: WorkchatCommand) -> Result<()> {
             }
             let mut input = workchat_input(fields)?;
             input.code = custom_code;
-            input.domain = domain.map(|d| IntList(vec![d]));
+            input.domain = domain.map(|d| DomainRefs::from(vec![d]));
             let created = ctx.create_client()?.create_workchat_chain(&input).await?;
             ctx.out.success(&format!("Created {}", created.render_url));
             ctx.out.record(&created, json.json.as_deref())

@@ -215,3 +215,52 @@ fn an_import_that_waits_for_the_rate_limit_says_so() {
     );
     assert!(answers_counted(&server, "chains.create_bulk", 429) >= 1.0);
 }
+
+#[test]
+fn linkapi_no_input_takes_the_values_people_write() {
+    let server = TestServer::start();
+    let home = Home::new();
+    home.admin(
+        &server,
+        &["chain", "create", "https://e.com/ni", "--code", "noinput"],
+    )
+    .ok();
+    for value in ["1", "true", "yes", "TRUE", "0", "false", "no", ""] {
+        let mut cmd = home.cmd();
+        cmd.env("LINKAPI_HOST", &server.url)
+            .env("LINKAPI_API_KEY", ADMIN_KEY)
+            .env("LINKAPI_NO_INPUT", value);
+        home.run_with(cmd, &["chain", "list"], None).ok();
+    }
+    // On a terminal, a true value refuses to ask and a false one asks (and is answered no).
+    for (value, prompts) in [
+        ("1", false),
+        ("yes", false),
+        ("true", false),
+        ("0", true),
+        ("no", true),
+    ] {
+        let command = format!("LINKAPI_NO_INPUT={value} $LINKAPI chain delete noinput");
+        let run = home.in_terminal(
+            &server,
+            Some(ADMIN_KEY),
+            &command,
+            &[("[y/N]", "n\r")][..(prompts as usize)],
+        );
+        let shown = format!("{}{}", run.stdout, run.stderr);
+        assert_eq!(shown.contains("[y/N]"), prompts, "{value}: {shown}");
+        if !prompts {
+            assert!(shown.contains("pass --yes"), "{value}: {shown}");
+        }
+    }
+    home.run_with(
+        {
+            let mut cmd = home.cmd();
+            cmd.env("LINKAPI_NO_INPUT", "perhaps");
+            cmd
+        },
+        &["chain", "list"],
+        None,
+    )
+    .fails(2);
+}

@@ -2,7 +2,7 @@
 //! carrying status, short name and message from both envelopes.
 
 use linkapi_core::client::{Client, ClientError};
-use linkapi_core::wire::{IntList, LenientInt, admin, compat, primary};
+use linkapi_core::wire::{DomainRefs, LenientInt, admin, compat, primary};
 
 use crate::support::{ADMIN_KEY, TestServer};
 
@@ -130,7 +130,7 @@ async fn compatibility_operations() {
             target_url: "https://example.com/c".into(),
             chain_title: Some("compat".into()),
             group_id: Some(LenientInt(group_id)),
-            domain: Some(IntList(vec![domain])),
+            domain: Some(DomainRefs::from(vec![domain])),
             valid_time: Some(linkapi_core::wire::FlexibleTime(
                 crate::support::START + 3600,
             )),
