@@ -626,3 +626,93 @@ async fn a_domain_is_named_by_its_host_and_chains_are_listed_by_creation_time() 
         .await
         .assert_compat_error(StatusCode::NOT_FOUND);
 }
+
+#[tokio::test]
+async fn the_vendors_messaging_app_and_work_chat_operations_answer_by_its_names() {
+    let server = TestServer::start().await;
+    let (user, key) = server
+        .user_with_key("wx-vendor", crate::page_chains::WX_SCOPES)
+        .await;
+    let vendor = VendorClient {
+        server: &server,
+        key: key.clone(),
+        key_in: KeyIn::Query,
+    };
+    for link in ["L1", "L2", "L3"] {
+        crate::workchat::add_assembly(&server, user, link, false).await;
+    }
+    // getCustomerAssemblyList: `page` from 1 and `pageCount`, the page size.
+    let page = vendor
+        .call(
+            Method::GET,
+            "chain/getCustomerAssemblyList",
+            &[("page", "2".into()), ("pageCount", "2".into())],
+            json!({}),
+        )
+        .await;
+    assert_eq!(int(&page, "total"), 3, "{page}");
+    assert_eq!(page["list"].as_array().map(Vec::len), Some(1), "{page}");
+    assert_eq!(page["list"][0]["link_id"], "L3");
+    let first = vendor
+        .call(
+            Method::GET,
+            "chain/getCustomerAssemblyList",
+            &[("page", "1".into()), ("pageCount", "2".into())],
+            json!({}),
+        )
+        .await;
+    let assembly = int(&first["list"][0], "id");
+
+    // createWxChain: the external-chain create fields, `group_id` as a string.
+    let group = vendor
+        .call(
+            Method::POST,
+            "chainGroup/createChainGroup",
+            &[],
+            json!({"name": "wx", "chain_type": 2}),
+        )
+        .await;
+    let group_id = text(&group, "group_id").to_owned();
+    let created = vendor
+        .call(
+            Method::POST,
+            "chain/createWxChain",
+            &[],
+            json!({"chain_title": "Join", "chain_type": 2, "group_id": group_id, "domain": null,
+                   "sub_type": 2, "wx_id": "shop_helper", "is_direct_jump": 0,
+                   "jump_template_id": 0}),
+        )
+        .await;
+    let code = text(&created, "chain").to_owned();
+    assert!(text(&created, "render_url").ends_with(&format!("/{code}")));
+    let info = server
+        .get(&format!("/openapi/v1/wxchain/info?chain={code}"), &key)
+        .await;
+    assert_eq!(info.compat_result()["wx_id"], "shop_helper");
+
+    // editWxworkChain: a work-chat chain made on the action path, edited by the vendor's name.
+    let workchat = server
+        .post(
+            "/openapi/v1/workchat/chain/create",
+            &key,
+            json!({"chain_title": "Sales", "chain_type": 3, "wxwork_type": 1,
+                   "customer_id": assembly, "is_direct_jump": 1, "jump_template_id": 0}),
+        )
+        .await;
+    let chain = workchat.compat_result()["chain"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    vendor
+        .call(
+            Method::POST,
+            "chain/editWxworkChain",
+            &[],
+            json!({"chain": chain, "chain_title": "Sales team", "wxwork_type": 2,
+                   "target_url": "https://work.example.com/custom", "customer_id": null}),
+        )
+        .await;
+    let visit = server.visit(&chain).await;
+    assert_eq!(visit.status, StatusCode::FOUND, "{}", visit.text);
+    assert_eq!(visit.headers["location"], "https://work.example.com/custom");
+}

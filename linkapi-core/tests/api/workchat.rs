@@ -10,7 +10,7 @@ use crate::html::button_href;
 use crate::page_chains::WX_SCOPES;
 use crate::support::{ADMIN_KEY, TestServer};
 
-async fn add_assembly(server: &TestServer, user: i64, link: &str, invalid: bool) -> Value {
+pub async fn add_assembly(server: &TestServer, user: i64, link: &str, invalid: bool) -> Value {
     let reply = server
         .post(
             "/admin/workchat/assemblies",

@@ -342,15 +342,21 @@ pub struct UploadResult {
     pub upload_fail_data: Vec<String>,
 }
 
-/// `template/list` (JSON body or query).
+fn page_count_alias(schema: &mut schemars::Schema) {
+    super::schemas::alias(schema, "page_size", "pageCount");
+}
+
+/// `template/list` and `workchat/assembly/list` (JSON body or query). The page size may also
+/// be called `pageCount`, as the vendor's `getCustomerAssemblyList` calls it.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[schemars(transform = page_count_alias)]
 pub struct ListTemplates {
     /// 1-based page.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(schema_with = "super::schemas::lenient_positive")]
     pub page: Option<LenientInt>,
     /// Rows per page, at most 100.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, alias = "pageCount", skip_serializing_if = "Option::is_none")]
     #[schemars(schema_with = "super::schemas::lenient_in::<1, 100>")]
     pub page_size: Option<LenientInt>,
 }
