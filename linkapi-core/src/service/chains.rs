@@ -70,6 +70,37 @@ pub struct ChainListing {
     pub created_until: Option<Timestamp>,
 }
 
+impl ChainListing {
+    /// The rows asked for: (offset, limit, page, page size).
+    fn window(&self) -> Result<(i64, i64, i64, i64)> {
+        if self.start.is_none() && self.count.is_none() {
+            let window = PageWindow::new(self.page, self.page_size)?;
+            return Ok((window.offset(), window.size, window.page, window.size));
+        }
+        if self.page.is_some() || self.page_size.is_some() {
+            return Err(Error::unprocessable(
+                "invalid_page",
+                "page by page and page_size, or by start and count, not both",
+            ));
+        }
+        let start = self.start.unwrap_or(0);
+        let count = self.count.unwrap_or(DEFAULT_ROW_COUNT);
+        if start < 0 {
+            return Err(Error::bad_request(
+                "invalid_page",
+                "start must be 0 or more",
+            ));
+        }
+        if !(1..=MAX_ROW_COUNT).contains(&count) {
+            return Err(Error::bad_request(
+                "invalid_page_size",
+                format!("count must be 1 to {MAX_ROW_COUNT}"),
+            ));
+        }
+        Ok((start, count, start / count + 1, count))
+    }
+}
+
 /// What a caller asks for when creating a short chain.
 #[derive(Debug, Clone, Default)]
 pub struct NewShortChain {
@@ -607,46 +638,33 @@ impl App {
         }
     }
 
-    /// A page of the caller's short chains, newest first, with the page number and size it
-    /// is (for rows asked by `start` and `count`: the page of that size `start` falls in).
+    /// A page of the caller's short chains, newest first ([`App::list_chains_of_kind`]).
     ///
     /// # Errors
-    /// 400 for a page below 1, a page size outside 1..=100, a negative `start`, a `count`
-    /// outside 1..=1000, paging both ways at once, or a negative group id or time.
+    /// As [`App::list_chains_of_kind`].
     pub async fn list_short_chains(
         &self,
         who: &Principal,
         listing: ChainListing,
     ) -> Result<(Page<ChainView>, i64, i64)> {
-        let (offset, limit, page, page_size) = match (listing.start, listing.count) {
-            (None, None) => {
-                let window = PageWindow::new(listing.page, listing.page_size)?;
-                (window.offset(), window.size, window.page, window.size)
-            }
-            (start, count) => {
-                if listing.page.is_some() || listing.page_size.is_some() {
-                    return Err(Error::bad_request(
-                        "invalid_page",
-                        "page by page and page_size, or by start and count, not both",
-                    ));
-                }
-                let start = start.unwrap_or(0);
-                let count = count.unwrap_or(DEFAULT_ROW_COUNT);
-                if start < 0 {
-                    return Err(Error::bad_request(
-                        "invalid_page",
-                        "start must be 0 or more",
-                    ));
-                }
-                if !(1..=MAX_ROW_COUNT).contains(&count) {
-                    return Err(Error::bad_request(
-                        "invalid_page_size",
-                        format!("count must be 1 to {MAX_ROW_COUNT}"),
-                    ));
-                }
-                (start, count, start / count + 1, count)
-            }
-        };
+        self.list_chains_of_kind(who, ChainKind::Short, listing)
+            .await
+    }
+
+    /// A page of the caller's chains of `kind`, newest first (the id breaking ties), with the
+    /// page number and size it is (for rows asked by `start` and `count`: the page of that
+    /// size `start` falls in).
+    ///
+    /// # Errors
+    /// 400 for a page below 1, a page size outside 1..=100, a negative `start`, a `count`
+    /// outside 1..=1000, or a negative group id or time; 422 for paging both ways at once.
+    pub async fn list_chains_of_kind(
+        &self,
+        who: &Principal,
+        kind: ChainKind,
+        listing: ChainListing,
+    ) -> Result<(Page<ChainView>, i64, i64)> {
+        let (offset, limit, page, page_size) = listing.window()?;
         for time in [listing.created_from, listing.created_until]
             .into_iter()
             .flatten()
@@ -659,7 +677,7 @@ impl App {
             }
         }
         let query = ChainQuery {
-            kinds: vec![ChainKind::Short],
+            kinds: vec![kind],
             group_id: check_group_filter(listing.group_id)?,
             text: check_search(listing.text)?,
             created_from: listing.created_from,

@@ -129,9 +129,9 @@ pub(crate) async fn delete_chains(app: &App, call: Call) -> Result<Response> {
     Ok(call.reply.ok(Empty::default()))
 }
 
-/// # `GET|POST /openapi/v1/chain/list` (`chains:read`), the vendor's `getChainList`
-pub(crate) async fn list_chains(app: &App, call: Call) -> Result<Response> {
-    let input: wire::ListChains = compat_input(&call.parts, &call.body)?;
+/// A compatibility listing's input as the service takes it; `by_rows`: rows by `start` and
+/// `count` unless a page is asked for (the vendor's `getChainList`).
+pub(crate) fn listing(input: wire::ListChains, by_rows: bool) -> ChainListing {
     let int = |v: Option<LenientInt>| v.map(|v| v.0);
     let mut listing = ChainListing {
         page: int(input.page),
@@ -143,10 +143,16 @@ pub(crate) async fn list_chains(app: &App, call: Call) -> Result<Response> {
         created_from: int(input.begin_date),
         created_until: int(input.end_date),
     };
-    // The vendor's operation pages by `start` and `count` whatever is given.
-    if call.vendor.is_some() && listing.page.is_none() && listing.page_size.is_none() {
+    if by_rows && listing.page.is_none() && listing.page_size.is_none() {
         listing.start.get_or_insert(0);
     }
+    listing
+}
+
+/// # `GET|POST /openapi/v1/chain/list` (`chains:read`), the vendor's `getChainList`
+pub(crate) async fn list_chains(app: &App, call: Call) -> Result<Response> {
+    let input: wire::ListChains = compat_input(&call.parts, &call.body)?;
+    let listing = listing(input, call.vendor.is_some());
     let (found, _, _) = app.list_short_chains(&call.who, listing).await?;
     let list: Vec<_> = found.items.iter().map(item).collect();
     Ok(call.reply.ok(wire::ChainList {

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use super::compat::one_domain;
+use super::compat::{listing, one_domain};
 use super::{Call, answered};
 use crate::clock::format_sql;
 use crate::error::{Error, Result};
@@ -12,7 +12,8 @@ use crate::http::request::{compat_input, json, path_id, query};
 use crate::http::response::{Body, Reply};
 use crate::model::{ChainId, ChainKind, Channel, ChannelId, DomainId, GroupId};
 use crate::service::{
-    App, ChainView, ChannelSpec, KeptAnswer, PageChainInput, PageChainView, PageChains, Principal,
+    App, ChainListing, ChainView, ChannelSpec, KeptAnswer, PageChainInput, PageChainView,
+    PageChains, Principal,
 };
 use crate::wire::{compat, primary};
 
@@ -224,10 +225,13 @@ pub(crate) async fn list_wx_chains(app: &App, call: Call) -> Result<Response> {
         .list_page_chains(
             &call.who,
             q.chain_type,
-            q.page,
-            q.page_size,
-            q.group_id.map(GroupId),
-            q.q,
+            ChainListing {
+                page: q.page,
+                page_size: q.page_size,
+                group_id: q.group_id.map(GroupId),
+                text: q.q,
+                ..ChainListing::default()
+            },
         )
         .await?;
     Ok(call.reply.ok(primary::WxChainPage {
@@ -398,14 +402,7 @@ pub(super) fn page_count(total: i64, size: i64) -> i64 {
 pub(crate) async fn compat_list_wx_chains(app: &App, call: Call) -> Result<Response> {
     let input: compat::ListWxChains = compat_input(&call.parts, &call.body)?;
     let (found, page, size) = app
-        .list_chains_of_kind(
-            &call.who,
-            ChainKind::Messaging,
-            input.page.map(|p| p.0),
-            input.page_size.map(|p| p.0),
-            input.group_id.map(|g| g.0).filter(|g| *g != 0).map(GroupId),
-            input.keyword,
-        )
+        .list_chains_of_kind(&call.who, ChainKind::Messaging, listing(input, false))
         .await?;
     let groups: HashMap<GroupId, String> = app
         .groups(&call.who)

@@ -10,12 +10,10 @@ use super::{
 };
 
 use crate::error::{Error, Result};
-use crate::model::{Chain, ChainId, ChainKind, DomainId, GroupId, SubType};
-use crate::service::chains::{
-    ChainView, PageWindow, check_group_filter, check_search, check_title, check_valid_time,
-};
-use crate::service::{App, Principal};
-use crate::store::{ChainPatch, ChainQuery, ChannelEdit, Page};
+use crate::model::{Chain, ChainId, ChainKind, DomainId, SubType};
+use crate::service::chains::{ChainView, check_title, check_valid_time};
+use crate::service::{App, ChainListing, Principal};
+use crate::store::{ChainPatch, ChannelEdit, Page};
 
 impl App {
     /// One of the caller's chains of `set` by id, with its channels.
@@ -64,10 +62,7 @@ impl App {
         &self,
         who: &Principal,
         chain_type: Option<i64>,
-        page: Option<i64>,
-        page_size: Option<i64>,
-        group_id: Option<GroupId>,
-        text: Option<String>,
+        listing: ChainListing,
     ) -> Result<(Page<ChainView>, i64, i64)> {
         let kind = match chain_type.unwrap_or(2) {
             2 => ChainKind::Messaging,
@@ -80,8 +75,7 @@ impl App {
                 ));
             }
         };
-        self.list_chains_of_kind(who, kind, page, page_size, group_id, text)
-            .await
+        self.list_chains_of_kind(who, kind, listing).await
     }
 
     /// The caller's card chains, newest first, at most `CARD_LIST_LIMIT` (100).
@@ -93,47 +87,13 @@ impl App {
             .list_chains_of_kind(
                 who,
                 ChainKind::Card,
-                Some(1),
-                Some(CARD_LIST_LIMIT),
-                None,
-                None,
+                ChainListing {
+                    page_size: Some(CARD_LIST_LIMIT),
+                    ..ChainListing::default()
+                },
             )
             .await?;
         Ok(found)
-    }
-
-    /// A page of the caller's chains of `kind`, newest first.
-    ///
-    /// # Errors
-    /// 400 for a bad page.
-    pub async fn list_chains_of_kind(
-        &self,
-        who: &Principal,
-        kind: ChainKind,
-        page: Option<i64>,
-        page_size: Option<i64>,
-        group_id: Option<GroupId>,
-        text: Option<String>,
-    ) -> Result<(Page<ChainView>, i64, i64)> {
-        let window = PageWindow::new(page, page_size)?;
-        let query = ChainQuery {
-            kinds: vec![kind],
-            group_id: check_group_filter(group_id)?,
-            text: check_search(text)?,
-            offset: window.offset(),
-            limit: window.size,
-            ..ChainQuery::default()
-        };
-        let found = self.store().chains(who.user_id, &query).await?;
-        let items = self.view(found.items).await?;
-        Ok((
-            Page {
-                items,
-                total: found.total,
-            },
-            window.page,
-            window.size,
-        ))
     }
 
     /// Edits one of the caller's chains of `set` by id. Its domain and code cannot change.
