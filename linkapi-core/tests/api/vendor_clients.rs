@@ -718,3 +718,40 @@ async fn the_vendors_messaging_app_and_work_chat_operations_answer_by_its_names(
     assert_eq!(visit.status, StatusCode::FOUND, "{}", visit.text);
     assert_eq!(visit.headers["location"], "https://work.example.com/custom");
 }
+
+#[tokio::test]
+async fn v1_is_reserved_but_a_chain_stored_with_it_keeps_its_link() {
+    let server = TestServer::start().await;
+    let (_, key) = server.full_user("reserved").await;
+    for code in ["v1", "V1"] {
+        let refused = server
+            .post(
+                "/chains",
+                &key,
+                json!({"target_url": "https://e.example/", "code": code}),
+            )
+            .await;
+        refused.assert_primary_error(StatusCode::BAD_REQUEST, "invalid_code");
+    }
+    // A chain that held the code before it was reserved (as an upgraded database may).
+    let chain = server
+        .create_chain(
+            &key,
+            json!({"target_url": "https://old.example/", "code": "old-v1"}),
+        )
+        .await;
+    assert_eq!(
+        server.sql("UPDATE chains SET code = 'v1' WHERE code = 'old-v1'"),
+        1
+    );
+    let visit = server.visit("v1").await;
+    assert_eq!(visit.status, StatusCode::FOUND, "{}", visit.text);
+    assert_eq!(visit.headers["location"], "https://old.example/");
+    let listed = server.get(&format!("/chains/{}", chain["id"]), &key).await;
+    assert_eq!(listed.primary_data()["code"], "v1");
+    // The vendor's paths under it are operations, not codes.
+    server
+        .get("/v1/chain/getChainList", &key)
+        .await
+        .compat_result();
+}
