@@ -896,12 +896,16 @@ async fn dispatch_keyed(
             }
         }
     };
-    // A key in the body beside another elsewhere must be the same key, as in the headers.
-    if keyed.query_key
-        && reads_json
-        && matches!(request::body_credential(&body), Credential::Key(ref k) if *k != secret)
-    {
-        return (rate, Err(Error::InvalidApiKey));
+    // A key in the body beside another elsewhere must be usable and the same key, as in the
+    // headers.
+    if keyed.query_key && reads_json {
+        match request::body_credential(&body) {
+            Credential::Missing => {}
+            Credential::Key(key) if key == secret => {}
+            Credential::Key(_) | Credential::Unusable => {
+                return (rate, Err(Error::InvalidApiKey));
+            }
+        }
     }
     let idempotency = if route.idempotent {
         match request::idempotency_key(

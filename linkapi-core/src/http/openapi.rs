@@ -505,10 +505,8 @@ fn for_generators(schema: &mut Value) {
                     "items" | "not" | "propertyNames" | "contains" | "if" | "then" | "else" => {
                         for_generators(field);
                     }
-                    "additionalProperties" | "unevaluatedProperties" => {
-                        if field.is_object() {
-                            for_generators(field);
-                        }
+                    "additionalProperties" | "unevaluatedProperties" if field.is_object() => {
+                        for_generators(field);
                     }
                     "anyOf" | "oneOf" | "allOf" | "prefixItems" => {
                         if let Value::Array(options) = field {

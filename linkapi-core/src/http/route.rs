@@ -113,7 +113,7 @@ pub(crate) struct Vendor {
     pub(crate) output: Option<Output>,
 }
 
-/// A [`Vendor`] name: `vendor!("chain/getChainList")` is the operation `getChainList` at
+/// A [`Vendor`] name: `vendor!("chain" / "getChainList")` is the operation `getChainList` at
 /// `/openapi/v1/chain/getChainList` and `/v1/chain/getChainList`.
 macro_rules! vendor {
     ($area:literal / $name:literal) => {

@@ -126,7 +126,7 @@ pub(crate) async fn delete_chains(app: &App, call: Call) -> Result<Response> {
     let domain = one_domain(app, &call.who, input.domain)?;
     app.delete_short_chains_by_code(&call.who, &input.chains, domain)
         .await?;
-    Ok(call.reply.ok(Empty::default()))
+    Ok(call.reply.ok(Empty))
 }
 
 /// A compatibility listing's input as the service takes it; `by_rows`: rows by `start` and
