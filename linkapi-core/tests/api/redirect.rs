@@ -357,3 +357,45 @@ async fn the_root_names_the_service_or_goes_where_the_operator_says() {
     assert_eq!(root.status(), StatusCode::FOUND);
     assert_eq!(root.headers()["location"], "https://www.example.com/");
 }
+
+#[tokio::test]
+async fn percent_encoded_unreserved_characters_name_the_same_code() {
+    let server = TestServer::start().await;
+    let (_, key) = server.full_user("escapes").await;
+    for code in ["Abc", "my-code_1", "a"] {
+        server
+            .create_chain(
+                &key,
+                json!({"target_url": format!("https://e.example/{code}"), "code": code}),
+            )
+            .await;
+    }
+    for (path, target) in [
+        ("%41bc", Some("Abc")),
+        ("%41%62%63", Some("Abc")),
+        ("A%62c", Some("Abc")),
+        ("my%2Dcode%5f1", Some("my-code_1")),
+        ("%61", Some("a")),
+        // Other escapes stay what they are: never a slash, never another code.
+        ("a%2F", None),
+        ("%2Fa", None),
+        ("%2561", None),
+        ("%C3%A9", None),
+    ] {
+        // Twice: the second may be answered from the link cache.
+        for _ in 0..2 {
+            let visit = server.visit(path).await;
+            match target {
+                Some(code) => {
+                    assert_eq!(visit.status, StatusCode::FOUND, "{path}");
+                    assert_eq!(
+                        visit.headers["location"],
+                        format!("https://e.example/{code}").as_str(),
+                        "{path}"
+                    );
+                }
+                None => assert_eq!(visit.status, StatusCode::NOT_FOUND, "{path}"),
+            }
+        }
+    }
+}

@@ -4,7 +4,7 @@ use http::{HeaderValue, Method, StatusCode, header};
 
 use super::{Head, PublicCall};
 use crate::error::Result;
-use crate::http::request::client_address;
+use crate::http::request::{client_address, unreserved_decoded};
 use crate::http::response::Envelope;
 use crate::http::response::{Body, bodiless, error, jump_page, page};
 use crate::service::{App, VisitAnswer, VisitRequest};
@@ -114,15 +114,20 @@ pub(crate) fn redirect<'a>(
     async move {
         let head = call.head();
         let (host, code) = visited(&head);
-        let answer = app.visit(host, code, || visit_request(app, &head)).await?;
+        // `/%41bc` is `/Abc`: unreserved characters may come percent-encoded.
+        let code = unreserved_decoded(code);
+        let answer = app.visit(host, &code, || visit_request(app, &head)).await?;
         answer_visit(answer)
     }
 }
 
 /// [`redirect`] answered from the link cache, with no waiting (`App::visit_at_once`); `None`
-/// when it needs the store, or a page.
+/// when it needs the store, or a page, or the code has escapes to decode.
 pub(crate) fn redirect_at_once(app: &App, head: &Head<'_>) -> Option<Result<Response>> {
     let (host, code) = visited(head);
+    if code.contains('%') {
+        return None;
+    }
     let answer = app.visit_at_once(host, code, || visit_request(app, head))?;
     Some(answer_visit(answer))
 }

@@ -265,9 +265,66 @@ pub(crate) fn compat_input<T: DeserializeOwned + schemars::JsonSchema>(
     }
 }
 
+/// A path segment with its percent-encoded unreserved characters decoded (`%41` is `A`,
+/// RFC 3986 section 6.2.2.2: the same path), and every other escape left as it is, so `%2F`
+/// never becomes a slash. Borrowed when there is nothing to decode.
+pub(crate) fn unreserved_decoded(segment: &str) -> std::borrow::Cow<'_, str> {
+    if !segment.contains('%') {
+        return std::borrow::Cow::Borrowed(segment);
+    }
+    let hex = |b: u8| char::from(b).to_digit(16);
+    let bytes = segment.as_bytes();
+    let mut out = String::with_capacity(segment.len());
+    let mut at = 0;
+    while at < bytes.len() {
+        if bytes[at] == b'%'
+            && let (Some(high), Some(low)) = (
+                bytes.get(at + 1).copied().and_then(hex),
+                bytes.get(at + 2).copied().and_then(hex),
+            )
+            && let Ok(byte) = u8::try_from(high * 16 + low)
+            && (byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~'))
+        {
+            out.push(char::from(byte));
+            at += 3;
+            continue;
+        }
+        // Not a decodable escape: the character as it is (the segment is text, so a
+        // multi-byte character is copied whole).
+        let width = segment[at..].chars().next().map_or(1, char::len_utf8);
+        out.push_str(&segment[at..at + width]);
+        at += width;
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_unreserved_characters_are_decoded_in_a_segment() {
+        for (segment, decoded) in [
+            ("abc", "abc"),
+            ("%41bc", "Abc"),
+            ("%61%62%63", "abc"),
+            ("a%2db%5Fc%2E%7e", "a-b_c.~"),
+            ("a%2Fb", "a%2Fb"),
+            ("a%2fb", "a%2fb"),
+            ("%25", "%25"),
+            ("%", "%"),
+            ("%4", "%4"),
+            ("%zz", "%zz"),
+            ("%C3%A9", "%C3%A9"),
+            ("é%41", "éA"),
+        ] {
+            assert_eq!(unreserved_decoded(segment), decoded, "{segment}");
+        }
+        assert!(matches!(
+            unreserved_decoded("plain"),
+            std::borrow::Cow::Borrowed(_)
+        ));
+    }
 
     #[test]
     fn decoder_messages_name_json_shapes_not_rust_types() {

@@ -4,7 +4,7 @@
 mod decode;
 mod multipart;
 
-pub(crate) use decode::{compat_input, json, query};
+pub(crate) use decode::{compat_input, json, query, unreserved_decoded};
 #[cfg(any(test, feature = "fuzzing"))]
 pub(crate) use multipart::multipart;
 pub(crate) use multipart::{multipart_request, next_part, part_bytes};
