@@ -437,13 +437,22 @@ impl App {
         Ok(())
     }
 
-    /// A stored file by its object key, for serving; `None` when no upload names it.
+    /// A stored file by its object key, for serving; `None` when no upload names it, or when
+    /// every user who stored it is suspended with their redirects: their files go with their
+    /// links. (The same bytes stored by anyone else are still served.)
     ///
     /// # Errors
     /// When the store fails.
     pub async fn hosted_file(&self, object_key: &str) -> Result<Option<HostedFile>> {
         if !is_object_key(object_key) {
             return Ok(None);
+        }
+        let links = &self.inner.links;
+        if links.any_halted() {
+            let owners = self.store().blob_owners(object_key).await?;
+            if !owners.is_empty() && owners.iter().all(|owner| links.halted(*owner)) {
+                return Ok(None);
+            }
         }
         let found = self.store().blob(object_key).await?;
         Ok(found

@@ -76,6 +76,10 @@ pub(crate) const BLOB_COLUMNS: &str = "object_key, content_type, size_bytes, ref
 pub(crate) static BLOB_BY_KEY: std::sync::LazyLock<String> =
     std::sync::LazyLock::new(|| format!("SELECT {BLOB_COLUMNS} FROM blobs WHERE object_key = $1"));
 
+/// The users with a stored upload of object `$1`.
+pub(crate) const BLOB_OWNERS: &str =
+    "SELECT DISTINCT user_id FROM uploads WHERE object_key = $1 AND stored ORDER BY user_id";
+
 /// Objects no upload names, at most `$1`.
 pub(crate) static UNREFERENCED_BLOBS: std::sync::LazyLock<String> =
     std::sync::LazyLock::new(|| {
@@ -114,6 +118,8 @@ pub trait UploadStore: Send + Sync {
     async fn uploads(&self, user: UserId, offset: i64, limit: i64) -> StoreResult<Page<Upload>>;
     /// An object's record.
     async fn blob(&self, object_key: &str) -> StoreResult<Option<BlobRecord>>;
+    /// The users with a stored upload of an object, in id order.
+    async fn blob_owners(&self, object_key: &str) -> StoreResult<Vec<UserId>>;
     /// Up to `limit` objects no upload names (claimed for removal or not).
     async fn unreferenced_blobs(&self, limit: i64) -> StoreResult<Vec<BlobRecord>>;
     /// Up to `limit` uploads still being stored that began before `before`: their request

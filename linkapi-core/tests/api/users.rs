@@ -281,3 +281,78 @@ async fn a_restart_remembers_whose_redirects_are_stopped() {
         .expect("visit");
     assert_eq!(visit.status(), StatusCode::FOUND);
 }
+
+#[tokio::test]
+async fn a_suspended_users_files_follow_their_links() {
+    for backend in backends() {
+        let servers = instances(backend.clone(), Options::default).await;
+        let (first, last) = (&servers[0], &servers[servers.len() - 1]);
+        let (id, key) = first.user_with_key("hana", UPLOAD_SCOPES).await;
+        let (_, other) = first.user_with_key("ivan", UPLOAD_SCOPES).await;
+        let url_of = |reply: crate::support::Reply| {
+            assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text);
+            reply.primary_data()["url"].as_str().unwrap().to_owned()
+        };
+        let own = url_of(upload(first, &key, "own.png", png("hana only", 0), "image/png").await);
+        let shared = url_of(upload(first, &key, "shared.png", png("both", 0), "image/png").await);
+        // The same bytes from another user: the same hosted file.
+        let again = url_of(upload(first, &other, "same.png", png("both", 0), "image/png").await);
+        assert_eq!(shared, again);
+        let servers = &servers;
+        let status = |url: &str| {
+            let path = url
+                .split_once("/files/")
+                .map(|(_, key)| key)
+                .unwrap()
+                .to_owned();
+            async move {
+                let mut statuses = Vec::new();
+                for server in servers {
+                    let reply = server
+                        .client
+                        .get(server.url(&format!("/files/{path}")))
+                        .send()
+                        .await
+                        .unwrap();
+                    statuses.push(reply.status());
+                }
+                statuses
+            }
+        };
+        let all = |code| vec![code; servers.len()];
+        assert_eq!(status(&own).await, all(StatusCode::OK));
+
+        // Suspended with their keys only: files are served, as links redirect.
+        first
+            .patch(
+                &format!("/admin/users/{id}"),
+                ADMIN_KEY,
+                json!({"suspended": true}),
+            )
+            .await;
+        assert_eq!(status(&own).await, all(StatusCode::OK), "{backend:?}");
+        // With their redirects: their own files are gone everywhere; bytes another user
+        // stored too are still that user's file.
+        last.patch(
+            &format!("/admin/users/{id}"),
+            ADMIN_KEY,
+            json!({"suspend_redirects": true}),
+        )
+        .await;
+        assert_eq!(
+            status(&own).await,
+            all(StatusCode::NOT_FOUND),
+            "{backend:?}"
+        );
+        assert_eq!(status(&shared).await, all(StatusCode::OK), "{backend:?}");
+        // Resumed, they are back.
+        first
+            .patch(
+                &format!("/admin/users/{id}"),
+                ADMIN_KEY,
+                json!({"suspended": false}),
+            )
+            .await;
+        assert_eq!(status(&own).await, all(StatusCode::OK), "{backend:?}");
+    }
+}

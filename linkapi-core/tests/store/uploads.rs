@@ -72,8 +72,15 @@ async fn uploads_share_objects_count_storage_and_claim_unnamed_objects(store: Ar
     let (claim, used) = begin(&store, bob, "obj1", 100).await;
     assert_eq!(used, 0, "storage use is per user");
     let b1 = pending(claim);
+    assert_eq!(
+        store.blob_owners("obj1").await.unwrap(),
+        [alice],
+        "an upload still being stored owns nothing yet"
+    );
     tx!(store, |tx| tx.finish_upload(b1).await).unwrap();
     assert_eq!(store.blob("obj1").await.unwrap().unwrap().refs, 2);
+    assert_eq!(store.blob_owners("obj1").await.unwrap(), [alice, bob]);
+    assert!(store.blob_owners("missing").await.unwrap().is_empty());
     assert_eq!(
         store.upload(bob, a1).await.unwrap(),
         None,

@@ -136,7 +136,7 @@ impl LinkCache {
     }
 
     /// Whether `owner`'s chains are stopped.
-    fn halted(&self, owner: UserId) -> bool {
+    pub(super) fn halted(&self, owner: UserId) -> bool {
         self.any_halted.load(Ordering::Acquire)
             && self.halted_owners.read().unpoisoned().contains(&owner)
     }
@@ -154,6 +154,11 @@ impl LinkCache {
 
     fn directory(&self) -> Arc<Directory> {
         self.domains.read().unpoisoned().clone()
+    }
+
+    /// Whether any user's links are halted (a suspended user's, with their redirects).
+    pub(super) fn any_halted(&self) -> bool {
+        self.any_halted.load(Ordering::Acquire)
     }
 
     /// The domain at `host` (lower case, as stored), as of the last change heard of.

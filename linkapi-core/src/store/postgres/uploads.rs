@@ -5,7 +5,7 @@ use async_trait::async_trait;
 use super::{PgStore, PgTx, all, count, execute, first, one};
 use crate::model::{Timestamp, Upload, UploadId, UserId};
 use crate::store::uploads::{
-    BLOB_BY_KEY, INSERT_UPLOAD, UNREFERENCED_BLOBS, UPLOAD_COLUMNS, UPLOAD_OF_OBJECT,
+    BLOB_BY_KEY, BLOB_OWNERS, INSERT_UPLOAD, UNREFERENCED_BLOBS, UPLOAD_COLUMNS, UPLOAD_OF_OBJECT,
     blob_from_row, upload_from_row,
 };
 use crate::store::{
@@ -50,6 +50,11 @@ impl UploadStore for PgStore {
 
     async fn blob(&self, object_key: &str) -> StoreResult<Option<BlobRecord>> {
         self.one(&BLOB_BY_KEY, &[&object_key], blob_from_row).await
+    }
+
+    async fn blob_owners(&self, object_key: &str) -> StoreResult<Vec<UserId>> {
+        let ids = self.all(BLOB_OWNERS, &[&object_key], first).await?;
+        Ok(ids.into_iter().map(UserId).collect())
     }
 
     async fn unreferenced_blobs(&self, limit: i64) -> StoreResult<Vec<BlobRecord>> {

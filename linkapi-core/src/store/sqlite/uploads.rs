@@ -6,7 +6,7 @@ use rusqlite::params;
 use super::{SqliteStore, SqliteTx, all, count, first, one};
 use crate::model::{Timestamp, Upload, UploadId, UserId};
 use crate::store::uploads::{
-    BLOB_BY_KEY, INSERT_UPLOAD, UNREFERENCED_BLOBS, UPLOAD_COLUMNS, UPLOAD_OF_OBJECT,
+    BLOB_BY_KEY, BLOB_OWNERS, INSERT_UPLOAD, UNREFERENCED_BLOBS, UPLOAD_COLUMNS, UPLOAD_OF_OBJECT,
     blob_from_row, upload_from_row,
 };
 use crate::store::{
@@ -56,6 +56,14 @@ impl UploadStore for SqliteStore {
         let key = object_key.to_owned();
         self.read(move |c| one(c, &BLOB_BY_KEY, [key], blob_from_row))
             .await
+    }
+
+    async fn blob_owners(&self, object_key: &str) -> StoreResult<Vec<UserId>> {
+        let key = object_key.to_owned();
+        let ids = self
+            .read(move |c| all(c, BLOB_OWNERS, [key], first))
+            .await?;
+        Ok(ids.into_iter().map(UserId).collect())
     }
 
     async fn unreferenced_blobs(&self, limit: i64) -> StoreResult<Vec<BlobRecord>> {
