@@ -146,6 +146,9 @@ pub struct FileConfig {
     pub webhook_allow_private: Option<bool>,
     /// Days finished webhook deliveries, their attempts and events are kept [default: 30].
     pub webhook_retention_days: Option<u64>,
+    /// Deliveries to one webhook endpoint under way at once, across every instance
+    /// [default: 16].
+    pub webhook_endpoint_concurrency: Option<usize>,
 }
 
 /// The `[storage]` table: where uploaded files live.
@@ -354,6 +357,10 @@ mod tests {
         assert_eq!(
             file.webhook_retention_days,
             Some(app.webhooks.retention.as_secs() / 86_400)
+        );
+        assert_eq!(
+            file.webhook_endpoint_concurrency,
+            Some(app.webhooks.endpoint_concurrency)
         );
         let storage = file.storage.clone().expect("[storage]");
         let data = Path::new("/var/lib/linkapi");

@@ -313,6 +313,9 @@ impl Server {
                     .map_or(defaults.webhooks.retention, |days| {
                         Duration::from_secs(days.clamp(1, 3_650) * 86_400)
                     }),
+                endpoint_concurrency: file
+                    .webhook_endpoint_concurrency
+                    .map_or(defaults.webhooks.endpoint_concurrency, |n| n.clamp(1, 256)),
                 ..defaults.webhooks.clone()
             },
         };

@@ -263,13 +263,31 @@ impl StoredRow for Shifted<'_> {
 
 /// The deliveries due at `$1` to enabled endpoints whose lease is free, oldest due first, at
 /// most `$2`.
-pub(crate) const DUE_DELIVERIES: &str = "SELECT c.id FROM webhook_deliveries c
-     JOIN webhooks w ON w.id = c.webhook_id
-     WHERE c.state = 0 AND c.next_at <= $1 AND c.lease_until <= $1 AND w.enabled
-     ORDER BY c.next_at LIMIT $2";
+/// The ids of at most `$3` deliveries due at `$1` to enabled endpoints, fairly: no endpoint
+/// past `$2` deliveries leased at once (those already leased, by any instance, counted), and
+/// taken in turns, each user's first (their endpoints' earliest due, one per endpoint in
+/// turn), then each user's second, and so on, so neither an endpoint with a backlog nor a
+/// user with many endpoints takes the room of others. Within an endpoint, earliest due first
+/// (a retry that is due is as due as a first attempt).
+pub(crate) const DUE_DELIVERIES: &str = "WITH due AS (
+         SELECT c.id, c.webhook_id, w.user_id, c.next_at,
+                row_number() OVER (PARTITION BY c.webhook_id ORDER BY c.next_at, c.id) AS nth
+         FROM webhook_deliveries c JOIN webhooks w ON w.id = c.webhook_id
+         WHERE c.state = 0 AND c.next_at <= $1 AND c.lease_until <= $1 AND w.enabled
+     ),
+     busy AS (
+         SELECT webhook_id, count(*) AS leased FROM webhook_deliveries
+         WHERE state = 0 AND lease_until > $1 GROUP BY webhook_id
+     ),
+     open AS (
+         SELECT due.id, due.next_at,
+                row_number() OVER (PARTITION BY due.user_id
+                                   ORDER BY due.nth, due.next_at, due.id) AS turn
+         FROM due LEFT JOIN busy ON busy.webhook_id = due.webhook_id
+         WHERE due.nth + coalesce(busy.leased, 0) <= $2
+     )
+     SELECT id FROM open ORDER BY turn, next_at, id LIMIT $3";
 
-/// Whether any delivery is due at `$1` (1) or none (0): what an idle worker asks, a read,
-/// before it claims with a write.
 pub(crate) const ANY_DUE: &str = "SELECT count(*) FROM (SELECT 1 FROM webhook_deliveries
      WHERE state = 0 AND next_at <= $1 AND lease_until <= $1 LIMIT 1) AS due";
 
@@ -390,12 +408,14 @@ pub trait WebhookWrites: Send {
     async fn insert_event(&mut self, event: NewEvent, to: &[WebhookId]) -> StoreResult<()>;
     /// Claims up to `limit` deliveries due at `now` to enabled endpoints whose lease is not
     /// held, leasing them until `lease_until`: until then no claim (of any instance) returns
-    /// them again.
+    /// them again. No endpoint has more than `per_endpoint` leased at once, across instances
+    /// (claims are serialized), and endpoints and users take turns ([`DUE_DELIVERIES`]).
     async fn claim_deliveries(
         &mut self,
         now: Timestamp,
         lease_until: Timestamp,
         limit: i64,
+        per_endpoint: i64,
     ) -> StoreResult<Vec<ClaimedDelivery>>;
     /// Records an attempt and moves its delivery on; nothing when the
     /// delivery is no longer pending (its endpoint was disabled or deleted meanwhile).

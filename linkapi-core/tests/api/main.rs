@@ -51,5 +51,6 @@ mod uploads_shared;
 mod users;
 mod vendor_clients;
 mod visits;
+mod webhook_fairness;
 mod webhooks;
 mod workchat;

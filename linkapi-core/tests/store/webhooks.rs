@@ -10,6 +10,7 @@ use linkapi_core::store::{
 use crate::{T0, conformance, tx, user};
 
 conformance!(
+    claims_bound_each_endpoint_and_take_turns_between_users_and_endpoints,
     events_go_to_subscribed_enabled_endpoints_and_are_leased_once,
     attempts_move_deliveries_on_and_are_listed_newest_first,
     endpoints_are_their_owners_and_disabling_stops_deliveries,
@@ -121,7 +122,7 @@ async fn events_go_to_subscribed_enabled_endpoints_and_are_leased_once(store: Ar
 
     // Three deliveries are due; a claim leases them, a second claim before the lease ends
     // gets none, one after it gets them again.
-    let claimed = tx!(store, |tx| tx.claim_deliveries(T0, T0 + 60, 10).await).unwrap();
+    let claimed = tx!(store, |tx| tx.claim_deliveries(T0, T0 + 60, 10, 16).await).unwrap();
     assert_eq!(claimed.len(), 3);
     let first = claimed.iter().find(|c| c.webhook.id == chains.id).unwrap();
     assert_eq!(first.event_id, "msg_1");
@@ -129,9 +130,15 @@ async fn events_go_to_subscribed_enabled_endpoints_and_are_leased_once(store: Ar
     assert_eq!(first.body, r#"{"type":"chain.created"}"#);
     assert_eq!(first.attempts, 0);
     assert_eq!(first.webhook.url, "https://a.example/hook");
-    let again = tx!(store, |tx| tx.claim_deliveries(T0 + 59, T0 + 119, 10).await).unwrap();
+    let again = tx!(store, |tx| tx
+        .claim_deliveries(T0 + 59, T0 + 119, 10, 16)
+        .await)
+    .unwrap();
     assert!(again.is_empty());
-    let expired = tx!(store, |tx| tx.claim_deliveries(T0 + 60, T0 + 120, 2).await).unwrap();
+    let expired = tx!(store, |tx| tx
+        .claim_deliveries(T0 + 60, T0 + 120, 2, 16)
+        .await)
+    .unwrap();
     assert_eq!(expired.len(), 2, "a limit is kept");
 }
 
@@ -147,7 +154,7 @@ async fn attempts_move_deliveries_on_and_are_listed_newest_first(store: Arc<dyn 
     .unwrap();
     emit(&store, event("msg_a", alice, EventType::ChainCreated)).await;
     emit(&store, event("msg_b", alice, EventType::ChainCreated)).await;
-    let claimed = tx!(store, |tx| tx.claim_deliveries(T0, T0 + 60, 10).await).unwrap();
+    let claimed = tx!(store, |tx| tx.claim_deliveries(T0, T0 + 60, 10, 16).await).unwrap();
     let (a, b) = (claimed[0].delivery_id, claimed[1].delivery_id);
     // msg_a: 500, retried later; msg_b: refused, then failed for good.
     let outcome = |delivery_id, attempt, verdict| FinishedAttempt {
@@ -171,11 +178,16 @@ async fn attempts_move_deliveries_on_and_are_listed_newest_first(store: Arc<dyn 
     assert_eq!(flagged.failing_since, Some(T0 + 1));
     // The retry is due at its time, lease or no lease; the failed delivery never again.
     assert!(
-        tx!(store, |tx| tx.claim_deliveries(T0 + 4, T0 + 64, 10).await)
-            .unwrap()
-            .is_empty()
+        tx!(store, |tx| tx
+            .claim_deliveries(T0 + 4, T0 + 64, 10, 16)
+            .await)
+        .unwrap()
+        .is_empty()
     );
-    let due = tx!(store, |tx| tx.claim_deliveries(T0 + 5, T0 + 65, 10).await).unwrap();
+    let due = tx!(store, |tx| tx
+        .claim_deliveries(T0 + 5, T0 + 65, 10, 16)
+        .await)
+    .unwrap();
     assert_eq!(due.len(), 1);
     assert_eq!((due[0].delivery_id, due[0].attempts), (a, 1));
     let delivered = outcome(
@@ -327,17 +339,99 @@ async fn endpoints_are_their_owners_and_disabling_stops_deliveries(store: Arc<dy
         .await)
     .unwrap();
     assert!(
-        tx!(store, |tx| tx.claim_deliveries(T0 + 10, T0 + 70, 10).await)
-            .unwrap()
-            .is_empty()
+        tx!(store, |tx| tx
+            .claim_deliveries(T0 + 10, T0 + 70, 10, 16)
+            .await)
+        .unwrap()
+        .is_empty()
     );
     // Deleting takes its pending deliveries with it.
     emit(&store, event("msg_z", alice, EventType::ChainDeleted)).await;
     assert!(tx!(store, |tx| tx.delete_webhook(alice, id).await).unwrap());
     assert!(store.webhook(alice, id).await.unwrap().is_none());
     assert!(
-        tx!(store, |tx| tx.claim_deliveries(T0 + 10, T0 + 70, 10).await)
-            .unwrap()
-            .is_empty()
+        tx!(store, |tx| tx
+            .claim_deliveries(T0 + 10, T0 + 70, 10, 16)
+            .await)
+        .unwrap()
+        .is_empty()
     );
+}
+
+async fn claims_bound_each_endpoint_and_take_turns_between_users_and_endpoints(
+    store: Arc<dyn Store>,
+) {
+    let alice = user(&store, "alice").await.id;
+    let bob = user(&store, "bob").await.id;
+    let hook = |user, url: &'static str, kind| {
+        let store = store.clone();
+        async move {
+            tx!(store, |tx| tx
+                .insert_webhook(endpoint(user, url, &[kind]))
+                .await)
+            .unwrap()
+            .id
+        }
+    };
+    let backlog = hook(alice, "https://a.example/slow", EventType::ChainCreated).await;
+    let other = hook(alice, "https://a.example/other", EventType::UploadCreated).await;
+    let bobs = hook(bob, "https://b.example/hook", EventType::ChainCreated).await;
+    for i in 0..40 {
+        emit(
+            &store,
+            event(&format!("a_{i}"), alice, EventType::ChainCreated),
+        )
+        .await;
+    }
+    emit(&store, event("a_up", alice, EventType::UploadCreated)).await;
+    for i in 0..2 {
+        emit(
+            &store,
+            event(&format!("b_{i}"), bob, EventType::ChainCreated),
+        )
+        .await;
+    }
+    let count = |claimed: &[linkapi_core::store::ClaimedDelivery], id| {
+        claimed.iter().filter(|c| c.webhook.id == id).count()
+    };
+
+    // Room for two: one each, not two of the user with the backlog.
+    let two = tx!(store, |tx| tx.claim_deliveries(T0, T0 + 60, 2, 4).await).unwrap();
+    let users: Vec<_> = two.iter().map(|c| c.webhook.user_id).collect();
+    assert!(users.contains(&alice) && users.contains(&bob), "{users:?}");
+    // Room for many: the backlog's endpoint stops at four leased at once, the others get all
+    // that is due.
+    let rest = tx!(store, |tx| tx.claim_deliveries(T0, T0 + 60, 100, 4).await).unwrap();
+    let all: Vec<_> = two.iter().chain(&rest).cloned().collect();
+    assert_eq!(count(&all, backlog), 4);
+    assert_eq!(count(&all, other), 1);
+    assert_eq!(count(&all, bobs), 2);
+    // Full: nothing more while the leases hold.
+    assert!(
+        tx!(store, |tx| tx
+            .claim_deliveries(T0 + 1, T0 + 61, 100, 4)
+            .await)
+        .unwrap()
+        .is_empty()
+    );
+    // One attempt of the backlog ends: one more of it is claimed.
+    let ended = all.iter().find(|c| c.webhook.id == backlog).unwrap();
+    let finished = FinishedAttempt {
+        delivery_id: ended.delivery_id,
+        attempt: attempt(backlog, &ended.event_id, T0 + 1, Some(200)),
+        verdict: AttemptVerdict::Delivered,
+    };
+    finish(&store, &finished).await;
+    let next = tx!(store, |tx| tx
+        .claim_deliveries(T0 + 2, T0 + 62, 100, 4)
+        .await)
+    .unwrap();
+    assert_eq!(next.len(), 1);
+    assert_eq!(next[0].webhook.id, backlog);
+    // When the leases run out, four again (no more).
+    let later = tx!(store, |tx| tx
+        .claim_deliveries(T0 + 62, T0 + 122, 100, 4)
+        .await)
+    .unwrap();
+    assert_eq!(count(&later, backlog), 4);
 }

@@ -5,9 +5,12 @@
 //! mid-attempt leaves the lease to run out ([`LEASE`]) and another instance to try again, so
 //! an event is delivered at least once; a healthy endpoint gets it once.
 //!
-//! Attempts run side by side ([`MAX_IN_FLIGHT`] at most) and each is recorded once it ends,
-//! with whatever else ended meanwhile: an endpoint that takes its whole timeout to fail holds
-//! up its own attempt, not the deliveries claimed with it or after it.
+//! Attempts run side by side ([`MAX_IN_FLIGHT`] at most an instance) and each is recorded
+//! once it ends, with whatever else ended meanwhile. Claims are fair: no endpoint has more
+//! than `WebhookConfig::endpoint_concurrency` attempts under way across instances, and users
+//! and their endpoints take turns for the room there is (`store::webhooks::DUE_DELIVERIES`),
+//! so an endpoint that hangs holds a few slots for its timeout and delays only its own
+//! events, and a burst to one slow receiver goes out as fast as it answers.
 
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
@@ -122,6 +125,8 @@ async fn deliver_forever(app: Weak<Inner>, wake: Arc<tokio::sync::Notify>) {
                 }
                 let Some(inner) = app.upgrade() else { return };
                 App { inner }.record_attempts(finished).await;
+                // Slots of those endpoints are free again: their backlogs may go on.
+                maybe_due = true;
             }
             // Woken by an event committed here: wait a moment for the events committed with it.
             () = wake.notified() => {
@@ -153,9 +158,14 @@ impl App {
             return Ok(Vec::new());
         }
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let per_endpoint =
+            i64::try_from(self.config().webhooks.endpoint_concurrency.max(1)).unwrap_or(i64::MAX);
         Ok(self
             .transact(move |tx| {
-                Box::pin(async move { tx.claim_deliveries(now, now + LEASE, limit).await })
+                Box::pin(async move {
+                    tx.claim_deliveries(now, now + LEASE, limit, per_endpoint)
+                        .await
+                })
             })
             .await?)
     }

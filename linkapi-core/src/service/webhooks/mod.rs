@@ -51,6 +51,10 @@ pub struct WebhookConfig {
     /// How often an idle worker looks for deliveries other instances recorded (its own
     /// instance's wake it at once).
     pub poll_interval: Duration,
+    /// Deliveries to one endpoint under way at once, across every instance: an endpoint
+    /// that hangs holds this many attempts and no more, and a slow one is not sent more
+    /// than it answers.
+    pub endpoint_concurrency: usize,
 }
 
 impl Default for WebhookConfig {
@@ -59,6 +63,7 @@ impl Default for WebhookConfig {
             allow_private: false,
             retention: Duration::from_secs(30 * 86_400),
             poll_interval: Duration::from_secs(1),
+            endpoint_concurrency: 16,
         }
     }
 }

@@ -21,16 +21,24 @@ use crate::store::{
 /// Leases the due deliveries and reads them with their events and endpoints, in one
 /// statement. Rows another instance is leasing at the same moment are skipped, not waited
 /// for; one it leased a moment ago no longer matches once its lease is read again.
+/// Leases the due deliveries [`DUE_DELIVERIES`] chooses (`$4` the lease's end). Run under
+/// [`CLAIM_LOCK`], so it sees every lease committed before it; the state and lease are checked
+/// again on each row as it is updated, in case a row moved on since the choice.
 static CLAIM: LazyLock<String> = LazyLock::new(|| {
     format!(
         "WITH d AS (
-             UPDATE webhook_deliveries SET lease_until = $3
-             WHERE id IN ({DUE_DELIVERIES} FOR UPDATE OF c SKIP LOCKED)
+             UPDATE webhook_deliveries SET lease_until = $4
+             WHERE id IN ({DUE_DELIVERIES}) AND state = 0 AND lease_until <= $1
              RETURNING id, attempts, event_id, event_type, body, created_at, webhook_id
          )
          SELECT {CLAIMED_COLUMNS} FROM d JOIN webhooks w ON w.id = d.webhook_id"
     )
 });
+
+/// An arbitrary constant naming the advisory lock that serializes claims of every instance:
+/// an endpoint's bound counts the leases other instances hold, so two claims must not both
+/// count before either leases. A claim is one statement, so they queue only briefly.
+const CLAIM_LOCK: i64 = 0x6c6b_7768_636c_6169;
 
 #[async_trait]
 impl WebhookStore for PgStore {
@@ -203,11 +211,13 @@ impl WebhookWrites for PgTx<'_> {
         now: Timestamp,
         lease_until: Timestamp,
         limit: i64,
+        per_endpoint: i64,
     ) -> StoreResult<Vec<ClaimedDelivery>> {
+        execute(&self.tx, "SELECT pg_advisory_xact_lock($1)", &[&CLAIM_LOCK]).await?;
         all(
             &self.tx,
             &CLAIM,
-            &[&now, &limit, &lease_until],
+            &[&now, &per_endpoint, &limit, &lease_until],
             claimed_from_row,
         )
         .await

@@ -171,9 +171,12 @@ impl WebhookWrites for SqliteTx<'_> {
         now: Timestamp,
         lease_until: Timestamp,
         limit: i64,
+        per_endpoint: i64,
     ) -> StoreResult<Vec<ClaimedDelivery>> {
         // The one writer makes reading the due rows and leasing them one step.
-        let due = all(self.conn, DUE_DELIVERIES, [now, limit], |r| r.int(0))?;
+        let due = all(self.conn, DUE_DELIVERIES, [now, per_endpoint, limit], |r| {
+            r.int(0)
+        })?;
         let mut lease = self
             .conn
             .prepare_cached("UPDATE webhook_deliveries SET lease_until = ?2 WHERE id = ?1")?;
