@@ -11,7 +11,10 @@
 #      (goal: at least 0.8);
 #   3. after each round of 2, the time until the receiver has every event of it: deliveries
 #      per second, end to end;
-#   4. wrk posting straight to the same receiver (64 connections): what it takes, the ceiling.
+#   4. one more round of 2 with a second endpoint beside the first that takes connections and
+#      never answers (each of its attempts runs to the 10 s timeout): deliveries per second to
+#      the healthy one, against step 3's (fair delivery: the hanging one holds 16 attempts);
+#   5. wrk posting straight to the same receiver (64 connections): what it takes, the ceiling.
 #
 # Usage: bench/webhooks.sh [seconds per run, default 10]
 # Needs wrk and curl (wrk from Debian's packages when missing). Talks only to 127.0.0.1.
@@ -113,15 +116,49 @@ for round in 1 2 3; do
   spans+=("$(python3 -c "print($finished - $started)")")
 done
 
+# An endpoint that takes connections and never answers, beside the healthy one.
+hang_port=$(free_port)
+python3 - "$hang_port" <<'PY' &
+import socket, sys
+server = socket.socket()
+server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+server.bind(("127.0.0.1", int(sys.argv[1])))
+server.listen(4096)
+held = []
+while True:
+    connection, _ = server.accept()
+    held.append(connection)
+PY
+pids+=($!)
+sleep 0.3
+./target/release/linkapi webhook add "http://127.0.0.1:$hang_port/" --events chain.created \
+  --json=id >/dev/null
+echo "a round with an endpoint that never answers beside the healthy one ..."
+before=$(wc -l <"$scratch/received.jsonl")
+started=$(date +%s.%N)
+hanging_rate=$(run hanging)
+expected=$((before + $(awk '/^created/{print $2}' "$scratch/wrk.hanging")))
+for _ in $(seq 600); do
+  [ "$(wc -l <"$scratch/received.jsonl")" -ge "$expected" ] && break
+  sleep 0.1
+done
+finished=$(date +%s.%N)
+got=$(wc -l <"$scratch/received.jsonl")
+[ "$got" -ge "$expected" ] || { echo "only $got of $expected events arrived beside the hanging endpoint" >&2; exit 1; }
+hanging_delivered=$((got - before))
+hanging_span=$(python3 -c "print($finished - $started)")
+
 echo "wrk posting straight to the receiver for ${secs}s ..."
 wrk -t1 -c64 -d"${secs}s" -s "$scratch/post.lua" "http://127.0.0.1:$receiver_port/" \
   >"$scratch/wrk.receiver"
 ceiling=$(awk '/Requests\/sec/{printf "%.0f\n", $2}' "$scratch/wrk.receiver")
 
-python3 - "$ceiling" "$secs" "${withouts[*]}" "${withs[*]}" "${delivered[*]}" "${spans[*]}" <<'PY'
+python3 - "$ceiling" "$secs" "${withouts[*]}" "${withs[*]}" "${delivered[*]}" "${spans[*]}" \
+  "$hanging_rate" "$hanging_delivered" "$hanging_span" <<'PY'
 import statistics, sys
 ceiling, secs = float(sys.argv[1]), float(sys.argv[2])
 withouts, withs, delivered, spans = ([float(x) for x in a.split()] for a in sys.argv[3:7])
+hanging_rate, hanging_delivered, hanging_span = (float(x) for x in sys.argv[7:10])
 without, with_ = statistics.median(withouts), statistics.median(withs)
 rates = [d / s for d, s in zip(delivered, spans)]
 print(f"creates/s, endpoint disabled:   {', '.join(f'{x:,.0f}' for x in withouts)} (median {without:,.0f})")
@@ -131,5 +168,9 @@ print(f"ratio of the medians: {with_ / without:.2f} (goal >= 0.8); round by roun
 print(f"events delivered per round: {', '.join(f'{d:,.0f}' for d in delivered)}, each round's "
       f"all in {', '.join(f'{s:.1f}' for s in spans)} s from its start ({secs:.0f} s of creating): "
       f"{statistics.median(rates):,.0f} deliveries/s end to end (median)")
+beside = hanging_delivered / hanging_span
+print(f"with an endpoint that never answers beside it: {hanging_rate:,.0f} creates/s, "
+      f"{hanging_delivered:,.0f} events to the healthy endpoint in {hanging_span:.1f} s: "
+      f"{beside:,.0f} deliveries/s ({beside / statistics.median(rates):.2f} of the rate without it)")
 print(f"the receiver alone, wrk with 64 connections: {ceiling:,.0f} requests/s")
 PY
