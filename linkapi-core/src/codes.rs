@@ -103,7 +103,7 @@ pub fn is_reserved(segment: &str) -> bool {
 }
 
 /// Whether `/{segment}` belongs to the API rather than to a short link: a reserved word, unless
-/// a chain created before its reservation may still answer there ([`STILL_ROUTED`]).
+/// a chain created before its reservation may still answer there (`v1`).
 pub fn shadows_code(segment: &str) -> bool {
     is_reserved(segment) && !STILL_ROUTED.iter().any(|r| r.eq_ignore_ascii_case(segment))
 }

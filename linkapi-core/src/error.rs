@@ -113,6 +113,20 @@ pub enum Error {
         /// Seconds a client should wait.
         retry_after: u64,
     },
+    /// The key has as much request work in progress as a key may hold at once
+    /// (`ServerConfig::key_body_budget_bytes`); nothing of the request was read or done.
+    #[error("this API key has as much work in progress as it may; retry in {retry_after} s")]
+    KeyBusy {
+        /// Seconds a client should wait.
+        retry_after: u64,
+    },
+    /// The instance holds as much request work as it may (`ServerConfig::body_budget_bytes`);
+    /// nothing of the request was read or done.
+    #[error("the server is at its limit of work in progress; retry in {retry_after} s")]
+    Overloaded {
+        /// Seconds a client should wait.
+        retry_after: u64,
+    },
     /// Something failed inside the server; the cause is logged, never sent.
     #[error("internal error")]
     Internal(#[source] Box<dyn std::error::Error + Send + Sync>),
@@ -151,10 +165,10 @@ impl Error {
             Error::UnsupportedFileType { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Error::RequestTimeout { .. } => StatusCode::REQUEST_TIMEOUT,
             Error::UnsupportedMediaType { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            Error::RateLimited { .. } | Error::QuotaExceeded { .. } => {
+            Error::RateLimited { .. } | Error::QuotaExceeded { .. } | Error::KeyBusy { .. } => {
                 StatusCode::TOO_MANY_REQUESTS
             }
-            Error::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            Error::Unavailable { .. } | Error::Overloaded { .. } => StatusCode::SERVICE_UNAVAILABLE,
             Error::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -179,6 +193,8 @@ impl Error {
             Error::RateLimited { .. } => "rate_limited",
             Error::QuotaExceeded { .. } => "quota_exceeded",
             Error::Unavailable { .. } => "unavailable",
+            Error::KeyBusy { .. } => "key_busy",
+            Error::Overloaded { .. } => "overloaded",
             Error::Internal(_) => "internal_error",
         }
     }
@@ -188,7 +204,9 @@ impl Error {
         match self {
             Error::RateLimited { retry_after }
             | Error::QuotaExceeded { retry_after, .. }
-            | Error::Unavailable { retry_after } => Some(*retry_after),
+            | Error::Unavailable { retry_after }
+            | Error::KeyBusy { retry_after }
+            | Error::Overloaded { retry_after } => Some(*retry_after),
             Error::IdempotencyKeyInUse => Some(1),
             _ => None,
         }

@@ -63,7 +63,7 @@ fn layout(text: &str) -> Result<QrCode, QrError> {
 /// largest whole number of pixels that fits (sharp edges for scanners: a module of 1.73 pixels
 /// blurs or, with crisp edges, snaps to uneven widths no decoder reads) and centre the code in
 /// a quiet zone widened to make up the rest; only a code whose modules would be smaller than
-/// [`MIN_MODULE_PIXELS`] comes out larger than `size`, at that many pixels per module (a
+/// two pixels comes out larger than `size`, at two pixels per module (a
 /// 33-module link asked at 64 pixels is 66).
 ///
 /// # Errors

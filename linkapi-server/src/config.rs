@@ -100,6 +100,11 @@ pub struct FileConfig {
     pub max_connections: Option<usize>,
     /// Largest JSON request body, in bytes.
     pub max_body_bytes: Option<usize>,
+    /// Memory request bodies and their work may hold at once in the instance, in bytes
+    /// [default: 256 MiB]; past it a request waits a moment, then answers 503.
+    pub body_budget_bytes: Option<u64>,
+    /// The same for one key [default: 128 MiB]; past it, 429.
+    pub key_body_budget_bytes: Option<u64>,
     /// Seconds a client has to send request headers.
     pub header_read_timeout_secs: Option<u64>,
     /// Seconds a connection may stay open with no request in flight.
@@ -316,6 +321,11 @@ mod tests {
         assert_eq!(file.key_cache_capacity, Some(app.key_cache_capacity));
         assert_eq!(file.max_connections, Some(server.max_connections));
         assert_eq!(file.max_body_bytes, Some(server.max_body_bytes));
+        assert_eq!(file.body_budget_bytes, Some(server.body_budget_bytes));
+        assert_eq!(
+            file.key_body_budget_bytes,
+            Some(server.key_body_budget_bytes)
+        );
         let secs = |d: Duration| Some(d.as_secs());
         assert_eq!(
             file.header_read_timeout_secs,

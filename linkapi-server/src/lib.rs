@@ -334,6 +334,12 @@ impl Server {
             max_body_bytes: file
                 .max_body_bytes
                 .unwrap_or(server_defaults.max_body_bytes),
+            body_budget_bytes: file
+                .body_budget_bytes
+                .unwrap_or(server_defaults.body_budget_bytes),
+            key_body_budget_bytes: file
+                .key_body_budget_bytes
+                .unwrap_or(server_defaults.key_body_budget_bytes),
             body_read_timeout: file
                 .body_read_timeout_secs
                 .map_or(server_defaults.body_read_timeout, Duration::from_secs),

@@ -12,6 +12,7 @@ mod generated;
 #[path = "../../../linkapi-core/tests/images.rs"]
 mod images;
 mod keyring;
+mod memory;
 mod page_chains;
 #[path = "../../../linkapi-core/tests/pg_cluster.rs"]
 mod pg_cluster;

@@ -12,6 +12,7 @@
 //! says, then handed to the route's handler; every failure becomes a response in the route's
 //! error envelope (`response::error`).
 
+mod budget;
 mod handlers;
 mod openapi;
 pub(crate) mod request;
@@ -72,6 +73,11 @@ pub struct ServerConfig {
     pub grace_period: Duration,
     /// Who may read `GET /metrics`.
     pub metrics_access: MetricsAccess,
+    /// Memory the instance's request bodies, and the work they start, may hold at once
+    /// (`http::budget`): a request past it waits a moment, then is answered 503.
+    pub body_budget_bytes: u64,
+    /// The same for one key: a request past it waits a moment, then is answered 429.
+    pub key_body_budget_bytes: u64,
 }
 
 /// Who may read `GET /metrics`.
@@ -95,6 +101,11 @@ impl Default for ServerConfig {
             body_read_timeout: Duration::from_secs(30),
             grace_period: Duration::from_secs(10),
             metrics_access: MetricsAccess::default(),
+            // Two bulk creates of the largest size at once (about 100 MB of work each), and
+            // room for everything else: the process stays within a 512 MiB container.
+            body_budget_bytes: 256 << 20,
+            // One such bulk create.
+            key_body_budget_bytes: 128 << 20,
         }
     }
 }
@@ -106,6 +117,8 @@ struct Shared {
     config: ServerConfig,
     /// The OpenAPI document of `router`'s table.
     openapi: RenderedOnce,
+    /// What request bodies may hold at once.
+    budget: budget::Budget,
 }
 
 /// Serves `app` on `listener` until `shutdown` completes, then stops accepting, lets open
@@ -126,6 +139,7 @@ pub async fn serve(
         router: Router::new(config.metrics_access),
         config: config.clone(),
         openapi: openapi::rendered(config.metrics_access),
+        budget: budget::Budget::new(config.body_budget_bytes, config.key_body_budget_bytes),
     });
     let slots = Arc::new(Semaphore::new(config.max_connections.max(1)));
     let mut builder = auto::Builder::new(TokioExecutor::new());
@@ -842,6 +856,8 @@ async fn dispatch_keyed(
     // The body, until it is read; then what it held.
     let mut incoming = Some(body);
     let mut read = None;
+    // The share of the budget a body read before the key was known holds.
+    let mut pre_auth_hold = None;
     let secret = match request::credential(&parts, keyed.query_key) {
         Credential::Key(secret) => secret,
         // The compatibility surface's clients may send the key inside the JSON body alone:
@@ -851,6 +867,15 @@ async fn dispatch_keyed(
                 && reads_json
                 && let Some(body) = incoming.take() =>
         {
+            // Read before the key is known: charged to the instance's budget alone.
+            match shared
+                .budget
+                .admit(None, body_cost(config, route, &parts))
+                .await
+            {
+                Ok(held) => pre_auth_hold = Some(held),
+                Err(err) => return (None, Err(err)),
+            }
             let bytes = match json_body(config, route, &parts, body).await {
                 Ok(bytes) => bytes,
                 Err(err) => return (None, Err(err)),
@@ -881,6 +906,18 @@ async fn dispatch_keyed(
     if let Err(err) = app.authorize(&who, keyed.scope) {
         return (rate, Err(err));
     }
+    // A body's share of the budget, taken before it is read and held until the answer is
+    // made (dropped with this function's locals).
+    let _held = match (&pre_auth_hold, route.body) {
+        (None, BodyKind::Json | BodyKind::LargeJson) => {
+            let cost = body_cost(config, route, &parts);
+            match shared.budget.admit(Some(who.key_id), cost).await {
+                Ok(held) => Some(held),
+                Err(err) => return (rate, Err(err)),
+            }
+        }
+        _ => None,
+    };
     let mut stream = None;
     let body = match (read, incoming, route.body) {
         (Some(bytes), _, _) => bytes,
@@ -956,6 +993,30 @@ async fn dispatch_keyed(
     (rate, outcome)
 }
 
+/// A JSON operation's body limit: the route's size limit.
+fn body_limit(config: &ServerConfig, route: &route::Route) -> usize {
+    if route.body == BodyKind::LargeJson {
+        route::LARGE_BODY_BYTES.max(config.max_body_bytes)
+    } else {
+        config.max_body_bytes
+    }
+}
+
+/// What a JSON operation's body and the work it starts are charged of the budget.
+fn body_cost(config: &ServerConfig, route: &route::Route, parts: &http::request::Parts) -> u64 {
+    let declared = parts
+        .headers
+        .get(http::header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    let factor = if route.body == BodyKind::LargeJson {
+        budget::BULK_FACTOR
+    } else {
+        budget::JSON_FACTOR
+    };
+    budget::cost(declared, body_limit(config, route), factor)
+}
+
 /// A JSON operation's whole body, under the route's size limit and the read timeout.
 async fn json_body(
     config: &ServerConfig,
@@ -963,11 +1024,7 @@ async fn json_body(
     parts: &http::request::Parts,
     body: Incoming,
 ) -> Result<bytes::Bytes, Error> {
-    let limit = if route.body == BodyKind::LargeJson {
-        route::LARGE_BODY_BYTES.max(config.max_body_bytes)
-    } else {
-        config.max_body_bytes
-    };
+    let limit = body_limit(config, route);
     request::body_bytes(&parts.headers, body, limit, config.body_read_timeout).await
 }
 

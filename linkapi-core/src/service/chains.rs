@@ -54,7 +54,7 @@ const EXTRA_LENGTHS: usize = 3;
 pub struct ChainListing {
     /// 1-based page (default 1).
     pub page: Option<i64>,
-    /// Rows per page (default [`DEFAULT_PAGE_SIZE`], at most [`MAX_PAGE_SIZE`]).
+    /// Rows per page (default 20, at most [`MAX_PAGE_SIZE`]).
     pub page_size: Option<i64>,
     /// Rows to skip (default 0).
     pub start: Option<i64>,

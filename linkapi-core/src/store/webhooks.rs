@@ -409,7 +409,7 @@ pub trait WebhookWrites: Send {
     /// Claims up to `limit` deliveries due at `now` to enabled endpoints whose lease is not
     /// held, leasing them until `lease_until`: until then no claim (of any instance) returns
     /// them again. No endpoint has more than `per_endpoint` leased at once, across instances
-    /// (claims are serialized), and endpoints and users take turns ([`DUE_DELIVERIES`]).
+    /// (claims are serialized), and endpoints and users take turns for the room there is.
     async fn claim_deliveries(
         &mut self,
         now: Timestamp,

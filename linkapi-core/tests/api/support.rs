@@ -251,6 +251,7 @@ impl TestServer {
             max_connections: options.max_connections,
             grace_period: options.grace_period,
             metrics_access: options.metrics_access,
+            ..ServerConfig::default()
         };
         let (tx, rx) = oneshot::channel::<()>();
         let served = app.clone();

@@ -1,0 +1,273 @@
+//! What concurrent bulk work costs the real server's memory: the `linkapi serve` binary, its
+//! anonymous memory read from `/proc` (`RssAnon`) while clients send the largest bulk creates
+//! at once, from one key and from many. Within the default budgets a 512 MiB container holds
+//! the peak, memory goes back after the burst, every request is answered (created, or refused
+//! with `Retry-After` before any work), and every chain reported created is there once.
+
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::serve::{Data, address, start_logging};
+use crate::support::Home;
+
+const ADMIN: &str = "lk_memory_admin_key_000000000000001";
+const MIB: u64 = 1 << 20;
+
+/// The process's anonymous resident memory, in bytes.
+fn rss_anon(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status
+        .lines()
+        .find(|l| l.starts_with("RssAnon:"))
+        .expect("RssAnon in /proc/PID/status");
+    let kib: u64 = line
+        .split_whitespace()
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    kib * 1024
+}
+
+/// The largest bulk create: 10,000 chains of 1,400-character targets with a rule each
+/// (about 27 MiB).
+fn largest_bulk(tag: &str) -> bytes::Bytes {
+    let long = "a".repeat(1_350);
+    let rule = "r".repeat(1_250);
+    let chains: Vec<Value> = (0..10_000)
+        .map(|i| {
+            json!({
+                "target_url": format!("https://example.com/{tag}/{long}/{i:05}"),
+                "rules": [{"device": "ios", "target_url": format!("https://apps.example/{rule}")}],
+            })
+        })
+        .collect();
+    let body = serde_json::to_vec(&json!({ "chains": chains })).unwrap();
+    assert!(
+        body.len() > 25 * MIB as usize && body.len() < 32 * MIB as usize,
+        "{}",
+        body.len()
+    );
+    body.into()
+}
+
+fn client() -> reqwest::Client {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    reqwest::Client::builder()
+        .timeout(Duration::from_secs(300))
+        .build()
+        .unwrap()
+}
+
+/// A new user with a key that may create and list chains.
+async fn user_key(http: &reqwest::Client, base: &str, name: &str) -> String {
+    let user: Value = http
+        .post(format!("{base}/admin/users"))
+        .bearer_auth(ADMIN)
+        .json(&json!({"name": name}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let key: Value = http
+        .post(format!("{base}/admin/keys"))
+        .bearer_auth(ADMIN)
+        .json(&json!({"user_id": user["data"]["id"], "scopes": ["chains:read", "chains:write"]}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    key["data"]["api_key"].as_str().unwrap().to_owned()
+}
+
+/// Every code of `key`'s chains, page by page.
+async fn listed(http: &reqwest::Client, base: &str, key: &str) -> Vec<String> {
+    let mut codes = Vec::new();
+    for page in 1.. {
+        let answer: Value = http
+            .get(format!("{base}/chains?page={page}&page_size=100"))
+            .bearer_auth(key)
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let list = answer["data"]["list"].as_array().unwrap();
+        codes.extend(list.iter().map(|c| c["code"].as_str().unwrap().to_owned()));
+        if list.len() < 100 {
+            return codes;
+        }
+    }
+    codes
+}
+
+/// Sends `requests` (key, body) at once while sampling the server's memory; returns the peak
+/// and, per request's key, the codes it reports created.
+async fn burst(
+    http: &reqwest::Client,
+    base: &str,
+    pid: u32,
+    requests: Vec<(String, bytes::Bytes)>,
+) -> (u64, Vec<(String, Vec<String>)>) {
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let sampler = {
+        let done = done.clone();
+        tokio::spawn(async move {
+            let mut peak = 0;
+            while !done.load(std::sync::atomic::Ordering::SeqCst) {
+                peak = peak.max(rss_anon(pid));
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+            peak.max(rss_anon(pid))
+        })
+    };
+    let sent = requests.into_iter().map(|(key, body)| {
+        let http = http.clone();
+        let url = format!("{base}/chains/bulk");
+        async move {
+            let answer = http
+                .post(url)
+                .bearer_auth(&key)
+                .header("content-type", "application/json")
+                .body(body)
+                .send()
+                .await
+                .unwrap();
+            let status = answer.status().as_u16();
+            let retry_after = answer.headers().get("retry-after").cloned();
+            let text = answer.text().await.unwrap();
+            match status {
+                200 => {
+                    let created: Value = serde_json::from_str(&text).unwrap();
+                    let codes = created["data"]["results"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .filter_map(|r| r["chain"]["code"].as_str().map(str::to_owned))
+                        .collect();
+                    (key, codes)
+                }
+                429 | 503 => {
+                    assert!(
+                        retry_after.is_some(),
+                        "{status} without Retry-After: {text}"
+                    );
+                    (key, Vec::new())
+                }
+                other => panic!("a bulk create answered {other}: {text}"),
+            }
+        }
+    });
+    let answers = futures_util::future::join_all(sent).await;
+    done.store(true, std::sync::atomic::Ordering::SeqCst);
+    (sampler.await.unwrap(), answers)
+}
+
+/// Checks that every code reported created is listed for its key, none twice.
+async fn all_listed_once(http: &reqwest::Client, base: &str, answers: &[(String, Vec<String>)]) {
+    let keys: HashSet<&String> = answers.iter().map(|(key, _)| key).collect();
+    for key in keys {
+        let reported: Vec<&String> = answers
+            .iter()
+            .filter(|(k, _)| k == key)
+            .flat_map(|(_, codes)| codes)
+            .collect();
+        let listed = listed(http, base, key).await;
+        let unique: HashSet<&String> = listed.iter().collect();
+        assert_eq!(unique.len(), listed.len(), "a chain listed twice");
+        assert_eq!(
+            listed.len(),
+            reported.len(),
+            "listed against reported created"
+        );
+        for code in reported {
+            assert!(unique.contains(code), "{code} reported created, not listed");
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn concurrent_largest_bulk_creates_stay_within_a_small_container() {
+    let home = Home::new();
+    let data = Data::new();
+    let config = data.dir.path().join("memory.toml");
+    std::fs::write(&config, "daily_create_quota = 10000000\n").unwrap();
+    let (running, lines, _rest) = start_logging(
+        &home,
+        &data,
+        Some(ADMIN),
+        "warn",
+        &[
+            "--listen",
+            "127.0.0.1:0",
+            "--config",
+            config.to_str().unwrap(),
+        ],
+    );
+    let base = format!("http://{}", address(&lines));
+    let pid = running.0.id();
+    let http = client();
+
+    // Twelve of one ordinary key at once.
+    let key = user_key(&http, &base, "bulk").await;
+    let body = largest_bulk("one");
+    let requests = (0..12).map(|_| (key.clone(), body.clone())).collect();
+    let (peak, answers) = burst(&http, &base, pid, requests).await;
+    assert!(peak < 512 * MIB, "one key: {} MiB at the peak", peak / MIB);
+    assert!(
+        answers.iter().any(|(_, codes)| !codes.is_empty()),
+        "one was created"
+    );
+    drop(body);
+    let settled = Instant::now();
+    tokio::time::sleep(Duration::from_secs(10)).await;
+    let after = rss_anon(pid);
+    assert!(
+        after < 256 * MIB,
+        "one key: {} MiB ten seconds after",
+        after / MIB
+    );
+    all_listed_once(&http, &base, &answers).await;
+    eprintln!(
+        "one key: peak {} MiB, {} MiB {:?} after",
+        peak / MIB,
+        after / MIB,
+        settled.elapsed()
+    );
+
+    // Forty keys, one each, at once.
+    let mut requests = Vec::new();
+    let body = largest_bulk("many");
+    for i in 0..40 {
+        requests.push((
+            user_key(&http, &base, &format!("bulk-{i}")).await,
+            body.clone(),
+        ));
+    }
+    let (peak, answers) = burst(&http, &base, pid, requests).await;
+    assert!(
+        peak < 512 * MIB,
+        "forty keys: {} MiB at the peak",
+        peak / MIB
+    );
+    drop(body);
+    tokio::time::sleep(Duration::from_secs(10)).await;
+    let after = rss_anon(pid);
+    assert!(
+        after < 256 * MIB,
+        "forty keys: {} MiB ten seconds after",
+        after / MIB
+    );
+    all_listed_once(&http, &base, &answers).await;
+    eprintln!(
+        "forty keys: peak {} MiB, {} MiB after",
+        peak / MIB,
+        after / MIB
+    );
+}
