@@ -19,8 +19,8 @@
 //!   data (behind a provider), rate limits and quotas, webhook endpoints with the events
 //!   writes record and their delivery.
 //! - [`http`]: [`serve`], the accept loop, the route table (one row per operation, naming its
-//!   types), the router, the OpenAPI document built from the table, request decoding,
-//!   envelopes, handlers.
+//!   types), the router, the OpenAPI document built from the table, the keyed path (key,
+//!   scope, rate, the memory budget of bodies), request decoding, envelopes, handlers.
 //! - [`blob`]: where uploaded bytes live: a local directory or (feature `s3`) an
 //!   S3-compatible bucket, both through `object_store`.
 //! - [`image`]: deciding an upload's type by its bytes, and refusing truncated images.

@@ -22,6 +22,7 @@ pub mod freshness;
 mod groups;
 mod idempotency;
 mod links;
+mod listings;
 mod page_chains;
 mod plain_creates;
 mod qr;
@@ -43,7 +44,7 @@ use std::time::Duration;
 pub use admin::{UserEdit, UserOverview};
 pub use auth::{BootstrapKey, Principal, hash_key};
 pub use bulk::{BulkItem, ItemError, MAX_BULK_CHAINS};
-pub use chains::{ChainListing, ChainView, CreatedChain, NewShortChain, ShortChainPatch};
+pub use chains::{ChainView, CreatedChain, NewShortChain, ShortChainPatch};
 use channels::PageAnswer;
 pub use classify::{GeoDatabase, GeoDatabaseError};
 pub use conversions::{ConversionReport, ReportedConversion};
@@ -51,6 +52,7 @@ pub use idempotency::{
     IDEMPOTENCY_WINDOW, IdempotencyKey, KeptAnswer, Receipt, is_idempotency_key,
 };
 pub use links::{Location, VisitAnswer};
+pub use listings::ChainListing;
 pub use page_chains::{
     ChannelSpec, PageChainInput, PageChainView, PageChains, app_link, fixed_destination,
 };

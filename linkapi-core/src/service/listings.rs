@@ -1,0 +1,123 @@
+//! Listings of the caller's chains: by page, or by `start` and `count` as the original
+//! vendor's clients page, with the filters both surfaces offer.
+
+use super::chains::{ChainView, PageWindow, check_group_filter, check_search};
+use super::{App, Principal};
+use crate::error::{Error, Result};
+use crate::model::limits::{DEFAULT_ROW_COUNT, MAX_ROW_COUNT};
+use crate::model::{ChainKind, GroupId, Timestamp};
+use crate::store::{ChainQuery, Page};
+
+/// What a listing of the caller's short chains asks for. Rows come by page (`page`,
+/// `page_size`) or, as the vendor's clients ask, by `start` and `count`; not both.
+#[derive(Debug, Clone, Default)]
+pub struct ChainListing {
+    /// 1-based page (default 1).
+    pub page: Option<i64>,
+    /// Rows per page (default 20, at most [`MAX_PAGE_SIZE`]).
+    pub page_size: Option<i64>,
+    /// Rows to skip (default 0).
+    pub start: Option<i64>,
+    /// Rows from `start` (default [`DEFAULT_ROW_COUNT`], at most [`MAX_ROW_COUNT`]).
+    pub count: Option<i64>,
+    /// Only chains in this group (0: every group).
+    pub group_id: Option<GroupId>,
+    /// Only chains whose title or code contains this.
+    pub text: Option<String>,
+    /// Only chains created at or after this time.
+    pub created_from: Option<Timestamp>,
+    /// Only chains created at or before this time.
+    pub created_until: Option<Timestamp>,
+}
+
+impl ChainListing {
+    /// The rows asked for: (offset, limit, page, page size).
+    fn window(&self) -> Result<(i64, i64, i64, i64)> {
+        if self.start.is_none() && self.count.is_none() {
+            let window = PageWindow::new(self.page, self.page_size)?;
+            return Ok((window.offset(), window.size, window.page, window.size));
+        }
+        if self.page.is_some() || self.page_size.is_some() {
+            return Err(Error::unprocessable(
+                "invalid_page",
+                "page by page and page_size, or by start and count, not both",
+            ));
+        }
+        let start = self.start.unwrap_or(0);
+        let count = self.count.unwrap_or(DEFAULT_ROW_COUNT);
+        if start < 0 {
+            return Err(Error::bad_request(
+                "invalid_page",
+                "start must be 0 or more",
+            ));
+        }
+        if !(1..=MAX_ROW_COUNT).contains(&count) {
+            return Err(Error::bad_request(
+                "invalid_page_size",
+                format!("count must be 1 to {MAX_ROW_COUNT}"),
+            ));
+        }
+        Ok((start, count, start / count + 1, count))
+    }
+}
+
+impl App {
+    /// A page of the caller's short chains, newest first ([`App::list_chains_of_kind`]).
+    ///
+    /// # Errors
+    /// As [`App::list_chains_of_kind`].
+    pub async fn list_short_chains(
+        &self,
+        who: &Principal,
+        listing: ChainListing,
+    ) -> Result<(Page<ChainView>, i64, i64)> {
+        self.list_chains_of_kind(who, ChainKind::Short, listing)
+            .await
+    }
+
+    /// A page of the caller's chains of `kind`, newest first (the id breaking ties), with the
+    /// page number and size it is (for rows asked by `start` and `count`: the page of that
+    /// size `start` falls in).
+    ///
+    /// # Errors
+    /// 400 for a page below 1, a page size outside 1..=100, a negative `start`, a `count`
+    /// outside 1..=1000, or a negative group id or time; 422 for paging both ways at once.
+    pub async fn list_chains_of_kind(
+        &self,
+        who: &Principal,
+        kind: ChainKind,
+        listing: ChainListing,
+    ) -> Result<(Page<ChainView>, i64, i64)> {
+        let (offset, limit, page, page_size) = listing.window()?;
+        for time in [listing.created_from, listing.created_until]
+            .into_iter()
+            .flatten()
+        {
+            if time < 0 {
+                return Err(Error::bad_request(
+                    "invalid_time",
+                    "begin_date and end_date are Unix seconds, 0 or more",
+                ));
+            }
+        }
+        let query = ChainQuery {
+            kinds: vec![kind],
+            group_id: check_group_filter(listing.group_id)?,
+            text: check_search(listing.text)?,
+            created_from: listing.created_from,
+            created_until: listing.created_until,
+            offset,
+            limit,
+        };
+        let found = self.store().chains(who.user_id, &query).await?;
+        let items = self.view(found.items).await?;
+        Ok((
+            Page {
+                items,
+                total: found.total,
+            },
+            page,
+            page_size,
+        ))
+    }
+}
