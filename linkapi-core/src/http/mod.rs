@@ -101,10 +101,10 @@ impl Default for ServerConfig {
             body_read_timeout: Duration::from_secs(30),
             grace_period: Duration::from_secs(10),
             metrics_access: MetricsAccess::default(),
-            // Two bulk creates of the largest size at once (about 100 MB of work each), and
-            // room for everything else: the process stays within a 512 MiB container.
+            // One bulk create of the largest size at a time (up to 260 MB of work), or several
+            // smaller ones: the process stays within a 512 MiB container.
             body_budget_bytes: 256 << 20,
-            // One such bulk create.
+            // Half of it: no key takes the whole instance with smaller bulks.
             key_body_budget_bytes: 128 << 20,
         }
     }
