@@ -8,13 +8,13 @@ use crate::model::limits::{DEFAULT_ROW_COUNT, MAX_ROW_COUNT};
 use crate::model::{ChainKind, GroupId, Timestamp};
 use crate::store::{ChainQuery, Page};
 
-/// What a listing of the caller's short chains asks for. Rows come by page (`page`,
+/// What a listing of the caller's chains asks for. Rows come by page (`page`,
 /// `page_size`) or, as the vendor's clients ask, by `start` and `count`; not both.
 #[derive(Debug, Clone, Default)]
 pub struct ChainListing {
     /// 1-based page (default 1).
     pub page: Option<i64>,
-    /// Rows per page (default 20, at most [`MAX_PAGE_SIZE`]).
+    /// Rows per page (default 20, at most [`crate::model::limits::MAX_PAGE_SIZE`]).
     pub page_size: Option<i64>,
     /// Rows to skip (default 0).
     pub start: Option<i64>,
