@@ -34,6 +34,10 @@ pub(crate) const WAIT: Duration = Duration::from_secs(1);
 const RETRY_AFTER: u64 = 2;
 /// Keys remembered before idle ones are forgotten.
 const KEYS_KEPT: usize = 1024;
+/// The budget of bodies read before their key is known (the compatibility surface's key in
+/// the body): a budget of its own, so that clients with no key, sending slowly, can fill it
+/// and no more; keyed requests never wait for it.
+const UNKNOWN_KEY_BYTES: u64 = 32 << 20;
 
 /// The budgets of one server.
 pub(crate) struct Budget {
@@ -45,6 +49,8 @@ pub(crate) struct Budget {
     key_kib: u32,
     /// The budgets of keys that have used theirs lately.
     keys: Mutex<HashMap<KeyId, Arc<Semaphore>>>,
+    /// KiB of the budget of bodies whose key is not known yet ([`UNKNOWN_KEY_BYTES`]).
+    unknown: Arc<Semaphore>,
 }
 
 /// A request's share, given back when dropped.
@@ -93,12 +99,13 @@ impl Budget {
             instance_kib,
             key_kib: kib(key_bytes).max(1),
             keys: Mutex::default(),
+            unknown: Arc::new(Semaphore::new(kib(UNKNOWN_KEY_BYTES) as usize)),
         }
     }
 
-    /// Takes `bytes` of `key`'s budget (none for a request not yet known by its key) and of
-    /// the instance's, waiting at most [`WAIT`]. A charge larger than a whole budget takes the
-    /// whole budget: such a request runs alone.
+    /// Takes `bytes` of `key`'s budget and of the instance's (for a request not yet known by
+    /// its key, of the budget of such requests alone), waiting at most [`WAIT`]. A charge
+    /// larger than a whole budget takes the whole budget: such a request runs alone.
     ///
     /// # Errors
     /// 429 `key_busy` when the key's budget stays taken, 503 `overloaded` when the
@@ -118,7 +125,23 @@ impl Budget {
                     }
                 }
             }
-            None => None,
+            None => {
+                let take = wanted.min(kib(UNKNOWN_KEY_BYTES));
+                let unknown = self.unknown.clone();
+                let Ok(Ok(permit)) =
+                    tokio::time::timeout(WAIT, unknown.acquire_many_owned(take)).await
+                else {
+                    return Err(Error::Overloaded {
+                        retry_after: RETRY_AFTER,
+                    });
+                };
+                return Ok(Held {
+                    _key: None,
+                    instance: Some(permit),
+                    trim: None,
+                    whole: self.instance_kib,
+                });
+            }
         };
         let take = wanted.min(self.instance_kib);
         let instance = self.instance.clone();
@@ -166,8 +189,11 @@ mod tests {
         let second = budget.admit(Some(b), 1 << 20).await.expect("fits");
         let full = budget.admit(Some(b), 1 << 20).await;
         assert!(matches!(full, Err(Error::Overloaded { .. })), "{full:?}");
-        // A request not yet known by its key takes the instance's budget only.
-        assert!(budget.admit(None, 1).await.is_err());
+        // A request not yet known by its key has a budget of its own: the instance is full,
+        // and it is admitted; it cannot take more than its own.
+        let unknown = budget.admit(None, 1 << 20).await.expect("its own budget");
+        assert!(budget.admit(None, UNKNOWN_KEY_BYTES).await.is_err());
+        drop(unknown);
         drop(first);
         budget.admit(Some(a), 2 << 20).await.expect("given back");
         drop(second);

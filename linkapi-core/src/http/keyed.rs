@@ -54,7 +54,7 @@ pub(super) async fn dispatch_keyed(
                 && reads_json
                 && let Some(body) = incoming.take() =>
         {
-            // Read before the key is known: charged to the instance's budget alone.
+            // Read before the key is known: charged to the budget of such bodies alone.
             match shared
                 .budget
                 .admit(None, body_cost(config, route, &parts))
