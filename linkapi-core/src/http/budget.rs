@@ -8,7 +8,8 @@
 //! transaction's copies and the answer came to about four times the body on SQLite (a 27 MiB
 //! request of 10,000 chains held about 100 MB) and nearly ten on PostgreSQL (about 260 MB:
 //! the statements' parameters and the body the transaction keeps to run again), so a request
-//! is charged its size times the factor of what it reads ([`cost`]).
+//! is charged its size times the factor of what it reads ([`cost`]); an upload, which streams,
+//! what it buffers ([`UPLOAD_BYTES`]).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -25,6 +26,9 @@ use crate::model::KeyId;
 pub(crate) const BULK_FACTOR: u64 = 10;
 /// The same for ordinary JSON bodies: the body and what it decodes into.
 pub(crate) const JSON_FACTOR: u64 = 2;
+/// What an upload request holds while it streams: the staging writer's part (5 MiB,
+/// `service::uploads`) and the part being sent, whatever the size of the files.
+pub(crate) const UPLOAD_BYTES: u64 = 10 << 20;
 /// Charges at least this large give memory back to the system when the instance's budget is
 /// whole again ([`crate::heap::release_free_memory`]).
 const TRIM_AFTER: u32 = 8 << 10;

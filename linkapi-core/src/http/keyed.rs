@@ -95,15 +95,20 @@ pub(super) async fn dispatch_keyed(
     }
     // A body's share of the budget, taken before it is read and held until the answer is
     // made (dropped with this function's locals).
-    let _held = match (&pre_auth_hold, route.body) {
-        (None, BodyKind::Json | BodyKind::LargeJson) => {
-            let cost = body_cost(config, route, &parts);
-            match shared.budget.admit(Some(who.key_id), cost).await {
-                Ok(held) => Some(held),
-                Err(err) => return (rate, Err(err)),
-            }
-        }
+    let cost = match (&pre_auth_hold, route.body) {
+        (None, BodyKind::Json | BodyKind::LargeJson) => Some(body_cost(config, route, &parts)),
+        // A stream (uploads) holds its buffers, not its size.
+        (None, BodyKind::Multipart) => Some(
+            declared_length(&parts).map_or(budget::UPLOAD_BYTES, |n| n.min(budget::UPLOAD_BYTES)),
+        ),
         _ => None,
+    };
+    let _held = match cost {
+        Some(cost) => match shared.budget.admit(Some(who.key_id), cost).await {
+            Ok(held) => Some(held),
+            Err(err) => return (rate, Err(err)),
+        },
+        None => None,
     };
     let mut stream = None;
     let body = match (read, incoming, route.body) {
@@ -189,13 +194,18 @@ fn body_limit(config: &ServerConfig, route: &route::Route) -> usize {
     }
 }
 
-/// What a JSON operation's body and the work it starts are charged of the budget.
-fn body_cost(config: &ServerConfig, route: &route::Route, parts: &http::request::Parts) -> u64 {
-    let declared = parts
+/// The body's length as its `Content-Length` declares it.
+fn declared_length(parts: &http::request::Parts) -> Option<u64> {
+    parts
         .headers
         .get(http::header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
+        .and_then(|v| v.parse::<u64>().ok())
+}
+
+/// What a JSON operation's body and the work it starts are charged of the budget.
+fn body_cost(config: &ServerConfig, route: &route::Route, parts: &http::request::Parts) -> u64 {
+    let declared = declared_length(parts);
     let factor = if route.body == BodyKind::LargeJson {
         budget::BULK_FACTOR
     } else {
