@@ -268,16 +268,18 @@ impl StoredRow for Shifted<'_> {
 /// taken in turns, each user's first (their endpoints' earliest due, one per endpoint in
 /// turn), then each user's second, and so on, so neither an endpoint with a backlog nor a
 /// user with many endpoints takes the room of others. Within an endpoint, earliest due first
-/// (a retry that is due is as due as a first attempt).
-pub(crate) const DUE_DELIVERIES: &str = "WITH due AS (
+/// (a retry that is due is as due as a first attempt). Endpoints at their bound are left out
+/// before the rest are ranked: a hanging endpoint's backlog is passed over, not ranked.
+pub(crate) const DUE_DELIVERIES: &str = "WITH busy AS (
+         SELECT webhook_id, count(*) AS leased FROM webhook_deliveries
+         WHERE state = 0 AND lease_until > $1 GROUP BY webhook_id
+     ),
+     due AS (
          SELECT c.id, c.webhook_id, w.user_id, c.next_at,
                 row_number() OVER (PARTITION BY c.webhook_id ORDER BY c.next_at, c.id) AS nth
          FROM webhook_deliveries c JOIN webhooks w ON w.id = c.webhook_id
          WHERE c.state = 0 AND c.next_at <= $1 AND c.lease_until <= $1 AND w.enabled
-     ),
-     busy AS (
-         SELECT webhook_id, count(*) AS leased FROM webhook_deliveries
-         WHERE state = 0 AND lease_until > $1 GROUP BY webhook_id
+           AND c.webhook_id NOT IN (SELECT webhook_id FROM busy WHERE leased >= $2)
      ),
      open AS (
          SELECT due.id, due.next_at,
