@@ -261,34 +261,51 @@ impl StoredRow for Shifted<'_> {
     }
 }
 
-/// The deliveries due at `$1` to enabled endpoints whose lease is free, oldest due first, at
-/// most `$2`.
 /// The ids of at most `$3` deliveries due at `$1` to enabled endpoints, fairly: no endpoint
 /// past `$2` deliveries leased at once (those already leased, by any instance, counted), and
 /// taken in turns, each user's first (their endpoints' earliest due, one per endpoint in
 /// turn), then each user's second, and so on, so neither an endpoint with a backlog nor a
 /// user with many endpoints takes the room of others. Within an endpoint, earliest due first
-/// (a retry that is due is as due as a first attempt). Endpoints at their bound are left out
-/// before the rest are ranked: a hanging endpoint's backlog is passed over, not ranked.
-pub(crate) const DUE_DELIVERIES: &str = "WITH busy AS (
-         SELECT webhook_id, count(*) AS leased FROM webhook_deliveries
-         WHERE state = 0 AND lease_until > $1 GROUP BY webhook_id
-     ),
-     due AS (
-         SELECT c.id, c.webhook_id, w.user_id, c.next_at,
-                row_number() OVER (PARTITION BY c.webhook_id ORDER BY c.next_at, c.id) AS nth
-         FROM webhook_deliveries c JOIN webhooks w ON w.id = c.webhook_id
-         WHERE c.state = 0 AND c.next_at <= $1 AND c.lease_until <= $1 AND w.enabled
-           AND c.webhook_id NOT IN (SELECT webhook_id FROM busy WHERE leased >= $2)
-     ),
-     open AS (
-         SELECT due.id, due.next_at,
-                row_number() OVER (PARTITION BY due.user_id
-                                   ORDER BY due.nth, due.next_at, due.id) AS turn
-         FROM due LEFT JOIN busy ON busy.webhook_id = due.webhook_id
-         WHERE due.nth + coalesce(busy.leased, 0) <= $2
-     )
-     SELECT id FROM open ORDER BY turn, next_at, id LIMIT $3";
+/// (a retry that is due is as due as a first attempt).
+///
+/// The work is bound by the endpoints, not their backlogs: each endpoint's leases are counted
+/// in an index of leased rows only, endpoints at their bound are left out, and of the others
+/// only the first `$2` due rows are read, in index order. `first_due` joins `hooks h` to
+/// those rows as `c` (id and next_at) and opens the WHERE clause: a lateral subquery on
+/// PostgreSQL, a rowid list on SQLite (which has no LATERAL). `hooks` is materialized so
+/// each endpoint's leases are counted once, not once per row that names it.
+pub(crate) fn due_deliveries(first_due: &str) -> String {
+    format!(
+        "WITH hooks AS MATERIALIZED (
+             SELECT w.id, w.user_id,
+                    (SELECT count(*) FROM webhook_deliveries l
+                     WHERE l.webhook_id = w.id AND l.state = 0 AND l.lease_until > 0
+                       AND l.lease_until > $1) AS leased
+             FROM webhooks w
+             WHERE w.enabled AND EXISTS (
+                 SELECT 1 FROM webhook_deliveries e
+                 WHERE e.webhook_id = w.id AND e.state = 0 AND e.next_at <= $1
+                   AND e.lease_until <= $1)
+         ),
+         due AS (
+             SELECT c.id, h.user_id, h.leased, c.next_at,
+                    row_number() OVER (PARTITION BY h.id ORDER BY c.next_at, c.id) AS nth
+             FROM hooks h {first_due} h.leased < $2
+         ),
+         open AS (
+             SELECT id, next_at,
+                    row_number() OVER (PARTITION BY user_id ORDER BY nth, next_at, id) AS turn
+             FROM due WHERE nth + leased <= $2
+         )
+         SELECT id FROM open ORDER BY turn, next_at, id LIMIT $3"
+    )
+}
+
+/// An endpoint's (`h`) first `$2` deliveries due at `$1`, in the order they are claimed: the
+/// FROM and WHERE of [`due_deliveries`]'s `first_due` on either backend.
+pub(crate) const FIRST_DUE: &str = "FROM webhook_deliveries x
+     WHERE x.webhook_id = h.id AND x.state = 0 AND x.next_at <= $1 AND x.lease_until <= $1
+     ORDER BY x.next_at, x.id LIMIT $2";
 
 pub(crate) const ANY_DUE: &str = "SELECT count(*) FROM (SELECT 1 FROM webhook_deliveries
      WHERE state = 0 AND next_at <= $1 AND lease_until <= $1 LIMIT 1) AS due";

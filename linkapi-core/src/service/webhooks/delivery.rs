@@ -6,7 +6,8 @@
 //! an event is delivered at least once; a healthy endpoint gets it once.
 //!
 //! Attempts run side by side ([`MAX_IN_FLIGHT`] at most an instance) and each is recorded
-//! once it ends, with whatever else ended meanwhile. Claims are fair: no endpoint has more
+//! as it ends (with whatever else ended within [`SPACING`] of the worker's last write), in
+//! the transaction that claims deliveries for the slots they freed. Claims are fair: no endpoint has more
 //! than `WebhookConfig::endpoint_concurrency` attempts under way across instances, and users
 //! and their endpoints take turns for the room there is (`store::webhooks::DUE_DELIVERIES`),
 //! so an endpoint that hangs holds a few slots for its timeout and delays only its own
@@ -38,10 +39,12 @@ const LEASE: Timestamp = 60;
 const CLAIM_BATCH: usize = 64;
 /// Attempts under way at most; claims wait for room.
 const MAX_IN_FLIGHT: usize = 256;
-/// How long a woken worker waits for more events before it claims, and an ended attempt for
-/// others to end before it is recorded: under a stream of events, a transaction per event
-/// would cost more than the deliveries on SQLite's single writer.
+/// How long a woken worker waits for more events before it claims: under a stream of
+/// creates, a claim per event would cost more than the deliveries on SQLite's single writer.
 const GATHER: Duration = Duration::from_millis(20);
+/// The shortest time between two of the worker's transactions: attempts that end meanwhile
+/// are recorded together (an idle worker records one at once).
+const SPACING: Duration = Duration::from_millis(2);
 /// Most of an answer's body read (then the connection is dropped).
 const MAX_ANSWER_BYTES: usize = 4_096;
 /// What deliveries say they are.
@@ -75,7 +78,8 @@ fn verdict(succeeded: bool, attempts: i64, event_at: Timestamp, now: Timestamp) 
 /// Starts the worker (and the pruning of old history) for as long as `app` lives.
 pub(crate) fn start_delivery(app: &App) {
     let wake = app.inner.webhook_users.wake.clone();
-    tokio::spawn(deliver_forever(Arc::downgrade(&app.inner), wake));
+    let poll = app.config().webhooks.poll_interval;
+    tokio::spawn(deliver_forever(Arc::downgrade(&app.inner), wake, poll));
     tokio::spawn(super::super::periodically(
         Arc::downgrade(&app.inner),
         PRUNE_EVERY,
@@ -84,57 +88,70 @@ pub(crate) fn start_delivery(app: &App) {
     ));
 }
 
-/// Claims while there is room and something is due; records attempts as they end. Holds the
-/// app only while it claims or records, so the worker (and the attempts under way, which it
-/// drops) stops with the app.
-async fn deliver_forever(app: Weak<Inner>, wake: Arc<tokio::sync::Notify>) {
+/// Claims while there is room and something is due; records attempts as they end, and claims
+/// in the same transaction for the slots they freed. Holds the app only while it writes, so
+/// the worker (and the attempts under way, which it drops) stops with the app.
+async fn deliver_forever(app: Weak<Inner>, wake: Arc<tokio::sync::Notify>, poll: Duration) {
     let mut in_flight: JoinSet<FinishedAttempt> = JoinSet::new();
+    let mut finished: Vec<FinishedAttempt> = Vec::new();
     // Whether deliveries may be due that this worker has not claimed: at start, after a wake
     // or a poll, and while claims come back full.
     let mut maybe_due = true;
     let mut next_poll = tokio::time::Instant::now();
+    // When to claim the events whose commit woke the worker: a moment after the first wake,
+    // for the events committed with it; attempts that end meanwhile are recorded as usual.
+    let mut woken_claim: Option<tokio::time::Instant> = None;
+    let mut last_write = tokio::time::Instant::now() - SPACING;
     loop {
+        while let Some(ended) = in_flight.try_join_next() {
+            finished.extend(ended_attempt(ended));
+        }
         let room = MAX_IN_FLIGHT - in_flight.len();
-        if maybe_due && room > 0 {
+        if !finished.is_empty() || (maybe_due && room > 0) {
+            // Attempts end in bursts: what ends within SPACING of the last write waits for
+            // the next, so the worker writes at most once per SPACING.
+            let settle_at = last_write + SPACING;
+            if !finished.is_empty() && tokio::time::Instant::now() < settle_at {
+                tokio::time::sleep_until(settle_at).await;
+                continue;
+            }
             let Some(inner) = app.upgrade() else { return };
             let app = App { inner };
             let limit = room.min(CLAIM_BATCH);
-            let claimed = app.claim_due(limit).await.unwrap_or_else(|err| {
-                tracing::warn!(error = %err, "webhook deliveries could not be claimed");
-                Vec::new()
-            });
-            maybe_due = claimed.len() == limit;
-            next_poll = tokio::time::Instant::now() + app.config().webhooks.poll_interval;
+            // Slots that ended attempts held are free again: their backlogs may go on. A
+            // claim also takes what was committed before it, woken or not.
+            let claim = maybe_due || !finished.is_empty();
+            let claimed = app
+                .settle(std::mem::take(&mut finished), claim.then_some(limit))
+                .await;
+            last_write = tokio::time::Instant::now();
+            if claim {
+                woken_claim = None;
+            }
+            maybe_due = claim && claimed.len() == limit;
+            next_poll = last_write + poll;
             let attempter = Attempter::of(&app);
             for delivery in claimed {
                 in_flight.spawn(attempter.clone().attempt(delivery));
             }
             continue;
         }
+        let claim_at = woken_claim.map_or(next_poll, |at| at.min(next_poll));
         tokio::select! {
             Some(ended) = in_flight.join_next(), if !in_flight.is_empty() => {
-                let mut finished = Vec::new();
                 finished.extend(ended_attempt(ended));
-                let gathered = tokio::time::sleep(GATHER);
-                tokio::pin!(gathered);
-                while !in_flight.is_empty() {
-                    tokio::select! {
-                        Some(ended) = in_flight.join_next() => finished.extend(ended_attempt(ended)),
-                        () = &mut gathered => break,
-                    }
-                }
-                let Some(inner) = app.upgrade() else { return };
-                App { inner }.record_attempts(finished).await;
-                // Slots of those endpoints are free again: their backlogs may go on.
-                maybe_due = true;
             }
-            // Woken by an event committed here: wait a moment for the events committed with it.
             () = wake.notified() => {
-                tokio::time::sleep(GATHER).await;
-                maybe_due = true;
+                woken_claim.get_or_insert(tokio::time::Instant::now() + GATHER);
             }
-            // Events other instances committed, and retries come due.
-            () = tokio::time::sleep_until(next_poll) => maybe_due = true,
+            // The woken claim's moment, or the poll for events other instances committed
+            // and retries come due.
+            () = tokio::time::sleep_until(claim_at) => {
+                maybe_due = true;
+                // With no room to claim in, the next look is a poll from now.
+                next_poll = tokio::time::Instant::now() + poll;
+                woken_claim = None;
+            }
         }
     }
 }
@@ -150,46 +167,55 @@ fn ended_attempt(
 }
 
 impl App {
-    /// Claims up to `limit` due deliveries, leasing them to this instance.
-    async fn claim_due(&self, limit: usize) -> crate::error::Result<Vec<ClaimedDelivery>> {
+    /// Records ended attempts and what follows each, then claims up to `limit` due
+    /// deliveries (leasing them to this instance), in one transaction. The claimed ones, or
+    /// none if the store failed: unrecorded attempts' leases run out and their deliveries are
+    /// attempted again (at least once).
+    async fn settle(
+        &self,
+        finished: Vec<FinishedAttempt>,
+        limit: Option<usize>,
+    ) -> Vec<ClaimedDelivery> {
         let now = self.now();
-        // Most rounds find nothing: a read says so without a write transaction.
-        if !self.store().any_delivery_due(now).await? {
-            return Ok(Vec::new());
+        let recorded = finished.len();
+        let limit = limit.and_then(|limit| i64::try_from(limit).ok());
+        if finished.is_empty() && limit.is_none() {
+            return Vec::new();
         }
-        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        // Most rounds find nothing: a read says so without a write transaction.
+        if finished.is_empty() {
+            match self.store().any_delivery_due(now).await {
+                Ok(true) => {}
+                Ok(false) => return Vec::new(),
+                Err(err) => {
+                    tracing::warn!(error = %err, "webhook deliveries could not be claimed");
+                    return Vec::new();
+                }
+            }
+        }
         let per_endpoint =
             i64::try_from(self.config().webhooks.endpoint_concurrency.max(1)).unwrap_or(i64::MAX);
-        Ok(self
-            .transact(move |tx| {
-                Box::pin(async move {
-                    tx.claim_deliveries(now, now + LEASE, limit, per_endpoint)
-                        .await
-                })
-            })
-            .await?)
-    }
-
-    /// Records ended attempts and what follows each, in one transaction.
-    async fn record_attempts(&self, finished: Vec<FinishedAttempt>) {
-        if finished.is_empty() {
-            return;
-        }
-        let recorded = self
+        let settled = self
             .transact(move |tx| {
                 let finished = finished.clone();
                 Box::pin(async move {
                     for outcome in finished {
                         tx.finish_attempt(outcome).await?;
                     }
-                    Ok(())
+                    match limit {
+                        Some(limit) => {
+                            tx.claim_deliveries(now, now + LEASE, limit, per_endpoint)
+                                .await
+                        }
+                        None => Ok(Vec::new()),
+                    }
                 })
             })
             .await;
-        if let Err(err) = recorded {
-            // The leases run out and the deliveries are attempted again: at least once.
-            tracing::warn!(error = %err, "webhook attempts could not be recorded");
-        }
+        settled.unwrap_or_else(|err| {
+            tracing::warn!(error = %err, recorded, "webhook attempts could not be recorded or claimed");
+            Vec::new()
+        })
     }
 
     /// Forgets deliveries finished longer ago than the retention, with their attempts and

@@ -8,27 +8,27 @@ use super::{PgStore, PgTx, all, count, execute, one};
 use crate::model::{DeliveryAttempt, EventType, Timestamp, UserId, Webhook, WebhookId};
 use crate::store::webhooks::{
     ANY_DUE, ATTEMPTS_PAGE, CLAIMED_COLUMNS, CLOSE_DELIVERY, COUNT_ATTEMPTS, COUNT_WEBHOOKS,
-    DELETE_WEBHOOK, DROP_PENDING, DUE_DELIVERIES, FLAG_WEBHOOK, INSERT_ATTEMPT, INSERT_DELIVERY,
+    DELETE_WEBHOOK, DROP_PENDING, FIRST_DUE, FLAG_WEBHOOK, INSERT_ATTEMPT, INSERT_DELIVERY,
     INSERT_WEBHOOK, PRUNE, RESCHEDULE_DELIVERY, ROTATE_SECRET, SUBSCRIBERS, UNFLAG_WEBHOOK,
     UPDATE_WEBHOOK, USER_WEBHOOK, USER_WEBHOOKS, USERS_WITH_WEBHOOKS, attempt_from_row,
-    claimed_from_row, closed_state, webhook_from_row,
+    claimed_from_row, closed_state, due_deliveries, webhook_from_row,
 };
 use crate::store::{
     AttemptVerdict, ClaimedDelivery, FinishedAttempt, Misuse, NewEvent, NewWebhook, Page,
     StoreError, StoreResult, WebhookPatch, WebhookStore, WebhookWrites,
 };
 
-/// Leases the due deliveries and reads them with their events and endpoints, in one
-/// statement. Rows another instance is leasing at the same moment are skipped, not waited
-/// for; one it leased a moment ago no longer matches once its lease is read again.
-/// Leases the due deliveries [`DUE_DELIVERIES`] chooses (`$4` the lease's end). Run under
+/// Leases the due deliveries [`due_deliveries`] chooses (`$4` the lease's end). Run under
 /// [`CLAIM_LOCK`], so it sees every lease committed before it; the state and lease are checked
 /// again on each row as it is updated, in case a row moved on since the choice.
 static CLAIM: LazyLock<String> = LazyLock::new(|| {
+    let due = due_deliveries(&format!(
+        "CROSS JOIN LATERAL (SELECT x.id, x.next_at {FIRST_DUE}) c WHERE"
+    ));
     format!(
         "WITH d AS (
              UPDATE webhook_deliveries SET lease_until = $4
-             WHERE id IN ({DUE_DELIVERIES}) AND state = 0 AND lease_until <= $1
+             WHERE id IN ({due}) AND state = 0 AND lease_until <= $1
              RETURNING id, attempts, event_id, event_type, body, created_at, webhook_id
          )
          SELECT {CLAIMED_COLUMNS} FROM d JOIN webhooks w ON w.id = d.webhook_id"

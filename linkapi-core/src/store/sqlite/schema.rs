@@ -546,6 +546,16 @@ CREATE TABLE breakdown_values (
     UNIQUE (dimension, value)
 );
 "#,
+    // A claim reads each endpoint's first due deliveries in order and counts its leased ones
+    // from indexes, not by scanning its backlog (see `store::webhooks::due_deliveries`): an
+    // endpoint's pending rows by due time, and the rows under lease only (a lease ends at 0).
+    r#"
+DROP INDEX webhook_deliveries_pending;
+CREATE INDEX webhook_deliveries_pending ON webhook_deliveries(webhook_id, next_at, id)
+    WHERE state = 0;
+CREATE INDEX webhook_deliveries_leased ON webhook_deliveries(webhook_id, lease_until)
+    WHERE state = 0 AND lease_until > 0;
+"#,
 ];
 
 /// The migration that dropped the counters' foreign keys (see `tests`).

@@ -1,5 +1,7 @@
 //! Webhooks on SQLite.
 
+use std::sync::LazyLock;
+
 use async_trait::async_trait;
 use rusqlite::params;
 
@@ -7,15 +9,23 @@ use super::{SqliteStore, SqliteTx, all, count, one};
 use crate::model::{DeliveryAttempt, EventType, Timestamp, UserId, Webhook, WebhookId};
 use crate::store::webhooks::{
     ANY_DUE, ATTEMPTS_PAGE, CLAIMED_DELIVERY, CLOSE_DELIVERY, COUNT_ATTEMPTS, COUNT_WEBHOOKS,
-    DELETE_WEBHOOK, DROP_PENDING, DUE_DELIVERIES, FLAG_WEBHOOK, INSERT_ATTEMPT, INSERT_DELIVERY,
+    DELETE_WEBHOOK, DROP_PENDING, FIRST_DUE, FLAG_WEBHOOK, INSERT_ATTEMPT, INSERT_DELIVERY,
     INSERT_WEBHOOK, PRUNE, RESCHEDULE_DELIVERY, ROTATE_SECRET, SUBSCRIBERS, UNFLAG_WEBHOOK,
     UPDATE_WEBHOOK, USER_WEBHOOK, USER_WEBHOOKS, USERS_WITH_WEBHOOKS, attempt_from_row,
-    claimed_from_row, closed_state, webhook_from_row,
+    claimed_from_row, closed_state, due_deliveries, webhook_from_row,
 };
 use crate::store::{
     AttemptVerdict, ClaimedDelivery, FinishedAttempt, Misuse, NewEvent, NewWebhook, Page,
     StoreError, StoreResult, WebhookPatch, WebhookStore, WebhookWrites,
 };
+
+/// The ids of the due deliveries to lease next (see [`due_deliveries`]): each endpoint's
+/// first due rows found by rowid.
+static DUE: LazyLock<String> = LazyLock::new(|| {
+    due_deliveries(&format!(
+        ", webhook_deliveries c WHERE c.id IN (SELECT x.id {FIRST_DUE}) AND"
+    ))
+});
 
 #[async_trait]
 impl WebhookStore for SqliteStore {
@@ -174,9 +184,7 @@ impl WebhookWrites for SqliteTx<'_> {
         per_endpoint: i64,
     ) -> StoreResult<Vec<ClaimedDelivery>> {
         // The one writer makes reading the due rows and leasing them one step.
-        let due = all(self.conn, DUE_DELIVERIES, [now, per_endpoint, limit], |r| {
-            r.int(0)
-        })?;
+        let due = all(self.conn, &DUE, [now, per_endpoint, limit], |r| r.int(0))?;
         let mut lease = self
             .conn
             .prepare_cached("UPDATE webhook_deliveries SET lease_until = ?2 WHERE id = ?1")?;
