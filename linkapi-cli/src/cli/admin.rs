@@ -131,11 +131,12 @@ pub enum AdminKeyCommand {
     #[command(after_help = "\
 Scopes: chains:read chains:write groups:read groups:write domains:read templates:read
 templates:write uploads:write stats:read conversions:write workchat:read card:read card:write
-admin * (write does not imply read).
+webhooks:read webhooks:write admin * (write does not imply read). `user` stands for every
+<resource>:read and :write, everything but admin; `*` is everything, admin included.
 
 Examples:
   linkapi admin key create --user 2 --scope chains:read --scope chains:write --name bot
-  linkapi admin key create --user 2 --scope '*' --expires \"2027-12-31 00:00:00\" --json=api_key")]
+  linkapi admin key create --user 2 --scope user --expires \"2027-12-31 00:00:00\" --json=api_key")]
     Create {
         /// The user the key acts as
         #[arg(long, value_name = "ID")]

@@ -1,6 +1,7 @@
 //! `linkapi group ...`, `linkapi domain ...`, `linkapi template ...` and `linkapi admin ...`.
 
 use anyhow::{Context as _, Result};
+use linkapi_core::model::{Resource, Scope};
 use linkapi_core::wire::{admin, primary};
 
 use crate::cli::{
@@ -125,6 +126,28 @@ pub async fn user(ctx: Context, command: AdminUserCommand) -> Result<()> {
     }
 }
 
+/// The scopes a key is created with: `user` stands for every scope but `admin` and `*`, each
+/// resource's read and write, so least privilege short of naming each is one word.
+fn key_scopes(given: Vec<String>) -> Vec<String> {
+    let mut scopes = Vec::with_capacity(given.len());
+    for scope in given {
+        if scope == USER_SCOPES {
+            for resource in Resource::ALL {
+                scopes.push(Scope::Read(resource).to_string());
+                scopes.push(Scope::Write(resource).to_string());
+            }
+        } else {
+            scopes.push(scope);
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    scopes.retain(|s| seen.insert(s.clone()));
+    scopes
+}
+
+/// The word `--scope` takes for every user scope (see [`key_scopes`]).
+const USER_SCOPES: &str = "user";
+
 /// `linkapi admin key ...`
 pub async fn key(ctx: Context, command: AdminKeyCommand) -> Result<()> {
     let client = ctx.client()?;
@@ -140,6 +163,12 @@ pub async fn key(ctx: Context, command: AdminKeyCommand) -> Result<()> {
                 .as_deref()
                 .map(|t| parse_time("--expires", t))
                 .transpose()?;
+            let scopes = key_scopes(scopes);
+            if scopes.iter().any(|s| s == "*") {
+                ctx.out.warn(
+                    "scope * is everything, /admin included: this key can create keys and                      users. For a program that only manages links, --scope user gives every                      scope but admin",
+                );
+            }
             let created = client
                 .create_key(&admin::CreateKey {
                     user_id: user,

@@ -116,6 +116,59 @@ fn users_keys_and_domains() {
     );
 }
 
+/// `--scope user` is every scope but admin: the key manages the user's links and webhooks
+/// and is refused every `/admin` operation; `--scope '*'` says that it includes admin.
+#[test]
+fn scope_user_is_everything_but_admin_and_star_says_it_is_admin() {
+    let server = TestServer::start();
+    let home = Home::new();
+    let (user, key) = home.user_with_key(&server, "script", &["user"]);
+    let listed = home
+        .admin(
+            &server,
+            &["admin", "key", "list", "--user", &user, "--json"],
+        )
+        .json();
+    let scopes: Vec<&str> = listed[0]["scopes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect();
+    assert_eq!(scopes.len(), 20, "{scopes:?}");
+    for scope in ["chains:read", "chains:write", "webhooks:write", "card:read"] {
+        assert!(scopes.contains(&scope), "{scopes:?}");
+    }
+    assert!(
+        !scopes.contains(&"admin") && !scopes.contains(&"*"),
+        "{scopes:?}"
+    );
+    home.as_key(&server, &key, &["chain", "create", "https://e.com/a"])
+        .ok();
+    let refused = home.as_key(&server, &key, &["admin", "user", "list"]);
+    assert!(refused.fails(4).contains("admin"), "{}", refused.stderr);
+
+    let star = home.admin(
+        &server,
+        &[
+            "admin",
+            "key",
+            "create",
+            "--user",
+            &user,
+            "--scope",
+            "*",
+            "--json=id",
+        ],
+    );
+    star.ok();
+    assert!(
+        star.stderr.contains("/admin included") && star.stderr.contains("--scope user"),
+        "{}",
+        star.stderr
+    );
+}
+
 #[test]
 fn a_user_is_shown_edited_suspended_and_resumed() {
     let server = TestServer::start();
