@@ -22,7 +22,8 @@ const OTHER: u32 = ID_MASK;
 /// Distinct values interned per dimension in one pending set (a shard of the pipeline, or its
 /// backlog); later new values count as "other" until the set is written. Bounds what a flood
 /// of made-up referrers or languages takes: 7 dimensions, 17 sets, 4,096 values of at most
-/// 253 bytes.
+/// 253 bytes. A chain-day interns no more than it keeps ([`MAX_BREAKDOWN_VALUES`] a
+/// dimension), so it takes 41 chains flooded at once, not one, to fill a set.
 const MAX_INTERNED: usize = 4096;
 
 /// foldhash: the values are short strings, hashed on every visit.
@@ -62,6 +63,15 @@ impl Values {
 
     /// The key of `value` in the dimension at `index`, interning it.
     fn key(&mut self, index: usize, value: &str) -> u32 {
+        self.key_with(index, value, || true)
+    }
+
+    /// The key of `value` in the dimension at `index`; a value not yet interned is interned
+    /// only if `room()` says the counts it is for may take another value of the dimension,
+    /// else it is "other" (those counts would make it "other" anyway). So one chain flooded
+    /// with made-up values interns its cap of them, not the whole set's room, and other
+    /// chains' new values keep their names.
+    fn key_with(&mut self, index: usize, value: &str, room: impl FnOnce() -> bool) -> u32 {
         let table = &mut self.tables[index];
         let dimension = (index as u32) << ID_BITS;
         let value = cut(value);
@@ -74,7 +84,7 @@ impl Values {
         }
         let id = match table.ids.get(value) {
             Some(&id) => id,
-            None if table.names.len() >= MAX_INTERNED => return dimension | OTHER,
+            None if table.names.len() >= MAX_INTERNED || !room() => return dimension | OTHER,
             None => {
                 let value: Arc<str> = value.into();
                 let id = table.names.len() as u32;
@@ -136,7 +146,7 @@ impl Breakdown {
             let Some(value) = value else {
                 continue;
             };
-            let key = values.key(index, value);
+            let key = values.key_with(index, value, || self.has_room(index));
             let rest = &self.0[from..];
             let near = rest.len().min(NEAR);
             let at = from
@@ -165,12 +175,7 @@ impl Breakdown {
                 if key & ID_MASK == OTHER {
                     return self.0.insert(at, (key, n));
                 }
-                let first = self.0.partition_point(|(k, _)| *k < dimension);
-                let end = self.0.partition_point(|(k, _)| *k <= dimension | OTHER);
-                // "other" sorts last within its dimension and is no value.
-                let other = end > first && self.0[end - 1].0 == dimension | OTHER;
-                let held = end - first - usize::from(other);
-                if held < MAX_BREAKDOWN_VALUES as usize {
+                if self.held(dimension) < MAX_BREAKDOWN_VALUES as usize {
                     self.0.insert(at, (key, n));
                 } else {
                     self.add(dimension | OTHER, n);
@@ -179,12 +184,27 @@ impl Breakdown {
         }
     }
 
+    /// Values held of `dimension` (its top bits), "other" not counted.
+    fn held(&self, dimension: u32) -> usize {
+        let first = self.0.partition_point(|(k, _)| *k < dimension);
+        let end = self.0.partition_point(|(k, _)| *k <= dimension | OTHER);
+        // "other" sorts last within its dimension and is no value.
+        let other = end > first && self.0[end - 1].0 == dimension | OTHER;
+        end - first - usize::from(other)
+    }
+
+    /// Whether another value of the dimension at `index` would be kept rather than counted
+    /// as "other".
+    fn has_room(&self, index: usize) -> bool {
+        self.held((index as u32) << ID_BITS) < MAX_BREAKDOWN_VALUES as usize
+    }
+
     /// Adds `other`'s counts, whose keys are in `from`, interning their values in `into`.
     pub(super) fn merge(&mut self, other: Breakdown, from: &Values, into: &mut Values) {
         for (key, n) in other.0 {
             let index = (key >> ID_BITS) as usize;
             let key = match from.resolve(key).1 {
-                Some(name) => into.key(index, name),
+                Some(name) => into.key_with(index, name, || self.has_room(index)),
                 None => key,
             };
             self.add(key, n);
@@ -372,6 +392,43 @@ mod tests {
         let total: i64 = referrers.iter().map(|r| r.2).sum();
         assert_eq!(total, flood as i64 + 2);
         assert!(merged.contains(&(Dimension::Os, Some("iOS".into()), flood as i64 + 2)));
+    }
+
+    #[test]
+    fn a_chain_flooded_with_made_up_values_leaves_the_others_their_names() {
+        // One chain-day gets 10,000 made-up referrers: it keeps its cap of them, interns no
+        // more, and another chain's new referrer in the same set keeps its name.
+        let mut values = Values::default();
+        let mut flooded = Breakdown::default();
+        for i in 0..10_000 {
+            flooded.count(
+                &mut values,
+                &Traits {
+                    values: traits(&format!("made-up-{i}.example")),
+                },
+            );
+        }
+        assert!(values.tables[0].names.len() <= MAX_BREAKDOWN_VALUES as usize + 1);
+        let mut other = Breakdown::default();
+        other.count(
+            &mut values,
+            &Traits {
+                values: traits("news.example"),
+            },
+        );
+        assert!(
+            counted(&other, &values).contains(&(
+                Dimension::Referrers,
+                Some("news.example".into()),
+                1
+            ))
+        );
+        let flood: i64 = counted(&flooded, &values)
+            .iter()
+            .filter(|(d, ..)| *d == Dimension::Referrers)
+            .map(|c| c.2)
+            .sum();
+        assert_eq!(flood, 10_000);
     }
 
     #[test]
