@@ -62,6 +62,7 @@ impl Values {
     }
 
     /// The key of `value` in the dimension at `index`, interning it.
+    #[cfg(test)]
     fn key(&mut self, index: usize, value: &str) -> u32 {
         self.key_with(index, value, || true)
     }
@@ -416,13 +417,11 @@ mod tests {
                 values: traits("news.example"),
             },
         );
-        assert!(
-            counted(&other, &values).contains(&(
-                Dimension::Referrers,
-                Some("news.example".into()),
-                1
-            ))
-        );
+        assert!(counted(&other, &values).contains(&(
+            Dimension::Referrers,
+            Some("news.example".into()),
+            1
+        )));
         let flood: i64 = counted(&flooded, &values)
             .iter()
             .filter(|(d, ..)| *d == Dimension::Referrers)
