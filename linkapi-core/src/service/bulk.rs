@@ -45,11 +45,13 @@ impl From<Error> for ItemError {
     }
 }
 
-/// An item that passed the checks, waiting for its insert: its code (the custom one, or the
-/// random one it is trying) and the random codes it has left.
+/// An item that passed the checks, waiting for its insert: where its chain is among the
+/// accepted ones, its code (the custom one, or the random one it is trying) and the random
+/// codes it has left.
 struct Pending {
     index: usize,
-    new: NewChain,
+    at: usize,
+    code: String,
     custom: bool,
     codes: Box<dyn Iterator<Item = String> + Send>,
 }
@@ -142,6 +144,9 @@ impl App {
         let (user, default_quota) = (who.user_id, self.config().daily_create_quota);
         let code_length = self.config().code_length;
         let receipt = receipt.cloned();
+        // Shared by the runs of the transaction: each insert takes a copy of its chain, so at
+        // most the batch being inserted is held twice.
+        let accepted = std::sync::Arc::new(accepted);
         let results = self
             .transact_checked(move |tx| {
                 let accepted = accepted.clone();
@@ -157,15 +162,15 @@ impl App {
                     // In input order, as many at a time as the room left allows: a chain
                     // whose random code was taken goes again at the front with another.
                     let mut queue: VecDeque<Pending> = accepted
-                        .into_iter()
-                        .map(|(index, mut new, code)| {
-                            let custom = code.is_some();
+                        .iter()
+                        .enumerate()
+                        .map(|(at, (index, _, code))| {
                             let mut codes = random_codes(code_length);
-                            new.code = code.or_else(|| codes.next()).unwrap_or_default();
                             Pending {
-                                index,
-                                new,
-                                custom,
+                                index: *index,
+                                at,
+                                code: code.clone().or_else(|| codes.next()).unwrap_or_default(),
+                                custom: code.is_some(),
                                 codes: Box::new(codes),
                             }
                         })
@@ -177,9 +182,14 @@ impl App {
                         }
                         let take = usize::try_from(room).unwrap_or(usize::MAX).min(queue.len());
                         let batch: Vec<Pending> = queue.drain(..take).collect();
-                        let inserted = tx
-                            .insert_chains_if_free(batch.iter().map(|p| p.new.clone()).collect())
-                            .await?;
+                        let chains = batch
+                            .iter()
+                            .map(|p| NewChain {
+                                code: p.code.clone(),
+                                ..accepted[p.at].1.clone()
+                            })
+                            .collect();
+                        let inserted = tx.insert_chains_if_free(chains).await?;
                         let mut again = Vec::new();
                         for (mut pending, chain) in batch.into_iter().zip(inserted) {
                             match chain {
@@ -189,12 +199,11 @@ impl App {
                                         .push((pending.index, Decided::Created(Box::new(chain))));
                                 }
                                 None if pending.custom => {
-                                    let code = std::mem::take(&mut pending.new.code);
-                                    decided.push((pending.index, Decided::CodeTaken(code)));
+                                    decided.push((pending.index, Decided::CodeTaken(pending.code)));
                                 }
                                 None => match pending.codes.next() {
                                     Some(code) => {
-                                        pending.new.code = code;
+                                        pending.code = code;
                                         again.push(pending);
                                     }
                                     None => decided.push((pending.index, Decided::NoFreeCode)),
@@ -235,12 +244,16 @@ impl App {
                             })
                         })
                         .collect();
-                    let created: Vec<wire::Chain> = results
-                        .iter()
-                        .filter_map(|result| result.as_ref().ok())
-                        .map(wire::Chain::from)
-                        .collect();
-                    webhooks::emit_each(tx, user, EventType::ChainCreated, now, &created).await?;
+                    let to = tx
+                        .webhook_subscribers(user, EventType::ChainCreated)
+                        .await?;
+                    if !to.is_empty() {
+                        for view in results.iter().filter_map(|result| result.as_ref().ok()) {
+                            let data = wire::Chain::from(view);
+                            webhooks::emit_to(tx, &to, user, EventType::ChainCreated, now, &data)
+                                .await?;
+                        }
+                    }
                     idempotency::record(receipt.as_ref(), tx, &results).await?;
                     Ok(results)
                 })

@@ -9,8 +9,8 @@ use super::channels::{ChannelEdit, ChannelInput};
 use super::domains::domain_at;
 use super::{Page, StoreError, StoreResult, StoredRow, bad_value};
 use crate::model::{
-    Chain, ChainId, ChainKind, ChainStatus, Channel, DomainId, GroupId, JumpSettings, RedirectRule,
-    Rotation, ShowType, TemplateId, Timestamp, UserId, VisitCap, WorkchatKind,
+    Chain, ChainId, ChainKind, ChainStatus, Channel, Domain, DomainId, GroupId, JumpSettings,
+    RedirectRule, Rotation, ShowType, TemplateId, Timestamp, UserId, VisitCap, WorkchatKind,
 };
 
 /// A new chain; the service has validated every field.
@@ -325,6 +325,30 @@ pub(crate) fn chain_from_row(row: &dyn StoredRow) -> StoreResult<Chain> {
         jump: jump_row(row, JUMP_AT)?.settings(kind)?,
         rules: rules_from_text(row.opt_text(RULES_AT)?)?,
     })
+}
+
+/// The chain `new` became when inserted as `id` on `domain`, as reading it back would give
+/// it, for a chain without jump settings or channels (whose rows are read back): a bulk create
+/// then holds its chains once, not once as given and again as read.
+pub(crate) fn inserted_chain(new: NewChain, id: ChainId, domain: Domain) -> Chain {
+    Chain {
+        id,
+        user_id: new.user_id,
+        kind: new.kind,
+        sub_type: new.sub_type,
+        domain,
+        code: new.code,
+        title: new.title,
+        target_url: new.target_url,
+        group_ids: new.group_ids,
+        valid_time: new.valid_time,
+        stored_status: ChainStatus::Normal,
+        deleted_at: None,
+        created_at: new.created_at,
+        updated_at: new.created_at,
+        jump: None,
+        rules: new.rules,
+    }
 }
 
 /// A chain's rules as stored: JSON, `None` for none.

@@ -32,6 +32,10 @@ pub(crate) const DOMAIN_COLUMNS: &str =
 pub(crate) static ALL_DOMAINS: std::sync::LazyLock<String> =
     std::sync::LazyLock::new(|| format!("SELECT {DOMAIN_COLUMNS} FROM domains ORDER BY id"));
 
+/// One domain by id (`$1`).
+pub(crate) static DOMAIN_BY_ID: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| format!("SELECT {DOMAIN_COLUMNS} FROM domains WHERE id = $1"));
+
 /// Reads a domain from the eight columns of [`DOMAIN_COLUMNS`] starting at `at`.
 pub(crate) fn domain_at(row: &dyn StoredRow, at: usize) -> StoreResult<Domain> {
     let scheme = row.text(at + 2)?;

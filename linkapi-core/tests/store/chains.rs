@@ -27,6 +27,7 @@ conformance!(
     channel_visits_never_exceed_their_cap_when_takes_race,
     a_short_chains_rules_go_with_its_link_and_are_replaced_whole,
     chains_read_by_ids_are_the_users_live_ones,
+    a_chain_as_inserted_is_the_chain_read_back,
 );
 
 fn channel(sort: i64, name: &str, visit_limit: i64) -> ChannelInput {
@@ -874,4 +875,39 @@ async fn chains_read_by_ids_are_the_users_live_ones(store: Arc<dyn Store>) {
     codes.sort();
     assert_eq!(codes, ["a1", "a2"], "live, the user's, existing");
     assert!(store.chains_by_ids(alice, &[]).await.unwrap().is_empty());
+}
+
+/// What an insert answers is what reading the chain back gives, whether it went alone or in a
+/// batch: with groups (in the order given), rules, a title and an expiry.
+async fn a_chain_as_inserted_is_the_chain_read_back(store: Arc<dyn Store>) {
+    let alice = user(&store, "alice").await.id;
+    let d = domain(&store, "inserted.example").await.id;
+    let first = group(&store, alice, "first").await;
+    let second = group(&store, alice, "second").await;
+    let full = move |code: &str| {
+        let mut chain = short_chain(alice, d, code, T0);
+        chain.title = "Spring sale".to_owned();
+        chain.valid_time = T0 + 86_400;
+        chain.group_ids = vec![second, first];
+        chain.rules = two_rules().into();
+        chain
+    };
+    let alone = tx!(store, |tx| tx.insert_chain(full("alone")).await).unwrap();
+    let batch = tx!(store, |tx| {
+        let batched = vec![full("batch-1"), short_chain(alice, d, "batch-2", T0)];
+        tx.insert_chains_if_free(batched).await
+    })
+    .unwrap();
+    let plain = store
+        .insert_plain_chains(vec![full("plain")])
+        .await
+        .unwrap();
+    let inserted = [alone]
+        .into_iter()
+        .chain(batch.into_iter().map(|c| c.expect("inserted")))
+        .chain(plain.into_iter().map(|c| c.expect("inserted")));
+    for chain in inserted {
+        let read = store.chain(alice, chain.id).await.unwrap().expect("stored");
+        assert_eq!(chain, read);
+    }
 }

@@ -233,7 +233,10 @@ pub(crate) async fn body_bytes(
         return Err(too_large);
     }
     let read = tokio::time::timeout(timeout, async {
-        let mut collected = BytesMut::new();
+        // Sized to what the client declared (within the limit): grown by doubling, a 26 MiB
+        // body took 32 MiB and the copies on the way.
+        let declared = declared.map_or(0, |len| usize::try_from(len).unwrap_or(limit));
+        let mut collected = BytesMut::with_capacity(declared.min(limit));
         while let Some(frame) = body.frame().await {
             let frame = frame.map_err(|err| {
                 Error::bad_request(

@@ -146,17 +146,27 @@ pub(crate) async fn emit_each<'d, T: Serialize + Sync + 'd>(
     data: impl IntoIterator<Item = &'d T> + Send,
 ) -> StoreResult<()> {
     let to = tx.webhook_subscribers(user, event).await?;
+    for d in data {
+        emit_to(tx, &to, user, event, at, d).await?;
+    }
+    Ok(())
+}
+
+/// [`emit`] to `to`, the endpoints subscribed (`Tx::webhook_subscribers`), looked up once by a
+/// caller that makes its items one at a time and only when `to` is not empty (a bulk create
+/// with nobody subscribed encodes nothing).
+pub(crate) async fn emit_to<T: Serialize + Sync>(
+    tx: &mut dyn Tx,
+    to: &[WebhookId],
+    user: UserId,
+    event: EventType,
+    at: Timestamp,
+    data: &T,
+) -> StoreResult<()> {
     if to.is_empty() {
         return Ok(());
     }
-    let events: Vec<NewEvent> = data
-        .into_iter()
-        .map(|d| new_event(user, event, at, d))
-        .collect();
-    for new in events {
-        tx.insert_event(new, &to).await?;
-    }
-    Ok(())
+    tx.insert_event(new_event(user, event, at, data), to).await
 }
 
 /// An event with a new id and its body.

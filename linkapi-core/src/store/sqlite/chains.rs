@@ -10,8 +10,10 @@ use crate::model::{
 };
 use crate::store::chains::{
     ADD_CREATIONS_WITHIN, CLEAR_GROUPS, LINK_BY_CODE, chain_from_row, chain_select, insert_each,
-    jump_values, like_pattern, link_from_row, link_target_from_row, rules_text, with_channels,
+    inserted_chain, jump_values, like_pattern, link_from_row, link_target_from_row, rules_text,
+    with_channels,
 };
+use crate::store::domains::{DOMAIN_BY_ID, domain_from_row};
 use crate::store::{
     ChainPatch, ChainQuery, ChainStore, ChainWrites, LinkTarget, Misuse, NewChain, Page,
     StoreError, StoreResult, Unique,
@@ -226,6 +228,11 @@ impl ChainWrites for SqliteTx<'_> {
             return Ok(None);
         };
         set_groups(self.conn, id, &new.group_ids)?;
+        if new.jump.is_none() && new.channels.is_empty() {
+            let domain = one(self.conn, &DOMAIN_BY_ID, [new.domain_id.0], domain_from_row)?
+                .ok_or_else(|| StoreError::backend(Misuse("a chain's domain is missing")))?;
+            return Ok(Some(inserted_chain(new, id, domain)));
+        }
         if let Some(jump) = &new.jump {
             set_jump(self.conn, id, jump)?;
         }

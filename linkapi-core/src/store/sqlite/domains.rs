@@ -5,7 +5,7 @@ use rusqlite::params;
 
 use super::{SqliteStore, SqliteTx, all, one, unique_or_backend};
 use crate::model::{Domain, DomainId, DomainStatus};
-use crate::store::domains::{ALL_DOMAINS, DOMAIN_COLUMNS, domain_from_row};
+use crate::store::domains::{ALL_DOMAINS, DOMAIN_BY_ID, domain_from_row};
 use crate::store::{DomainStore, DomainWrites, NewDomain, StoreResult, Unique};
 
 #[async_trait]
@@ -55,11 +55,6 @@ impl DomainWrites for SqliteTx<'_> {
             "UPDATE domains SET status = ?2 WHERE id = ?1",
             params![id.0, status.code()],
         )?;
-        one(
-            self.conn,
-            &format!("SELECT {DOMAIN_COLUMNS} FROM domains WHERE id = $1"),
-            [id.0],
-            domain_from_row,
-        )
+        one(self.conn, &DOMAIN_BY_ID, [id.0], domain_from_row)
     }
 }
