@@ -6,7 +6,7 @@ use std::sync::Arc;
 use async_trait::async_trait;
 
 use super::channels::{ChannelEdit, ChannelInput};
-use super::domains::domain_at;
+use super::domains::{DOMAIN_COLUMNS_OF_D, domain_at};
 use super::{Page, StoreError, StoreResult, StoredRow, bad_value};
 use crate::model::{
     Chain, ChainId, ChainKind, ChainStatus, Channel, Domain, DomainId, GroupId, JumpSettings,
@@ -293,9 +293,7 @@ pub(crate) fn chain_select_from(group_ids: &str, chains: &str) -> String {
     format!(
         "SELECT c.id, c.user_id, c.chain_type, c.sub_type, c.code, c.title,
             c.target_url, c.valid_time, c.status, c.deleted_at, c.created_at, c.updated_at,
-            {group_ids},
-            d.id, d.host, d.scheme, d.scene, d.shared, d.user_id, d.status, d.created_at,
-            {JUMP_COLUMNS}, c.rules
+            {group_ids}, {DOMAIN_COLUMNS_OF_D}, {JUMP_COLUMNS}, c.rules
         FROM {chains} JOIN domains d ON d.id = c.domain_id"
     )
 }

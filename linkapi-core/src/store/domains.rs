@@ -28,6 +28,10 @@ pub struct NewDomain {
 pub(crate) const DOMAIN_COLUMNS: &str =
     "id, host, scheme, scene, shared, user_id, status, created_at";
 
+/// [`DOMAIN_COLUMNS`] of a domain named `d` in a join.
+pub(crate) const DOMAIN_COLUMNS_OF_D: &str =
+    "d.id, d.host, d.scheme, d.scene, d.shared, d.user_id, d.status, d.created_at";
+
 /// Every domain, oldest first.
 pub(crate) static ALL_DOMAINS: std::sync::LazyLock<String> =
     std::sync::LazyLock::new(|| format!("SELECT {DOMAIN_COLUMNS} FROM domains ORDER BY id"));

@@ -6,12 +6,13 @@ use deadpool_postgres::GenericClient;
 use super::channels::{apply_channel_edit, insert_channel};
 use super::{PgStore, PgTx, all, count, execute, first, one};
 use crate::model::{
-    Chain, ChainId, ChainStatus, DomainId, GroupId, JumpSettings, Timestamp, UserId,
+    Chain, ChainId, ChainStatus, Domain, DomainId, GroupId, JumpSettings, Timestamp, UserId,
 };
 use crate::store::chains::{
     ADD_CREATIONS_WITHIN, CLEAR_GROUPS, chain_from_row, chain_select, chain_select_from,
-    insert_each, jump_values, like_pattern, rules_text,
+    insert_each, inserted_chain, jump_values, like_pattern, rules_text,
 };
+use crate::store::domains::{DOMAIN_COLUMNS_OF_D, domain_at};
 use crate::store::{
     ChainPatch, ChainQuery, ChainStore, ChainWrites, LinkTarget, Misuse, NewChain, Page,
     StoreError, StoreResult,
@@ -68,12 +69,12 @@ pub(super) async fn insert_plain(
 
 /// Inserts the rows of `new` (not their groups, jump settings or channels) in one statement,
 /// which on a client outside a transaction commits by itself: one result per chain, in order,
-/// `None` where its code was taken. A (domain, code) given twice is sent once: the first has
-/// it, the later ones find it taken.
+/// its id and domain, `None` where its code was taken. A (domain, code) given twice is sent
+/// once: the first has it, the later ones find it taken. [`inserted_chains`] makes the chains.
 pub(super) async fn insert_plain_rows(
     c: &impl GenericClient,
     new: &[NewChain],
-) -> StoreResult<Vec<Option<Chain>>> {
+) -> StoreResult<Vec<Option<(ChainId, Domain)>>> {
     let mut seen = std::collections::HashSet::new();
     let mut sent: Vec<&NewChain> = new
         .iter()
@@ -107,12 +108,12 @@ pub(super) async fn insert_plain_rows(
                 .map(|n| rules_text(&n.rules))
                 .collect::<Vec<Option<String>>>(),
         ],
-        chain_from_row,
+        |row| Ok((ChainId(row.int(0)?), row.text(1)?, domain_at(row, 2)?)),
     )
     .await?;
-    let mut by_code: std::collections::HashMap<(DomainId, String), Chain> = rows
+    let mut by_code: std::collections::HashMap<(DomainId, String), (ChainId, Domain)> = rows
         .into_iter()
-        .map(|chain| ((chain.domain.id, chain.code.clone()), chain))
+        .map(|(id, code, domain)| ((domain.id, code), (id, domain)))
         .collect();
     Ok(new
         .iter()
@@ -120,8 +121,21 @@ pub(super) async fn insert_plain_rows(
         .collect())
 }
 
-/// [`INSERT_CHAIN`] of many rows, given column by column; returns the rows inserted, in no
-/// particular order.
+/// The chains [`insert_plain_rows`] inserted, from what was given (`new`, in its order) and
+/// what it answered.
+pub(super) fn inserted_chains(
+    new: Vec<NewChain>,
+    inserted: Vec<Option<(ChainId, Domain)>>,
+) -> Vec<Option<Chain>> {
+    new.into_iter()
+        .zip(inserted)
+        .map(|(n, row)| row.map(|(id, domain)| inserted_chain(n, id, domain)))
+        .collect()
+}
+
+/// [`INSERT_CHAIN`] of many rows, given column by column; answers each row inserted (id and
+/// code) with its domain, in no particular order. The rest of a chain is what was sent: not
+/// read back, which for a bulk create of long targets was a second copy of them all.
 static INSERT_CHAINS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!(
         "WITH c AS (
@@ -131,9 +145,9 @@ static INSERT_CHAINS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| 
             FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[], $5::text[],
                         $6::text[], $7::text[], $8::bigint[], $9::bigint[], $11::text[])
                  AS t(u, k, s, d, code, title, target, vt, at, rules)
-            ON CONFLICT (domain_id, code) DO NOTHING RETURNING *
-         ) {}",
-        chain_select_from("ARRAY[]::bigint[]", "c")
+            ON CONFLICT (domain_id, code) DO NOTHING RETURNING id, code, domain_id
+         )
+         SELECT c.id, c.code, {DOMAIN_COLUMNS_OF_D} FROM c JOIN domains d ON d.id = c.domain_id"
     )
 });
 
@@ -302,16 +316,15 @@ impl ChainWrites for PgTx<'_> {
             return insert_each(self, new).await;
         }
         // One statement for the rows, one for every group membership.
-        let mut inserted = insert_plain_rows(&self.tx, &new).await?;
+        let inserted = insert_plain_rows(&self.tx, &new).await?;
         let mut members: (Vec<i64>, Vec<i64>, Vec<i64>) = Default::default();
-        for (chain, n) in inserted.iter_mut().zip(&new) {
-            let Some(chain) = chain else { continue };
+        for (row, n) in inserted.iter().zip(&new) {
+            let Some((id, _)) = row else { continue };
             for (position, group) in n.group_ids.iter().enumerate() {
-                members.0.push(chain.id.0);
+                members.0.push(id.0);
                 members.1.push(group.0);
                 members.2.push(position as i64);
             }
-            chain.group_ids = n.group_ids.clone();
         }
         if !members.0.is_empty() {
             execute(
@@ -323,7 +336,7 @@ impl ChainWrites for PgTx<'_> {
             )
             .await?;
         }
-        Ok(inserted)
+        Ok(inserted_chains(new, inserted))
     }
 
     async fn add_creations(&mut self, user: UserId, day: Timestamp, n: i64) -> StoreResult<i64> {

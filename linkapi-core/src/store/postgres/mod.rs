@@ -609,6 +609,7 @@ impl Store for PgStore {
         let inserted =
             retrying(|| async { chains::insert_plain_rows(&self.client().await?, &new).await })
                 .await?;
+        let inserted = chains::inserted_chains(new, inserted);
         let links: Vec<Invalidation> = inserted
             .iter()
             .flatten()
