@@ -6,8 +6,6 @@
 use qrcode::render::unicode;
 use qrcode::{Color, EcLevel, QrCode};
 
-/// Smallest and largest image side, in pixels.
-pub const SIZES: std::ops::RangeInclusive<u32> = 64..=2048;
 /// Image side when none is asked for.
 pub const DEFAULT_SIZE: u32 = 256;
 /// Modules of white around the code.

@@ -211,6 +211,17 @@ impl Channel {
     }
 }
 
+/// A chain as read: the record, its status now, and its page views.
+#[derive(Debug, Clone)]
+pub struct ChainView {
+    /// The chain.
+    pub chain: Chain,
+    /// Status at the time of reading.
+    pub status: ChainStatus,
+    /// Visits.
+    pub views: PageViews,
+}
+
 /// A chain of any kind with the fields every kind shares.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Chain {

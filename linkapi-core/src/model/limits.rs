@@ -37,3 +37,9 @@ pub const MAX_TEMPLATE_BODY: usize = 64 << 10;
 pub const MAX_WORKCHAT_TEXT: usize = 256;
 /// Most transfer records an administrator loads in one request.
 pub const MAX_TRANSFERS_PER_LOAD: usize = 1000;
+/// Most chains one bulk create makes.
+pub const MAX_BULK_CHAINS: usize = 10_000;
+/// Most values of a breakdown listed.
+pub const MAX_BREAKDOWN_LIMIT: i64 = 100;
+/// Smallest and largest side of a QR code image, in pixels.
+pub const QR_SIZES: std::ops::RangeInclusive<u32> = 64..=2048;

@@ -10,6 +10,7 @@
 mod account;
 mod chain;
 mod content;
+mod conversion;
 mod domain;
 pub mod limits;
 mod scope;
@@ -160,6 +161,7 @@ int_code! {
 pub use account::*;
 pub use chain::*;
 pub use content::*;
+pub use conversion::*;
 pub use domain::*;
 pub use scope::*;
 pub use visit::*;

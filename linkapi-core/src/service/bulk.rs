@@ -11,18 +11,18 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use super::chains::{ChainView, NewShortChain, code_taken, no_free_code, random_codes};
+use super::chains::{NewShortChain, code_taken, no_free_code, random_codes};
 use super::idempotency::{self, Receipt};
 use super::quota::quota_in_force;
 use super::webhooks;
 use super::{App, BodyError, Principal};
 use crate::error::{Error, Result};
+use crate::model::ChainView;
 use crate::model::{Chain, ChainKind, DomainId, EventType, GroupId, PageViews};
 use crate::store::{Invalidation, NewChain};
 use crate::wire::primary as wire;
 
-/// Most chains one bulk request creates.
-pub const MAX_BULK_CHAINS: usize = 10_000;
+use crate::model::limits::MAX_BULK_CHAINS;
 
 /// How one item of a bulk create ended, in the order the items were given.
 pub type BulkItem = std::result::Result<ChainView, ItemError>;

@@ -12,7 +12,7 @@ use crate::codes::{is_reserved, random_code, validate_code, validate_target_url}
 use crate::error::{Error, Result};
 use crate::model::limits::{MAX_PAGE_SIZE, MAX_TITLE_CHARS};
 use crate::model::{
-    Chain, ChainId, ChainKind, ChainStatus, DomainId, DomainStatus, EventType, GroupId, PageViews,
+    Chain, ChainId, ChainKind, ChainView, DomainId, DomainStatus, EventType, GroupId, PageViews,
     Timestamp, UserId,
 };
 
@@ -78,17 +78,6 @@ pub struct ShortChainPatch {
     pub valid_time: Option<Timestamp>,
     /// New redirect rules, replacing the old ones (empty: none).
     pub rules: Option<Vec<RuleInput>>,
-}
-
-/// A chain as read: the record, its status now, and its page views.
-#[derive(Debug, Clone)]
-pub struct ChainView {
-    /// The chain.
-    pub chain: Chain,
-    /// Status at the time of reading.
-    pub status: ChainStatus,
-    /// Visits.
-    pub views: PageViews,
 }
 
 /// A chain just created and the caller's count of chains created today.

@@ -7,8 +7,9 @@ use super::webhooks;
 use super::{App, Principal};
 use crate::error::{Error, Result};
 use crate::locks::Unpoisoned;
+use crate::model::Conversion;
 use crate::model::{ChainId, EventType, Timestamp};
-use crate::store::{Conversion, Page};
+use crate::store::Page;
 use crate::wire::primary as wire;
 
 /// Conversion types that always need `out_id`, besides those the configuration names.

@@ -1,9 +1,10 @@
 //! Listings of the caller's chains: by page, or by `start` and `count` as the original
 //! vendor's clients page, with the filters both surfaces offer.
 
-use super::chains::{ChainView, PageWindow, check_group_filter, check_search};
+use super::chains::{PageWindow, check_group_filter, check_search};
 use super::{App, Principal};
 use crate::error::{Error, Result};
+use crate::model::ChainView;
 use crate::model::limits::{DEFAULT_ROW_COUNT, MAX_ROW_COUNT};
 use crate::model::{ChainKind, GroupId, Timestamp};
 use crate::store::{ChainQuery, Page};

@@ -41,10 +41,11 @@ mod workchat;
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
+pub use crate::model::ChainView;
 pub use admin::{UserEdit, UserOverview};
 pub use auth::{BootstrapKey, Principal, hash_key};
-pub use bulk::{BulkItem, ItemError, MAX_BULK_CHAINS};
-pub use chains::{ChainView, CreatedChain, NewShortChain, ShortChainPatch};
+pub use bulk::{BulkItem, ItemError};
+pub use chains::{CreatedChain, NewShortChain, ShortChainPatch};
 use channels::PageAnswer;
 pub use classify::{GeoDatabase, GeoDatabaseError};
 pub use conversions::{ConversionReport, ReportedConversion};
@@ -59,8 +60,7 @@ pub use page_chains::{
 pub use ratelimit::{RateLimit, RateState};
 pub use rules::{RuleInput, check_rules};
 pub use stats::{
-    BreakdownItem, ChainBreakdown, ChainStats, DEFAULT_BREAKDOWN_LIMIT, DailyClicks,
-    MAX_BREAKDOWN_LIMIT, UserStats,
+    BreakdownItem, ChainBreakdown, ChainStats, DEFAULT_BREAKDOWN_LIMIT, DailyClicks, UserStats,
 };
 #[cfg(any(test, feature = "fuzzing"))]
 pub(crate) use templates::check_template_body;

@@ -20,9 +20,10 @@ use std::sync::Weak;
 
 use tokio::sync::{mpsc, oneshot};
 
-use super::chains::{ChainView, CreatedChain, code_taken, no_free_code, random_codes};
+use super::chains::{CreatedChain, code_taken, no_free_code, random_codes};
 use super::{App, Inner};
 use crate::error::{Error, Result};
+use crate::model::ChainView;
 use crate::model::{PageViews, Timestamp, UserId};
 use crate::store::{Invalidation, NewChain};
 

@@ -3,7 +3,8 @@
 use super::{App, Principal};
 use crate::error::{Error, Result};
 use crate::model::ChainId;
-use crate::qr::{DEFAULT_SIZE, QrFormat, SIZES, render};
+use crate::model::limits::QR_SIZES;
+use crate::qr::{DEFAULT_SIZE, QrFormat, render};
 
 impl App {
     /// A QR code of one of the caller's chains: its `render_url`, as a `format` image about
@@ -25,10 +26,14 @@ impl App {
                 .ok_or_else(|| Error::bad_request("invalid_format", "format must be png or svg"))?,
         };
         let size = size.unwrap_or(DEFAULT_SIZE);
-        if !SIZES.contains(&size) {
+        if !QR_SIZES.contains(&size) {
             return Err(Error::bad_request(
                 "invalid_size",
-                format!("size must be {} to {} pixels", SIZES.start(), SIZES.end()),
+                format!(
+                    "size must be {} to {} pixels",
+                    QR_SIZES.start(),
+                    QR_SIZES.end()
+                ),
             ));
         }
         let chain = self

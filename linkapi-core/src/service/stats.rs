@@ -12,8 +12,7 @@ use crate::model::{Chain, ChainId, DeviceClass, Dimension, Timestamp};
 pub const DEFAULT_STATS_DAYS: i64 = 7;
 /// Values of a breakdown listed when no `limit` is asked for.
 pub const DEFAULT_BREAKDOWN_LIMIT: i64 = 10;
-/// Most values of a breakdown listed.
-pub const MAX_BREAKDOWN_LIMIT: i64 = 100;
+use crate::model::limits::MAX_BREAKDOWN_LIMIT;
 
 /// A chain's visits over a window of days, per value of one dimension.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -90,7 +90,7 @@ pub use chains::{
 };
 pub use changes::{BARRIER_TIMEOUT, FeedEvent, Invalidation, InvalidationWrites};
 pub use channels::{ChannelEdit, ChannelInput, ChannelStore, ChannelWrites};
-pub use conversions::{Conversion, ConversionStore, ConversionWrites};
+pub use conversions::{ConversionStore, ConversionWrites};
 pub use domains::{DomainStore, DomainWrites, NewDomain};
 pub use groups::{GroupStore, GroupWrites, NewGroup};
 pub use idempotency::{IdempotencyStore, IdempotencyWrites, IdempotentAnswer};

@@ -2,10 +2,10 @@
 
 use std::sync::Arc;
 
-use linkapi_core::model::{ChainId, ChainKind, Dimension, JumpSettings, PageViews};
+use linkapi_core::model::{ChainId, ChainKind, Conversion, Dimension, JumpSettings, PageViews};
 use linkapi_core::store::{
-    BreakdownVisits, ChainVisits, ChannelInput, ChannelVisits, Conversion, DailyVisits, DayVisits,
-    Store, VisitBatch,
+    BreakdownVisits, ChainVisits, ChannelInput, ChannelVisits, DailyVisits, DayVisits, Store,
+    VisitBatch,
 };
 
 use crate::{T0, conformance, domain, short_chain, tx, user};

@@ -8,8 +8,9 @@ use super::{PageChainInput, PageChainView, check_chain_type};
 
 use crate::codes::{validate_code, validate_target_url};
 use crate::error::Result;
+use crate::model::ChainView;
 use crate::model::{Chain, ChainKind, GroupId, JumpSettings, SubType, TemplateId, WorkchatKind};
-use crate::service::chains::{ChainView, CreatedChain, check_title, check_valid_time};
+use crate::service::chains::{CreatedChain, check_title, check_valid_time};
 use crate::service::idempotency::Receipt;
 use crate::service::{App, Principal};
 use crate::store::{ChannelEdit, ChannelInput, NewChain};

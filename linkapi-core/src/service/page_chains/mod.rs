@@ -23,8 +23,8 @@ mod manage;
 pub use fields::{app_link, fixed_destination};
 
 use crate::error::{Error, Result};
+use crate::model::ChainView;
 use crate::model::{ChainKind, Channel, ChannelId, DomainId, GroupId, JumpSettings, Timestamp};
-use crate::service::chains::ChainView;
 
 /// A messaging-app, card or work-chat chain as a caller describes it. On create, absent
 /// fields take their defaults; on edit, absent fields keep their values.

@@ -3,13 +3,11 @@
 use async_trait::async_trait;
 
 use super::{PgStore, PgTx, all, count, execute, one};
-use crate::model::{ChainId, UserId};
+use crate::model::{ChainId, Conversion, UserId};
 use crate::store::conversions::{
     CONVERSION_COLUMNS, CONVERSIONS_PAGE, COUNT_CONVERSIONS, INSERT_CONVERSION, conversion_from_row,
 };
-use crate::store::{
-    Conversion, ConversionStore, ConversionWrites, Misuse, Page, StoreError, StoreResult,
-};
+use crate::store::{ConversionStore, ConversionWrites, Misuse, Page, StoreError, StoreResult};
 
 #[async_trait]
 impl ConversionStore for PgStore {

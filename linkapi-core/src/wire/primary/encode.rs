@@ -4,8 +4,7 @@
 use super::{Chain, Conversion, RedirectRule, Upload};
 use crate::clock::format_rfc3339;
 use crate::model;
-use crate::service::ChainView;
-use crate::store;
+use crate::model::ChainView;
 
 impl From<&ChainView> for Chain {
     fn from(view: &ChainView) -> Self {
@@ -44,8 +43,8 @@ impl From<&model::RedirectRule> for RedirectRule {
     }
 }
 
-impl From<&store::Conversion> for Conversion {
-    fn from(c: &store::Conversion) -> Self {
+impl From<&model::Conversion> for Conversion {
+    fn from(c: &model::Conversion) -> Self {
         Conversion {
             event_id: c.event_id.clone(),
             chain_id: c.chain_id.0,

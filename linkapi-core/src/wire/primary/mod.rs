@@ -137,7 +137,7 @@ fn rule_types_only(generator: &mut schemars::SchemaGenerator) -> serde_json::Val
 #[serde(deny_unknown_fields)]
 pub struct BulkCreateChains {
     /// The chains, created in this order; each is created or refused on its own.
-    #[schemars(length(min = 1, max = crate::service::MAX_BULK_CHAINS))]
+    #[schemars(length(min = 1, max = crate::model::limits::MAX_BULK_CHAINS))]
     pub chains: Vec<BulkChain>,
 }
 
@@ -495,7 +495,7 @@ pub struct TopQuery {
     pub days: Option<i64>,
     /// Values or chains to list, 1 to 100 (default 10), most visits first.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(range(min = 1, max = crate::service::MAX_BREAKDOWN_LIMIT))]
+    #[schemars(range(min = 1, max = crate::model::limits::MAX_BREAKDOWN_LIMIT))]
     pub limit: Option<i64>,
 }
 
@@ -607,7 +607,10 @@ pub struct QrQuery {
     pub format: Option<String>,
     /// Side of the image in pixels, 64 to 2048 (default 256).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(range(min = *crate::qr::SIZES.start(), max = *crate::qr::SIZES.end()))]
+    #[schemars(range(
+        min = *crate::model::limits::QR_SIZES.start(),
+        max = *crate::model::limits::QR_SIZES.end()
+    ))]
     pub size: Option<u32>,
 }
 
