@@ -10,7 +10,13 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("codes", &["model", "clock"]),
     ("wire", &["model", "clock", "codes"]),
     ("store", &["model", "clock", "codes", "locks"]),
-    ("service", &["model", "clock", "codes", "locks", "store", "wire", "error", "metrics", "pages", "blob", "webhooks", "heap", "qr", "image"]),
+    (
+        "service",
+        &[
+            "model", "clock", "codes", "locks", "store", "wire", "error", "metrics", "pages",
+            "blob", "webhooks", "heap", "qr", "image",
+        ],
+    ),
 ];
 
 fn sources(path: &Path, into: &mut Vec<PathBuf>) {
@@ -42,7 +48,9 @@ fn named(text: &str) -> Vec<(usize, String)> {
                 .collect();
             // `linkapi_core::` and `$crate::` are other spellings; only `crate::` counts.
             let before = rest[..at].chars().last();
-            if !name.is_empty() && !matches!(before, Some(c) if c.is_ascii_alphanumeric() || c == '_' || c == '$') {
+            if !name.is_empty()
+                && !matches!(before, Some(c) if c.is_ascii_alphanumeric() || c == '_' || c == '$')
+            {
                 found.push((number + 1, name));
             }
             rest = after;
@@ -63,7 +71,10 @@ fn lower_layers_never_name_higher_ones() {
         } else {
             files.push(src.join(format!("{module}.rs")));
         }
-        assert!(!files.is_empty() && files[0].exists(), "no sources for {module}");
+        assert!(
+            !files.is_empty() && files[0].exists(),
+            "no sources for {module}"
+        );
         for file in files {
             let text = std::fs::read_to_string(&file).expect("a readable source");
             for (line, name) in named(&text) {
@@ -76,7 +87,11 @@ fn lower_layers_never_name_higher_ones() {
             }
         }
     }
-    assert!(wrong.is_empty(), "arrows pointing up:\n{}", wrong.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "arrows pointing up:\n{}",
+        wrong.join("\n")
+    );
 }
 
 #[test]
