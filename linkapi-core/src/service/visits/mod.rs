@@ -14,7 +14,7 @@
 //!
 //! Under load the flusher writes less often, so that writing takes about a tenth of its time
 //! at most: after a round of writes that took `t`, the next round waits `10 t` if that is
-//! longer than the interval, up to five intervals ([`next_round`]). A write's cost is mostly
+//! longer than the interval, up to five intervals (`flusher::next_round`). A write's cost is mostly
 //! the pages it changes, and at a million chains with visits spread over all of them a round
 //! changes most pages of the counter tables whether it holds one second of visits or five:
 //! writing a second's worth every second took a fifth of the server's CPU. The price is that
@@ -134,7 +134,7 @@ struct Shared {
 impl Shared {
     /// Whether visits are piling up faster than they are written: entries waiting past
     /// half the bound. A batch sealed then is written as fast as the store can
-    /// ([`VisitBatch::behind`]) rather than giving way to requests, which would let the
+    /// ([`VisitBatch::behind`](crate::store::VisitBatch::behind)) rather than giving way to requests, which would let the
     /// entries grow on toward the bound, where visits are dropped.
     fn behind(&self) -> bool {
         self.entries.load(Ordering::Relaxed) > self.max_entries / BEHIND_FRACTION
