@@ -150,7 +150,7 @@ impl<'a> KnownHeaders<'a> {
                 &mut found.referer
             } else if name == header::ACCEPT_LANGUAGE {
                 &mut found.accept_language
-            } else if name == super::REQUEST_ID {
+            } else if name == super::request_id::REQUEST_ID {
                 &mut found.request_id
             } else {
                 continue;
