@@ -6,6 +6,7 @@
 
 mod entry;
 mod offsets;
+mod record;
 mod table;
 
 use std::collections::{HashMap, HashSet};
