@@ -17,7 +17,9 @@ mod cache;
 mod chains;
 mod channels;
 mod classify;
+mod config;
 mod conversions;
+mod domains;
 pub mod freshness;
 mod groups;
 mod idempotency;
@@ -31,6 +33,7 @@ mod ratelimit;
 mod rules;
 mod stats;
 mod templates;
+mod text;
 mod upload_session;
 mod uploads;
 mod visitors;
@@ -48,7 +51,9 @@ pub use bulk::{BulkItem, ItemError};
 pub use chains::{CreatedChain, NewShortChain, ShortChainPatch};
 use channels::PageAnswer;
 pub use classify::{GeoDatabase, GeoDatabaseError};
+pub use config::{AppConfig, ClientAddressHeader};
 pub use conversions::{ConversionReport, ReportedConversion};
+pub use domains::normalize_host;
 pub use idempotency::{
     IDEMPOTENCY_WINDOW, IdempotencyKey, KeptAnswer, Receipt, is_idempotency_key,
 };
@@ -65,6 +70,7 @@ pub use stats::{
 #[cfg(any(test, feature = "fuzzing"))]
 pub(crate) use templates::check_template_body;
 pub use templates::{BUILT_IN_STYLES, NewTemplateInput, TemplateListing};
+pub(crate) use text::{TextRule, check_text, hex, is_bidi_control};
 pub use upload_session::{ExtraFiles, MAX_FILES_PER_REQUEST, UploadOutcome, UploadSession};
 pub use uploads::{HostedFile, StagedUpload, UploadConfig, display_name};
 pub use visitors::{VisitRequest, is_bot_agent};
@@ -76,12 +82,11 @@ pub use workchat::{
     StoredWorkchat, TRANSFERS_PER_PAGE, TransferRecord, TransferResults, WorkchatProvider,
 };
 
-use crate::clock::{Calendar, Clock};
+use crate::clock::Clock;
 use crate::error::{Error, Result};
 use crate::locks::Unpoisoned;
 use crate::metrics::Metrics;
-use crate::model::limits::MAX_HOST_NAME;
-use crate::model::{Domain, DomainId, DomainStatus, Scheme, Timestamp, UserId};
+use crate::model::{DomainId, DomainStatus, Timestamp};
 use crate::store::{
     BoxFuture, FeedEvent, Invalidation, KeyGrant, NewDomain, Store, StoreError, StoreResult, Tx,
     Unique,
@@ -109,145 +114,6 @@ impl From<BodyError> for Error {
             BodyError::Store(err) => err.into(),
         }
     }
-}
-
-/// What the services need to know about the deployment.
-#[derive(Debug, Clone)]
-pub struct AppConfig {
-    /// Host (with port when not the scheme's default) of the domain this server answers on;
-    /// registered as a shared domain at start and used when a create names no domain.
-    pub default_host: String,
-    /// Scheme of the default domain.
-    pub default_scheme: Scheme,
-    /// Length of generated codes.
-    pub code_length: usize,
-    /// Per-key request rate; `None` turns rate limiting off.
-    pub rate_limit: Option<RateLimit>,
-    /// Whether keys with scope `admin` (or `*`) are rate limited too; by default they are not.
-    pub rate_limit_admin_keys: bool,
-    /// Chains a user may create per day unless the user has a quota of its own.
-    pub daily_create_quota: i64,
-    /// Bytes the redirect cache's links may take in all (each costs about 240 bytes beyond
-    /// its code and target URL).
-    pub link_cache_bytes: u64,
-    /// Authenticated keys kept in memory, so most API calls need no store read to
-    /// authenticate.
-    pub key_cache_capacity: usize,
-    /// Conversion types that need `out_id`, besides `purchase`.
-    pub out_id_required: Vec<String>,
-    /// Where days begin, for daily counters, quotas and statistics.
-    pub calendar: Calendar,
-    /// Peers whose `X-Forwarded-For`/`Forwarded` header names the client (reverse proxies).
-    pub trusted_proxies: Vec<ipnet::IpNet>,
-    /// Which header a trusted proxy names the client in.
-    pub client_address_header: ClientAddressHeader,
-    /// How often counted visits are written to the store.
-    pub visit_flush_interval: Duration,
-    /// Pending visit entries (a chain-day or a chain-visitor) held in memory at most; visits
-    /// needing more are not counted.
-    pub max_pending_visits: usize,
-    /// Where uploads live and how large they may be.
-    pub uploads: UploadConfig,
-    /// Templates (other than the generic one) each user's chains may use.
-    pub template_limit: i64,
-    /// Where `GET /` sends people (an http(s) URL: the operator's own site); `None` answers a
-    /// plain page naming the service.
-    pub home_url: Option<String>,
-    /// Countries of client addresses; without one every visit's country is `unknown`.
-    pub geo: Option<Arc<GeoDatabase>>,
-    /// How webhooks are sent.
-    pub webhooks: WebhookConfig,
-}
-
-/// The header a trusted reverse proxy names the client in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum ClientAddressHeader {
-    /// `X-Forwarded-For: client, proxy1, ...`.
-    #[default]
-    XForwardedFor,
-    /// `Forwarded: for=client, for=proxy1` (RFC 7239).
-    Forwarded,
-}
-
-impl Default for AppConfig {
-    fn default() -> Self {
-        AppConfig {
-            default_host: "127.0.0.1:8080".into(),
-            default_scheme: Scheme::Http,
-            code_length: 6,
-            rate_limit: Some(RateLimit::default()),
-            rate_limit_admin_keys: false,
-            daily_create_quota: 10_000,
-            link_cache_bytes: 144 << 20,
-            key_cache_capacity: 10_000,
-            out_id_required: Vec::new(),
-            calendar: Calendar::utc(),
-            trusted_proxies: Vec::new(),
-            client_address_header: ClientAddressHeader::default(),
-            visit_flush_interval: Duration::from_secs(1),
-            max_pending_visits: 2_000_000,
-            uploads: UploadConfig::default(),
-            template_limit: 10,
-            home_url: None,
-            geo: None,
-            webhooks: WebhookConfig::default(),
-        }
-    }
-}
-
-/// How a piece of free text a person gave (a title, a name, page text, a search) is checked.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct TextRule {
-    /// Longest, in characters, after trimming.
-    pub(crate) max: usize,
-    /// Whether empty is refused.
-    pub(crate) required: bool,
-    /// Whether line breaks are allowed (page text).
-    pub(crate) lines: bool,
-    /// The error's short name.
-    pub(crate) code: &'static str,
-}
-
-/// Unicode's bidirectional embeddings, overrides and isolates: invisible, and able to make a
-/// title read differently from what it holds.
-pub(crate) fn is_bidi_control(c: char) -> bool {
-    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
-}
-
-/// `text` trimmed, or why it is refused: empty when required, too long, a control character
-/// (NUL included; line breaks only where `rule.lines`), or a bidirectional override.
-pub(crate) fn check_text(field: &str, text: &str, rule: TextRule) -> Result<String> {
-    let refuse = |why: String| Err(Error::bad_request(rule.code, format!("{field} {why}")));
-    // Length and characters are judged on the text as given, as the schemas state them: a tab
-    // or vertical tab at either end is refused, not trimmed away.
-    if text.chars().count() > rule.max {
-        return refuse(format!("is longer than {} characters", rule.max));
-    }
-    if text
-        .chars()
-        .any(|c| c.is_control() && !(rule.lines && c == '\n'))
-    {
-        return refuse("may not contain control characters".into());
-    }
-    if text.chars().any(is_bidi_control) {
-        return refuse("may not contain bidirectional override characters".into());
-    }
-    let text = text.trim();
-    if rule.required && text.is_empty() {
-        return refuse("must not be empty".into());
-    }
-    Ok(text.to_owned())
-}
-
-/// Lower-case hex of a digest (key hashes, object keys).
-pub(crate) fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    bytes
-        .iter()
-        .fold(String::with_capacity(bytes.len() * 2), |mut out, b| {
-            let _ = write!(out, "{b:02x}");
-            out
-        })
 }
 
 /// Templates kept in memory for jump pages; there are few.
@@ -625,79 +491,6 @@ impl App {
     fn store(&self) -> &dyn Store {
         &*self.inner.store
     }
-
-    /// Domains the user may use: shared ones and the user's own, oldest first.
-    ///
-    /// # Errors
-    /// When the store fails.
-    pub async fn domains_for(&self, user: UserId) -> Result<Vec<Domain>> {
-        let mut domains = self.store().domains().await?;
-        domains.retain(|d| d.is_visible_to(user));
-        Ok(domains)
-    }
-
-    /// The domain the caller names by its host (`s.example`, `s.example:8080`, or as a URL,
-    /// `https://s.example/`), among those it may use: how the original vendor's clients name
-    /// a chain's domain (contract section 5).
-    ///
-    /// # Errors
-    /// 422 `invalid_domain` when the caller may use no domain of that host.
-    pub fn domain_named(&self, who: &Principal, name: &str) -> Result<DomainId> {
-        let bare = name.trim();
-        let bare = ["https://", "http://"]
-            .iter()
-            .find_map(|scheme| {
-                bare.get(..scheme.len())
-                    .filter(|p| p.eq_ignore_ascii_case(scheme))
-                    .map(|_| &bare[scheme.len()..])
-            })
-            .unwrap_or(bare);
-        let bare = bare.strip_suffix('/').unwrap_or(bare);
-        normalize_host(bare)
-            .and_then(|host| self.inner.links.domain_at(&host))
-            .filter(|d| d.is_visible_to(who.user_id))
-            .map(|d| d.id)
-            .ok_or_else(|| {
-                Error::unprocessable("invalid_domain", format!("no domain {name:?} for you"))
-            })
-    }
-}
-
-/// Lower-cases a host (with optional port) and checks its characters; `None` when it is not a
-/// plausible host. An IPv6 address is written in brackets, as in URLs (`[::1]:8080`). Ports 80
-/// and 443 are kept as written: the scheme decides what is default.
-pub fn normalize_host(raw: &str) -> Option<String> {
-    let host = raw.trim().to_ascii_lowercase();
-    let (name_ok, port) = match host.strip_prefix('[') {
-        Some(rest) => {
-            let (address, after) = rest.split_once(']')?;
-            let port = match after {
-                "" => None,
-                _ => Some(after.strip_prefix(':')?),
-            };
-            (address.parse::<std::net::Ipv6Addr>().is_ok(), port)
-        }
-        // A name holds at most one colon, the one before its port.
-        None => match host.split_once(':') {
-            Some((name, port)) => (is_host_name(name), Some(port)),
-            None => (is_host_name(&host), None),
-        },
-    };
-    (name_ok && port_ok(port)).then_some(host)
-}
-
-fn is_host_name(name: &str) -> bool {
-    !name.is_empty()
-        && name.len() <= MAX_HOST_NAME
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.')
-        && !name.starts_with(['-', '.'])
-        && !name.ends_with(['-', '.'])
-}
-
-fn port_ok(port: Option<&str>) -> bool {
-    port.is_none_or(|p| p.parse::<u16>().is_ok_and(|p| p != 0))
 }
 
 /// Maps a conflict to a 409 with the given short name; other store errors become internal.
@@ -725,34 +518,5 @@ async fn periodically(
         if let Err(err) = job(&App { inner }).await {
             tracing::warn!(error = %err, "{what} failed; trying again later");
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::normalize_host;
-
-    #[test]
-    fn hosts_are_normalised_and_checked() {
-        assert_eq!(
-            normalize_host("S.Example.COM").as_deref(),
-            Some("s.example.com")
-        );
-        assert_eq!(
-            normalize_host("127.0.0.1:8080").as_deref(),
-            Some("127.0.0.1:8080")
-        );
-        assert_eq!(normalize_host("a.b:0"), None);
-        assert_eq!(normalize_host("a.b:99999"), None);
-        assert_eq!(normalize_host("bad host"), None);
-        assert_eq!(normalize_host("-x.com"), None);
-        assert_eq!(normalize_host(""), None);
-        assert_eq!(normalize_host("x.com/path"), None);
-        assert_eq!(normalize_host("[::1]:8080").as_deref(), Some("[::1]:8080"));
-        assert_eq!(normalize_host("[FE80::1]").as_deref(), Some("[fe80::1]"));
-        assert_eq!(normalize_host("[::1]:0"), None);
-        assert_eq!(normalize_host("[nope]:80"), None);
-        assert_eq!(normalize_host("::1"), None);
-        assert_eq!(normalize_host("[::1]x"), None);
     }
 }
