@@ -11,7 +11,8 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use super::chains::{NewShortChain, code_taken, no_free_code, random_codes};
+use super::chain_checks::{code_taken, no_free_code, random_codes};
+use super::chains::NewShortChain;
 use super::idempotency::{self, Receipt};
 use super::quota::quota_in_force;
 use super::webhooks;

@@ -2,7 +2,7 @@
 //! instances receive the repeats at once. The unique index of the store decides, not a check
 //! before the insert; the event is on disk before the answer.
 
-use super::chains::PageWindow;
+use super::chain_checks::PageWindow;
 use super::webhooks;
 use super::{App, Principal};
 use crate::error::{Error, Result};

@@ -1,7 +1,7 @@
 //! Listings of the caller's chains: by page, or by `start` and `count` as the original
 //! vendor's clients page, with the filters both surfaces offer.
 
-use super::chains::{PageWindow, check_group_filter, check_search};
+use super::chain_checks::{PageWindow, check_group_filter, check_search};
 use super::{App, Principal};
 use crate::error::{Error, Result};
 use crate::model::ChainView;

@@ -14,6 +14,7 @@ mod auth;
 mod breakdown;
 mod bulk;
 mod cache;
+mod chain_checks;
 mod chains;
 mod channels;
 mod classify;

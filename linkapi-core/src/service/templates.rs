@@ -7,7 +7,7 @@
 //! (`body`), a minijinja template checked to compile when it is saved. Administrators are
 //! trusted with page sources; every value a page shows is escaped by the engine.
 
-use super::chains::PageWindow;
+use super::chain_checks::PageWindow;
 use super::{App, BodyError, Principal};
 use crate::codes::validate_optional_url;
 use crate::error::{Error, Result};

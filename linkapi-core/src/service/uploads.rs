@@ -22,7 +22,7 @@ use futures_util::{Stream, StreamExt};
 use sha2::{Digest, Sha256};
 use tokio::io::AsyncWriteExt;
 
-use super::chains::PageWindow;
+use super::chain_checks::PageWindow;
 use super::webhooks;
 use super::{App, BodyError, Principal};
 use crate::blob::{BlobBackend, BlobStore, ByteStream, Placement, STAGING_MAX_AGE};

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 
-use super::chains::PageWindow;
+use super::chain_checks::PageWindow;
 use super::{App, Principal};
 use crate::codes::validate_target_url;
 use crate::error::{Error, Result};

@@ -12,7 +12,7 @@ use super::{
 use crate::error::{Error, Result};
 use crate::model::ChainView;
 use crate::model::{Chain, ChainId, ChainKind, DomainId, SubType};
-use crate::service::chains::{check_title, check_valid_time};
+use crate::service::chain_checks::{check_title, check_valid_time};
 use crate::service::{App, ChainListing, Principal};
 use crate::store::{ChainPatch, ChannelEdit, Page};
 

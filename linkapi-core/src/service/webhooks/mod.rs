@@ -26,7 +26,7 @@ pub(crate) use delivery::start_delivery;
 pub use delivery::{RETRY_DELAYS, RETRY_WINDOW, retry_delay};
 pub(crate) use target::{HttpClient, http_client};
 
-use super::chains::PageWindow;
+use super::chain_checks::PageWindow;
 use super::{App, BodyError, Principal, TextRule, check_text};
 use crate::clock::format_rfc3339;
 use crate::error::{Error, Result};
