@@ -3,6 +3,7 @@
 mod auth;
 mod chain;
 mod conversion;
+mod import;
 mod page_chains;
 mod resources;
 mod serve;
