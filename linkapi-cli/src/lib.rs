@@ -4,7 +4,8 @@
 //! # Layout
 //!
 //! - [`cli`]: the clap command tree; help, completions and man pages all come from it.
-//! - [`commands`]: one module per command group (auth, chain, group/domain/admin, serve).
+//! - [`commands`]: one module per command group (auth, chain and its import, page chains,
+//!   work chat, group/domain/admin, stats, conversions, uploads, webhooks, serve).
 //! - [`context`]: profile, host and key resolution, the client, prompts.
 //! - [`config`]: `config.toml` and its profiles.
 //! - [`credentials`]: keys at rest: the OS keyring behind a trait, the 0600 file fallback.
