@@ -11,8 +11,10 @@
 //! - [`wire`]: JSON shapes of each surface and the envelopes; shared with clients.
 //! - [`store`]: the storage traits, one read and one write trait per aggregate, joined by
 //!   [`store::Store`] and [`store::Tx`]; the backends [`store::sqlite`] (one file, the default)
-//!   and [`store::postgres`] (one database shared by several instances), laid out file for
-//!   file alike.
+//!   and [`store::postgres`] (one database shared by several instances), each with a file per
+//!   aggregate of the same name, and the machinery of its own beside them (SQLite: the writer
+//!   thread, readers, checkpoints, snapshots, recent days, value numbers; PostgreSQL: the
+//!   statements, link reads, the change listener).
 //! - [`service`]: [`App`], the rules: keys and scopes, short chains, messaging-app, card and
 //!   work-chat chains and their channel rotation, groups, domains, templates, admin, the
 //!   redirect cache, the visit pipeline, statistics, conversions, uploads, QR codes, work-chat
