@@ -117,18 +117,13 @@ async fn deliver_forever(app: Weak<Inner>, wake: Arc<tokio::sync::Notify>, poll:
             }
             let Some(inner) = app.upgrade() else { return };
             let app = App { inner };
-            let limit = room.min(CLAIM_BATCH);
-            // Slots that ended attempts held are free again: their backlogs may go on. A
+            // Slots that ended attempts held are free again: their backlogs may go on. The
             // claim also takes what was committed before it, woken or not.
-            let claim = maybe_due || !finished.is_empty();
-            let claimed = app
-                .settle(std::mem::take(&mut finished), claim.then_some(limit))
-                .await;
+            let limit = room.min(CLAIM_BATCH);
+            let claimed = app.settle(std::mem::take(&mut finished), limit).await;
             last_write = tokio::time::Instant::now();
-            if claim {
-                woken_claim = None;
-            }
-            maybe_due = claim && claimed.len() == limit;
+            woken_claim = None;
+            maybe_due = claimed.len() == limit;
             next_poll = last_write + poll;
             let attempter = Attempter::of(&app);
             for delivery in claimed {
@@ -171,17 +166,10 @@ impl App {
     /// deliveries (leasing them to this instance), in one transaction. The claimed ones, or
     /// none if the store failed: unrecorded attempts' leases run out and their deliveries are
     /// attempted again (at least once).
-    async fn settle(
-        &self,
-        finished: Vec<FinishedAttempt>,
-        limit: Option<usize>,
-    ) -> Vec<ClaimedDelivery> {
+    async fn settle(&self, finished: Vec<FinishedAttempt>, limit: usize) -> Vec<ClaimedDelivery> {
         let now = self.now();
         let recorded = finished.len();
-        let limit = limit.and_then(|limit| i64::try_from(limit).ok());
-        if finished.is_empty() && limit.is_none() {
-            return Vec::new();
-        }
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         // Most rounds find nothing: a read says so without a write transaction.
         if finished.is_empty() {
             match self.store().any_delivery_due(now).await {
@@ -202,13 +190,8 @@ impl App {
                     for outcome in finished {
                         tx.finish_attempt(outcome).await?;
                     }
-                    match limit {
-                        Some(limit) => {
-                            tx.claim_deliveries(now, now + LEASE, limit, per_endpoint)
-                                .await
-                        }
-                        None => Ok(Vec::new()),
-                    }
+                    tx.claim_deliveries(now, now + LEASE, limit, per_endpoint)
+                        .await
                 })
             })
             .await;
