@@ -8,7 +8,7 @@ use linkapi_core::client::{Client, ClientError};
 use linkapi_core::wire::primary::{self, CreateChain, ListChains, UpdateChain};
 use linkapi_core::wire::{DomainRefs, compat};
 
-use super::import::import;
+use super::import::{checked_idempotency_key, import};
 use super::page_size;
 use crate::cli::{ChainCommand, ChainRef, QrImageFormat, RuleArgs};
 use crate::context::{Context, parse_time};
@@ -201,24 +201,6 @@ async fn create(
         ));
     }
     ctx.out.record(&chain, json.as_deref())
-}
-
-/// The longest `--idempotency-key` of an import: room is left for the batch number.
-const MAX_IMPORT_KEY_PREFIX: usize = 240;
-
-/// An `--idempotency-key` as given, if the server will take it (with `/N` after it, for an
-/// import).
-pub(super) fn checked_idempotency_key(key: String) -> Result<String> {
-    if key.len() > MAX_IMPORT_KEY_PREFIX
-        || !linkapi_core::service::is_idempotency_key(key.as_bytes())
-    {
-        return Err(UsageError(format!(
-            "--idempotency-key must be 1 to {MAX_IMPORT_KEY_PREFIX} printable ASCII characters, \
-             not starting or ending with a space"
-        ))
-        .into());
-    }
-    Ok(key)
 }
 
 /// `linkapi chain list`

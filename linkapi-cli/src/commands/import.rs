@@ -8,10 +8,27 @@ use anyhow::{Context as _, Result};
 use linkapi_core::wire::primary::{self, CreateChain};
 use serde_json::json;
 
-use super::chain::checked_idempotency_key;
 use crate::cli::ImportFormat;
 use crate::context::Context;
 use crate::exit::{Reported, UsageError};
+
+/// The longest `--idempotency-key` of an import: room is left for the batch number.
+const MAX_IMPORT_KEY_PREFIX: usize = 240;
+
+/// An `--idempotency-key` as given, if the server will take it (with `/N` after it, for an
+/// import).
+pub(super) fn checked_idempotency_key(key: String) -> Result<String> {
+    if key.len() > MAX_IMPORT_KEY_PREFIX
+        || !linkapi_core::service::is_idempotency_key(key.as_bytes())
+    {
+        return Err(UsageError(format!(
+            "--idempotency-key must be 1 to {MAX_IMPORT_KEY_PREFIX} printable ASCII characters, \
+             not starting or ending with a space"
+        ))
+        .into());
+    }
+    Ok(key)
+}
 
 /// Lines `import` sends in one bulk request: a progress step every few hundred milliseconds,
 /// well under the server's 10,000 a request.

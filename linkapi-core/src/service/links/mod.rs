@@ -15,7 +15,8 @@ use std::sync::{Arc, RwLock};
 
 use entry::LinkRef;
 pub use entry::Location;
-use table::{Cached, LinkTable};
+use record::Cached;
+use table::LinkTable;
 
 use super::App;
 use crate::error::Result;

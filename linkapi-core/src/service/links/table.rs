@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 use super::entry::LinkRef;
 use super::offsets::{self, Offsets};
 use super::record::{
-    DEAD, DELETED, EXPIRES, EXTRAS, Extras, HTTPS, LOADED_BITS, Meta, PAD, PRESENT, SECURE,
+    Cached, DEAD, DELETED, EXPIRES, EXTRAS, Extras, HTTPS, LOADED_BITS, Meta, PAD, PRESENT, SECURE,
     digest_at, encode, is_at, loaded_at, read_text,
 };
 use crate::locks::Unpoisoned;
@@ -51,9 +51,6 @@ struct Shard {
     used: usize,
     extras: HashMap<u64, Extras>,
 }
-
-/// What the cache held for a (domain, code): the chain, or `None` when the store had none.
-pub(super) type Cached = Option<LinkTarget>;
 
 pub(super) struct LinkTable {
     shards: Box<[RwLock<Shard>]>,
