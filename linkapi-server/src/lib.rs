@@ -41,7 +41,8 @@ mod operate;
 use config::trusted_proxies;
 pub use config::{FileConfig, ServeArgs, StorageConfig, default_data_dir};
 use linkapi_core::store::sqlite::snapshot::DatabaseLock;
-pub use operate::{BackupArgs, DataCommand, DataDirArgs, MigrateArgs, RestoreArgs, run as operate};
+pub use migrate::MigrateArgs;
+pub use operate::{BackupArgs, DataCommand, DataDirArgs, RestoreArgs, run as operate};
 
 /// Name of the database file inside the data directory.
 pub const DATABASE_FILE: &str = "linkapi.db";

@@ -2,13 +2,13 @@
 //! comparison of both sides on `out` (the copy itself is `linkapi_core::store::transfer`).
 
 use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use linkapi_core::store::transfer::{self, Progress};
 
-use super::operate::{MigrateArgs, sqlite_source};
-use super::redact_url;
+use super::{DATABASE_FILE, redact_url};
 
 /// Copies, verifies, reports.
 pub(crate) async fn run(args: &MigrateArgs, out: &mut dyn Write) -> Result<()> {
@@ -62,4 +62,40 @@ pub(crate) async fn run(args: &MigrateArgs, out: &mut dyn Write) -> Result<()> {
          README, \"Operating\")."
     )?;
     Ok(())
+}
+
+/// Flags of `migrate`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct MigrateArgs {
+    /// The SQLite database to copy, as sqlite:PATH (the database file or its data directory)
+    #[arg(long, value_name = "sqlite:PATH")]
+    pub from: String,
+    /// The PostgreSQL database to copy into: postgres://user:password@host:port/db
+    #[arg(
+        long,
+        value_name = "URL",
+        env = "LINKAPI_DATABASE_URL",
+        hide_env_values = true
+    )]
+    pub to: String,
+    /// Replace whatever the target holds (by default a target with data is refused)
+    #[arg(long)]
+    pub replace: bool,
+}
+
+/// The SQLite database a `sqlite:PATH` source names: the file, or `linkapi.db` in a directory.
+pub(crate) fn sqlite_source(from: &str) -> Result<PathBuf> {
+    let Some(path) = from.strip_prefix("sqlite:") else {
+        bail!("--from must be sqlite:PATH (the database file or its data directory), not {from:?}");
+    };
+    let path = Path::new(path);
+    let database = if path.is_dir() {
+        path.join(DATABASE_FILE)
+    } else {
+        path.to_path_buf()
+    };
+    if !database.is_file() {
+        bail!("{} is not a SQLite database file", database.display());
+    }
+    Ok(database)
 }

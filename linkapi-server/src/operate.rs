@@ -4,11 +4,12 @@
 //! on the same data directory and configuration file a server reads.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use linkapi_core::store::sqlite::snapshot::{self, Snapshot};
 
+use super::migrate::MigrateArgs;
 use super::{DATABASE_FILE, FileConfig, redact_url};
 
 /// What to do with a deployment's data.
@@ -99,25 +100,6 @@ pub struct RestoreArgs {
     pub from: PathBuf,
 }
 
-/// Flags of `migrate`.
-#[derive(Debug, Clone, clap::Args)]
-pub struct MigrateArgs {
-    /// The SQLite database to copy, as sqlite:PATH (the database file or its data directory)
-    #[arg(long, value_name = "sqlite:PATH")]
-    pub from: String,
-    /// The PostgreSQL database to copy into: postgres://user:password@host:port/db
-    #[arg(
-        long,
-        value_name = "URL",
-        env = "LINKAPI_DATABASE_URL",
-        hide_env_values = true
-    )]
-    pub to: String,
-    /// Replace whatever the target holds (by default a target with data is refused)
-    #[arg(long)]
-    pub replace: bool,
-}
-
 /// Runs `command`, reporting what it did on `out` and progress on stderr.
 ///
 /// # Errors
@@ -182,21 +164,4 @@ fn describe(out: &mut dyn Write, snapshot: &Snapshot) -> Result<()> {
         snapshot.rows("uploads")
     )?;
     Ok(())
-}
-
-/// The SQLite database a `sqlite:PATH` source names: the file, or `linkapi.db` in a directory.
-pub(crate) fn sqlite_source(from: &str) -> Result<PathBuf> {
-    let Some(path) = from.strip_prefix("sqlite:") else {
-        bail!("--from must be sqlite:PATH (the database file or its data directory), not {from:?}");
-    };
-    let path = Path::new(path);
-    let database = if path.is_dir() {
-        path.join(DATABASE_FILE)
-    } else {
-        path.to_path_buf()
-    };
-    if !database.is_file() {
-        bail!("{} is not a SQLite database file", database.display());
-    }
-    Ok(database)
 }
