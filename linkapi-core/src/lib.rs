@@ -8,7 +8,8 @@
 //!
 //! - [`model`]: domain types: newtype ids, the contract's integer codes as enums, records;
 //!   [`model::limits`], the input limits services enforce and schemas state.
-//! - [`wire`]: JSON shapes of each surface and the envelopes; shared with clients.
+//! - [`wire`]: JSON shapes of each surface, the envelopes, and every operation's name,
+//!   method and path ([`wire::operations`]), which the route table and the client share.
 //! - [`store`]: the storage traits, one read and one write trait per aggregate, joined by
 //!   [`store::Store`] and [`store::Tx`]; the backends [`store::sqlite`] (one file, the default)
 //!   and [`store::postgres`] (one database shared by several instances), each with a file per
@@ -21,7 +22,7 @@
 //!   data (behind a provider), rate limits and quotas, webhook endpoints with the events
 //!   writes record and their delivery.
 //! - [`http`]: [`serve`], the accept loop, the route table (one row per operation, naming its
-//!   types), the router, the OpenAPI document built from the table, the keyed path (key,
+//!   types, each row built from its [`wire::operations`] line), the matcher, the OpenAPI document built from the table, the keyed path (key,
 //!   scope, rate, the memory budget of bodies), request decoding, envelopes, handlers.
 //! - [`blob`]: where uploaded bytes live: a local directory or (feature `s3`) an
 //!   S3-compatible bucket, both through `object_store`.
@@ -39,7 +40,7 @@
 //! - [`webhooks`]: signing webhook messages (Standard Webhooks) and verifying them, and which
 //!   addresses a webhook may be sent to.
 //! - `client` (feature `client`): a typed async HTTP client of the same API, one method per
-//!   operation, each request naming its operation (`client::OPERATIONS`).
+//!   operation, each request naming its operation (`wire::operations::op`).
 //! - `fuzzing` (feature `fuzzing`): the fuzz targets' entry points: decoders and page
 //!   rendering driven from raw bytes, with the server's promises asserted.
 //!

@@ -13,9 +13,9 @@ use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use prometheus_client::registry::Registry;
 
-/// The operation name of a visit to a short link, for the route table (`http::routes`), the
+/// The operation name of a visit to a short link, for the route table (`http::route::table`), the
 /// router (codes that are API prefixes never reach it) and the series created up front here.
-pub(crate) const REDIRECT: &str = "redirect";
+pub(crate) const REDIRECT: &str = crate::wire::operations::op::REDIRECT.name;
 
 /// The text formats of `/metrics`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

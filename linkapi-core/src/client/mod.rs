@@ -30,12 +30,11 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::locks::Unpoisoned;
-use crate::wire::envelope::{CompatError, CompatOk, PrimaryError, PrimaryOk, StatusOk};
-pub use operations::{OPERATIONS, Operation, op};
+use crate::wire::envelope::{CompatError, CompatOk, Envelope, PrimaryError, PrimaryOk, StatusOk};
+pub use crate::wire::operations::{OPERATIONS, Operation, op};
 
 mod admin;
 mod compat;
-mod operations;
 mod primary;
 mod webhooks;
 
@@ -134,14 +133,6 @@ fn status_code_name(status: StatusCode) -> &'static str {
         500..=599 => "internal_error",
         _ => "error",
     }
-}
-
-#[derive(Debug, Clone, Copy)]
-enum Surface {
-    Primary,
-    Compat,
-    /// `{status: 1, result}` (conversions), with primary errors.
-    Status,
 }
 
 /// A connection to one linkapi server with one API key. Cheap to clone.
@@ -319,14 +310,15 @@ impl Client {
             url: url.clone(),
             detail,
         };
-        match op.surface {
-            Surface::Primary => serde_json::from_slice::<PrimaryOk<T>>(&bytes)
+        match op.envelope {
+            // The client calls no operation answering a page.
+            Envelope::Primary | Envelope::Page => serde_json::from_slice::<PrimaryOk<T>>(&bytes)
                 .map(|ok| ok.data)
                 .map_err(|e| decode(e.to_string())),
-            Surface::Compat => serde_json::from_slice::<CompatOk<T>>(&bytes)
+            Envelope::Compat => serde_json::from_slice::<CompatOk<T>>(&bytes)
                 .map(|ok| ok.result)
                 .map_err(|e| decode(e.to_string())),
-            Surface::Status => serde_json::from_slice::<StatusOk<T>>(&bytes)
+            Envelope::Status => serde_json::from_slice::<StatusOk<T>>(&bytes)
                 .map(|ok| ok.result)
                 .map_err(|e| decode(e.to_string())),
         }

@@ -12,15 +12,15 @@ use http::{HeaderValue, Request};
 use hyper::body::Incoming;
 use tracing::Instrument;
 
-use super::handlers::{Head, KnownHeaders, PublicCall};
+use super::call::{Head, KnownHeaders, PublicCall};
 use super::request_id::{REQUEST_ID, id_text, request_id};
-use super::response::Envelope;
 use super::response::{Body, Reply};
 use super::route::Access;
-use super::router::Matched;
+use super::route::matcher::Matched;
 use super::{Shared, keyed, response};
 use crate::error::Error;
 use crate::service::RateState;
+use crate::wire::envelope::Envelope;
 
 /// What [`handle`] makes of a request: the response and when it was ready, at once or as a
 /// future.

@@ -8,11 +8,11 @@ use std::time::{Duration, Instant};
 
 use hyper::body::Incoming;
 
-use super::handlers::{self, Call};
+use super::call::ParamAt;
+use super::call::{self, Call};
 use super::request::{self, Credential};
 use super::response::{self, Body, Reply};
 use super::route::{self, BodyKind};
-use super::router::ParamAt;
 use super::{RateState, ServerConfig, Shared, budget};
 use crate::error::Error;
 use crate::service::App;
@@ -140,7 +140,7 @@ pub(super) async fn dispatch_keyed(
         match request::idempotency_key(
             &parts.headers,
             route.name,
-            handlers::path_param(&parts, keyed.param.as_ref()),
+            call::path_param(&parts, keyed.param.as_ref()),
             &body,
         ) {
             Ok(key) => key.map(Arc::new),

@@ -7,7 +7,7 @@
 //! client arrives at the cap the connection quiet the longest makes room for it (one that
 //! never sent a request first), so idle sockets cannot lock real clients out at any cap. Each
 //! request gets a tracing span and an id (a visitor's, only when its span is logged), is
-//! routed by the route table (`router`), answered at once when its route can do so without
+//! routed by the route table (`route::matcher`), answered at once when its route can do so without
 //! waiting (a cached redirect), else authenticated, rate limited and authorised as its route
 //! says (`keyed`), given its share of the memory budget before its body is read (`budget`),
 //! then handed to the route's handler; every failure becomes a response in the route's error
@@ -15,9 +15,11 @@
 //!
 //! Here: the configuration and the accept loop. `connection`: a connection's watchdog, the
 //! registry of open ones and serving one. `dispatch`: a request from its head to its answer.
-//! `request_id`: the ids requests are logged and answered with.
+//! `request_id`: the ids requests are logged and answered with. `call`: what handlers are
+//! given. `route/`: the rows, the table and the matcher.
 
 mod budget;
+mod call;
 mod connection;
 mod dispatch;
 mod handlers;
@@ -27,8 +29,6 @@ pub(crate) mod request;
 mod request_id;
 mod response;
 mod route;
-mod router;
-mod routes;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -45,7 +45,7 @@ use connection::{
     Activity, CAP_RECHECK, OpenConnection, OpenConnections, SERVER_STOPS, serve_connection,
 };
 use response::RenderedOnce;
-use router::Router;
+use route::matcher::Router;
 
 /// Limits and timeouts of the HTTP server.
 #[derive(Debug, Clone)]
@@ -129,7 +129,7 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     let shared = Arc::new(Shared {
         app: app.clone(),
-        router: Router::new(config.metrics_access),
+        router: Router::new(route::table::routes(config.metrics_access)),
         config: config.clone(),
         openapi: openapi::rendered(config.metrics_access),
         budget: budget::Budget::new(config.body_budget_bytes, config.key_body_budget_bytes),

@@ -8,20 +8,8 @@ use serde::Serialize;
 
 use crate::error::Error;
 use crate::service::KeptAnswer;
+use crate::wire::envelope::Envelope;
 use crate::wire::envelope::{CompatError, CompatOk, PrimaryError, PrimaryOk, StatusOk};
-
-/// The shape of a response body.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Envelope {
-    /// `{code: 1, message, data}`; errors `{code: "<name>", message, status}`.
-    Primary,
-    /// `{code: 1, msg, result}`; errors `{code: 0, msg}`.
-    Compat,
-    /// `{status: 1, result}` (conversions, transfers); these operations' errors are primary.
-    Status,
-    /// HTML for people: the redirect path and its error pages.
-    Page,
-}
 
 /// The body type of every response: bytes in hand (every API answer), or a stream (files).
 pub(crate) type Body = Either<Full<Bytes>, UnsyncBoxBody<Bytes, std::io::Error>>;

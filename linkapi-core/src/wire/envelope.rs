@@ -3,6 +3,19 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+/// The shape of a response body.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Envelope {
+    /// `{code: 1, message, data}`; errors `{code: "<name>", message, status}`.
+    Primary,
+    /// `{code: 1, msg, result}`; errors `{code: 0, msg}`.
+    Compat,
+    /// `{status: 1, result}` (conversions, transfers); these operations' errors are primary.
+    Status,
+    /// HTML for people: the redirect path and its error pages.
+    Page,
+}
+
 /// Primary success: `{code: 1, message, data}`.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[schemars(rename = "PrimaryOk_{T}")]

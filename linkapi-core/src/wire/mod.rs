@@ -5,6 +5,7 @@
 pub mod admin;
 pub mod compat;
 pub mod envelope;
+pub mod operations;
 pub mod primary;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};

@@ -1,8 +1,8 @@
 //! Administration: `/admin/users`, `/admin/keys`, `/admin/domains` (scope `admin`).
 
-use super::Call;
 use crate::clock::format_rfc3339;
 use crate::error::Result;
+use crate::http::call::Call;
 use crate::http::request::{json, path_id, query};
 use crate::http::response::Body;
 use crate::model::{ApiKeyRecord, Domain, DomainId, KeyId, User, UserId};

@@ -1,8 +1,8 @@
 //! Compatibility surface: `/openapi/v1/chain/*`, `group/*`, `domain/list`.
 
-use super::{Call, answered};
 use crate::clock::format_sql;
 use crate::error::{Error, Result};
+use crate::http::call::{Call, answered};
 use crate::http::request::compat_input;
 use crate::http::response::Body;
 use crate::model::{ChainId, DomainId, Group, GroupId};

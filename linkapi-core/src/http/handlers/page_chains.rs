@@ -5,9 +5,9 @@
 use std::collections::HashMap;
 
 use super::compat::{listing, one_domain};
-use super::{Call, answered};
 use crate::clock::format_sql;
 use crate::error::{Error, Result};
+use crate::http::call::{Call, answered};
 use crate::http::request::{compat_input, json, path_id, query};
 use crate::http::response::{Body, Reply};
 use crate::model::{ChainId, ChainKind, Channel, ChannelId, DomainId, GroupId};

@@ -2,9 +2,9 @@
 
 use bytes::Bytes;
 
-use super::{Call, answered};
 use crate::clock::format_rfc3339;
 use crate::error::Result;
+use crate::http::call::{Call, answered};
 use crate::http::request::{json, path_id, query};
 use crate::http::response::Body;
 use crate::model::{ChainId, Dimension, Domain, DomainId, Group, GroupId, UserId};

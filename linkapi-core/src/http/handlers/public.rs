@@ -2,12 +2,12 @@
 
 use http::{HeaderValue, Method, StatusCode, header};
 
-use super::{Head, PublicCall};
 use crate::error::Result;
+use crate::http::call::{Head, PublicCall};
 use crate::http::request::{client_address, unreserved_decoded};
-use crate::http::response::Envelope;
 use crate::http::response::{Body, bodiless, error, jump_page, page};
 use crate::service::{App, VisitAnswer, VisitRequest};
+use crate::wire::envelope::Envelope;
 use crate::wire::primary::Health;
 
 type Response = http::Response<Body>;

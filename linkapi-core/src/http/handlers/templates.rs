@@ -1,10 +1,10 @@
 //! Jump-page templates: `GET /templates`, the compatibility `template/list`, and the
 //! administration of custom templates under `/admin/templates`.
 
-use super::Call;
 use crate::clock::{format_rfc3339, format_sql};
 use crate::error::Error;
 use crate::error::Result;
+use crate::http::call::Call;
 use crate::http::request::{compat_input, json, query};
 use crate::http::response::Body;
 use crate::model::{Template, TemplateId, UserId};

@@ -6,10 +6,10 @@ use std::time::Duration;
 use futures_util::TryStreamExt;
 use http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 
-use super::Call;
-use super::PublicCall;
 use crate::blob::Placement;
 use crate::error::{Error, Result};
+use crate::http::call::Call;
+use crate::http::call::PublicCall;
 use crate::http::request::{multipart_request, next_part, part_bytes, path_id, query};
 use crate::http::response::{Body, bodiless, full, streamed};
 use crate::model::{Upload, UploadId};

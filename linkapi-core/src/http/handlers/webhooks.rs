@@ -1,8 +1,8 @@
 //! Webhook endpoints: `/webhooks` and what hangs off one.
 
-use super::Call;
 use crate::clock::format_rfc3339;
 use crate::error::Result;
+use crate::http::call::Call;
 use crate::http::request::{json, path_id, query};
 use crate::http::response::Body;
 use crate::model::{EventType, Webhook, WebhookId};

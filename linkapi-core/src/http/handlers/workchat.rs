@@ -1,10 +1,10 @@
 //! Work-chat data: `/openapi/v1/workchat/assembly/list`, `/openapi/v1/workchat/transfer/result`
 //! and `/admin/workchat/*`.
 
-use super::Call;
 use super::page_chains::page_count;
 use crate::clock::format_rfc3339;
 use crate::error::Result;
+use crate::http::call::Call;
 use crate::http::request::{compat_input, json, query};
 use crate::http::response::Body;
 use crate::model::{Assembly, UserId};

@@ -11,8 +11,8 @@ use serde_json::{Map, Value, json};
 
 use generators::{for_generators, for_generators_in_operations};
 
-use super::response::Envelope;
 use super::route::{Access, BodyKind, Output, Route, schema};
+use crate::wire::envelope::Envelope;
 use crate::wire::envelope::{CompatError, PrimaryError};
 
 /// A struct's schema itself: its schema is a reference into the components.
@@ -292,7 +292,7 @@ fn success_response(ok: Output, generator: &mut SchemaGenerator) -> (String, Val
 /// first request.
 pub(crate) fn rendered(metrics: super::MetricsAccess) -> super::response::RenderedOnce {
     super::response::RenderedOnce::new(move || {
-        serde_json::to_vec_pretty(&document(&super::routes::routes(metrics)))
+        serde_json::to_vec_pretty(&document(&super::route::table::routes(metrics)))
             .unwrap_or_default()
             .into()
     })
@@ -479,7 +479,7 @@ fn tag(path: &str) -> &'static str {
 mod tests {
     use super::*;
     use crate::http::MetricsAccess;
-    use crate::http::routes::routes;
+    use crate::http::route::table::routes;
 
     #[test]
     fn the_document_names_every_operation_and_resolves_its_references() {

@@ -11,16 +11,20 @@
 //! only by saying what it answers ([`Declared::ok`], [`Declared::created`],
 //! [`Declared::answers`]).
 
+pub(crate) mod matcher;
+pub(crate) mod table;
+
 use futures_util::future::BoxFuture;
 use http::Method;
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 
-use super::handlers::{Call, Head, PublicCall};
-use super::response::{Body, Envelope};
+use super::call::{Call, Head, PublicCall};
+use super::response::Body;
 use crate::error::Result;
 use crate::model::Scope;
 use crate::service::App;
-use crate::wire::envelope::{CompatOk, PrimaryOk, StatusOk};
+use crate::wire::envelope::{CompatOk, Envelope, PrimaryOk, StatusOk};
+use crate::wire::operations::Operation;
 
 /// What an operation reads of the request body.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -238,17 +242,9 @@ impl Declared {
     }
 
     /// It is a create that honours `Idempotency-Key`; its handler passes the call's receipt
-    /// ([`super::handlers::Call::receipt`]) to the service that writes.
+    /// ([`crate::http::call::Call::receipt`]) to the service that writes.
     pub(crate) fn idempotent(mut self) -> Self {
         self.idempotent = true;
-        self
-    }
-
-    /// Its successes are `T` in the envelope `success`, errors in `errors` (the conversion
-    /// report and the transfer query, whose wire formats the spec fixes).
-    pub(crate) fn envelopes(mut self, success: Envelope, errors: Envelope) -> Self {
-        self.success = success;
-        self.errors = errors;
         self
     }
 
@@ -317,13 +313,33 @@ macro_rules! handler {
 }
 pub(crate) use handler;
 
-/// A primary-surface operation: headers carry the key, primary envelopes, a JSON body on
-/// `POST` and `PATCH`.
-pub(crate) fn primary(
+/// A primary-surface operation: headers carry the key, primary envelopes (the `Status`
+/// operations' errors too), a JSON body on `POST` and `PATCH`.
+pub(crate) fn primary(op: Operation, scope: Scope, handler: ApiHandler) -> Declared {
+    keyed(op.http_method(), op, scope, false, handler)
+}
+
+/// A compatibility-surface action: the key may come as `?apikey=`, compat envelopes (but
+/// for the `Status` operations, whose errors are primary), a JSON body.
+pub(crate) fn compat(op: Operation, scope: Scope, handler: ApiHandler) -> Declared {
+    keyed(op.http_method(), op, scope, true, handler)
+}
+
+/// A compatibility-surface read by `method`: by `GET` its fields come as query parameters.
+pub(crate) fn compat_by(
     method: Method,
-    path: &'static str,
-    name: &'static str,
+    op: Operation,
     scope: Scope,
+    handler: ApiHandler,
+) -> Declared {
+    keyed(method, op, scope, true, handler)
+}
+
+fn keyed(
+    method: Method,
+    op: Operation,
+    scope: Scope,
+    query_key: bool,
     handler: ApiHandler,
 ) -> Declared {
     let body = if method == Method::POST || method == Method::PATCH {
@@ -331,51 +347,22 @@ pub(crate) fn primary(
     } else {
         BodyKind::None
     };
-    Declared {
-        method,
-        path,
-        name,
-        access: Access::Key {
-            scope,
-            query_key: false,
-            handler,
-        },
-        body,
-        success: Envelope::Primary,
-        errors: Envelope::Primary,
-        query_type: None,
-        body_type: None,
-        idempotent: false,
-        vendor_names: Vec::new(),
-    }
-}
-
-/// A compatibility-surface action: the key may come as `?apikey=`, compat envelopes, a JSON
-/// body (or, by GET, the same fields as query parameters).
-pub(crate) fn compat(
-    method: Method,
-    path: &'static str,
-    name: &'static str,
-    scope: Scope,
-    handler: ApiHandler,
-) -> Declared {
-    let body = if method == Method::GET {
-        BodyKind::None
-    } else {
-        BodyKind::Json
+    let errors = match op.envelope {
+        Envelope::Compat => Envelope::Compat,
+        _ => Envelope::Primary,
     };
     Declared {
         method,
-        path,
-        name,
+        path: op.path,
+        name: op.name,
         access: Access::Key {
             scope,
-            query_key: true,
+            query_key,
             handler,
         },
         body,
-        success: Envelope::Compat,
-        errors: Envelope::Compat,
+        success: op.envelope,
+        errors,
         query_type: None,
         body_type: None,
         idempotent: false,
@@ -383,24 +370,19 @@ pub(crate) fn compat(
     }
 }
 
-/// An operation anyone may call with `GET`, answering in `envelope`.
-pub(crate) fn public(
-    path: &'static str,
-    name: &'static str,
-    envelope: Envelope,
-    handler: PublicHandler,
-) -> Declared {
+/// An operation anyone may call with `GET`, answering in its envelope.
+pub(crate) fn public(op: Operation, handler: PublicHandler) -> Declared {
     Declared {
-        method: Method::GET,
-        path,
-        name,
+        method: op.http_method(),
+        path: op.path,
+        name: op.name,
         access: Access::Public {
             handler,
             at_once: None,
         },
         body: BodyKind::None,
-        success: envelope,
-        errors: envelope,
+        success: op.envelope,
+        errors: op.envelope,
         query_type: None,
         body_type: None,
         idempotent: false,

@@ -5,11 +5,10 @@
 
 use http::Method;
 
-use super::MetricsAccess;
-use super::response::Envelope;
-use super::route::Route;
-use super::routes::routes;
+use super::Route;
 use crate::codes::{is_reserved, shadows_code};
+use crate::http::call::ParamAt;
+use crate::wire::envelope::Envelope;
 
 /// What a request maps to.
 #[derive(Debug, PartialEq, Eq)]
@@ -22,19 +21,6 @@ pub(crate) enum Matched {
     MethodNotAllowed(Envelope, String),
     /// Nothing here; the envelope of the surface the path is under.
     NotFound(Envelope),
-}
-
-/// Where the path parameter sits in the routed path: a range rather than a copy, which was an
-/// allocation for every redirect's code. The request keeps its path, so the parameter is read
-/// from there ([`ParamAt::in_path`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct ParamAt(std::ops::Range<usize>);
-
-impl ParamAt {
-    /// The parameter in `path`, the path the router was given.
-    pub(crate) fn in_path<'p>(&self, path: &'p str) -> &'p str {
-        path.get(self.0.clone()).unwrap_or_default()
-    }
 }
 
 pub(crate) struct Router {
@@ -52,8 +38,7 @@ pub(crate) struct Router {
 }
 
 impl Router {
-    pub(crate) fn new(metrics: MetricsAccess) -> Self {
-        let routes = routes(metrics);
+    pub(crate) fn new(routes: Vec<Route>) -> Self {
         let mut by_path: Vec<(&'static str, Vec<usize>)> = Vec::new();
         for (index, route) in routes.iter().enumerate() {
             match by_path.iter_mut().find(|(path, _)| *path == route.path) {
@@ -158,7 +143,9 @@ impl Router {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::http::MetricsAccess;
     use crate::http::route::Access;
+    use crate::http::route::table::routes;
     use crate::model::{Resource, Scope};
 
     const GET: Method = Method::GET;
@@ -178,7 +165,7 @@ mod tests {
 
     #[test]
     fn one_segment_paths_are_routed_as_the_tree_routes_them() {
-        let r = Router::new(MetricsAccess::Loopback);
+        let r = Router::new(routes(MetricsAccess::Loopback));
         assert!(r.one_segment.is_some(), "the short links' route is found");
         let mut paths: Vec<String> = routes(MetricsAccess::Admin)
             .iter()
@@ -232,7 +219,7 @@ mod tests {
 
     #[test]
     fn routes_match_methods_and_params() {
-        let r = Router::new(MetricsAccess::Loopback);
+        let r = Router::new(routes(MetricsAccess::Loopback));
         assert_eq!(found(&r, POST, "/chains"), ("chains.create", None));
         assert_eq!(
             found(&r, PATCH, "/chains/12"),
@@ -338,7 +325,7 @@ mod tests {
 
     #[test]
     fn scopes_follow_the_contract() {
-        let r = Router::new(MetricsAccess::Loopback);
+        let r = Router::new(routes(MetricsAccess::Loopback));
         let scope = |method: Method, path: &str| match r.route(&method, path) {
             Matched::Route(index, _) => match r.at(index).access {
                 Access::Key { scope, .. } => Some(scope),
@@ -375,7 +362,7 @@ mod tests {
             Some(Scope::Read(Resource::Workchat))
         );
         assert_eq!(scope(GET, "/metrics"), None);
-        let admin = Router::new(MetricsAccess::Admin);
+        let admin = Router::new(routes(MetricsAccess::Admin));
         assert!(matches!(
             admin.route(&GET, "/metrics"),
             Matched::Route(index, _) if matches!(
