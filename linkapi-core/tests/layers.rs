@@ -1,5 +1,7 @@
 //! Layers point one way: each of these modules of `linkapi-core` names (`crate::...`, outside
-//! comments) only the modules below it. Run with `cargo test -p linkapi-core --test layers`.
+//! comments) only the modules below it; and no files of the workspace's crates import each
+//! other round (a module naming its own submodules is the module tree, not an import). Run
+//! with `cargo test -p linkapi-core --test layers`.
 
 use std::path::{Path, PathBuf};
 
@@ -102,5 +104,303 @@ fn the_check_sees_what_it_should() {
     assert_eq!(
         named(text),
         [(1, "model".to_owned()), (3, "error".to_owned())]
+    );
+}
+
+/// The module path of `file` under `src` (`lib.rs` and `main.rs` are the root).
+fn module_of(src: &Path, file: &Path) -> Vec<String> {
+    let relative = file.strip_prefix(src).expect("a file under src");
+    let mut path: Vec<String> = relative
+        .iter()
+        .map(|part| part.to_string_lossy().into_owned())
+        .collect();
+    let last = path.pop().unwrap_or_default();
+    let stem = last.trim_end_matches(".rs");
+    if !matches!(stem, "mod" | "lib" | "main") || !path.is_empty() && stem != "mod" {
+        path.push(stem.to_owned());
+    }
+    path
+}
+
+/// `text` without comments and without its inline test module, whose imports are a test's,
+/// not the module's.
+fn code_of(text: &str) -> String {
+    let mut code = String::new();
+    let mut lines = text.lines().peekable();
+    while let Some(line) = lines.next() {
+        if line.trim() == "#[cfg(test)]"
+            && lines
+                .peek()
+                .is_some_and(|next| next.trim_start().starts_with("mod "))
+        {
+            break;
+        }
+        code.push_str(line.split("//").next().unwrap_or(""));
+        code.push('\n');
+    }
+    code
+}
+
+/// Every path of a `use` tree (`a::{b, c::{d, e}}`), as lists of segments.
+fn expand(tree: &str) -> Vec<Vec<String>> {
+    let tree = tree.trim();
+    let Some(open) = tree.find('{') else {
+        let path = tree.split(" as ").next().unwrap_or("");
+        return vec![path.split("::").map(|s| s.trim().to_owned()).collect()];
+    };
+    let prefix: Vec<String> = tree[..open]
+        .split("::")
+        .map(|s| s.trim().to_owned())
+        .filter(|s| !s.is_empty())
+        .collect();
+    let inner = &tree[open + 1..tree.rfind('}').unwrap_or(tree.len())];
+    let (mut depth, mut start, mut parts) = (0, 0, Vec::new());
+    for (at, c) in inner.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(&inner[start..at]);
+                start = at + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&inner[start..]);
+    let mut paths = Vec::new();
+    for part in parts.into_iter().filter(|p| !p.trim().is_empty()) {
+        for rest in expand(part) {
+            let mut path = prefix.clone();
+            path.extend(rest.into_iter().filter(|s| s != "self"));
+            paths.push(path);
+        }
+    }
+    paths
+}
+
+/// The paths `code` names: every tree of its `use` items, and every `crate::` or `super::`
+/// path elsewhere.
+fn paths_in(code: &str) -> Vec<Vec<String>> {
+    let mut paths = Vec::new();
+    let mut lines = code.lines();
+    while let Some(line) = lines.next() {
+        let item = line.trim_start();
+        let item = ["pub use ", "pub(crate) use ", "pub(super) use ", "use "]
+            .iter()
+            .find_map(|start| item.strip_prefix(start));
+        let Some(item) = item else { continue };
+        let mut tree = item.to_owned();
+        while !tree.contains(';') {
+            let Some(more) = lines.next() else { break };
+            tree.push_str(more);
+        }
+        paths.extend(expand(tree.split(';').next().unwrap_or("")));
+    }
+    let bytes = code.as_bytes();
+    for start in ["crate::", "super::"] {
+        for (at, _) in code.match_indices(start) {
+            let before = code[..at].chars().last();
+            if matches!(before, Some(c) if c.is_ascii_alphanumeric() || c == '_' || c == '$' || c == ':')
+            {
+                continue;
+            }
+            let end = (at..code.len())
+                .find(|&i| {
+                    !(bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_' || bytes[i] == b':')
+                })
+                .unwrap_or(code.len());
+            paths.push(code[at..end].split("::").map(str::to_owned).collect());
+        }
+    }
+    paths
+}
+
+/// The module `path`, named in `module`, is in: the deepest module of `modules` it walks
+/// through, or `None` for another crate's path.
+fn target(
+    modules: &std::collections::BTreeSet<Vec<String>>,
+    module: &[String],
+    path: &[String],
+) -> Option<Vec<String>> {
+    let mut segments = path.iter().peekable();
+    let mut at: Vec<String> = match segments.peek().map(|s| s.as_str()) {
+        Some("crate") => {
+            segments.next();
+            Vec::new()
+        }
+        Some("self") => {
+            segments.next();
+            module.to_vec()
+        }
+        Some("super") => {
+            let mut at = module.to_vec();
+            while segments.peek().is_some_and(|s| *s == "super") {
+                segments.next();
+                at.pop();
+            }
+            at
+        }
+        Some(first) => {
+            let mut child = module.to_vec();
+            child.push(first.to_string());
+            if !modules.contains(&child) {
+                return None;
+            }
+            module.to_vec()
+        }
+        None => return None,
+    };
+    for segment in segments {
+        let mut next = at.clone();
+        next.push(segment.clone());
+        if !modules.contains(&next) {
+            break;
+        }
+        at = next;
+    }
+    Some(at)
+}
+
+/// The groups of files of one crate that import each other round (strongly connected
+/// components of more than one file), each file with the files of its group it names.
+fn circles(src: &Path) -> Vec<Vec<(String, Vec<String>)>> {
+    use std::collections::{BTreeMap, BTreeSet};
+    let mut files = Vec::new();
+    sources(src, &mut files);
+    let modules: BTreeMap<Vec<String>, PathBuf> = files
+        .iter()
+        .map(|f| (module_of(src, f), f.clone()))
+        .collect();
+    let names: BTreeSet<Vec<String>> = modules.keys().cloned().collect();
+    let mut arrows: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
+    for (module, file) in &modules {
+        let text = std::fs::read_to_string(file).expect("a readable source");
+        let to = arrows.entry(module.clone()).or_default();
+        for path in paths_in(&code_of(&text)) {
+            if let Some(found) = target(&names, module, &path) {
+                // A module naming its own descendants is the module tree (it declares them,
+                // re-exports and assembles them), not an import.
+                if !found.starts_with(module) {
+                    to.insert(found);
+                }
+            }
+        }
+    }
+    // Which modules each reaches, then the groups that reach each other.
+    let reach = |from: &Vec<String>| {
+        let mut seen = BTreeSet::new();
+        let mut stack = vec![from.clone()];
+        while let Some(at) = stack.pop() {
+            for next in arrows.get(&at).into_iter().flatten() {
+                if seen.insert(next.clone()) {
+                    stack.push(next.clone());
+                }
+            }
+        }
+        seen
+    };
+    let reached: BTreeMap<_, _> = names.iter().map(|m| (m.clone(), reach(m))).collect();
+    let mut grouped = BTreeSet::new();
+    let mut found = Vec::new();
+    for module in &names {
+        if grouped.contains(module) || !reached[module].contains(module) {
+            continue;
+        }
+        let group: BTreeSet<_> = reached[module]
+            .iter()
+            .filter(|other| reached[*other].contains(module))
+            .cloned()
+            .collect();
+        grouped.extend(group.iter().cloned());
+        let shown = |m: &Vec<String>| {
+            let file = &modules[m];
+            file.strip_prefix(src).unwrap_or(file).display().to_string()
+        };
+        found.push(
+            group
+                .iter()
+                .map(|m| {
+                    let into = arrows[m].iter().filter(|t| group.contains(*t));
+                    (shown(m), into.map(shown).collect())
+                })
+                .collect(),
+        );
+    }
+    found
+}
+
+#[test]
+fn no_files_import_each_other_round() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut wrong = Vec::new();
+    for krate in ["linkapi-core", "linkapi-server", "linkapi-cli"] {
+        let src = root.join("..").join(krate).join("src");
+        for circle in circles(&src) {
+            let arrows: Vec<String> = circle
+                .iter()
+                .map(|(file, into)| format!("  {file} -> {}", into.join(", ")))
+                .collect();
+            wrong.push(format!("{krate}:\n{}", arrows.join("\n")));
+        }
+    }
+    assert!(wrong.is_empty(), "import circles:\n{}", wrong.join("\n"));
+}
+
+#[test]
+fn the_circle_check_sees_what_it_should() {
+    assert_eq!(
+        expand("super::{a::{B, c::D}, self, E as F}"),
+        [
+            vec!["super", "a", "B"],
+            vec!["super", "a", "c", "D"],
+            vec!["super"],
+            vec!["super", "E"],
+        ]
+    );
+    let modules = [
+        vec![],
+        vec!["http".to_owned()],
+        vec!["http".into(), "route".into()],
+    ]
+    .into_iter()
+    .collect();
+    let here = ["http".to_owned(), "route".to_owned()];
+    let path = |p: &str| p.split("::").map(str::to_owned).collect::<Vec<_>>();
+    assert_eq!(
+        target(&modules, &here, &path("super::MetricsAccess")),
+        Some(vec!["http".into()])
+    );
+    assert_eq!(
+        target(&modules, &here, &path("crate::http::route::X")),
+        Some(here.to_vec())
+    );
+    assert_eq!(target(&modules, &here, &path("http::Method")), None);
+    assert_eq!(
+        paths_in("let a = crate::model::X;\n$crate::http::Y;\nuse b::{c, d};"),
+        [path("b::c"), path("b::d"), path("crate::model::X")]
+    );
+}
+
+#[test]
+fn two_siblings_naming_each_other_are_a_circle_and_a_parent_naming_its_child_is_not() {
+    let dir = std::env::temp_dir().join(format!("layers-{}", std::process::id()));
+    let src = dir.join("src");
+    std::fs::create_dir_all(src.join("a")).expect("a directory");
+    let write = |name: &str, text: &str| std::fs::write(src.join(name), text).expect("written");
+    write("lib.rs", "mod a;\npub use a::b::B;\n");
+    write("a/mod.rs", "mod b;\nmod c;\nuse b::B;\npub struct A;\n");
+    write("a/b.rs", "use super::A;\npub struct B;\n");
+    write("a/c.rs", "// crate::a::b in a comment\npub struct C;\n");
+    assert!(circles(&src).is_empty());
+    write("a/c.rs", "use super::b::B;\npub struct C;\n");
+    write("a/b.rs", "pub struct B(crate::a::c::C);\n");
+    let found = circles(&src);
+    std::fs::remove_dir_all(&dir).expect("removed");
+    assert_eq!(
+        found,
+        [vec![
+            ("a/b.rs".to_owned(), vec!["a/c.rs".to_owned()]),
+            ("a/c.rs".to_owned(), vec!["a/b.rs".to_owned()]),
+        ]]
     );
 }

@@ -1,12 +1,22 @@
 //! What every kind of chain is checked against (title, expiry, search, group filter, target),
 //! the codes a new chain tries and the errors of taken codes, and the page window of
-//! listings: shared by short chains, page chains and listings.
+//! listings, and what a create answers (`CreatedChain`): shared by short chains, page chains
+//! and listings.
 
 use super::{TextRule, check_text};
 use crate::codes::{is_reserved, random_code, validate_target_url};
 use crate::error::{Error, Result};
 use crate::model::limits::{MAX_PAGE_SIZE, MAX_TITLE_CHARS};
-use crate::model::{GroupId, Timestamp};
+use crate::model::{ChainView, GroupId, Timestamp};
+
+/// A chain just created and the caller's count of chains created today.
+#[derive(Debug, Clone)]
+pub struct CreatedChain {
+    /// The chain.
+    pub view: ChainView,
+    /// Chains created today (in the deployment's time zone), this one included.
+    pub created_today: i64,
+}
 
 /// The random codes a new chain tries in turn: a few at `code_length`, then a few at each of
 /// some longer lengths, reserved words left out.

@@ -3,7 +3,8 @@
 use std::collections::HashMap;
 
 use super::chain_checks::{
-    check_target, check_title, check_valid_time, code_taken, no_free_code, random_codes,
+    CreatedChain, check_target, check_title, check_valid_time, code_taken, no_free_code,
+    random_codes,
 };
 use super::idempotency::{self, Receipt};
 use super::quota::Counted;
@@ -51,15 +52,6 @@ pub struct ShortChainPatch {
     pub valid_time: Option<Timestamp>,
     /// New redirect rules, replacing the old ones (empty: none).
     pub rules: Option<Vec<RuleInput>>,
-}
-
-/// A chain just created and the caller's count of chains created today.
-#[derive(Debug, Clone)]
-pub struct CreatedChain {
-    /// The chain.
-    pub view: ChainView,
-    /// Chains created today (in the deployment's time zone), this one included.
-    pub created_today: i64,
 }
 
 impl App {

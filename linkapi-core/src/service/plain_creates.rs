@@ -20,8 +20,8 @@ use std::sync::Weak;
 
 use tokio::sync::{mpsc, oneshot};
 
+use super::chain_checks::CreatedChain;
 use super::chain_checks::{code_taken, no_free_code, random_codes};
-use super::chains::CreatedChain;
 use super::{App, Inner};
 use crate::error::{Error, Result};
 use crate::model::ChainView;
