@@ -1,7 +1,7 @@
 //! linkapi-core: the short-link service as a library.
 //!
 //! It holds the service model, the storage boundary with its SQLite and PostgreSQL backends,
-//! every business rule, and an embeddable hyper server. It never prints, reads the environment or exits; it
+//! every decision of the API, and an embeddable hyper server. It never prints, reads the environment or exits; it
 //! emits `tracing` events and returns typed errors.
 //!
 //! # Layout
@@ -16,7 +16,7 @@
 //!   aggregate of the same name, and the machinery of its own beside them (SQLite: the writer
 //!   thread, readers, checkpoints, snapshots, recent days, value numbers; PostgreSQL: the
 //!   statements, link reads, the change listener).
-//! - [`service`]: [`App`], the rules: keys and scopes, short chains, messaging-app, card and
+//! - [`service`]: [`App`], what each operation decides: keys and scopes, short chains, messaging-app, card and
 //!   work-chat chains and their channel rotation, groups, domains, templates, admin, the
 //!   redirect cache, the visit pipeline, statistics, conversions, uploads, QR codes, work-chat
 //!   data (behind a provider), rate limits and quotas, webhook endpoints with the events
@@ -29,7 +29,7 @@
 //! - [`image`]: deciding an upload's type by its bytes, and refusing truncated images.
 //! - [`pages`]: jump pages: the built-in layouts and rendering with minijinja, escaped.
 //! - [`qr`]: QR codes of links (PNG, SVG, terminal blocks).
-//! - [`codes`]: short-code and target-URL rules.
+//! - [`codes`]: what a short code and a target URL may be, and random codes.
 //! - [`clock`]: the injectable clock, the calendar days are counted in, and the wire time
 //!   formats.
 //! - [`metrics`]: the counters and histograms `GET /metrics` exposes.
@@ -37,8 +37,7 @@
 //! - `heap`: giving memory freed after a burst back to the operating system (glibc keeps it),
 //!   and large allocations mapped on their own so they go back when freed.
 //! - `locks`: taking over a lock whose holder panicked, the one rule every lock here follows.
-//! - [`webhooks`]: signing webhook messages (Standard Webhooks) and verifying them, and which
-//!   addresses a webhook may be sent to.
+//! - [`signing`]: signing webhook messages (Standard Webhooks) and verifying them.
 //! - `client` (feature `client`): a typed async HTTP client of the same API, one method per
 //!   operation, each request naming its operation (`wire::operations::op`).
 //! - `fuzzing` (feature `fuzzing`): the fuzz targets' entry points: decoders and page
@@ -86,8 +85,8 @@ pub mod model;
 pub mod pages;
 pub mod qr;
 pub mod service;
+pub mod signing;
 pub mod store;
-pub mod webhooks;
 pub mod wire;
 
 pub use clock::{Clock, ManualClock, SystemClock};

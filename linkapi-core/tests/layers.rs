@@ -16,7 +16,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         "service",
         &[
             "model", "clock", "codes", "locks", "store", "wire", "error", "metrics", "pages",
-            "blob", "webhooks", "heap", "qr", "image",
+            "blob", "signing", "heap", "qr", "image",
         ],
     ),
 ];

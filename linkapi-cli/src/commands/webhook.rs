@@ -8,7 +8,7 @@ use http_body_util::{BodyExt as _, Full, Limited};
 use hyper::body::{Bytes, Incoming};
 use hyper::{Request, Response, StatusCode};
 use linkapi_core::clock::format_rfc3339;
-use linkapi_core::webhooks::Secret;
+use linkapi_core::signing::Secret;
 use linkapi_core::wire::primary;
 
 use crate::cli::{EventName, WebhookCommand};

@@ -1,4 +1,4 @@
-//! Services: every business rule of the API. Handlers call these with a [`Principal`] that came
+//! Services: every decision of the API. Handlers call these with a [`Principal`] that came
 //! from the request's key; services call the [`Store`].
 //!
 //! [`App`] is a cheap clonable handle holding the store, the clock, the configuration and the
@@ -15,6 +15,7 @@ mod breakdown;
 mod bulk;
 mod cache;
 mod chain_checks;
+mod chain_qr;
 mod chains;
 mod channels;
 mod classify;
@@ -28,7 +29,6 @@ mod links;
 mod listings;
 mod page_chains;
 mod plain_creates;
-mod qr;
 mod quota;
 mod ratelimit;
 mod rules;

@@ -1,7 +1,7 @@
 //! The storage boundary. Services talk to an `Arc<dyn Store>`; two backends implement it:
 //! [`sqlite`] (one embedded file, the zero-configuration default) and [`postgres`] (one database
 //! shared by several linkapi instances). Every method is async, takes and returns model types,
-//! and enforces no business rule.
+//! and decides nothing.
 //!
 //! Reads are methods of the per-aggregate read traits (`UserStore`, `ChainStore`, ...). Every
 //! write is a *transaction body* given to [`Store::transact`]: a closure that receives a [`Tx`]

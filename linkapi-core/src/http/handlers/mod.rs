@@ -1,5 +1,5 @@
 //! Handlers, one module per API area. Each decodes its input, calls one service method and
-//! encodes the answer; rules live in [`crate::service`].
+//! encodes the answer; what is allowed and what happens is decided in [`crate::service`].
 
 pub(crate) mod admin;
 pub(crate) mod compat;

@@ -12,7 +12,7 @@
 //! # Layout
 //! - this file: what callers give and get (`PageChainInput`, `ChannelSpec`, `PageChainView`)
 //!   and which chains an operation addresses (`PageChains`);
-//! - `fields`: the rules of each field, the destination rule, channel lists;
+//! - `fields`: the checks of each field, where a chain leads, channel lists;
 //! - `create`: creating messaging-app, card and work-chat chains;
 //! - `manage`: reading, listing, editing and deleting them.
 

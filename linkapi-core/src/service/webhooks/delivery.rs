@@ -24,8 +24,8 @@ use super::super::{App, Inner};
 use super::target::{ATTEMPT_TIMEOUT, HttpClient, literal_is_refused};
 use crate::clock::Clock;
 use crate::model::{DeliveryAttempt, Timestamp};
+use crate::signing::{Secret, signature_header};
 use crate::store::{AttemptVerdict, ClaimedDelivery, FinishedAttempt};
-use crate::webhooks::{Secret, signature_header};
 
 /// Delays before the 2nd, 3rd, ... attempt, in seconds (each jittered by up to a fifth
 /// either way); the last repeats until [`RETRY_WINDOW`] is over.

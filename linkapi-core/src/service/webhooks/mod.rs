@@ -32,8 +32,8 @@ use crate::clock::format_rfc3339;
 use crate::error::{Error, Result};
 use crate::locks::Unpoisoned;
 use crate::model::{DeliveryAttempt, EventSet, EventType, Timestamp, UserId, Webhook, WebhookId};
+use crate::signing::Secret;
 use crate::store::{Invalidation, NewEvent, NewWebhook, Page, StoreResult, Tx, WebhookPatch};
-use crate::webhooks::Secret;
 
 /// Most endpoints one user may register.
 pub const MAX_WEBHOOKS_PER_USER: usize = 20;

@@ -3,7 +3,7 @@
 //! edited and again on every connection, so a name that later resolves elsewhere (DNS
 //! rebinding) cannot reach the machine's own network.
 
-use std::net::{IpAddr, SocketAddr};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -17,7 +17,6 @@ use hyper_util::rt::TokioExecutor;
 
 use crate::codes::validate_target_url;
 use crate::error::{Error, Result};
-use crate::webhooks::is_public;
 
 /// How long one attempt may take, connecting and answering.
 pub(crate) const ATTEMPT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -154,6 +153,74 @@ pub(crate) fn http_client(allow_private: bool) -> Result<HttpClient> {
     Ok(Client::builder(TokioExecutor::new()).build(https))
 }
 
+/// Whether a webhook may be sent to `address`: a public unicast address. Loopback, private
+/// (RFC 1918), shared (CGNAT), link-local (cloud metadata services among them: 169.254.169.254),
+/// unique-local IPv6 (fd00:ec2::254 among them), unspecified, multicast, broadcast, reserved,
+/// benchmarking and documentation ranges are not, nor an IPv6 address that embeds one of
+/// those IPv4 addresses (mapped, compatible, NAT64, 6to4).
+pub fn is_public(address: IpAddr) -> bool {
+    match address {
+        IpAddr::V4(v4) => is_public_v4(v4),
+        IpAddr::V6(v6) => is_public_v6(v6),
+    }
+}
+
+fn is_public_v4(a: Ipv4Addr) -> bool {
+    let [first, second, third, _] = a.octets();
+    let refused = a.is_unspecified()
+        || a.is_loopback()
+        || a.is_private()
+        || a.is_link_local()
+        || a.is_multicast()
+        || a.is_broadcast()
+        || a.is_documentation()
+        || first == 0
+        // Shared address space (carrier-grade NAT), 100.64.0.0/10.
+        || (first == 100 && (64..128).contains(&second))
+        // IETF protocol assignments, 192.0.0.0/24.
+        || (first == 192 && second == 0 && third == 0)
+        // Benchmarking, 198.18.0.0/15.
+        || (first == 198 && (18..20).contains(&second))
+        // Reserved, 240.0.0.0/4.
+        || first >= 240;
+    !refused
+}
+
+fn is_public_v6(a: Ipv6Addr) -> bool {
+    if let Some(v4) = a.to_ipv4_mapped() {
+        return is_public_v4(v4);
+    }
+    let segments = a.segments();
+    // IPv4-compatible (::a.b.c.d, deprecated), NAT64 (64:ff9b::/96) and 6to4 (2002::/16)
+    // addresses reach the IPv4 address they embed.
+    let embedded = |high: u16, low: u16| {
+        Ipv4Addr::new((high >> 8) as u8, high as u8, (low >> 8) as u8, low as u8)
+    };
+    if segments[..6] == [0, 0, 0, 0, 0, 0] && !a.is_unspecified() && !a.is_loopback() {
+        return is_public_v4(embedded(segments[6], segments[7]));
+    }
+    if segments[..6] == [0x64, 0xff9b, 0, 0, 0, 0] {
+        return is_public_v4(embedded(segments[6], segments[7]));
+    }
+    if segments[0] == 0x2002 {
+        return is_public_v4(embedded(segments[1], segments[2]));
+    }
+    let refused = a.is_unspecified()
+        || a.is_loopback()
+        || a.is_multicast()
+        // Unique local, fc00::/7.
+        || (segments[0] & 0xfe00) == 0xfc00
+        // Link-local, fe80::/10.
+        || (segments[0] & 0xffc0) == 0xfe80
+        // Site-local (deprecated), fec0::/10.
+        || (segments[0] & 0xffc0) == 0xfec0
+        // Documentation, 2001:db8::/32.
+        || (segments[0] == 0x2001 && segments[1] == 0x0db8)
+        // Discard-only, 100::/64.
+        || segments[..4] == [0x100, 0, 0, 0];
+    !refused
+}
+
 #[cfg(test)]
 mod tests {
     use std::str::FromStr;
@@ -161,7 +228,7 @@ mod tests {
     use hyper_util::client::legacy::connect::dns::Name;
     use tower_service::Service as _;
 
-    use super::{Resolver, literal_is_refused};
+    use super::{IpAddr, Resolver, is_public, literal_is_refused};
 
     #[tokio::test]
     async fn connections_resolve_to_public_addresses_only() {
@@ -184,5 +251,57 @@ mod tests {
         assert!(literal_is_refused("http://[fd00:ec2::254]/x", false));
         assert!(!literal_is_refused("http://127.0.0.1:8080/x", true));
         assert!(!literal_is_refused("https://example.com/x", false));
+    }
+
+    #[test]
+    fn only_public_unicast_addresses_are_targets() {
+        let public = [
+            "93.184.216.34",
+            "8.8.8.8",
+            "100.128.0.1",
+            "172.32.0.1",
+            "2606:4700::1111",
+            "::ffff:8.8.8.8",
+            "2002:0808:0808::1",
+        ];
+        for address in public {
+            let ip: IpAddr = address.parse().expect("an address");
+            assert!(is_public(ip), "{address} is public");
+        }
+        let refused = [
+            "127.0.0.1",
+            "127.1.2.3",
+            "0.0.0.0",
+            "0.1.2.3",
+            "10.0.0.1",
+            "172.16.5.4",
+            "192.168.1.1",
+            "100.64.0.1",
+            "169.254.169.254",
+            "192.0.0.1",
+            "192.0.2.1",
+            "198.18.0.1",
+            "224.0.0.1",
+            "240.0.0.1",
+            "255.255.255.255",
+            "::",
+            "::1",
+            "fe80::1",
+            "fc00::1",
+            "fd00:ec2::254",
+            "fec0::1",
+            "ff02::1",
+            "2001:db8::1",
+            "::ffff:127.0.0.1",
+            "::ffff:169.254.169.254",
+            "::10.0.0.1",
+            "64:ff9b::7f00:1",
+            "2002:7f00:0001::1",
+            "100::1",
+        ];
+        for address in refused {
+            let ip: IpAddr = address.parse().expect("an address");
+            assert!(!is_public(ip), "{address} is refused");
+        }
     }
 }
