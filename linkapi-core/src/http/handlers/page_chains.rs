@@ -15,7 +15,7 @@ use crate::service::{
     App, ChainListing, ChainView, ChannelSpec, KeptAnswer, PageChainInput, PageChainView,
     PageChains, Principal,
 };
-use crate::wire::{compat, primary};
+use crate::wire::{DomainRefs, compat, primary};
 
 type Response = http::Response<Body>;
 
@@ -362,35 +362,75 @@ pub(crate) async fn compat_create_wx_chain(app: &App, call: Call) -> Result<Resp
     Ok(answered(receipt, &view.view, answer))
 }
 
-/// # `POST /openapi/v1/wxchain/edit` (`chains:write`)
-pub(crate) async fn compat_edit_wx_chain(app: &App, call: Call) -> Result<Response> {
-    let mut input: compat::WxChainInput = compat_input(&call.parts, &call.body)?;
-    let code = chain_code(input.chain.take())?;
-    let domain = one_domain(app, &call.who, input.domain.take())?;
+/// What the compatibility surface's two kinds of page chain differ in, messaging-app
+/// (`/openapi/v1/wxchain/*`) and work-chat (`/openapi/v1/workchat/chain/*`): their edit is
+/// one handler ([`compat_edit_page_chain`]) and their info one function ([`compat_info`]).
+pub(crate) trait CompatPageChain:
+    serde::de::DeserializeOwned + schemars::JsonSchema
+{
+    /// The chains its operations address.
+    const CHAINS: PageChains;
+    /// Takes the code and the domain naming the chain out of an edit.
+    fn take_chain(&mut self) -> (Option<String>, Option<DomainRefs>);
+    /// The rest of the input, as the service takes it.
+    fn into_input(self, app: &App, who: &Principal) -> Result<PageChainInput>;
+}
+
+impl CompatPageChain for compat::WxChainInput {
+    const CHAINS: PageChains = PageChains::Messaging;
+    fn take_chain(&mut self) -> (Option<String>, Option<DomainRefs>) {
+        (self.chain.take(), self.domain.take())
+    }
+    fn into_input(self, app: &App, who: &Principal) -> Result<PageChainInput> {
+        compat_input_of(app, who, self)
+    }
+}
+
+impl CompatPageChain for compat::WorkchatChainInput {
+    const CHAINS: PageChains = PageChains::WorkChat;
+    fn take_chain(&mut self) -> (Option<String>, Option<DomainRefs>) {
+        (self.chain.take(), self.domain.take())
+    }
+    fn into_input(self, app: &App, who: &Principal) -> Result<PageChainInput> {
+        workchat_input(app, who, self)
+    }
+}
+
+/// # `POST /openapi/v1/wxchain/edit` and `/openapi/v1/workchat/chain/edit` (`chains:write`)
+pub(crate) async fn compat_edit_page_chain<I: CompatPageChain>(
+    app: &App,
+    call: Call,
+) -> Result<Response> {
+    let mut input: I = compat_input(&call.parts, &call.body)?;
+    let (code, domain) = input.take_chain();
+    let code = chain_code(code)?;
+    let domain = one_domain(app, &call.who, domain)?;
+    let input = input.into_input(app, &call.who)?;
     let view = app
-        .edit_page_chain_by_code(
-            &call.who,
-            &code,
-            domain,
-            PageChains::Messaging,
-            compat_input_of(app, &call.who, input)?,
-        )
+        .edit_page_chain_by_code(&call.who, &code, domain, I::CHAINS, input)
         .await?;
     Ok(call.reply.ok(created(&view.view)))
 }
 
+/// The compatibility surface's info of the chain a [`compat::ChainRef`] names among
+/// `chains`, as `encode` shows it.
+async fn compat_info<T: serde::Serialize>(
+    app: &App,
+    call: Call,
+    chains: PageChains,
+    encode: fn(&PageChainView) -> T,
+) -> Result<Response> {
+    let input: compat::ChainRef = compat_input(&call.parts, &call.body)?;
+    let domain = one_domain(app, &call.who, input.domain)?;
+    let view = app
+        .page_chain_by_code(&call.who, &input.chain, domain, chains)
+        .await?;
+    Ok(call.reply.ok(encode(&view)))
+}
+
 /// # `GET|POST /openapi/v1/wxchain/info` (`chains:read`)
 pub(crate) async fn compat_wx_chain_info(app: &App, call: Call) -> Result<Response> {
-    let input: compat::ChainRef = compat_input(&call.parts, &call.body)?;
-    let view = app
-        .page_chain_by_code(
-            &call.who,
-            &input.chain,
-            one_domain(app, &call.who, input.domain)?,
-            PageChains::Messaging,
-        )
-        .await?;
-    Ok(call.reply.ok(wx_info(&view)))
+    compat_info(app, call, PageChains::Messaging, wx_info).await
 }
 
 /// Pages for `total` rows of `size`, at least 1.
@@ -492,37 +532,15 @@ pub(crate) async fn compat_create_workchat_chain(app: &App, call: Call) -> Resul
     Ok(answered(receipt, &view.view, answer))
 }
 
-/// # `POST /openapi/v1/workchat/chain/edit` (`chains:write`)
-pub(crate) async fn compat_edit_workchat_chain(app: &App, call: Call) -> Result<Response> {
-    let mut input: compat::WorkchatChainInput = compat_input(&call.parts, &call.body)?;
-    let code = chain_code(input.chain.take())?;
-    let domain = one_domain(app, &call.who, input.domain.take())?;
-    let view = app
-        .edit_page_chain_by_code(
-            &call.who,
-            &code,
-            domain,
-            PageChains::WorkChat,
-            workchat_input(app, &call.who, input)?,
-        )
-        .await?;
-    Ok(call.reply.ok(created(&view.view)))
-}
-
 /// # `GET|POST /openapi/v1/workchat/chain/info` (`chains:read`)
 pub(crate) async fn compat_workchat_chain_info(app: &App, call: Call) -> Result<Response> {
-    let input: compat::ChainRef = compat_input(&call.parts, &call.body)?;
-    let view = app
-        .page_chain_by_code(
-            &call.who,
-            &input.chain,
-            one_domain(app, &call.who, input.domain)?,
-            PageChains::WorkChat,
-        )
-        .await?;
+    compat_info(app, call, PageChains::WorkChat, workchat_info).await
+}
+
+fn workchat_info(view: &PageChainView) -> compat::WorkchatChainInfo {
     let c = &view.view.chain;
     let jump = view.settings();
-    Ok(call.reply.ok(compat::WorkchatChainInfo {
+    compat::WorkchatChainInfo {
         chain: c.code.clone(),
         chain_id: c.id.0,
         chain_title: c.title.clone(),
@@ -548,5 +566,5 @@ pub(crate) async fn compat_workchat_chain_info(app: &App, call: Call) -> Result<
         wxwork_type: jump.workchat_kind.map_or(0, |k| k.code()),
         pv_today: view.view.views.today,
         pv_history: view.view.views.history,
-    }))
+    }
 }

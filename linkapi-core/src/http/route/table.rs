@@ -323,7 +323,7 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
         compat(
             op::COMPAT_WXCHAIN_EDIT,
             Write(Chains),
-            handler!(j::compat_edit_wx_chain),
+            handler!(j::compat_edit_page_chain::<wc::WxChainInput>),
         )
         .body::<wc::WxChainInput>()
         .ok::<wc::CreatedWxChain>(),
@@ -338,7 +338,7 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
         compat(
             op::COMPAT_WORKCHAT_CHAIN_EDIT,
             Write(Chains),
-            handler!(j::compat_edit_workchat_chain),
+            handler!(j::compat_edit_page_chain::<wc::WorkchatChainInput>),
         )
         .vendor(vendor!("chain" / "editWxworkChain"))
         .body::<wc::WorkchatChainInput>()
