@@ -8,8 +8,9 @@
 //!
 //! - [`model`]: domain types: newtype ids, the contract's integer codes as enums, records;
 //!   [`model::limits`], the input limits services enforce and schemas state.
-//! - [`wire`]: JSON shapes of each surface, the envelopes, and every operation's name,
-//!   method and path ([`wire::operations`]), which the route table and the client share.
+//! - [`wire`]: JSON shapes of each surface, the envelopes, every operation's name, method and
+//!   path ([`wire::operations`], which the route table and the client share), and webhook
+//!   event bodies ([`wire::events`]).
 //! - [`store`]: the storage traits, one read and one write trait per aggregate, joined by
 //!   [`store::Store`] and [`store::Tx`]; the backends [`store::sqlite`] (one file, the default)
 //!   and [`store::postgres`] (one database shared by several instances), each with a file per

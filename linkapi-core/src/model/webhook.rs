@@ -1,6 +1,6 @@
 //! Webhooks: endpoints a user registers, the events sent to them, and each attempt.
 
-use super::{Timestamp, UserId, WebhookId};
+use super::{ChainId, ChainView, ChannelId, Conversion, Timestamp, Upload, UserId, WebhookId};
 
 /// What happened: the `type` of an event's body.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -196,4 +196,35 @@ mod tests {
         );
         assert_eq!(EventType::from_name("chain.exploded"), None);
     }
+}
+
+/// What an event says, as model values; `wire::events` encodes it as the body the endpoint
+/// receives, so the webhook messages take the API's shapes from the one place they live.
+#[derive(Debug, Clone, Copy)]
+pub enum EventData<'a> {
+    /// `chain.created`, `chain.updated`, `chain.deleted`: the chain as the API shows it.
+    Chain(&'a ChainView),
+    /// `conversion.created`: the conversion recorded.
+    Conversion(&'a Conversion),
+    /// `upload.created`: the upload and the URL its file is served at.
+    Upload(&'a Upload, &'a str),
+    /// `channel.exhausted`: the channel that reached its visit limit.
+    ChannelExhausted(&'a ChannelExhaustion),
+    /// `webhook.test`: the endpoint tested.
+    Test(WebhookId),
+}
+
+/// A messaging-app chain's channel that reached its visit limit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChannelExhaustion {
+    /// The chain.
+    pub chain_id: ChainId,
+    /// The channel.
+    pub channel_id: ChannelId,
+    /// The channel's QR image or URL.
+    pub url: String,
+    /// The limit it reached.
+    pub visit_limit: i64,
+    /// The day used up (its first second) for a daily limit; `None` for a total one.
+    pub day: Option<Timestamp>,
 }

@@ -19,9 +19,9 @@ use super::webhooks;
 use super::{App, BodyError, Principal};
 use crate::error::{Error, Result};
 use crate::model::ChainView;
+use crate::model::EventData;
 use crate::model::{Chain, ChainKind, DomainId, EventType, GroupId, PageViews};
 use crate::store::{Invalidation, NewChain};
-use crate::wire::primary as wire;
 
 use crate::model::limits::MAX_BULK_CHAINS;
 
@@ -250,8 +250,8 @@ impl App {
                         .await?;
                     if !to.is_empty() {
                         for view in results.iter().filter_map(|result| result.as_ref().ok()) {
-                            let data = wire::Chain::from(view);
-                            webhooks::emit_to(tx, &to, user, EventType::ChainCreated, now, &data)
+                            let data = EventData::Chain(view);
+                            webhooks::emit_to(tx, &to, user, EventType::ChainCreated, now, data)
                                 .await?;
                         }
                     }

@@ -14,13 +14,13 @@ use super::webhooks;
 use super::{App, BodyError, Principal};
 use crate::codes::validate_code;
 use crate::error::{Error, Result};
+use crate::model::EventData;
 use crate::model::{
     Chain, ChainId, ChainKind, ChainView, DomainId, DomainStatus, EventType, GroupId, PageViews,
     Timestamp, UserId,
 };
 
 use crate::store::{ChainPatch, Invalidation, NewChain, StoreError, Unique};
-use crate::wire::primary as wire;
 
 /// What a caller asks for when creating a short chain.
 #[derive(Debug, Clone, Default)]
@@ -250,8 +250,8 @@ impl App {
                         },
                         created_today,
                     };
-                    let data = wire::Chain::from(&created.view);
-                    webhooks::emit(tx, user, EventType::ChainCreated, now, &data).await?;
+                    let data = EventData::Chain(&created.view);
+                    webhooks::emit(tx, user, EventType::ChainCreated, now, data).await?;
                     idempotency::record(receipt.as_ref(), tx, &created).await?;
                     Ok(created)
                 })
@@ -502,12 +502,13 @@ impl App {
                             code: chain.code.clone(),
                         })
                         .await?;
-                        let data = wire::Chain::from(&ChainView {
+                        let view = ChainView {
                             status: chain.status_at(now),
                             chain: chain.clone(),
                             views,
-                        });
-                        webhooks::emit(tx, user, EventType::ChainUpdated, now, &data).await?;
+                        };
+                        let data = EventData::Chain(&view);
+                        webhooks::emit(tx, user, EventType::ChainUpdated, now, data).await?;
                     }
                     Ok(chain)
                 })
@@ -594,14 +595,15 @@ impl App {
                                 code: chain.code.clone(),
                             })
                             .await?;
-                            deleted.push(wire::Chain::from(&ChainView {
+                            deleted.push(ChainView {
                                 status: chain.status_at(at),
                                 views: views.get(&chain.id).copied().unwrap_or_default(),
                                 chain,
-                            }));
+                            });
                         }
                     }
-                    webhooks::emit_each(tx, user, EventType::ChainDeleted, at, &deleted).await?;
+                    let data: Vec<EventData<'_>> = deleted.iter().map(EventData::Chain).collect();
+                    webhooks::emit_each(tx, user, EventType::ChainDeleted, at, data).await?;
                     Ok(deleted.len())
                 })
             })

@@ -26,13 +26,13 @@ use rand::RngExt;
 use super::App;
 use super::page_chains::fixed_destination;
 use super::webhooks;
-use crate::clock::format_rfc3339;
 use crate::error::{Error, Result};
 use crate::locks::Unpoisoned;
 use crate::model::{
     ChainId, ChainKind, Channel, ChannelId, EventType, Rotation, ShowType, SubType, Template,
     TemplateId, TemplateKind, Timestamp,
 };
+use crate::model::{ChannelExhaustion, EventData};
 use crate::pages::{JumpPage, safe_url};
 use crate::service::visitors::VisitRequest;
 use crate::store::PageTarget;
@@ -46,20 +46,6 @@ pub(crate) enum PageAnswer {
     Page(String),
     /// 410: no channel is usable and there is no fallback image.
     UsedUp,
-}
-
-/// The `data` of a `channel.exhausted` event.
-#[derive(Debug, serde::Serialize)]
-struct ChannelExhausted {
-    chain_id: i64,
-    channel_id: i64,
-    /// The channel's QR image or URL.
-    url: String,
-    visit_limit: i64,
-    /// `total` or `daily`.
-    cap: &'static str,
-    /// The day used up (RFC 3339, its first second), for daily caps.
-    day: Option<String>,
 }
 
 /// Rotation state of one chain on this instance.
@@ -206,16 +192,16 @@ impl App {
                     Box::pin(async move {
                         let taken = tx.take_channel_visit(id, cap, limit, day).await?;
                         if taken == Some(limit) {
-                            let exhausted = ChannelExhausted {
-                                chain_id: chain_id.0,
-                                channel_id: id.0,
+                            let exhausted = ChannelExhaustion {
+                                chain_id,
+                                channel_id: id,
                                 url,
                                 visit_limit: limit,
-                                cap: if daily { "daily" } else { "total" },
-                                day: daily.then(|| format_rfc3339(day)),
+                                day: daily.then_some(day),
                             };
+                            let data = EventData::ChannelExhausted(&exhausted);
                             let event = EventType::ChannelExhausted;
-                            webhooks::emit(tx, user, event, now, &exhausted).await?;
+                            webhooks::emit(tx, user, event, now, data).await?;
                         }
                         Ok(taken)
                     })

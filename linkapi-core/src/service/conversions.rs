@@ -8,9 +8,9 @@ use super::{App, Principal};
 use crate::error::{Error, Result};
 use crate::locks::Unpoisoned;
 use crate::model::Conversion;
+use crate::model::EventData;
 use crate::model::{ChainId, EventType, Timestamp};
 use crate::store::Page;
-use crate::wire::primary as wire;
 
 /// Conversion types that always need `out_id`, besides those the configuration names.
 const OUT_ID_REQUIRED: &[&str] = &["purchase"];
@@ -178,8 +178,8 @@ impl App {
                     let (event, inserted) = tx.insert_conversion(user, new).await?;
                     // A duplicate report records nothing, so it reports nothing either.
                     if inserted {
-                        let data = wire::Conversion::from(&event);
-                        webhooks::emit(tx, user, EventType::ConversionCreated, at, &data).await?;
+                        let data = EventData::Conversion(&event);
+                        webhooks::emit(tx, user, EventType::ConversionCreated, at, data).await?;
                     }
                     Ok((event, inserted))
                 })

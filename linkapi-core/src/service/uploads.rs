@@ -28,8 +28,8 @@ use super::{App, BodyError, Principal};
 use crate::blob::{BlobBackend, BlobStore, ByteStream, Placement, STAGING_MAX_AGE};
 use crate::error::{Error, Result};
 use crate::image::{ImageCheck, ImageError, ImageLimits};
+use crate::model::EventData;
 use crate::model::{EventType, Upload, UploadId};
-use crate::wire::primary as wire;
 
 use crate::store::{BlobRecord, NewUpload, Page, StoreError, UploadClaim};
 
@@ -345,15 +345,17 @@ impl App {
             file_name: new.file_name,
             created_at: new.created_at,
         };
-        let data = wire::Upload::located(&upload, self.file_url(&upload.object_key));
+        let url = self.file_url(&upload.object_key);
         let (user, at) = (upload.user_id, upload.created_at);
+        let event_upload = upload.clone();
         let stored = match placed {
             Ok(()) => {
                 self.transact(move |tx| {
-                    let data = data.clone();
+                    let (upload, url) = (event_upload.clone(), url.clone());
                     Box::pin(async move {
                         tx.finish_upload(id).await?;
-                        webhooks::emit(tx, user, EventType::UploadCreated, at, &data).await
+                        let data = EventData::Upload(&upload, &url);
+                        webhooks::emit(tx, user, EventType::UploadCreated, at, data).await
                     })
                 })
                 .await

@@ -5,6 +5,7 @@
 pub mod admin;
 pub mod compat;
 pub mod envelope;
+pub mod events;
 pub mod operations;
 pub mod primary;
 

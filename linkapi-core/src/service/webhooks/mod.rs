@@ -20,20 +20,19 @@ use std::collections::HashSet;
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
-use serde::Serialize;
-
 pub(crate) use delivery::start_delivery;
 pub use delivery::{RETRY_DELAYS, RETRY_WINDOW, retry_delay};
 pub(crate) use target::{HttpClient, http_client};
 
 use super::chain_checks::PageWindow;
 use super::{App, BodyError, Principal, TextRule, check_text};
-use crate::clock::format_rfc3339;
 use crate::error::{Error, Result};
 use crate::locks::Unpoisoned;
+use crate::model::EventData;
 use crate::model::{DeliveryAttempt, EventSet, EventType, Timestamp, UserId, Webhook, WebhookId};
 use crate::signing::Secret;
 use crate::store::{Invalidation, NewEvent, NewWebhook, Page, StoreResult, Tx, WebhookPatch};
+use crate::wire::events::event_body;
 
 /// Most endpoints one user may register.
 pub const MAX_WEBHOOKS_PER_USER: usize = 20;
@@ -116,34 +115,26 @@ pub struct WebhookEdit {
     pub enabled: Option<bool>,
 }
 
-/// The body of every event: `{type, timestamp, data}`.
-#[derive(Serialize)]
-struct EventBody<'a, T> {
-    r#type: &'static str,
-    timestamp: String,
-    data: &'a T,
-}
-
 /// Records `event` of `user`'s write at `at` inside the write's transaction `tx`, with `data`
 /// as the body's `data`, for every endpoint of the user subscribed to it: the event commits
 /// with the write or not at all.
-pub(crate) async fn emit<T: Serialize + Sync>(
+pub(crate) async fn emit(
     tx: &mut dyn Tx,
     user: UserId,
     event: EventType,
     at: Timestamp,
-    data: &T,
+    data: EventData<'_>,
 ) -> StoreResult<()> {
     emit_each(tx, user, event, at, [data]).await
 }
 
 /// [`emit`] of one event per item of `data` (a bulk write), looking up the subscribers once.
-pub(crate) async fn emit_each<'d, T: Serialize + Sync + 'd>(
+pub(crate) async fn emit_each<'d>(
     tx: &mut dyn Tx,
     user: UserId,
     event: EventType,
     at: Timestamp,
-    data: impl IntoIterator<Item = &'d T> + Send,
+    data: impl IntoIterator<Item = EventData<'d>> + Send,
 ) -> StoreResult<()> {
     let to = tx.webhook_subscribers(user, event).await?;
     for d in data {
@@ -155,13 +146,13 @@ pub(crate) async fn emit_each<'d, T: Serialize + Sync + 'd>(
 /// [`emit`] to `to`, the endpoints subscribed (`Tx::webhook_subscribers`), looked up once by a
 /// caller that makes its items one at a time and only when `to` is not empty (a bulk create
 /// with nobody subscribed encodes nothing).
-pub(crate) async fn emit_to<T: Serialize + Sync>(
+pub(crate) async fn emit_to(
     tx: &mut dyn Tx,
     to: &[WebhookId],
     user: UserId,
     event: EventType,
     at: Timestamp,
-    data: &T,
+    data: EventData<'_>,
 ) -> StoreResult<()> {
     if to.is_empty() {
         return Ok(());
@@ -170,12 +161,7 @@ pub(crate) async fn emit_to<T: Serialize + Sync>(
 }
 
 /// An event with a new id and its body.
-fn new_event<T: Serialize>(user: UserId, event: EventType, at: Timestamp, data: &T) -> NewEvent {
-    let body = EventBody {
-        r#type: event.name(),
-        timestamp: format_rfc3339(at),
-        data,
-    };
+fn new_event(user: UserId, event: EventType, at: Timestamp, data: EventData<'_>) -> NewEvent {
     NewEvent {
         // Time-ordered, and unique by its 80 random bits.
         id: format!(
@@ -184,8 +170,7 @@ fn new_event<T: Serialize>(user: UserId, event: EventType, at: Timestamp, data: 
         ),
         user_id: user,
         event_type: event,
-        // Serializing model-derived wire types cannot fail; an empty object is the fallback.
-        body: serde_json::to_string(&body).unwrap_or_else(|_| "{}".to_owned()),
+        body: event_body(event, at, data),
         created_at: at,
     }
 }
@@ -415,15 +400,11 @@ impl App {
                 message: format!("webhook {id} is disabled; enable it to send events"),
             });
         }
-        #[derive(Serialize, Clone)]
-        struct TestData {
-            webhook_id: i64,
-        }
         let event = new_event(
             who.user_id,
             EventType::WebhookTest,
             self.now(),
-            &TestData { webhook_id: id.0 },
+            EventData::Test(id),
         );
         let event_id = event.id.clone();
         self.transact(move |tx| {
