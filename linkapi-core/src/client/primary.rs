@@ -244,6 +244,15 @@ impl Client {
         self.get(op::GROUPS_LIST, "/groups").await
     }
 
+    /// `GET /groups/{id}`
+    ///
+    /// # Errors
+    /// As the server answers (404 `not_found` for a group that is not the caller's); see
+    /// [`ClientError`].
+    pub async fn group(&self, id: i64) -> Result<primary::Group, ClientError> {
+        self.get(op::GROUPS_GET, &format!("/groups/{id}")).await
+    }
+
     /// `GET /domains`
     ///
     /// # Errors

@@ -4,7 +4,7 @@ use super::idempotency::{self, Receipt};
 use super::{App, BodyError, Principal, conflict_as};
 use crate::error::{Error, Result};
 use crate::model::limits::MAX_NAME_CHARS;
-use crate::model::{ChainKind, Group};
+use crate::model::{ChainKind, Group, GroupId};
 use crate::store::{NewGroup, Unique};
 
 impl App {
@@ -72,6 +72,17 @@ impl App {
     /// When the store fails.
     pub async fn groups(&self, who: &Principal) -> Result<Vec<Group>> {
         Ok(self.store().groups(who.user_id).await?)
+    }
+
+    /// One of the caller's groups.
+    ///
+    /// # Errors
+    /// 404 when the caller has no such group; when the store fails.
+    pub async fn group(&self, who: &Principal, id: GroupId) -> Result<Group> {
+        self.store()
+            .group(who.user_id, id)
+            .await?
+            .ok_or(Error::NotFound("group"))
     }
 
     /// The caller's groups holding chains of `chain_type` (0 is 1), or all when `None`,

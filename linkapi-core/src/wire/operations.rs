@@ -114,6 +114,7 @@ operations! {
     FILES_GET = GET "/files/{object_key}" Page "files.get";
     GROUPS_LIST = GET "/groups" Primary "groups.list";
     GROUPS_CREATE = POST "/groups" Primary "groups.create";
+    GROUPS_GET = GET "/groups/{id}" Primary "groups.get";
     HEALTHZ = GET "/healthz" Primary "healthz";
     METRICS = GET "/metrics" Primary "metrics";
     OPENAPI = GET "/openapi.json" Primary "openapi";

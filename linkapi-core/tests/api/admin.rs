@@ -360,4 +360,22 @@ async fn groups_on_the_primary_surface() {
         )
         .await;
     assert_eq!(zero.primary_data()["chain_type"], 1);
+    // One group by id: the caller's only, with its count of chains.
+    let id = data["id"].as_i64().unwrap();
+    let one = server.get(&format!("/groups/{id}"), &key).await;
+    assert_eq!(one.status, StatusCode::OK);
+    assert_eq!(one.primary_data(), data);
+    let (_, other) = server.full_user("not-the-grouper").await;
+    server
+        .get(&format!("/groups/{id}"), &other)
+        .await
+        .assert_primary_error(StatusCode::NOT_FOUND, "not_found");
+    server
+        .get("/groups/999999", &key)
+        .await
+        .assert_primary_error(StatusCode::NOT_FOUND, "not_found");
+    server
+        .get("/groups/abc", &key)
+        .await
+        .assert_primary_error(StatusCode::NOT_FOUND, "not_found");
 }

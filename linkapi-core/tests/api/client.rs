@@ -84,6 +84,7 @@ async fn primary_and_admin_operations() {
         .unwrap();
     assert_eq!(updated.chain_title, "t");
     assert_eq!(lib.groups().await.unwrap()[0].chain_count, 1);
+    assert_eq!(lib.group(group.id).await.unwrap().chain_count, 1);
     assert_eq!(lib.domains().await.unwrap().len(), 1);
     assert!(lib.delete_chain(chain.id).await.unwrap().deleted);
 

@@ -205,6 +205,13 @@ pub(crate) async fn list_groups(app: &App, call: Call) -> Result<Response> {
         .ok(groups.iter().map(group_out).collect::<Vec<_>>()))
 }
 
+/// # `GET /groups/{id}` (`groups:read`)
+pub(crate) async fn get_group(app: &App, call: Call) -> Result<Response> {
+    let id = GroupId(path_id(call.param(), "group")?);
+    let group = app.group(&call.who, id).await?;
+    Ok(call.reply.ok(group_out(&group)))
+}
+
 /// # `GET /domains` (`domains:read`)
 pub(crate) async fn list_domains(app: &App, call: Call) -> Result<Response> {
     let domains = app.domains_for(call.who.user_id).await?;

@@ -107,6 +107,7 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
             .body::<wp::CreateGroup>()
             .created::<wp::Group>(),
         primary(op::GROUPS_LIST, Read(Groups), handler!(p::list_groups)).ok::<Vec<wp::Group>>(),
+        primary(op::GROUPS_GET, Read(Groups), handler!(p::get_group)).ok::<wp::Group>(),
         primary(op::DOMAINS_LIST, Read(Domains), handler!(p::list_domains)).ok::<Vec<wp::Domain>>(),
         primary(op::TEMPLATES_LIST, Read(Templates), handler!(t::list))
             .query::<wp::ListTemplates>()
