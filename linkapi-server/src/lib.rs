@@ -11,7 +11,7 @@
 //!   makes the bootstrap key; [`Server::run`] serves until the shutdown future completes.
 //! - `operate`: [`DataCommand`], the operator's commands on a deployment's data (backup,
 //!   restore, migrate to PostgreSQL), shared by `linkapi-server` and `linkapi data`; `migrate`
-//!   holds the migration's reporting.
+//!   holds the migration's flags, its check of the source and its report.
 //! - [`init_logging`] and [`shutdown_signal`]: process concerns for binaries.
 
 use std::io::IsTerminal;
