@@ -1,5 +1,5 @@
 //! A bounded cache that stays coherent with writes: the key cache and the template cache are
-//! one of these, and the link cache's own table (`links::table`) follows the same rule
+//! one of these, and the link cache's own table (`redirects::table`) follows the same rule
 //! ([`Coherence`]).
 //!
 //! Writers invalidate what they changed (locally right after their commit, and on other
@@ -33,7 +33,7 @@ pub(super) struct CoherentCache<K, V> {
 }
 
 /// The generation rule, for the caches here and the link cache's own table
-/// (`links::table`): invalidations bump a counter before they remove, and a fill keeps what
+/// (`redirects::table`): invalidations bump a counter before they remove, and a fill keeps what
 /// it inserted only when the counter did not move from before its load to after its insert.
 #[derive(Default)]
 pub(super) struct Coherence {

@@ -25,12 +25,12 @@ mod domains;
 pub mod freshness;
 mod groups;
 mod idempotency;
-mod links;
 mod listings;
 mod page_chains;
 mod plain_creates;
 mod quota;
 mod ratelimit;
+mod redirects;
 mod rules;
 mod stats;
 mod templates;
@@ -59,12 +59,12 @@ pub use domains::normalize_host;
 pub use idempotency::{
     IDEMPOTENCY_WINDOW, IdempotencyKey, KeptAnswer, Receipt, is_idempotency_key,
 };
-pub use links::{Location, VisitAnswer};
 pub use listings::ChainListing;
 pub use page_chains::{
     ChannelSpec, PageChainInput, PageChainView, PageChains, app_link, fixed_destination,
 };
 pub use ratelimit::{RateLimit, RateState};
+pub use redirects::{Location, VisitAnswer};
 pub use rules::{RuleInput, check_rules};
 pub use stats::{
     BreakdownItem, ChainBreakdown, ChainStats, DEFAULT_BREAKDOWN_LIMIT, DailyClicks, UserStats,
@@ -176,7 +176,7 @@ struct Inner {
     /// The domain chains are created on when a request names none.
     default_domain: DomainId,
     /// Domains by host and the link cache: what redirects read instead of the database.
-    links: links::LinkCache,
+    links: redirects::LinkCache,
     /// Keys by the hash of their secret: what authentication reads instead of the database.
     /// Revocations clear it here and, through the change feed, on every instance.
     keys: cache::CoherentCache<String, KeyGrant>,
@@ -257,7 +257,7 @@ impl App {
             }
         }
         let default_domain = Self::register_default_domain(&*store, &*clock, &config, host).await?;
-        let links = links::LinkCache::new(config.link_cache_bytes);
+        let links = redirects::LinkCache::new(config.link_cache_bytes);
         links.load_domains(store.domains().await?);
         links.load_halted_owners(store.users_without_redirects().await?);
         let visitor_secret = Self::visitor_secret(&*store, &*clock).await?;

@@ -348,8 +348,8 @@ mod tests {
 
     use super::LinkTable;
     use crate::model::{ChainId, ChainKind, ChainStatus, DomainId, RedirectRule, UserId};
-    use crate::service::links::entry::LinkRef;
-    use crate::service::links::record::PAGE_WEIGHT;
+    use crate::service::redirects::entry::LinkRef;
+    use crate::service::redirects::record::PAGE_WEIGHT;
     use crate::store::LinkTarget;
 
     fn link(chain: i64, target: &str) -> LinkTarget {
