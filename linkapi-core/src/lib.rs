@@ -7,7 +7,8 @@
 //! # Layout
 //!
 //! - [`model`]: domain types: newtype ids, the contract's integer codes as enums, records;
-//!   [`model::limits`], the input limits services enforce and schemas state.
+//!   [`model::limits`], the input limits services enforce and schemas state; the page texts
+//!   of page chains, declared once ([`model::PageTexts`]).
 //! - [`wire`]: JSON shapes of each surface, the envelopes, every operation's name, method and
 //!   path ([`wire::operations`], which the route table and the client share), and webhook
 //!   event bodies ([`wire::events`]).

@@ -128,6 +128,7 @@ fn placed(
 /// The same input in the compatibility shape (`/card/createWxChain`).
 fn card_input(input: primary::WxChainInput) -> compat::WxChainInput {
     let int = |v: Option<i64>| v.map(LenientInt);
+    let texts = input.texts().into();
     compat::WxChainInput {
         chain: None,
         chain_title: input.chain_title,
@@ -137,17 +138,7 @@ fn card_input(input: primary::WxChainInput) -> compat::WxChainInput {
         group_id: input.group_id.map(|g| IntList(vec![g])),
         valid_time: input.valid_time.map(linkapi_core::wire::FlexibleTime),
         sub_type: int(input.sub_type),
-        wx_id: input.wx_id,
-        scan_qr_url: input.scan_qr_url,
-        avatar: input.avatar,
-        desc: input.promo_desc,
-        sub_title: input.sub_title,
-        guide_text: input.guide_text,
-        qwhk_url: input.qwhk_url,
-        mini_appid: input.mini_appid,
-        mini_path: input.mini_path,
-        shop_appid: input.shop_appid,
-        shop_path: input.shop_path,
+        texts,
         is_direct_jump: int(input.is_direct_jump),
         jump_template_id: int(input.jump_template_id),
         qrcode_vc_type: int(input.qrcode_vc_type),

@@ -2,8 +2,8 @@
 //! page, groups, and page views.
 
 use super::{
-    ChainId, ChannelId, Domain, DomainStatus, GroupId, Rotation, ShowType, TemplateId, Timestamp,
-    UserId, VisitCap, WorkchatKind,
+    ChainId, ChannelId, Domain, DomainStatus, GroupId, PageTexts, Rotation, ShowType, TemplateId,
+    Timestamp, UserId, VisitCap, WorkchatKind,
 };
 
 /// `chain_type` (and `type` on output), contract section 4.
@@ -111,28 +111,8 @@ pub struct Group {
 /// destination needs are there and no others.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct JumpSettings {
-    /// Messaging-app account ID (sub_type 2).
-    pub wx_id: String,
-    /// The chain's own QR image (sub_type 1), shown when no channel is usable.
-    pub scan_qr_url: String,
-    /// Avatar image URL.
-    pub avatar: String,
-    /// A line guiding the visitor.
-    pub guide_text: String,
-    /// Longer text (`desc`, `promo_desc`).
-    pub desc: String,
-    /// Line under the heading, at most 20 characters, shown with show_type 1.
-    pub sub_title: String,
-    /// Work-chat acquisition URL (sub_type 5).
-    pub qwhk_url: String,
-    /// Mini-program app id and path (sub_type 3).
-    pub mini_appid: String,
-    /// Path inside the mini-program.
-    pub mini_path: String,
-    /// Shop app id and path (sub_type 4).
-    pub shop_appid: String,
-    /// Path inside the shop.
-    pub shop_path: String,
+    /// What the page shows and the identifiers of where it leads.
+    pub texts: PageTexts,
     /// 302 straight to the destination instead of the page.
     pub direct_jump: bool,
     /// Small or long image.
@@ -154,17 +134,7 @@ pub struct JumpSettings {
 impl Default for JumpSettings {
     fn default() -> Self {
         JumpSettings {
-            wx_id: String::new(),
-            scan_qr_url: String::new(),
-            avatar: String::new(),
-            guide_text: String::new(),
-            desc: String::new(),
-            sub_title: String::new(),
-            qwhk_url: String::new(),
-            mini_appid: String::new(),
-            mini_path: String::new(),
-            shop_appid: String::new(),
-            shop_path: String::new(),
+            texts: PageTexts::default(),
             direct_jump: false,
             show_type: ShowType::Small,
             template_id: TemplateId(0),

@@ -240,8 +240,8 @@ impl App {
         } else if scan_qr {
             match channel {
                 Some(c) => (Some(c.url.clone()), c.url2.clone()),
-                None if !settings.scan_qr_url.is_empty() => {
-                    (Some(settings.scan_qr_url.clone()), String::new())
+                None if !settings.texts.scan_qr_url.is_empty() => {
+                    (Some(settings.texts.scan_qr_url.clone()), String::new())
                 }
                 None => return Ok(PageAnswer::UsedUp),
             }
@@ -268,18 +268,18 @@ impl App {
         let jump_page = JumpPage {
             title: page.title.clone(),
             sub_title: if settings.show_type == ShowType::Small {
-                settings.sub_title.clone()
+                settings.texts.sub_title.clone()
             } else {
                 String::new()
             },
-            desc: settings.desc.clone(),
-            guide_text: settings.guide_text.clone(),
+            desc: settings.texts.desc.clone(),
+            guide_text: settings.texts.guide_text.clone(),
             account: if sub_type == Some(SubType::AccountId) {
-                settings.wx_id.clone()
+                settings.texts.wx_id.clone()
             } else {
                 String::new()
             },
-            avatar: safe_url(&settings.avatar),
+            avatar: safe_url(&settings.texts.avatar),
             image: image.as_deref().and_then(safe_url),
             show_type: settings.show_type.code(),
             scan_tips: settings.scan_tips,

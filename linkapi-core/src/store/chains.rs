@@ -10,7 +10,8 @@ use super::domains::{DOMAIN_COLUMNS_OF_D, domain_at};
 use super::{Page, StoreError, StoreResult, StoredRow, bad_value};
 use crate::model::{
     Chain, ChainId, ChainKind, ChainStatus, Channel, Domain, DomainId, GroupId, JumpSettings,
-    RedirectRule, Rotation, ShowType, TemplateId, Timestamp, UserId, VisitCap, WorkchatKind,
+    PAGE_TEXT_COUNT, PageTexts, RedirectRule, Rotation, ShowType, TemplateId, Timestamp, UserId,
+    VisitCap, WorkchatKind,
 };
 
 /// A new chain; the service has validated every field.
@@ -139,19 +140,67 @@ pub struct PageTarget {
     pub channels: Vec<Channel>,
 }
 
-/// The columns of [`JumpSettings`], in the order [`JumpRow`] reads them: eleven texts, then
-/// eight integers. Both backends select them with the chain (alias `c`).
-pub(crate) const JUMP_COLUMNS: &str = "c.wx_id, c.scan_qr_url, c.avatar, c.guide_text,
-    c.description, c.sub_title, c.qwhk_url, c.mini_appid, c.mini_path, c.shop_appid,
-    c.shop_path, c.is_direct_jump, c.show_type, c.jump_template_id, c.scan_tips,
-    c.qrcode_vc_type, c.visit_type, c.wxwork_type, c.customer_id";
+/// The columns of a page chain's texts, in [`PageTexts::ALL`] order (the model's `desc` is
+/// the column `description`).
+pub(crate) const TEXT_COLUMNS: [&str; PAGE_TEXT_COUNT] = [
+    "guide_text",
+    "description",
+    "sub_title",
+    "scan_qr_url",
+    "avatar",
+    "qwhk_url",
+    "wx_id",
+    "mini_appid",
+    "mini_path",
+    "shop_appid",
+    "shop_path",
+];
+
+/// The columns of the rest of [`JumpSettings`], in the order [`JumpRow`] reads them.
+pub(crate) const INT_COLUMNS: [&str; 8] = [
+    "is_direct_jump",
+    "show_type",
+    "jump_template_id",
+    "scan_tips",
+    "qrcode_vc_type",
+    "visit_type",
+    "wxwork_type",
+    "customer_id",
+];
+
+/// Every jump column, texts then integers, in the order [`JumpRow`] reads them.
+pub(crate) fn jump_columns() -> impl Iterator<Item = &'static str> {
+    TEXT_COLUMNS.into_iter().chain(INT_COLUMNS)
+}
+
+/// The columns of [`JumpSettings`] as both backends select them with the chain (alias `c`).
+pub(crate) static JUMP_COLUMNS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    jump_columns()
+        .map(|column| format!("c.{column}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+});
 
 /// How many columns [`JUMP_COLUMNS`] names.
-pub(crate) const JUMP_COLUMN_COUNT: usize = 19;
+pub(crate) const JUMP_COLUMN_COUNT: usize = PAGE_TEXT_COUNT + INT_COLUMNS.len();
+
+/// The statement writing every jump column of the chain `$1`, the columns from `$2` in
+/// [`jump_columns`] order, with `placeholder` making a parameter of a position (`?2`, `$2`).
+pub(crate) fn set_jump_statement(placeholder: fn(usize) -> String) -> String {
+    let sets: Vec<String> = jump_columns()
+        .enumerate()
+        .map(|(i, column)| format!("{column} = {}", placeholder(i + 2)))
+        .collect();
+    format!(
+        "UPDATE chains SET {} WHERE id = {}",
+        sets.join(", "),
+        placeholder(1)
+    )
+}
 
 /// [`JUMP_COLUMNS`] as read from a row, before the integer codes are checked.
 pub(crate) struct JumpRow {
-    pub(crate) texts: [Option<String>; 11],
+    pub(crate) texts: [Option<String>; PAGE_TEXT_COUNT],
     pub(crate) ints: [Option<i64>; 8],
 }
 
@@ -169,19 +218,7 @@ impl JumpRow {
         if kind == ChainKind::Short {
             return Ok(None);
         }
-        let [
-            wx_id,
-            scan_qr_url,
-            avatar,
-            guide_text,
-            desc,
-            sub_title,
-            qwhk_url,
-            mini_appid,
-            mini_path,
-            shop_appid,
-            shop_path,
-        ] = self.texts.map(Option::unwrap_or_default);
+        let texts = PageTexts::from_values(self.texts.map(Option::unwrap_or_default));
         let [
             direct_jump,
             show_type,
@@ -202,17 +239,7 @@ impl JumpRow {
             from(value).ok_or_else(|| StoreError::backend(BadStoredCode { field, value }))
         }
         Ok(Some(Box::new(JumpSettings {
-            wx_id,
-            scan_qr_url,
-            avatar,
-            guide_text,
-            desc,
-            sub_title,
-            qwhk_url,
-            mini_appid,
-            mini_path,
-            shop_appid,
-            shop_path,
+            texts,
             direct_jump: direct_jump.unwrap_or(0) != 0,
             show_type: code("show_type", show_type, 1, ShowType::from_code)?,
             template_id: TemplateId(template_id.unwrap_or(0)),
@@ -228,21 +255,9 @@ impl JumpRow {
 }
 
 /// [`JumpSettings`] as column values, in [`JUMP_COLUMNS`] order.
-pub(crate) fn jump_values(jump: &JumpSettings) -> ([&str; 11], [Option<i64>; 8]) {
+pub(crate) fn jump_values(jump: &JumpSettings) -> ([&str; PAGE_TEXT_COUNT], [Option<i64>; 8]) {
     (
-        [
-            &jump.wx_id,
-            &jump.scan_qr_url,
-            &jump.avatar,
-            &jump.guide_text,
-            &jump.desc,
-            &jump.sub_title,
-            &jump.qwhk_url,
-            &jump.mini_appid,
-            &jump.mini_path,
-            &jump.shop_appid,
-            &jump.shop_path,
-        ],
+        jump.texts.values(),
         [
             Some(i64::from(jump.direct_jump)),
             Some(jump.show_type.code()),
@@ -268,7 +283,7 @@ pub(crate) fn chain_status(row: &dyn StoredRow, idx: usize) -> StoreResult<Chain
 
 /// Reads [`JUMP_COLUMNS`] starting at `at`.
 fn jump_row(row: &dyn StoredRow, at: usize) -> StoreResult<JumpRow> {
-    let mut texts: [Option<String>; 11] = Default::default();
+    let mut texts: [Option<String>; PAGE_TEXT_COUNT] = Default::default();
     for (i, text) in texts.iter_mut().enumerate() {
         *text = row.opt_text(at + i)?;
     }
@@ -293,8 +308,9 @@ pub(crate) fn chain_select_from(group_ids: &str, chains: &str) -> String {
     format!(
         "SELECT c.id, c.user_id, c.chain_type, c.sub_type, c.code, c.title,
             c.target_url, c.valid_time, c.status, c.deleted_at, c.created_at, c.updated_at,
-            {group_ids}, {DOMAIN_COLUMNS_OF_D}, {JUMP_COLUMNS}, c.rules
-        FROM {chains} JOIN domains d ON d.id = c.domain_id"
+            {group_ids}, {DOMAIN_COLUMNS_OF_D}, {jump}, c.rules
+        FROM {chains} JOIN domains d ON d.id = c.domain_id",
+        jump = *JUMP_COLUMNS
     )
 }
 
@@ -367,7 +383,8 @@ pub(crate) fn rules_from_text(text: Option<String>) -> StoreResult<Vec<RedirectR
 pub(crate) static LINK_COLUMNS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!(
         "c.id, c.chain_type, c.target_url, c.valid_time, c.status,
-            c.deleted_at IS NOT NULL, c.user_id, c.rules, c.title, c.sub_type, {JUMP_COLUMNS}"
+            c.deleted_at IS NOT NULL, c.user_id, c.rules, c.title, c.sub_type, {}",
+        *JUMP_COLUMNS
     )
 });
 

@@ -3,8 +3,8 @@
 use std::sync::Arc;
 
 use linkapi_core::model::{
-    ChainId, ChainKind, ChainStatus, ChannelId, DomainId, GroupId, JumpSettings, RedirectRule,
-    RuleDevice, UserId, VisitCap,
+    ChainId, ChainKind, ChainStatus, ChannelId, DomainId, GroupId, JumpSettings, PageTexts,
+    RedirectRule, RuleDevice, UserId, VisitCap,
 };
 use linkapi_core::store::{
     ChainPatch, ChainQuery, ChannelEdit, ChannelInput, NewGroup, Store, StoreError, Unique,
@@ -45,9 +45,12 @@ fn channel(sort: i64, name: &str, visit_limit: i64) -> ChannelInput {
 
 fn page_settings() -> JumpSettings {
     JumpSettings {
-        wx_id: "wx-1".to_owned(),
-        guide_text: "scan me".to_owned(),
-        mini_path: "pages/index?x=1".to_owned(),
+        texts: PageTexts {
+            wx_id: "wx-1".to_owned(),
+            guide_text: "scan me".to_owned(),
+            mini_path: "pages/index?x=1".to_owned(),
+            ..PageTexts::default()
+        },
         direct_jump: true,
         customer_id: Some(42),
         ..JumpSettings::default()
@@ -407,7 +410,10 @@ async fn chain_patches_change_only_what_they_name(store: Arc<dyn Store>) {
             status: Some(ChainStatus::Disabled),
             sub_type: Some(3),
             jump: Some(JumpSettings {
-                wx_id: "wx-2".to_owned(),
+                texts: PageTexts {
+                    wx_id: "wx-2".to_owned(),
+                    ..PageTexts::default()
+                },
                 ..JumpSettings::default()
             }),
             group_ids: Some(vec![g2, g1]),
@@ -428,7 +434,7 @@ async fn chain_patches_change_only_what_they_name(store: Arc<dyn Store>) {
     assert_eq!(everything.sub_type, Some(3));
     assert_eq!(everything.group_ids, vec![g2, g1]);
     assert_eq!(
-        everything.jump.as_ref().map(|j| j.wx_id.as_str()),
+        everything.jump.as_ref().map(|j| j.texts.wx_id.as_str()),
         Some("wx-2")
     );
     let names: Vec<_> = store

@@ -38,17 +38,7 @@ fn wx_chain_out(view: &ChainView, channels: Option<&[Channel]>) -> primary::WxCh
     let jump = view.chain.jump.as_deref().cloned().unwrap_or_default();
     primary::WxChain {
         chain: primary::Chain::from(view),
-        wx_id: jump.wx_id,
-        scan_qr_url: jump.scan_qr_url,
-        avatar: jump.avatar,
-        guide_text: jump.guide_text,
-        promo_desc: jump.desc,
-        sub_title: jump.sub_title,
-        qwhk_url: jump.qwhk_url,
-        mini_appid: jump.mini_appid,
-        mini_path: jump.mini_path,
-        shop_appid: jump.shop_appid,
-        shop_path: jump.shop_path,
+        texts: primary::PageTextsView::from(&jump.texts),
         is_direct_jump: i64::from(jump.direct_jump),
         show_type: jump.show_type.code(),
         jump_template_id: jump.template_id.0,
@@ -98,6 +88,7 @@ fn compat_channels(list: Option<Vec<compat::ChannelInput>>) -> Vec<ChannelSpec> 
 }
 
 fn primary_input(input: primary::WxChainInput) -> PageChainInput {
+    let texts = input.texts();
     PageChainInput {
         domain_id: input.domain_id.map(DomainId),
         title: input.chain_title,
@@ -105,17 +96,7 @@ fn primary_input(input: primary::WxChainInput) -> PageChainInput {
         valid_time: input.valid_time,
         group_ids: input.group_id.map(|g| vec![GroupId(g)]),
         sub_type: input.sub_type,
-        wx_id: input.wx_id,
-        scan_qr_url: input.scan_qr_url,
-        avatar: input.avatar,
-        guide_text: input.guide_text,
-        desc: input.promo_desc,
-        sub_title: input.sub_title,
-        qwhk_url: input.qwhk_url,
-        mini_appid: input.mini_appid,
-        mini_path: input.mini_path,
-        shop_appid: input.shop_appid,
-        shop_path: input.shop_path,
+        texts,
         is_direct_jump: input.is_direct_jump,
         show_type: input.show_type,
         jump_template_id: input.jump_template_id,
@@ -146,17 +127,7 @@ fn compat_input_of(
             .group_id
             .map(|g| g.0.into_iter().map(GroupId).collect()),
         sub_type: input.sub_type.map(|v| v.0).filter(|v| *v != 0),
-        wx_id: input.wx_id,
-        scan_qr_url: input.scan_qr_url,
-        avatar: input.avatar,
-        guide_text: input.guide_text,
-        desc: input.desc,
-        sub_title: input.sub_title,
-        qwhk_url: input.qwhk_url,
-        mini_appid: input.mini_appid,
-        mini_path: input.mini_path,
-        shop_appid: input.shop_appid,
-        shop_path: input.shop_path,
+        texts: input.texts.into(),
         is_direct_jump: input.is_direct_jump.map(|v| v.0),
         show_type: input.show_type.map(|v| v.0),
         jump_template_id: input.jump_template_id.map(|v| v.0),
@@ -305,13 +276,12 @@ fn wx_info(view: &PageChainView) -> compat::WxChainInfo {
     let c = &view.view.chain;
     let jump = view.settings();
     compat::WxChainInfo {
-        avatar: jump.avatar.clone(),
         chain: c.code.clone(),
         chain_id: c.id.0,
         chain_title: c.title.clone(),
         chain_type: c.kind.code(),
         channel_list: view.channels.iter().map(channel_out).collect(),
-        desc: jump.desc.clone(),
+        texts: compat::PageTextsInfo::from(&jump.texts),
         domain: c.domain.id.0,
         domain_url: c.domain.host.clone(),
         group_id: c.group_ids.first().map_or(0, |g| g.0),
@@ -321,21 +291,12 @@ fn wx_info(view: &PageChainView) -> compat::WxChainInfo {
         jump_template_id: jump.template_id.0,
         qrcode_vc_type: jump.visit_cap.code(),
         render_url: c.render_url(),
-        scan_qr_url: jump.scan_qr_url.clone(),
         scan_tips: i64::from(jump.scan_tips),
         show_type: jump.show_type.code(),
         status: view.view.status.code(),
         sub_type: c.sub_type.unwrap_or(1),
-        sub_title: jump.sub_title.clone(),
         target_url: c.target_url.clone(),
         visit_type: jump.rotation.code(),
-        wx_id: jump.wx_id.clone(),
-        guide_text: jump.guide_text.clone(),
-        qwhk_url: jump.qwhk_url.clone(),
-        mini_appid: jump.mini_appid.clone(),
-        mini_path: jump.mini_path.clone(),
-        shop_appid: jump.shop_appid.clone(),
-        shop_path: jump.shop_path.clone(),
         valid_time: if c.valid_time == 0 {
             String::new()
         } else {

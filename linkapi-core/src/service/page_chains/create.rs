@@ -1,8 +1,8 @@
 //! Creating page chains.
 
 use super::fields::{
-    bad, channel_edits, check_destination, code_of, fixed_destination, merge_settings,
-    unprocessable,
+    DESTINATION_TEXTS, bad, channel_edits, check_destination, code_of, fixed_destination,
+    merge_settings, unprocessable,
 };
 use super::{PageChainInput, PageChainView, check_chain_type};
 
@@ -118,17 +118,9 @@ impl App {
         old: Option<&Chain>,
     ) -> Result<String> {
         let has_external = input.sub_type.is_some_and(|s| s != 0)
-            || [
-                &input.wx_id,
-                &input.scan_qr_url,
-                &input.qwhk_url,
-                &input.mini_appid,
-                &input.mini_path,
-                &input.shop_appid,
-                &input.shop_path,
-            ]
-            .iter()
-            .any(|f| f.as_deref().is_some_and(|v| !v.is_empty()))
+            || DESTINATION_TEXTS
+                .iter()
+                .any(|(name, _)| input.texts.get(name).is_some_and(|v| !v.is_empty()))
             || !input.channels.is_empty();
         if has_external {
             return Err(unprocessable(

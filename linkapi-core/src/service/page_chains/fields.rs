@@ -3,12 +3,10 @@
 
 use crate::codes::validate_optional_url;
 use crate::error::{Error, Result};
-use crate::model::limits::{
-    MAX_APP_PATH, MAX_CHANNELS, MAX_JUMP_NAME, MAX_PAGE_TEXT, MAX_RATIO, MAX_SUB_TITLE,
-    MAX_VISIT_LIMIT,
-};
+use crate::model::limits::{MAX_APP_PATH, MAX_CHANNELS, MAX_JUMP_NAME, MAX_RATIO, MAX_VISIT_LIMIT};
 use crate::model::{
-    ChainKind, Channel, JumpSettings, Rotation, ShowType, SubType, TemplateId, VisitCap,
+    ChainKind, Channel, JumpSettings, PageTexts, Rotation, ShowType, SubType, TemplateId, TextKind,
+    VisitCap,
 };
 use crate::service::{TextRule, check_text};
 use crate::store::{ChannelEdit, ChannelInput};
@@ -113,25 +111,32 @@ pub fn fixed_destination(kind: ChainKind, sub_type: Option<i64>, jump: &JumpSett
         return String::new();
     }
     match sub_type.and_then(SubType::from_code) {
-        Some(SubType::ScanQr) | None => jump.scan_qr_url.clone(),
+        Some(SubType::ScanQr) | None => jump.texts.scan_qr_url.clone(),
         Some(SubType::AccountId) => String::new(),
-        Some(SubType::MiniProgram) => app_link(&jump.mini_appid, &jump.mini_path),
-        Some(SubType::Shop) => app_link(&jump.shop_appid, &jump.shop_path),
-        Some(SubType::WorkchatUrl) => jump.qwhk_url.clone(),
+        Some(SubType::MiniProgram) => app_link(&jump.texts.mini_appid, &jump.texts.mini_path),
+        Some(SubType::Shop) => app_link(&jump.texts.shop_appid, &jump.texts.shop_path),
+        Some(SubType::WorkchatUrl) => jump.texts.qwhk_url.clone(),
     }
 }
 
-/// The destination fields and the sub_type each belongs to.
+/// The destination texts and the sub_type each belongs to.
+pub(super) const DESTINATION_TEXTS: [(&str, SubType); 7] = [
+    ("scan_qr_url", SubType::ScanQr),
+    ("wx_id", SubType::AccountId),
+    ("mini_appid", SubType::MiniProgram),
+    ("mini_path", SubType::MiniProgram),
+    ("shop_appid", SubType::Shop),
+    ("shop_path", SubType::Shop),
+    ("qwhk_url", SubType::WorkchatUrl),
+];
+
+/// The destination fields, their values in `jump` and the sub_type each belongs to.
 pub(super) fn destination_fields(jump: &JumpSettings) -> [(&'static str, &str, SubType); 7] {
-    [
-        ("scan_qr_url", &jump.scan_qr_url, SubType::ScanQr),
-        ("wx_id", &jump.wx_id, SubType::AccountId),
-        ("mini_appid", &jump.mini_appid, SubType::MiniProgram),
-        ("mini_path", &jump.mini_path, SubType::MiniProgram),
-        ("shop_appid", &jump.shop_appid, SubType::Shop),
-        ("shop_path", &jump.shop_path, SubType::Shop),
-        ("qwhk_url", &jump.qwhk_url, SubType::WorkchatUrl),
-    ]
+    let values = jump.texts.values();
+    DESTINATION_TEXTS.map(|(name, owner)| {
+        let at = PageTexts::ALL.iter().position(|t| t.name == name);
+        (name, at.map_or("", |at| values[at]), owner)
+    })
 }
 
 /// Clears the destination fields that do not belong to `sub_type` (an edit that changes it).
@@ -140,89 +145,33 @@ pub(super) fn clear_other_destinations(
     sub_type: SubType,
     input: &PageChainInput,
 ) {
-    let given = |name: &str| match name {
-        "scan_qr_url" => input.scan_qr_url.is_some(),
-        "wx_id" => input.wx_id.is_some(),
-        "mini_appid" => input.mini_appid.is_some(),
-        "mini_path" => input.mini_path.is_some(),
-        "shop_appid" => input.shop_appid.is_some(),
-        "shop_path" => input.shop_path.is_some(),
-        _ => input.qwhk_url.is_some(),
-    };
     let stale: Vec<&'static str> = destination_fields(jump)
         .iter()
-        .filter(|(name, _, owner)| *owner != sub_type && !given(name))
+        .filter(|(name, _, owner)| *owner != sub_type && input.texts.get(name).is_none())
         .map(|(name, _, _)| *name)
         .collect();
     for name in stale {
-        match name {
-            "scan_qr_url" => jump.scan_qr_url.clear(),
-            "wx_id" => jump.wx_id.clear(),
-            "mini_appid" => jump.mini_appid.clear(),
-            "mini_path" => jump.mini_path.clear(),
-            "shop_appid" => jump.shop_appid.clear(),
-            "shop_path" => jump.shop_path.clear(),
-            _ => jump.qwhk_url.clear(),
+        if let Some(text) = jump.texts.get_mut(name) {
+            text.clear();
         }
     }
 }
 
 /// Applies the given fields of `input` to `jump`, checking each.
 pub(super) fn merge_settings(jump: &mut JumpSettings, input: &PageChainInput) -> Result<()> {
-    let text = |field: &str, value: &Option<String>, max: usize, into: &mut String| {
-        if let Some(v) = value {
-            *into = page_text(field, v, max)?;
-        }
-        Ok::<(), Error>(())
-    };
-    text(
-        "guide_text",
-        &input.guide_text,
-        MAX_PAGE_TEXT,
-        &mut jump.guide_text,
-    )?;
-    text("desc", &input.desc, MAX_PAGE_TEXT, &mut jump.desc)?;
-    text(
-        "sub_title",
-        &input.sub_title,
-        MAX_SUB_TITLE,
-        &mut jump.sub_title,
-    )?;
-    let url = |field: &str, value: &Option<String>, into: &mut String| {
-        if let Some(v) = value {
-            *into = optional_url(field, v)?;
-        }
-        Ok::<(), Error>(())
-    };
-    url("scan_qr_url", &input.scan_qr_url, &mut jump.scan_qr_url)?;
-    url("avatar", &input.avatar, &mut jump.avatar)?;
-    url("qwhk_url", &input.qwhk_url, &mut jump.qwhk_url)?;
-    // Destination identifiers are checked as given (empty clears one); whether the sub_type
-    // needs them is the destination rule's to say.
-    type Check = fn(&str, &str) -> Result<String>;
-    for (field, value, into, check) in [
-        ("wx_id", &input.wx_id, &mut jump.wx_id, identifier as Check),
-        (
-            "mini_appid",
-            &input.mini_appid,
-            &mut jump.mini_appid,
-            identifier,
-        ),
-        ("mini_path", &input.mini_path, &mut jump.mini_path, app_path),
-        (
-            "shop_appid",
-            &input.shop_appid,
-            &mut jump.shop_appid,
-            identifier,
-        ),
-        ("shop_path", &input.shop_path, &mut jump.shop_path, app_path),
-    ] {
-        if let Some(v) = value {
-            *into = if v.trim().is_empty() {
-                String::new()
-            } else {
-                check(field, v)?
-            };
+    for (text, given) in PageTexts::ALL.iter().zip(input.texts.values()) {
+        let Some(value) = given else { continue };
+        let checked = match text.kind {
+            TextKind::Lines { max } => page_text(text.name, value, max)?,
+            TextKind::Url => optional_url(text.name, value)?,
+            // Destination identifiers are checked as given (empty clears one); whether the
+            // sub_type needs them is the destination rule's to say.
+            _ if value.trim().is_empty() => String::new(),
+            TextKind::Identifier => identifier(text.name, value)?,
+            TextKind::AppPath => app_path(text.name, value)?,
+        };
+        if let Some(into) = jump.texts.get_mut(text.name) {
+            *into = checked;
         }
     }
     if let Some(v) = input.is_direct_jump {
@@ -292,7 +241,7 @@ pub(super) fn check_destination(
     }
     match sub_type {
         SubType::ScanQr => {
-            if jump.scan_qr_url.is_empty() && channels == 0 {
+            if jump.texts.scan_qr_url.is_empty() && channels == 0 {
                 return Err(unprocessable(
                     "missing_destination",
                     "sub_type 1 needs scan_qr_url or at least one channel in channel_list",
@@ -300,7 +249,7 @@ pub(super) fn check_destination(
             }
         }
         SubType::AccountId => {
-            require(SubType::AccountId, "wx_id", &jump.wx_id)?;
+            require(SubType::AccountId, "wx_id", &jump.texts.wx_id)?;
             if jump.direct_jump {
                 return Err(unprocessable(
                     "invalid_direct_jump",
@@ -309,15 +258,15 @@ pub(super) fn check_destination(
             }
         }
         SubType::MiniProgram => {
-            require(SubType::MiniProgram, "mini_appid", &jump.mini_appid)?;
-            require(SubType::MiniProgram, "mini_path", &jump.mini_path)?;
+            require(SubType::MiniProgram, "mini_appid", &jump.texts.mini_appid)?;
+            require(SubType::MiniProgram, "mini_path", &jump.texts.mini_path)?;
         }
         SubType::Shop => {
-            require(SubType::Shop, "shop_appid", &jump.shop_appid)?;
-            require(SubType::Shop, "shop_path", &jump.shop_path)?;
+            require(SubType::Shop, "shop_appid", &jump.texts.shop_appid)?;
+            require(SubType::Shop, "shop_path", &jump.texts.shop_path)?;
         }
         SubType::WorkchatUrl => {
-            if jump.qwhk_url.is_empty() {
+            if jump.texts.qwhk_url.is_empty() {
                 return Err(unprocessable(
                     "missing_destination",
                     "sub_type 5 needs qwhk_url",
@@ -462,17 +411,7 @@ pub(super) fn input_is_empty(input: &PageChainInput) -> bool {
         valid_time,
         group_ids,
         sub_type,
-        wx_id,
-        scan_qr_url,
-        avatar,
-        guide_text,
-        desc,
-        sub_title,
-        qwhk_url,
-        mini_appid,
-        mini_path,
-        shop_appid,
-        shop_path,
+        texts,
         is_direct_jump,
         show_type,
         jump_template_id,
@@ -485,23 +424,9 @@ pub(super) fn input_is_empty(input: &PageChainInput) -> bool {
         channels,
         channel_id: _,
     } = input;
-    [
-        title,
-        wx_id,
-        scan_qr_url,
-        avatar,
-        guide_text,
-        desc,
-        sub_title,
-        qwhk_url,
-        mini_appid,
-        mini_path,
-        shop_appid,
-        shop_path,
-        target_url,
-    ]
-    .iter()
-    .all(|f| f.is_none())
+    title.is_none()
+        && target_url.is_none()
+        && texts.is_empty()
         && [
             valid_time,
             sub_type,
@@ -536,9 +461,12 @@ mod tests {
     #[test]
     fn a_destination_field_of_another_sub_type_is_refused() {
         let mut jump = JumpSettings {
-            wx_id: "someone".into(),
-            mini_appid: "wx1".into(),
-            mini_path: "p".into(),
+            texts: PageTexts {
+                wx_id: "someone".into(),
+                mini_appid: "wx1".into(),
+                mini_path: "p".into(),
+                ..PageTexts::default()
+            },
             ..JumpSettings::default()
         };
         let err = check_destination(SubType::MiniProgram, &mut jump, 0).expect_err("refused");
@@ -546,7 +474,7 @@ mod tests {
             err.to_string().contains("wx_id belongs to sub_type 2"),
             "{err}"
         );
-        jump.wx_id.clear();
+        jump.texts.wx_id.clear();
         assert!(check_destination(SubType::MiniProgram, &mut jump, 0).is_ok());
         assert!(check_destination(SubType::MiniProgram, &mut jump, 1).is_err());
         let mut empty = JumpSettings::default();

@@ -24,7 +24,9 @@ pub use fields::{app_link, fixed_destination};
 
 use crate::error::{Error, Result};
 use crate::model::ChainView;
-use crate::model::{ChainKind, Channel, ChannelId, DomainId, GroupId, JumpSettings, Timestamp};
+use crate::model::{
+    ChainKind, Channel, ChannelId, DomainId, GroupId, JumpSettings, PageTextEdits, Timestamp,
+};
 
 /// A messaging-app, card or work-chat chain as a caller describes it. On create, absent
 /// fields take their defaults; on edit, absent fields keep their values.
@@ -45,28 +47,8 @@ pub struct PageChainInput {
     pub group_ids: Option<Vec<GroupId>>,
     /// Destination kind of external and card chains; 1 when absent on create.
     pub sub_type: Option<i64>,
-    /// Account ID (sub_type 2).
-    pub wx_id: Option<String>,
-    /// QR image (sub_type 1).
-    pub scan_qr_url: Option<String>,
-    /// Avatar image.
-    pub avatar: Option<String>,
-    /// Guide line.
-    pub guide_text: Option<String>,
-    /// Description (`desc`, `promo_desc`).
-    pub desc: Option<String>,
-    /// Line under the heading.
-    pub sub_title: Option<String>,
-    /// Work-chat acquisition URL (sub_type 5).
-    pub qwhk_url: Option<String>,
-    /// Mini-program (sub_type 3).
-    pub mini_appid: Option<String>,
-    /// Mini-program path.
-    pub mini_path: Option<String>,
-    /// Shop (sub_type 4).
-    pub shop_appid: Option<String>,
-    /// Shop path.
-    pub shop_path: Option<String>,
+    /// The page's texts and destination identifiers.
+    pub texts: PageTextEdits,
     /// 0 page, 1 direct jump.
     pub is_direct_jump: Option<i64>,
     /// 1 small image, 2 long image.

@@ -2,6 +2,7 @@
 
 use async_trait::async_trait;
 use deadpool_postgres::GenericClient;
+use tokio_postgres::types::ToSql;
 
 use super::channels::{apply_channel_edit, insert_channel};
 use super::{PgStore, PgTx, all, count, execute, first, one};
@@ -10,7 +11,7 @@ use crate::model::{
 };
 use crate::store::chains::{
     ADD_CREATIONS_WITHIN, CLEAR_GROUPS, chain_from_row, chain_select, chain_select_from,
-    insert_each, inserted_chain, jump_values, like_pattern, rules_text,
+    insert_each, inserted_chain, jump_values, like_pattern, rules_text, set_jump_statement,
 };
 use crate::store::domains::{DOMAIN_COLUMNS_OF_D, domain_at};
 use crate::store::{
@@ -264,21 +265,13 @@ async fn set_groups(c: &impl GenericClient, chain: ChainId, groups: &[GroupId]) 
 
 /// Writes every jump column of a chain.
 async fn set_jump(c: &impl GenericClient, chain: ChainId, jump: &JumpSettings) -> StoreResult<()> {
-    let (t, i) = jump_values(jump);
-    execute(
-        c,
-        "UPDATE chains SET wx_id = $2, scan_qr_url = $3, avatar = $4, guide_text = $5,
-            description = $6, sub_title = $7, qwhk_url = $8, mini_appid = $9,
-            mini_path = $10, shop_appid = $11, shop_path = $12, is_direct_jump = $13,
-            show_type = $14, jump_template_id = $15, scan_tips = $16, qrcode_vc_type = $17,
-            visit_type = $18, wxwork_type = $19, customer_id = $20
-         WHERE id = $1",
-        &[
-            &chain.0, &t[0], &t[1], &t[2], &t[3], &t[4], &t[5], &t[6], &t[7], &t[8], &t[9], &t[10],
-            &i[0], &i[1], &i[2], &i[3], &i[4], &i[5], &i[6], &i[7],
-        ],
-    )
-    .await?;
+    static SET_JUMP: std::sync::LazyLock<String> =
+        std::sync::LazyLock::new(|| set_jump_statement(|i| format!("${i}")));
+    let (texts, ints) = jump_values(jump);
+    let mut values: Vec<&(dyn ToSql + Sync)> = vec![&chain.0];
+    values.extend(texts.iter().map(|t| t as &(dyn ToSql + Sync)));
+    values.extend(ints.iter().map(|i| i as &(dyn ToSql + Sync)));
+    execute(c, &SET_JUMP, &values).await?;
     Ok(())
 }
 

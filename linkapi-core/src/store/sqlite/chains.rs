@@ -11,7 +11,7 @@ use crate::model::{
 use crate::store::chains::{
     ADD_CREATIONS_WITHIN, CLEAR_GROUPS, LINK_BY_CODE, chain_from_row, chain_select, insert_each,
     inserted_chain, jump_values, like_pattern, link_from_row, link_target_from_row, rules_text,
-    with_channels,
+    set_jump_statement, with_channels,
 };
 use crate::store::domains::{DOMAIN_BY_ID, domain_from_row};
 use crate::store::{
@@ -175,20 +175,13 @@ fn set_groups(conn: &Connection, chain: ChainId, groups: &[GroupId]) -> StoreRes
 
 /// Writes every jump column of a chain.
 fn set_jump(conn: &Connection, chain: ChainId, jump: &JumpSettings) -> StoreResult<()> {
+    static SET_JUMP: std::sync::LazyLock<String> =
+        std::sync::LazyLock::new(|| set_jump_statement(|i| format!("?{i}")));
     let (texts, ints) = jump_values(jump);
-    conn.prepare_cached(
-        "UPDATE chains SET wx_id = ?2, scan_qr_url = ?3, avatar = ?4, guide_text = ?5,
-            description = ?6, sub_title = ?7, qwhk_url = ?8, mini_appid = ?9, mini_path = ?10,
-            shop_appid = ?11, shop_path = ?12, is_direct_jump = ?13, show_type = ?14,
-            jump_template_id = ?15, scan_tips = ?16, qrcode_vc_type = ?17, visit_type = ?18,
-            wxwork_type = ?19, customer_id = ?20
-         WHERE id = ?1",
-    )?
-    .execute(params![
-        chain.0, texts[0], texts[1], texts[2], texts[3], texts[4], texts[5], texts[6], texts[7],
-        texts[8], texts[9], texts[10], ints[0], ints[1], ints[2], ints[3], ints[4], ints[5],
-        ints[6], ints[7]
-    ])?;
+    let mut values: Vec<&dyn rusqlite::ToSql> = vec![&chain.0];
+    values.extend(texts.iter().map(|t| t as &dyn rusqlite::ToSql));
+    values.extend(ints.iter().map(|i| i as &dyn rusqlite::ToSql));
+    conn.prepare_cached(&SET_JUMP)?.execute(values.as_slice())?;
     Ok(())
 }
 

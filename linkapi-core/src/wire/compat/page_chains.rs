@@ -6,6 +6,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{ListChains, ListTemplates};
+use crate::model::{PageTextEdits, PageTexts};
 use crate::wire::{DomainRefs, FlexibleTime, IntList, LenientInt};
 
 /// A channel as sent in `channel_list`: without `id` (or with 0) a new channel; with `id`
@@ -80,6 +81,92 @@ pub struct Channel {
     pub visit_count: i64,
 }
 
+/// The texts of a page chain's input on the compatibility surface, in its
+/// [`WxChainInput`].
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct PageTextsInput {
+    /// A line guiding the visitor.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = crate::wire::LINES_PATTERN), length(max = crate::model::limits::MAX_PAGE_TEXT))]
+    pub guide_text: Option<String>,
+    /// Longer text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = crate::wire::LINES_PATTERN), length(max = crate::model::limits::MAX_PAGE_TEXT))]
+    pub desc: Option<String>,
+    /// Line under the heading, at most 20 characters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = crate::wire::LINES_PATTERN), length(max = crate::model::limits::MAX_SUB_TITLE))]
+    pub sub_title: Option<String>,
+    /// QR image (sub_type 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = crate::wire::URL_OR_EMPTY_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
+    pub scan_qr_url: Option<String>,
+    /// Avatar image.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = crate::wire::URL_OR_EMPTY_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
+    pub avatar: Option<String>,
+    /// Work-chat acquisition URL (sub_type 5).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = crate::wire::URL_OR_EMPTY_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
+    pub qwhk_url: Option<String>,
+    /// Account ID (sub_type 2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = crate::wire::IDENT_OR_EMPTY_PATTERN))]
+    pub wx_id: Option<String>,
+    /// Mini-program app id (sub_type 3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = crate::wire::IDENT_OR_EMPTY_PATTERN))]
+    pub mini_appid: Option<String>,
+    /// Mini-program page path.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = crate::wire::APP_PATH_PATTERN))]
+    pub mini_path: Option<String>,
+    /// Shop app id (sub_type 4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = crate::wire::IDENT_OR_EMPTY_PATTERN))]
+    pub shop_appid: Option<String>,
+    /// Shop page path.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = crate::wire::APP_PATH_PATTERN))]
+    pub shop_path: Option<String>,
+}
+
+impl From<PageTextsInput> for PageTextEdits {
+    fn from(t: PageTextsInput) -> Self {
+        PageTextEdits {
+            guide_text: t.guide_text,
+            desc: t.desc,
+            sub_title: t.sub_title,
+            scan_qr_url: t.scan_qr_url,
+            avatar: t.avatar,
+            qwhk_url: t.qwhk_url,
+            wx_id: t.wx_id,
+            mini_appid: t.mini_appid,
+            mini_path: t.mini_path,
+            shop_appid: t.shop_appid,
+            shop_path: t.shop_path,
+        }
+    }
+}
+
+impl From<PageTextEdits> for PageTextsInput {
+    fn from(t: PageTextEdits) -> Self {
+        PageTextsInput {
+            guide_text: t.guide_text,
+            desc: t.desc,
+            sub_title: t.sub_title,
+            scan_qr_url: t.scan_qr_url,
+            avatar: t.avatar,
+            qwhk_url: t.qwhk_url,
+            wx_id: t.wx_id,
+            mini_appid: t.mini_appid,
+            mini_path: t.mini_path,
+            shop_appid: t.shop_appid,
+            shop_path: t.shop_path,
+        }
+    }
+}
+
 /// `wxchain/create`, `wxchain/edit` (with `chain`) and `POST /card/createWxChain` (spec 2.5).
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 #[schemars(rename = "CompatWxChainInput")]
@@ -115,50 +202,9 @@ pub struct WxChainInput {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(schema_with = "crate::wire::schemas::lenient_in::<1, 5>")]
     pub sub_type: Option<LenientInt>,
-    /// Account ID (sub_type 2).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = crate::wire::IDENT_OR_EMPTY_PATTERN))]
-    pub wx_id: Option<String>,
-    /// QR image (sub_type 1).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = crate::wire::URL_OR_EMPTY_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
-    pub scan_qr_url: Option<String>,
-    /// Avatar image.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = crate::wire::URL_OR_EMPTY_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
-    pub avatar: Option<String>,
-    /// Longer text.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = crate::wire::LINES_PATTERN), length(max = crate::model::limits::MAX_PAGE_TEXT))]
-    pub desc: Option<String>,
-    /// Line under the heading, at most 20 characters.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = crate::wire::LINES_PATTERN), length(max = crate::model::limits::MAX_SUB_TITLE))]
-    pub sub_title: Option<String>,
-    /// A line guiding the visitor.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = crate::wire::LINES_PATTERN), length(max = crate::model::limits::MAX_PAGE_TEXT))]
-    pub guide_text: Option<String>,
-    /// Work-chat acquisition URL (sub_type 5).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = crate::wire::URL_OR_EMPTY_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
-    pub qwhk_url: Option<String>,
-    /// Mini-program app id (sub_type 3).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = crate::wire::IDENT_OR_EMPTY_PATTERN))]
-    pub mini_appid: Option<String>,
-    /// Mini-program page path.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = crate::wire::APP_PATH_PATTERN))]
-    pub mini_path: Option<String>,
-    /// Shop app id (sub_type 4).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = crate::wire::IDENT_OR_EMPTY_PATTERN))]
-    pub shop_appid: Option<String>,
-    /// Shop page path.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = crate::wire::APP_PATH_PATTERN))]
-    pub shop_path: Option<String>,
+    /// The page's texts.
+    #[serde(flatten)]
+    pub texts: PageTextsInput,
     /// 0 jump page, 1 direct jump.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(schema_with = "crate::wire::schemas::lenient_in::<0, 1>")]
@@ -228,11 +274,57 @@ pub struct CreatedWxChain {
     pub render_url: String,
 }
 
+/// The texts of a page chain as `wxchain/info` answers them, in its [`WxChainInfo`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct PageTextsInfo {
+    /// Guide line.
+    pub guide_text: String,
+    /// Longer text.
+    pub desc: String,
+    /// Line under the heading.
+    pub sub_title: String,
+    /// QR image.
+    pub scan_qr_url: String,
+    /// Avatar URL.
+    pub avatar: String,
+    /// Work-chat acquisition URL.
+    pub qwhk_url: String,
+    /// Account ID.
+    pub wx_id: String,
+    /// Mini-program app id.
+    pub mini_appid: String,
+    /// Mini-program path.
+    pub mini_path: String,
+    /// Shop app id.
+    pub shop_appid: String,
+    /// Shop path.
+    pub shop_path: String,
+}
+
+impl From<&PageTexts> for PageTextsInfo {
+    fn from(t: &PageTexts) -> Self {
+        PageTextsInfo {
+            guide_text: t.guide_text.clone(),
+            desc: t.desc.clone(),
+            sub_title: t.sub_title.clone(),
+            scan_qr_url: t.scan_qr_url.clone(),
+            avatar: t.avatar.clone(),
+            qwhk_url: t.qwhk_url.clone(),
+            wx_id: t.wx_id.clone(),
+            mini_appid: t.mini_appid.clone(),
+            mini_path: t.mini_path.clone(),
+            shop_appid: t.shop_appid.clone(),
+            shop_path: t.shop_path.clone(),
+        }
+    }
+}
+
 /// Answer of `wxchain/info` (spec 2.5).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct WxChainInfo {
-    /// Avatar URL.
-    pub avatar: String,
+    /// The page's texts.
+    #[serde(flatten)]
+    pub texts: PageTextsInfo,
     /// Code.
     pub chain: String,
     /// Row id.
@@ -243,8 +335,6 @@ pub struct WxChainInfo {
     pub chain_type: i64,
     /// Channels with their visits.
     pub channel_list: Vec<Channel>,
-    /// Longer text.
-    pub desc: String,
     /// Domain id.
     pub domain: i64,
     /// Domain host.
@@ -263,8 +353,6 @@ pub struct WxChainInfo {
     pub qrcode_vc_type: i64,
     /// `scheme://domain/code`.
     pub render_url: String,
-    /// QR image.
-    pub scan_qr_url: String,
     /// 0 or 1.
     pub scan_tips: i64,
     /// 1 small, 2 long image.
@@ -273,27 +361,11 @@ pub struct WxChainInfo {
     pub status: i64,
     /// Destination kind.
     pub sub_type: i64,
-    /// Line under the heading.
-    pub sub_title: String,
     /// Where the chain leads when that is fixed (sub_types 2 to 5: the destination; 1: the
     /// chain's own QR image).
     pub target_url: String,
     /// Rotation.
     pub visit_type: i64,
-    /// Account ID.
-    pub wx_id: String,
-    /// Guide line.
-    pub guide_text: String,
-    /// Work-chat acquisition URL.
-    pub qwhk_url: String,
-    /// Mini-program app id.
-    pub mini_appid: String,
-    /// Mini-program path.
-    pub mini_path: String,
-    /// Shop app id.
-    pub shop_appid: String,
-    /// Shop path.
-    pub shop_path: String,
     /// Expiry, `YYYY-MM-DD HH:MM:SS` UTC, empty when permanent.
     pub valid_time: String,
     /// Visits today.

@@ -4,6 +4,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::Chain;
+use crate::model::{PageTextEdits, PageTexts};
 
 /// A channel as sent in `channel_list`: without `id` a new channel; with `id` a change to one
 /// of the chain's channels, or its removal with `is_delete: 1`.
@@ -169,6 +170,25 @@ pub struct WxChainInput {
     pub target_url: Option<String>,
 }
 
+impl WxChainInput {
+    /// The texts it gives.
+    pub fn texts(&self) -> PageTextEdits {
+        PageTextEdits {
+            guide_text: self.guide_text.clone(),
+            desc: self.promo_desc.clone(),
+            sub_title: self.sub_title.clone(),
+            scan_qr_url: self.scan_qr_url.clone(),
+            avatar: self.avatar.clone(),
+            qwhk_url: self.qwhk_url.clone(),
+            wx_id: self.wx_id.clone(),
+            mini_appid: self.mini_appid.clone(),
+            mini_path: self.mini_path.clone(),
+            shop_appid: self.shop_appid.clone(),
+            shop_path: self.shop_path.clone(),
+        }
+    }
+}
+
 /// Fields of [`WxChainInput`] that only an edit of a work-chat chain takes: work-chat chains
 /// are created on the compatibility surface (`workchat/chain/create`).
 const WORK_CHAT_EDIT_FIELDS: &[&str] = &["wxwork_type", "customer_id", "target_url"];
@@ -233,27 +253,24 @@ pub struct CreatedWxChain {
     pub render_url: String,
 }
 
-/// A messaging-app or card chain on the primary surface: the chain's fields, its page and
-/// destination, and (on reads of one chain) its channels.
+/// The texts of a page chain on the primary surface, in its [`WxChain`] (`promo_desc` is
+/// the compatibility surface's `desc`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct WxChain {
-    /// What every chain has.
-    #[serde(flatten)]
-    pub chain: Chain,
-    /// Account ID.
-    pub wx_id: String,
-    /// QR image.
-    pub scan_qr_url: String,
-    /// Avatar image.
-    pub avatar: String,
+pub struct PageTextsView {
     /// Guide line.
     pub guide_text: String,
     /// Longer text.
     pub promo_desc: String,
     /// Line under the heading.
     pub sub_title: String,
+    /// QR image.
+    pub scan_qr_url: String,
+    /// Avatar image.
+    pub avatar: String,
     /// Work-chat acquisition URL.
     pub qwhk_url: String,
+    /// Account ID.
+    pub wx_id: String,
     /// Mini-program app id.
     pub mini_appid: String,
     /// Mini-program path.
@@ -262,6 +279,36 @@ pub struct WxChain {
     pub shop_appid: String,
     /// Shop path.
     pub shop_path: String,
+}
+
+impl From<&PageTexts> for PageTextsView {
+    fn from(t: &PageTexts) -> Self {
+        PageTextsView {
+            guide_text: t.guide_text.clone(),
+            promo_desc: t.desc.clone(),
+            sub_title: t.sub_title.clone(),
+            scan_qr_url: t.scan_qr_url.clone(),
+            avatar: t.avatar.clone(),
+            qwhk_url: t.qwhk_url.clone(),
+            wx_id: t.wx_id.clone(),
+            mini_appid: t.mini_appid.clone(),
+            mini_path: t.mini_path.clone(),
+            shop_appid: t.shop_appid.clone(),
+            shop_path: t.shop_path.clone(),
+        }
+    }
+}
+
+/// A messaging-app or card chain on the primary surface: the chain's fields, its page and
+/// destination, and (on reads of one chain) its channels.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct WxChain {
+    /// What every chain has.
+    #[serde(flatten)]
+    pub chain: Chain,
+    /// Its page's texts.
+    #[serde(flatten)]
+    pub texts: PageTextsView,
     /// 0 page, 1 direct jump.
     pub is_direct_jump: i64,
     /// 1 small, 2 long image.
