@@ -46,10 +46,12 @@ pub fn render_man_pages() -> Result<Vec<(String, Vec<u8>)>> {
 }
 
 fn walk(cmd: &clap::Command, name: &str, pages: &mut Vec<(String, Vec<u8>)>) -> Result<()> {
+    // Pages name the release, not the commit, so they change with releases only.
     let cmd = cmd
         .clone()
         .name(name.to_owned())
-        .bin_name(name.replace('-', " "));
+        .bin_name(name.replace('-', " "))
+        .version(env!("CARGO_PKG_VERSION"));
     let mut buf = Vec::new();
     clap_mangen::Man::new(cmd.clone())
         .render(&mut buf)

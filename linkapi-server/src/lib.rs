@@ -47,6 +47,10 @@ pub use operate::{BackupArgs, DataCommand, DataDirArgs, RestoreArgs, run as oper
 /// Name of the database file inside the data directory.
 pub const DATABASE_FILE: &str = "linkapi.db";
 
+/// What `--version` says of both binaries: the release and the commit it was built from
+/// (`0.8.0 (9179a5338eb9)`; "unknown commit" when built outside a git checkout).
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("LINKAPI_COMMIT"), ")");
+
 /// Name of the uploads directory inside the data directory (local storage).
 pub const UPLOADS_DIR: &str = "uploads";
 

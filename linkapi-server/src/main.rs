@@ -11,7 +11,7 @@ use linkapi_server::{
 #[derive(Parser)]
 #[command(
     name = "linkapi-server",
-    version,
+    version = linkapi_server::VERSION,
     about,
     args_conflicts_with_subcommands = true,
     subcommand_negates_reqs = true

@@ -39,7 +39,7 @@ Start with `linkapi serve` in one terminal; in another, `linkapi chain create ht
 #[derive(Debug, Parser)]
 #[command(
     name = "linkapi",
-    version,
+    version = linkapi_server::VERSION,
     propagate_version = true,
     after_help = ROOT_AFTER_HELP
 )]

@@ -95,3 +95,24 @@ fn help_shows_environment_variables_without_empty_values() {
         assert!(!out.contains("=]"), "{out}");
     }
 }
+
+#[test]
+fn version_is_the_servers_release_and_commit_and_pages_name_the_release_alone() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_linkapi"))
+        .arg("--version")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!("linkapi {}\n", linkapi_server::VERSION)
+    );
+    let pages = render_man_pages().unwrap();
+    let (_, root) = pages.first().unwrap();
+    let root = String::from_utf8_lossy(root);
+    assert!(root.contains(&format!("\"linkapi {}\"", env!("CARGO_PKG_VERSION"))));
+    assert!(
+        !root.contains(linkapi_server::VERSION),
+        "a page names no commit"
+    );
+}
