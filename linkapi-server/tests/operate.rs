@@ -479,3 +479,105 @@ async fn killed_during_bulk(database: Option<&str>) {
     assert_eq!(found.len(), expected, "{database:?}: nothing else, no half");
     server.stop();
 }
+
+#[test]
+fn version_names_the_release_and_the_commit_it_was_built_from() {
+    let out = command(&["--version"]);
+    assert!(out.status.success());
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let head = Command::new("git")
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .current_dir(&root)
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| text(&o.stdout).trim().to_owned());
+    let commit = head.unwrap_or_else(|| "unknown commit".to_owned());
+    assert_eq!(
+        text(&out.stdout),
+        format!("linkapi-server {} ({commit})\n", env!("CARGO_PKG_VERSION"))
+    );
+    assert_eq!(
+        linkapi_server::VERSION,
+        format!("{} ({commit})", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+/// The systemd unit in `deploy/`: systemd accepts it (`systemd-analyze verify`, its
+/// `ExecStart` pointed at this build), it sandboxes as the README says and gives the graceful
+/// stop its time; the configuration it names serves, and SIGTERM stops the server well within
+/// `TimeoutStopSec`. What runs only under a booted systemd (the dynamic user, the sandbox in
+/// force) is not exercised here.
+#[test]
+#[allow(clippy::print_stderr)] // a skipped check says so
+fn the_systemd_unit_verifies_and_the_configuration_it_names_serves() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let unit = std::fs::read_to_string(root.join("deploy/linkapi-server.service")).unwrap();
+    for directive in [
+        "DynamicUser=yes",
+        "StateDirectory=linkapi",
+        "ProtectSystem=strict",
+        "ProtectHome=yes",
+        "NoNewPrivileges=yes",
+        "PrivateTmp=yes",
+        "KillSignal=SIGTERM",
+    ] {
+        assert!(
+            unit.lines().any(|l| l == directive),
+            "the unit says {directive}"
+        );
+    }
+    let stop_secs: u64 = unit
+        .lines()
+        .find_map(|l| l.strip_prefix("TimeoutStopSec="))
+        .unwrap()
+        .parse()
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let installed = unit.replace(
+        "/usr/local/bin/linkapi-server",
+        env!("CARGO_BIN_EXE_linkapi-server"),
+    );
+    assert_ne!(installed, unit, "ExecStart names the installed binary");
+    let path = dir.path().join("linkapi-server.service");
+    std::fs::write(&path, installed).unwrap();
+    match Command::new("systemd-analyze")
+        .arg("verify")
+        .arg(&path)
+        .output()
+    {
+        Ok(out) => {
+            assert!(out.status.success(), "{}", text(&out.stderr));
+            assert_eq!(text(&out.stderr), "", "systemd-analyze has nothing to say");
+        }
+        Err(_) if std::env::var_os("CI").is_none() => {
+            eprintln!("skipped: systemd-analyze is not installed (Debian's systemd)");
+        }
+        Err(err) => panic!("systemd-analyze: {err}"),
+    }
+
+    // The unit's arguments with the configuration it installs, here on a free port.
+    let data = dir.path().join("data");
+    let config = root.join("deploy/config.toml");
+    let running = Running::start(&[
+        "--config",
+        config.to_str().unwrap(),
+        "--data-dir",
+        data.to_str().unwrap(),
+        "--listen",
+        "127.0.0.1:0",
+    ]);
+    let addr = running.url.trim_start_matches("http://").to_owned();
+    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+    std::io::Write::write_all(
+        &mut stream,
+        b"GET /healthz HTTP/1.1\r\nHost: s.example.com\r\nConnection: close\r\n\r\n",
+    )
+    .unwrap();
+    let mut answer = String::new();
+    std::io::Read::read_to_string(&mut stream, &mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    let asked = std::time::Instant::now();
+    running.stop();
+    assert!(asked.elapsed() < Duration::from_secs(stop_secs));
+}
