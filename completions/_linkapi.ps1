@@ -1710,13 +1710,14 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('backup', 'backup', [CompletionResultType]::ParameterValue, 'Write a consistent snapshot of the SQLite database, while the server runs')
             [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Put a backup in place of the SQLite database (stop the server first)')
             [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Copy a SQLite deployment''s database into PostgreSQL (stop the server first)')
+            [CompletionResult]::new('admin-key', 'admin-key', [CompletionResultType]::ParameterValue, 'Make a new admin key (scope *) for the first user, when every other is lost')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'linkapi;data;backup' {
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory of the deployment [default: the configuration file''s, else the user''s data directory]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'TOML configuration file of the deployment')
-            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'Read only to refuse a deployment configured for PostgreSQL through the environment')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'PostgreSQL database of the deployment: `admin-key` makes its key there; `backup` and `restore` refuse it (PostgreSQL has its own tools)')
             [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'File to write the snapshot to; must not exist')
             [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
@@ -1730,7 +1731,7 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
         'linkapi;data;restore' {
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory of the deployment [default: the configuration file''s, else the user''s data directory]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'TOML configuration file of the deployment')
-            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'Read only to refuse a deployment configured for PostgreSQL through the environment')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'PostgreSQL database of the deployment: `admin-key` makes its key there; `backup` and `restore` refuse it (PostgreSQL has its own tools)')
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'The backup to put in place')
             [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
@@ -1754,10 +1755,24 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'linkapi;data;admin-key' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory of the deployment [default: the configuration file''s, else the user''s data directory]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'TOML configuration file of the deployment')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'PostgreSQL database of the deployment: `admin-key` makes its key there; `backup` and `restore` refuse it (PostgreSQL has its own tools)')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'linkapi;data;help' {
             [CompletionResult]::new('backup', 'backup', [CompletionResultType]::ParameterValue, 'Write a consistent snapshot of the SQLite database, while the server runs')
             [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Put a backup in place of the SQLite database (stop the server first)')
             [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Copy a SQLite deployment''s database into PostgreSQL (stop the server first)')
+            [CompletionResult]::new('admin-key', 'admin-key', [CompletionResultType]::ParameterValue, 'Make a new admin key (scope *) for the first user, when every other is lost')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -1768,6 +1783,9 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             break
         }
         'linkapi;data;help;migrate' {
+            break
+        }
+        'linkapi;data;help;admin-key' {
             break
         }
         'linkapi;data;help;help' {
@@ -2129,6 +2147,7 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('backup', 'backup', [CompletionResultType]::ParameterValue, 'Write a consistent snapshot of the SQLite database, while the server runs')
             [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Put a backup in place of the SQLite database (stop the server first)')
             [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Copy a SQLite deployment''s database into PostgreSQL (stop the server first)')
+            [CompletionResult]::new('admin-key', 'admin-key', [CompletionResultType]::ParameterValue, 'Make a new admin key (scope *) for the first user, when every other is lost')
             break
         }
         'linkapi;help;data;backup' {
@@ -2138,6 +2157,9 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             break
         }
         'linkapi;help;data;migrate' {
+            break
+        }
+        'linkapi;help;data;admin-key' {
             break
         }
         'linkapi;help;completions' {

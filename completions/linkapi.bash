@@ -427,6 +427,9 @@ _linkapi() {
             linkapi__subcmd__conversion__subcmd__help,report)
                 cmd="linkapi__subcmd__conversion__subcmd__help__subcmd__report"
                 ;;
+            linkapi__subcmd__data,admin-key)
+                cmd="linkapi__subcmd__data__subcmd__admin__subcmd__key"
+                ;;
             linkapi__subcmd__data,backup)
                 cmd="linkapi__subcmd__data__subcmd__backup"
                 ;;
@@ -438,6 +441,9 @@ _linkapi() {
                 ;;
             linkapi__subcmd__data,restore)
                 cmd="linkapi__subcmd__data__subcmd__restore"
+                ;;
+            linkapi__subcmd__data__subcmd__help,admin-key)
+                cmd="linkapi__subcmd__data__subcmd__help__subcmd__admin__subcmd__key"
                 ;;
             linkapi__subcmd__data__subcmd__help,backup)
                 cmd="linkapi__subcmd__data__subcmd__help__subcmd__backup"
@@ -654,6 +660,9 @@ _linkapi() {
                 ;;
             linkapi__subcmd__help__subcmd__conversion,report)
                 cmd="linkapi__subcmd__help__subcmd__conversion__subcmd__report"
+                ;;
+            linkapi__subcmd__help__subcmd__data,admin-key)
+                cmd="linkapi__subcmd__help__subcmd__data__subcmd__admin__subcmd__key"
                 ;;
             linkapi__subcmd__help__subcmd__data,backup)
                 cmd="linkapi__subcmd__help__subcmd__data__subcmd__backup"
@@ -3538,12 +3547,46 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__data)
-            opts="-h -V --host --profile --no-input --help --version backup restore migrate help"
+            opts="-h -V --host --profile --no-input --help --version backup restore migrate admin-key help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__data__subcmd__admin__subcmd__key)
+            opts="-h -V --data-dir --config --database-url --host --profile --no-input --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --host)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3598,8 +3641,22 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__data__subcmd__help)
-            opts="backup restore migrate help"
+            opts="backup restore migrate admin-key help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__data__subcmd__help__subcmd__admin__subcmd__key)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -4618,8 +4675,22 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__help__subcmd__data)
-            opts="backup restore migrate"
+            opts="backup restore migrate admin-key"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__help__subcmd__data__subcmd__admin__subcmd__key)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

@@ -1505,12 +1505,13 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand backup 'Write a consistent snapshot of the SQLite database, while the server runs'
             cand restore 'Put a backup in place of the SQLite database (stop the server first)'
             cand migrate 'Copy a SQLite deployment''s database into PostgreSQL (stop the server first)'
+            cand admin-key 'Make a new admin key (scope *) for the first user, when every other is lost'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'linkapi;data;backup'= {
             cand --data-dir 'Data directory of the deployment [default: the configuration file''s, else the user''s data directory]'
             cand --config 'TOML configuration file of the deployment'
-            cand --database-url 'Read only to refuse a deployment configured for PostgreSQL through the environment'
+            cand --database-url 'PostgreSQL database of the deployment: `admin-key` makes its key there; `backup` and `restore` refuse it (PostgreSQL has its own tools)'
             cand --to 'File to write the snapshot to; must not exist'
             cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
             cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
@@ -1523,7 +1524,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
         &'linkapi;data;restore'= {
             cand --data-dir 'Data directory of the deployment [default: the configuration file''s, else the user''s data directory]'
             cand --config 'TOML configuration file of the deployment'
-            cand --database-url 'Read only to refuse a deployment configured for PostgreSQL through the environment'
+            cand --database-url 'PostgreSQL database of the deployment: `admin-key` makes its key there; `backup` and `restore` refuse it (PostgreSQL has its own tools)'
             cand --from 'The backup to put in place'
             cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
             cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
@@ -1545,10 +1546,23 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'linkapi;data;admin-key'= {
+            cand --data-dir 'Data directory of the deployment [default: the configuration file''s, else the user''s data directory]'
+            cand --config 'TOML configuration file of the deployment'
+            cand --database-url 'PostgreSQL database of the deployment: `admin-key` makes its key there; `backup` and `restore` refuse it (PostgreSQL has its own tools)'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'linkapi;data;help'= {
             cand backup 'Write a consistent snapshot of the SQLite database, while the server runs'
             cand restore 'Put a backup in place of the SQLite database (stop the server first)'
             cand migrate 'Copy a SQLite deployment''s database into PostgreSQL (stop the server first)'
+            cand admin-key 'Make a new admin key (scope *) for the first user, when every other is lost'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'linkapi;data;help;backup'= {
@@ -1556,6 +1570,8 @@ set edit:completion:arg-completer[linkapi] = {|@words|
         &'linkapi;data;help;restore'= {
         }
         &'linkapi;data;help;migrate'= {
+        }
+        &'linkapi;data;help;admin-key'= {
         }
         &'linkapi;data;help;help'= {
         }
@@ -1831,12 +1847,15 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand backup 'Write a consistent snapshot of the SQLite database, while the server runs'
             cand restore 'Put a backup in place of the SQLite database (stop the server first)'
             cand migrate 'Copy a SQLite deployment''s database into PostgreSQL (stop the server first)'
+            cand admin-key 'Make a new admin key (scope *) for the first user, when every other is lost'
         }
         &'linkapi;help;data;backup'= {
         }
         &'linkapi;help;data;restore'= {
         }
         &'linkapi;help;data;migrate'= {
+        }
+        &'linkapi;help;data;admin-key'= {
         }
         &'linkapi;help;completions'= {
         }

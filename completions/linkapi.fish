@@ -777,18 +777,19 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand serve" -l profile -d 'Pr
 complete -c linkapi -n "__fish_linkapi_using_subcommand serve" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand serve" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand serve" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and not __fish_seen_subcommand_from backup restore migrate help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and not __fish_seen_subcommand_from backup restore migrate help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and not __fish_seen_subcommand_from backup restore migrate help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and not __fish_seen_subcommand_from backup restore migrate help" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and not __fish_seen_subcommand_from backup restore migrate help" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and not __fish_seen_subcommand_from backup restore migrate help" -f -a "backup" -d 'Write a consistent snapshot of the SQLite database, while the server runs'
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and not __fish_seen_subcommand_from backup restore migrate help" -f -a "restore" -d 'Put a backup in place of the SQLite database (stop the server first)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and not __fish_seen_subcommand_from backup restore migrate help" -f -a "migrate" -d 'Copy a SQLite deployment\'s database into PostgreSQL (stop the server first)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and not __fish_seen_subcommand_from backup restore migrate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand data; and not __fish_seen_subcommand_from backup restore migrate admin-key help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand data; and not __fish_seen_subcommand_from backup restore migrate admin-key help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand data; and not __fish_seen_subcommand_from backup restore migrate admin-key help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand data; and not __fish_seen_subcommand_from backup restore migrate admin-key help" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand data; and not __fish_seen_subcommand_from backup restore migrate admin-key help" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand data; and not __fish_seen_subcommand_from backup restore migrate admin-key help" -f -a "backup" -d 'Write a consistent snapshot of the SQLite database, while the server runs'
+complete -c linkapi -n "__fish_linkapi_using_subcommand data; and not __fish_seen_subcommand_from backup restore migrate admin-key help" -f -a "restore" -d 'Put a backup in place of the SQLite database (stop the server first)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand data; and not __fish_seen_subcommand_from backup restore migrate admin-key help" -f -a "migrate" -d 'Copy a SQLite deployment\'s database into PostgreSQL (stop the server first)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand data; and not __fish_seen_subcommand_from backup restore migrate admin-key help" -f -a "admin-key" -d 'Make a new admin key (scope *) for the first user, when every other is lost'
+complete -c linkapi -n "__fish_linkapi_using_subcommand data; and not __fish_seen_subcommand_from backup restore migrate admin-key help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from backup" -l data-dir -d 'Data directory of the deployment [default: the configuration file\'s, else the user\'s data directory]' -r -F
 complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from backup" -l config -d 'TOML configuration file of the deployment' -r -F
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from backup" -l database-url -d 'Read only to refuse a deployment configured for PostgreSQL through the environment' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from backup" -l database-url -d 'PostgreSQL database of the deployment: `admin-key` makes its key there; `backup` and `restore` refuse it (PostgreSQL has its own tools)' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from backup" -l to -d 'File to write the snapshot to; must not exist' -r -F
 complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from backup" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from backup" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
@@ -797,7 +798,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_su
 complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from backup" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from restore" -l data-dir -d 'Data directory of the deployment [default: the configuration file\'s, else the user\'s data directory]' -r -F
 complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from restore" -l config -d 'TOML configuration file of the deployment' -r -F
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from restore" -l database-url -d 'Read only to refuse a deployment configured for PostgreSQL through the environment' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from restore" -l database-url -d 'PostgreSQL database of the deployment: `admin-key` makes its key there; `backup` and `restore` refuse it (PostgreSQL has its own tools)' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from restore" -l from -d 'The backup to put in place' -r -F
 complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from restore" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from restore" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
@@ -812,9 +813,18 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_su
 complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from migrate" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from migrate" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from migrate" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from admin-key" -l data-dir -d 'Data directory of the deployment [default: the configuration file\'s, else the user\'s data directory]' -r -F
+complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from admin-key" -l config -d 'TOML configuration file of the deployment' -r -F
+complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from admin-key" -l database-url -d 'PostgreSQL database of the deployment: `admin-key` makes its key there; `backup` and `restore` refuse it (PostgreSQL has its own tools)' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from admin-key" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from admin-key" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from admin-key" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from admin-key" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from admin-key" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from help" -f -a "backup" -d 'Write a consistent snapshot of the SQLite database, while the server runs'
 complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from help" -f -a "restore" -d 'Put a backup in place of the SQLite database (stop the server first)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from help" -f -a "migrate" -d 'Copy a SQLite deployment\'s database into PostgreSQL (stop the server first)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from help" -f -a "admin-key" -d 'Make a new admin key (scope *) for the first user, when every other is lost'
 complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand completions" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand completions" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
@@ -896,3 +906,4 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_su
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from data" -f -a "backup" -d 'Write a consistent snapshot of the SQLite database, while the server runs'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from data" -f -a "restore" -d 'Put a backup in place of the SQLite database (stop the server first)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from data" -f -a "migrate" -d 'Copy a SQLite deployment\'s database into PostgreSQL (stop the server first)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from data" -f -a "admin-key" -d 'Make a new admin key (scope *) for the first user, when every other is lost'

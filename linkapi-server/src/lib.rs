@@ -10,8 +10,9 @@
 //! - [`Server`]: [`Server::bind`] opens the store, binds the listener, starts the services and
 //!   makes the bootstrap key; [`Server::run`] serves until the shutdown future completes.
 //! - `operate`: [`DataCommand`], the operator's commands on a deployment's data (backup,
-//!   restore, migrate to PostgreSQL), shared by `linkapi-server` and `linkapi data`; `migrate`
-//!   holds the migration's flags, its check of the source and its report.
+//!   restore, migrate to PostgreSQL, a new admin key), shared by `linkapi-server` and
+//!   `linkapi data`; `migrate` holds the migration's flags, its check of the source and its
+//!   report, `admin_key` the making of a key when every other is lost.
 //! - [`init_logging`] and [`shutdown_signal`]: process concerns for binaries.
 
 use std::io::IsTerminal;
@@ -34,6 +35,7 @@ use linkapi_core::{
 };
 use tokio::net::TcpListener;
 
+mod admin_key;
 mod config;
 mod migrate;
 mod operate;

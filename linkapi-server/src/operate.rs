@@ -1,6 +1,6 @@
 //! The operator's commands on a deployment's data, shared by `linkapi-server <command>` and
-//! `linkapi data <command>`: [`DataCommand::Backup`], [`DataCommand::Restore`] and
-//! [`DataCommand::Migrate`]. They run beside (backup) or instead of (restore, migrate) a server,
+//! `linkapi data <command>`: [`DataCommand::Backup`], [`DataCommand::Restore`],
+//! [`DataCommand::Migrate`] and [`DataCommand::AdminKey`]. They run beside (backup) or instead of (restore, migrate) a server,
 //! on the same data directory and configuration file a server reads.
 
 use std::io::Write;
@@ -33,6 +33,12 @@ PostgreSQL transaction: an interrupted run leaves the target as it was, so run i
 Then compares row counts and a checksum of every table on both sides.
 Uploaded files are not copied: see the README, \"Operating\", for moving them.")]
     Migrate(MigrateArgs),
+    /// Make a new admin key (scope *) for the first user, when every other is lost
+    #[command(after_help = "\
+Prints the key alone on stdout (a line on stderr says whose it is); other keys are left as
+they are. On SQLite, stop the server first: one process holds the database. On PostgreSQL it
+works while the servers run, and they take the key at once.")]
+    AdminKey(DataDirArgs),
 }
 
 /// Where the data is: the data directory, from the flag, the configuration file or the default.
@@ -56,8 +62,14 @@ pub struct DataDirArgs {
     )]
     pub config: Option<PathBuf>,
 
-    /// Read only to refuse a deployment configured for PostgreSQL through the environment.
-    #[arg(long, env = "LINKAPI_DATABASE_URL", hide = true)]
+    /// PostgreSQL database of the deployment: `admin-key` makes its key there; `backup` and
+    /// `restore` refuse it (PostgreSQL has its own tools)
+    #[arg(
+        long,
+        env = "LINKAPI_DATABASE_URL",
+        hide_env_values = true,
+        value_name = "URL"
+    )]
     pub database_url: Option<String>,
 }
 
@@ -144,6 +156,7 @@ pub async fn run(command: &DataCommand, out: &mut dyn Write) -> Result<()> {
             }
         }
         DataCommand::Migrate(args) => super::migrate::run(args, out).await?,
+        DataCommand::AdminKey(args) => super::admin_key::run(args, out).await?,
     }
     Ok(())
 }

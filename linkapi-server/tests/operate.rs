@@ -5,9 +5,6 @@
 #![allow(clippy::unwrap_used)]
 
 use std::collections::HashSet;
-use std::io::{BufRead, BufReader};
-use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -15,91 +12,9 @@ use serde_json::{Value, json};
 
 #[path = "../../linkapi-core/tests/pg_cluster.rs"]
 mod pg_cluster;
+mod support;
 
-const KEY: &str = "lk_operate_test_key_000000001";
-
-fn binary() -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_linkapi-server"));
-    cmd.env_remove("LINKAPI_DATABASE_URL")
-        .env_remove("LINKAPI_CONFIG")
-        .env_remove("LINKAPI_DATA_DIR")
-        .env("LINKAPI_LOG", "warn");
-    cmd
-}
-
-/// Runs a data command to completion.
-fn command(args: &[&str]) -> Output {
-    binary().args(args).output().unwrap()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// A server process; stopped with SIGTERM (graceful) by `stop`, killed if a test fails first.
-struct Running {
-    child: Child,
-    url: String,
-}
-
-impl Running {
-    /// Starts the binary with `args` and waits for the address it announces.
-    fn start(args: &[&str]) -> Running {
-        let mut child = binary()
-            .args(args)
-            .env("LINKAPI_INITIAL_API_KEY", KEY)
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let stderr = child.stderr.take().unwrap();
-        let (tx, rx) = std::sync::mpsc::channel();
-        // Reads stderr to its end, so the server never blocks on a full pipe.
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                if let Some(rest) = line.split("listening on http://").nth(1) {
-                    let addr = rest
-                        .split_whitespace()
-                        .next()
-                        .unwrap_or_default()
-                        .to_owned();
-                    let _ = tx.send(addr);
-                }
-            }
-        });
-        let addr = rx
-            .recv_timeout(Duration::from_secs(60))
-            .expect("the server announces its address");
-        Running {
-            child,
-            url: format!("http://{addr}"),
-        }
-    }
-
-    /// SIGTERM, then waits: the server drains and writes what it holds.
-    fn stop(mut self) {
-        let pid = self.child.id().to_string();
-        let status = Command::new("kill").args(["-TERM", &pid]).status().unwrap();
-        assert!(status.success());
-        let exit = self.child.wait().unwrap();
-        assert!(exit.success(), "the server stopped cleanly: {exit:?}");
-    }
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn client() -> reqwest::Client {
-    let _ = rustls::crypto::ring::default_provider().install_default();
-    reqwest::Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
-        .build()
-        .unwrap()
-}
+use support::{Deployment, KEY, binary, client, command, path_arg, text};
 
 async fn create(client: &reqwest::Client, url: &str, target: &str) -> Value {
     let reply = client
@@ -135,44 +50,6 @@ async fn targets(client: &reqwest::Client, url: &str) -> HashSet<String> {
         }
     }
     found
-}
-
-/// A deployment's data directory and configuration file (rate limits off), in a temp dir.
-struct Deployment {
-    dir: tempfile::TempDir,
-    data: String,
-    config: String,
-}
-
-impl Deployment {
-    fn new() -> Deployment {
-        let dir = tempfile::tempdir().unwrap();
-        let config = dir.path().join("linkapi.toml");
-        std::fs::write(&config, "rate_limit_per_second = 0\n").unwrap();
-        Deployment {
-            data: path_arg(&dir.path().join("data")),
-            config: path_arg(&config),
-            dir,
-        }
-    }
-
-    /// A server on this deployment, on a port of its own, with `extra` flags.
-    fn serve(&self, extra: &[&str]) -> Running {
-        let mut args = vec![
-            "--listen",
-            "127.0.0.1:0",
-            "--data-dir",
-            &self.data,
-            "--config",
-            &self.config,
-        ];
-        args.extend_from_slice(extra);
-        Running::start(&args)
-    }
-}
-
-fn path_arg(path: &Path) -> String {
-    path.to_str().unwrap().to_owned()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -478,106 +355,4 @@ async fn killed_during_bulk(database: Option<&str>) {
     let expected = acknowledged.len() * 500 + unfinished;
     assert_eq!(found.len(), expected, "{database:?}: nothing else, no half");
     server.stop();
-}
-
-#[test]
-fn version_names_the_release_and_the_commit_it_was_built_from() {
-    let out = command(&["--version"]);
-    assert!(out.status.success());
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let head = Command::new("git")
-        .args(["rev-parse", "--short=12", "HEAD"])
-        .current_dir(&root)
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .map(|o| text(&o.stdout).trim().to_owned());
-    let commit = head.unwrap_or_else(|| "unknown commit".to_owned());
-    assert_eq!(
-        text(&out.stdout),
-        format!("linkapi-server {} ({commit})\n", env!("CARGO_PKG_VERSION"))
-    );
-    assert_eq!(
-        linkapi_server::VERSION,
-        format!("{} ({commit})", env!("CARGO_PKG_VERSION"))
-    );
-}
-
-/// The systemd unit in `deploy/`: systemd accepts it (`systemd-analyze verify`, its
-/// `ExecStart` pointed at this build), it sandboxes as the README says and gives the graceful
-/// stop its time; the configuration it names serves, and SIGTERM stops the server well within
-/// `TimeoutStopSec`. What runs only under a booted systemd (the dynamic user, the sandbox in
-/// force) is not exercised here.
-#[test]
-#[allow(clippy::print_stderr)] // a skipped check says so
-fn the_systemd_unit_verifies_and_the_configuration_it_names_serves() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let unit = std::fs::read_to_string(root.join("deploy/linkapi-server.service")).unwrap();
-    for directive in [
-        "DynamicUser=yes",
-        "StateDirectory=linkapi",
-        "ProtectSystem=strict",
-        "ProtectHome=yes",
-        "NoNewPrivileges=yes",
-        "PrivateTmp=yes",
-        "KillSignal=SIGTERM",
-    ] {
-        assert!(
-            unit.lines().any(|l| l == directive),
-            "the unit says {directive}"
-        );
-    }
-    let stop_secs: u64 = unit
-        .lines()
-        .find_map(|l| l.strip_prefix("TimeoutStopSec="))
-        .unwrap()
-        .parse()
-        .unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let installed = unit.replace(
-        "/usr/local/bin/linkapi-server",
-        env!("CARGO_BIN_EXE_linkapi-server"),
-    );
-    assert_ne!(installed, unit, "ExecStart names the installed binary");
-    let path = dir.path().join("linkapi-server.service");
-    std::fs::write(&path, installed).unwrap();
-    match Command::new("systemd-analyze")
-        .arg("verify")
-        .arg(&path)
-        .output()
-    {
-        Ok(out) => {
-            assert!(out.status.success(), "{}", text(&out.stderr));
-            assert_eq!(text(&out.stderr), "", "systemd-analyze has nothing to say");
-        }
-        Err(_) if std::env::var_os("CI").is_none() => {
-            eprintln!("skipped: systemd-analyze is not installed (Debian's systemd)");
-        }
-        Err(err) => panic!("systemd-analyze: {err}"),
-    }
-
-    // The unit's arguments with the configuration it installs, here on a free port.
-    let data = dir.path().join("data");
-    let config = root.join("deploy/config.toml");
-    let running = Running::start(&[
-        "--config",
-        config.to_str().unwrap(),
-        "--data-dir",
-        data.to_str().unwrap(),
-        "--listen",
-        "127.0.0.1:0",
-    ]);
-    let addr = running.url.trim_start_matches("http://").to_owned();
-    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
-    std::io::Write::write_all(
-        &mut stream,
-        b"GET /healthz HTTP/1.1\r\nHost: s.example.com\r\nConnection: close\r\n\r\n",
-    )
-    .unwrap();
-    let mut answer = String::new();
-    std::io::Read::read_to_string(&mut stream, &mut answer).unwrap();
-    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
-    let asked = std::time::Instant::now();
-    running.stop();
-    assert!(asked.elapsed() < Duration::from_secs(stop_secs));
 }

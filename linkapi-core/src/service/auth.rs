@@ -6,8 +6,8 @@ use sha2::{Digest, Sha256};
 use super::App;
 use crate::codes::random_code;
 use crate::error::{Error, Result};
-use crate::model::{ApiKeyRecord, KeyId, Scope, UserId};
-use crate::store::{NewApiKey, NewUser, StoreError, Unique};
+use crate::model::{ApiKeyRecord, KeyId, Scope, Timestamp, User, UserId};
+use crate::store::{NewApiKey, NewUser, Store, StoreError, Unique};
 
 /// Visible prefix of every secret, so secret scanners can find leaked keys.
 pub const KEY_PREFIX: &str = "lk_";
@@ -259,6 +259,63 @@ impl App {
         };
         Ok(made.then_some(key))
     }
+}
+
+/// What [`recovery_key`] made: the key, shown once, and whom it is for.
+#[derive(Debug)]
+pub struct RecoveryKey {
+    /// The secret.
+    pub secret: String,
+    /// Its owner: the deployment's first user.
+    pub user: User,
+}
+
+/// A new key with the first key's scope (`*`), named `recovery`, for the deployment's first
+/// user (the one the first start made): how an operator who lost every admin key gets one
+/// back (`linkapi-server admin-key`). It works on the store alone, without a running [`App`],
+/// so the command runs instead of a server (SQLite) or beside running ones (PostgreSQL, whose
+/// servers look a key up by its hash when they first meet it). Other keys are left as they
+/// are.
+///
+/// # Errors
+/// 404 when the database has no user yet (a first start makes the first one and its key);
+/// 409 `user_suspended` when that user is suspended (their keys would be refused); when the
+/// store fails.
+pub async fn recovery_key(store: &dyn Store, now: Timestamp) -> Result<RecoveryKey> {
+    let first = store
+        .users()
+        .await?
+        .into_iter()
+        .min_by_key(|u| u.id.0)
+        .ok_or(Error::NotFound("user"))?;
+    if first.suspended_at.is_some() {
+        return Err(Error::Conflict {
+            code: "user_suspended",
+            message: format!(
+                "user {} ({}) is suspended, and their keys are refused: resume them first",
+                first.id.0, first.name
+            ),
+        });
+    }
+    let secret = format!("{KEY_PREFIX}{}", random_code(KEY_RANDOM_LEN));
+    let new = NewApiKey {
+        user_id: first.id,
+        name: "recovery".to_owned(),
+        prefix: visible_prefix(&secret),
+        hash: hash_key(&secret),
+        scopes: vec![Scope::All],
+        created_at: now,
+        expires_at: None,
+    };
+    crate::store::transact(store, move |tx| {
+        let new = new.clone();
+        Box::pin(async move { tx.insert_key(new).await.map(|_| ()) })
+    })
+    .await?;
+    Ok(RecoveryKey {
+        secret,
+        user: first,
+    })
 }
 
 #[cfg(test)]

@@ -47,7 +47,7 @@ use std::time::Duration;
 
 pub use crate::model::ChainView;
 pub use admin::{UserEdit, UserOverview};
-pub use auth::{BootstrapKey, Principal, hash_key};
+pub use auth::{BootstrapKey, Principal, RecoveryKey, hash_key, recovery_key};
 pub use bulk::{BulkItem, ItemError};
 pub use chain_checks::CreatedChain;
 pub use chains::{NewShortChain, ShortChainPatch};

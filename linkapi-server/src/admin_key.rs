@@ -1,0 +1,68 @@
+//! `admin-key`: a new admin key when every other is lost, made on the deployment's database
+//! (`linkapi_core::service::recovery_key`): the key alone on `out`, what was done on stderr.
+
+use std::io::Write;
+
+use anyhow::{Context, Result, bail};
+use linkapi_core::SqliteStore;
+use linkapi_core::service::{RecoveryKey, recovery_key};
+use linkapi_core::store::postgres::{PgOptions, PgStore};
+use linkapi_core::store::sqlite::snapshot::DatabaseLock;
+
+use super::operate::DataDirArgs;
+use super::{DATABASE_FILE, FileConfig, redact_url};
+
+/// Makes the key on the deployment `args` names and reports it.
+///
+/// # Errors
+/// When the deployment has no database or no user yet, a server holds its SQLite database,
+/// its first user is suspended, or the store fails; nothing is written then.
+pub(crate) async fn run(args: &DataDirArgs, out: &mut dyn Write) -> Result<()> {
+    let file = FileConfig::load_or_default(args.config.as_deref())?;
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64);
+    let made = match args.database_url.as_ref().or(file.database_url.as_ref()) {
+        Some(url) => {
+            let options = PgOptions {
+                max_connections: 2,
+                ..PgOptions::default()
+            };
+            let store = PgStore::connect(url, options)
+                .await
+                .with_context(|| format!("connecting to PostgreSQL at {}", redact_url(url)))?;
+            recovery_key(&store, now).await.context("making a key")?
+        }
+        None => {
+            let database = file
+                .data_dir_or(args.data_dir.as_deref())?
+                .join(DATABASE_FILE);
+            if !database.exists() {
+                bail!(
+                    "there is no database at {}: the server's first start makes one, and its \
+                     first admin key",
+                    database.display()
+                );
+            }
+            // One process holds a SQLite database: a server running on it would not see the
+            // key until it reads keys again, and its caches would go stale.
+            let _lock = DatabaseLock::acquire(&database)?;
+            let store = SqliteStore::open(&database)
+                .with_context(|| format!("opening {}", database.display()))?;
+            recovery_key(&store, now).await.context("making a key")?
+        }
+    };
+    report(&made, out)
+}
+
+fn report(made: &RecoveryKey, out: &mut dyn Write) -> Result<()> {
+    writeln!(out, "{}", made.secret)?;
+    writeln!(
+        std::io::stderr(),
+        "Made a new API key (scope *, named \"recovery\") for user {} ({}); other keys are \
+         unchanged. It is shown once: keep it safe.",
+        made.user.id.0,
+        made.user.name
+    )?;
+    Ok(())
+}

@@ -1,0 +1,217 @@
+//! Running `linkapi-server` as people deploy it, through the real binary: what `--version`
+//! says, the systemd unit in `deploy/`, and a new admin key when every other is lost.
+
+#![allow(clippy::unwrap_used)]
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+#[path = "../../linkapi-core/tests/pg_cluster.rs"]
+mod pg_cluster;
+mod support;
+
+use support::{Deployment, KEY, Running, command, text};
+
+#[test]
+fn version_names_the_release_and_the_commit_it_was_built_from() {
+    let out = command(&["--version"]);
+    assert!(out.status.success());
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let head = Command::new("git")
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .current_dir(&root)
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| text(&o.stdout).trim().to_owned());
+    let commit = head.unwrap_or_else(|| "unknown commit".to_owned());
+    assert_eq!(
+        text(&out.stdout),
+        format!("linkapi-server {} ({commit})\n", env!("CARGO_PKG_VERSION"))
+    );
+    assert_eq!(
+        linkapi_server::VERSION,
+        format!("{} ({commit})", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+/// The systemd unit in `deploy/`: systemd accepts it (`systemd-analyze verify`, its
+/// `ExecStart` pointed at this build), it sandboxes as the README says and gives the graceful
+/// stop its time; the configuration it names serves, and SIGTERM stops the server well within
+/// `TimeoutStopSec`. What runs only under a booted systemd (the dynamic user, the sandbox in
+/// force) is not exercised here.
+#[test]
+#[allow(clippy::print_stderr)] // a skipped check says so
+fn the_systemd_unit_verifies_and_the_configuration_it_names_serves() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let unit = std::fs::read_to_string(root.join("deploy/linkapi-server.service")).unwrap();
+    for directive in [
+        "DynamicUser=yes",
+        "StateDirectory=linkapi",
+        "ProtectSystem=strict",
+        "ProtectHome=yes",
+        "NoNewPrivileges=yes",
+        "PrivateTmp=yes",
+        "KillSignal=SIGTERM",
+    ] {
+        assert!(
+            unit.lines().any(|l| l == directive),
+            "the unit says {directive}"
+        );
+    }
+    let stop_secs: u64 = unit
+        .lines()
+        .find_map(|l| l.strip_prefix("TimeoutStopSec="))
+        .unwrap()
+        .parse()
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let installed = unit.replace(
+        "/usr/local/bin/linkapi-server",
+        env!("CARGO_BIN_EXE_linkapi-server"),
+    );
+    assert_ne!(installed, unit, "ExecStart names the installed binary");
+    let path = dir.path().join("linkapi-server.service");
+    std::fs::write(&path, installed).unwrap();
+    match Command::new("systemd-analyze")
+        .arg("verify")
+        .arg(&path)
+        .output()
+    {
+        Ok(out) => {
+            assert!(out.status.success(), "{}", text(&out.stderr));
+            assert_eq!(text(&out.stderr), "", "systemd-analyze has nothing to say");
+        }
+        Err(_) if std::env::var_os("CI").is_none() => {
+            eprintln!("skipped: systemd-analyze is not installed (Debian's systemd)");
+        }
+        Err(err) => panic!("systemd-analyze: {err}"),
+    }
+
+    // The unit's arguments with the configuration it installs, here on a free port.
+    let data = dir.path().join("data");
+    let config = root.join("deploy/config.toml");
+    let running = Running::start(&[
+        "--config",
+        config.to_str().unwrap(),
+        "--data-dir",
+        data.to_str().unwrap(),
+        "--listen",
+        "127.0.0.1:0",
+    ]);
+    let addr = running.url.trim_start_matches("http://").to_owned();
+    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+    std::io::Write::write_all(
+        &mut stream,
+        b"GET /healthz HTTP/1.1\r\nHost: s.example.com\r\nConnection: close\r\n\r\n",
+    )
+    .unwrap();
+    let mut answer = String::new();
+    std::io::Read::read_to_string(&mut stream, &mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    let asked = std::time::Instant::now();
+    running.stop();
+    assert!(asked.elapsed() < Duration::from_secs(stop_secs));
+}
+
+/// What `admin-key` printed: the key alone on stdout, checked for shape.
+fn made_key(out: &std::process::Output) -> String {
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert_eq!(stdout.lines().count(), 1, "the key alone: {stdout:?}");
+    let key = stdout.trim_end().to_owned();
+    assert!(key.starts_with("lk_") && key.len() > 40, "{key}");
+    assert!(
+        text(&out.stderr).contains("for user 1 (admin)"),
+        "{}",
+        text(&out.stderr)
+    );
+    key
+}
+
+async fn status(url: &str, path: &str, key: &str) -> u16 {
+    support::client()
+        .get(format!("{url}{path}"))
+        .bearer_auth(key)
+        .send()
+        .await
+        .unwrap()
+        .status()
+        .as_u16()
+}
+
+/// On SQLite: refused while a server holds the data directory, with nothing printed on stdout;
+/// once it is stopped, a key of scope `*` for the first user, which the server started again
+/// takes, beside the key the deployment had, which still works.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lost_admin_key_is_made_again_from_the_data_directory() {
+    let deployment = Deployment::new();
+    let server = deployment.serve(&[]);
+    let args = [
+        "admin-key",
+        "--data-dir",
+        &deployment.data,
+        "--config",
+        &deployment.config,
+    ];
+    let refused = command(&args);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(
+        text(&refused.stderr).contains("stop it first"),
+        "{}",
+        text(&refused.stderr)
+    );
+    assert_eq!(text(&refused.stdout), "");
+    server.stop();
+
+    let key = made_key(&command(&args));
+    let server = deployment.serve(&[]);
+    assert_eq!(status(&server.url, "/admin/users", &key).await, 200);
+    assert_eq!(status(&server.url, "/admin/users", KEY).await, 200);
+    let keys: serde_json::Value = support::client()
+        .get(format!("{}/admin/keys", server.url))
+        .bearer_auth(&key)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let names: Vec<&str> = keys["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names.len(), 2, "{keys}");
+    assert!(
+        names.contains(&"bootstrap") && names.contains(&"recovery"),
+        "{names:?}"
+    );
+    server.stop();
+
+    let empty = tempfile::tempdir().unwrap();
+    let none = command(&["admin-key", "--data-dir", empty.path().to_str().unwrap()]);
+    assert_eq!(none.status.code(), Some(1));
+    assert!(
+        text(&none.stderr).contains("no database"),
+        "{}",
+        text(&none.stderr)
+    );
+}
+
+/// On PostgreSQL the key is made while a server runs, and that server takes it at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_postgresql_a_key_is_made_while_the_servers_run() {
+    let Some(cluster) = pg_cluster::cluster() else {
+        return; // PostgreSQL is not installed and not required here.
+    };
+    let url = cluster.new_database();
+    let deployment = Deployment::new();
+    let server = deployment.serve(&["--database-url", &url]);
+    let key = made_key(&command(&["admin-key", "--database-url", &url]));
+    assert_eq!(status(&server.url, "/admin/users", &key).await, 200);
+    assert_eq!(status(&server.url, "/admin/users", KEY).await, 200);
+    server.stop();
+}
