@@ -106,6 +106,14 @@ pub fn normalize_host(raw: &str) -> String {
     }
 }
 
+/// `LINKAPI_API_KEY`, when set and not empty.
+pub fn env_key() -> Option<String> {
+    std::env::var("LINKAPI_API_KEY")
+        .ok()
+        .map(|k| k.trim().to_owned())
+        .filter(|k| !k.is_empty())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

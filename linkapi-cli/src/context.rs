@@ -7,7 +7,7 @@ use anyhow::Result;
 use linkapi_core::client::Client;
 
 use crate::cli::GlobalArgs;
-use crate::config::{self, Config, DEFAULT_HOST, DEFAULT_PROFILE, StoreMode};
+use crate::config::{self, Config, DEFAULT_HOST, DEFAULT_PROFILE, StoreMode, env_key};
 use crate::credentials::{Credentials, Source, keyring_from_env};
 use crate::exit::{NotLoggedIn, UsageError};
 use crate::output::Output;
@@ -253,14 +253,6 @@ fn check_host(host: &str) -> Result<()> {
         ))
         .into())
     }
-}
-
-/// `LINKAPI_API_KEY`, when set and not empty.
-pub fn env_key() -> Option<String> {
-    std::env::var("LINKAPI_API_KEY")
-        .ok()
-        .map(|k| k.trim().to_owned())
-        .filter(|k| !k.is_empty())
 }
 
 /// Reads a time in the forms the API accepts; `0` is never.

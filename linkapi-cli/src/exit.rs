@@ -123,9 +123,19 @@ fn client_report(err: &anyhow::Error, client: &ClientError) -> Report {
             message,
             retry_after,
             request_id,
+            code: short_name,
             ..
         } => {
             let (hint, code) = match status {
+                401 if short_name == "user_suspended" => (
+                    Some("an administrator can resume the key's user: `linkapi admin user resume USER`".to_owned()),
+                    AUTH,
+                ),
+                // The variable wins over every stored key, so storing another would not help.
+                401 if crate::config::env_key().is_some() => (
+                    Some("LINKAPI_API_KEY is set and is used before any stored key; correct it, or unset it to use the stored one".to_owned()),
+                    AUTH,
+                ),
                 401 => (
                     Some("the key is unknown, revoked or expired; run `linkapi auth login` to store another".to_owned()),
                     AUTH,

@@ -30,9 +30,17 @@ pub enum Error {
         /// What is wrong, for a person.
         message: String,
     },
-    /// No key, or a key that is unknown, revoked or expired.
+    /// A key that is unknown, revoked, expired or malformed, or two different keys.
     #[error("invalid api key")]
     InvalidApiKey,
+    /// No key at all; the message says how to send one (`?apikey=` and the body's `apikey`
+    /// too where the operation takes them: `query`).
+    #[error("{}", missing_key_message(*.query))]
+    MissingApiKey {
+        /// Whether the operation also takes the key as `?apikey=` (and in the JSON body on
+        /// the compatibility surface).
+        query: bool,
+    },
     /// A valid key of a suspended user.
     #[error("this API key's user is suspended; ask an administrator to resume it")]
     UserSuspended,
@@ -154,7 +162,9 @@ impl Error {
         match self {
             Error::BadRequest { .. } => StatusCode::BAD_REQUEST,
             Error::Unprocessable { .. } => StatusCode::UNPROCESSABLE_ENTITY,
-            Error::InvalidApiKey | Error::UserSuspended => StatusCode::UNAUTHORIZED,
+            Error::InvalidApiKey | Error::MissingApiKey { .. } | Error::UserSuspended => {
+                StatusCode::UNAUTHORIZED
+            }
             Error::Forbidden(_) => StatusCode::FORBIDDEN,
             Error::NotFound(_) => StatusCode::NOT_FOUND,
             Error::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
@@ -180,6 +190,7 @@ impl Error {
             | Error::Unprocessable { code, .. }
             | Error::Conflict { code, .. } => code,
             Error::InvalidApiKey => "invalid_api_key",
+            Error::MissingApiKey { .. } => "missing_api_key",
             Error::UserSuspended => "user_suspended",
             Error::Forbidden(_) => "forbidden",
             Error::NotFound(_) => "not_found",
@@ -244,3 +255,15 @@ impl From<StoreError> for Error {
 
 /// Result of service calls.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// How a request without a key is told to send one.
+fn missing_key_message(query: bool) -> String {
+    let also = if query {
+        ", as ?apikey=<key>, or as \"apikey\" in the JSON body"
+    } else {
+        ""
+    };
+    format!(
+        "no API key was sent: send it as \"Authorization: Bearer <key>\", as \"X-API-Key: <key>\"{also}"
+    )
+}

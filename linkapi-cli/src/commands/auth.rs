@@ -7,7 +7,8 @@ use linkapi_core::client::{Client, ClientError};
 
 use crate::cli::AuthCommand;
 use crate::config::StoreMode;
-use crate::context::{Context, env_key};
+use crate::config::env_key;
+use crate::context::Context;
 use crate::credentials::{Saved, Source, mask};
 use crate::exit::{NotLoggedIn, Reported, UsageError};
 

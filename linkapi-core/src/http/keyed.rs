@@ -67,13 +67,25 @@ pub(super) async fn dispatch_keyed(
                 Ok(bytes) => bytes,
                 Err(err) => return (None, Err(err)),
             };
-            let Credential::Key(secret) = request::body_credential(&bytes) else {
-                return (None, Err(Error::InvalidApiKey));
+            let secret = match request::body_credential(&bytes) {
+                Credential::Key(secret) => secret,
+                Credential::Missing => {
+                    return (None, Err(Error::MissingApiKey { query: true }));
+                }
+                Credential::Unusable => return (None, Err(Error::InvalidApiKey)),
             };
             read = Some(bytes);
             secret
         }
-        Credential::Missing | Credential::Unusable => return (None, Err(Error::InvalidApiKey)),
+        Credential::Missing => {
+            return (
+                None,
+                Err(Error::MissingApiKey {
+                    query: keyed.query_key,
+                }),
+            );
+        }
+        Credential::Unusable => return (None, Err(Error::InvalidApiKey)),
     };
     let who = match app.authenticate(&secret).await {
         Ok(who) => who,

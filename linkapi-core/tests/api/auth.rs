@@ -72,8 +72,27 @@ async fn every_endpoint_answers_401_without_a_valid_key() {
                 .await;
             if compat {
                 reply.assert_compat_error(StatusCode::UNAUTHORIZED);
-            } else {
+            } else if key.is_some() {
                 reply.assert_primary_error(StatusCode::UNAUTHORIZED, "invalid_api_key");
+            } else {
+                reply.assert_primary_error(StatusCode::UNAUTHORIZED, "missing_api_key");
+            }
+            // Without a key, the answer says how to send one, as the operation takes it.
+            let said = reply.body["message"]
+                .as_str()
+                .or(reply.body["msg"].as_str())
+                .unwrap_or_default();
+            if key.is_none() {
+                assert!(said.contains("Authorization: Bearer <key>"), "{said}");
+                assert!(said.contains("X-API-Key: <key>"), "{said}");
+                // Contract section 1: the compatibility surface (both mounts) and the card
+                // create also take the key as `?apikey=`.
+                let query_key = path.starts_with("/openapi/")
+                    || path.starts_with("/v1/")
+                    || path == "/card/createWxChain";
+                assert_eq!(said.contains("?apikey=<key>"), query_key, "{path}: {said}");
+            } else {
+                assert!(!said.contains("Authorization"), "{said}");
             }
         }
     }
@@ -145,7 +164,7 @@ async fn key_carriers_bearer_header_and_query_where_allowed() {
         .unwrap();
     assert_eq!(query.status(), StatusCode::OK);
 
-    // ...and not on the primary surface.
+    // ...and not on the primary surface, which says where its key goes.
     let primary = crate::support::Reply::from(
         server
             .client
@@ -155,7 +174,7 @@ async fn key_carriers_bearer_header_and_query_where_allowed() {
             .unwrap(),
     )
     .await;
-    primary.assert_primary_error(StatusCode::UNAUTHORIZED, "invalid_api_key");
+    primary.assert_primary_error(StatusCode::UNAUTHORIZED, "missing_api_key");
 
     // A malformed Authorization header is no key at all.
     let basic = crate::support::Reply::from(

@@ -153,7 +153,7 @@ async fn metrics_behind_an_admin_key_when_configured() {
     server
         .call(reqwest::Method::GET, "/metrics", None, None)
         .await
-        .assert_primary_error(StatusCode::UNAUTHORIZED, "invalid_api_key");
+        .assert_primary_error(StatusCode::UNAUTHORIZED, "missing_api_key");
     server
         .get("/metrics", &key)
         .await
