@@ -2,6 +2,7 @@
 //! (`linkapi_core::service::recovery_key`): the key alone on `out`, what was done on stderr.
 
 use std::io::Write;
+use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use linkapi_core::SqliteStore;
@@ -9,20 +10,25 @@ use linkapi_core::service::{RecoveryKey, recovery_key};
 use linkapi_core::store::postgres::{PgOptions, PgStore};
 use linkapi_core::store::sqlite::snapshot::DatabaseLock;
 
-use super::operate::DataDirArgs;
 use super::{DATABASE_FILE, FileConfig, redact_url};
 
-/// Makes the key on the deployment `args` names and reports it.
+/// Makes the key on the deployment named by its data directory, configuration file or
+/// database URL (the flags of every data command) and reports it.
 ///
 /// # Errors
 /// When the deployment has no database or no user yet, a server holds its SQLite database,
 /// its first user is suspended, or the store fails; nothing is written then.
-pub(crate) async fn run(args: &DataDirArgs, out: &mut dyn Write) -> Result<()> {
-    let file = FileConfig::load_or_default(args.config.as_deref())?;
+pub(crate) async fn run(
+    data_dir: Option<&Path>,
+    config: Option<&Path>,
+    database_url: Option<&str>,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let file = FileConfig::load_or_default(config)?;
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs() as i64);
-    let made = match args.database_url.as_ref().or(file.database_url.as_ref()) {
+    let made = match database_url.or(file.database_url.as_deref()) {
         Some(url) => {
             let options = PgOptions {
                 max_connections: 2,
@@ -34,9 +40,7 @@ pub(crate) async fn run(args: &DataDirArgs, out: &mut dyn Write) -> Result<()> {
             recovery_key(&store, now).await.context("making a key")?
         }
         None => {
-            let database = file
-                .data_dir_or(args.data_dir.as_deref())?
-                .join(DATABASE_FILE);
+            let database = file.data_dir_or(data_dir)?.join(DATABASE_FILE);
             if !database.exists() {
                 bail!(
                     "there is no database at {}: the server's first start makes one, and its \

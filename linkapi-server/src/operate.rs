@@ -156,7 +156,10 @@ pub async fn run(command: &DataCommand, out: &mut dyn Write) -> Result<()> {
             }
         }
         DataCommand::Migrate(args) => super::migrate::run(args, out).await?,
-        DataCommand::AdminKey(args) => super::admin_key::run(args, out).await?,
+        DataCommand::AdminKey(args) => {
+            let (dir, config) = (args.data_dir.as_deref(), args.config.as_deref());
+            super::admin_key::run(dir, config, args.database_url.as_deref(), out).await?;
+        }
     }
     Ok(())
 }
