@@ -96,15 +96,28 @@ pub fn report(err: &anyhow::Error) -> Report {
 }
 
 fn client_report(err: &anyhow::Error, client: &ClientError) -> Report {
-    let context = || {
-        // What the command was doing, without repeating the client error itself.
-        let outer = err.to_string();
-        if outer == client.to_string() {
-            String::new()
-        } else {
-            format!("{outer}: ")
-        }
+    // What the command was doing, without repeating the client error itself.
+    let outer = err.to_string();
+    let doing = if outer == client.to_string() {
+        String::new()
+    } else {
+        format!("{outer}: ")
     };
+    client_report_doing(&doing, client)
+}
+
+/// A client error in one line, its hint in brackets: for commands that report many results
+/// (a batch's files) rather than fail as a whole.
+pub fn one_line(client: &ClientError) -> String {
+    let report = client_report_doing("", client);
+    match report.hint {
+        Some(hint) => format!("{} ({hint})", report.message),
+        None => report.message,
+    }
+}
+
+fn client_report_doing(doing: &str, client: &ClientError) -> Report {
+    let context = || doing.to_owned();
     match client {
         ClientError::Connect { url, .. } => Report {
             message: format!("{}could not connect to {}", context(), origin(url)),

@@ -229,8 +229,12 @@ async fn upload_one(
     }
 }
 
-/// An error in one line: the server's message, or what failed on the way and why.
+/// An error in one line: the server's message, or what failed on the way and why, with the
+/// hint every command gives for it (a server that cannot be reached: is it running?).
 fn describe(err: &ClientError) -> String {
+    if !matches!(err, ClientError::Transport { .. }) {
+        return crate::exit::one_line(err);
+    }
     let mut text = err.to_string();
     let mut source = std::error::Error::source(err);
     while let Some(cause) = source {

@@ -79,6 +79,26 @@ fn other_failures_exit_1_with_friendly_messages() {
         "{stderr}"
     );
     assert!(stderr.contains("linkapi serve"), "{stderr}");
+
+    // An upload says the same of each file, not the HTTP library's chain of causes.
+    let image = home.dir.path().join("one.png");
+    std::fs::write(&image, crate::images::png("down", 64)).unwrap();
+    let mut cmd = home.cmd();
+    cmd.env("LINKAPI_HOST", "http://127.0.0.1:1")
+        .env("LINKAPI_API_KEY", crate::support::ADMIN_KEY);
+    let upload = home.run_with(
+        cmd,
+        &["upload", image.to_str().unwrap(), "--tries", "1"],
+        None,
+    );
+    upload.fails(1);
+    let said = format!("{}{}", upload.stdout, upload.stderr);
+    assert!(
+        said.contains("could not connect to http://127.0.0.1:1"),
+        "{said}"
+    );
+    assert!(said.contains("is the server running?"), "{said}");
+    assert!(!said.contains("tcp connect error"), "{said}");
 }
 
 #[test]
