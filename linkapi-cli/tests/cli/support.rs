@@ -374,18 +374,37 @@ impl Home {
         }
     }
 
-    /// A note for a test that typed Ctrl-C, when this process ignores SIGINT: its children then
-    /// do too (a suite started in the background by a shell without job control), and Ctrl-C
-    /// at a terminal interrupts nothing.
-    fn sigint_ignored_note() -> &'static str {
-        let ignored = std::fs::read_to_string("/proc/self/status")
+    /// Whether this process ignores SIGINT: its children then do too (a suite started in the
+    /// background by a shell without job control, under nohup, by some CI runners), and
+    /// Ctrl-C at a terminal interrupts nothing.
+    pub fn sigint_ignored() -> bool {
+        std::fs::read_to_string("/proc/self/status")
             .ok()
             .and_then(|status| {
                 let mask = status.lines().find_map(|l| l.strip_prefix("SigIgn:"))?;
                 u64::from_str_radix(mask.trim(), 16).ok()
             })
-            .is_some_and(|mask| mask & (1 << (2 - 1)) != 0);
-        if ignored {
+            .is_some_and(|mask| mask & (1 << (2 - 1)) != 0)
+    }
+
+    /// For a test that needs Ctrl-C to interrupt: whether to skip it, saying why, because this
+    /// process ignores SIGINT ([`Home::sigint_ignored`]).
+    #[allow(clippy::print_stderr)] // a skipped test says so
+    pub fn skip_without_sigint(test: &str) -> bool {
+        let skip = Self::sigint_ignored();
+        if skip {
+            eprintln!(
+                "skipped {test}: this test process ignores SIGINT, and so do the programs it \
+                 starts, so Ctrl-C cannot interrupt them; run the tests from a shell that does \
+                 not ignore it"
+            );
+        }
+        skip
+    }
+
+    /// A note for a test that typed Ctrl-C and waited in vain, when SIGINT is ignored.
+    fn sigint_ignored_note() -> &'static str {
+        if Self::sigint_ignored() {
             " (this test process ignores SIGINT, and so do the programs it starts: Ctrl-C \
              cannot interrupt them; run the tests from a shell that does not ignore it)"
         } else {

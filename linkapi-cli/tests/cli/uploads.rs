@@ -142,6 +142,9 @@ fn a_terminal_shows_an_overall_bar_and_a_bar_per_file() {
 
 #[test]
 fn ctrl_c_stops_and_says_what_was_uploaded() {
+    if Home::skip_without_sigint("ctrl_c_stops_and_says_what_was_uploaded") {
+        return;
+    }
     // One request per second: the batch takes many seconds, and is interrupted within it.
     let server = TestServer::start_with_config(Some(
         "rate_limit_per_second = 1\nrate_limit_burst = 1\nrate_limit_admin_keys = true\n",
