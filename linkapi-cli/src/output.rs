@@ -5,7 +5,7 @@
 
 use std::io::{IsTerminal, Write};
 
-use comfy_table::{ContentArrangement, Table, presets};
+use comfy_table::{ColumnConstraint, ContentArrangement, Row, Table, Width, presets};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -122,10 +122,38 @@ impl Output {
             return Ok(());
         }
         let columns = T::columns();
-        if self.stdout_tty {
+        if self.stdout_tty
+            && single
+            && let [row] = rows
+        {
+            // One record, a field a line: its values whole, however many fields it has.
+            let mut table = self.table(["FIELD", "VALUE"]);
+            for column in &columns {
+                table.add_row([column.header.to_owned(), (column.cell)(row)]);
+            }
+            println!("{table}");
+        } else if self.stdout_tty {
+            let columns = fitted(columns, rows, usize::from(self.width()));
             let mut table = self.table(columns.iter().map(|c| c.header));
+            // The link people copy is never wrapped or cut: the other columns give way, down
+            // to their headers.
+            for (i, column) in columns.iter().enumerate() {
+                let constraint = if column.header == WHOLE_COLUMN {
+                    ColumnConstraint::ContentWidth
+                } else {
+                    let header = u16::try_from(column.header.chars().count()).unwrap_or(u16::MAX);
+                    ColumnConstraint::LowerBoundary(Width::Fixed(header))
+                };
+                if let Some(column) = table.column_mut(i) {
+                    column.set_constraint(constraint);
+                }
+            }
+            // A listing keeps a row to a line, cutting long titles and targets ("…").
+            table.set_truncation_indicator("…");
             for row in rows {
-                table.add_row(columns.iter().map(|c| (c.cell)(row)));
+                let mut line = Row::from(columns.iter().map(|c| (c.cell)(row)));
+                line.max_height(1);
+                table.add_row(line);
             }
             println!("{table}");
         } else {
@@ -183,6 +211,35 @@ impl Output {
         self.records(std::slice::from_ref(row), json, true)
     }
 }
+
+/// The columns of a listing that fit `width` with every header whole and the URL column as
+/// wide as its longest link: the last columns (the least asked for) are left out until they
+/// do; the URL column stays, and `--json` or a pipe gives every column.
+fn fitted<T>(mut columns: Vec<Column<T>>, rows: &[T], width: usize) -> Vec<Column<T>> {
+    // A column takes its header (its cells are cut to it at worst), padding and a border.
+    let cost = |column: &Column<T>| {
+        let header = column.header.chars().count();
+        let content = if column.header == WHOLE_COLUMN {
+            rows.iter()
+                .map(|row| (column.cell)(row).chars().count())
+                .max()
+                .unwrap_or(0)
+        } else {
+            0
+        };
+        header.max(content) + 3
+    };
+    while columns.len() > 1 && 1 + columns.iter().map(cost).sum::<usize>() > width {
+        let Some(last) = columns.iter().rposition(|c| c.header != WHOLE_COLUMN) else {
+            break;
+        };
+        columns.remove(last);
+    }
+    columns
+}
+
+/// The header of the column no table wraps or cuts: a link people copy.
+const WHOLE_COLUMN: &str = "URL";
 
 /// Columns a table is laid out for when the terminal does not say how wide it is.
 const FALLBACK_TABLE_WIDTH: u16 = 80;

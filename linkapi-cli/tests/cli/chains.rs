@@ -864,3 +864,58 @@ fn json_lines_import_errors_name_the_files_line() {
     assert!(failed.contains("(line 3, column"), "{failed}");
     assert!(!failed.contains("at line 1"), "{failed}");
 }
+
+/// At 100 columns a listing's short URL, the value people copy, is never wrapped or cut: a
+/// long title gives way and is cut with "…", a row a line, and the columns that do not fit
+/// with their headers whole are left out; one chain is shown a field a line, every value
+/// whole.
+#[test]
+fn short_urls_stay_whole_and_long_titles_give_way() {
+    let server = TestServer::start();
+    let home = Home::new();
+    let title =
+        "A title long enough to fill most of a terminal on its own, and then some more words";
+    home.admin(
+        &server,
+        &[
+            "chain",
+            "create",
+            "https://example.com/a/rather/long/path/to/somewhere/else/entirely?utm_source=x",
+            "--title",
+            title,
+            "--code",
+            "whole-url",
+        ],
+    )
+    .ok();
+    let url = format!("{}/whole-url", server.url);
+    for (command, whole_title) in [("chain list", false), ("chain info whole-url", true)] {
+        let mut cmd = home.terminal(
+            &server,
+            Some(crate::support::ADMIN_KEY),
+            &format!("stty cols 100 rows 40; \"$LINKAPI\" {command}"),
+        );
+        cmd.env_remove("COLUMNS").env("NO_COLOR", "1");
+        let out = home.run_with(cmd, &[], None).ok().to_owned();
+        assert!(
+            out.lines().any(|l| l.contains(&url)),
+            "{command}: the short URL on one line: {out}"
+        );
+        let widest = out.lines().map(|l| l.trim_end().chars().count()).max();
+        assert!(widest.is_some_and(|w| w <= 100), "{command}: {out}");
+        if whole_title {
+            // One chain: a field a line, every value whole.
+            assert!(out.contains(title), "{command}: {out}");
+        } else {
+            // Headers whole, on one line: what did not fit is left out, not split.
+            let header = out.lines().find(|l| l.contains("ID")).unwrap_or_default();
+            for name in ["ID", "CODE", "URL", "TITLE"] {
+                assert!(header.contains(name), "{command}: {out}");
+            }
+        }
+        if !whole_title {
+            assert!(out.contains('…'), "{command}: the title is cut: {out}");
+            assert!(!out.contains("then some more words"), "{out}");
+        }
+    }
+}
