@@ -167,7 +167,13 @@ pub fn validate_target_url(raw: &str) -> Result<String, TargetUrlError> {
         return Err(TargetUrlError::Length);
     }
     let raw = raw.trim_matches(' ');
-    let url = url::Url::parse(raw).map_err(|e| TargetUrlError::Invalid(e.to_string()))?;
+    let url = url::Url::parse(raw).map_err(|e| match e {
+        // `example.com/page`: a host without its scheme, the commonest slip.
+        url::ParseError::RelativeUrlWithoutBase => {
+            TargetUrlError::Invalid("it has no scheme; give it as https://...".into())
+        }
+        other => TargetUrlError::Invalid(other.to_string()),
+    })?;
     if !matches!(url.scheme(), "http" | "https") {
         return Err(TargetUrlError::Scheme);
     }

@@ -162,10 +162,22 @@ fn check_scheme(flag: &str, target: &str) -> Result<()> {
     if target.contains("://") || target.is_empty() {
         return Ok(());
     }
-    Err(UsageError(format!(
-        "{flag} {target:?} has no scheme; add https:// (https://{target})"
-    ))
-    .into())
+    // Offer the fix only for what looks like a host name with a dot (`example.com/x`);
+    // `not-a-url` with a scheme added would be a link to nowhere.
+    let host = target.split(['/', '?', '#']).next().unwrap_or_default();
+    let looks_like_host = host.contains('.')
+        && !host.starts_with('.')
+        && host
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_' | ':'));
+    let message = if looks_like_host {
+        format!("{flag} {target:?} has no scheme; add https:// (https://{target})")
+    } else {
+        format!(
+            "{flag} {target:?} is not a URL; give an http(s) URL such as https://example.com/page"
+        )
+    };
+    Err(UsageError(message).into())
 }
 
 /// `linkapi chain create`

@@ -245,8 +245,17 @@ pub(super) async fn import(
     let bar = indicatif::ProgressBar::new(lines.len() as u64);
     bar.set_style(
         indicatif::ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} chains ({per_sec}, {eta} left) {msg}",
+            "{bar:40} {pos}/{len} chains ({rate}, {eta} left) {msg}",
         )
+        .map(|style| {
+            // Whole chains a second: indicatif's own {per_sec} shows four decimals.
+            style.with_key(
+                "rate",
+                |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{:.0}/s", state.per_sec());
+                },
+            )
+        })
         .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
     if !ctx.out.stderr_tty {

@@ -213,7 +213,7 @@ fn list_pages_and_all() {
 fn import_reports_each_line_and_fails_when_one_does() {
     let server = TestServer::start();
     let home = Home::new();
-    let csv = "target_url,title,code\nhttps://a.example/,A,imp-a\nftp://bad.example/,B,\n\nhttps://c.example/,C,imp-c\n";
+    let csv = "target_url,title,code\nhttps://a.example/,A,imp-a\nftp://bad.example/,B,\n\nhttps://c.example/,C,imp-c\nexample.com/x,D,\n";
     let mut cmd = home.cmd();
     cmd.env("LINKAPI_HOST", &server.url)
         .env("LINKAPI_API_KEY", crate::support::ADMIN_KEY);
@@ -224,13 +224,16 @@ fn import_reports_each_line_and_fails_when_one_does() {
         .lines()
         .map(|l| l.split('\t').collect())
         .collect();
-    assert_eq!(lines.len(), 3);
+    assert_eq!(lines.len(), 4);
     assert_eq!(lines[0][..3], ["2", "ok", "imp-a"]);
     assert_eq!(lines[1][..2], ["3", "error"]);
     assert!(lines[1][2].contains("http or https"), "{:?}", lines[1]);
     assert_eq!(lines[2][..3], ["5", "ok", "imp-c"]);
+    // A host without its scheme is told so, not "relative URL without a base".
+    assert_eq!(lines[3][..2], ["6", "error"]);
+    assert!(lines[3][2].contains("no scheme"), "{:?}", lines[3]);
     assert!(
-        run.stderr.contains("Created 2 chains; 1 failed."),
+        run.stderr.contains("Created 2 chains; 2 failed."),
         "{}",
         run.stderr
     );
@@ -766,6 +769,11 @@ fn out_of_range_limits_and_schemeless_targets_are_usage_errors_before_any_reques
         "example.com",
     ]);
     assert!(run.fails(2).contains("add https://"), "{}", run.stderr);
+    // What is no host name gets no made-up fix.
+    let run = home.run(&["--host", NOWHERE, "chain", "create", "not-a-url"]);
+    let stderr = run.fails(2);
+    assert!(stderr.contains("is not a URL"), "{stderr}");
+    assert!(!stderr.contains("https://not-a-url"), "{stderr}");
 }
 
 #[test]
