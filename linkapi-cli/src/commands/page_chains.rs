@@ -239,7 +239,8 @@ pub(super) async fn delete_all(ctx: Context, ids: Vec<(String, i64)>, yes: bool)
     Ok(())
 }
 
-/// Prints a chain, then (on a terminal) its channels as a table.
+/// Prints a chain, then (on a terminal) its channels as a table. Piped, the chain's row
+/// alone, as every other record prints: its channels are in `--json`.
 pub(super) fn show_chain(
     ctx: &Context,
     chain: &primary::WxChain,
@@ -247,6 +248,7 @@ pub(super) fn show_chain(
 ) -> Result<()> {
     ctx.out.record(chain, json)?;
     if json.is_none()
+        && ctx.out.stdout_tty
         && let Some(channels) = &chain.channel_list
         && !channels.is_empty()
     {

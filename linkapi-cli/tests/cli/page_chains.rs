@@ -87,6 +87,9 @@ fn messaging_app_chains_are_created_edited_listed_and_deleted() {
     let shown = home.admin_on_tty(&server, "wx info join-wx");
     assert!(shown.stdout.contains("CHANNEL"), "{}", shown.stdout);
     assert!(shown.stdout.contains("0 / 50"), "{}", shown.stdout);
+    // Piped, the chain's row alone, as every record prints (its channels are in --json).
+    let piped = home.admin(&server, &["wx", "info", "join-wx"]);
+    assert_eq!(piped.ok().lines().count(), 1, "{}", piped.stdout);
 
     let mini = home
         .admin(
