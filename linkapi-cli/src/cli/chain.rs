@@ -280,9 +280,36 @@ fn parse_rule(text: &str) -> Result<RedirectRule, String> {
     Ok(rule)
 }
 
+/// A rule as `--rule` takes it: `CONDITION[,CONDITION...] => URL` (the inverse of
+/// [`parse_rule`]).
+pub fn rule_text(rule: &RedirectRule) -> String {
+    let mut conditions: Vec<String> = [
+        ("device", &rule.device),
+        ("country", &rule.country),
+        ("language", &rule.language),
+    ]
+    .into_iter()
+    .filter_map(|(name, value)| value.as_ref().map(|v| format!("{name}={v}")))
+    .collect();
+    for (name, value) in rule.query.iter().flatten() {
+        conditions.push(format!("query.{name}={value}"));
+    }
+    format!("{} => {}", conditions.join(","), rule.target_url)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rule_reads_back_as_it_is_written() {
+        for text in [
+            "device=ios => https://apps.example/1",
+            "country=CN,language=zh,query.ref=mail => https://example.com/zh",
+        ] {
+            assert_eq!(rule_text(&parse_rule(text).unwrap()), text);
+        }
+    }
 
     #[test]
     fn a_rule_is_conditions_then_a_url() {

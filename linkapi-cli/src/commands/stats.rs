@@ -184,13 +184,28 @@ async fn breakdown(
         ctx.out.note("No visits in the window.");
         return Ok(());
     }
+    // The rules breakdown names rules by position: show each as it was written.
+    let rules = if dimension == Dimension::Rules {
+        client.chain(chain_id).await?.rules
+    } else {
+        Vec::new()
+    };
+    let shown = |value: &str| match value.parse::<usize>() {
+        Ok(n) if (1..=rules.len()).contains(&n) => {
+            format!("{n}: {}", crate::cli::rule_text(&rules[n - 1]))
+        }
+        _ if dimension == Dimension::Rules && value == "default" => {
+            "default (no rule matched)".to_owned()
+        }
+        _ => value.to_owned(),
+    };
     let mut rows: Vec<([String; 3], i64)> = figures
         .items
         .iter()
         .map(|item| {
             (
                 [
-                    item.value.clone(),
+                    shown(&item.value),
                     thousands(item.clicks),
                     share(item.clicks, total),
                 ],

@@ -927,3 +927,48 @@ fn short_urls_stay_whole_and_long_titles_give_way() {
         }
     }
 }
+
+/// `stats --by rules` names each rule as it was written, not by its position alone.
+#[test]
+fn the_rules_breakdown_shows_each_rule_as_written() {
+    let server = TestServer::start();
+    let home = Home::new();
+    home.admin(
+        &server,
+        &[
+            "chain",
+            "create",
+            "https://example.com/r",
+            "--code",
+            "ruled",
+            "--rule",
+            "device=ios => https://apps.example/ios",
+            "--rule",
+            "device=desktop => https://desk.example/",
+        ],
+    )
+    .ok();
+    visit(&server, "ruled");
+    visit(&server, "ruled");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while home
+        .admin(&server, &["stats", "ruled", "--by", "rules", "--json"])
+        .json()["items"][0]["clicks"]
+        != 2
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the visits were counted"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let tty = home.admin_on_tty(&server, "stats ruled --by rules");
+    let out = tty.ok();
+    assert!(
+        out.contains("2: device=desktop => https://desk.example/"),
+        "{out}"
+    );
+    // Piped, the value as the API gives it.
+    let piped = home.admin(&server, &["stats", "ruled", "--by", "rules"]);
+    assert_eq!(piped.ok().lines().collect::<Vec<_>>(), ["2\t2"]);
+}
