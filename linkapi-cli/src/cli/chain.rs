@@ -307,7 +307,7 @@ mod tests {
             "device=ios => https://apps.example/1",
             "country=CN,language=zh,query.ref=mail => https://example.com/zh",
         ] {
-            assert_eq!(rule_text(&parse_rule(text).unwrap()), text);
+            assert_eq!(rule_text(&parse_rule(text).expect("a rule")), text);
         }
     }
 
