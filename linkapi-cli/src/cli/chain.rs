@@ -281,7 +281,7 @@ fn parse_rule(text: &str) -> Result<RedirectRule, String> {
 }
 
 /// A rule as `--rule` takes it: `CONDITION[,CONDITION...] => URL` (the inverse of
-/// [`parse_rule`]).
+/// `parse_rule`).
 pub fn rule_text(rule: &RedirectRule) -> String {
     let mut conditions: Vec<String> = [
         ("device", &rule.device),
