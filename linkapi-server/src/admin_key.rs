@@ -48,8 +48,8 @@ pub(crate) async fn run(
                     database.display()
                 );
             }
-            // One process holds a SQLite database: a server running on it would not see the
-            // key until it reads keys again, and its caches would go stale.
+            // One process holds a SQLite database (as for restore and migrate): a server on
+            // it is the one writer its caches and batched writes assume.
             let _lock = DatabaseLock::acquire(&database)?;
             let store = SqliteStore::open(&database)
                 .with_context(|| format!("opening {}", database.display()))?;
