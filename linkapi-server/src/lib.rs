@@ -13,6 +13,8 @@
 //!   restore, migrate to PostgreSQL, a new admin key), shared by `linkapi-server` and
 //!   `linkapi data`; `migrate` holds the migration's flags, its check of the source and its
 //!   report, `admin_key` the making of a key when every other is lost.
+//! - `health`: [`healthcheck`], the probe of a running server that needs nothing but the
+//!   binary (the container image's `HEALTHCHECK`).
 //! - [`init_logging`] and [`shutdown_signal`]: process concerns for binaries.
 
 use std::io::IsTerminal;
@@ -37,11 +39,13 @@ use tokio::net::TcpListener;
 
 mod admin_key;
 mod config;
+mod health;
 mod migrate;
 mod operate;
 
 use config::trusted_proxies;
 pub use config::{FileConfig, ServeArgs, StorageConfig, default_data_dir};
+pub use health::{HealthcheckArgs, healthcheck};
 use linkapi_core::store::sqlite::snapshot::DatabaseLock;
 pub use migrate::MigrateArgs;
 pub use operate::{BackupArgs, DataCommand, DataDirArgs, RestoreArgs, run as operate};

@@ -4,7 +4,8 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use linkapi_server::{
-    DataCommand, INITIAL_KEY_ENV, ServeArgs, Server, bootstrap_notice, init_logging,
+    DataCommand, HealthcheckArgs, INITIAL_KEY_ENV, ServeArgs, Server, bootstrap_notice,
+    init_logging,
 };
 
 /// The linkapi short-link server.
@@ -21,10 +22,21 @@ struct Cli {
     serve: ServeArgs,
     /// Without a command, serves.
     #[command(subcommand)]
-    command: Option<DataCommand>,
+    command: Option<Command>,
 }
 
-#[allow(clippy::print_stderr)] // a binary reports to its user on stderr
+#[derive(clap::Subcommand)]
+enum Command {
+    #[command(flatten)]
+    Data(DataCommand),
+    /// Ask the server on this machine for /healthz: exit 0 when it answers 200
+    #[command(after_help = "\
+For probes with nothing but the binary, such as the container image's HEALTHCHECK. Reads the
+address as the server does: --listen, LINKAPI_LISTEN, the configuration file, 127.0.0.1:8080.")]
+    Healthcheck(HealthcheckArgs),
+}
+
+#[allow(clippy::print_stderr, clippy::print_stdout)] // a binary reports to its user
 fn main() -> ExitCode {
     let cli = Cli::parse();
     // Before the runtime's threads: a setting of the allocator for the whole process.
@@ -38,8 +50,16 @@ fn main() -> ExitCode {
         }
     };
     let result = runtime.block_on(async {
-        if let Some(command) = &cli.command {
-            return linkapi_server::operate(command, &mut std::io::stdout()).await;
+        match &cli.command {
+            Some(Command::Data(command)) => {
+                return linkapi_server::operate(command, &mut std::io::stdout()).await;
+            }
+            Some(Command::Healthcheck(args)) => {
+                let url = linkapi_server::healthcheck(args).await?;
+                println!("{url}: 200");
+                return Ok(());
+            }
+            None => {}
         }
         let initial = std::env::var(INITIAL_KEY_ENV).ok();
         let server = Server::bind(&cli.serve, initial.as_deref()).await?;

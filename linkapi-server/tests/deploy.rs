@@ -1,5 +1,6 @@
 //! Running `linkapi-server` as people deploy it, through the real binary: what `--version`
-//! says, the systemd unit in `deploy/`, and a new admin key when every other is lost.
+//! says, the systemd unit in `deploy/`, a new admin key when every other is lost, and the
+//! health check the container image runs (the image itself: `image.rs`).
 
 #![allow(clippy::unwrap_used)]
 
@@ -214,4 +215,30 @@ async fn on_postgresql_a_key_is_made_while_the_servers_run() {
     assert_eq!(status(&server.url, "/admin/users", &key).await, 200);
     assert_eq!(status(&server.url, "/admin/users", KEY).await, 200);
     server.stop();
+}
+
+/// `healthcheck`, the image's probe: 0 and the address asked when the server answers, found
+/// from the address it listens on (an unspecified one asked on loopback); 1 and the reason
+/// when nothing answers there.
+#[test]
+fn healthcheck_exits_0_for_a_server_that_answers_and_1_for_none() {
+    let deployment = Deployment::new();
+    let running = deployment.serve(&[]);
+    let port = running.url.rsplit(':').next().unwrap().to_owned();
+    let listen = format!("0.0.0.0:{port}");
+    let ok = command(&["healthcheck", "--listen", &listen]);
+    assert!(ok.status.success(), "{}", text(&ok.stderr));
+    assert_eq!(
+        text(&ok.stdout),
+        format!("http://127.0.0.1:{port}/healthz: 200\n")
+    );
+    running.stop();
+    let down = command(&["healthcheck", "--listen", &listen]);
+    assert_eq!(down.status.code(), Some(1));
+    assert!(
+        text(&down.stderr).contains(&format!("http://127.0.0.1:{port}/healthz"))
+            && text(&down.stderr).contains("refused"),
+        "{}",
+        text(&down.stderr)
+    );
 }
