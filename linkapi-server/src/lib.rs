@@ -242,6 +242,9 @@ impl Server {
         let app_config = AppConfig {
             default_host: default_host.clone(),
             default_scheme,
+            // One process owns a SQLite database: the links made at an earlier address follow
+            // it. Instances sharing PostgreSQL each have an address of their own.
+            follow_address_domain: !shared_database,
             code_length: file
                 .code_length
                 .unwrap_or(defaults.code_length)

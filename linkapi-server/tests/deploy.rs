@@ -242,3 +242,93 @@ fn healthcheck_exits_0_for_a_server_that_answers_and_1_for_none() {
         text(&down.stderr)
     );
 }
+
+async fn chain(url: &str, id: i64) -> serde_json::Value {
+    let answer: serde_json::Value = support::client()
+        .get(format!("{url}/chains/{id}"))
+        .bearer_auth(KEY)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    answer["data"].clone()
+}
+
+async fn create(url: &str, code: &str) -> serde_json::Value {
+    let answer: serde_json::Value = support::client()
+        .post(format!("{url}/chains"))
+        .bearer_auth(KEY)
+        .json(&serde_json::json!({"target_url": "https://example.com/", "code": code}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    answer["data"].clone()
+}
+
+/// Without a public URL on SQLite, short links name the address the server listens on and
+/// follow it: started on another port, the links made before name the new one and are served
+/// there; given a public URL, they name it. A public URL is never renamed after.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn links_made_at_an_address_follow_the_server_to_its_next_address_and_public_url() {
+    let deployment = Deployment::new();
+    let first = deployment.serve(&[]);
+    let made = create(&first.url, "moved").await;
+    assert_eq!(made["render_url"], format!("{}/moved", first.url));
+    first.stop();
+
+    let second = deployment.serve(&[]);
+    assert_ne!(second.url, made["render_url"].as_str().unwrap());
+    let id = made["id"].as_i64().unwrap();
+    assert_eq!(
+        chain(&second.url, id).await["render_url"],
+        format!("{}/moved", second.url)
+    );
+    assert_eq!(status(&second.url, "/moved", KEY).await, 302);
+    second.stop();
+
+    let public = deployment.serve(&["--public-url", "https://s.example.com"]);
+    assert_eq!(
+        chain(&public.url, id).await["render_url"],
+        "https://s.example.com/moved"
+    );
+    public.stop();
+    let again = deployment.serve(&[]);
+    assert_eq!(
+        chain(&again.url, id).await["render_url"],
+        "https://s.example.com/moved",
+        "a public URL, once links name it, stays"
+    );
+    let new = create(&again.url, "later").await;
+    assert_eq!(new["render_url"], format!("{}/later", again.url));
+    again.stop();
+}
+
+/// Instances sharing PostgreSQL each have an address of their own: one started on another
+/// address does not take the first one's links.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_postgresql_each_address_keeps_its_links() {
+    let Some(cluster) = pg_cluster::cluster() else {
+        return; // PostgreSQL is not installed and not required here.
+    };
+    let url = cluster.new_database();
+    let deployment = Deployment::new();
+    let first = deployment.serve(&["--database-url", &url]);
+    let made = create(&first.url, "stays").await;
+    let second = deployment.serve(&["--database-url", &url]);
+    let id = made["id"].as_i64().unwrap();
+    assert_eq!(
+        chain(&second.url, id).await["render_url"],
+        format!("{}/stays", first.url)
+    );
+    assert_eq!(
+        create(&second.url, "other").await["render_url"],
+        format!("{}/other", second.url)
+    );
+    first.stop();
+    second.stop();
+}

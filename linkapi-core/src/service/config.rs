@@ -15,6 +15,11 @@ pub struct AppConfig {
     pub default_host: String,
     /// Scheme of the default domain.
     pub default_scheme: Scheme,
+    /// Whether a default domain registered from an earlier listen address (a shared default
+    /// domain whose host is an IP address and port) is renamed to `default_host` rather than
+    /// `default_host` added beside it, so the links made there follow the server. Only for a
+    /// store one process owns: instances sharing one each have an address of their own.
+    pub follow_address_domain: bool,
     /// Length of generated codes.
     pub code_length: usize,
     /// Per-key request rate; `None` turns rate limiting off.
@@ -70,6 +75,7 @@ impl Default for AppConfig {
         AppConfig {
             default_host: "127.0.0.1:8080".into(),
             default_scheme: Scheme::Http,
+            follow_address_domain: false,
             code_length: 6,
             rate_limit: Some(RateLimit::default()),
             rate_limit_admin_keys: false,

@@ -1,9 +1,14 @@
-//! The domains a user may use, and host names.
+//! The domains a user may use, the default domain, and host names.
 
-use super::Principal;
+use super::{AppConfig, Principal};
+use crate::clock::Clock;
 use crate::error::{Error, Result};
 use crate::model::limits::MAX_HOST_NAME;
-use crate::model::{Domain, DomainId, UserId};
+use crate::model::{Domain, DomainId, DomainStatus, UserId};
+use crate::store::{Invalidation, NewDomain, Store, StoreError, Unique};
+
+/// `scene` of the domains the server registers as its default.
+const DEFAULT_SCENE: &str = "default";
 
 impl super::App {
     /// Domains the user may use: shared ones and the user's own, oldest first.
@@ -41,6 +46,84 @@ impl super::App {
                 Error::unprocessable("invalid_domain", format!("no domain {name:?} for you"))
             })
     }
+}
+
+/// The default domain's id, registering it when it is new. Several instances may start at
+/// once: the one that loses the race to insert it reads the winner's row.
+///
+/// With [`AppConfig::follow_address_domain`] (one process owns the store), a default domain
+/// registered from an earlier listen address is renamed to `host` instead, so the links made
+/// there follow the server to its next address or to its public URL.
+pub(super) async fn register_default_domain(
+    store: &dyn Store,
+    clock: &dyn Clock,
+    config: &AppConfig,
+    host: String,
+) -> Result<DomainId> {
+    let domains = store.domains().await?;
+    if let Some(d) = domains.iter().find(|d| d.host == host) {
+        return Ok(d.id);
+    }
+    let earlier_address = domains
+        .iter()
+        .filter(|d| is_address_default(d))
+        .max_by_key(|d| d.id.0);
+    if let Some(old) = earlier_address.filter(|_| config.follow_address_domain) {
+        let (id, scheme, to) = (old.id, config.default_scheme, host.clone());
+        crate::store::transact(store, move |tx| {
+            let to = to.clone();
+            Box::pin(async move {
+                tx.set_domain_host(id, &to, scheme).await?;
+                tx.publish(Invalidation::Domains).await?;
+                Ok(())
+            })
+        })
+        .await?;
+        tracing::info!(
+            from = %old.host,
+            to = %host,
+            "the default domain follows the server: links made at its earlier address now name this one"
+        );
+        return Ok(id);
+    }
+    let new = NewDomain {
+        host: host.clone(),
+        scheme: config.default_scheme,
+        scene: DEFAULT_SCENE.into(),
+        shared: true,
+        user_id: None,
+        status: DomainStatus::Effective,
+        created_at: clock.now(),
+    };
+    let inserted = crate::store::transact(store, move |tx| {
+        let new = new.clone();
+        Box::pin(async move {
+            let domain = tx.insert_domain(new).await?;
+            tx.publish(Invalidation::Domains).await?;
+            Ok(domain.id)
+        })
+    })
+    .await;
+    match inserted {
+        Ok((id, _)) => Ok(id),
+        Err(StoreError::Conflict(Unique::DomainHost)) => store
+            .domains()
+            .await?
+            .into_iter()
+            .find(|d| d.host == host)
+            .map(|d| d.id)
+            .ok_or(Error::NotFound("domain")),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Whether the server registered `domain` as its default from the address it listened on (no
+/// public URL): a shared default domain whose host is an IP address and port.
+fn is_address_default(domain: &Domain) -> bool {
+    domain.scene == DEFAULT_SCENE
+        && domain.shared
+        && domain.user_id.is_none()
+        && domain.host.parse::<std::net::SocketAddr>().is_ok()
 }
 
 /// Lower-cases a host (with optional port) and checks its characters; `None` when it is not a

@@ -88,10 +88,9 @@ use crate::clock::Clock;
 use crate::error::{Error, Result};
 use crate::locks::Unpoisoned;
 use crate::metrics::Metrics;
-use crate::model::{DomainId, DomainStatus, Timestamp};
+use crate::model::{DomainId, Timestamp};
 use crate::store::{
-    BoxFuture, FeedEvent, Invalidation, KeyGrant, NewDomain, Store, StoreError, StoreResult, Tx,
-    Unique,
+    BoxFuture, FeedEvent, Invalidation, KeyGrant, Store, StoreError, StoreResult, Tx, Unique,
 };
 
 /// How a transaction body with a rule of its own fails (see [`App::transact_checked`]).
@@ -256,7 +255,8 @@ impl App {
                 ),
             }
         }
-        let default_domain = Self::register_default_domain(&*store, &*clock, &config, host).await?;
+        let default_domain =
+            domains::register_default_domain(&*store, &*clock, &config, host).await?;
         let links = redirects::LinkCache::new(config.link_cache_bytes);
         links.load_domains(store.domains().await?);
         links.load_halted_owners(store.users_without_redirects().await?);
@@ -319,48 +319,6 @@ impl App {
             tokio::spawn(apply_feed(Arc::downgrade(&app.inner), notices));
         }
         Ok(app)
-    }
-
-    /// The default domain's id, registering it when it is new. Several instances may start at
-    /// once: the one that loses the race to insert it reads the winner's row.
-    async fn register_default_domain(
-        store: &dyn Store,
-        clock: &dyn Clock,
-        config: &AppConfig,
-        host: String,
-    ) -> Result<DomainId> {
-        if let Some(d) = store.domains().await?.into_iter().find(|d| d.host == host) {
-            return Ok(d.id);
-        }
-        let new = NewDomain {
-            host: host.clone(),
-            scheme: config.default_scheme,
-            scene: "default".into(),
-            shared: true,
-            user_id: None,
-            status: DomainStatus::Effective,
-            created_at: clock.now(),
-        };
-        let inserted = crate::store::transact(store, move |tx| {
-            let new = new.clone();
-            Box::pin(async move {
-                let domain = tx.insert_domain(new).await?;
-                tx.publish(Invalidation::Domains).await?;
-                Ok(domain.id)
-            })
-        })
-        .await;
-        match inserted {
-            Ok((id, _)) => Ok(id),
-            Err(StoreError::Conflict(Unique::DomainHost)) => store
-                .domains()
-                .await?
-                .into_iter()
-                .find(|d| d.host == host)
-                .map(|d| d.id)
-                .ok_or(Error::NotFound("domain")),
-            Err(e) => Err(e.into()),
-        }
     }
 
     /// Runs a transaction body (see [`crate::store`]) and, once it committed, applies the

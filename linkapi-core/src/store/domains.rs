@@ -73,6 +73,13 @@ pub trait DomainStore: Send + Sync {
 pub trait DomainWrites: Send {
     /// Inserts a domain.
     async fn insert_domain(&mut self, new: NewDomain) -> StoreResult<Domain>;
+    /// Gives a domain another host and scheme (a conflict when another domain has the host).
+    async fn set_domain_host(
+        &mut self,
+        id: DomainId,
+        host: &str,
+        scheme: Scheme,
+    ) -> StoreResult<()>;
     /// Sets a domain's status; returns it as it now stands.
     async fn set_domain_status(
         &mut self,

@@ -2,8 +2,8 @@
 
 use async_trait::async_trait;
 
-use super::{PgStore, PgTx, insert_returning, one};
-use crate::model::{Domain, DomainId, DomainStatus};
+use super::{PgStore, PgTx, insert_returning, one, unique_or};
+use crate::model::{Domain, DomainId, DomainStatus, Scheme};
 use crate::store::domains::{ALL_DOMAINS, DOMAIN_COLUMNS, domain_from_row};
 use crate::store::{DomainStore, DomainWrites, NewDomain, StoreResult, StoredRow, Unique};
 
@@ -43,6 +43,22 @@ impl DomainWrites for PgTx<'_> {
             status: new.status,
             created_at: new.created_at,
         })
+    }
+
+    async fn set_domain_host(
+        &mut self,
+        id: DomainId,
+        host: &str,
+        scheme: Scheme,
+    ) -> StoreResult<()> {
+        self.tx
+            .execute(
+                "UPDATE domains SET host = $2, scheme = $3 WHERE id = $1",
+                &[&id.0, &host, &scheme.as_str()],
+            )
+            .await
+            .map_err(|e| unique_or(e, Unique::DomainHost))?;
+        Ok(())
     }
 
     async fn set_domain_status(

@@ -4,7 +4,7 @@ use async_trait::async_trait;
 use rusqlite::params;
 
 use super::{SqliteStore, SqliteTx, all, one, unique_or_backend};
-use crate::model::{Domain, DomainId, DomainStatus};
+use crate::model::{Domain, DomainId, DomainStatus, Scheme};
 use crate::store::domains::{ALL_DOMAINS, DOMAIN_BY_ID, domain_from_row};
 use crate::store::{DomainStore, DomainWrites, NewDomain, StoreResult, Unique};
 
@@ -44,6 +44,21 @@ impl DomainWrites for SqliteTx<'_> {
             status: new.status,
             created_at: new.created_at,
         })
+    }
+
+    async fn set_domain_host(
+        &mut self,
+        id: DomainId,
+        host: &str,
+        scheme: Scheme,
+    ) -> StoreResult<()> {
+        self.conn
+            .execute(
+                "UPDATE domains SET host = ?2, scheme = ?3 WHERE id = ?1",
+                params![id.0, host, scheme.as_str()],
+            )
+            .map_err(|e| unique_or_backend(e, Unique::DomainHost))?;
+        Ok(())
     }
 
     async fn set_domain_status(
