@@ -108,8 +108,18 @@ impl Context {
         Err(NotLoggedIn {
             host: self.host.clone(),
             profile: self.profile.clone(),
+            key_for: self.key_elsewhere(),
         }
         .into())
+    }
+
+    /// The profile's own server, when `--host` named another and the profile has a key for
+    /// its own: where a moved server's key is.
+    fn key_elsewhere(&self) -> Option<String> {
+        let own = self.config.profiles.get(&self.profile)?.host.clone()?;
+        let own = config::normalize_host(&own);
+        let stored = self.credentials.load(&self.profile, &own, self.mode());
+        (own != self.host && matches!(stored, Ok(Some(_)))).then_some(own)
     }
 
     /// A client of the server with the resolved key. It waits out rate limits (a script of

@@ -28,6 +28,18 @@ pub struct NotLoggedIn {
     pub host: String,
     /// Profile.
     pub profile: String,
+    /// Another server the profile has a key for (its own, when `--host` named this one): the
+    /// server may have moved here, and its key with it.
+    pub key_for: Option<String>,
+}
+
+/// How to take a profile's key from the server it was stored for to the one it is now at.
+pub fn move_key(from: Option<&str>, to: &str) -> String {
+    let token = match from {
+        Some(from) => format!("linkapi auth token --host {from}"),
+        None => "linkapi auth token".to_owned(),
+    };
+    format!("`{token} | linkapi auth login --host {to} --with-key`")
 }
 
 /// An all-digit CHAIN was taken as an id, and no chain of the caller has that id.
@@ -60,12 +72,21 @@ pub fn report(err: &anyhow::Error) -> Report {
         };
     }
     if let Some(missing) = err.downcast_ref::<NotLoggedIn>() {
-        return Report {
-            message: missing.to_string(),
-            hint: Some(format!(
+        let hint = match &missing.key_for {
+            Some(other) => format!(
+                "profile {:?} has a key for {other}; if that server moved here, take its key \
+                 along: {}",
+                missing.profile,
+                move_key(Some(other), &missing.host)
+            ),
+            None => format!(
                 "run `linkapi auth login --host {}`, or set LINKAPI_API_KEY",
                 missing.host
-            )),
+            ),
+        };
+        return Report {
+            message: missing.to_string(),
+            hint: Some(hint),
             code: AUTH,
         };
     }
@@ -121,9 +142,11 @@ fn client_report_doing(doing: &str, client: &ClientError) -> Report {
     match client {
         ClientError::Connect { url, .. } => Report {
             message: format!("{}could not connect to {}", context(), origin(url)),
-            hint: Some(
-                "is the server running? Start one with `linkapi serve`, or pass --host".into(),
-            ),
+            hint: Some(format!(
+                "is the server running? Start one with `linkapi serve`; if it moved, {} takes \
+                 the key to its new address",
+                move_key(None, "NEW_URL")
+            )),
             code: FAILURE,
         },
         ClientError::Timeout { url } => Report {
@@ -232,6 +255,7 @@ mod tests {
         let missing = NotLoggedIn {
             host: "h".into(),
             profile: "p".into(),
+            key_for: None,
         };
         assert_eq!(report(&anyhow::Error::new(missing)).code, AUTH);
     }

@@ -199,6 +199,7 @@ async fn status(ctx: Context, show_key: bool) -> Result<()> {
         return Err(NotLoggedIn {
             host: ctx.host.clone(),
             profile: ctx.profile.clone(),
+            key_for: None,
         }
         .into());
     }
@@ -220,6 +221,7 @@ fn logout(ctx: Context) -> Result<()> {
         return Err(NotLoggedIn {
             host: ctx.host.clone(),
             profile: ctx.profile.clone(),
+            key_for: None,
         }
         .into());
     }

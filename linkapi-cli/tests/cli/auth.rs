@@ -287,3 +287,50 @@ fn a_profile_that_does_not_exist_is_named_as_such() {
     );
     assert!(stderr.contains("auth login --profile stagin"), "{stderr}");
 }
+
+/// A server moved to another address: the CLI names the key it has and the line that takes
+/// it there, and that line, run as given, works; a server gone says how to follow it.
+#[test]
+fn a_moved_server_is_offered_the_key_the_profile_has() {
+    let old = TestServer::start();
+    let new = TestServer::start();
+    let home = Home::new();
+    login(&home, &old, &["--insecure-storage"], ADMIN_KEY).ok();
+
+    let moved = home.run(&["chain", "list", "--host", &new.url]);
+    let stderr = moved.fails(4);
+    assert!(
+        stderr.contains(&format!("not logged in to {}", new.url)),
+        "{stderr}"
+    );
+    let line = format!(
+        "linkapi auth token --host {} | linkapi auth login --host {} --with-key",
+        old.url, new.url
+    );
+    assert!(
+        stderr.contains(&format!("has a key for {}", old.url)) && stderr.contains(&line),
+        "{stderr}"
+    );
+    // The line, as a shell runs it.
+    let (token, login_args) = line.split_once(" | ").unwrap();
+    let key = home.run(&token.split(' ').skip(1).collect::<Vec<_>>());
+    let login_args: Vec<&str> = login_args.split(' ').skip(1).collect();
+    home.run_with(home.cmd(), &login_args, Some(key.ok())).ok();
+    home.run(&["chain", "create", "https://e.com", "--code", "moved"])
+        .ok();
+    assert!(
+        home.admin(&new, &["chain", "info", "moved"])
+            .ok()
+            .contains("moved"),
+        "the profile now works against the new address"
+    );
+
+    // Nothing there any more: the connection failure says how to follow a server.
+    let gone = home.run(&["chain", "list", "--host", "http://127.0.0.1:1"]);
+    let stderr = gone.fails(1);
+    assert!(stderr.contains("could not connect"), "{stderr}");
+    assert!(
+        stderr.contains("linkapi auth token | linkapi auth login --host NEW_URL --with-key"),
+        "{stderr}"
+    );
+}
