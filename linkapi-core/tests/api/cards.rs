@@ -1,8 +1,8 @@
 //! Card chains: their own namespace on both surfaces, and the card list.
 
 use crate::html::page_image;
-use crate::page_chains::{WX_SCOPES, create_wx};
 use crate::support::TestServer;
+use crate::wx_support::{WX_SCOPES, create_wx};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 

@@ -10,8 +10,8 @@ use serde_json::{Value, json};
 
 use crate::html::page_image;
 use crate::instances::{backends, instances};
-use crate::page_chains::{WX_SCOPES, create_wx};
 use crate::support::{Options, TestServer};
+use crate::wx_support::{WX_SCOPES, create_wx};
 
 const VISITS: usize = 10_000;
 /// Visitors in flight at once while tallying.

@@ -6,8 +6,8 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 
 use crate::instances::{backends, instances};
-use crate::page_chains::WX_SCOPES;
 use crate::support::{Options, Reply, TestServer, race};
+use crate::wx_support::WX_SCOPES;
 
 /// POSTs `body` as given (so that two spellings of one document can be compared) under the
 /// idempotency key `idempotency`.

@@ -667,7 +667,7 @@ async fn racing_creates_choosing_new_templates_stay_within_the_template_limit() 
             templates.push(added.primary_data()["id"].as_i64().expect("id"));
         }
         let (_, key) = servers[0]
-            .user_with_key("templater", crate::page_chains::WX_SCOPES)
+            .user_with_key("templater", crate::wx_support::WX_SCOPES)
             .await;
         let answers = race_posts(&servers, 24, "/wx-chains", &key, |i| {
             json!({"scan_qr_url": "https://cdn.example.com/q.png",

@@ -5,8 +5,6 @@
 mod admin;
 mod auth;
 mod breakdowns;
-#[path = "../browser.rs"]
-mod browser;
 mod bulk;
 mod cards;
 mod channels;
@@ -28,7 +26,6 @@ mod mmdb;
 mod openapi;
 mod page_chains;
 mod page_chains_compat;
-mod pages;
 mod persistence;
 #[path = "../pg_cluster.rs"]
 mod pg_cluster;
@@ -54,3 +51,4 @@ mod visits;
 mod webhook_fairness;
 mod webhooks;
 mod workchat;
+mod wx_support;

@@ -175,7 +175,7 @@ async fn a_visit_counts_once_whichever_path_answers_it() {
             json!({"target_url": "https://e.com", "code": "short"}),
         )
         .await;
-    let page = crate::page_chains::create_wx(
+    let page = crate::wx_support::create_wx(
         &server,
         &key,
         json!({"sub_type": 2, "wx_id": "shop_helper-01"}),

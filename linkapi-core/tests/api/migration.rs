@@ -7,9 +7,9 @@ use serde_json::{Value, json};
 
 use crate::breakdowns::{IPHONE, breakdown, items};
 use crate::images::png;
-use crate::page_chains::{WX_SCOPES, create_wx};
 use crate::support::{ADMIN_KEY, Backend, Options, TestServer};
 use crate::uploads::upload;
+use crate::wx_support::{WX_SCOPES, create_wx};
 
 /// Every scope a user key can hold.
 const EVERY_SCOPE: &[&str] = &[

@@ -4,29 +4,11 @@
 //! chains `cards`.
 
 use reqwest::StatusCode;
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::html::{button_href, page_image, unescape};
 use crate::support::{TestServer, refusal};
-
-pub const WX_SCOPES: &[&str] = &[
-    "chains:read",
-    "chains:write",
-    "groups:read",
-    "groups:write",
-    "card:read",
-    "card:write",
-    "templates:read",
-    "workchat:read",
-    "stats:read",
-];
-
-/// Creates an external chain on the primary surface; returns its `data`.
-pub async fn create_wx(server: &TestServer, key: &str, body: Value) -> Value {
-    let reply = server.post("/wx-chains", key, body).await;
-    assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text);
-    reply.primary_data().clone()
-}
+use crate::wx_support::{WX_SCOPES, create_wx};
 
 #[tokio::test]
 async fn each_sub_type_takes_its_destination_and_refuses_the_others() {

@@ -1,8 +1,8 @@
 //! Messaging-app chains on the compatibility surface (`wxchain/*`): the specification's shapes
 //! in and out.
 
-use crate::page_chains::WX_SCOPES;
 use crate::support::TestServer;
+use crate::wx_support::WX_SCOPES;
 use reqwest::{Method, StatusCode};
 use serde_json::json;
 

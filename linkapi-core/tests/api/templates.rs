@@ -5,8 +5,8 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 
 use crate::html::unescape;
-use crate::page_chains::{WX_SCOPES, create_wx};
 use crate::support::{ADMIN_KEY, TestServer, refusal};
+use crate::wx_support::{WX_SCOPES, create_wx};
 
 const TEMPLATE_SCOPES: &[&str] = &["templates:read", "chains:read", "chains:write"];
 

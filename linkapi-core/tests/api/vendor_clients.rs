@@ -633,7 +633,7 @@ async fn a_domain_is_named_by_its_host_and_chains_are_listed_by_creation_time() 
 async fn the_vendors_messaging_app_and_work_chat_operations_answer_by_its_names() {
     let server = TestServer::start().await;
     let (user, key) = server
-        .user_with_key("wx-vendor", crate::page_chains::WX_SCOPES)
+        .user_with_key("wx-vendor", crate::wx_support::WX_SCOPES)
         .await;
     let vendor = VendorClient {
         server: &server,

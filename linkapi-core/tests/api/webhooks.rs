@@ -610,7 +610,7 @@ async fn an_upload_is_reported_once_with_the_object_the_api_answered() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn chains_of_every_kind_and_surface_are_reported() {
     let server = TestServer::start().await;
-    let key = user_with_webhooks_and(&server, "everywhere", crate::page_chains::WX_SCOPES).await;
+    let key = user_with_webhooks_and(&server, "everywhere", crate::wx_support::WX_SCOPES).await;
     let mut receiver = Receiver::start().await;
     register(
         &server,
@@ -634,7 +634,7 @@ async fn chains_of_every_kind_and_surface_are_reported() {
         (json!("chain.created"), render_url)
     );
     // A messaging-app chain, created and deleted.
-    let wx = crate::page_chains::create_wx(
+    let wx = crate::wx_support::create_wx(
         &server,
         &key,
         json!({"chain_title": "Join us", "scan_qr_url": "https://cdn.example.com/qr.png"}),
@@ -664,10 +664,10 @@ async fn chains_of_every_kind_and_surface_are_reported() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_channel_used_up_by_racing_visitors_is_reported_once() {
     let server = TestServer::start().await;
-    let key = user_with_webhooks_and(&server, "capped", crate::page_chains::WX_SCOPES).await;
+    let key = user_with_webhooks_and(&server, "capped", crate::wx_support::WX_SCOPES).await;
     let mut receiver = Receiver::start().await;
     register(&server, &key, &receiver.url(), &["channel.exhausted"]).await;
-    let chain = crate::page_chains::create_wx(
+    let chain = crate::wx_support::create_wx(
         &server,
         &key,
         json!({"channel_list": [{"qrcode_name": "few", "url": "https://cdn.example.com/few.png",

@@ -7,8 +7,8 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
 use crate::html::button_href;
-use crate::page_chains::WX_SCOPES;
 use crate::support::{ADMIN_KEY, TestServer};
+use crate::wx_support::WX_SCOPES;
 
 pub async fn add_assembly(server: &TestServer, user: i64, link: &str, invalid: bool) -> Value {
     let reply = server
@@ -185,7 +185,7 @@ async fn work_chat_chains_lead_to_an_acquisition_link_or_a_url() {
         Some("https://work.example.com/u/42")
     );
     // A messaging-app chain refuses a work-chat destination there, as on create.
-    let messaging = crate::page_chains::create_wx(
+    let messaging = crate::wx_support::create_wx(
         &server,
         &key,
         json!({"sub_type": 2, "wx_id": "acct", "avatar": "https://img.example/a.png"}),

@@ -7,9 +7,9 @@ use reqwest::StatusCode;
 use reqwest::multipart::{Form, Part};
 use serde_json::{Value, json};
 
-use crate::browser::{Browser, VIEWPORT};
-use crate::page_chains::{WX_SCOPES, create_wx};
+use crate::chromium::{Browser, VIEWPORT};
 use crate::support::{ADMIN_KEY, TestServer};
+use crate::wx_support::{WX_SCOPES, create_wx};
 
 /// Uploads `bytes` and returns the hosted URL.
 async fn hosted(server: &TestServer, key: &str, name: &str, bytes: Vec<u8>) -> String {
@@ -64,7 +64,7 @@ async fn setup(server: &TestServer) -> (String, String, String) {
 
 /// Nothing ran, nothing erred, and (for the built-in layouts) the page fits a phone's width
 /// and shows no empty box.
-fn assert_clean(what: &str, check: &crate::browser::PageCheck) {
+fn assert_clean(what: &str, check: &crate::chromium::PageCheck) {
     assert_inert(what, check);
     assert!(
         check.empty_boxes.is_empty(),
@@ -80,15 +80,14 @@ fn assert_clean(what: &str, check: &crate::browser::PageCheck) {
 }
 
 /// Nothing ran and nothing erred.
-fn assert_inert(what: &str, check: &crate::browser::PageCheck) {
+fn assert_inert(what: &str, check: &crate::chromium::PageCheck) {
     assert!(check.errors.is_empty(), "{what}: {:?}", check.errors);
     assert_eq!(check.scripts, 0, "{what}");
     assert_eq!(check.handlers, 0, "{what}");
     assert!(!check.pwned, "{what}");
 }
 
-#[tokio::test]
-async fn every_template_and_image_layout_renders_on_a_phone() {
+pub async fn every_template_and_image_layout_renders_on_a_phone() {
     let Some(mut browser) = Browser::launch().await else {
         return;
     };
@@ -172,8 +171,7 @@ async fn every_template_and_image_layout_renders_on_a_phone() {
     }
 }
 
-#[tokio::test]
-async fn hostile_values_in_every_field_stay_inert_in_the_browser() {
+pub async fn hostile_values_in_every_field_stay_inert_in_the_browser() {
     let Some(mut browser) = Browser::launch().await else {
         return;
     };
@@ -248,8 +246,7 @@ async fn hostile_values_in_every_field_stay_inert_in_the_browser() {
 /// An administrator's template that marks values safe, switches escaping off or puts a value in
 /// an unquoted attribute still shows a chain owner's text as text: no element, no attribute, no
 /// refresh to another site.
-#[tokio::test]
-async fn a_template_cannot_switch_escaping_off_in_the_browser() {
+pub async fn a_template_cannot_switch_escaping_off_in_the_browser() {
     let Some(mut browser) = Browser::launch().await else {
         return;
     };

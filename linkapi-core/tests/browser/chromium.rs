@@ -1,7 +1,7 @@
 //! A real headless Chromium, driven over the DevTools protocol, for tests of the pages people
 //! see. Debian's `chromium` package; `LINKAPI_CHROMIUM` names another binary. When `CI` or
-//! `LINKAPI_TEST_BROWSER` is set the browser is required, otherwise tests that need it are
-//! skipped with a note when it is missing.
+//! `LINKAPI_TEST_BROWSER` is set the browser is required, otherwise the tests that need it
+//! are listed as ignored when it is missing ([`missing`]).
 
 use std::path::PathBuf;
 use std::process::Stdio;
@@ -42,6 +42,11 @@ fn binary() -> Option<PathBuf> {
     .find(|p| p.exists())
 }
 
+/// Whether the tests are to be ignored: no browser is installed and none is required.
+pub fn missing() -> bool {
+    binary().is_none() && !required()
+}
+
 pub struct Browser {
     child: tokio::process::Child,
     socket: WebSocketStream<MaybeTlsStream<TcpStream>>,
@@ -77,14 +82,14 @@ pub struct PageCheck {
 }
 
 impl Browser {
-    /// Starts a browser; `None` when there is none and none is required.
+    /// Starts a browser; `None` when there is none and none is required (the harness lists
+    /// the tests as ignored then, unless asked to run them with `--include-ignored`).
     pub async fn launch() -> Option<Browser> {
         let Some(binary) = binary() else {
             assert!(
                 !required(),
                 "a headless Chromium is required for this run (apt-get install chromium)"
             );
-            eprintln!("chromium not found: skipping browser tests (apt-get install chromium)");
             return None;
         };
         let profile = tempfile::TempDir::new().expect("profile dir");
