@@ -76,16 +76,18 @@ impl Podman {
         out
     }
 
-    /// Starts the server's container on the host's network, listening on `port`.
+    /// Starts the server's container as the README runs it: its port 8080 published on
+    /// loopback's `port`, data in the test's volume.
     fn start(&mut self, name: &str, port: u16) -> String {
         let name = format!("{name}-{}", std::process::id());
-        let listen = format!("LINKAPI_LISTEN=127.0.0.1:{port}");
+        let publish = format!("127.0.0.1:{port}:8080");
+        let public = format!("LINKAPI_PUBLIC_URL=http://127.0.0.1:{port}");
         let initial = format!("LINKAPI_INITIAL_API_KEY={KEY}");
         let volume = format!("{}:/data", self.volume);
         self.containers.push(name.clone());
         #[rustfmt::skip]
         self.run(&[
-            "run", "-d", "--name", &name, "--network", "host", "-e", &listen, "-e", &initial,
+            "run", "-d", "--name", &name, "-p", &publish, "-e", &public, "-e", &initial,
             "-v", &volume, &self.image,
         ]);
         wait_healthy(port);
@@ -113,16 +115,23 @@ fn free_port() -> u16 {
 
 /// A raw HTTP/1.1 exchange: the whole answer.
 fn http(port: u16, request: &str) -> String {
-    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
-    std::io::Write::write_all(&mut stream, request.as_bytes()).unwrap();
-    let mut answer = String::new();
-    std::io::Read::read_to_string(&mut stream, &mut answer).unwrap();
-    answer
+    exchange(port, request).unwrap()
 }
 
+fn exchange(port: u16, request: &str) -> std::io::Result<String> {
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port))?;
+    std::io::Write::write_all(&mut stream, request.as_bytes())?;
+    let mut answer = String::new();
+    std::io::Read::read_to_string(&mut stream, &mut answer)?;
+    Ok(answer)
+}
+
+/// Waits for `/healthz` to answer 200 through the published port (the port is open before
+/// the server in the container listens).
 fn wait_healthy(port: u16) {
     let deadline = Instant::now() + Duration::from_secs(60);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+    let request = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+    while !exchange(port, request).is_ok_and(|a| a.starts_with("HTTP/1.1 200")) {
         assert!(Instant::now() < deadline, "the container's server answers");
         std::thread::sleep(Duration::from_millis(100));
     }
