@@ -31,12 +31,14 @@ fn free_port() -> u16 {
     listener.local_addr().unwrap().port()
 }
 
-/// The proxy's process, stopped when the test ends.
+/// The proxy's process, stopped when the test ends: SIGTERM, so that nginx's master stops
+/// its workers too (killed, it would leave them running).
 struct Proxy(Child);
 
 impl Drop for Proxy {
     fn drop(&mut self) {
-        let _ = self.0.kill();
+        let pid = self.0.id().to_string();
+        let _ = Command::new("kill").args(["-TERM", &pid]).status();
         let _ = self.0.wait();
     }
 }
