@@ -255,29 +255,26 @@ fn nginx(dir: &Path, instances: &[Running]) -> Front {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn caddy_in_front_of_two_instances_serves_https_links_and_keeps_metrics_inside() {
-    if !installed("caddy", "version", "caddy") {
-        return;
+    if installed("caddy", "version", "caddy") {
+        behind(caddy).await;
     }
-    let Some(cluster) = pg_cluster::cluster() else {
-        return; // PostgreSQL is not installed and not required here; it said so.
-    };
-    let dir = tempfile::tempdir().unwrap();
-    let instances = instances(dir.path(), &cluster.new_database());
-    let front = caddy(dir.path(), &instances);
-    behaves_as_deployed(&front, instances).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn nginx_in_front_of_two_instances_serves_https_links_and_keeps_metrics_inside() {
-    if !installed("nginx", "-v", "nginx") {
-        return;
+    if installed("nginx", "-v", "nginx") {
+        behind(nginx).await;
     }
+}
+
+/// Two instances over a new database, `proxy` started in front of them, and the checks.
+async fn behind(proxy: fn(&Path, &[Running]) -> Front) {
     let Some(cluster) = pg_cluster::cluster() else {
         return; // PostgreSQL is not installed and not required here; it said so.
     };
     let dir = tempfile::tempdir().unwrap();
     let instances = instances(dir.path(), &cluster.new_database());
-    let front = nginx(dir.path(), &instances);
+    let front = proxy(dir.path(), &instances);
     behaves_as_deployed(&front, instances).await;
 }
 
