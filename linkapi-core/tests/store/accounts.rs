@@ -11,7 +11,7 @@ conformance!(
     users_are_stored_listed_and_unique_by_name,
     users_are_edited_suspended_and_their_usage_counted,
     keys_are_found_by_hash_listed_per_user_and_revoked_once,
-    domains_are_unique_by_host_and_change_status,
+    domains_are_unique_by_host_and_change_status_and_host,
     groups_belong_to_one_user_and_count_live_chains,
 );
 
@@ -226,7 +226,7 @@ async fn keys_are_found_by_hash_listed_per_user_and_revoked_once(store: Arc<dyn 
     );
 }
 
-async fn domains_are_unique_by_host_and_change_status(store: Arc<dyn Store>) {
+async fn domains_are_unique_by_host_and_change_status_and_host(store: Arc<dyn Store>) {
     let first = domain(&store, "a.example").await;
     assert_eq!(first.host, "a.example");
     assert_eq!(first.status, DomainStatus::Effective);
@@ -267,6 +267,23 @@ async fn domains_are_unique_by_host_and_change_status(store: Arc<dyn Store>) {
         .set_domain_status(missing, DomainStatus::Effective)
         .await);
     assert_eq!(none.unwrap(), None);
+
+    // A new host and scheme, refused when another domain has that host.
+    tx!(store, |tx| tx
+        .set_domain_host(id, "c.example", linkapi_core::model::Scheme::Https)
+        .await)
+    .unwrap();
+    let renamed = store.domains().await.unwrap()[0].clone();
+    assert_eq!((renamed.id, renamed.host.as_str()), (id, "c.example"));
+    assert_eq!(renamed.scheme, linkapi_core::model::Scheme::Https);
+    let clash = tx!(store, |tx| tx
+        .set_domain_host(id, "b.example:8080", linkapi_core::model::Scheme::Http)
+        .await);
+    assert!(
+        matches!(clash, Err(StoreError::Conflict(Unique::DomainHost))),
+        "{clash:?}"
+    );
+    assert_eq!(store.domains().await.unwrap()[0].host, "c.example");
 }
 
 async fn groups_belong_to_one_user_and_count_live_chains(store: Arc<dyn Store>) {
