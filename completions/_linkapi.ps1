@@ -303,6 +303,7 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a group')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List your groups')
+            [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Show one of your groups: its name, kind and live chains')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -329,9 +330,21 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'linkapi;group;info' {
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'linkapi;group;help' {
             [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a group')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List your groups')
+            [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Show one of your groups: its name, kind and live chains')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -339,6 +352,9 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             break
         }
         'linkapi;group;help;list' {
+            break
+        }
+        'linkapi;group;help;info' {
             break
         }
         'linkapi;group;help;help' {
@@ -1886,12 +1902,16 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
         'linkapi;help;group' {
             [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a group')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List your groups')
+            [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Show one of your groups: its name, kind and live chains')
             break
         }
         'linkapi;help;group;create' {
             break
         }
         'linkapi;help;group;list' {
+            break
+        }
+        'linkapi;help;group;info' {
             break
         }
         'linkapi;help;domain' {

@@ -475,6 +475,9 @@ _linkapi() {
             linkapi__subcmd__group,help)
                 cmd="linkapi__subcmd__group__subcmd__help"
                 ;;
+            linkapi__subcmd__group,info)
+                cmd="linkapi__subcmd__group__subcmd__info"
+                ;;
             linkapi__subcmd__group,list)
                 cmd="linkapi__subcmd__group__subcmd__list"
                 ;;
@@ -483,6 +486,9 @@ _linkapi() {
                 ;;
             linkapi__subcmd__group__subcmd__help,help)
                 cmd="linkapi__subcmd__group__subcmd__help__subcmd__help"
+                ;;
+            linkapi__subcmd__group__subcmd__help,info)
+                cmd="linkapi__subcmd__group__subcmd__help__subcmd__info"
                 ;;
             linkapi__subcmd__group__subcmd__help,list)
                 cmd="linkapi__subcmd__group__subcmd__help__subcmd__list"
@@ -678,6 +684,9 @@ _linkapi() {
                 ;;
             linkapi__subcmd__help__subcmd__group,create)
                 cmd="linkapi__subcmd__help__subcmd__group__subcmd__create"
+                ;;
+            linkapi__subcmd__help__subcmd__group,info)
+                cmd="linkapi__subcmd__help__subcmd__group__subcmd__info"
                 ;;
             linkapi__subcmd__help__subcmd__group,list)
                 cmd="linkapi__subcmd__help__subcmd__group__subcmd__list"
@@ -3883,7 +3892,7 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__group)
-            opts="-h -V --host --profile --no-input --help --version create list help"
+            opts="-h -V --host --profile --no-input --help --version create list info help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3935,7 +3944,7 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__group__subcmd__help)
-            opts="create list help"
+            opts="create list info help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3976,6 +3985,20 @@ _linkapi() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        linkapi__subcmd__group__subcmd__help__subcmd__info)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         linkapi__subcmd__group__subcmd__help__subcmd__list)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
@@ -3983,6 +4006,32 @@ _linkapi() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__group__subcmd__info)
+            opts="-h -V --json --host --profile --no-input --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -4773,7 +4822,7 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__help__subcmd__group)
-            opts="create list"
+            opts="create list info"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4787,6 +4836,20 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__help__subcmd__group__subcmd__create)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__help__subcmd__group__subcmd__info)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

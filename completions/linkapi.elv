@@ -271,6 +271,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand --version 'Print version'
             cand create 'Create a group'
             cand list 'List your groups'
+            cand info 'Show one of your groups: its name, kind and live chains'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'linkapi;group;create'= {
@@ -294,14 +295,27 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'linkapi;group;info'= {
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'linkapi;group;help'= {
             cand create 'Create a group'
             cand list 'List your groups'
+            cand info 'Show one of your groups: its name, kind and live chains'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'linkapi;group;help;create'= {
         }
         &'linkapi;group;help;list'= {
+        }
+        &'linkapi;group;help;info'= {
         }
         &'linkapi;group;help;help'= {
         }
@@ -1654,10 +1668,13 @@ set edit:completion:arg-completer[linkapi] = {|@words|
         &'linkapi;help;group'= {
             cand create 'Create a group'
             cand list 'List your groups'
+            cand info 'Show one of your groups: its name, kind and live chains'
         }
         &'linkapi;help;group;create'= {
         }
         &'linkapi;help;group;list'= {
+        }
+        &'linkapi;help;group;info'= {
         }
         &'linkapi;help;domain'= {
             cand list 'List the domains you may use'

@@ -181,14 +181,15 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_s
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from help" -f -a "edit" -d 'Change a chain\'s title, destination, expiry or redirect rules'
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from help" -f -a "delete" -d 'Delete chains (their codes are never reused)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand group; and not __fish_seen_subcommand_from create list help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand group; and not __fish_seen_subcommand_from create list help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand group; and not __fish_seen_subcommand_from create list help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand group; and not __fish_seen_subcommand_from create list help" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand group; and not __fish_seen_subcommand_from create list help" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand group; and not __fish_seen_subcommand_from create list help" -f -a "create" -d 'Create a group'
-complete -c linkapi -n "__fish_linkapi_using_subcommand group; and not __fish_seen_subcommand_from create list help" -f -a "list" -d 'List your groups'
-complete -c linkapi -n "__fish_linkapi_using_subcommand group; and not __fish_seen_subcommand_from create list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand group; and not __fish_seen_subcommand_from create list info help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand group; and not __fish_seen_subcommand_from create list info help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand group; and not __fish_seen_subcommand_from create list info help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand group; and not __fish_seen_subcommand_from create list info help" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand group; and not __fish_seen_subcommand_from create list info help" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand group; and not __fish_seen_subcommand_from create list info help" -f -a "create" -d 'Create a group'
+complete -c linkapi -n "__fish_linkapi_using_subcommand group; and not __fish_seen_subcommand_from create list info help" -f -a "list" -d 'List your groups'
+complete -c linkapi -n "__fish_linkapi_using_subcommand group; and not __fish_seen_subcommand_from create list info help" -f -a "info" -d 'Show one of your groups: its name, kind and live chains'
+complete -c linkapi -n "__fish_linkapi_using_subcommand group; and not __fish_seen_subcommand_from create list info help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from create" -l chain-type -d 'Kind of chains it holds: 1 short, 2 external, 3 work-chat, 4 card' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from create" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from create" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
@@ -202,8 +203,15 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_s
 complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from info" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from info" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from info" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
+complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from info" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from info" -s h -l help -d 'Print help'
+complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from info" -s V -l version -d 'Print version'
 complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from help" -f -a "create" -d 'Create a group'
 complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from help" -f -a "list" -d 'List your groups'
+complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from help" -f -a "info" -d 'Show one of your groups: its name, kind and live chains'
 complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and not __fish_seen_subcommand_from list help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
 complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and not __fish_seen_subcommand_from list help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
@@ -868,6 +876,7 @@ complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_su
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from chain" -f -a "delete" -d 'Delete chains (their codes are never reused)'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from group" -f -a "create" -d 'Create a group'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from group" -f -a "list" -d 'List your groups'
+complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from group" -f -a "info" -d 'Show one of your groups: its name, kind and live chains'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from domain" -f -a "list" -d 'List the domains you may use'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from wx" -f -a "create" -d 'Create a messaging-app chain'
 complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from wx" -f -a "list" -d 'List your messaging-app chains, newest first'

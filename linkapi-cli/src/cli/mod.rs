@@ -390,6 +390,14 @@ pub enum GroupCommand {
         #[command(flatten)]
         json: JsonArgs,
     },
+    /// Show one of your groups: its name, kind and live chains
+    Info {
+        /// Group id (from `linkapi group list`)
+        id: i64,
+        /// Output as JSON.
+        #[command(flatten)]
+        json: JsonArgs,
+    },
 }
 
 /// `linkapi domain ...`

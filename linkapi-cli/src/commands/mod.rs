@@ -51,6 +51,9 @@ pub async fn run(cli: Cli) -> Result<()> {
         Command::Group(GroupCommand::List { json }) => {
             resources::group_list(ctx()?, json.json).await
         }
+        Command::Group(GroupCommand::Info { id, json }) => {
+            resources::group_info(ctx()?, id, json.json).await
+        }
         Command::Domain(DomainCommand::List { json }) => {
             resources::domain_list(ctx()?, json.json).await
         }

@@ -33,6 +33,12 @@ pub async fn group_list(ctx: Context, json: Option<String>) -> Result<()> {
     ctx.out.records(&groups, json.as_deref(), false)
 }
 
+/// `linkapi group info`
+pub async fn group_info(ctx: Context, id: i64, json: Option<String>) -> Result<()> {
+    let group = ctx.client()?.group(id).await?;
+    ctx.out.record(&group, json.as_deref())
+}
+
 /// `linkapi domain list`
 pub async fn domain_list(ctx: Context, json: Option<String>) -> Result<()> {
     let domains = ctx.client()?.domains().await?;

@@ -434,6 +434,12 @@ fn groups_and_domains() {
             groups[0]["created_at"].as_str().unwrap()
         )
     );
+    let one = home
+        .admin(&server, &["group", "info", &group_id, "--json"])
+        .json();
+    assert_eq!(one, groups[0]);
+    let missing = home.admin(&server, &["group", "info", "999"]);
+    assert!(missing.fails(1).contains("not found"), "{}", missing.stderr);
 
     let domains = home.admin(&server, &["domain", "list", "--json"]).json();
     assert_eq!(domains[0]["domain"], server.addr.to_string());
