@@ -55,12 +55,16 @@ fn the_systemd_unit_verifies_and_the_configuration_it_names_serves() {
         "NoNewPrivileges=yes",
         "PrivateTmp=yes",
         "KillSignal=SIGTERM",
+        // The dynamic user reads the configuration as a credential, not from root's file.
+        "LoadCredential=config.toml:/etc/linkapi/config.toml",
     ] {
         assert!(
             unit.lines().any(|l| l == directive),
             "the unit says {directive}"
         );
     }
+    let exec = unit.lines().find(|l| l.starts_with("ExecStart=")).unwrap();
+    assert!(exec.contains(" --config %d/config.toml "), "{exec}");
     let stop_secs: u64 = unit
         .lines()
         .find_map(|l| l.strip_prefix("TimeoutStopSec="))
