@@ -93,7 +93,9 @@ pub use channels::{ChannelEdit, ChannelInput, ChannelStore, ChannelWrites};
 pub use conversions::{ConversionStore, ConversionWrites};
 pub use domains::{DomainStore, DomainWrites, NewDomain};
 pub use groups::{GroupStore, GroupWrites, NewGroup};
-pub use idempotency::{IdempotencyStore, IdempotencyWrites, IdempotentAnswer};
+pub use idempotency::{
+    AnswerPart, IdempotencyStore, IdempotencyWrites, IdempotentAnswer, RunClaim,
+};
 pub use keys::{KeyGrant, KeyStore, KeyWrites, NewApiKey};
 pub use templates::{NewTemplate, TemplatePatch, TemplateStore, TemplateWrites};
 pub use uploads::{BlobRecord, NewUpload, UploadClaim, UploadStore, UploadWrites};

@@ -18,6 +18,7 @@ mod pg_cluster;
 mod accounts;
 mod chains;
 mod counters;
+mod idempotency;
 mod transactions;
 mod uploads;
 mod webhooks;

@@ -766,6 +766,25 @@ CREATE INDEX webhook_deliveries_pending ON webhook_deliveries(webhook_id, next_a
 CREATE INDEX webhook_deliveries_leased ON webhook_deliveries(webhook_id, lease_until)
     WHERE state = 0 AND lease_until > 0;
 "#,
+    // A bulk create commits in runs: its key is held by the request making them (`owner`,
+    // last seen making progress at `progress_at`) and its answer is written part by part, the
+    // key's body followed by its parts in order (see `store::idempotency`).
+    r#"
+ALTER TABLE idempotency_keys ADD COLUMN owner BIGINT;
+ALTER TABLE idempotency_keys ADD COLUMN progress_at BIGINT NOT NULL DEFAULT 0;
+CREATE TABLE idempotency_parts (
+    user_id    BIGINT NOT NULL,
+    key        TEXT    NOT NULL,
+    part       BIGINT NOT NULL,
+    first_item BIGINT NOT NULL,
+    items      BIGINT NOT NULL,
+    created    BIGINT NOT NULL,
+    created_at BIGINT NOT NULL,
+    body       BYTEA    NOT NULL,
+    PRIMARY KEY (user_id, key, part)
+);
+CREATE INDEX idempotency_parts_created ON idempotency_parts(created_at);
+"#,
 ];
 
 /// A database whose schema is newer than this build knows.

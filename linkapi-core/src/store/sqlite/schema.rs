@@ -556,6 +556,25 @@ CREATE INDEX webhook_deliveries_pending ON webhook_deliveries(webhook_id, next_a
 CREATE INDEX webhook_deliveries_leased ON webhook_deliveries(webhook_id, lease_until)
     WHERE state = 0 AND lease_until > 0;
 "#,
+    // A bulk create commits in runs: its key is held by the request making them (`owner`,
+    // last seen making progress at `progress_at`) and its answer is written part by part, the
+    // key's body followed by its parts in order (see `store::idempotency`).
+    r#"
+ALTER TABLE idempotency_keys ADD COLUMN owner INTEGER;
+ALTER TABLE idempotency_keys ADD COLUMN progress_at INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE idempotency_parts (
+    user_id    INTEGER NOT NULL,
+    key        TEXT    NOT NULL,
+    part       INTEGER NOT NULL,
+    first_item INTEGER NOT NULL,
+    items      INTEGER NOT NULL,
+    created    INTEGER NOT NULL,
+    created_at INTEGER NOT NULL,
+    body       BLOB    NOT NULL,
+    PRIMARY KEY (user_id, key, part)
+);
+CREATE INDEX idempotency_parts_created ON idempotency_parts(created_at);
+"#,
 ];
 
 /// The migration that dropped the counters' foreign keys (see `tests`).

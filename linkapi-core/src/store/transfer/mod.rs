@@ -55,6 +55,7 @@ pub const TABLES: &[&str] = &[
     "workchat_transfers",
     "daily_creations",
     "idempotency_keys",
+    "idempotency_parts",
     "webhooks",
     "webhook_deliveries",
     "webhook_attempts",
