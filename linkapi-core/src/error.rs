@@ -94,6 +94,12 @@ pub enum Error {
         /// The limit in seconds.
         secs: u64,
     },
+    /// The body arrived slower than the server's floor (`ServerConfig::min_body_rate`).
+    #[error("request body arrived slower than {floor} bytes a second")]
+    BodyTooSlow {
+        /// The floor, in bytes a second.
+        floor: u64,
+    },
     /// The body is not of the type the operation reads.
     #[error("content type must be {expected}")]
     UnsupportedMediaType {
@@ -121,15 +127,16 @@ pub enum Error {
         /// Seconds a client should wait.
         retry_after: u64,
     },
-    /// The key has as much request work in progress as a key may hold at once
-    /// (`ServerConfig::key_body_budget_bytes`); nothing of the request was read or done.
-    #[error("this API key has as much work in progress as it may; retry in {retry_after} s")]
+    /// The key's user has as much request work in progress as a user may hold at once
+    /// (`ServerConfig::user_body_budget_bytes`), or more than its share of a busy instance;
+    /// nothing of the request was done.
+    #[error("this API key's user has as much work in progress as it may; retry in {retry_after} s")]
     KeyBusy {
         /// Seconds a client should wait.
         retry_after: u64,
     },
     /// The instance holds as much request work as it may (`ServerConfig::body_budget_bytes`);
-    /// nothing of the request was read or done.
+    /// nothing of the request was done.
     #[error("the server is at its limit of work in progress; retry in {retry_after} s")]
     Overloaded {
         /// Seconds a client should wait.
@@ -173,7 +180,7 @@ impl Error {
                 StatusCode::PAYLOAD_TOO_LARGE
             }
             Error::UnsupportedFileType { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            Error::RequestTimeout { .. } => StatusCode::REQUEST_TIMEOUT,
+            Error::RequestTimeout { .. } | Error::BodyTooSlow { .. } => StatusCode::REQUEST_TIMEOUT,
             Error::UnsupportedMediaType { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Error::RateLimited { .. } | Error::QuotaExceeded { .. } | Error::KeyBusy { .. } => {
                 StatusCode::TOO_MANY_REQUESTS
@@ -199,7 +206,7 @@ impl Error {
             Error::PayloadTooLarge { .. } => "payload_too_large",
             Error::StorageQuotaExceeded { .. } => "storage_quota_exceeded",
             Error::UnsupportedFileType { .. } => "unsupported_file_type",
-            Error::RequestTimeout { .. } => "request_timeout",
+            Error::RequestTimeout { .. } | Error::BodyTooSlow { .. } => "request_timeout",
             Error::UnsupportedMediaType { .. } => "unsupported_media_type",
             Error::RateLimited { .. } => "rate_limited",
             Error::QuotaExceeded { .. } => "quota_exceeded",

@@ -103,8 +103,14 @@ pub struct FileConfig {
     /// Memory request bodies and their work may hold at once in the instance, in bytes
     /// [default: 256 MiB]; past it a request waits a moment, then answers 503.
     pub body_budget_bytes: Option<u64>,
-    /// The same for one key [default: 128 MiB]; past it, 429.
-    pub key_body_budget_bytes: Option<u64>,
+    /// The most of it one user (all its keys) may hold [default: 128 MiB]; past it, 429.
+    /// (Named `key_body_budget_bytes` before 0.9.0, when it was per key; that name is read
+    /// too.)
+    #[serde(alias = "key_body_budget_bytes")]
+    pub user_body_budget_bytes: Option<u64>,
+    /// Bytes a second a request body must average after its first 5 s; slower, it is cut off
+    /// with 408 [default: 65536]. 0 for no floor.
+    pub min_body_rate_bytes: Option<u64>,
     /// Seconds a client has to send request headers.
     pub header_read_timeout_secs: Option<u64>,
     /// Seconds a connection may stay open with no request in flight.
@@ -323,9 +329,10 @@ mod tests {
         assert_eq!(file.max_body_bytes, Some(server.max_body_bytes));
         assert_eq!(file.body_budget_bytes, Some(server.body_budget_bytes));
         assert_eq!(
-            file.key_body_budget_bytes,
-            Some(server.key_body_budget_bytes)
+            file.user_body_budget_bytes,
+            Some(server.user_body_budget_bytes)
         );
+        assert_eq!(file.min_body_rate_bytes, Some(server.min_body_rate));
         let secs = |d: Duration| Some(d.as_secs());
         assert_eq!(
             file.header_read_timeout_secs,

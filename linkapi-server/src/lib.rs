@@ -351,9 +351,12 @@ impl Server {
             body_budget_bytes: file
                 .body_budget_bytes
                 .unwrap_or(server_defaults.body_budget_bytes),
-            key_body_budget_bytes: file
-                .key_body_budget_bytes
-                .unwrap_or(server_defaults.key_body_budget_bytes),
+            user_body_budget_bytes: file
+                .user_body_budget_bytes
+                .unwrap_or(server_defaults.user_body_budget_bytes),
+            min_body_rate: file
+                .min_body_rate_bytes
+                .unwrap_or(server_defaults.min_body_rate),
             body_read_timeout: file
                 .body_read_timeout_secs
                 .map_or(server_defaults.body_read_timeout, Duration::from_secs),

@@ -1,77 +1,300 @@
-//! What request bodies, and the work they start, may hold of memory at once: a budget per
-//! instance and one per key. A request takes its share before its body is read and gives it
-//! back when its answer is made; one that cannot have it within a moment is answered 503
-//! (the instance is full) or 429 (its key has as much in work as a key may) with
-//! `Retry-After`, having read nothing and done nothing.
+//! What request bodies, and the work they start, may hold of memory at once, shared fairly
+//! between the parties that hold it: users (all of a user's keys are one party) for bodies
+//! whose key is known, client addresses for bodies read before it is (the compatibility
+//! surface's key in the body), each in a pool of its own.
 //!
-//! A body costs more than its bytes: decoding a bulk create, the records it makes, the
-//! transaction's copies and the answer came to about four times the body on SQLite (a 27 MiB
-//! request of 10,000 chains held about 100 MB) and nearly ten on PostgreSQL (about 260 MB:
-//! the statements' parameters and the body the transaction keeps to run again), so a request
-//! is charged its size times the factor of what it reads ([`cost`]); an upload, which streams,
-//! what it buffers ([`UPLOAD_BYTES`]).
+//! A request holds what it has received so far times the factor of the work it starts
+//! ([`BULK_FACTOR`], [`JSON_FACTOR`]; an upload at most [`UPLOAD_BYTES`]), taken step by step
+//! as its body arrives ([`Held::grow`]), so a body that trickles in holds what it sent, not
+//! what it declared. A step that cannot be had at once waits (the body is not read meanwhile)
+//! at most [`WAIT`], then the request is refused with `Retry-After`: 429 `key_busy` when its
+//! user holds its share or more, 503 `overloaded` when the instance is full without it.
+//!
+//! **Fair shares.** With `n` parties holding or waiting, a party's share is `1/n` of the
+//! pool. Within its share a party takes whatever is free; beyond it, only while the pool
+//! keeps a headroom (a quarter) free, and never more than its cap. So one party can use an
+//! idle instance, yet a newcomer with a request within its share finds room at once whatever
+//! the others hold, and a request that must wait is served before those of parties holding
+//! more ([`Ledger::grant_waiting`]). Small steps (up to [`SMALL_KIB`]) never wait behind
+//! large ones.
 
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::sync::oneshot;
 
 use crate::error::{Error, Result};
 use crate::locks::Unpoisoned;
-use crate::model::KeyId;
+use crate::model::UserId;
 
-/// Memory a bulk body's work takes, per byte of body, at most (measured: about 100 MB for
+/// Memory a bulk create's work takes, per byte of body, at most (measured: about 100 MB for
 /// 27 MiB on SQLite, 260 MB on PostgreSQL).
 pub(crate) const BULK_FACTOR: u64 = 10;
 /// The same for ordinary JSON bodies: the body and what it decodes into.
 pub(crate) const JSON_FACTOR: u64 = 2;
-/// What an upload request holds while it streams: the staging writer's part (5 MiB,
+/// What an upload request holds at most while it streams: the staging writer's part (5 MiB,
 /// `service::uploads`) and the part being sent, whatever the size of the files.
 pub(crate) const UPLOAD_BYTES: u64 = 10 << 20;
-/// Charges at least this large give memory back to the system when the instance's budget is
-/// whole again ([`crate::heap::release_free_memory`]).
-const TRIM_AFTER: u32 = 8 << 10;
-/// How long a request waits for its share before it is refused.
+/// Charges at least this large give memory back to the system when the users' pool is empty
+/// again ([`crate::heap::release_free_memory`]), in KiB.
+const TRIM_AFTER_KIB: u64 = 8 << 10;
+/// How long a step waits for room before its request is refused.
 pub(crate) const WAIT: Duration = Duration::from_secs(1);
 /// What a refused request is told to wait.
 const RETRY_AFTER: u64 = 2;
-/// Keys remembered before idle ones are forgotten.
-const KEYS_KEPT: usize = 1024;
-/// The budget of bodies read before their key is known (the compatibility surface's key in
-/// the body): a budget of its own, so that clients with no key, sending slowly, can fill it
-/// and no more; keyed requests never wait for it.
-const UNKNOWN_KEY_BYTES: u64 = 32 << 20;
+/// The pool of bodies read before their key is known.
+pub(crate) const KEYLESS_BYTES: u64 = 32 << 20;
+/// What one client address may hold of that pool.
+pub(crate) const ADDRESS_BYTES: u64 = 4 << 20;
+/// Steps this small (KiB) are granted whenever they fit, even with larger ones waiting.
+const SMALL_KIB: u64 = 1024;
 
-/// The budgets of one server.
+/// Who holds a share of a pool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum Party {
+    /// A user, whatever key it sent.
+    User(UserId),
+    /// A client address, for a body whose key is not known yet.
+    Address(IpAddr),
+}
+
+/// The pools of one server.
 pub(crate) struct Budget {
-    /// KiB of the instance's budget.
-    instance: Arc<Semaphore>,
-    /// The instance's budget, whole, in KiB.
-    instance_kib: u32,
-    /// A key's budget, in KiB.
-    key_kib: u32,
-    /// The budgets of keys that have used theirs lately.
-    keys: Mutex<HashMap<KeyId, Arc<Semaphore>>>,
-    /// KiB of the budget of bodies whose key is not known yet ([`UNKNOWN_KEY_BYTES`]).
-    unknown: Arc<Semaphore>,
+    /// Bodies whose key is known, shared between users.
+    pub(crate) users: Arc<Pool>,
+    /// Bodies read before their key is known, shared between client addresses.
+    pub(crate) keyless: Arc<Pool>,
 }
 
-/// A request's share, given back when dropped.
-#[derive(Debug)]
-pub(crate) struct Held {
-    _key: Option<OwnedSemaphorePermit>,
-    instance: Option<OwnedSemaphorePermit>,
-    /// Whether to give freed memory back once the instance's budget is whole.
-    trim: Option<Arc<Semaphore>>,
-    whole: u32,
+impl Budget {
+    /// An instance's budget of `instance_bytes`, of which a user holds at most `user_bytes`.
+    pub(crate) fn new(instance_bytes: u64, user_bytes: u64) -> Budget {
+        Budget {
+            users: Pool::new(instance_bytes, user_bytes, Kind::Users),
+            keyless: Pool::new(KEYLESS_BYTES, ADDRESS_BYTES, Kind::Keyless),
+        }
+    }
 }
 
-impl Drop for Held {
-    fn drop(&mut self) {
-        drop(self.instance.take());
-        if let Some(instance) = self.trim.take()
-            && instance.available_permits() >= self.whole as usize
+/// KiB, rounded up.
+fn kib(bytes: u64) -> u64 {
+    bytes.div_ceil(1024)
+}
+
+/// Which pool: they differ in what a refusal says and whether emptying one trims the heap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Users,
+    Keyless,
+}
+
+/// Memory shared fairly between parties.
+pub(crate) struct Pool {
+    ledger: Mutex<Ledger>,
+    kind: Kind,
+}
+
+/// A pool's accounts, in KiB.
+struct Ledger {
+    capacity: u64,
+    /// What one party may hold at most.
+    cap: u64,
+    /// What parties beyond their share leave free.
+    headroom: u64,
+    held: u64,
+    parties: HashMap<Party, Account>,
+    waiting: Vec<Waiter>,
+    tickets: u64,
+}
+
+#[derive(Debug, Default)]
+struct Account {
+    held: u64,
+    waiting: u32,
+}
+
+struct Waiter {
+    ticket: u64,
+    party: Party,
+    want: u64,
+    grant: oneshot::Sender<()>,
+}
+
+impl Ledger {
+    fn held_by(&self, party: Party) -> u64 {
+        self.parties.get(&party).map_or(0, |a| a.held)
+    }
+
+    /// Whether `party` may take `want` more now.
+    fn fits(&self, party: Party, want: u64) -> bool {
+        let own = self.held_by(party);
+        if self.held + want > self.capacity || own + want > self.cap {
+            return false;
+        }
+        let parties = self.parties.len() + usize::from(!self.parties.contains_key(&party));
+        let share = self.capacity / parties.max(1) as u64;
+        own + want <= share || self.held + want <= self.capacity - self.headroom
+    }
+
+    fn take(&mut self, party: Party, want: u64) {
+        self.held += want;
+        self.parties.entry(party).or_default().held += want;
+    }
+
+    fn give_back(&mut self, party: Party, kib: u64) {
+        self.held = self.held.saturating_sub(kib);
+        if let Some(account) = self.parties.get_mut(&party) {
+            account.held = account.held.saturating_sub(kib);
+            if account.held == 0 && account.waiting == 0 {
+                self.parties.remove(&party);
+            }
+        }
+    }
+
+    /// Takes the waiter `ticket` off the queue; whether it was there (not yet granted).
+    fn withdraw(&mut self, ticket: u64) -> bool {
+        let Some(at) = self.waiting.iter().position(|w| w.ticket == ticket) else {
+            return false;
+        };
+        let waiter = self.waiting.remove(at);
+        if let Some(account) = self.parties.get_mut(&waiter.party) {
+            account.waiting -= 1;
+            if account.held == 0 && account.waiting == 0 {
+                self.parties.remove(&waiter.party);
+            }
+        }
+        true
+    }
+
+    /// Grants what waits and now fits: parties holding least first, then in arrival order.
+    fn grant_waiting(&mut self) {
+        loop {
+            let mut order: Vec<(u64, u64, usize)> = self
+                .waiting
+                .iter()
+                .enumerate()
+                .map(|(at, w)| (self.held_by(w.party), w.ticket, at))
+                .collect();
+            order.sort_unstable();
+            let Some(&(_, _, at)) = order
+                .iter()
+                .find(|(_, _, at)| self.fits(self.waiting[*at].party, self.waiting[*at].want))
+            else {
+                return;
+            };
+            let waiter = self.waiting.remove(at);
+            if let Some(account) = self.parties.get_mut(&waiter.party) {
+                account.waiting -= 1;
+            }
+            self.take(waiter.party, waiter.want);
+            if waiter.grant.send(()).is_err() {
+                // Gone while we looked (its request was dropped): nothing is held for it.
+                self.give_back(waiter.party, waiter.want);
+            }
+        }
+    }
+}
+
+impl Pool {
+    fn new(capacity_bytes: u64, cap_bytes: u64, kind: Kind) -> Arc<Pool> {
+        let capacity = kib(capacity_bytes).max(1);
+        Arc::new(Pool {
+            ledger: Mutex::new(Ledger {
+                capacity,
+                cap: kib(cap_bytes).clamp(1, capacity),
+                headroom: capacity / 4,
+                held: 0,
+                parties: HashMap::new(),
+                waiting: Vec::new(),
+                tickets: 0,
+            }),
+            kind,
+        })
+    }
+
+    /// Takes `bytes` for `party`, waiting at most [`WAIT`]. A charge larger than a party's
+    /// cap takes the whole cap: such a request runs alone among its party's.
+    ///
+    /// # Errors
+    /// As [`Held::grow`].
+    pub(crate) async fn admit(self: &Arc<Self>, party: Party, bytes: u64) -> Result<Held> {
+        let mut held = Held {
+            pool: self.clone(),
+            party,
+            kib: 0,
+        };
+        held.grow(bytes).await?;
+        Ok(held)
+    }
+
+    /// Takes `want` KiB more for `party`, waiting at most [`WAIT`].
+    async fn take(self: &Arc<Self>, party: Party, want: u64) -> Result<()> {
+        let (ticket, granted) = {
+            let mut ledger = self.ledger.lock().unpoisoned();
+            let own = ledger.held_by(party);
+            let behind =
+                want > SMALL_KIB && ledger.waiting.iter().any(|w| ledger.held_by(w.party) < own);
+            if !behind && ledger.fits(party, want) {
+                ledger.take(party, want);
+                return Ok(());
+            }
+            let (grant, granted) = oneshot::channel();
+            ledger.tickets += 1;
+            let ticket = ledger.tickets;
+            ledger.parties.entry(party).or_default().waiting += 1;
+            ledger.waiting.push(Waiter {
+                ticket,
+                party,
+                want,
+                grant,
+            });
+            (ticket, granted)
+        };
+        let mut waiting = Waiting {
+            pool: self,
+            ticket,
+            party,
+            want,
+            granted,
+            settled: false,
+        };
+        let outcome = tokio::time::timeout(WAIT, &mut waiting.granted).await;
+        waiting.settled = true;
+        if let Ok(Ok(())) = outcome {
+            return Ok(());
+        }
+        let mut ledger = self.ledger.lock().unpoisoned();
+        if !ledger.withdraw(ticket) && waiting.granted.try_recv().is_ok() {
+            // Granted just as the wait ended.
+            return Ok(());
+        }
+        // One party fewer may make room for others.
+        ledger.grant_waiting();
+        let own = ledger.held_by(party);
+        let parties = ledger.parties.len().max(1) as u64;
+        let beyond_share = own + want > ledger.capacity / parties || own + want > ledger.cap;
+        Err(match (self.kind, beyond_share && own > 0) {
+            (Kind::Users, true) => Error::KeyBusy {
+                retry_after: RETRY_AFTER,
+            },
+            _ => Error::Overloaded {
+                retry_after: RETRY_AFTER,
+            },
+        })
+    }
+
+    fn release(&self, party: Party, kib: u64) {
+        let emptied = {
+            let mut ledger = self.ledger.lock().unpoisoned();
+            ledger.give_back(party, kib);
+            ledger.grant_waiting();
+            ledger.held == 0
+        };
+        if emptied
+            && self.kind == Kind::Users
+            && kib >= TRIM_AFTER_KIB
             && let Ok(runtime) = tokio::runtime::Handle::try_current()
         {
             // A few milliseconds walking the allocator's arenas: not on a serving thread.
@@ -80,136 +303,79 @@ impl Drop for Held {
     }
 }
 
-/// KiB, rounded up and at most `u32::MAX`.
-fn kib(bytes: u64) -> u32 {
-    u32::try_from(bytes.div_ceil(1024)).unwrap_or(u32::MAX)
+/// A request waiting for its step; if dropped before it settles (the request was dropped),
+/// it leaves the queue, or gives back what it was granted meanwhile.
+struct Waiting<'a> {
+    pool: &'a Arc<Pool>,
+    ticket: u64,
+    party: Party,
+    want: u64,
+    granted: oneshot::Receiver<()>,
+    settled: bool,
 }
 
-/// What reading a body of `declared` bytes (its `Content-Length`, or `limit` when it has
-/// none) and the work it starts is charged, with `factor` of what it reads.
-pub(crate) fn cost(declared: Option<u64>, limit: usize, factor: u64) -> u64 {
-    declared
-        .unwrap_or(limit as u64)
-        .min(limit as u64)
-        .saturating_mul(factor)
-}
-
-impl Budget {
-    /// Budgets of `instance_bytes` and `key_bytes`.
-    pub(crate) fn new(instance_bytes: u64, key_bytes: u64) -> Budget {
-        let instance_kib = kib(instance_bytes).max(1);
-        Budget {
-            instance: Arc::new(Semaphore::new(instance_kib as usize)),
-            instance_kib,
-            key_kib: kib(key_bytes).max(1),
-            keys: Mutex::default(),
-            unknown: Arc::new(Semaphore::new(kib(UNKNOWN_KEY_BYTES) as usize)),
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        if self.settled {
+            return;
+        }
+        let mut ledger = self.pool.ledger.lock().unpoisoned();
+        if ledger.withdraw(self.ticket) {
+            ledger.grant_waiting();
+        } else if self.granted.try_recv().is_ok() {
+            drop(ledger);
+            self.pool.release(self.party, self.want);
         }
     }
+}
 
-    /// Takes `bytes` of `key`'s budget and of the instance's (for a request not yet known by
-    /// its key, of the budget of such requests alone), waiting at most [`WAIT`]. A charge
-    /// larger than a whole budget takes the whole budget: such a request runs alone.
+/// A request's share of a pool, given back when dropped.
+pub(crate) struct Held {
+    pool: Arc<Pool>,
+    party: Party,
+    /// KiB held.
+    kib: u64,
+}
+
+impl std::fmt::Debug for Held {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Held({:?}, {} KiB)", self.party, self.kib)
+    }
+}
+
+impl Held {
+    /// Grows the share to `bytes` in all (nothing when it holds that much already, and never
+    /// past the party's cap), waiting at most [`WAIT`] for room.
     ///
     /// # Errors
-    /// 429 `key_busy` when the key's budget stays taken, 503 `overloaded` when the
-    /// instance's does.
-    pub(crate) async fn admit(&self, key: Option<KeyId>, bytes: u64) -> Result<Held> {
-        let wanted = kib(bytes).max(1);
-        let key_permit = match key {
-            Some(key) => {
-                let budget = self.key_budget(key);
-                let take = wanted.min(self.key_kib);
-                match tokio::time::timeout(WAIT, budget.acquire_many_owned(take)).await {
-                    Ok(Ok(permit)) => Some(permit),
-                    _ => {
-                        return Err(Error::KeyBusy {
-                            retry_after: RETRY_AFTER,
-                        });
-                    }
-                }
-            }
-            None => {
-                let take = wanted.min(kib(UNKNOWN_KEY_BYTES));
-                let unknown = self.unknown.clone();
-                let Ok(Ok(permit)) =
-                    tokio::time::timeout(WAIT, unknown.acquire_many_owned(take)).await
-                else {
-                    return Err(Error::Overloaded {
-                        retry_after: RETRY_AFTER,
-                    });
-                };
-                return Ok(Held {
-                    _key: None,
-                    instance: Some(permit),
-                    trim: None,
-                    whole: self.instance_kib,
-                });
-            }
-        };
-        let take = wanted.min(self.instance_kib);
-        let instance = self.instance.clone();
-        let Ok(Ok(permit)) = tokio::time::timeout(WAIT, instance.acquire_many_owned(take)).await
-        else {
-            return Err(Error::Overloaded {
-                retry_after: RETRY_AFTER,
-            });
-        };
-        Ok(Held {
-            _key: key_permit,
-            instance: Some(permit),
-            trim: (take >= TRIM_AFTER).then(|| self.instance.clone()),
-            whole: self.instance_kib,
-        })
+    /// 429 `key_busy` when the user holds its share or more and no room came; 503
+    /// `overloaded` when the pool is full of others' work (for a body whose key is not known,
+    /// always 503). What it held stays held until dropped.
+    pub(crate) async fn grow(&mut self, bytes: u64) -> Result<()> {
+        let cap = self.pool.ledger.lock().unpoisoned().cap;
+        let wanted = kib(bytes).clamp(1, cap);
+        if wanted <= self.kib {
+            return Ok(());
+        }
+        let more = wanted - self.kib;
+        self.pool.take(self.party, more).await?;
+        self.kib = wanted;
+        Ok(())
     }
 
-    /// `key`'s budget, made on first use; keys with nothing in work are forgotten once many
-    /// are remembered.
-    fn key_budget(&self, key: KeyId) -> Arc<Semaphore> {
-        let mut keys = self.keys.lock().unpoisoned();
-        if keys.len() >= KEYS_KEPT && !keys.contains_key(&key) {
-            let whole = self.key_kib as usize;
-            keys.retain(|_, budget| budget.available_permits() < whole);
+    /// What it holds, in bytes.
+    pub(crate) fn bytes(&self) -> u64 {
+        self.kib * 1024
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        if self.kib > 0 {
+            self.pool.release(self.party, self.kib);
         }
-        keys.entry(key)
-            .or_insert_with(|| Arc::new(Semaphore::new(self.key_kib as usize)))
-            .clone()
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[tokio::test]
-    async fn a_key_and_the_instance_each_hold_no_more_than_their_budget() {
-        let budget = Budget::new(3 << 20, 2 << 20);
-        let (a, b) = (KeyId(1), KeyId(2));
-        let first = budget.admit(Some(a), 2 << 20).await.expect("fits");
-        // The key's budget is taken: its next request is refused after the wait.
-        let refused = budget.admit(Some(a), 1).await;
-        assert!(matches!(refused, Err(Error::KeyBusy { .. })), "{refused:?}");
-        // Another key fits in what the instance has left, and then the instance is full.
-        let second = budget.admit(Some(b), 1 << 20).await.expect("fits");
-        let full = budget.admit(Some(b), 1 << 20).await;
-        assert!(matches!(full, Err(Error::Overloaded { .. })), "{full:?}");
-        // A request not yet known by its key has a budget of its own: the instance is full,
-        // and it is admitted; it cannot take more than its own.
-        let unknown = budget.admit(None, 1 << 20).await.expect("its own budget");
-        assert!(budget.admit(None, UNKNOWN_KEY_BYTES).await.is_err());
-        drop(unknown);
-        drop(first);
-        budget.admit(Some(a), 2 << 20).await.expect("given back");
-        drop(second);
-        // Larger than a whole budget: the whole budget.
-        let alone = budget.admit(None, 10 << 20).await.expect("alone");
-        drop(alone);
-    }
-
-    #[test]
-    fn a_request_is_charged_its_declared_size_within_its_limit() {
-        assert_eq!(cost(Some(100), 1000, 4), 400);
-        assert_eq!(cost(Some(5000), 1000, 4), 4000);
-        assert_eq!(cost(None, 1000, 2), 2000);
-    }
-}
+mod tests;

@@ -19,7 +19,7 @@ pub(crate) struct Call {
     /// The body, already read under the size limit (empty for streamed bodies).
     pub(crate) body: Bytes,
     /// The body still to be read, for operations that stream it (uploads).
-    pub(crate) stream: Option<hyper::body::Incoming>,
+    pub(crate) stream: Option<super::request::Metered>,
     /// Where the path parameter (`{id}`) is, if the route has one ([`Call::param`]).
     pub(crate) param: Option<ParamAt>,
     /// Who is calling.

@@ -13,10 +13,11 @@ use hyper::body::Incoming;
 use tracing::Instrument;
 
 use super::call::{Head, KnownHeaders, PublicCall};
+use super::request::Metered;
 use super::request_id::{REQUEST_ID, id_text, request_id};
 use super::response::{Body, Reply};
-use super::route::Access;
 use super::route::matcher::Matched;
+use super::route::{Access, BodyKind};
 use super::{Shared, keyed, response};
 use crate::error::Error;
 use crate::service::RateState;
@@ -185,7 +186,9 @@ async fn dispatch(
     let app = &shared.app;
     let (route, param) = match matched {
         Matched::Route(index, param) => (shared.router.at(index), param),
+        // A body sent along is thrown away behind the answer (`Metered`'s drop).
         Matched::MethodNotAllowed(envelope, allow) => {
+            drop(Metered::new(req.into_body(), shared.pace(true)));
             return (
                 UNMATCHED,
                 envelope,
@@ -194,6 +197,7 @@ async fn dispatch(
             );
         }
         Matched::NotFound(envelope) => {
+            drop(Metered::new(req.into_body(), shared.pace(true)));
             return (UNMATCHED, envelope, None, Err(Error::NotFound("route")));
         }
     };
@@ -204,9 +208,13 @@ async fn dispatch(
         envelope: route.success,
     };
     let (parts, body) = req.into_parts();
+    // Read as it arrives: at the floor's pace, within the body timeout unless it streams.
+    let body = Metered::new(body, shared.pace(route.body != BodyKind::Multipart));
 
     match route.access {
         Access::Public { handler, .. } => {
+            // Public operations read no body: one sent along is thrown away behind the answer.
+            drop(body);
             let call = PublicCall {
                 parts,
                 param,
@@ -232,7 +240,8 @@ async fn dispatch(
                 param,
                 reply,
             };
-            let (rate, result) = Box::pin(keyed::dispatch_keyed(&shared, keyed, parts, body)).await;
+            let (rate, result) =
+                Box::pin(keyed::dispatch_keyed(&shared, keyed, parts, body, peer)).await;
             (operation, errors, rate, result)
         }
     }

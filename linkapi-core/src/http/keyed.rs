@@ -3,19 +3,19 @@
 //! share of the memory budget and the body itself, the handler, and for a create sent with an
 //! `Idempotency-Key` the answer kept under the key.
 
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use hyper::body::Incoming;
-
+use super::budget::{self, Party};
 use super::call::ParamAt;
 use super::call::{self, Call};
-use super::request::{self, Credential};
+use super::request::{self, Credential, Metered};
 use super::response::{self, Body, Reply};
 use super::route::{self, BodyKind};
-use super::{RateState, ServerConfig, Shared, budget};
+use super::{RateState, ServerConfig, Shared};
 use crate::error::Error;
-use crate::service::App;
+use crate::service::{App, Principal};
 
 /// A keyed operation's route and what the router took from the path.
 pub(super) struct Keyed<'a> {
@@ -27,43 +27,33 @@ pub(super) struct Keyed<'a> {
     pub(super) reply: Reply,
 }
 
+/// How long a body read before its key is known may take to arrive in all: the vendor's
+/// clients send a few hundred bytes at once, and such bodies are the only work a client with
+/// no key can make the server do.
+const KEYLESS_WITHIN: Duration = Duration::from_secs(5);
+
 /// Serves a keyed operation: authentication, rate limit and scope, the body it reads, its
 /// handler; for a create sent with an `Idempotency-Key`, the answer kept under the key when
-/// there is one. Returns the rate state for the headers and the handler's result.
+/// there is one. Returns the rate state for the headers and the handler's result. A body a
+/// refusal leaves unread is thrown away behind the answer ([`Metered`]).
 pub(super) async fn dispatch_keyed(
     shared: &Shared,
     keyed: Keyed<'_>,
     parts: http::request::Parts,
-    body: Incoming,
+    mut body: Metered,
+    peer: SocketAddr,
 ) -> (Option<RateState>, Result<http::Response<Body>, Error>) {
     let app = &shared.app;
     let route = keyed.route;
-    let config = &shared.config;
     let reads_json = matches!(route.body, BodyKind::Json | BodyKind::LargeJson);
-    // The body, until it is read; then what it held.
-    let mut incoming = Some(body);
+    // The body, once read before the key was known.
     let mut read = None;
-    // The share of the budget a body read before the key was known holds.
-    let mut pre_auth_hold = None;
     let secret = match request::credential(&parts, keyed.query_key) {
         Credential::Key(secret) => secret,
         // The compatibility surface's clients may send the key inside the JSON body alone:
-        // that body is read (under the same limits) before the key is known.
-        Credential::Missing
-            if keyed.query_key
-                && reads_json
-                && let Some(body) = incoming.take() =>
-        {
-            // Read before the key is known: charged to the budget of such bodies alone.
-            match shared
-                .budget
-                .admit(None, body_cost(config, route, &parts))
-                .await
-            {
-                Ok(held) => pre_auth_hold = Some(held),
-                Err(err) => return (None, Err(err)),
-            }
-            let bytes = match json_body(config, route, &parts, body).await {
+        // that body is read (under the same limits, and due sooner) before the key is known.
+        Credential::Missing if keyed.query_key && reads_json => {
+            let bytes = match keyless_body(shared, route, &parts, &mut body, peer).await {
                 Ok(bytes) => bytes,
                 Err(err) => return (None, Err(err)),
             };
@@ -105,61 +95,130 @@ pub(super) async fn dispatch_keyed(
     if let Err(err) = app.authorize(&who, keyed.scope) {
         return (rate, Err(err));
     }
-    // A body's share of the budget, taken before it is read and held until the answer is
-    // made (dropped with this function's locals).
-    let cost = match (&pre_auth_hold, route.body) {
-        (None, BodyKind::Json | BodyKind::LargeJson) => Some(body_cost(config, route, &parts)),
-        // A stream (uploads) holds its buffers, not its size.
-        (None, BodyKind::Multipart) => Some(
-            declared_length(&parts).map_or(budget::UPLOAD_BYTES, |n| n.min(budget::UPLOAD_BYTES)),
-        ),
-        _ => None,
+    let (held, read) = match user_body(shared, route, &parts, body, read, &who).await {
+        Ok(read) => read,
+        Err(err) => return (rate, Err(err)),
     };
-    let _held = match cost {
-        Some(cost) => match shared.budget.admit(Some(who.key_id), cost).await {
-            Ok(held) => Some(held),
-            Err(err) => return (rate, Err(err)),
-        },
-        None => None,
-    };
-    let mut stream = None;
-    let body = match (read, incoming, route.body) {
-        (Some(bytes), _, _) => bytes,
-        (None, None, _) | (None, Some(_), BodyKind::None) => bytes::Bytes::new(),
-        (None, Some(body), BodyKind::Multipart) => {
-            stream = Some(body);
-            bytes::Bytes::new()
+    let outcome = serve(app, keyed, parts, read, &who, &secret).await;
+    // The share is held until the answer is sent, not just made.
+    (rate, outcome.map(|answer| response::holding(answer, held)))
+}
+
+/// A request's body as its handler takes it: in hand, or (uploads) a stream still to read.
+enum Read {
+    Bytes(bytes::Bytes),
+    Stream(Metered),
+}
+
+/// The body of `who`'s request, charged to its user's share of the budget: read whole for a
+/// JSON operation (or, read already, charged whole), handed on as a stream for an upload,
+/// which holds what it buffers (what arrived, up to [`budget::UPLOAD_BYTES`]). Returns the
+/// share of a body in hand, which the caller holds until the answer is sent.
+async fn user_body(
+    shared: &Shared,
+    route: &route::Route,
+    parts: &http::request::Parts,
+    mut body: Metered,
+    read: Option<bytes::Bytes>,
+    who: &Principal,
+) -> Result<(Option<budget::Held>, Read), Error> {
+    let users = &shared.budget.users;
+    let party = Party::User(who.user_id);
+    Ok(match (read, route.body) {
+        // Read before the key was known: now charged to its user, whole.
+        (Some(bytes), _) => {
+            let cost = (bytes.len() as u64).saturating_mul(factor(route));
+            (Some(users.admit(party, cost).await?), Read::Bytes(bytes))
         }
-        (None, Some(body), BodyKind::Json | BodyKind::LargeJson) => {
-            match json_body(config, route, &parts, body).await {
-                Ok(body) => body,
-                Err(err) => return (rate, Err(err)),
-            }
+        (None, BodyKind::None) => (None, Read::Bytes(bytes::Bytes::new())),
+        (None, BodyKind::Multipart) => {
+            let most = budget::UPLOAD_BYTES;
+            body.charge(users.admit(party, first_step(parts, most)).await?, 1, most);
+            (None, Read::Stream(body))
         }
+        (None, BodyKind::Json | BodyKind::LargeJson) => {
+            let limit = body_limit(&shared.config, route);
+            let most = (limit as u64).saturating_mul(factor(route));
+            let share = users.admit(party, first_step(parts, most)).await?;
+            body.charge(share, factor(route), most);
+            let bytes = request::body_bytes(&parts.headers, &mut body, limit).await?;
+            (body.take_held(), Read::Bytes(bytes))
+        }
+    })
+}
+
+/// Reads a JSON body whose key is not known yet (it may be in the body): charged to its
+/// client address's share of the pool of such bodies, due within [`KEYLESS_WITHIN`].
+async fn keyless_body(
+    shared: &Shared,
+    route: &route::Route,
+    parts: &http::request::Parts,
+    body: &mut Metered,
+    peer: SocketAddr,
+) -> Result<bytes::Bytes, Error> {
+    let config = shared.app.config();
+    let address = request::client_address(
+        &parts.headers,
+        peer.ip(),
+        &config.trusted_proxies,
+        config.client_address_header,
+    );
+    let limit = body_limit(&shared.config, route);
+    let most = (limit as u64).saturating_mul(factor(route));
+    let party = Party::Address(address.to_canonical());
+    let share = shared
+        .budget
+        .keyless
+        .admit(party, first_step(parts, most))
+        .await?;
+    body.charge(share, factor(route), most);
+    body.set_pace(shared.pace(true).due_within(KEYLESS_WITHIN));
+    // The share ends with this read: the body is charged to its user next.
+    let bytes = request::body_bytes(&parts.headers, body, limit).await;
+    drop(body.take_held());
+    bytes
+}
+
+/// Hands the call to its route's handler; a create under an `Idempotency-Key` answers with
+/// the answer kept under the key when there is one.
+async fn serve(
+    app: &App,
+    keyed: Keyed<'_>,
+    parts: http::request::Parts,
+    read: Read,
+    who: &Principal,
+    secret: &str,
+) -> Result<http::Response<Body>, Error> {
+    let route = keyed.route;
+    let (body, stream) = match read {
+        Read::Bytes(bytes) => (bytes, None),
+        Read::Stream(stream) => (bytes::Bytes::new(), Some(stream)),
     };
     // A key in the body beside another elsewhere must be usable and the same key, as in the
     // headers.
-    if keyed.query_key && reads_json {
+    if keyed.query_key && matches!(route.body, BodyKind::Json | BodyKind::LargeJson) {
         match request::body_credential(&body) {
             Credential::Missing => {}
             Credential::Key(key) if key == secret => {}
-            Credential::Key(_) | Credential::Unusable => {
-                return (rate, Err(Error::InvalidApiKey));
-            }
+            Credential::Key(_) | Credential::Unusable => return Err(Error::InvalidApiKey),
         }
     }
-    let idempotency = if route.idempotent {
-        match request::idempotency_key(
-            &parts.headers,
-            route.name,
-            call::path_param(&parts, keyed.param.as_ref()),
-            &body,
-        ) {
-            Ok(key) => key.map(Arc::new),
-            Err(err) => return (rate, Err(err)),
-        }
-    } else {
+    let idempotency = if !route.idempotent {
         None
+    } else if body.len() < request::OFF_THREAD_BYTES {
+        let param = call::path_param(&parts, keyed.param.as_ref());
+        request::idempotency_key(&parts.headers, route.name, param, &body)?.map(Arc::new)
+    } else {
+        // A large body's digest reads it as a document: tens of milliseconds, not on a
+        // serving thread.
+        let (headers, body) = (parts.headers.clone(), body.clone());
+        let param = call::path_param(&parts, keyed.param.as_ref()).map(str::to_owned);
+        let name = route.name;
+        request::off_thread(move || {
+            request::idempotency_key(&headers, name, param.as_deref(), &body)
+        })
+        .await?
+        .map(Arc::new)
     };
     let Some(key) = idempotency else {
         let call = Call {
@@ -167,17 +226,15 @@ pub(super) async fn dispatch_keyed(
             body,
             stream,
             param: keyed.param,
-            who,
+            who: who.clone(),
             reply: keyed.reply,
             idempotency: None,
             vendor: route.vendor,
         };
-        return (rate, (keyed.handler)(app, call).await);
+        return (keyed.handler)(app, call).await;
     };
-    match app.kept_answer(&who, &key).await {
-        Ok(Some(answer)) => return (rate, Ok(response::replayed(answer))),
-        Ok(None) => {}
-        Err(err) => return (rate, Err(err)),
+    if let Some(answer) = app.kept_answer(who, &key).await? {
+        return Ok(response::replayed(answer));
     }
     let call = Call {
         parts,
@@ -189,12 +246,11 @@ pub(super) async fn dispatch_keyed(
         idempotency: Some(key.clone()),
         vendor: route.vendor,
     };
-    let outcome = match (keyed.handler)(app, call).await {
+    match (keyed.handler)(app, call).await {
         // Another request took the key after the look above: answer with what it commits.
-        Err(Error::IdempotencyKeyInUse) => answer_once_kept(app, &who, &key).await,
+        Err(Error::IdempotencyKeyInUse) => answer_once_kept(app, who, &key).await,
         outcome => outcome,
-    };
-    (rate, outcome)
+    }
 }
 
 /// A JSON operation's body limit: the route's size limit.
@@ -206,36 +262,29 @@ fn body_limit(config: &ServerConfig, route: &route::Route) -> usize {
     }
 }
 
-/// The body's length as its `Content-Length` declares it.
-fn declared_length(parts: &http::request::Parts) -> Option<u64> {
-    parts
+/// What the work a JSON body starts costs, per byte of it.
+fn factor(route: &route::Route) -> u64 {
+    if route.body == BodyKind::LargeJson {
+        budget::BULK_FACTOR
+    } else {
+        budget::JSON_FACTOR
+    }
+}
+
+/// What a body is charged before any of it arrives: its first [`FIRST_STEP`] bytes (or what
+/// it declares, when less) at the rate `most` allows; it grows from there as the body comes.
+fn first_step(parts: &http::request::Parts, most: u64) -> u64 {
+    let declared = parts
         .headers
         .get(http::header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<u64>().ok())
+        .unwrap_or(FIRST_STEP);
+    declared.min(FIRST_STEP).min(most).max(1)
 }
 
-/// What a JSON operation's body and the work it starts are charged of the budget.
-fn body_cost(config: &ServerConfig, route: &route::Route, parts: &http::request::Parts) -> u64 {
-    let declared = declared_length(parts);
-    let factor = if route.body == BodyKind::LargeJson {
-        budget::BULK_FACTOR
-    } else {
-        budget::JSON_FACTOR
-    };
-    budget::cost(declared, body_limit(config, route), factor)
-}
-
-/// A JSON operation's whole body, under the route's size limit and the read timeout.
-async fn json_body(
-    config: &ServerConfig,
-    route: &route::Route,
-    parts: &http::request::Parts,
-    body: Incoming,
-) -> Result<bytes::Bytes, Error> {
-    let limit = body_limit(config, route);
-    request::body_bytes(&parts.headers, body, limit, config.body_read_timeout).await
-}
+/// The part of a body charged before it arrives.
+const FIRST_STEP: u64 = 64 << 10;
 
 /// How long a request waits for the answer of another under the same idempotency key that
 /// its create found holding the key, before it answers `409 idempotency_key_in_use`.

@@ -67,11 +67,19 @@ pub struct ServerConfig {
     /// Who may read `GET /metrics`.
     pub metrics_access: MetricsAccess,
     /// Memory the instance's request bodies, and the work they start, may hold at once
-    /// (`http::budget`): a request past it waits a moment, then is answered 503.
+    /// (`http::budget`), shared fairly between users: a request past it waits a moment, then
+    /// is answered 503 (or 429 when its user holds more than its share).
     pub body_budget_bytes: u64,
-    /// The same for one key: a request past it waits a moment, then is answered 429.
-    pub key_body_budget_bytes: u64,
+    /// The most of it one user (all its keys together) may hold: a request past it waits a
+    /// moment, then is answered 429.
+    pub user_body_budget_bytes: u64,
+    /// Bytes a second a request body must average once its first [`BODY_GRACE`] is over;
+    /// slower, it is cut off with 408. 0 for no floor.
+    pub min_body_rate: u64,
 }
+
+/// The first moments of a request body, which the floor on its pace spares.
+pub const BODY_GRACE: Duration = Duration::from_secs(5);
 
 /// Who may read `GET /metrics`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -97,8 +105,11 @@ impl Default for ServerConfig {
             // One bulk create of the largest size at a time (up to 260 MB of work), or several
             // smaller ones: the process stays within a 512 MiB container.
             body_budget_bytes: 256 << 20,
-            // Half of it: no key takes the whole instance with smaller bulks.
-            key_body_budget_bytes: 128 << 20,
+            // Half of it: no user takes the whole instance, even when alone.
+            user_body_budget_bytes: 128 << 20,
+            // 512 kbit/s: a phone on a poor network sends faster, a body trickled to hold a
+            // connection does not.
+            min_body_rate: 64 << 10,
         }
     }
 }
@@ -112,6 +123,15 @@ struct Shared {
     openapi: RenderedOnce,
     /// What request bodies may hold at once.
     budget: budget::Budget,
+}
+
+impl Shared {
+    /// The pace a request body starting now must keep: the floor, and (`timed`: all but
+    /// streams) the body timeout.
+    fn pace(&self, timed: bool) -> request::Pace {
+        let within = timed.then_some(self.config.body_read_timeout);
+        request::Pace::from_now(self.config.min_body_rate, BODY_GRACE, within)
+    }
 }
 
 /// Serves `app` on `listener` until `shutdown` completes, then stops accepting, lets open
@@ -132,7 +152,7 @@ pub async fn serve(
         router: Router::new(route::table::routes(config.metrics_access)),
         config: config.clone(),
         openapi: openapi::rendered(config.metrics_access),
-        budget: budget::Budget::new(config.body_budget_bytes, config.key_body_budget_bytes),
+        budget: budget::Budget::new(config.body_budget_bytes, config.user_body_budget_bytes),
     });
     let slots = Arc::new(Semaphore::new(config.max_connections.max(1)));
     let mut builder = auto::Builder::new(TokioExecutor::new());

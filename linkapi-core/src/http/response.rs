@@ -6,6 +6,7 @@ use http_body_util::combinators::UnsyncBoxBody;
 use http_body_util::{BodyExt, Either, Full};
 use serde::Serialize;
 
+use super::budget::Held;
 use crate::error::Error;
 use crate::service::KeptAnswer;
 use crate::wire::envelope::Envelope;
@@ -26,6 +27,48 @@ pub(crate) fn streamed(
     use futures_util::TryStreamExt;
     let frames = chunks.map_ok(hyper::body::Frame::data);
     Either::Right(http_body_util::StreamBody::new(frames).boxed_unsync())
+}
+
+/// Answers at least this large keep their request's share of the budget until they are sent.
+const HELD_WHILE_SENT: u64 = 1 << 20;
+
+/// `response`, keeping `held` (its request's share of the memory budget) until its body has
+/// been sent or dropped when the share is large: a large answer is memory the share pays for,
+/// however slowly the client reads it.
+pub(crate) fn holding(response: Response<Body>, held: Option<Held>) -> Response<Body> {
+    let Some(held) = held.filter(|held| held.bytes() >= HELD_WHILE_SENT) else {
+        return response;
+    };
+    response.map(|body| {
+        let guarded = Guarded { body, _held: held };
+        Either::Right(guarded.map_err(std::io::Error::other).boxed_unsync())
+    })
+}
+
+/// A body with a share of the budget that lives as long as it.
+struct Guarded {
+    body: Body,
+    _held: Held,
+}
+
+impl hyper::body::Body for Guarded {
+    type Data = Bytes;
+    type Error = Box<dyn std::error::Error + Send + Sync>;
+
+    fn poll_frame(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<hyper::body::Frame<Bytes>, Self::Error>>> {
+        std::pin::Pin::new(&mut self.body).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> hyper::body::SizeHint {
+        self.body.size_hint()
+    }
 }
 
 fn json_response(status: StatusCode, value: &impl Serialize) -> Response<Body> {

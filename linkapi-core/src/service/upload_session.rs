@@ -77,6 +77,9 @@ impl UploadSession<'_> {
             Ok(file) => self.staged.push((name, file)),
             Err(
                 err @ (Error::RequestTimeout { .. }
+                | Error::BodyTooSlow { .. }
+                | Error::KeyBusy { .. }
+                | Error::Overloaded { .. }
                 | Error::Unavailable { .. }
                 | Error::Internal(_)
                 | Error::BadRequest { .. }),

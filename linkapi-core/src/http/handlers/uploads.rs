@@ -48,7 +48,7 @@ fn part_file_name(part: &multer::Field<'_>) -> String {
 /// a body malformed anywhere changes nothing.
 pub(crate) async fn upload(app: &App, call: Call) -> Result<Response> {
     let limit = app.config().uploads.max_file_bytes + MULTIPART_OVERHEAD;
-    let mut form = multipart_request(&call.parts.headers, call.stream, limit, UPLOAD_IDLE).await?;
+    let mut form = multipart_request(&call.parts.headers, call.stream, limit)?;
     let mut session = app.upload_session(1, ExtraFiles::Ignore);
     if let Err(err) = read_files(&mut form, &mut session, limit).await {
         session.abandon().await;
@@ -91,7 +91,7 @@ async fn read_files(
 /// (a body malformed anywhere, or cut short, changes nothing).
 pub(crate) async fn upload_images(app: &App, call: Call) -> Result<Response> {
     let limit = (app.config().uploads.max_file_bytes + MULTIPART_OVERHEAD) * MAX_FILES_PER_REQUEST;
-    let mut form = multipart_request(&call.parts.headers, call.stream, limit, UPLOAD_IDLE).await?;
+    let mut form = multipart_request(&call.parts.headers, call.stream, limit)?;
     let mut session = app.upload_session(MAX_FILES_PER_REQUEST, ExtraFiles::Refuse);
     if let Err(err) = read_files(&mut form, &mut session, limit).await {
         session.abandon().await;

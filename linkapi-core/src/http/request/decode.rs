@@ -34,6 +34,18 @@ pub(crate) fn json<T: DeserializeOwned>(headers: &HeaderMap, body: &[u8]) -> Res
     decode_json(body)
 }
 
+/// Bodies at least this large are decoded off the serving threads.
+pub(crate) const OFF_THREAD_BYTES: usize = 256 << 10;
+
+/// Runs `work` on the blocking pool.
+pub(crate) async fn off_thread<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T> + Send + 'static,
+) -> Result<T> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|err| Error::Internal(Box::new(err)))?
+}
+
 fn decode_json<T: DeserializeOwned>(body: &[u8]) -> Result<T> {
     // Every operation's input is an object; serde would also take a struct from an array of
     // its fields in order, which no client means.

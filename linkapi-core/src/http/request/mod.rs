@@ -1,21 +1,24 @@
-//! Decoding requests: the API key, the client's address and bodies under a size limit here;
+//! Decoding requests: the API key and the client's address here; bodies as they arrive (their
+//! pace, their share of the budget, what is left of them after an early answer) in `body`;
 //! JSON, query strings and compatibility inputs in `decode`; multipart streams in `multipart`.
 
+mod body;
 mod decode;
 mod multipart;
 
-pub(crate) use decode::{compat_input, json, query, unreserved_decoded};
+pub(crate) use body::{Metered, Pace, body_bytes};
+
+pub(crate) use decode::{
+    OFF_THREAD_BYTES, compat_input, json, off_thread, query, unreserved_decoded,
+};
 #[cfg(any(test, feature = "fuzzing"))]
 pub(crate) use multipart::multipart;
 pub(crate) use multipart::{multipart_request, next_part, part_bytes};
 
 use std::net::IpAddr;
 
-use bytes::{Bytes, BytesMut};
 use http::request::Parts;
 use http::{HeaderMap, HeaderName, header};
-use http_body_util::BodyExt;
-use hyper::body::Incoming;
 use ipnet::IpNet;
 
 use crate::error::{Error, Result};
@@ -55,11 +58,28 @@ pub(crate) fn idempotency_key(
     }
     match serde_json::from_slice::<serde_json::Value>(body) {
         // Without `preserve_order`, a document's objects are sorted maps: serialized again,
-        // equal documents are equal bytes.
-        Ok(document) => digest.update(serde_json::to_vec(&document).unwrap_or_default()),
+        // equal documents are equal bytes. Written straight into the digest: a bulk create's
+        // copy would be another 30 MB.
+        Ok(document) => {
+            let _ = serde_json::to_writer(DigestWriter(&mut digest), &document);
+        }
         Err(_) => digest.update(body),
     }
     IdempotencyKey::new(key.as_bytes(), digest.finalize().into()).map(Some)
+}
+
+/// Bytes written into a digest.
+struct DigestWriter<'a>(&'a mut Sha256);
+
+impl std::io::Write for DigestWriter<'_> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.update(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// What a request presents as its key.
@@ -206,81 +226,6 @@ fn parse_forwarded_element(element: &str) -> Option<IpAddr> {
             .then(|| parse_hop(value))
             .flatten()
     })
-}
-
-/// The most bytes of an oversized body read and thrown away before answering 413. Many
-/// clients (Python's `http.client`, curl without `Expect`) write the whole body before reading
-/// the answer; closing on them mid-body makes them see a broken pipe instead of the 413.
-const DRAIN_LIMIT: u64 = 64 << 20;
-
-/// Reads the whole body within `timeout`, refusing more than `limit` bytes with 413 and a body
-/// that trickles in too slowly with 408 (hyper's header timeout does not cover bodies).
-pub(crate) async fn body_bytes(
-    headers: &HeaderMap,
-    mut body: Incoming,
-    limit: usize,
-    timeout: std::time::Duration,
-) -> Result<Bytes> {
-    let declared = headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
-    let too_large = Error::PayloadTooLarge { limit };
-    if declared.is_some_and(|len| len > limit as u64) {
-        if declared.is_some_and(|len| len <= DRAIN_LIMIT) {
-            let _ = tokio::time::timeout(timeout, drain(&mut body, DRAIN_LIMIT, timeout)).await;
-        }
-        return Err(too_large);
-    }
-    let read = tokio::time::timeout(timeout, async {
-        // Sized to what the client declared (within the limit): grown by doubling, a 26 MiB
-        // body took 32 MiB and the copies on the way.
-        let declared = declared.map_or(0, |len| usize::try_from(len).unwrap_or(limit));
-        let mut collected = BytesMut::with_capacity(declared.min(limit));
-        while let Some(frame) = body.frame().await {
-            let frame = frame.map_err(|err| {
-                Error::bad_request(
-                    "bad_body",
-                    format!("could not read the request body: {err}"),
-                )
-            })?;
-            let Ok(data) = frame.into_data() else {
-                continue;
-            };
-            if collected.len() + data.len() > limit {
-                return Ok(None);
-            }
-            collected.extend_from_slice(&data);
-        }
-        Ok::<_, Error>(Some(collected.freeze()))
-    })
-    .await
-    .map_err(|_| Error::RequestTimeout {
-        secs: timeout.as_secs(),
-    })?;
-    match read? {
-        Some(bytes) => Ok(bytes),
-        None => {
-            let _ = tokio::time::timeout(timeout, drain(&mut body, DRAIN_LIMIT, timeout)).await;
-            Err(too_large)
-        }
-    }
-}
-
-/// Reads and throws away up to about `bound` bytes of `body`, stopping early when it ends or
-/// when the client pauses for `quiet`: a client that writes its whole body first keeps sending
-/// and gets to the end; one that stopped to wait for the answer gets it a moment later
-/// instead of when the body would have ended.
-async fn drain(body: &mut Incoming, bound: u64, quiet: std::time::Duration) {
-    let mut seen = 0u64;
-    while seen <= bound {
-        match tokio::time::timeout(quiet, body.frame()).await {
-            Ok(Some(Ok(frame))) => {
-                seen += frame.data_ref().map_or(0, |d| d.len() as u64);
-            }
-            Ok(Some(Err(_)) | None) | Err(_) => return,
-        }
-    }
 }
 
 /// Parses an id path segment.

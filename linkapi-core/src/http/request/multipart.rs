@@ -1,42 +1,27 @@
 //! `multipart/form-data` streams: the boundary, the parts, each part's bytes under limits.
 
-use std::time::Duration;
-
 use bytes::Bytes;
 use http::{HeaderMap, header};
-use http_body_util::BodyDataStream;
-use hyper::body::Incoming;
 
-use super::{DRAIN_LIMIT, drain};
-
-/// How long a client that declared an oversized upload may pause while its body is thrown
-/// away before it is answered.
-const DRAIN_PAUSE: Duration = Duration::from_secs(1);
-
+use super::Metered;
 use crate::error::{Error, Result};
 
-/// [`multipart`] of a request's body. A body that declares more than `limit` bytes is read
-/// and thrown away first (at most `DRAIN_LIMIT` bytes, within `drain_within`, and only while
-/// the client keeps sending), so that a client that writes its whole body before reading
-/// (Python's `http.client`) reads the 413 instead of a broken pipe, and one that waits for
-/// the answer gets it after a short pause.
+/// [`multipart`] of a request's body, read as it arrives ([`Metered`]: its pace, its share of
+/// the budget; a body refused before its end is thrown away in the background, so a client
+/// that writes its whole body before reading, such as Python's `http.client`, reads the 413).
 ///
 /// # Errors
 /// As [`multipart`].
-pub(crate) async fn multipart_request(
+pub(crate) fn multipart_request(
     headers: &HeaderMap,
-    body: Option<Incoming>,
+    body: Option<Metered>,
     limit: u64,
-    drain_within: Duration,
 ) -> Result<multer::Multipart<'static>> {
-    if let Some(declared) = declared_length(headers).filter(|len| *len > limit) {
-        if let Some(mut body) = body.filter(|_| declared <= DRAIN_LIMIT) {
-            let quiet = DRAIN_PAUSE.min(drain_within);
-            let _ = tokio::time::timeout(drain_within, drain(&mut body, DRAIN_LIMIT, quiet)).await;
-        }
-        return Err(too_large(limit));
-    }
-    multipart(headers, body.map(BodyDataStream::new), limit)
+    multipart(
+        headers,
+        body.map(|body| Box::pin(body.into_stream())),
+        limit,
+    )
 }
 
 fn declared_length(headers: &HeaderMap) -> Option<u64> {
@@ -107,6 +92,14 @@ pub(crate) fn multipart_error(err: multer::Error, limit: u64) -> Error {
     match err {
         multer::Error::StreamSizeExceeded { .. } => Error::PayloadTooLarge {
             limit: usize::try_from(limit).unwrap_or(usize::MAX),
+        },
+        // What the body itself failed with (its pace, its share of the budget) stands.
+        multer::Error::StreamReadFailed(cause) => match cause.downcast::<Error>() {
+            Ok(err) => *err,
+            Err(cause) => Error::bad_request(
+                "bad_multipart",
+                format!("the multipart/form-data body could not be read: {cause}"),
+            ),
         },
         other => Error::bad_request(
             "bad_multipart",
