@@ -29,9 +29,10 @@ use crate::error::{Error, Result};
 use crate::locks::Unpoisoned;
 use crate::model::UserId;
 
-/// Memory a bulk create's work takes, per byte of body, at most (measured: about 100 MB for
-/// 27 MiB on SQLite, 260 MB on PostgreSQL).
-pub(crate) const BULK_FACTOR: u64 = 10;
+/// Memory a bulk create's work takes, per byte of body, at most: the body, the items it
+/// decodes into, and the answer, each about once (decoded off the serving threads, written in
+/// runs, answered from the runs' encoded results).
+pub(crate) const BULK_FACTOR: u64 = 3;
 /// The same for ordinary JSON bodies: the body and what it decodes into.
 pub(crate) const JSON_FACTOR: u64 = 2;
 /// What an upload request holds at most while it streams: the staging writer's part (5 MiB,

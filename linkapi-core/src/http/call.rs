@@ -10,7 +10,7 @@ use http::request::Parts;
 use http::{HeaderValue, header};
 
 use super::response::{Body, RenderedOnce, Reply, kept_response};
-use crate::service::{IdempotencyKey, KeptAnswer, Principal, Receipt};
+use crate::service::{IdempotencyKey, KeptAnswer, Principal, Receipt, RunReceipt};
 
 /// A decoded, authenticated API request.
 pub(crate) struct Call {
@@ -48,6 +48,13 @@ impl Call {
         self.idempotency
             .clone()
             .map(|key| Receipt::new(&self.who, key, answer))
+    }
+
+    /// The receipt of this request's idempotency key for a create that commits in runs.
+    pub(crate) fn run_receipt(&self) -> Option<RunReceipt> {
+        self.idempotency
+            .clone()
+            .map(|key| RunReceipt::new(&self.who, key))
     }
 }
 

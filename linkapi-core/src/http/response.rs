@@ -106,6 +106,21 @@ pub(crate) fn kept_response(answer: KeptAnswer) -> Response<Body> {
     response
 }
 
+/// A JSON answer written in pieces (a bulk create's runs), sent as they are, with its length.
+pub(crate) fn json_pieces(status: u16, pieces: Vec<Bytes>) -> Response<Body> {
+    let length: usize = pieces.iter().map(Bytes::len).sum();
+    let chunks = futures_util::stream::iter(pieces.into_iter().map(Ok::<_, std::io::Error>));
+    let mut response = Response::new(streamed(chunks));
+    *response.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::OK);
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    headers.insert(header::CONTENT_LENGTH, HeaderValue::from(length));
+    response
+}
+
 /// The answer kept under an idempotency key, given again: marked `Idempotency-Replayed`.
 pub(crate) fn replayed(answer: KeptAnswer) -> Response<Body> {
     let mut response = kept_response(answer);

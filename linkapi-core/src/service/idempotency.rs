@@ -1,6 +1,9 @@
 //! Idempotency keys: a create sent again under the key it was first sent with gets its first
 //! answer again, on whichever instance, and creates nothing.
 //!
+//! A create that commits in runs (a bulk create) holds its key across them instead
+//! ([`RunReceipt`]): see there.
+//!
 //! The key's row is written by the create's own transaction: claimed as its first write,
 //! filled with the answer as its last. So a key names either nothing or a committed answer:
 //! a create that fails rolls its claim back and a retry runs afresh, and a process that
@@ -16,7 +19,7 @@ use super::{App, BodyError, Principal};
 use crate::error::{Error, Result};
 use crate::locks::Unpoisoned;
 use crate::model::{Timestamp, UserId};
-use crate::store::Tx;
+use crate::store::{AnswerPart, RunClaim, Tx};
 
 /// How long a key names its answer, in seconds: a day.
 pub const IDEMPOTENCY_WINDOW: i64 = 24 * 60 * 60;
@@ -174,6 +177,118 @@ impl<T> Receipt<T> {
     }
 }
 
+/// How long a create that commits in runs may go without a run before another request with
+/// the same key and body may take it over (its holder stopped: the process died, or its
+/// client went away), in seconds.
+pub const RUN_STALE_AFTER: i64 = 10;
+
+/// What a create that commits in runs (a bulk create) holds its idempotency key with: every
+/// run's transaction claims the key again for this request (taking it over, the first time,
+/// from one that stopped) and records its part of the answer; the last records what comes
+/// before the parts and marks the key answered. A repeat meanwhile waits; a repeat after the
+/// holder stopped resumes after the last run committed, so nothing is created twice.
+#[derive(Debug, Clone)]
+pub struct RunReceipt {
+    user: UserId,
+    key: Arc<IdempotencyKey>,
+    /// This request, among those that may hold the key.
+    owner: i64,
+}
+
+impl RunReceipt {
+    /// The receipt of `who`'s request under `key`.
+    pub fn new(who: &Principal, key: Arc<IdempotencyKey>) -> Self {
+        RunReceipt {
+            user: who.user_id,
+            key,
+            owner: rand::random::<i64>(),
+        }
+    }
+
+    /// Holds the key for this request's next run: the parts recorded so far and when the key
+    /// was first used. Stops the transaction with [`Error::IdempotencyKeyInUse`] when another
+    /// request holds it (or it is answered).
+    pub(crate) async fn claim(
+        &self,
+        tx: &mut dyn Tx,
+        now: Timestamp,
+    ) -> std::result::Result<RunClaim, BodyError> {
+        let claimed = tx
+            .claim_idempotency_run(
+                self.user,
+                &self.key.key,
+                &self.key.fingerprint,
+                self.owner,
+                now,
+                now - IDEMPOTENCY_WINDOW,
+                now - RUN_STALE_AFTER,
+            )
+            .await?;
+        claimed.ok_or(BodyError::Rule(Error::IdempotencyKeyInUse))
+    }
+
+    /// Records `part` of the answer, `body` its bytes.
+    pub(crate) async fn record_part(
+        &self,
+        tx: &mut dyn Tx,
+        claimed_at: Timestamp,
+        part: AnswerPart,
+        body: &[u8],
+    ) -> std::result::Result<(), BodyError> {
+        tx.record_idempotent_part(self.user, &self.key.key, part, claimed_at, body)
+            .await?;
+        Ok(())
+    }
+
+    /// Records what comes before the parts (`head`), with `status`: the key is answered.
+    pub(crate) async fn finish(
+        &self,
+        tx: &mut dyn Tx,
+        status: u16,
+        head: &[u8],
+    ) -> std::result::Result<(), BodyError> {
+        tx.record_idempotent_answer(self.user, &self.key.key, status, head)
+            .await?;
+        Ok(())
+    }
+
+    /// Lets another request with the key take it over at once: this one stopped before its
+    /// end (it failed, or its client went away). In the background, as a request dropped
+    /// cannot wait for it; best effort, since the hold lapses anyway after
+    /// [`RUN_STALE_AFTER`].
+    pub(crate) fn release_later(&self, app: &App) {
+        let (app, receipt) = (app.clone(), self.clone());
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        runtime.spawn(async move {
+            let released = app
+                .transact(move |tx| {
+                    let receipt = receipt.clone();
+                    Box::pin(async move {
+                        tx.release_idempotency_run(receipt.user, &receipt.key.key, receipt.owner)
+                            .await
+                    })
+                })
+                .await;
+            if let Err(err) = released {
+                tracing::debug!(error = %err, "an idempotency key's hold lapses on its own");
+            }
+        });
+    }
+
+    /// The parts recorded so far with their bytes, for a request that took the key over.
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub(crate) async fn parts(&self, app: &App) -> Result<Vec<(AnswerPart, Vec<u8>)>> {
+        Ok(app
+            .store()
+            .idempotent_parts(self.user, &self.key.key)
+            .await?)
+    }
+}
+
 /// [`Receipt::claim`] for a create that may have no receipt.
 pub(crate) async fn claim<T>(
     receipt: Option<&Receipt<T>>,
@@ -224,9 +339,26 @@ impl App {
                  send a new key for a new request",
             ));
         }
+        // Claimed by a create still under way (one committing in runs): no answer yet.
+        if kept.status == 0 {
+            return Ok(None);
+        }
+        // The answer is the key's body followed by its parts, if it was written in parts.
+        let parts = self.store().idempotent_parts(who.user_id, &key.key).await?;
+        if parts.is_empty() {
+            return Ok(Some(KeptAnswer {
+                status: kept.status,
+                body: Bytes::from(kept.body),
+            }));
+        }
+        let mut body = kept.body;
+        body.reserve(parts.iter().map(|(_, bytes)| bytes.len()).sum());
+        for (_, bytes) in parts {
+            body.extend_from_slice(&bytes);
+        }
         Ok(Some(KeptAnswer {
             status: kept.status,
-            body: Bytes::from(kept.body),
+            body: Bytes::from(body),
         }))
     }
 

@@ -48,7 +48,7 @@ use std::time::Duration;
 pub use crate::model::ChainView;
 pub use admin::{UserEdit, UserOverview};
 pub use auth::{BootstrapKey, Principal, RecoveryKey, hash_key, recovery_key};
-pub use bulk::{BulkItem, ItemError};
+pub use bulk::{BulkAnswer, BulkAnswered, BulkItem, ItemError};
 pub use chain_checks::CreatedChain;
 pub use chains::{NewShortChain, ShortChainPatch};
 use channels::PageAnswer;
@@ -57,7 +57,8 @@ pub use config::{AppConfig, ClientAddressHeader};
 pub use conversions::{ConversionReport, ReportedConversion};
 pub use domains::normalize_host;
 pub use idempotency::{
-    IDEMPOTENCY_WINDOW, IdempotencyKey, KeptAnswer, Receipt, is_idempotency_key,
+    IDEMPOTENCY_WINDOW, IdempotencyKey, KeptAnswer, RUN_STALE_AFTER, Receipt, RunReceipt,
+    is_idempotency_key,
 };
 pub use listings::ChainListing;
 pub use page_chains::{
@@ -254,6 +255,11 @@ impl App {
                      (caches are dropped once the listener connects)"
                 ),
             }
+        }
+        if notices.is_none() {
+            // A store no other instance shares: creates in progress under an idempotency key
+            // were this process's predecessor's, which is gone, so a retry may resume them now.
+            crate::store::transact(&*store, |tx| Box::pin(tx.release_idempotency_runs())).await?;
         }
         let default_domain =
             domains::register_default_domain(&*store, &*clock, &config, host).await?;

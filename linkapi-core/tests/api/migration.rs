@@ -326,6 +326,18 @@ async fn a_sqlite_deployment_copied_to_postgresql_answers_the_same_on_two_instan
     };
     let keyed_first = crate::support::Reply::from(keyed(&sqlite).await.expect("request")).await;
     assert_eq!(keyed_first.status, 201, "{}", keyed_first.text);
+    // And a bulk create under one, whose answer is kept in parts.
+    let keyed_bulk = |server: &TestServer| {
+        server
+            .client
+            .post(server.url("/chains/bulk"))
+            .bearer_auth(&keys[0])
+            .header("idempotency-key", "a-bulk-moved-with-the-data")
+            .json(&json!({"chains": [{"target_url": "https://shop.example/bulk"}]}))
+            .send()
+    };
+    let bulk_first = crate::support::Reply::from(keyed_bulk(&sqlite).await.expect("request")).await;
+    assert_eq!(bulk_first.status, 200, "{}", bulk_first.text);
     let lone = sqlite
         .create_chain(
             &keys[0],
@@ -401,6 +413,9 @@ async fn a_sqlite_deployment_copied_to_postgresql_answers_the_same_on_two_instan
     let replayed = crate::support::Reply::from(keyed(&second).await.expect("request")).await;
     assert_eq!(replayed.header("idempotency-replayed"), Some("true"));
     assert_eq!(replayed.text, keyed_first.text);
+    let replayed = crate::support::Reply::from(keyed_bulk(&second).await.expect("request")).await;
+    assert_eq!(replayed.header("idempotency-replayed"), Some("true"));
+    assert_eq!(replayed.text, bulk_first.text);
 
     // Every key still opens what it did; the revoked one stays revoked.
     for (key, works) in keys.iter().zip([true, true, false]) {

@@ -1,15 +1,17 @@
 //! Primary surface: `/chains`, `/groups`, `/domains`.
 
-use bytes::Bytes;
+use std::sync::Arc;
 
 use crate::clock::format_rfc3339;
 use crate::error::Result;
+
 use crate::http::call::{Call, answered};
-use crate::http::request::{json, path_id, query};
-use crate::http::response::Body;
+use crate::http::request::{json, large_json, path_id, query};
+use crate::http::response::{self, Body, Reply};
 use crate::model::{ChainId, Dimension, Domain, DomainId, Group, GroupId, UserId};
 use crate::service::{
-    App, BulkItem, ChainListing, CreatedChain, NewShortChain, RuleInput, ShortChainPatch,
+    App, BulkAnswer, BulkItem, ChainListing, CreatedChain, NewShortChain, RuleInput,
+    ShortChainPatch,
 };
 use crate::wire::primary as wire;
 
@@ -64,51 +66,73 @@ pub(crate) async fn create_chain(app: &App, call: Call) -> Result<Response> {
 
 /// # `POST /chains/bulk` (`chains:write`)
 pub(crate) async fn create_chains(app: &App, mut call: Call) -> Result<Response> {
-    let input: wire::BulkCreateChains = json(&call.parts.headers, &call.body)?;
-    // The items hold what the body said: up to 32 MiB of bytes go before the work starts.
-    call.body = Bytes::new();
+    // Decoded off the serving threads; the items hold what the body said, so its bytes go
+    // before the work starts.
+    let body = std::mem::take(&mut call.body);
+    let input: wire::BulkCreateChains = large_json(&call.parts.headers, body).await?;
     let items = input
         .chains
         .into_iter()
         .map(|item| new_short_chain(item.0))
         .collect();
-    let reply = call.reply;
-    let answer = move |results: &Vec<BulkItem>| reply.ok_answer(bulk_out(results));
-    let receipt = call.receipt(answer);
-    let results = app
-        .create_short_chains(&call.who, items, receipt.as_ref())
+    let receipt = call.run_receipt();
+    let answered = app
+        .create_short_chains(&call.who, items, &bulk_answer(call.reply), receipt.as_ref())
         .await?;
-    Ok(answered(receipt, &results, answer))
+    Ok(response::json_pieces(answered.status, answered.pieces))
 }
 
-/// The answer to a bulk create: each item's result, in order, and the counts.
-fn bulk_out(results: &[BulkItem]) -> wire::BulkCreated {
-    let results: Vec<wire::BulkItemResult> = results
-        .iter()
-        .enumerate()
-        .map(|(index, result)| match result {
-            Ok(view) => wire::BulkItemResult {
-                index,
-                ok: true,
-                chain: Some(wire::Chain::from(view)),
-                error: None,
-            },
-            Err(err) => wire::BulkItemResult {
-                index,
-                ok: false,
-                chain: None,
-                error: Some(wire::BulkItemError {
-                    code: err.code.to_owned(),
-                    message: err.message.clone(),
-                }),
-            },
-        })
-        .collect();
-    let created = results.iter().filter(|r| r.ok).count();
-    wire::BulkCreated {
-        created,
-        failed: results.len() - created,
-        results,
+/// How a bulk create's answer is written: `{.., "data": {"created", "failed", "results":
+/// [..]}}` in the route's envelope, the results run by run.
+fn bulk_answer(reply: Reply) -> BulkAnswer {
+    BulkAnswer {
+        items: Arc::new(|results: &[(usize, BulkItem)], first: bool| {
+            let mut out = Vec::new();
+            for (n, (index, result)) in results.iter().enumerate() {
+                if n > 0 || !first {
+                    out.push(b',');
+                }
+                // A result always serializes: it is strings and numbers.
+                let _ = serde_json::to_writer(&mut out, &bulk_item_out(*index, result));
+            }
+            out
+        }),
+        frame: Box::new(move |created, failed| {
+            let whole = reply.ok_answer(wire::BulkCreated {
+                created,
+                failed,
+                results: Vec::new(),
+            });
+            // The results are the envelope's last field: split where their list is.
+            let split = whole
+                .body
+                .windows(2)
+                .rposition(|w| w == b"[]")
+                .map_or(whole.body.len(), |at| at + 1);
+            (whole.body[..split].to_vec(), whole.body[split..].to_vec())
+        }),
+        status: 200,
+    }
+}
+
+/// One item's result as the answer gives it.
+fn bulk_item_out(index: usize, result: &BulkItem) -> wire::BulkItemResult {
+    match result {
+        Ok(view) => wire::BulkItemResult {
+            index,
+            ok: true,
+            chain: Some(wire::Chain::from(view)),
+            error: None,
+        },
+        Err(err) => wire::BulkItemResult {
+            index,
+            ok: false,
+            chain: None,
+            error: Some(wire::BulkItemError {
+                code: err.code.to_owned(),
+                message: err.message.clone(),
+            }),
+        },
     }
 }
 

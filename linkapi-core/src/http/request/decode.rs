@@ -37,6 +37,20 @@ pub(crate) fn json<T: DeserializeOwned>(headers: &HeaderMap, body: &[u8]) -> Res
 /// Bodies at least this large are decoded off the serving threads.
 pub(crate) const OFF_THREAD_BYTES: usize = 256 << 10;
 
+/// [`json`] of a body that may be large, decoded on the blocking pool when it is: a bulk
+/// create's megabytes take a serving thread tens of milliseconds, which every request queued
+/// behind it on that thread would wait.
+pub(crate) async fn large_json<T: DeserializeOwned + Send + 'static>(
+    headers: &HeaderMap,
+    body: bytes::Bytes,
+) -> Result<T> {
+    if body.len() < OFF_THREAD_BYTES {
+        return json(headers, &body);
+    }
+    let headers = headers.clone();
+    off_thread(move || json(&headers, &body)).await
+}
+
 /// Runs `work` on the blocking pool.
 pub(crate) async fn off_thread<T: Send + 'static>(
     work: impl FnOnce() -> Result<T> + Send + 'static,

@@ -9,7 +9,7 @@ mod multipart;
 pub(crate) use body::{Metered, Pace, body_bytes};
 
 pub(crate) use decode::{
-    OFF_THREAD_BYTES, compat_input, json, off_thread, query, unreserved_decoded,
+    OFF_THREAD_BYTES, compat_input, json, large_json, off_thread, query, unreserved_decoded,
 };
 #[cfg(any(test, feature = "fuzzing"))]
 pub(crate) use multipart::multipart;
