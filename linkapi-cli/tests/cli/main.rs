@@ -13,6 +13,8 @@ mod generated;
 mod images;
 mod keyring;
 mod memory;
+#[path = "../../../linkapi-core/tests/memory_probe.rs"]
+mod memory_probe;
 mod page_chains;
 #[path = "../../../linkapi-core/tests/pg_cluster.rs"]
 mod pg_cluster;

@@ -10,8 +10,12 @@ use std::time::Duration;
 
 pub const KEY: &str = "lk_operate_test_key_000000001";
 
+/// The binary under test: this build's, or the one `LINKAPI_SERVER_BIN` names (a benchmark
+/// measuring another build).
 pub fn binary() -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_linkapi-server"));
+    let path = std::env::var_os("LINKAPI_SERVER_BIN")
+        .unwrap_or_else(|| env!("CARGO_BIN_EXE_linkapi-server").into());
+    let mut cmd = Command::new(path);
     cmd.env_remove("LINKAPI_DATABASE_URL")
         .env_remove("LINKAPI_CONFIG")
         .env_remove("LINKAPI_DATA_DIR")
