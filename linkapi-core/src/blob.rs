@@ -88,6 +88,9 @@ pub enum BlobError {
     /// The backend could not be set up.
     #[error("object store configuration: {0}")]
     Config(String),
+    /// A local object could not be written out to the disk.
+    #[error("syncing an object to disk: {0}")]
+    Sync(#[source] std::io::Error),
 }
 
 impl From<object_store::Error> for BlobError {
@@ -114,6 +117,8 @@ pub enum Placement {
 #[derive(Clone)]
 pub struct BlobStore {
     objects: Arc<dyn ObjectStore>,
+    /// The directory of a local backend, whose placed objects are synced to the disk.
+    local: Option<PathBuf>,
     /// A signer for presigned GETs, when configured.
     #[cfg(feature = "s3")]
     presign: Option<(Arc<object_store::aws::AmazonS3>, Duration)>,
@@ -142,6 +147,7 @@ impl BlobStore {
                     .map_err(|err| BlobError::Config(err.to_string()))?;
                 Ok(BlobStore {
                     objects: Arc::new(local),
+                    local: Some(dir.clone()),
                     #[cfg(feature = "s3")]
                     presign: None,
                 })
@@ -176,6 +182,7 @@ impl BlobStore {
                 );
                 Ok(BlobStore {
                     objects: s3.clone(),
+                    local: None,
                     presign: settings.presign.map(|ttl| (s3, ttl)),
                 })
             }
@@ -205,16 +212,37 @@ impl BlobStore {
         )
     }
 
-    /// Moves accepted bytes from `staging` to the object named `key`. The same key always holds
-    /// the same bytes, so replacing an existing object changes nothing.
+    /// Moves accepted bytes from `staging` to the object named `key`, on the disk before it
+    /// returns (a local backend's file and its directory are synced; a bucket's put is durable
+    /// when answered): the upload is recorded as stored next, and an acknowledged upload must
+    /// survive a crash. The same key always holds the same bytes, so replacing an existing
+    /// object changes nothing.
     ///
     /// # Errors
     /// When the backend fails.
     pub async fn place(&self, staging: &Path, key: &str) -> Result<(), BlobError> {
+        let object = Self::object_path(key);
         self.objects
-            .rename(staging, &Self::object_path(key))
+            .rename(staging, &object)
             .await
-            .map_err(BlobError::from)
+            .map_err(BlobError::from)?;
+        let Some(dir) = &self.local else {
+            return Ok(());
+        };
+        let file = object
+            .parts()
+            .fold(dir.clone(), |path, part| path.join(part.as_ref()));
+        tokio::task::spawn_blocking(move || {
+            std::fs::File::open(&file)?.sync_data()?;
+            match file.parent() {
+                Some(parent) => std::fs::File::open(parent)?.sync_all(),
+                None => Ok(()),
+            }
+        })
+        .await
+        .map_err(std::io::Error::other)
+        .and_then(|synced| synced)
+        .map_err(BlobError::Sync)
     }
 
     /// Removes a staging object (a refused or abandoned upload); absent is fine.
