@@ -241,6 +241,8 @@ impl App {
             run_items = next_run_items(items, started.elapsed());
             match committed {
                 Ok((piece, created)) => {
+                    // Its webhook events go out as the runs commit.
+                    self.events_committed(who.user_id);
                     progress.pieces.push(piece);
                     progress.created += created;
                     progress.next_item += items;
@@ -290,7 +292,6 @@ impl App {
             .map_err(Error::from)?;
         }
         hold.receipt = None;
-        self.events_committed(who.user_id);
         let mut pieces = Vec::with_capacity(progress.pieces.len() + 2);
         pieces.push(Bytes::from(head));
         pieces.append(&mut progress.pieces);
