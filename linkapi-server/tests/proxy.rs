@@ -13,6 +13,7 @@
 use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 #[path = "../../linkapi-core/tests/pg_cluster.rs"]
@@ -26,9 +27,18 @@ const SITE: &str = "s.example.com";
 const BROWSER: &str =
     "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/131.0 Safari/537.36";
 
+/// A port nothing listens on, below the range the kernel gives outgoing connections (32768
+/// and up by default), so that no connection of the run's takes it before the proxy binds it.
 fn free_port() -> u16 {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    listener.local_addr().unwrap().port()
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    let start = std::process::id().wrapping_mul(7919);
+    loop {
+        let offset = start.wrapping_add(NEXT.fetch_add(1, Ordering::Relaxed)) % 12_000;
+        let port = 20_000 + u16::try_from(offset).unwrap();
+        if std::net::TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            return port;
+        }
+    }
 }
 
 /// The proxy's process, stopped when the test ends: SIGTERM, so that nginx's master stops
@@ -121,13 +131,21 @@ fn port_of(instance: &Running) -> u16 {
     instance.url.rsplit(':').next().unwrap().parse().unwrap()
 }
 
-/// A proxy in front of the instances: its process, ports, and the root certificate its
-/// clients trust.
+/// A proxy in front of the instances: its process, ports, the root certificate its clients
+/// trust, and the file its errors go to.
 struct Front {
-    _process: Proxy,
+    process: Proxy,
     http: u16,
     https: u16,
     root_pem: PathBuf,
+    log: PathBuf,
+}
+
+impl Front {
+    /// What the proxy logged, for a test that failed.
+    fn logged(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_else(|err| format!("(no log: {err})"))
+    }
 }
 
 /// deploy/Caddyfile with its upstreams at the instances' ports, and the test's own ports and
@@ -146,6 +164,7 @@ fn caddy(dir: &Path, instances: &[Running]) -> Front {
     );
     let path = dir.join("Caddyfile");
     std::fs::write(&path, caddyfile).unwrap();
+    let log = dir.join("caddy.log");
     let process = Command::new("caddy")
         .args(["run", "--adapter", "caddyfile", "--config"])
         .arg(&path)
@@ -153,14 +172,15 @@ fn caddy(dir: &Path, instances: &[Running]) -> Front {
         .env("XDG_DATA_HOME", dir.join("data"))
         .env("XDG_CONFIG_HOME", dir.join("config"))
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(std::fs::File::create(&log).unwrap())
         .spawn()
         .unwrap();
     Front {
-        _process: Proxy(process),
+        process: Proxy(process),
         http,
         https,
         root_pem: dir.join("data/caddy/pki/authorities/local/root.crt"),
+        log,
     }
 }
 
@@ -246,10 +266,11 @@ fn nginx(dir: &Path, instances: &[Running]) -> Front {
         .spawn()
         .unwrap();
     Front {
-        _process: Proxy(process),
+        process: Proxy(process),
         http,
         https,
         root_pem: dir.join("ca.pem"),
+        log: dir.join("error.log"),
     }
 }
 
@@ -274,15 +295,22 @@ async fn behind(proxy: fn(&Path, &[Running]) -> Front) {
     };
     let dir = tempfile::tempdir().unwrap();
     let instances = instances(dir.path(), &cluster.new_database());
-    let front = proxy(dir.path(), &instances);
-    behaves_as_deployed(&front, instances).await;
+    let mut front = proxy(dir.path(), &instances);
+    behaves_as_deployed(&mut front, instances).await;
 }
 
 /// What a deployment behind `front` must do, asked of it as its users would.
-async fn behaves_as_deployed(front: &Front, instances: Vec<Running>) {
+async fn behaves_as_deployed(front: &mut Front, instances: Vec<Running>) {
     let deadline = Instant::now() + Duration::from_secs(60);
     let pem = loop {
-        assert!(Instant::now() < deadline, "the proxy answers on https");
+        assert!(
+            Instant::now() < deadline,
+            "the proxy answers on https; it logged:\n{}",
+            front.logged()
+        );
+        if let Ok(Some(exit)) = front.process.0.try_wait() {
+            panic!("the proxy stopped ({exit}); it logged:\n{}", front.logged());
+        }
         if let Ok(pem) = std::fs::read(&front.root_pem) {
             let client = https_client(&pem, front.https, loopback(2));
             if let Ok(answer) = client.get(format!("https://{SITE}/healthz")).send().await {

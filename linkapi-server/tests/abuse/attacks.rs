@@ -113,6 +113,11 @@ pub async fn trickles(
             while !stop.load(Ordering::SeqCst) {
                 let status = trickle_once(&stop, to, from, &trickle).await;
                 tally.add(status);
+                // Told to come back later (its key's rate), it does, a second later: the
+                // abuse is the trickling, not a flood of requests.
+                if status == 429 {
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                }
             }
         });
     }
