@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use support::{KEY, Running};
+use support::Running;
 
 const ITEMS: usize = 10_000;
 
@@ -50,27 +50,12 @@ static USERS: AtomicUsize = AtomicUsize::new(0);
 
 /// A user with room for the test's chains, and a key of theirs.
 async fn user_key(http: &reqwest::Client, base: &str) -> String {
-    let user: Value = http
-        .post(format!("{base}/admin/users"))
-        .bearer_auth(KEY)
-        .json(&json!({"name": format!("resumed-{}", USERS.fetch_add(1, Ordering::SeqCst)), "daily_quota": 100_000}))
-        .send()
+    let name = format!("resumed-{}", USERS.fetch_add(1, Ordering::SeqCst));
+    let user = json!({"name": name, "daily_quota": 100_000});
+    let scopes = ["chains:read", "chains:write"];
+    support::user_with_keys(http, base, &user, &scopes, 1)
         .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let key: Value = http
-        .post(format!("{base}/admin/keys"))
-        .bearer_auth(KEY)
-        .json(&json!({"user_id": user["data"]["id"], "scopes": ["chains:read", "chains:write"]}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    key["data"]["api_key"].as_str().unwrap().to_owned()
+        .remove(0)
 }
 
 /// How many chains the key's user has, by the listing's total.

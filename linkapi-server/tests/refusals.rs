@@ -12,8 +12,8 @@ mod support;
 #[allow(dead_code)] // this test uses its Python part
 mod tools;
 
-use serde_json::{Value, json};
-use support::{Deployment, KEY};
+use serde_json::json;
+use support::Deployment;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn clients_that_write_their_whole_body_first_read_every_refusal() {
@@ -23,27 +23,10 @@ async fn clients_that_write_their_whole_body_first_read_every_refusal() {
     let deployment = Deployment::new();
     let server = deployment.serve(&[]);
     let http = support::client();
-    let user: Value = http
-        .post(format!("{}/admin/users", server.url))
-        .bearer_auth(KEY)
-        .json(&json!({"name": "writes-first"}))
-        .send()
+    let user = json!({"name": "writes-first"});
+    let key = support::user_with_keys(&http, &server.url, &user, &["chains:write"], 1)
         .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let key: Value = http
-        .post(format!("{}/admin/keys", server.url))
-        .bearer_auth(KEY)
-        .json(&json!({"user_id": user["data"]["id"], "scopes": ["chains:write"]}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let key = key["data"]["api_key"].as_str().unwrap().to_owned();
+        .remove(0);
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/refusals.py");
     // The server is a process of its own: this thread may wait for the client.
     let ran = std::process::Command::new("python3")

@@ -33,7 +33,7 @@ use serde_json::{Value, json};
 use attacks::{Tally, Trickle};
 use load::{Board, Tenant};
 use memory_probe::{MIB, largest_bulk};
-use support::{KEY, Running};
+use support::Running;
 
 /// The phases, in order: a quiet one to compare with, then each abuse in turn.
 const PHASES: [&str; 5] = [
@@ -112,34 +112,13 @@ impl Site {
         if let Some(quota) = daily_quota {
             user["daily_quota"] = json!(quota);
         }
-        let user: Value = http
-            .post(format!("{base}/admin/users"))
-            .bearer_auth(KEY)
-            .json(&user)
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        let mut made = Vec::new();
-        for _ in 0..keys {
-            let key: Value = http
-                .post(format!("{base}/admin/keys"))
-                .bearer_auth(KEY)
-                .json(&json!({
-                    "user_id": user["data"]["id"],
-                    "scopes": ["chains:read", "chains:write", "uploads:read", "uploads:write"],
-                }))
-                .send()
-                .await
-                .unwrap()
-                .json()
-                .await
-                .unwrap();
-            made.push(key["data"]["api_key"].as_str().unwrap().to_owned());
-        }
-        made
+        let scopes = [
+            "chains:read",
+            "chains:write",
+            "uploads:read",
+            "uploads:write",
+        ];
+        support::user_with_keys(&http, base, &user, &scopes, keys).await
     }
 }
 

@@ -134,3 +134,39 @@ impl Deployment {
 pub fn path_arg(path: &Path) -> String {
     path.to_str().unwrap().to_owned()
 }
+
+/// A new user, made with the admin key from `user` (the body of `POST /admin/users`), and
+/// `keys` keys of theirs with `scopes`.
+pub async fn user_with_keys(
+    http: &reqwest::Client,
+    base: &str,
+    user: &serde_json::Value,
+    scopes: &[&str],
+    keys: usize,
+) -> Vec<String> {
+    let made: serde_json::Value = http
+        .post(format!("{base}/admin/users"))
+        .bearer_auth(KEY)
+        .json(user)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let mut issued = Vec::new();
+    for _ in 0..keys {
+        let key: serde_json::Value = http
+            .post(format!("{base}/admin/keys"))
+            .bearer_auth(KEY)
+            .json(&serde_json::json!({"user_id": made["data"]["id"], "scopes": scopes}))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        issued.push(key["data"]["api_key"].as_str().unwrap().to_owned());
+    }
+    issued
+}
