@@ -133,6 +133,8 @@ pub(crate) struct KnownHeaders<'a> {
     pub(crate) user_agent: Option<&'a HeaderValue>,
     pub(crate) referer: Option<&'a HeaderValue>,
     pub(crate) accept_language: Option<&'a HeaderValue>,
+    /// How many `Host` headers the request has (at most 2 counted).
+    pub(crate) hosts: u8,
 }
 
 impl<'a> KnownHeaders<'a> {
@@ -140,6 +142,7 @@ impl<'a> KnownHeaders<'a> {
         let mut found = KnownHeaders::default();
         for (name, value) in headers {
             let slot = if name == header::HOST {
+                found.hosts = found.hosts.saturating_add(1).min(2);
                 &mut found.host
             } else if name == header::USER_AGENT {
                 &mut found.user_agent
@@ -198,6 +201,7 @@ mod tests {
         let found = KnownHeaders::of(&headers);
         assert_eq!(text(found.request_id), Some("trace-1"));
         assert_eq!(text(found.host), Some("s.example"));
+        assert_eq!(found.hosts, 2);
         assert_eq!(text(found.user_agent), Some("agent"));
         assert_eq!(text(found.referer), None);
         assert_eq!(text(found.accept_language), Some("fr"));

@@ -87,6 +87,20 @@ pub(super) fn handle(shared: &Arc<Shared>, req: Request<Incoming>, peer: SocketA
         started,
         for_visitors,
     };
+    if let Some(err) = framing_error(req.version(), known.hosts) {
+        let envelope = match &matched {
+            Matched::Route(index, _) => shared.router.at(*index).errors,
+            Matched::MethodNotAllowed(envelope, _) | Matched::NotFound(envelope) => *envelope,
+        };
+        drop(Metered::new(req.into_body(), shared.pace(true)));
+        let _entered = span.enter();
+        let (mut response, at) = finish(shared, (UNMATCHED, envelope, None, Err(err)), answered);
+        // Which host the client meant is unknown, and so is what follows on the connection.
+        response
+            .headers_mut()
+            .insert(http::header::CONNECTION, HeaderValue::from_static("close"));
+        return Handled::Now(response, at);
+    }
     if let Matched::Route(index, param) = &matched
         && let route = shared.router.at(*index)
         && let Access::Public {
@@ -117,6 +131,19 @@ pub(super) fn handle(shared: &Arc<Shared>, req: Request<Incoming>, peer: SocketA
             .map(move |outcome| finish(&finishing, outcome, answered))
             .instrument(span),
     ))
+}
+
+/// The 400 a request's `Host` headers call for (RFC 9112, section 3.2): more than one, or none
+/// in an HTTP/1.1 request. HTTP/1.0 may leave it out, and HTTP/2 names the host in
+/// `:authority`.
+fn framing_error(version: http::Version, hosts: u8) -> Option<Error> {
+    let needs_one = version == http::Version::HTTP_11;
+    let message = match hosts {
+        0 if needs_one => "an HTTP/1.1 request must have a Host header",
+        0 | 1 => return None,
+        _ => "a request may have only one Host header",
+    };
+    Some(Error::bad_request("invalid_host", message))
 }
 
 /// What the answer to a request carries from its start: its id, when it started, and

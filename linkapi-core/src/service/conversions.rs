@@ -4,7 +4,7 @@
 
 use super::chain_checks::PageWindow;
 use super::webhooks;
-use super::{App, Principal};
+use super::{App, Principal, TextRule, check_text};
 use crate::error::{Error, Result};
 use crate::locks::Unpoisoned;
 use crate::model::Conversion;
@@ -61,14 +61,18 @@ fn is_platform_name(s: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
 }
 
-/// Trims an optional text field; empty is absent; longer than `max` is refused.
+/// An optional text field by the rule of all free text ([`check_text`]: no control or
+/// bidirectional characters, at most `max` characters), trimmed; empty is absent.
 fn text(field: &'static str, value: Option<String>, max: usize) -> Result<Option<String>> {
-    match value.map(|v| v.trim().to_owned()).filter(|v| !v.is_empty()) {
-        Some(v) if v.chars().count() > max => Err(Error::bad_request(
-            "invalid_field",
-            format!("{field} is longer than {max} characters"),
-        )),
-        other => Ok(other),
+    let rule = TextRule {
+        max,
+        required: false,
+        lines: false,
+        code: "invalid_field",
+    };
+    match value {
+        Some(value) => Ok(Some(check_text(field, &value, rule)?).filter(|v| !v.is_empty())),
+        None => Ok(None),
     }
 }
 

@@ -130,6 +130,17 @@ async fn bad_reports_are_refused_in_the_primary_error_envelope() {
             "invalid_value",
         ),
     ];
+    // The text fields follow the rule of all free text: no control or bidirectional
+    // characters (a header injected through a report, a listing that reads backwards).
+    let injected = "x\r\nInjected: 1\u{0}\u{202e}";
+    let mut cases = cases.to_vec();
+    for field in ["out_id", "clickid", "external_userid", "platform"] {
+        for text in [injected, "a\u{2066}b", "tab\tinside"] {
+            let mut body = json!({"chain": "c1", "conv_type": "form", "out_id": "o-1"});
+            body[field] = json!(text);
+            cases.push((body, "invalid_field"));
+        }
+    }
     for (body, code) in cases {
         server
             .post(REPORT, &key, body)

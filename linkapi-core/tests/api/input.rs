@@ -140,10 +140,109 @@ async fn deeply_nested_and_invalid_utf8_bodies_are_400_and_the_server_carries_on
         .await
         .unwrap();
     assert_eq!(reply.status(), StatusCode::BAD_REQUEST);
-    // Invalid UTF-8 in a query is read leniently, never a failure of the server.
-    let reply = server.get("/chains?q=%FF%FE", &key).await;
+    // A query that does not decode (escapes of bytes that are not UTF-8, or no escape at all)
+    // is refused, on both surfaces, and a search is never run for a text the client never sent.
+    for query in ["q=%FF%FE", "q=%ff", "q=%zz", "q=abc%"] {
+        let reply = server.get(&format!("/chains?{query}"), &key).await;
+        assert_eq!(
+            reply.status,
+            StatusCode::BAD_REQUEST,
+            "{query}: {}",
+            reply.text
+        );
+        assert_eq!(reply.body["code"], "invalid_query", "{query}");
+        let reply = server
+            .get(
+                &format!("/openapi/v1/chain/list?keyword{}", &query[1..]),
+                &key,
+            )
+            .await;
+        assert_eq!(
+            reply.status,
+            StatusCode::BAD_REQUEST,
+            "{query}: {}",
+            reply.text
+        );
+        assert_eq!(reply.body["code"], 0, "{query}");
+    }
+    let reply = server.get("/chains?q=%C3%A9", &key).await;
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
     assert_eq!(server.get("/chains", &key).await.primary_data()["total"], 0);
+}
+
+/// The compatibility surface passes over fields it does not know, but what they hold must
+/// still be JSON: one rule for JSON on both surfaces.
+#[tokio::test]
+async fn a_compat_body_is_json_to_its_last_field() {
+    // The default body limit, which 100,000 levels of nesting fit in.
+    let server = TestServer::start_with(Options {
+        max_body_bytes: 1 << 20,
+        ..Options::default()
+    })
+    .await;
+    let (_, key) = server.full_user("strict-compat").await;
+    let create = "/openapi/v1/chain/create";
+    let target = r#""target_url":"https://example.com/compat""#;
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    let bodies: Vec<Vec<u8>> = vec![
+        [
+            format!("{{{target},\"ignored\":\"").as_bytes(),
+            b"\xff\xfe\"}",
+        ]
+        .concat(),
+        format!(r#"{{{target},"ignored":"\ud800"}}"#).into_bytes(),
+        format!(r#"{{{target},"ignored":{deep}}}"#).into_bytes(),
+    ];
+    for body in bodies {
+        let reply = server
+            .post_bytes(create, &key, "application/json", body.clone())
+            .await;
+        reply.assert_compat_error(StatusCode::BAD_REQUEST);
+    }
+    // Nothing was made; a sound unknown field is still passed over.
+    assert_eq!(server.get("/chains", &key).await.primary_data()["total"], 0);
+    let body = format!(r#"{{{target},"ignored":{{"a":["\ud83d\ude00",1.5,null,true]}}}}"#);
+    let reply = server
+        .post_bytes(create, &key, "application/json", body)
+        .await;
+    assert_eq!(reply.compat_result()["created_today"], 1, "{}", reply.text);
+}
+
+/// RFC 9112, section 3.2: an HTTP/1.1 request has exactly one `Host`; HTTP/1.0 may have none.
+#[tokio::test]
+async fn a_request_names_its_host_once() {
+    let server = TestServer::start().await;
+    for (request, envelope) in [
+        ("GET /chains HTTP/1.1\r\nHost: x\r\nHost: y\r\n", "primary"),
+        ("GET /chains HTTP/1.1\r\n", "primary"),
+        (
+            "GET /openapi/v1/chain/list HTTP/1.1\r\nHost: a\r\nHost: b\r\n",
+            "compat",
+        ),
+        ("GET /abc HTTP/1.1\r\nHost: x\r\nHost: y\r\n", "page"),
+        ("GET /healthz HTTP/1.1\r\n", "primary"),
+    ] {
+        let answer = raw(
+            &server,
+            format!("{request}Connection: close\r\n\r\n").as_bytes(),
+        )
+        .await;
+        assert!(answer.starts_with("HTTP/1.1 400"), "{request}: {answer}");
+        assert!(
+            answer.to_ascii_lowercase().contains("connection: close"),
+            "{answer}"
+        );
+        match envelope {
+            "primary" => assert!(answer.contains("\"invalid_host\""), "{answer}"),
+            "compat" => assert!(answer.contains("\"code\":0"), "{answer}"),
+            _ => assert!(answer.contains("text/html"), "{answer}"),
+        }
+    }
+    let answer = raw(&server, b"GET /healthz HTTP/1.0\r\n\r\n").await;
+    assert!(
+        answer.starts_with("HTTP/1.1 200") || answer.starts_with("HTTP/1.0 200"),
+        "{answer}"
+    );
 }
 
 #[tokio::test]

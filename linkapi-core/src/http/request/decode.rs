@@ -167,9 +167,52 @@ fn plain(message: &str) -> String {
     out
 }
 
+/// Refuses a query string that does not decode (400 `invalid_query`): a `%` not followed by
+/// two hexadecimal digits, or a name or value whose decoded bytes are not UTF-8. *Why here:*
+/// the form decoder is lenient, reading `%ff` as U+FFFD and `%zz` as written, so a search
+/// for either would run for a text the client never sent.
+fn check_query(query: &str) -> Result<()> {
+    if !query.contains('%') {
+        return Ok(()); // a URI is ASCII, and without escapes it decodes as it stands
+    }
+    let undecodable = |field: &str| {
+        let shown: String = field.chars().take(64).collect();
+        Error::bad_request(
+            "invalid_query",
+            format!("query string: `{shown}` is not percent-encoded UTF-8"),
+        )
+    };
+    for field in query.split(['&', '=']) {
+        let mut decoded = Vec::with_capacity(field.len());
+        let mut rest = field.as_bytes();
+        while let Some((&byte, tail)) = rest.split_first() {
+            if byte != b'%' {
+                decoded.push(byte);
+                rest = tail;
+                continue;
+            }
+            let escape = tail
+                .get(..2)
+                .filter(|hex| hex.iter().all(u8::is_ascii_hexdigit))
+                .and_then(|hex| std::str::from_utf8(hex).ok())
+                .and_then(|hex| u8::from_str_radix(hex, 16).ok());
+            let (Some(escaped), Some(after)) = (escape, tail.get(2..)) else {
+                return Err(undecodable(field));
+            };
+            decoded.push(escaped);
+            rest = after;
+        }
+        if std::str::from_utf8(&decoded).is_err() {
+            return Err(undecodable(field));
+        }
+    }
+    Ok(())
+}
+
 /// Decodes the query string (absent is empty).
 pub(crate) fn query<T: DeserializeOwned + schemars::JsonSchema>(parts: &Parts) -> Result<T> {
     let text = parts.uri.query().unwrap_or_default();
+    check_query(text)?;
     serde_urlencoded::from_str(text)
         .or_else(|e| {
             // As in bodies, JSON Schema counts `2.0` an integer; a query that failed is read
@@ -256,6 +299,7 @@ pub(crate) fn compat_input<T: DeserializeOwned + schemars::JsonSchema>(
 ) -> Result<T> {
     if parts.method == Method::GET || parts.method == Method::HEAD {
         let query = parts.uri.query().unwrap_or_default();
+        check_query(query)?;
         let decode = |query: &str| {
             let mut fields = serde_json::Map::new();
             for (key, value) in url::form_urlencoded::parse(query.as_bytes()) {
@@ -287,7 +331,60 @@ pub(crate) fn compat_input<T: DeserializeOwned + schemars::JsonSchema>(
                 )
             })
     } else {
-        json(&parts.headers, body)
+        let input = json(&parts.headers, body)?;
+        // The compatibility surface's types pass over fields they do not know, unread: what
+        // they hold must still be JSON, as on the primary surface, which refuses them.
+        if !body.is_empty() {
+            decode_json::<Whole>(body)?;
+        }
+        Ok(input)
+    }
+}
+
+/// A JSON document read to its end: every string decoded (UTF-8, escapes, surrogate pairs) and
+/// every array and object entered, to the depth the decoder allows, where a field no type reads
+/// would be skipped over unchecked.
+struct Whole;
+
+impl<'de> serde::Deserialize<'de> for Whole {
+    fn deserialize<D: serde::Deserializer<'de>>(decoder: D) -> Result<Self, D::Error> {
+        decoder.deserialize_any(WholeVisitor)
+    }
+}
+
+struct WholeVisitor;
+
+impl<'de> serde::de::Visitor<'de> for WholeVisitor {
+    type Value = Whole;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Whole, E> {
+        Ok(Whole)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Whole, E> {
+        Ok(Whole)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Whole, E> {
+        Ok(Whole)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Whole, E> {
+        Ok(Whole)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Whole, E> {
+        Ok(Whole)
+    }
+    fn visit_unit<E>(self) -> Result<Whole, E> {
+        Ok(Whole)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut items: A) -> Result<Whole, A::Error> {
+        while items.next_element::<Whole>()?.is_some() {}
+        Ok(Whole)
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut fields: A) -> Result<Whole, A::Error> {
+        while fields.next_entry::<Whole, Whole>()?.is_some() {}
+        Ok(Whole)
     }
 }
 
@@ -350,6 +447,27 @@ mod tests {
             unreserved_decoded("plain"),
             std::borrow::Cow::Borrowed(_)
         ));
+    }
+
+    #[test]
+    fn a_query_decodes_only_as_percent_encoded_utf8() {
+        for good in [
+            "",
+            "q=abc",
+            "q=%C3%A9t%C3%A9",
+            "q=a+b&page=2",
+            "q=%25",
+            "a%3Db=c",
+            "q=",
+        ] {
+            assert!(check_query(good).is_ok(), "{good}");
+        }
+        for bad in [
+            "q=%ff", "q=%zz", "q=%", "q=%4", "q=abc%", "%ff=1", "q=%+f", "q=%C3",
+        ] {
+            let err = check_query(bad).expect_err(bad);
+            assert_eq!(err.code(), "invalid_query", "{bad}");
+        }
     }
 
     #[test]
