@@ -19,6 +19,10 @@ use futures_util::stream::BoxStream;
 use object_store::path::Path;
 use object_store::{GetOptions, GetRange, ObjectStore, ObjectStoreExt};
 
+/// How long a hosted file may be cached, by anyone: its name is the hash of its bytes, so the
+/// bytes under a name never change.
+pub const FILE_CACHE_CONTROL: &str = "public, max-age=31536000, immutable";
+
 /// Staging objects older than this belong to an upload that will never finish.
 pub const STAGING_MAX_AGE: Duration = Duration::from_secs(3600);
 
@@ -203,13 +207,28 @@ impl BlobStore {
         ])
     }
 
-    /// A writer that streams into `staging`, in parts of at most `part_bytes` in memory.
-    pub fn writer(&self, staging: &Path, part_bytes: usize) -> object_store::buffered::BufWriter {
-        object_store::buffered::BufWriter::with_capacity(
+    /// A writer that streams into `staging`, in parts of at most `part_bytes` in memory. In a
+    /// bucket the object keeps `content_type` and [`FILE_CACHE_CONTROL`], which a rename
+    /// (S3's copy) keeps too: a presigned GET is answered by the bucket with them. A local
+    /// file has no attributes; the server sends them when it serves the file.
+    pub fn writer(
+        &self,
+        staging: &Path,
+        part_bytes: usize,
+        content_type: &'static str,
+    ) -> object_store::buffered::BufWriter {
+        let writer = object_store::buffered::BufWriter::with_capacity(
             self.objects.clone(),
             staging.clone(),
             part_bytes,
-        )
+        );
+        if self.local.is_some() {
+            return writer;
+        }
+        writer.with_attributes(object_store::Attributes::from_iter([
+            (object_store::Attribute::ContentType, content_type),
+            (object_store::Attribute::CacheControl, FILE_CACHE_CONTROL),
+        ]))
     }
 
     /// Moves accepted bytes from `staging` to the object named `key`, on the disk before it

@@ -229,7 +229,10 @@ impl App {
     {
         let limit = self.inner.config.uploads.max_file_bytes;
         let staging = BlobStore::staging_path();
-        let mut writer = self.blobs().writer(&staging, PART_BYTES);
+        // Made once the first bytes tell the type, which a bucket's object keeps; the bytes
+        // before that (a signature's worth) wait in `early`.
+        let mut writer = None;
+        let mut early = Vec::new();
         let mut check = ImageCheck::with_limits(self.inner.config.uploads.image_limits);
         let mut hash = Sha256::new();
         let mut size: u64 = 0;
@@ -244,10 +247,17 @@ impl App {
                 }
                 check.feed(&chunk)?;
                 hash.update(&chunk);
-                writer
-                    .put(chunk)
-                    .await
-                    .map_err(|e| blob_failure(e.into()))?;
+                early.push(chunk);
+                let to = match (&mut writer, check.kind()) {
+                    (Some(to), _) => to,
+                    (None, Some(kind)) => {
+                        writer.insert(self.blobs().writer(&staging, PART_BYTES, kind.mime()))
+                    }
+                    (None, None) => continue,
+                };
+                for chunk in early.drain(..) {
+                    to.put(chunk).await.map_err(|e| blob_failure(e.into()))?;
+                }
             }
             Ok(())
         }
@@ -255,12 +265,18 @@ impl App {
         let kind = match received.and_then(|()| check.finish().map_err(Error::from)) {
             Ok(kind) => kind,
             Err(err) => {
-                if let Err(abort) = writer.abort().await {
+                if let Some(mut writer) = writer
+                    && let Err(abort) = writer.abort().await
+                {
                     tracing::warn!(error = %abort, "aborting a refused upload failed");
                 }
                 self.blobs().discard(&staging).await.ok();
                 return Err(err);
             }
+        };
+        // A type is known once `finish` passed, so the writer exists.
+        let Some(mut writer) = writer else {
+            return Err(Error::Internal("an accepted upload has no writer".into()));
         };
         writer
             .shutdown()

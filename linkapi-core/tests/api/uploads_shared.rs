@@ -104,19 +104,29 @@ async fn presigned_serving_redirects_to_the_bucket() {
     })
     .await;
     let (_, key) = server.user_with_key("presign", UPLOAD_SCOPES).await;
-    let bytes = png("presigned", 50);
-    let data = upload(&server, &key, "p.png", bytes.clone(), "image/png").await;
-    let url = data.primary_data()["url"].as_str().unwrap().to_owned();
-    let redirect = fetch(&server, &url, &[]).await;
-    assert_eq!(redirect.status(), StatusCode::FOUND);
-    let location = redirect.headers()["location"].to_str().unwrap().to_owned();
-    assert!(location.contains("X-Amz-Signature="), "{location}");
-    let from_bucket = reqwest::get(&location).await.unwrap();
-    assert_eq!(from_bucket.status(), StatusCode::OK);
-    assert_eq!(
-        from_bucket.bytes().await.unwrap().as_ref(),
-        bytes.as_slice()
-    );
+    // One PUT, and a multipart upload (past S3's 5 MiB part).
+    for (name, size) in [("presigned", 50), ("presigned-large", 6_000_000)] {
+        let bytes = png(name, size);
+        let data = upload(&server, &key, "p.png", bytes.clone(), "image/png").await;
+        let url = data.primary_data()["url"].as_str().unwrap().to_owned();
+        let redirect = fetch(&server, &url, &[]).await;
+        assert_eq!(redirect.status(), StatusCode::FOUND);
+        let location = redirect.headers()["location"].to_str().unwrap().to_owned();
+        assert!(location.contains("X-Amz-Signature="), "{location}");
+        let from_bucket = reqwest::get(&location).await.unwrap();
+        assert_eq!(from_bucket.status(), StatusCode::OK);
+        // The bucket answers with the type and caching the object was stored with, not
+        // `binary/octet-stream`.
+        assert_eq!(from_bucket.headers()["content-type"], "image/png", "{name}");
+        assert_eq!(
+            from_bucket.headers()["cache-control"],
+            "public, max-age=31536000, immutable"
+        );
+        assert_eq!(
+            from_bucket.bytes().await.unwrap().as_ref(),
+            bytes.as_slice()
+        );
+    }
 }
 
 #[cfg(feature = "s3")]
