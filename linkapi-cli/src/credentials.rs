@@ -132,6 +132,21 @@ impl Keyring for PlatformKeyring {
     }
 }
 
+/// What to tell a user whose key went to `file` because the keyring failed with `reason`;
+/// the advice to turn the keyring off is left out where it is off already.
+pub fn fallback_warning(reason: &str, file: &Path) -> String {
+    let advice = if reason.contains("LINKAPI_KEYRING") {
+        ""
+    } else {
+        "; set LINKAPI_KEYRING=none to use that file without trying the keyring"
+    };
+    format!(
+        "the OS keyring is not available ({reason}), so the key is stored in plain text in {}, \
+         readable only by you{advice}",
+        file.display()
+    )
+}
+
 /// No keyring (`LINKAPI_KEYRING=none`): every call fails, so keys go to the file.
 pub struct NoKeyring;
 

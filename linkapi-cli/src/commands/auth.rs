@@ -9,7 +9,7 @@ use crate::cli::AuthCommand;
 use crate::config::StoreMode;
 use crate::config::env_key;
 use crate::context::Context;
-use crate::credentials::{Saved, Source, mask};
+use crate::credentials::{Saved, Source, fallback_warning, mask};
 use crate::exit::{NotLoggedIn, Reported, UsageError};
 
 /// Runs `linkapi auth ...`.
@@ -112,16 +112,8 @@ async fn login(mut ctx: Context, with_key: bool, insecure_storage: bool) -> Resu
         )),
         Saved::File(reason) => {
             if let Some(reason) = reason {
-                let advice = if reason.contains("LINKAPI_KEYRING") {
-                    ""
-                } else {
-                    "; set LINKAPI_KEYRING=none to use that file without trying the keyring"
-                };
-                ctx.out.warn(&format!(
-                    "the OS keyring is not available ({reason}), so the key is stored in plain \
-                     text in {}, readable only by you{advice}",
-                    ctx.credentials.file_path().display()
-                ));
+                let file = ctx.credentials.file_path();
+                ctx.out.warn(&fallback_warning(&reason, file));
             }
             ctx.out.note(&format!(
                 "Logged in to {} (profile {}); the key is in {}.",

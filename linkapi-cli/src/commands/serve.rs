@@ -7,7 +7,7 @@ use linkapi_server::{
 
 use crate::config::Config;
 use crate::context::Context;
-use crate::credentials::Saved;
+use crate::credentials::{Saved, fallback_warning};
 
 /// The profile `linkapi serve` stores its first key in.
 pub const LOCAL_PROFILE: &str = "local";
@@ -66,10 +66,8 @@ fn remember(ctx: &Context, api: &str, key: &str) -> Result<(String, String)> {
         Saved::Keyring => "OS keyring".to_owned(),
         Saved::File(reason) => {
             if let Some(reason) = reason {
-                ctx.out.warn(&format!(
-                    "the OS keyring is not available ({reason}); set LINKAPI_KEYRING=none to \
-                     keep keys in the file without trying it"
-                ));
+                let file = ctx.credentials.file_path();
+                ctx.out.warn(&fallback_warning(&reason, file));
             }
             format!("plain text in {}", ctx.credentials.file_path().display())
         }

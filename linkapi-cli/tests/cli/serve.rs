@@ -118,6 +118,16 @@ async fn first_start_prints_a_key_that_creates_a_working_short_link() {
     let data = Data::new();
     let (_server, lines) = start(&home, &data, None);
     let key = printed_key(&lines);
+    // The tests turn the keyring off (LINKAPI_KEYRING=none): the key goes to the file, and
+    // the user is not told to set what is set.
+    assert!(
+        lines.iter().any(|l| l.contains("credentials.toml")),
+        "{lines:?}"
+    );
+    assert!(
+        !lines.iter().any(|l| l.contains("set LINKAPI_KEYRING=none")),
+        "{lines:?}"
+    );
     let addr = address(&lines);
     let client = http_client();
     let created: Value = client
