@@ -33,6 +33,12 @@ pub enum Error {
     /// A key that is unknown, revoked, expired or malformed, or two different keys.
     #[error("invalid api key")]
     InvalidApiKey,
+    /// An `Authorization` header without the `Bearer` scheme (a bare key, `Token ...`): no key
+    /// is taken from it; short name `invalid_api_key`, as for any key that cannot be used.
+    #[error(
+        "the Authorization header needs the Bearer scheme (Authorization: Bearer YOUR_KEY), or send the key as X-API-Key"
+    )]
+    NotBearer,
     /// No key at all; the message says how to send one (`?apikey=` and the body's `apikey`
     /// too where the operation takes them: `query`).
     #[error("{}", missing_key_message(*.query))]
@@ -169,9 +175,10 @@ impl Error {
         match self {
             Error::BadRequest { .. } => StatusCode::BAD_REQUEST,
             Error::Unprocessable { .. } => StatusCode::UNPROCESSABLE_ENTITY,
-            Error::InvalidApiKey | Error::MissingApiKey { .. } | Error::UserSuspended => {
-                StatusCode::UNAUTHORIZED
-            }
+            Error::InvalidApiKey
+            | Error::NotBearer
+            | Error::MissingApiKey { .. }
+            | Error::UserSuspended => StatusCode::UNAUTHORIZED,
             Error::Forbidden(_) => StatusCode::FORBIDDEN,
             Error::NotFound(_) => StatusCode::NOT_FOUND,
             Error::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
@@ -196,7 +203,7 @@ impl Error {
             Error::BadRequest { code, .. }
             | Error::Unprocessable { code, .. }
             | Error::Conflict { code, .. } => code,
-            Error::InvalidApiKey => "invalid_api_key",
+            Error::InvalidApiKey | Error::NotBearer => "invalid_api_key",
             Error::MissingApiKey { .. } => "missing_api_key",
             Error::UserSuspended => "user_suspended",
             Error::Forbidden(_) => "forbidden",

@@ -62,7 +62,9 @@ pub(super) async fn dispatch_keyed(
                 Credential::Missing => {
                     return (None, Err(Error::MissingApiKey { query: true }));
                 }
-                Credential::Unusable => return (None, Err(Error::InvalidApiKey)),
+                Credential::Unusable | Credential::NotBearer => {
+                    return (None, Err(Error::InvalidApiKey));
+                }
             };
             read = Some(bytes);
             secret
@@ -76,6 +78,7 @@ pub(super) async fn dispatch_keyed(
             );
         }
         Credential::Unusable => return (None, Err(Error::InvalidApiKey)),
+        Credential::NotBearer => return (None, Err(Error::NotBearer)),
     };
     let who = match app.authenticate(&secret).await {
         Ok(who) => who,
@@ -200,7 +203,9 @@ async fn serve(
         match request::body_credential(&body) {
             Credential::Missing => {}
             Credential::Key(key) if key == secret => {}
-            Credential::Key(_) | Credential::Unusable => return Err(Error::InvalidApiKey),
+            Credential::Key(_) | Credential::Unusable | Credential::NotBearer => {
+                return Err(Error::InvalidApiKey);
+            }
         }
     }
     let idempotency = if !route.idempotent {

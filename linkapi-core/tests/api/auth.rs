@@ -176,18 +176,35 @@ async fn key_carriers_bearer_header_and_query_where_allowed() {
     .await;
     primary.assert_primary_error(StatusCode::UNAUTHORIZED, "missing_api_key");
 
-    // A malformed Authorization header is no key at all.
-    let basic = crate::support::Reply::from(
+    // An Authorization header of another scheme, or a bare key, is no key at all, and the
+    // answer says what the header needs.
+    for value in [format!("Basic {key}"), key.clone(), format!("Token {key}")] {
+        let refused = crate::support::Reply::from(
+            server
+                .client
+                .get(server.url("/chains"))
+                .header("Authorization", &value)
+                .send()
+                .await
+                .unwrap(),
+        )
+        .await;
+        refused.assert_primary_error(StatusCode::UNAUTHORIZED, "invalid_api_key");
+        let message = refused.body["message"].as_str().unwrap();
+        assert!(message.contains("Bearer"), "{value}: {message}");
+    }
+    // An empty bearer token is a key that does not work, as before.
+    let empty = crate::support::Reply::from(
         server
             .client
             .get(server.url("/chains"))
-            .header("Authorization", format!("Basic {key}"))
+            .header("Authorization", "Bearer ")
             .send()
             .await
             .unwrap(),
     )
     .await;
-    basic.assert_primary_error(StatusCode::UNAUTHORIZED, "invalid_api_key");
+    empty.assert_primary_error(StatusCode::UNAUTHORIZED, "invalid_api_key");
 }
 
 #[tokio::test]

@@ -91,6 +91,9 @@ pub(crate) enum Credential {
     Key(String),
     /// A malformed or empty credential, or two different keys: none is taken (401).
     Unusable,
+    /// An `Authorization` header of another scheme than `Bearer`, or a bare key (401, saying
+    /// so).
+    NotBearer,
 }
 
 /// The key a request presents: `Authorization: Bearer`, `X-API-Key`, or (where the route
@@ -100,16 +103,19 @@ pub(crate) enum Credential {
 pub(crate) fn credential(parts: &Parts, allow_query: bool) -> Credential {
     let mut presented: Vec<String> = Vec::new();
     for value in parts.headers.get_all(header::AUTHORIZATION) {
-        let Some(token) = value
-            .to_str()
-            .ok()
-            .and_then(|v| v.split_once(' '))
-            .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
-            .map(|(_, token)| token.trim())
-            .filter(|token| !token.is_empty())
-        else {
+        let Ok(value) = value.to_str() else {
             return Credential::Unusable;
         };
+        let Some((scheme, token)) = value.trim().split_once(' ') else {
+            return Credential::NotBearer;
+        };
+        if !scheme.eq_ignore_ascii_case("bearer") {
+            return Credential::NotBearer;
+        }
+        let token = token.trim();
+        if token.is_empty() {
+            return Credential::Unusable;
+        }
         presented.push(token.to_owned());
     }
     for value in parts.headers.get_all("x-api-key") {
@@ -261,7 +267,7 @@ mod tests {
         let with_query =
             |uri: &str, headers: &[(&str, &str)]| match credential(&parts_at(uri, headers), true) {
                 Credential::Key(key) => Some(key),
-                Credential::Missing | Credential::Unusable => None,
+                Credential::Missing | Credential::Unusable | Credential::NotBearer => None,
             };
         let key = Some("lk_a".to_owned());
         assert_eq!(with_query("/x", &[("authorization", "Bearer lk_a")]), key);
@@ -287,6 +293,11 @@ mod tests {
             ),
         ] {
             assert_eq!(with_query(uri, headers), None, "{uri} {headers:?}");
+        }
+        // A bare key or another scheme in Authorization is told apart, to say what is wrong.
+        for value in ["lk_a", "Basic abc", "Token lk_a"] {
+            let parts = parts_at("/x", &[("authorization", value)]);
+            assert_eq!(credential(&parts, true), Credential::NotBearer, "{value}");
         }
     }
 
