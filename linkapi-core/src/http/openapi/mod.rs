@@ -95,6 +95,13 @@ fn query_parameters(schema: &Schema, generator: &SchemaGenerator) -> Vec<Value> 
                     if let Some(types) = property.get_mut("type").and_then(Value::as_array_mut) {
                         types.retain(|t| t != "null");
                     }
+                    // One type left is written as that type: validators such as openapi-core
+                    // fail on a list of one where a query value is cast.
+                    if let Some(Value::Array(types)) = property.get("type")
+                        && let [only] = types.as_slice()
+                    {
+                        property["type"] = only.clone();
+                    }
                     let mut parameter = json!({
                         "name": name,
                         "in": "query",
