@@ -51,9 +51,9 @@ prints the chain the first run created instead of creating another.")]
         /// Custom code instead of a random one
         #[arg(long = "code", value_name = "CODE")]
         custom_code: Option<String>,
-        /// Domain id [default: the server's default domain]
-        #[arg(long, value_name = "ID")]
-        domain: Option<i64>,
+        /// Domain id or host name [default: the server's default domain]
+        #[arg(long, value_name = "DOMAIN")]
+        domain: Option<super::DomainArg>,
         /// Group id
         #[arg(long, value_name = "ID")]
         group: Option<i64>,
@@ -206,9 +206,9 @@ Examples:
         /// Take every CHAIN as a code
         #[arg(long)]
         code: bool,
-        /// Domain id, when you have the codes on several domains
-        #[arg(long, value_name = "ID")]
-        domain: Option<i64>,
+        /// Domain id or host name, when you have the codes on several domains
+        #[arg(long, value_name = "DOMAIN")]
+        domain: Option<super::DomainArg>,
         /// Do not ask for confirmation
         #[arg(long, short)]
         yes: bool,

@@ -333,9 +333,9 @@ pub struct StatsArgs {
     /// Take CHAIN as a code even when it is all digits
     #[arg(long, requires = "chain")]
     pub code: bool,
-    /// Domain id, when you have the code on several domains
-    #[arg(long, value_name = "ID", requires = "chain")]
-    pub domain: Option<i64>,
+    /// Domain id or host name, when you have the code on several domains
+    #[arg(long, value_name = "DOMAIN", requires = "chain")]
+    pub domain: Option<DomainArg>,
     /// Days counted, today included (1 to 365)
     #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(i64).range(1..=365))]
     pub days: i64,
@@ -357,6 +357,30 @@ fn dimensions() -> impl clap::builder::TypedValueParser<Value = Dimension> {
         .try_map(|name| Dimension::from_name(&name).ok_or("not a dimension"))
 }
 
+/// A domain named by its id (`12`) or its host name (`brand.example`), as `--domain` takes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DomainArg {
+    /// Its id.
+    Id(i64),
+    /// Its host name, in lower case.
+    Host(String),
+}
+
+impl std::str::FromStr for DomainArg {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Err("give a domain id or host name".into());
+        }
+        Ok(match text.parse::<i64>() {
+            Ok(id) => DomainArg::Id(id),
+            Err(_) => DomainArg::Host(text.to_ascii_lowercase()),
+        })
+    }
+}
+
 /// Names a chain by id or by code.
 #[derive(Debug, Clone, Args)]
 pub struct ChainRef {
@@ -365,9 +389,9 @@ pub struct ChainRef {
     /// Take CHAIN as a code even when it is all digits
     #[arg(long)]
     pub code: bool,
-    /// Domain id, when you have the code on several domains
-    #[arg(long, value_name = "ID")]
-    pub domain: Option<i64>,
+    /// Domain id or host name, when you have the code on several domains
+    #[arg(long, value_name = "DOMAIN")]
+    pub domain: Option<DomainArg>,
 }
 
 /// `linkapi group ...`

@@ -149,9 +149,9 @@ Examples:
         /// Custom code instead of a random one
         #[arg(long = "code", value_name = "CODE")]
         custom_code: Option<String>,
-        /// Domain id [default: the server's default domain]
-        #[arg(long, value_name = "ID")]
-        domain: Option<i64>,
+        /// Domain id or host name [default: the server's default domain]
+        #[arg(long, value_name = "DOMAIN")]
+        domain: Option<super::DomainArg>,
         /// Output as JSON.
         #[command(flatten)]
         json: JsonArgs,
@@ -233,9 +233,9 @@ pub enum CardCommand {
         /// Custom code instead of a random one
         #[arg(long = "code", value_name = "CODE")]
         custom_code: Option<String>,
-        /// Domain id [default: the server's default domain]
-        #[arg(long, value_name = "ID")]
-        domain: Option<i64>,
+        /// Domain id or host name [default: the server's default domain]
+        #[arg(long, value_name = "DOMAIN")]
+        domain: Option<super::DomainArg>,
         /// Output as JSON.
         #[command(flatten)]
         json: JsonArgs,
@@ -286,9 +286,9 @@ Examples:
         /// Custom code instead of a random one
         #[arg(long = "code", value_name = "CODE")]
         custom_code: Option<String>,
-        /// Domain id [default: the server's default domain]
-        #[arg(long, value_name = "ID")]
-        domain: Option<i64>,
+        /// Domain id or host name [default: the server's default domain]
+        #[arg(long, value_name = "DOMAIN")]
+        domain: Option<super::DomainArg>,
         /// Output as JSON.
         #[command(flatten)]
         json: JsonArgs,

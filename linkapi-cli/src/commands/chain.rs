@@ -10,7 +10,7 @@ use linkapi_core::wire::{DomainRefs, compat};
 
 use super::import::{checked_idempotency_key, import};
 use super::page_size;
-use crate::cli::{ChainCommand, ChainRef, QrImageFormat, RuleArgs};
+use crate::cli::{ChainCommand, ChainRef, DomainArg, QrImageFormat, RuleArgs};
 use crate::context::{Context, parse_time};
 use crate::exit::{NoChainWithId, UsageError};
 
@@ -28,11 +28,12 @@ pub async fn run(ctx: Context, command: ChainCommand) -> Result<()> {
             idempotency_key,
             json,
         } => {
+            let domain_id = super::domain_id_of(&ctx, domain.as_ref()).await?;
             create(
                 ctx,
                 CreateChain {
                     target_url,
-                    domain_id: domain,
+                    domain_id,
                     chain_title: title,
                     code: custom_code,
                     valid_time: None,
@@ -103,11 +104,12 @@ pub(super) async fn resolve(
     client: &Client,
     chain: &str,
     force_code: bool,
-    domain: Option<i64>,
+    domain: Option<&DomainArg>,
 ) -> Result<i64> {
     if !force_code && let Ok(id) = chain.parse::<i64>() {
         return Ok(id);
     }
+    let domain = super::domain_id(client, domain).await?;
     let item = client
         .compat_chain_info(&compat::ChainRef {
             chain: chain.to_owned(),
@@ -239,6 +241,9 @@ async fn list(
         let fetched = found.list.len() as i64;
         chains.extend(found.list);
         let seen = (found.page - 1) * found.page_size + fetched;
+        if !all {
+            super::note_more(&ctx, seen, found.total, found.page);
+        }
         if !all || fetched == 0 || seen >= found.total {
             break;
         }
@@ -253,7 +258,7 @@ async fn list(
 /// `linkapi chain info`
 async fn info(ctx: Context, chain: ChainRef, json: Option<String>) -> Result<()> {
     let client = ctx.client()?;
-    let id = resolve(&client, &chain.chain, chain.code, chain.domain).await?;
+    let id = resolve(&client, &chain.chain, chain.code, chain.domain.as_ref()).await?;
     let found = named(&chain.chain, chain.code, client.chain(id).await)?;
     ctx.out.record(&found, json.as_deref())
 }
@@ -267,7 +272,7 @@ async fn qr(
     size: u32,
 ) -> Result<()> {
     let client = ctx.client()?;
-    let id = resolve(&client, &chain.chain, chain.code, chain.domain).await?;
+    let id = resolve(&client, &chain.chain, chain.code, chain.domain.as_ref()).await?;
     if output.is_none() && format.is_none() && ctx.out.stdout_tty {
         let link = named(&chain.chain, chain.code, client.chain(id).await)?.render_url;
         let drawn = linkapi_core::qr::terminal(&link)?;
@@ -330,7 +335,7 @@ async fn edit(
         .map(|t| parse_time("--expires", t))
         .transpose()?;
     let client = ctx.client()?;
-    let id = resolve(&client, &chain.chain, chain.code, chain.domain).await?;
+    let id = resolve(&client, &chain.chain, chain.code, chain.domain.as_ref()).await?;
     let updated = named(
         &chain.chain,
         chain.code,
@@ -345,13 +350,17 @@ async fn delete(
     ctx: Context,
     chains: Vec<String>,
     code: bool,
-    domain: Option<i64>,
+    domain: Option<DomainArg>,
     yes: bool,
 ) -> Result<()> {
     let client = ctx.client()?;
+    // A host name is looked up once, not once a chain.
+    let domain = super::domain_id(&client, domain.as_ref())
+        .await?
+        .map(DomainArg::Id);
     let mut targets = Vec::with_capacity(chains.len());
     for chain in &chains {
-        let id = resolve(&client, chain, code, domain).await?;
+        let id = resolve(&client, chain, code, domain.as_ref()).await?;
         let found = client
             .chain(id)
             .await

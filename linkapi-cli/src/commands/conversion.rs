@@ -21,7 +21,8 @@ pub async fn run(ctx: Context, command: ConversionCommand) -> Result<()> {
             value_cents,
             json,
         } => {
-            let chain_id = resolve(&client, &chain.chain, chain.code, chain.domain).await?;
+            let chain_id =
+                resolve(&client, &chain.chain, chain.code, chain.domain.as_ref()).await?;
             let report = compat::ConversionReport {
                 chain_id: Some(LenientInt(chain_id)),
                 conv_type,
@@ -49,7 +50,8 @@ pub async fn run(ctx: Context, command: ConversionCommand) -> Result<()> {
             limit,
             json,
         } => {
-            let chain_id = resolve(&client, &chain.chain, chain.code, chain.domain).await?;
+            let chain_id =
+                resolve(&client, &chain.chain, chain.code, chain.domain.as_ref()).await?;
             let found = client
                 .conversions(
                     chain_id,

@@ -12,10 +12,13 @@ mod upload;
 mod webhook;
 mod workchat;
 
-use anyhow::Result;
+use anyhow::{Context as _, Result};
 
-use crate::cli::{AdminCommand, Cli, Command, DomainCommand, GroupCommand, TemplateCommand};
+use crate::cli::{
+    AdminCommand, Cli, Command, DomainArg, DomainCommand, GroupCommand, TemplateCommand,
+};
 use crate::context::Context;
+use crate::exit::UsageError;
 use crate::generate;
 
 pub use serve::LOCAL_PROFILE;
@@ -69,6 +72,49 @@ pub async fn run(cli: Cli) -> Result<()> {
         }
         Command::Serve(args) => serve::serve(ctx()?, args).await,
         Command::Data(command) => linkapi_server::operate(&command, &mut std::io::stdout()).await,
+    }
+}
+
+/// The id of the domain `domain` names: an id as given; a host name looked up among the
+/// domains the key may use (`GET /domains`).
+async fn domain_id(
+    client: &linkapi_core::client::Client,
+    domain: Option<&DomainArg>,
+) -> Result<Option<i64>> {
+    let host = match domain {
+        None => return Ok(None),
+        Some(DomainArg::Id(id)) => return Ok(Some(*id)),
+        Some(DomainArg::Host(host)) => host,
+    };
+    let domains = client.domains().await.context("listing your domains")?;
+    match domains.iter().find(|d| d.domain.eq_ignore_ascii_case(host)) {
+        Some(found) => Ok(Some(found.id)),
+        None => Err(UsageError(format!(
+            "no domain {host} among the ones you may use; `linkapi domain list` shows them"
+        ))
+        .into()),
+    }
+}
+
+/// [`domain_id`] for a create: the server is asked only for a host name, so that a create's
+/// usage errors still come before any request.
+async fn domain_id_of(ctx: &Context, domain: Option<&DomainArg>) -> Result<Option<i64>> {
+    match domain {
+        Some(DomainArg::Host(_)) => domain_id(&ctx.client()?, domain).await,
+        Some(DomainArg::Id(id)) => Ok(Some(*id)),
+        None => Ok(None),
+    }
+}
+
+/// Says on stderr, when one page of a listing ended at row `seen` of `total`, how many rows
+/// it left out and how to get them.
+fn note_more(ctx: &Context, seen: i64, total: i64, page: i64) {
+    if seen < total {
+        ctx.out.note(&format!(
+            "{} more of {total}: --page {} for the next page, --all for every one",
+            total - seen,
+            page + 1
+        ));
     }
 }
 

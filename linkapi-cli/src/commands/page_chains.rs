@@ -9,7 +9,9 @@ use linkapi_core::client::Client;
 use linkapi_core::wire::{DomainRefs, IntList, LenientInt, compat, primary};
 
 use super::page_size;
-use crate::cli::{CapArg, CardCommand, RotationArg, ShowTypeArg, SubTypeArg, WxCommand, WxFields};
+use crate::cli::{
+    CapArg, CardCommand, DomainArg, RotationArg, ShowTypeArg, SubTypeArg, WxCommand, WxFields,
+};
 use crate::context::{Context, parse_time};
 use crate::exit::UsageError;
 
@@ -170,11 +172,12 @@ async fn resolve_wx(
     client: &Client,
     chain: &str,
     force_code: bool,
-    domain: Option<i64>,
+    domain: Option<&DomainArg>,
 ) -> Result<i64> {
     if !force_code && let Ok(id) = chain.parse::<i64>() {
         return Ok(id);
     }
+    let domain = super::domain_id(client, domain).await?;
     let info = client
         .compat_wx_chain_info(&compat::ChainRef {
             chain: chain.to_owned(),
@@ -208,6 +211,9 @@ pub(super) async fn list_of(
         let fetched = found.list.len() as i64;
         chains.extend(found.list);
         let seen = (found.page - 1) * found.page_size + fetched;
+        if !all {
+            super::note_more(ctx, seen, found.total, found.page);
+        }
         if !all || fetched == 0 || seen >= found.total {
             break;
         }
@@ -267,6 +273,7 @@ pub async fn wx(ctx: Context, command: WxCommand) -> Result<()> {
             domain,
             json,
         } => {
+            let domain = super::domain_id_of(&ctx, domain.as_ref()).await?;
             let input = placed(wx_input(*fields)?, custom_code, domain);
             let created = ctx
                 .create_client()?
@@ -290,7 +297,7 @@ pub async fn wx(ctx: Context, command: WxCommand) -> Result<()> {
         }
         WxCommand::Info { chain, json } => {
             let client = ctx.client()?;
-            let id = resolve_wx(&client, &chain.chain, chain.code, chain.domain).await?;
+            let id = resolve_wx(&client, &chain.chain, chain.code, chain.domain.as_ref()).await?;
             show_chain(&ctx, &client.wx_chain(id).await?, json.json.as_deref())
         }
         WxCommand::Edit {
@@ -306,7 +313,7 @@ pub async fn wx(ctx: Context, command: WxCommand) -> Result<()> {
                 .into());
             }
             let client = ctx.client()?;
-            let id = resolve_wx(&client, &chain.chain, chain.code, chain.domain).await?;
+            let id = resolve_wx(&client, &chain.chain, chain.code, chain.domain.as_ref()).await?;
             let updated = client.update_wx_chain(id, &input).await?;
             ctx.out
                 .success(&format!("Updated {}", updated.chain.render_url));
@@ -340,6 +347,7 @@ pub async fn card(ctx: Context, command: CardCommand) -> Result<()> {
             domain,
             json,
         } => {
+            let domain = super::domain_id_of(&ctx, domain.as_ref()).await?;
             let input = placed(wx_input(*fields)?, custom_code, domain);
             let created = ctx.create_client()?.create_card(&card_input(input)).await?;
             ctx.out.success(&format!("Created {}", created.render_url));

@@ -28,7 +28,7 @@ pub async fn run(ctx: Context, args: StatsArgs) -> Result<()> {
     let Some(chain) = args.chain.as_deref() else {
         return user_summary(&ctx, &client, &args).await;
     };
-    let chain_id = resolve(&client, chain, args.code, args.domain).await?;
+    let chain_id = resolve(&client, chain, args.code, args.domain.as_ref()).await?;
     match args.by {
         Some(dimension) => breakdown(&ctx, &client, &args, chain, chain_id, dimension).await,
         None => trend(&ctx, &client, &args, chain, chain_id).await,

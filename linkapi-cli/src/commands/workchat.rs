@@ -80,6 +80,7 @@ pub async fn workchat(ctx: Context, command: WorkchatCommand) -> Result<()> {
             }
             let mut input = workchat_input(fields)?;
             input.code = custom_code;
+            let domain = super::domain_id_of(&ctx, domain.as_ref()).await?;
             input.domain = domain.map(|d| DomainRefs::from(vec![d]));
             let created = ctx.create_client()?.create_workchat_chain(&input).await?;
             ctx.out.success(&format!("Created {}", created.render_url));

@@ -196,8 +196,17 @@ fn list_pages_and_all() {
         )
         .ok();
     }
+    // A page that leaves chains out says so on stderr, piped too; the last page does not.
+    let first = home.admin(&server, &["chain", "list", "--limit", "2"]);
+    assert_eq!(first.ok().lines().count(), 2);
+    assert!(
+        first.stderr.contains("3 more of 5") && first.stderr.contains("--all"),
+        "{}",
+        first.stderr
+    );
     let page = home.admin(&server, &["chain", "list", "--limit", "2", "--page", "3"]);
     assert_eq!(page.ok().lines().count(), 1);
+    assert!(!page.stderr.contains("more of"), "{}", page.stderr);
     let all = home
         .admin(
             &server,
@@ -445,6 +454,73 @@ fn groups_and_domains() {
     assert_eq!(domains[0]["domain"], server.addr.to_string());
     let row = home.admin(&server, &["domain", "list"]);
     assert!(row.ok().contains("\teffective\t"), "{}", row.stdout);
+
+    // `--domain` takes a host name as well as an id, as the compatibility API does.
+    let brand = home
+        .admin(
+            &server,
+            &[
+                "admin",
+                "domain",
+                "create",
+                "brand.test",
+                "--shared",
+                "--json=id",
+            ],
+        )
+        .json();
+    let made = home
+        .admin(
+            &server,
+            &[
+                "chain",
+                "create",
+                "https://e.com/brand",
+                "--code",
+                "on-brand",
+                "--domain",
+                "Brand.Test",
+                "--json=render_url,domain_id",
+            ],
+        )
+        .json();
+    assert_eq!(made["domain_id"], brand["id"], "{made}");
+    assert!(
+        made["render_url"]
+            .as_str()
+            .unwrap()
+            .contains("brand.test/on-brand"),
+        "{made}"
+    );
+    let found = home
+        .admin(
+            &server,
+            &[
+                "chain",
+                "info",
+                "on-brand",
+                "--domain",
+                "brand.test",
+                "--json=target_url",
+            ],
+        )
+        .json();
+    assert_eq!(found["target_url"], "https://e.com/brand");
+    let unknown = home.admin(
+        &server,
+        &[
+            "chain",
+            "create",
+            "https://e.com",
+            "--domain",
+            "elsewhere.test",
+        ],
+    );
+    assert!(
+        unknown.fails(2).contains("no domain elsewhere.test"),
+        "{}",
+        unknown.stderr
+    );
 }
 
 #[test]
