@@ -150,7 +150,7 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
         'linkapi;chain;create' {
             [CompletionResult]::new('--title', '--title', [CompletionResultType]::ParameterName, 'Label')
             [CompletionResult]::new('--code', '--code', [CompletionResultType]::ParameterName, 'Custom code instead of a random one')
-            [CompletionResult]::new('--domain', '--domain', [CompletionResultType]::ParameterName, 'Domain id [default: the server''s default domain]')
+            [CompletionResult]::new('--domain', '--domain', [CompletionResultType]::ParameterName, 'Domain id or host name [default: the server''s default domain]')
             [CompletionResult]::new('--group', '--group', [CompletionResultType]::ParameterName, 'Group id')
             [CompletionResult]::new('--expires', '--expires', [CompletionResultType]::ParameterName, 'Expiry: "YYYY-MM-DD HH:MM:SS" (UTC), RFC 3339, or Unix seconds [default: never]')
             [CompletionResult]::new('--rule', '--rule', [CompletionResultType]::ParameterName, 'A redirect rule, CONDITION[,CONDITION...] => URL, where a condition is device=KIND, country=CC, language=LL or query.NAME=VALUE; repeat for more, first match wins')
@@ -197,7 +197,7 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             break
         }
         'linkapi;chain;info' {
-            [CompletionResult]::new('--domain', '--domain', [CompletionResultType]::ParameterName, 'Domain id, when you have the code on several domains')
+            [CompletionResult]::new('--domain', '--domain', [CompletionResultType]::ParameterName, 'Domain id or host name, when you have the code on several domains')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
             [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
@@ -210,7 +210,7 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             break
         }
         'linkapi;chain;qr' {
-            [CompletionResult]::new('--domain', '--domain', [CompletionResultType]::ParameterName, 'Domain id, when you have the code on several domains')
+            [CompletionResult]::new('--domain', '--domain', [CompletionResultType]::ParameterName, 'Domain id or host name, when you have the code on several domains')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the image to this file')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the image to this file')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Image format [default: from the --output extension, else png]')
@@ -226,7 +226,7 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             break
         }
         'linkapi;chain;edit' {
-            [CompletionResult]::new('--domain', '--domain', [CompletionResultType]::ParameterName, 'Domain id, when you have the code on several domains')
+            [CompletionResult]::new('--domain', '--domain', [CompletionResultType]::ParameterName, 'Domain id or host name, when you have the code on several domains')
             [CompletionResult]::new('--title', '--title', [CompletionResultType]::ParameterName, 'New label')
             [CompletionResult]::new('--target-url', '--target-url', [CompletionResultType]::ParameterName, 'New destination')
             [CompletionResult]::new('--expires', '--expires', [CompletionResultType]::ParameterName, 'New expiry (as for create; 0 is never)')
@@ -245,7 +245,7 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             break
         }
         'linkapi;chain;delete' {
-            [CompletionResult]::new('--domain', '--domain', [CompletionResultType]::ParameterName, 'Domain id, when you have the codes on several domains')
+            [CompletionResult]::new('--domain', '--domain', [CompletionResultType]::ParameterName, 'Domain id or host name, when you have the codes on several domains')
             [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
             [CompletionResult]::new('--code', '--code', [CompletionResultType]::ParameterName, 'Take every CHAIN as a code')
@@ -395,7 +395,7 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             break
         }
         'linkapi;stats' {
-            [CompletionResult]::new('--domain', '--domain', [CompletionResultType]::ParameterName, 'Domain id, when you have the code on several domains')
+            [CompletionResult]::new('--domain', '--domain', [CompletionResultType]::ParameterName, 'Domain id or host name, when you have the code on several domains')
             [CompletionResult]::new('--days', '--days', [CompletionResultType]::ParameterName, 'Days counted, today included (1 to 365)')
             [CompletionResult]::new('--by', '--by', [CompletionResultType]::ParameterName, 'Break the chain''s visits down by this')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Values (with --by) or chains (without a CHAIN) to list, most visits first (1 to 100)')
@@ -450,7 +450,7 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('--expires', '--expires', [CompletionResultType]::ParameterName, 'Expiry: "YYYY-MM-DD HH:MM:SS" (UTC), RFC 3339, or Unix seconds; 0 never')
             [CompletionResult]::new('--group', '--group', [CompletionResultType]::ParameterName, 'Group id (a group of chain type 2)')
             [CompletionResult]::new('--code', '--code', [CompletionResultType]::ParameterName, 'Custom code instead of a random one')
-            [CompletionResult]::new('--domain', '--domain', [CompletionResultType]::ParameterName, 'Domain id [default: the server''s default domain]')
+            [CompletionResult]::new('--domain', '--domain', [CompletionResultType]::ParameterName, 'Domain id or host name [default: the server''s default domain]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
             [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
@@ -480,7 +480,7 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             break
         }
         'linkapi;wx;info' {
-            [CompletionResult]::new('--domain', '--domain', [CompletionResultType]::ParameterName, 'Domain id, when you have the code on several domains')
+            [CompletionResult]::new('--domain', '--domain', [CompletionResultType]::ParameterName, 'Domain id or host name, when you have the code on several domains')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
             [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
@@ -493,7 +493,7 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             break
         }
         'linkapi;wx;edit' {
-            [CompletionResult]::new('--domain', '--domain', [CompletionResultType]::ParameterName, 'Domain id, when you have the code on several domains')
+            [CompletionResult]::new('--domain', '--domain', [CompletionResultType]::ParameterName, 'Domain id or host name, when you have the code on several domains')
             [CompletionResult]::new('--from-file', '--from-file', [CompletionResultType]::ParameterName, 'Full input as JSON (the body of POST /wx-chains, channel_list included), or - for standard input; flags override its fields')
             [CompletionResult]::new('--title', '--title', [CompletionResultType]::ParameterName, 'Label')
             [CompletionResult]::new('--sub-type', '--sub-type', [CompletionResultType]::ParameterName, 'Where the chain leads [default on create: scan-qr]')
@@ -617,7 +617,7 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('--expires', '--expires', [CompletionResultType]::ParameterName, 'Expiry: "YYYY-MM-DD HH:MM:SS" (UTC), RFC 3339, or Unix seconds; 0 never')
             [CompletionResult]::new('--group', '--group', [CompletionResultType]::ParameterName, 'Group id (a group of chain type 2)')
             [CompletionResult]::new('--code', '--code', [CompletionResultType]::ParameterName, 'Custom code instead of a random one')
-            [CompletionResult]::new('--domain', '--domain', [CompletionResultType]::ParameterName, 'Domain id [default: the server''s default domain]')
+            [CompletionResult]::new('--domain', '--domain', [CompletionResultType]::ParameterName, 'Domain id or host name [default: the server''s default domain]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
             [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
@@ -671,7 +671,7 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('--group', '--group', [CompletionResultType]::ParameterName, 'Group id (a group of chain type 3)')
             [CompletionResult]::new('--expires', '--expires', [CompletionResultType]::ParameterName, 'Expiry: "YYYY-MM-DD HH:MM:SS" (UTC), RFC 3339, or Unix seconds; 0 never')
             [CompletionResult]::new('--code', '--code', [CompletionResultType]::ParameterName, 'Custom code instead of a random one')
-            [CompletionResult]::new('--domain', '--domain', [CompletionResultType]::ParameterName, 'Domain id [default: the server''s default domain]')
+            [CompletionResult]::new('--domain', '--domain', [CompletionResultType]::ParameterName, 'Domain id or host name [default: the server''s default domain]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
             [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
@@ -819,7 +819,7 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             break
         }
         'linkapi;conversion;report' {
-            [CompletionResult]::new('--domain', '--domain', [CompletionResultType]::ParameterName, 'Domain id, when you have the code on several domains')
+            [CompletionResult]::new('--domain', '--domain', [CompletionResultType]::ParameterName, 'Domain id or host name, when you have the code on several domains')
             [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Business event: lower-case letters, digits and _ (purchase, signup, form, ...)')
             [CompletionResult]::new('--out-id', '--out-id', [CompletionResultType]::ParameterName, 'Your idempotency token (required for purchase)')
             [CompletionResult]::new('--ad-platform', '--ad-platform', [CompletionResultType]::ParameterName, 'Ad platform the conversion came from (a path segment of the API)')
@@ -838,7 +838,7 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             break
         }
         'linkapi;conversion;list' {
-            [CompletionResult]::new('--domain', '--domain', [CompletionResultType]::ParameterName, 'Domain id, when you have the code on several domains')
+            [CompletionResult]::new('--domain', '--domain', [CompletionResultType]::ParameterName, 'Domain id or host name, when you have the code on several domains')
             [CompletionResult]::new('--page', '--page', [CompletionResultType]::ParameterName, 'Page to show')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Conversions per page (1 to 100)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')

@@ -134,7 +134,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
         &'linkapi;chain;create'= {
             cand --title 'Label'
             cand --code 'Custom code instead of a random one'
-            cand --domain 'Domain id [default: the server''s default domain]'
+            cand --domain 'Domain id or host name [default: the server''s default domain]'
             cand --group 'Group id'
             cand --expires 'Expiry: "YYYY-MM-DD HH:MM:SS" (UTC), RFC 3339, or Unix seconds [default: never]'
             cand --rule 'A redirect rule, CONDITION[,CONDITION...] => URL, where a condition is device=KIND, country=CC, language=LL or query.NAME=VALUE; repeat for more, first match wins'
@@ -178,7 +178,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand --version 'Print version'
         }
         &'linkapi;chain;info'= {
-            cand --domain 'Domain id, when you have the code on several domains'
+            cand --domain 'Domain id or host name, when you have the code on several domains'
             cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
             cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
             cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
@@ -190,7 +190,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand --version 'Print version'
         }
         &'linkapi;chain;qr'= {
-            cand --domain 'Domain id, when you have the code on several domains'
+            cand --domain 'Domain id or host name, when you have the code on several domains'
             cand -o 'Write the image to this file'
             cand --output 'Write the image to this file'
             cand --format 'Image format [default: from the --output extension, else png]'
@@ -205,7 +205,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand --version 'Print version'
         }
         &'linkapi;chain;edit'= {
-            cand --domain 'Domain id, when you have the code on several domains'
+            cand --domain 'Domain id or host name, when you have the code on several domains'
             cand --title 'New label'
             cand --target-url 'New destination'
             cand --expires 'New expiry (as for create; 0 is never)'
@@ -223,7 +223,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand --version 'Print version'
         }
         &'linkapi;chain;delete'= {
-            cand --domain 'Domain id, when you have the codes on several domains'
+            cand --domain 'Domain id or host name, when you have the codes on several domains'
             cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
             cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
             cand --code 'Take every CHAIN as a code'
@@ -349,7 +349,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
         &'linkapi;domain;help;help'= {
         }
         &'linkapi;stats'= {
-            cand --domain 'Domain id, when you have the code on several domains'
+            cand --domain 'Domain id or host name, when you have the code on several domains'
             cand --days 'Days counted, today included (1 to 365)'
             cand --by 'Break the chain''s visits down by this'
             cand --limit 'Values (with --by) or chains (without a CHAIN) to list, most visits first (1 to 100)'
@@ -402,7 +402,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand --expires 'Expiry: "YYYY-MM-DD HH:MM:SS" (UTC), RFC 3339, or Unix seconds; 0 never'
             cand --group 'Group id (a group of chain type 2)'
             cand --code 'Custom code instead of a random one'
-            cand --domain 'Domain id [default: the server''s default domain]'
+            cand --domain 'Domain id or host name [default: the server''s default domain]'
             cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
             cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
             cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
@@ -430,7 +430,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand --version 'Print version'
         }
         &'linkapi;wx;info'= {
-            cand --domain 'Domain id, when you have the code on several domains'
+            cand --domain 'Domain id or host name, when you have the code on several domains'
             cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
             cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
             cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
@@ -442,7 +442,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand --version 'Print version'
         }
         &'linkapi;wx;edit'= {
-            cand --domain 'Domain id, when you have the code on several domains'
+            cand --domain 'Domain id or host name, when you have the code on several domains'
             cand --from-file 'Full input as JSON (the body of POST /wx-chains, channel_list included), or - for standard input; flags override its fields'
             cand --title 'Label'
             cand --sub-type 'Where the chain leads [default on create: scan-qr]'
@@ -555,7 +555,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand --expires 'Expiry: "YYYY-MM-DD HH:MM:SS" (UTC), RFC 3339, or Unix seconds; 0 never'
             cand --group 'Group id (a group of chain type 2)'
             cand --code 'Custom code instead of a random one'
-            cand --domain 'Domain id [default: the server''s default domain]'
+            cand --domain 'Domain id or host name [default: the server''s default domain]'
             cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
             cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
             cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
@@ -603,7 +603,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand --group 'Group id (a group of chain type 3)'
             cand --expires 'Expiry: "YYYY-MM-DD HH:MM:SS" (UTC), RFC 3339, or Unix seconds; 0 never'
             cand --code 'Custom code instead of a random one'
-            cand --domain 'Domain id [default: the server''s default domain]'
+            cand --domain 'Domain id or host name [default: the server''s default domain]'
             cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
             cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
             cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
@@ -734,7 +734,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'linkapi;conversion;report'= {
-            cand --domain 'Domain id, when you have the code on several domains'
+            cand --domain 'Domain id or host name, when you have the code on several domains'
             cand --type 'Business event: lower-case letters, digits and _ (purchase, signup, form, ...)'
             cand --out-id 'Your idempotency token (required for purchase)'
             cand --ad-platform 'Ad platform the conversion came from (a path segment of the API)'
@@ -752,7 +752,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand --version 'Print version'
         }
         &'linkapi;conversion;list'= {
-            cand --domain 'Domain id, when you have the code on several domains'
+            cand --domain 'Domain id or host name, when you have the code on several domains'
             cand --page 'Page to show'
             cand --limit 'Conversions per page (1 to 100)'
             cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'

@@ -1,918 +1,1089 @@
-# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
-function __fish_linkapi_global_optspecs
-    string join \n host= profile= no-input h/help V/version
-end
+# fish completions for linkapi, written by `linkapi completions fish`.
 
-function __fish_linkapi_needs_command
-    # Figure out if the current invocation already has a command.
-    set -l cmd (commandline -opc)
-    set -e cmd[1]
-    argparse -s (__fish_linkapi_global_optspecs) -- $cmd 2>/dev/null
-    or return
-    if set -q argv[1]
-        # Also print the command, so this can be used to figure out what it is.
-        echo $argv[1]
-        return 1
+# Every subcommand path, and the options that take a value (the word after one is
+# not a subcommand or a positional word).
+set -g __linkapi_paths 'auth' 'auth login' 'auth status' 'auth logout' 'auth token' 'auth help' 'auth help login' 'auth help status' 'auth help logout' 'auth help token' 'auth help help' 'chain' 'chain create' 'chain import' 'chain list' 'chain info' 'chain qr' 'chain edit' 'chain delete' 'chain help' 'chain help create' 'chain help import' 'chain help list' 'chain help info' 'chain help qr' 'chain help edit' 'chain help delete' 'chain help help' 'group' 'group create' 'group list' 'group info' 'group help' 'group help create' 'group help list' 'group help info' 'group help help' 'domain' 'domain list' 'domain help' 'domain help list' 'domain help help' 'stats' 'wx' 'wx create' 'wx list' 'wx info' 'wx edit' 'wx delete' 'wx help' 'wx help create' 'wx help list' 'wx help info' 'wx help edit' 'wx help delete' 'wx help help' 'card' 'card list' 'card create' 'card help' 'card help list' 'card help create' 'card help help' 'workchat' 'workchat create' 'workchat edit' 'workchat info' 'workchat list' 'workchat delete' 'workchat assemblies' 'workchat transfers' 'workchat help' 'workchat help create' 'workchat help edit' 'workchat help info' 'workchat help list' 'workchat help delete' 'workchat help assemblies' 'workchat help transfers' 'workchat help help' 'conversion' 'conversion report' 'conversion list' 'conversion help' 'conversion help report' 'conversion help list' 'conversion help help' 'template' 'template list' 'template help' 'template help list' 'template help help' 'webhook' 'webhook add' 'webhook list' 'webhook info' 'webhook edit' 'webhook delete' 'webhook test' 'webhook rotate-secret' 'webhook deliveries' 'webhook listen' 'webhook help' 'webhook help add' 'webhook help list' 'webhook help info' 'webhook help edit' 'webhook help delete' 'webhook help test' 'webhook help rotate-secret' 'webhook help deliveries' 'webhook help listen' 'webhook help help' 'upload' 'upload list' 'upload delete' 'upload help' 'upload help list' 'upload help delete' 'upload help help' 'admin' 'admin user' 'admin user create' 'admin user list' 'admin user show' 'admin user edit' 'admin user suspend' 'admin user resume' 'admin user help' 'admin user help create' 'admin user help list' 'admin user help show' 'admin user help edit' 'admin user help suspend' 'admin user help resume' 'admin user help help' 'admin key' 'admin key create' 'admin key list' 'admin key revoke' 'admin key help' 'admin key help create' 'admin key help list' 'admin key help revoke' 'admin key help help' 'admin domain' 'admin domain create' 'admin domain list' 'admin domain set-status' 'admin domain help' 'admin domain help create' 'admin domain help list' 'admin domain help set-status' 'admin domain help help' 'admin template' 'admin template add' 'admin template list' 'admin template edit' 'admin template retire' 'admin template help' 'admin template help add' 'admin template help list' 'admin template help edit' 'admin template help retire' 'admin template help help' 'admin workchat' 'admin workchat add-assembly' 'admin workchat assemblies' 'admin workchat load-transfers' 'admin workchat help' 'admin workchat help add-assembly' 'admin workchat help assemblies' 'admin workchat help load-transfers' 'admin workchat help help' 'admin rotate-visitor-secret' 'admin help' 'admin help user' 'admin help user create' 'admin help user list' 'admin help user show' 'admin help user edit' 'admin help user suspend' 'admin help user resume' 'admin help key' 'admin help key create' 'admin help key list' 'admin help key revoke' 'admin help domain' 'admin help domain create' 'admin help domain list' 'admin help domain set-status' 'admin help template' 'admin help template add' 'admin help template list' 'admin help template edit' 'admin help template retire' 'admin help workchat' 'admin help workchat add-assembly' 'admin help workchat assemblies' 'admin help workchat load-transfers' 'admin help rotate-visitor-secret' 'admin help help' 'serve' 'data' 'data backup' 'data restore' 'data migrate' 'data admin-key' 'data help' 'data help backup' 'data help restore' 'data help migrate' 'data help admin-key' 'data help help' 'completions' 'man' 'help' 'help auth' 'help auth login' 'help auth status' 'help auth logout' 'help auth token' 'help chain' 'help chain create' 'help chain import' 'help chain list' 'help chain info' 'help chain qr' 'help chain edit' 'help chain delete' 'help group' 'help group create' 'help group list' 'help group info' 'help domain' 'help domain list' 'help stats' 'help wx' 'help wx create' 'help wx list' 'help wx info' 'help wx edit' 'help wx delete' 'help card' 'help card list' 'help card create' 'help workchat' 'help workchat create' 'help workchat edit' 'help workchat info' 'help workchat list' 'help workchat delete' 'help workchat assemblies' 'help workchat transfers' 'help conversion' 'help conversion report' 'help conversion list' 'help template' 'help template list' 'help webhook' 'help webhook add' 'help webhook list' 'help webhook info' 'help webhook edit' 'help webhook delete' 'help webhook test' 'help webhook rotate-secret' 'help webhook deliveries' 'help webhook listen' 'help upload' 'help upload list' 'help upload delete' 'help admin' 'help admin user' 'help admin user create' 'help admin user list' 'help admin user show' 'help admin user edit' 'help admin user suspend' 'help admin user resume' 'help admin key' 'help admin key create' 'help admin key list' 'help admin key revoke' 'help admin domain' 'help admin domain create' 'help admin domain list' 'help admin domain set-status' 'help admin template' 'help admin template add' 'help admin template list' 'help admin template edit' 'help admin template retire' 'help admin workchat' 'help admin workchat add-assembly' 'help admin workchat assemblies' 'help admin workchat load-transfers' 'help admin rotate-visitor-secret' 'help serve' 'help data' 'help data backup' 'help data restore' 'help data migrate' 'help data admin-key' 'help completions' 'help man' 'help help'
+set -g __linkapi_valued --ad-platform --auth-status --avatar --body-file --by --cap --chain-type --channel --clickid --code --config --corp --cursor --customer --daily-quota --data-dir --database-url --days --desc --description --dir --domain --events --expires --external-user --format --from --from-file --group --guide-text --handover --host --idempotency-key --jobs --limit --link-id --listen --max-size --mini-appid --mini-path --name --out-dir --out-id --output --page --port --profile --public-url --qr-url --query --qwhk-url --rotation --rule --rules-file --scan-tips --scene --scheme --scope --secret --shop-appid --shop-path --show-type --size --style --sub-title --sub-type --takeover --target-url --template --thumb --title --to --tries --type --url --user --value-cents --wx-id -o -q
+
+# The subcommand path of the words before the cursor, then how many positional words
+# follow it.
+function __linkapi_where
+    set -l words (commandline -opc)
+    set -e words[1]
+    set -l path ''
+    set -l positional 0
+    set -l skip 0
+    for word in $words
+        if test $skip -eq 1
+            set skip 0
+            continue
+        end
+        switch $word
+            case '--*=*'
+                continue
+            case '-*'
+                if contains -- $word $__linkapi_valued
+                    set skip 1
+                end
+                continue
+        end
+        set -l deeper (string trim -- "$path $word")
+        if test $positional -eq 0; and contains -- $deeper $__linkapi_paths
+            set path $deeper
+        else
+            set positional (math $positional + 1)
+        end
     end
-    return 0
+    echo $path
+    echo $positional
 end
 
-function __fish_linkapi_using_subcommand
-    set -l cmd (__fish_linkapi_needs_command)
-    test -z "$cmd"
-    and return 1
-    contains -- $cmd[1] $argv
+# True when the words before the cursor are at subcommand path $argv[1] and, if $argv[2]
+# is given, that many positional words follow it ("2+": two or more).
+function __linkapi_at
+    set -l here (__linkapi_where)
+    test "$here[1]" = "$argv[1]"; or return 1
+    set -q argv[2]; or return 0
+    set -l count (string replace '+' '' -- $argv[2])
+    if string match -q -- '*+' $argv[2]
+        test $here[2] -ge $count
+    else
+        test $here[2] -eq $count
+    end
 end
 
-complete -c linkapi -n "__fish_linkapi_needs_command" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_needs_command" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_needs_command" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_needs_command" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_needs_command" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "auth" -d 'Log in to a server, see where keys come from, log out'
-complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "chain" -d 'Create, list, inspect, edit and delete short links'
-complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "group" -d 'Create and list groups of chains'
-complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "domain" -d 'List the domains you may create chains on'
-complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "stats" -d 'Show visits: a chain\'s totals and daily trend, where they came from, or your top chains'
-complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "wx" -d 'Messaging-app chains: QR codes that rotate, account IDs, mini-programs, shops'
-complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "card" -d 'Card chains: messaging-app chains in the card namespace'
-complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "workchat" -d 'Work-chat chains, your assembly list and customer-transfer results'
-complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "conversion" -d 'Report ad conversions for a chain and list what was recorded'
-complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "template" -d 'List the jump-page templates you may use'
-complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "webhook" -d 'Send events of your writes to your own endpoints, and receive them locally'
-complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "upload" -d 'Upload images (many at once, with progress bars), list and delete uploads'
-complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "admin" -d 'Manage users, API keys and domains (needs a key with scope admin)'
-complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "serve" -d 'Run the server locally (same flags as linkapi-server)'
-complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "data" -d 'Back up, restore, or move to PostgreSQL the data of a local server (same as linkapi-server\'s commands)'
-complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "completions" -d 'Print a shell completion script'
-complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "man" -d 'Print the manual page, or write every page into a directory'
-complete -c linkapi -n "__fish_linkapi_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and not __fish_seen_subcommand_from login status logout token help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and not __fish_seen_subcommand_from login status logout token help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and not __fish_seen_subcommand_from login status logout token help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and not __fish_seen_subcommand_from login status logout token help" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and not __fish_seen_subcommand_from login status logout token help" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and not __fish_seen_subcommand_from login status logout token help" -f -a "login" -d 'Store an API key for a server, checked against the server first'
-complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and not __fish_seen_subcommand_from login status logout token help" -f -a "status" -d 'Show each profile\'s server, where its key comes from, and whether the key works'
-complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and not __fish_seen_subcommand_from login status logout token help" -f -a "logout" -d 'Forget the stored key of the profile (the key itself stays valid on the server)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and not __fish_seen_subcommand_from login status logout token help" -f -a "token" -d 'Print the key the current profile would use'
-complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and not __fish_seen_subcommand_from login status logout token help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from login" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from login" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from login" -l with-key -d 'Read the key from standard input'
-complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from login" -l insecure-storage -d 'Store the key in credentials.toml (mode 0600) instead of the OS keyring'
-complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from login" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from login" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from login" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from status" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from status" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from status" -l show-key -d 'Show keys in full instead of masked'
-complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from status" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from logout" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from logout" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from logout" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from logout" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from logout" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from token" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from token" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from token" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from token" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from token" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "login" -d 'Store an API key for a server, checked against the server first'
-complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "status" -d 'Show each profile\'s server, where its key comes from, and whether the key works'
-complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "logout" -d 'Forget the stored key of the profile (the key itself stays valid on the server)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "token" -d 'Print the key the current profile would use'
-complete -c linkapi -n "__fish_linkapi_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info qr edit delete help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info qr edit delete help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info qr edit delete help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info qr edit delete help" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info qr edit delete help" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info qr edit delete help" -f -a "create" -d 'Create a short link'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info qr edit delete help" -f -a "import" -d 'Create many chains from CSV or JSON lines, one chain per line'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info qr edit delete help" -f -a "list" -d 'List your short links, newest first'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info qr edit delete help" -f -a "info" -d 'Show one chain'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info qr edit delete help" -f -a "qr" -d 'Show a chain\'s QR code in the terminal, or write it as PNG or SVG'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info qr edit delete help" -f -a "edit" -d 'Change a chain\'s title, destination, expiry or redirect rules'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info qr edit delete help" -f -a "delete" -d 'Delete chains (their codes are never reused)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and not __fish_seen_subcommand_from create import list info qr edit delete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from create" -l title -d 'Label' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from create" -l code -d 'Custom code instead of a random one' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from create" -l domain -d 'Domain id [default: the server\'s default domain]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from create" -l group -d 'Group id' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from create" -l expires -d 'Expiry: "YYYY-MM-DD HH:MM:SS" (UTC), RFC 3339, or Unix seconds [default: never]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from create" -l rule -d 'A redirect rule, CONDITION[,CONDITION...] => URL, where a condition is device=KIND, country=CC, language=LL or query.NAME=VALUE; repeat for more, first match wins' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from create" -l rules-file -d 'Redirect rules as a JSON array of {device, country, language, query, target_url} (- reads standard input)' -r -F
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from create" -l idempotency-key -d 'The request\'s Idempotency-Key (1 to 255 printable ASCII characters) [default: a new random one]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from create" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from create" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from create" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from create" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from create" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from import" -l format -d 'Input format [default: from the file extension, else by the first character]' -r -f -a "csv\t'Comma-separated values with a header row'
-jsonl\t'One JSON object per line'"
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from import" -l idempotency-key -d 'Prefix of the batches\' Idempotency-Keys, which end in /N for the Nth batch [default: a digest of each batch\'s lines]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from import" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from import" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from import" -l json -d 'Print each line\'s result as a JSON object'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from import" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from import" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from import" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from list" -l page -d 'Page to show' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from list" -l limit -d 'Chains per page (1 to 100) [default: 20; with --all, 100]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from list" -l group -d 'Only chains in this group' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from list" -s q -l query -d 'Only chains whose title or code contains this' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from list" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from list" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from list" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from list" -l all -d 'Every page'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from info" -l domain -d 'Domain id, when you have the code on several domains' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from info" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from info" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from info" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from info" -l code -d 'Take CHAIN as a code even when it is all digits'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from info" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from info" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from info" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from qr" -l domain -d 'Domain id, when you have the code on several domains' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from qr" -s o -l output -d 'Write the image to this file' -r -F
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from qr" -l format -d 'Image format [default: from the --output extension, else png]' -r -f -a "png\t'PNG'
-svg\t'SVG'"
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from qr" -l size -d 'Side of the image in pixels (64 to 2048)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from qr" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from qr" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from qr" -l code -d 'Take CHAIN as a code even when it is all digits'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from qr" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from qr" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from qr" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from edit" -l domain -d 'Domain id, when you have the code on several domains' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from edit" -l title -d 'New label' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from edit" -l target-url -d 'New destination' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from edit" -l expires -d 'New expiry (as for create; 0 is never)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from edit" -l rule -d 'A redirect rule, CONDITION[,CONDITION...] => URL, where a condition is device=KIND, country=CC, language=LL or query.NAME=VALUE; repeat for more, first match wins' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from edit" -l rules-file -d 'Redirect rules as a JSON array of {device, country, language, query, target_url} (- reads standard input)' -r -F
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from edit" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from edit" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from edit" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from edit" -l code -d 'Take CHAIN as a code even when it is all digits'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from edit" -l clear-rules -d 'Remove all the chain\'s redirect rules'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from edit" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from edit" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from edit" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from delete" -l domain -d 'Domain id, when you have the codes on several domains' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from delete" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from delete" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from delete" -l code -d 'Take every CHAIN as a code'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from delete" -s y -l yes -d 'Do not ask for confirmation'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from delete" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from delete" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from help" -f -a "create" -d 'Create a short link'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from help" -f -a "import" -d 'Create many chains from CSV or JSON lines, one chain per line'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from help" -f -a "list" -d 'List your short links, newest first'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from help" -f -a "info" -d 'Show one chain'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from help" -f -a "qr" -d 'Show a chain\'s QR code in the terminal, or write it as PNG or SVG'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from help" -f -a "edit" -d 'Change a chain\'s title, destination, expiry or redirect rules'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from help" -f -a "delete" -d 'Delete chains (their codes are never reused)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand chain; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand group; and not __fish_seen_subcommand_from create list info help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand group; and not __fish_seen_subcommand_from create list info help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand group; and not __fish_seen_subcommand_from create list info help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand group; and not __fish_seen_subcommand_from create list info help" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand group; and not __fish_seen_subcommand_from create list info help" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand group; and not __fish_seen_subcommand_from create list info help" -f -a "create" -d 'Create a group'
-complete -c linkapi -n "__fish_linkapi_using_subcommand group; and not __fish_seen_subcommand_from create list info help" -f -a "list" -d 'List your groups'
-complete -c linkapi -n "__fish_linkapi_using_subcommand group; and not __fish_seen_subcommand_from create list info help" -f -a "info" -d 'Show one of your groups: its name, kind and live chains'
-complete -c linkapi -n "__fish_linkapi_using_subcommand group; and not __fish_seen_subcommand_from create list info help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from create" -l chain-type -d 'Kind of chains it holds: 1 short, 2 external, 3 work-chat, 4 card' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from create" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from create" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from create" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from create" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from create" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from list" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from list" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from list" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from info" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from info" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from info" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from info" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from info" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from info" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from help" -f -a "create" -d 'Create a group'
-complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from help" -f -a "list" -d 'List your groups'
-complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from help" -f -a "info" -d 'Show one of your groups: its name, kind and live chains'
-complete -c linkapi -n "__fish_linkapi_using_subcommand group; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and not __fish_seen_subcommand_from list help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and not __fish_seen_subcommand_from list help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and not __fish_seen_subcommand_from list help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and not __fish_seen_subcommand_from list help" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and not __fish_seen_subcommand_from list help" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and not __fish_seen_subcommand_from list help" -f -a "list" -d 'List the domains you may use'
-complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and not __fish_seen_subcommand_from list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and __fish_seen_subcommand_from list" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and __fish_seen_subcommand_from list" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and __fish_seen_subcommand_from list" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the domains you may use'
-complete -c linkapi -n "__fish_linkapi_using_subcommand domain; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand stats" -l domain -d 'Domain id, when you have the code on several domains' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand stats" -l days -d 'Days counted, today included (1 to 365)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand stats" -l by -d 'Break the chain\'s visits down by this' -r -f -a "referrers\t''
-devices\t''
-os\t''
-browsers\t''
-countries\t''
-languages\t''
-rules\t''"
-complete -c linkapi -n "__fish_linkapi_using_subcommand stats" -l limit -d 'Values (with --by) or chains (without a CHAIN) to list, most visits first (1 to 100)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand stats" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand stats" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand stats" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand stats" -l code -d 'Take CHAIN as a code even when it is all digits'
-complete -c linkapi -n "__fish_linkapi_using_subcommand stats" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand stats" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand stats" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and not __fish_seen_subcommand_from create list info edit delete help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and not __fish_seen_subcommand_from create list info edit delete help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and not __fish_seen_subcommand_from create list info edit delete help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and not __fish_seen_subcommand_from create list info edit delete help" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and not __fish_seen_subcommand_from create list info edit delete help" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and not __fish_seen_subcommand_from create list info edit delete help" -f -a "create" -d 'Create a messaging-app chain'
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and not __fish_seen_subcommand_from create list info edit delete help" -f -a "list" -d 'List your messaging-app chains, newest first'
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and not __fish_seen_subcommand_from create list info edit delete help" -f -a "info" -d 'Show one chain and its channels'
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and not __fish_seen_subcommand_from create list info edit delete help" -f -a "edit" -d 'Change a chain\'s fields and channels'
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and not __fish_seen_subcommand_from create list info edit delete help" -f -a "delete" -d 'Delete messaging-app chains'
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and not __fish_seen_subcommand_from create list info edit delete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l from-file -d 'Full input as JSON (the body of POST /wx-chains, channel_list included), or - for standard input; flags override its fields' -r -F
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l title -d 'Label' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l sub-type -d 'Where the chain leads [default on create: scan-qr]' -r -f -a "scan-qr\t'1: a QR code to scan (--qr-url or --channel)'
-account\t'2: an account ID to add (--wx-id)'
-mini-program\t'3: a mini-program (--mini-appid, --mini-path)'
-shop\t'4: a shop (--shop-appid, --shop-path)'
-workchat-url\t'5: a work-chat acquisition URL (--qwhk-url)'"
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l qr-url -d 'The chain\'s own QR image URL (scan-qr)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l wx-id -d 'Account ID (account)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l mini-appid -d 'Mini-program app id (mini-program)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l mini-path -d 'Mini-program page path (mini-program)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l shop-appid -d 'Shop app id (shop)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l shop-path -d 'Shop page path (shop)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l qwhk-url -d 'Work-chat acquisition URL (workchat-url)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l avatar -d 'Avatar image URL' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l guide-text -d 'A line guiding the visitor' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l desc -d 'Longer text on the page' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l sub-title -d 'Line under the heading (at most 20 characters; shown with --show-type small)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l show-type -d 'Image layout' -r -f -a "small\t'1: a small image (the QR code) with the sub-title'
-long\t'2: a long image across the page'"
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l template -d 'Jump-page template id (see linkapi template list)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l scan-tips -d 'Show a hint on how to scan (0 or 1)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l rotation -d 'How visits pick a channel' -r -f -a "sort\t'1: in sort order, each until its limit or expiry'
-weighted\t'3: weighted random by ratio'
-round-robin\t'4: round robin'
-uniform\t'5: uniform random'"
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l cap -d 'What channel limits cap' -r -f -a "total\t'1: visits ever'
-daily\t'2: visits per day'"
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l channel -d 'Add a channel with this QR image URL (repeatable; sort order as given). Use --from-file for limits, ratios and expiry' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l expires -d 'Expiry: "YYYY-MM-DD HH:MM:SS" (UTC), RFC 3339, or Unix seconds; 0 never' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l group -d 'Group id (a group of chain type 2)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l code -d 'Custom code instead of a random one' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l domain -d 'Domain id [default: the server\'s default domain]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l direct-jump -d 'Jump straight to the destination instead of showing the page'
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l page -d 'Show the page (undoes --direct-jump on edit)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from create" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from list" -l page -d 'Page to show' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from list" -l limit -d 'Chains per page (1 to 100) [default: 20; with --all, 100]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from list" -s q -l query -d 'Only chains whose title or code contains this' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from list" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from list" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from list" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from list" -l all -d 'Every page'
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from info" -l domain -d 'Domain id, when you have the code on several domains' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from info" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from info" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from info" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from info" -l code -d 'Take CHAIN as a code even when it is all digits'
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from info" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from info" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from info" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l domain -d 'Domain id, when you have the code on several domains' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l from-file -d 'Full input as JSON (the body of POST /wx-chains, channel_list included), or - for standard input; flags override its fields' -r -F
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l title -d 'Label' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l sub-type -d 'Where the chain leads [default on create: scan-qr]' -r -f -a "scan-qr\t'1: a QR code to scan (--qr-url or --channel)'
-account\t'2: an account ID to add (--wx-id)'
-mini-program\t'3: a mini-program (--mini-appid, --mini-path)'
-shop\t'4: a shop (--shop-appid, --shop-path)'
-workchat-url\t'5: a work-chat acquisition URL (--qwhk-url)'"
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l qr-url -d 'The chain\'s own QR image URL (scan-qr)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l wx-id -d 'Account ID (account)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l mini-appid -d 'Mini-program app id (mini-program)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l mini-path -d 'Mini-program page path (mini-program)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l shop-appid -d 'Shop app id (shop)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l shop-path -d 'Shop page path (shop)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l qwhk-url -d 'Work-chat acquisition URL (workchat-url)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l avatar -d 'Avatar image URL' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l guide-text -d 'A line guiding the visitor' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l desc -d 'Longer text on the page' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l sub-title -d 'Line under the heading (at most 20 characters; shown with --show-type small)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l show-type -d 'Image layout' -r -f -a "small\t'1: a small image (the QR code) with the sub-title'
-long\t'2: a long image across the page'"
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l template -d 'Jump-page template id (see linkapi template list)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l scan-tips -d 'Show a hint on how to scan (0 or 1)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l rotation -d 'How visits pick a channel' -r -f -a "sort\t'1: in sort order, each until its limit or expiry'
-weighted\t'3: weighted random by ratio'
-round-robin\t'4: round robin'
-uniform\t'5: uniform random'"
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l cap -d 'What channel limits cap' -r -f -a "total\t'1: visits ever'
-daily\t'2: visits per day'"
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l channel -d 'Add a channel with this QR image URL (repeatable; sort order as given). Use --from-file for limits, ratios and expiry' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l expires -d 'Expiry: "YYYY-MM-DD HH:MM:SS" (UTC), RFC 3339, or Unix seconds; 0 never' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l group -d 'Group id (a group of chain type 2)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l code -d 'Take CHAIN as a code even when it is all digits'
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l direct-jump -d 'Jump straight to the destination instead of showing the page'
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l page -d 'Show the page (undoes --direct-jump on edit)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from edit" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from delete" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from delete" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from delete" -l code -d 'Take every CHAIN as a code'
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from delete" -s y -l yes -d 'Do not ask for confirmation'
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from delete" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from delete" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from help" -f -a "create" -d 'Create a messaging-app chain'
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from help" -f -a "list" -d 'List your messaging-app chains, newest first'
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from help" -f -a "info" -d 'Show one chain and its channels'
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from help" -f -a "edit" -d 'Change a chain\'s fields and channels'
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from help" -f -a "delete" -d 'Delete messaging-app chains'
-complete -c linkapi -n "__fish_linkapi_using_subcommand wx; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and not __fish_seen_subcommand_from list create help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and not __fish_seen_subcommand_from list create help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and not __fish_seen_subcommand_from list create help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and not __fish_seen_subcommand_from list create help" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and not __fish_seen_subcommand_from list create help" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and not __fish_seen_subcommand_from list create help" -f -a "list" -d 'Your card chains (at most 100, newest first)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and not __fish_seen_subcommand_from list create help" -f -a "create" -d 'Create a chain in the card namespace (always the generic page: no --template)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and not __fish_seen_subcommand_from list create help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from list" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from list" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from list" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l from-file -d 'Full input as JSON (the body of POST /wx-chains, channel_list included), or - for standard input; flags override its fields' -r -F
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l title -d 'Label' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l sub-type -d 'Where the chain leads [default on create: scan-qr]' -r -f -a "scan-qr\t'1: a QR code to scan (--qr-url or --channel)'
-account\t'2: an account ID to add (--wx-id)'
-mini-program\t'3: a mini-program (--mini-appid, --mini-path)'
-shop\t'4: a shop (--shop-appid, --shop-path)'
-workchat-url\t'5: a work-chat acquisition URL (--qwhk-url)'"
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l qr-url -d 'The chain\'s own QR image URL (scan-qr)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l wx-id -d 'Account ID (account)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l mini-appid -d 'Mini-program app id (mini-program)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l mini-path -d 'Mini-program page path (mini-program)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l shop-appid -d 'Shop app id (shop)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l shop-path -d 'Shop page path (shop)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l qwhk-url -d 'Work-chat acquisition URL (workchat-url)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l avatar -d 'Avatar image URL' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l guide-text -d 'A line guiding the visitor' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l desc -d 'Longer text on the page' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l sub-title -d 'Line under the heading (at most 20 characters; shown with --show-type small)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l show-type -d 'Image layout' -r -f -a "small\t'1: a small image (the QR code) with the sub-title'
-long\t'2: a long image across the page'"
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l template -d 'Jump-page template id (see linkapi template list)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l scan-tips -d 'Show a hint on how to scan (0 or 1)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l rotation -d 'How visits pick a channel' -r -f -a "sort\t'1: in sort order, each until its limit or expiry'
-weighted\t'3: weighted random by ratio'
-round-robin\t'4: round robin'
-uniform\t'5: uniform random'"
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l cap -d 'What channel limits cap' -r -f -a "total\t'1: visits ever'
-daily\t'2: visits per day'"
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l channel -d 'Add a channel with this QR image URL (repeatable; sort order as given). Use --from-file for limits, ratios and expiry' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l expires -d 'Expiry: "YYYY-MM-DD HH:MM:SS" (UTC), RFC 3339, or Unix seconds; 0 never' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l group -d 'Group id (a group of chain type 2)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l code -d 'Custom code instead of a random one' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l domain -d 'Domain id [default: the server\'s default domain]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l direct-jump -d 'Jump straight to the destination instead of showing the page'
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l page -d 'Show the page (undoes --direct-jump on edit)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from create" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from help" -f -a "list" -d 'Your card chains (at most 100, newest first)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from help" -f -a "create" -d 'Create a chain in the card namespace (always the generic page: no --template)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand card; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and not __fish_seen_subcommand_from create edit info list delete assemblies transfers help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and not __fish_seen_subcommand_from create edit info list delete assemblies transfers help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and not __fish_seen_subcommand_from create edit info list delete assemblies transfers help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and not __fish_seen_subcommand_from create edit info list delete assemblies transfers help" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and not __fish_seen_subcommand_from create edit info list delete assemblies transfers help" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and not __fish_seen_subcommand_from create edit info list delete assemblies transfers help" -f -a "create" -d 'Create a work-chat chain'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and not __fish_seen_subcommand_from create edit info list delete assemblies transfers help" -f -a "edit" -d 'Change a work-chat chain'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and not __fish_seen_subcommand_from create edit info list delete assemblies transfers help" -f -a "info" -d 'Show a work-chat chain'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and not __fish_seen_subcommand_from create edit info list delete assemblies transfers help" -f -a "list" -d 'List your work-chat chains, newest first'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and not __fish_seen_subcommand_from create edit info list delete assemblies transfers help" -f -a "delete" -d 'Delete work-chat chains'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and not __fish_seen_subcommand_from create edit info list delete assemblies transfers help" -f -a "assemblies" -d 'Your assembly list: the acquisition links work-chat chains may lead to'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and not __fish_seen_subcommand_from create edit info list delete assemblies transfers help" -f -a "transfers" -d 'Customer-ownership transfer results of a corp'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and not __fish_seen_subcommand_from create edit info list delete assemblies transfers help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from create" -l customer -d 'An entry of your assembly list (wxwork_type 1; see linkapi workchat assemblies)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from create" -l url -d 'A work-chat URL (wxwork_type 2)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from create" -l title -d 'Label' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from create" -l template -d 'Jump-page template id' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from create" -l group -d 'Group id (a group of chain type 3)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from create" -l expires -d 'Expiry: "YYYY-MM-DD HH:MM:SS" (UTC), RFC 3339, or Unix seconds; 0 never' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from create" -l code -d 'Custom code instead of a random one' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from create" -l domain -d 'Domain id [default: the server\'s default domain]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from create" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from create" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from create" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from create" -l direct-jump -d 'Jump straight to the destination instead of showing the page'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from create" -l page -d 'Show the page (undoes --direct-jump on edit)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from create" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from create" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from edit" -l channel -d 'The channel whose URL changes [default: the chain\'s only one]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from edit" -l customer -d 'An entry of your assembly list (wxwork_type 1; see linkapi workchat assemblies)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from edit" -l url -d 'A work-chat URL (wxwork_type 2)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from edit" -l title -d 'Label' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from edit" -l template -d 'Jump-page template id' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from edit" -l group -d 'Group id (a group of chain type 3)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from edit" -l expires -d 'Expiry: "YYYY-MM-DD HH:MM:SS" (UTC), RFC 3339, or Unix seconds; 0 never' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from edit" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from edit" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from edit" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from edit" -l direct-jump -d 'Jump straight to the destination instead of showing the page'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from edit" -l page -d 'Show the page (undoes --direct-jump on edit)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from edit" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from edit" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from edit" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from info" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from info" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from info" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from info" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from info" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from info" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from list" -l page -d 'Page to show' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from list" -l limit -d 'Chains per page (1 to 100) [default: 20]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from list" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from list" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from list" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from delete" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from delete" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from delete" -l code -d 'Take every CHAIN as a code'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from delete" -s y -l yes -d 'Do not ask for confirmation'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from delete" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from delete" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from assemblies" -l page -d 'Page to show' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from assemblies" -l limit -d 'Entries per page (at most 100)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from assemblies" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from assemblies" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from assemblies" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from assemblies" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from assemblies" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from assemblies" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from transfers" -l corp -d 'The corp id' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from transfers" -l handover -d 'Only transfers from this work-chat user' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from transfers" -l takeover -d 'Only transfers to this work-chat user' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from transfers" -l cursor -d 'Start at this cursor (a next_cursor printed before)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from transfers" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from transfers" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from transfers" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from transfers" -l all -d 'Follow the cursor to the end'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from transfers" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from transfers" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from transfers" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from help" -f -a "create" -d 'Create a work-chat chain'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from help" -f -a "edit" -d 'Change a work-chat chain'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from help" -f -a "info" -d 'Show a work-chat chain'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from help" -f -a "list" -d 'List your work-chat chains, newest first'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from help" -f -a "delete" -d 'Delete work-chat chains'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from help" -f -a "assemblies" -d 'Your assembly list: the acquisition links work-chat chains may lead to'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from help" -f -a "transfers" -d 'Customer-ownership transfer results of a corp'
-complete -c linkapi -n "__fish_linkapi_using_subcommand workchat; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and not __fish_seen_subcommand_from report list help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and not __fish_seen_subcommand_from report list help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and not __fish_seen_subcommand_from report list help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and not __fish_seen_subcommand_from report list help" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and not __fish_seen_subcommand_from report list help" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and not __fish_seen_subcommand_from report list help" -f -a "report" -d 'Report a conversion; a repeat of the same chain, type and out id is recognised as a duplicate and not recorded twice'
-complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and not __fish_seen_subcommand_from report list help" -f -a "list" -d 'List the conversions recorded for a chain, newest first'
-complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and not __fish_seen_subcommand_from report list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from report" -l domain -d 'Domain id, when you have the code on several domains' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from report" -l type -d 'Business event: lower-case letters, digits and _ (purchase, signup, form, ...)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from report" -l out-id -d 'Your idempotency token (required for purchase)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from report" -l ad-platform -d 'Ad platform the conversion came from (a path segment of the API)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from report" -l clickid -d 'Ad-click attribution id' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from report" -l external-user -d 'Your own user id of the converting customer' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from report" -l value-cents -d 'Value in cents' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from report" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from report" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from report" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from report" -l code -d 'Take CHAIN as a code even when it is all digits'
-complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from report" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from report" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from report" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from list" -l domain -d 'Domain id, when you have the code on several domains' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from list" -l page -d 'Page to show' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from list" -l limit -d 'Conversions per page (1 to 100)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from list" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from list" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from list" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from list" -l code -d 'Take CHAIN as a code even when it is all digits'
-complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from help" -f -a "report" -d 'Report a conversion; a repeat of the same chain, type and out id is recognised as a duplicate and not recorded twice'
-complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the conversions recorded for a chain, newest first'
-complete -c linkapi -n "__fish_linkapi_using_subcommand conversion; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand template; and not __fish_seen_subcommand_from list help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand template; and not __fish_seen_subcommand_from list help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand template; and not __fish_seen_subcommand_from list help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand template; and not __fish_seen_subcommand_from list help" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand template; and not __fish_seen_subcommand_from list help" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand template; and not __fish_seen_subcommand_from list help" -f -a "list" -d 'List the templates offered to you, and which your chains use'
-complete -c linkapi -n "__fish_linkapi_using_subcommand template; and not __fish_seen_subcommand_from list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand template; and __fish_seen_subcommand_from list" -l page -d 'Page to show' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand template; and __fish_seen_subcommand_from list" -l limit -d 'Templates per page (at most 100)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand template; and __fish_seen_subcommand_from list" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand template; and __fish_seen_subcommand_from list" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand template; and __fish_seen_subcommand_from list" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand template; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand template; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand template; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand template; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the templates offered to you, and which your chains use'
-complete -c linkapi -n "__fish_linkapi_using_subcommand template; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and not __fish_seen_subcommand_from add list info edit delete test rotate-secret deliveries listen help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and not __fish_seen_subcommand_from add list info edit delete test rotate-secret deliveries listen help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and not __fish_seen_subcommand_from add list info edit delete test rotate-secret deliveries listen help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and not __fish_seen_subcommand_from add list info edit delete test rotate-secret deliveries listen help" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and not __fish_seen_subcommand_from add list info edit delete test rotate-secret deliveries listen help" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and not __fish_seen_subcommand_from add list info edit delete test rotate-secret deliveries listen help" -f -a "add" -d 'Register an endpoint for events of your writes; prints its signing secret once'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and not __fish_seen_subcommand_from add list info edit delete test rotate-secret deliveries listen help" -f -a "list" -d 'List your endpoints'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and not __fish_seen_subcommand_from add list info edit delete test rotate-secret deliveries listen help" -f -a "info" -d 'Show one endpoint'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and not __fish_seen_subcommand_from add list info edit delete test rotate-secret deliveries listen help" -f -a "edit" -d 'Change an endpoint\'s URL, events or description, or turn it off and on'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and not __fish_seen_subcommand_from add list info edit delete test rotate-secret deliveries listen help" -f -a "delete" -d 'Delete an endpoint, its pending deliveries and its history'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and not __fish_seen_subcommand_from add list info edit delete test rotate-secret deliveries listen help" -f -a "test" -d 'Send a webhook.test event to an endpoint'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and not __fish_seen_subcommand_from add list info edit delete test rotate-secret deliveries listen help" -f -a "rotate-secret" -d 'Give an endpoint a new signing secret; the old one keeps signing for 24 hours'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and not __fish_seen_subcommand_from add list info edit delete test rotate-secret deliveries listen help" -f -a "deliveries" -d 'List the attempts to deliver to an endpoint, newest first'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and not __fish_seen_subcommand_from add list info edit delete test rotate-secret deliveries listen help" -f -a "listen" -d 'Receive webhooks locally and print them as they arrive, checking their signatures'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and not __fish_seen_subcommand_from add list info edit delete test rotate-secret deliveries listen help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from add" -l events -d 'Events to send, comma-separated' -r -f -a "chain.created\t'A chain was created'
-chain.updated\t'A chain was edited'
-chain.deleted\t'A chain was deleted'
-conversion.created\t'A conversion was recorded'
-channel.exhausted\t'A channel reached its visit limit'
-upload.created\t'An image was uploaded'"
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from add" -l description -d 'A note on what the endpoint is for' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from add" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from add" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from add" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from add" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from add" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from list" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from list" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from list" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from info" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from info" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from info" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from info" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from info" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from info" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from edit" -l url -d 'A new URL' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from edit" -l events -d 'New events, replacing the old, comma-separated' -r -f -a "chain.created\t'A chain was created'
-chain.updated\t'A chain was edited'
-chain.deleted\t'A chain was deleted'
-conversion.created\t'A conversion was recorded'
-channel.exhausted\t'A channel reached its visit limit'
-upload.created\t'An image was uploaded'"
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from edit" -l description -d 'A new note; "" clears it' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from edit" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from edit" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from edit" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from edit" -l enable -d 'Send events again'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from edit" -l disable -d 'Send no events (and drop those not yet delivered)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from edit" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from edit" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from edit" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from delete" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from delete" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from delete" -s y -l yes -d 'Do not ask for confirmation'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from delete" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from delete" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from test" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from test" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from test" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from test" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from test" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from rotate-secret" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from rotate-secret" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from rotate-secret" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from rotate-secret" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from rotate-secret" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from rotate-secret" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from deliveries" -l page -d 'Page, from 1' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from deliveries" -l limit -d 'Attempts per page (at most 100)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from deliveries" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from deliveries" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from deliveries" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from deliveries" -l failed -d 'Only attempts that were not answered 2xx'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from deliveries" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from deliveries" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from deliveries" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from listen" -l port -d 'Port to listen on, on 127.0.0.1' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from listen" -l secret -d 'The endpoint\'s signing secret; without one nothing is verified' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from listen" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from listen" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from listen" -l json -d 'Print each event\'s body as one JSON line, nothing else'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from listen" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from listen" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from listen" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from help" -f -a "add" -d 'Register an endpoint for events of your writes; prints its signing secret once'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from help" -f -a "list" -d 'List your endpoints'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from help" -f -a "info" -d 'Show one endpoint'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from help" -f -a "edit" -d 'Change an endpoint\'s URL, events or description, or turn it off and on'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from help" -f -a "delete" -d 'Delete an endpoint, its pending deliveries and its history'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from help" -f -a "test" -d 'Send a webhook.test event to an endpoint'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from help" -f -a "rotate-secret" -d 'Give an endpoint a new signing secret; the old one keeps signing for 24 hours'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from help" -f -a "deliveries" -d 'List the attempts to deliver to an endpoint, newest first'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from help" -f -a "listen" -d 'Receive webhooks locally and print them as they arrive, checking their signatures'
-complete -c linkapi -n "__fish_linkapi_using_subcommand webhook; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and not __fish_seen_subcommand_from list delete help" -l dir -d 'Upload every file in this directory' -r -F
-complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and not __fish_seen_subcommand_from list delete help" -l jobs -d 'Files uploaded at once (1 to 32)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and not __fish_seen_subcommand_from list delete help" -l max-size -d 'Largest file to send, in bytes (the server\'s default cap)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and not __fish_seen_subcommand_from list delete help" -l tries -d 'Tries per file on 429, 503 and connection errors (1 to 10)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and not __fish_seen_subcommand_from list delete help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and not __fish_seen_subcommand_from list delete help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and not __fish_seen_subcommand_from list delete help" -l recursive -d 'With --dir, descend into subdirectories too'
-complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and not __fish_seen_subcommand_from list delete help" -l json -d 'Print each file\'s result as a line of JSON: file, ok, and url or error'
-complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and not __fish_seen_subcommand_from list delete help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and not __fish_seen_subcommand_from list delete help" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and not __fish_seen_subcommand_from list delete help" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and not __fish_seen_subcommand_from list delete help" -a "list" -d 'List your uploads, newest first'
-complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and not __fish_seen_subcommand_from list delete help" -a "delete" -d 'Delete uploads by id; the bytes go when no upload of anyone names them'
-complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and not __fish_seen_subcommand_from list delete help" -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and __fish_seen_subcommand_from list" -l page -d 'Page to show' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and __fish_seen_subcommand_from list" -l limit -d 'Uploads per page (at most 100)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and __fish_seen_subcommand_from list" -l json -d 'Print JSON; with =FIELDS (comma-separated) only those fields' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and __fish_seen_subcommand_from list" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and __fish_seen_subcommand_from list" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and __fish_seen_subcommand_from delete" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and __fish_seen_subcommand_from delete" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and __fish_seen_subcommand_from delete" -s y -l yes -d 'Do not ask for confirmation'
-complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and __fish_seen_subcommand_from delete" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and __fish_seen_subcommand_from delete" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and __fish_seen_subcommand_from help" -f -a "list" -d 'List your uploads, newest first'
-complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and __fish_seen_subcommand_from help" -f -a "delete" -d 'Delete uploads by id; the bytes go when no upload of anyone names them'
-complete -c linkapi -n "__fish_linkapi_using_subcommand upload; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template workchat rotate-visitor-secret help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template workchat rotate-visitor-secret help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template workchat rotate-visitor-secret help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template workchat rotate-visitor-secret help" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template workchat rotate-visitor-secret help" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template workchat rotate-visitor-secret help" -f -a "user" -d 'Users'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template workchat rotate-visitor-secret help" -f -a "key" -d 'API keys'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template workchat rotate-visitor-secret help" -f -a "domain" -d 'Domains'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template workchat rotate-visitor-secret help" -f -a "template" -d 'Jump-page templates: add, list, edit and retire custom ones'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template workchat rotate-visitor-secret help" -f -a "workchat" -d 'Work-chat data: users\' assembly lists and transfer records'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template workchat rotate-visitor-secret help" -f -a "rotate-visitor-secret" -d 'Count visitors with a new secret from now on (a visitor seen before counts once more as unique)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and not __fish_seen_subcommand_from user key domain template workchat rotate-visitor-secret help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from user" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from user" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from user" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from user" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from user" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from user" -f -a "create" -d 'Create a user'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from user" -f -a "list" -d 'List users'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from user" -f -a "show" -d 'Show a user and what they use: chains, chains created today, uploads, keys'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from user" -f -a "edit" -d 'Rename a user or change their daily quota'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from user" -f -a "suspend" -d 'Suspend a user: every key of theirs is refused at once, on every instance'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from user" -f -a "resume" -d 'Resume a suspended user: their keys and redirects work again'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from user" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from key" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from key" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from key" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from key" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from key" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from key" -f -a "create" -d 'Create a key; its secret is printed this once'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from key" -f -a "list" -d 'List keys (never their secrets)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from key" -f -a "revoke" -d 'Revoke a key at once'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from key" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from domain" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from domain" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from domain" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from domain" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from domain" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from domain" -f -a "create" -d 'Register a domain (point its DNS at the server first)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from domain" -f -a "list" -d 'List every domain'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from domain" -f -a "set-status" -d 'Switch a domain on (its links serve) or off (they answer 404)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from domain" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from template" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from template" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from template" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from template" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from template" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from template" -f -a "add" -d 'Add a custom template'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from template" -f -a "list" -d 'List every template, retired ones included'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from template" -f -a "edit" -d 'Change a custom template'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from template" -f -a "retire" -d 'Retire a custom template: no longer offered; chains that use it keep it'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from template" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from workchat" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from workchat" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from workchat" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from workchat" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from workchat" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from workchat" -f -a "add-assembly" -d 'Add an acquisition link to a user\'s assembly list (or change the one with its link id)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from workchat" -f -a "assemblies" -d 'A user\'s assembly list'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from workchat" -f -a "load-transfers" -d 'Load transfer records from a file: a JSON array or JSON lines of {external_userid, name, status, takeover_time, errcode, reason}'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from workchat" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from rotate-visitor-secret" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from rotate-visitor-secret" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from rotate-visitor-secret" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from rotate-visitor-secret" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from rotate-visitor-secret" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from help" -f -a "user" -d 'Users'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from help" -f -a "key" -d 'API keys'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from help" -f -a "domain" -d 'Domains'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from help" -f -a "template" -d 'Jump-page templates: add, list, edit and retire custom ones'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from help" -f -a "workchat" -d 'Work-chat data: users\' assembly lists and transfer records'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from help" -f -a "rotate-visitor-secret" -d 'Count visitors with a new secret from now on (a visitor seen before counts once more as unique)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand admin; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand serve" -l listen -d 'Address to listen on [default: 127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand serve" -l data-dir -d 'Directory of the SQLite database and uploads [default: the user\'s data directory]' -r -F
-complete -c linkapi -n "__fish_linkapi_using_subcommand serve" -l database-url -d 'PostgreSQL database to use instead of the SQLite file, shared by every instance: postgres://user:password@host:port/db (add ?sslmode=require for TLS)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand serve" -l public-url -d 'Public base URL of short links, as scheme://host or scheme://host:port [default: http://ADDR]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand serve" -l config -d 'TOML configuration file; flags override its values' -r -F
-complete -c linkapi -n "__fish_linkapi_using_subcommand serve" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand serve" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand serve" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand serve" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand serve" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and not __fish_seen_subcommand_from backup restore migrate admin-key help" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and not __fish_seen_subcommand_from backup restore migrate admin-key help" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and not __fish_seen_subcommand_from backup restore migrate admin-key help" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and not __fish_seen_subcommand_from backup restore migrate admin-key help" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and not __fish_seen_subcommand_from backup restore migrate admin-key help" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and not __fish_seen_subcommand_from backup restore migrate admin-key help" -f -a "backup" -d 'Write a consistent snapshot of the SQLite database, while the server runs'
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and not __fish_seen_subcommand_from backup restore migrate admin-key help" -f -a "restore" -d 'Put a backup in place of the SQLite database (stop the server first)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and not __fish_seen_subcommand_from backup restore migrate admin-key help" -f -a "migrate" -d 'Copy a SQLite deployment\'s database into PostgreSQL (stop the server first)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and not __fish_seen_subcommand_from backup restore migrate admin-key help" -f -a "admin-key" -d 'Make a new admin key (scope *) for the first user, when every other is lost'
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and not __fish_seen_subcommand_from backup restore migrate admin-key help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from backup" -l data-dir -d 'Data directory of the deployment [default: the configuration file\'s, else the user\'s data directory]' -r -F
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from backup" -l config -d 'TOML configuration file of the deployment' -r -F
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from backup" -l database-url -d 'PostgreSQL database of the deployment: `admin-key` makes its key there; `backup` and `restore` refuse it (PostgreSQL has its own tools)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from backup" -l to -d 'File to write the snapshot to; must not exist' -r -F
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from backup" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from backup" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from backup" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from backup" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from backup" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from restore" -l data-dir -d 'Data directory of the deployment [default: the configuration file\'s, else the user\'s data directory]' -r -F
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from restore" -l config -d 'TOML configuration file of the deployment' -r -F
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from restore" -l database-url -d 'PostgreSQL database of the deployment: `admin-key` makes its key there; `backup` and `restore` refuse it (PostgreSQL has its own tools)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from restore" -l from -d 'The backup to put in place' -r -F
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from restore" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from restore" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from restore" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from restore" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from restore" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from migrate" -l from -d 'The SQLite database to copy, as sqlite:PATH (the database file or its data directory)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from migrate" -l to -d 'The PostgreSQL database to copy into: postgres://user:password@host:port/db' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from migrate" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from migrate" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from migrate" -l replace -d 'Replace whatever the target holds (by default a target with data is refused)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from migrate" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from migrate" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from migrate" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from admin-key" -l data-dir -d 'Data directory of the deployment [default: the configuration file\'s, else the user\'s data directory]' -r -F
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from admin-key" -l config -d 'TOML configuration file of the deployment' -r -F
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from admin-key" -l database-url -d 'PostgreSQL database of the deployment: `admin-key` makes its key there; `backup` and `restore` refuse it (PostgreSQL has its own tools)' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from admin-key" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from admin-key" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from admin-key" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from admin-key" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from admin-key" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from help" -f -a "backup" -d 'Write a consistent snapshot of the SQLite database, while the server runs'
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from help" -f -a "restore" -d 'Put a backup in place of the SQLite database (stop the server first)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from help" -f -a "migrate" -d 'Copy a SQLite deployment\'s database into PostgreSQL (stop the server first)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from help" -f -a "admin-key" -d 'Make a new admin key (scope *) for the first user, when every other is lost'
-complete -c linkapi -n "__fish_linkapi_using_subcommand data; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand completions" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand completions" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand completions" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c linkapi -n "__fish_linkapi_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand man" -l out-dir -d 'Write linkapi.1 and one page per subcommand here instead of printing linkapi.1' -r -F
-complete -c linkapi -n "__fish_linkapi_using_subcommand man" -l host -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand man" -l profile -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]' -r
-complete -c linkapi -n "__fish_linkapi_using_subcommand man" -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand man" -s h -l help -d 'Print help'
-complete -c linkapi -n "__fish_linkapi_using_subcommand man" -s V -l version -d 'Print version'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template webhook upload admin serve data completions man help" -f -a "auth" -d 'Log in to a server, see where keys come from, log out'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template webhook upload admin serve data completions man help" -f -a "chain" -d 'Create, list, inspect, edit and delete short links'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template webhook upload admin serve data completions man help" -f -a "group" -d 'Create and list groups of chains'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template webhook upload admin serve data completions man help" -f -a "domain" -d 'List the domains you may create chains on'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template webhook upload admin serve data completions man help" -f -a "stats" -d 'Show visits: a chain\'s totals and daily trend, where they came from, or your top chains'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template webhook upload admin serve data completions man help" -f -a "wx" -d 'Messaging-app chains: QR codes that rotate, account IDs, mini-programs, shops'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template webhook upload admin serve data completions man help" -f -a "card" -d 'Card chains: messaging-app chains in the card namespace'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template webhook upload admin serve data completions man help" -f -a "workchat" -d 'Work-chat chains, your assembly list and customer-transfer results'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template webhook upload admin serve data completions man help" -f -a "conversion" -d 'Report ad conversions for a chain and list what was recorded'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template webhook upload admin serve data completions man help" -f -a "template" -d 'List the jump-page templates you may use'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template webhook upload admin serve data completions man help" -f -a "webhook" -d 'Send events of your writes to your own endpoints, and receive them locally'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template webhook upload admin serve data completions man help" -f -a "upload" -d 'Upload images (many at once, with progress bars), list and delete uploads'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template webhook upload admin serve data completions man help" -f -a "admin" -d 'Manage users, API keys and domains (needs a key with scope admin)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template webhook upload admin serve data completions man help" -f -a "serve" -d 'Run the server locally (same flags as linkapi-server)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template webhook upload admin serve data completions man help" -f -a "data" -d 'Back up, restore, or move to PostgreSQL the data of a local server (same as linkapi-server\'s commands)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template webhook upload admin serve data completions man help" -f -a "completions" -d 'Print a shell completion script'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template webhook upload admin serve data completions man help" -f -a "man" -d 'Print the manual page, or write every page into a directory'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and not __fish_seen_subcommand_from auth chain group domain stats wx card workchat conversion template webhook upload admin serve data completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "login" -d 'Store an API key for a server, checked against the server first'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "status" -d 'Show each profile\'s server, where its key comes from, and whether the key works'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "logout" -d 'Forget the stored key of the profile (the key itself stays valid on the server)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "token" -d 'Print the key the current profile would use'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from chain" -f -a "create" -d 'Create a short link'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from chain" -f -a "import" -d 'Create many chains from CSV or JSON lines, one chain per line'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from chain" -f -a "list" -d 'List your short links, newest first'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from chain" -f -a "info" -d 'Show one chain'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from chain" -f -a "qr" -d 'Show a chain\'s QR code in the terminal, or write it as PNG or SVG'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from chain" -f -a "edit" -d 'Change a chain\'s title, destination, expiry or redirect rules'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from chain" -f -a "delete" -d 'Delete chains (their codes are never reused)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from group" -f -a "create" -d 'Create a group'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from group" -f -a "list" -d 'List your groups'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from group" -f -a "info" -d 'Show one of your groups: its name, kind and live chains'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from domain" -f -a "list" -d 'List the domains you may use'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from wx" -f -a "create" -d 'Create a messaging-app chain'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from wx" -f -a "list" -d 'List your messaging-app chains, newest first'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from wx" -f -a "info" -d 'Show one chain and its channels'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from wx" -f -a "edit" -d 'Change a chain\'s fields and channels'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from wx" -f -a "delete" -d 'Delete messaging-app chains'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from card" -f -a "list" -d 'Your card chains (at most 100, newest first)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from card" -f -a "create" -d 'Create a chain in the card namespace (always the generic page: no --template)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from workchat" -f -a "create" -d 'Create a work-chat chain'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from workchat" -f -a "edit" -d 'Change a work-chat chain'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from workchat" -f -a "info" -d 'Show a work-chat chain'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from workchat" -f -a "list" -d 'List your work-chat chains, newest first'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from workchat" -f -a "delete" -d 'Delete work-chat chains'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from workchat" -f -a "assemblies" -d 'Your assembly list: the acquisition links work-chat chains may lead to'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from workchat" -f -a "transfers" -d 'Customer-ownership transfer results of a corp'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from conversion" -f -a "report" -d 'Report a conversion; a repeat of the same chain, type and out id is recognised as a duplicate and not recorded twice'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from conversion" -f -a "list" -d 'List the conversions recorded for a chain, newest first'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from template" -f -a "list" -d 'List the templates offered to you, and which your chains use'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from webhook" -f -a "add" -d 'Register an endpoint for events of your writes; prints its signing secret once'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from webhook" -f -a "list" -d 'List your endpoints'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from webhook" -f -a "info" -d 'Show one endpoint'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from webhook" -f -a "edit" -d 'Change an endpoint\'s URL, events or description, or turn it off and on'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from webhook" -f -a "delete" -d 'Delete an endpoint, its pending deliveries and its history'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from webhook" -f -a "test" -d 'Send a webhook.test event to an endpoint'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from webhook" -f -a "rotate-secret" -d 'Give an endpoint a new signing secret; the old one keeps signing for 24 hours'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from webhook" -f -a "deliveries" -d 'List the attempts to deliver to an endpoint, newest first'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from webhook" -f -a "listen" -d 'Receive webhooks locally and print them as they arrive, checking their signatures'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from upload" -f -a "list" -d 'List your uploads, newest first'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from upload" -f -a "delete" -d 'Delete uploads by id; the bytes go when no upload of anyone names them'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from admin" -f -a "user" -d 'Users'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from admin" -f -a "key" -d 'API keys'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from admin" -f -a "domain" -d 'Domains'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from admin" -f -a "template" -d 'Jump-page templates: add, list, edit and retire custom ones'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from admin" -f -a "workchat" -d 'Work-chat data: users\' assembly lists and transfer records'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from admin" -f -a "rotate-visitor-secret" -d 'Count visitors with a new secret from now on (a visitor seen before counts once more as unique)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from data" -f -a "backup" -d 'Write a consistent snapshot of the SQLite database, while the server runs'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from data" -f -a "restore" -d 'Put a backup in place of the SQLite database (stop the server first)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from data" -f -a "migrate" -d 'Copy a SQLite deployment\'s database into PostgreSQL (stop the server first)'
-complete -c linkapi -n "__fish_linkapi_using_subcommand help; and __fish_seen_subcommand_from data" -f -a "admin-key" -d 'Make a new admin key (scope *) for the first user, when every other is lost'
+complete -c linkapi -n '__linkapi_at \'\' 0' -f -a 'auth' -d 'Log in to a server, see where keys come from, log out'
+complete -c linkapi -n '__linkapi_at \'\' 0' -f -a 'chain' -d 'Create, list, inspect, edit and delete short links'
+complete -c linkapi -n '__linkapi_at \'\' 0' -f -a 'group' -d 'Create and list groups of chains'
+complete -c linkapi -n '__linkapi_at \'\' 0' -f -a 'domain' -d 'List the domains you may create chains on'
+complete -c linkapi -n '__linkapi_at \'\' 0' -f -a 'stats' -d 'Show visits: a chain\'s totals and daily trend, where they came from, or your top chains'
+complete -c linkapi -n '__linkapi_at \'\' 0' -f -a 'wx' -d 'Messaging-app chains: QR codes that rotate, account IDs, mini-programs, shops'
+complete -c linkapi -n '__linkapi_at \'\' 0' -f -a 'card' -d 'Card chains: messaging-app chains in the card namespace'
+complete -c linkapi -n '__linkapi_at \'\' 0' -f -a 'workchat' -d 'Work-chat chains, your assembly list and customer-transfer results'
+complete -c linkapi -n '__linkapi_at \'\' 0' -f -a 'conversion' -d 'Report ad conversions for a chain and list what was recorded'
+complete -c linkapi -n '__linkapi_at \'\' 0' -f -a 'template' -d 'List the jump-page templates you may use'
+complete -c linkapi -n '__linkapi_at \'\' 0' -f -a 'webhook' -d 'Send events of your writes to your own endpoints, and receive them locally'
+complete -c linkapi -n '__linkapi_at \'\' 0' -f -a 'upload' -d 'Upload images (many at once, with progress bars), list and delete uploads'
+complete -c linkapi -n '__linkapi_at \'\' 0' -f -a 'admin' -d 'Manage users, API keys and domains (needs a key with scope admin)'
+complete -c linkapi -n '__linkapi_at \'\' 0' -f -a 'serve' -d 'Run the server locally (same flags as linkapi-server)'
+complete -c linkapi -n '__linkapi_at \'\' 0' -f -a 'data' -d 'Back up, restore, or move to PostgreSQL the data of a local server (same as linkapi-server\'s commands)'
+complete -c linkapi -n '__linkapi_at \'\' 0' -f -a 'completions' -d 'Print a shell completion script'
+complete -c linkapi -n '__linkapi_at \'\' 0' -f -a 'man' -d 'Print the manual page, or write every page into a directory'
+complete -c linkapi -n '__linkapi_at \'\' 0' -f -a 'help' -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n '__linkapi_at \'\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'auth\' 0' -f -a 'login' -d 'Store an API key for a server, checked against the server first'
+complete -c linkapi -n '__linkapi_at \'auth\' 0' -f -a 'status' -d 'Show each profile\'s server, where its key comes from, and whether the key works'
+complete -c linkapi -n '__linkapi_at \'auth\' 0' -f -a 'logout' -d 'Forget the stored key of the profile (the key itself stays valid on the server)'
+complete -c linkapi -n '__linkapi_at \'auth\' 0' -f -a 'token' -d 'Print the key the current profile would use'
+complete -c linkapi -n '__linkapi_at \'auth\' 0' -f -a 'help' -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n '__linkapi_at \'auth\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'auth\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'auth\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'auth\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'auth\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'auth login\'' -l with-key -d 'Read the key from standard input'
+complete -c linkapi -n '__linkapi_at \'auth login\'' -l insecure-storage -d 'Store the key in credentials.toml (mode 0600) instead of the OS keyring'
+complete -c linkapi -n '__linkapi_at \'auth login\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'auth login\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'auth login\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'auth login\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'auth login\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'auth status\'' -l show-key -d 'Show keys in full instead of masked'
+complete -c linkapi -n '__linkapi_at \'auth status\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'auth status\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'auth status\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'auth status\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'auth status\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'auth logout\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'auth logout\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'auth logout\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'auth logout\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'auth logout\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'auth token\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'auth token\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'auth token\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'auth token\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'auth token\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'auth help\' 0' -f -a 'login' -d 'Store an API key for a server, checked against the server first'
+complete -c linkapi -n '__linkapi_at \'auth help\' 0' -f -a 'status' -d 'Show each profile\'s server, where its key comes from, and whether the key works'
+complete -c linkapi -n '__linkapi_at \'auth help\' 0' -f -a 'logout' -d 'Forget the stored key of the profile (the key itself stays valid on the server)'
+complete -c linkapi -n '__linkapi_at \'auth help\' 0' -f -a 'token' -d 'Print the key the current profile would use'
+complete -c linkapi -n '__linkapi_at \'auth help\' 0' -f -a 'help' -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n '__linkapi_at \'chain\' 0' -f -a 'create' -d 'Create a short link'
+complete -c linkapi -n '__linkapi_at \'chain\' 0' -f -a 'import' -d 'Create many chains from CSV or JSON lines, one chain per line'
+complete -c linkapi -n '__linkapi_at \'chain\' 0' -f -a 'list' -d 'List your short links, newest first'
+complete -c linkapi -n '__linkapi_at \'chain\' 0' -f -a 'info' -d 'Show one chain'
+complete -c linkapi -n '__linkapi_at \'chain\' 0' -f -a 'qr' -d 'Show a chain\'s QR code in the terminal, or write it as PNG or SVG'
+complete -c linkapi -n '__linkapi_at \'chain\' 0' -f -a 'edit' -d 'Change a chain\'s title, destination, expiry or redirect rules'
+complete -c linkapi -n '__linkapi_at \'chain\' 0' -f -a 'delete' -d 'Delete chains (their codes are never reused)'
+complete -c linkapi -n '__linkapi_at \'chain\' 0' -f -a 'help' -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n '__linkapi_at \'chain\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'chain\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'chain\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'chain\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'chain\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'chain create\'' -l title -r -d 'Label'
+complete -c linkapi -n '__linkapi_at \'chain create\'' -l code -r -d 'Custom code instead of a random one'
+complete -c linkapi -n '__linkapi_at \'chain create\'' -l domain -r -d 'Domain id or host name [default: the server\'s default domain]'
+complete -c linkapi -n '__linkapi_at \'chain create\'' -l group -r -d 'Group id'
+complete -c linkapi -n '__linkapi_at \'chain create\'' -l expires -r -d 'Expiry: "YYYY-MM-DD HH:MM:SS" (UTC), RFC 3339, or Unix seconds [default: never]'
+complete -c linkapi -n '__linkapi_at \'chain create\'' -l rule -r -d 'A redirect rule, CONDITION[,CONDITION...] => URL, where a condition is device=KIND, country=CC, language=LL or query.NAME=VALUE; repeat for more, first match wins'
+complete -c linkapi -n '__linkapi_at \'chain create\'' -l rules-file -r -d 'Redirect rules as a JSON array of {device, country, language, query, target_url} (- reads standard input)'
+complete -c linkapi -n '__linkapi_at \'chain create\'' -l idempotency-key -r -d 'The request\'s Idempotency-Key (1 to 255 printable ASCII characters) [default: a new random one]'
+complete -c linkapi -n '__linkapi_at \'chain create\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'chain create\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'chain create\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'chain create\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'chain create\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'chain create\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'chain import\'' -l format -x -a 'csv jsonl' -d 'Input format [default: from the file extension, else by the first character]'
+complete -c linkapi -n '__linkapi_at \'chain import\'' -l json -d 'Print each line\'s result as a JSON object'
+complete -c linkapi -n '__linkapi_at \'chain import\'' -l idempotency-key -r -d 'Prefix of the batches\' Idempotency-Keys, which end in /N for the Nth batch [default: a digest of each batch\'s lines]'
+complete -c linkapi -n '__linkapi_at \'chain import\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'chain import\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'chain import\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'chain import\'' -l help -s h -d 'Print help (see more with \'--help\')'
+complete -c linkapi -n '__linkapi_at \'chain import\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'chain list\'' -l page -r -d 'Page to show'
+complete -c linkapi -n '__linkapi_at \'chain list\'' -l limit -r -d 'Chains per page (1 to 100) [default: 20; with --all, 100]'
+complete -c linkapi -n '__linkapi_at \'chain list\'' -l all -d 'Every page'
+complete -c linkapi -n '__linkapi_at \'chain list\'' -l group -r -d 'Only chains in this group'
+complete -c linkapi -n '__linkapi_at \'chain list\'' -l query -s q -r -d 'Only chains whose title or code contains this'
+complete -c linkapi -n '__linkapi_at \'chain list\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'chain list\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'chain list\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'chain list\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'chain list\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'chain list\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'chain info\'' -l code -d 'Take CHAIN as a code even when it is all digits'
+complete -c linkapi -n '__linkapi_at \'chain info\'' -l domain -r -d 'Domain id or host name, when you have the code on several domains'
+complete -c linkapi -n '__linkapi_at \'chain info\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'chain info\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'chain info\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'chain info\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'chain info\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'chain info\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'chain qr\'' -l code -d 'Take CHAIN as a code even when it is all digits'
+complete -c linkapi -n '__linkapi_at \'chain qr\'' -l domain -r -d 'Domain id or host name, when you have the code on several domains'
+complete -c linkapi -n '__linkapi_at \'chain qr\'' -l output -s o -r -d 'Write the image to this file'
+complete -c linkapi -n '__linkapi_at \'chain qr\'' -l format -x -a 'png svg' -d 'Image format [default: from the --output extension, else png]'
+complete -c linkapi -n '__linkapi_at \'chain qr\'' -l size -r -d 'Side of the image in pixels (64 to 2048)'
+complete -c linkapi -n '__linkapi_at \'chain qr\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'chain qr\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'chain qr\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'chain qr\'' -l help -s h -d 'Print help (see more with \'--help\')'
+complete -c linkapi -n '__linkapi_at \'chain qr\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'chain edit\'' -l code -d 'Take CHAIN as a code even when it is all digits'
+complete -c linkapi -n '__linkapi_at \'chain edit\'' -l domain -r -d 'Domain id or host name, when you have the code on several domains'
+complete -c linkapi -n '__linkapi_at \'chain edit\'' -l title -r -d 'New label'
+complete -c linkapi -n '__linkapi_at \'chain edit\'' -l target-url -r -d 'New destination'
+complete -c linkapi -n '__linkapi_at \'chain edit\'' -l expires -r -d 'New expiry (as for create; 0 is never)'
+complete -c linkapi -n '__linkapi_at \'chain edit\'' -l rule -r -d 'A redirect rule, CONDITION[,CONDITION...] => URL, where a condition is device=KIND, country=CC, language=LL or query.NAME=VALUE; repeat for more, first match wins'
+complete -c linkapi -n '__linkapi_at \'chain edit\'' -l rules-file -r -d 'Redirect rules as a JSON array of {device, country, language, query, target_url} (- reads standard input)'
+complete -c linkapi -n '__linkapi_at \'chain edit\'' -l clear-rules -d 'Remove all the chain\'s redirect rules'
+complete -c linkapi -n '__linkapi_at \'chain edit\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'chain edit\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'chain edit\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'chain edit\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'chain edit\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'chain edit\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'chain delete\'' -l code -d 'Take every CHAIN as a code'
+complete -c linkapi -n '__linkapi_at \'chain delete\'' -l domain -r -d 'Domain id or host name, when you have the codes on several domains'
+complete -c linkapi -n '__linkapi_at \'chain delete\'' -l yes -s y -d 'Do not ask for confirmation'
+complete -c linkapi -n '__linkapi_at \'chain delete\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'chain delete\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'chain delete\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'chain delete\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'chain delete\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'chain help\' 0' -f -a 'create' -d 'Create a short link'
+complete -c linkapi -n '__linkapi_at \'chain help\' 0' -f -a 'import' -d 'Create many chains from CSV or JSON lines, one chain per line'
+complete -c linkapi -n '__linkapi_at \'chain help\' 0' -f -a 'list' -d 'List your short links, newest first'
+complete -c linkapi -n '__linkapi_at \'chain help\' 0' -f -a 'info' -d 'Show one chain'
+complete -c linkapi -n '__linkapi_at \'chain help\' 0' -f -a 'qr' -d 'Show a chain\'s QR code in the terminal, or write it as PNG or SVG'
+complete -c linkapi -n '__linkapi_at \'chain help\' 0' -f -a 'edit' -d 'Change a chain\'s title, destination, expiry or redirect rules'
+complete -c linkapi -n '__linkapi_at \'chain help\' 0' -f -a 'delete' -d 'Delete chains (their codes are never reused)'
+complete -c linkapi -n '__linkapi_at \'chain help\' 0' -f -a 'help' -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n '__linkapi_at \'group\' 0' -f -a 'create' -d 'Create a group'
+complete -c linkapi -n '__linkapi_at \'group\' 0' -f -a 'list' -d 'List your groups'
+complete -c linkapi -n '__linkapi_at \'group\' 0' -f -a 'info' -d 'Show one of your groups: its name, kind and live chains'
+complete -c linkapi -n '__linkapi_at \'group\' 0' -f -a 'help' -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n '__linkapi_at \'group\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'group\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'group\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'group\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'group\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'group create\'' -l chain-type -r -d 'Kind of chains it holds: 1 short, 2 external, 3 work-chat, 4 card'
+complete -c linkapi -n '__linkapi_at \'group create\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'group create\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'group create\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'group create\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'group create\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'group create\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'group list\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'group list\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'group list\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'group list\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'group list\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'group list\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'group info\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'group info\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'group info\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'group info\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'group info\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'group info\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'group help\' 0' -f -a 'create' -d 'Create a group'
+complete -c linkapi -n '__linkapi_at \'group help\' 0' -f -a 'list' -d 'List your groups'
+complete -c linkapi -n '__linkapi_at \'group help\' 0' -f -a 'info' -d 'Show one of your groups: its name, kind and live chains'
+complete -c linkapi -n '__linkapi_at \'group help\' 0' -f -a 'help' -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n '__linkapi_at \'domain\' 0' -f -a 'list' -d 'List the domains you may use'
+complete -c linkapi -n '__linkapi_at \'domain\' 0' -f -a 'help' -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n '__linkapi_at \'domain\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'domain\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'domain\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'domain\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'domain\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'domain list\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'domain list\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'domain list\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'domain list\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'domain list\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'domain list\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'domain help\' 0' -f -a 'list' -d 'List the domains you may use'
+complete -c linkapi -n '__linkapi_at \'domain help\' 0' -f -a 'help' -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n '__linkapi_at \'stats\'' -l code -d 'Take CHAIN as a code even when it is all digits'
+complete -c linkapi -n '__linkapi_at \'stats\'' -l domain -r -d 'Domain id or host name, when you have the code on several domains'
+complete -c linkapi -n '__linkapi_at \'stats\'' -l days -r -d 'Days counted, today included (1 to 365)'
+complete -c linkapi -n '__linkapi_at \'stats\'' -l by -x -a 'referrers devices os browsers countries languages rules' -d 'Break the chain\'s visits down by this'
+complete -c linkapi -n '__linkapi_at \'stats\'' -l limit -r -d 'Values (with --by) or chains (without a CHAIN) to list, most visits first (1 to 100)'
+complete -c linkapi -n '__linkapi_at \'stats\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'stats\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'stats\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'stats\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'stats\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'stats\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'wx\' 0' -f -a 'create' -d 'Create a messaging-app chain'
+complete -c linkapi -n '__linkapi_at \'wx\' 0' -f -a 'list' -d 'List your messaging-app chains, newest first'
+complete -c linkapi -n '__linkapi_at \'wx\' 0' -f -a 'info' -d 'Show one chain and its channels'
+complete -c linkapi -n '__linkapi_at \'wx\' 0' -f -a 'edit' -d 'Change a chain\'s fields and channels'
+complete -c linkapi -n '__linkapi_at \'wx\' 0' -f -a 'delete' -d 'Delete messaging-app chains'
+complete -c linkapi -n '__linkapi_at \'wx\' 0' -f -a 'help' -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n '__linkapi_at \'wx\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'wx\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'wx\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'wx\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'wx\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'wx create\'' -l from-file -r -d 'Full input as JSON (the body of POST /wx-chains, channel_list included), or - for standard input; flags override its fields'
+complete -c linkapi -n '__linkapi_at \'wx create\'' -l title -r -d 'Label'
+complete -c linkapi -n '__linkapi_at \'wx create\'' -l sub-type -x -a 'scan-qr account mini-program shop workchat-url' -d 'Where the chain leads [default on create: scan-qr]'
+complete -c linkapi -n '__linkapi_at \'wx create\'' -l qr-url -r -d 'The chain\'s own QR image URL (scan-qr)'
+complete -c linkapi -n '__linkapi_at \'wx create\'' -l wx-id -r -d 'Account ID (account)'
+complete -c linkapi -n '__linkapi_at \'wx create\'' -l mini-appid -r -d 'Mini-program app id (mini-program)'
+complete -c linkapi -n '__linkapi_at \'wx create\'' -l mini-path -r -d 'Mini-program page path (mini-program)'
+complete -c linkapi -n '__linkapi_at \'wx create\'' -l shop-appid -r -d 'Shop app id (shop)'
+complete -c linkapi -n '__linkapi_at \'wx create\'' -l shop-path -r -d 'Shop page path (shop)'
+complete -c linkapi -n '__linkapi_at \'wx create\'' -l qwhk-url -r -d 'Work-chat acquisition URL (workchat-url)'
+complete -c linkapi -n '__linkapi_at \'wx create\'' -l avatar -r -d 'Avatar image URL'
+complete -c linkapi -n '__linkapi_at \'wx create\'' -l guide-text -r -d 'A line guiding the visitor'
+complete -c linkapi -n '__linkapi_at \'wx create\'' -l desc -r -d 'Longer text on the page'
+complete -c linkapi -n '__linkapi_at \'wx create\'' -l sub-title -r -d 'Line under the heading (at most 20 characters; shown with --show-type small)'
+complete -c linkapi -n '__linkapi_at \'wx create\'' -l direct-jump -d 'Jump straight to the destination instead of showing the page'
+complete -c linkapi -n '__linkapi_at \'wx create\'' -l page -d 'Show the page (undoes --direct-jump on edit)'
+complete -c linkapi -n '__linkapi_at \'wx create\'' -l show-type -x -a 'small long' -d 'Image layout'
+complete -c linkapi -n '__linkapi_at \'wx create\'' -l template -r -d 'Jump-page template id (see linkapi template list)'
+complete -c linkapi -n '__linkapi_at \'wx create\'' -l scan-tips -r -d 'Show a hint on how to scan (0 or 1)'
+complete -c linkapi -n '__linkapi_at \'wx create\'' -l rotation -x -a 'sort weighted round-robin uniform' -d 'How visits pick a channel'
+complete -c linkapi -n '__linkapi_at \'wx create\'' -l cap -x -a 'total daily' -d 'What channel limits cap'
+complete -c linkapi -n '__linkapi_at \'wx create\'' -l channel -r -d 'Add a channel with this QR image URL (repeatable; sort order as given). Use --from-file for limits, ratios and expiry'
+complete -c linkapi -n '__linkapi_at \'wx create\'' -l expires -r -d 'Expiry: "YYYY-MM-DD HH:MM:SS" (UTC), RFC 3339, or Unix seconds; 0 never'
+complete -c linkapi -n '__linkapi_at \'wx create\'' -l group -r -d 'Group id (a group of chain type 2)'
+complete -c linkapi -n '__linkapi_at \'wx create\'' -l code -r -d 'Custom code instead of a random one'
+complete -c linkapi -n '__linkapi_at \'wx create\'' -l domain -r -d 'Domain id or host name [default: the server\'s default domain]'
+complete -c linkapi -n '__linkapi_at \'wx create\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'wx create\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'wx create\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'wx create\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'wx create\'' -l help -s h -d 'Print help (see more with \'--help\')'
+complete -c linkapi -n '__linkapi_at \'wx create\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'wx list\'' -l page -r -d 'Page to show'
+complete -c linkapi -n '__linkapi_at \'wx list\'' -l limit -r -d 'Chains per page (1 to 100) [default: 20; with --all, 100]'
+complete -c linkapi -n '__linkapi_at \'wx list\'' -l all -d 'Every page'
+complete -c linkapi -n '__linkapi_at \'wx list\'' -l query -s q -r -d 'Only chains whose title or code contains this'
+complete -c linkapi -n '__linkapi_at \'wx list\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'wx list\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'wx list\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'wx list\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'wx list\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'wx list\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'wx info\'' -l code -d 'Take CHAIN as a code even when it is all digits'
+complete -c linkapi -n '__linkapi_at \'wx info\'' -l domain -r -d 'Domain id or host name, when you have the code on several domains'
+complete -c linkapi -n '__linkapi_at \'wx info\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'wx info\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'wx info\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'wx info\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'wx info\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'wx info\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'wx edit\'' -l code -d 'Take CHAIN as a code even when it is all digits'
+complete -c linkapi -n '__linkapi_at \'wx edit\'' -l domain -r -d 'Domain id or host name, when you have the code on several domains'
+complete -c linkapi -n '__linkapi_at \'wx edit\'' -l from-file -r -d 'Full input as JSON (the body of POST /wx-chains, channel_list included), or - for standard input; flags override its fields'
+complete -c linkapi -n '__linkapi_at \'wx edit\'' -l title -r -d 'Label'
+complete -c linkapi -n '__linkapi_at \'wx edit\'' -l sub-type -x -a 'scan-qr account mini-program shop workchat-url' -d 'Where the chain leads [default on create: scan-qr]'
+complete -c linkapi -n '__linkapi_at \'wx edit\'' -l qr-url -r -d 'The chain\'s own QR image URL (scan-qr)'
+complete -c linkapi -n '__linkapi_at \'wx edit\'' -l wx-id -r -d 'Account ID (account)'
+complete -c linkapi -n '__linkapi_at \'wx edit\'' -l mini-appid -r -d 'Mini-program app id (mini-program)'
+complete -c linkapi -n '__linkapi_at \'wx edit\'' -l mini-path -r -d 'Mini-program page path (mini-program)'
+complete -c linkapi -n '__linkapi_at \'wx edit\'' -l shop-appid -r -d 'Shop app id (shop)'
+complete -c linkapi -n '__linkapi_at \'wx edit\'' -l shop-path -r -d 'Shop page path (shop)'
+complete -c linkapi -n '__linkapi_at \'wx edit\'' -l qwhk-url -r -d 'Work-chat acquisition URL (workchat-url)'
+complete -c linkapi -n '__linkapi_at \'wx edit\'' -l avatar -r -d 'Avatar image URL'
+complete -c linkapi -n '__linkapi_at \'wx edit\'' -l guide-text -r -d 'A line guiding the visitor'
+complete -c linkapi -n '__linkapi_at \'wx edit\'' -l desc -r -d 'Longer text on the page'
+complete -c linkapi -n '__linkapi_at \'wx edit\'' -l sub-title -r -d 'Line under the heading (at most 20 characters; shown with --show-type small)'
+complete -c linkapi -n '__linkapi_at \'wx edit\'' -l direct-jump -d 'Jump straight to the destination instead of showing the page'
+complete -c linkapi -n '__linkapi_at \'wx edit\'' -l page -d 'Show the page (undoes --direct-jump on edit)'
+complete -c linkapi -n '__linkapi_at \'wx edit\'' -l show-type -x -a 'small long' -d 'Image layout'
+complete -c linkapi -n '__linkapi_at \'wx edit\'' -l template -r -d 'Jump-page template id (see linkapi template list)'
+complete -c linkapi -n '__linkapi_at \'wx edit\'' -l scan-tips -r -d 'Show a hint on how to scan (0 or 1)'
+complete -c linkapi -n '__linkapi_at \'wx edit\'' -l rotation -x -a 'sort weighted round-robin uniform' -d 'How visits pick a channel'
+complete -c linkapi -n '__linkapi_at \'wx edit\'' -l cap -x -a 'total daily' -d 'What channel limits cap'
+complete -c linkapi -n '__linkapi_at \'wx edit\'' -l channel -r -d 'Add a channel with this QR image URL (repeatable; sort order as given). Use --from-file for limits, ratios and expiry'
+complete -c linkapi -n '__linkapi_at \'wx edit\'' -l expires -r -d 'Expiry: "YYYY-MM-DD HH:MM:SS" (UTC), RFC 3339, or Unix seconds; 0 never'
+complete -c linkapi -n '__linkapi_at \'wx edit\'' -l group -r -d 'Group id (a group of chain type 2)'
+complete -c linkapi -n '__linkapi_at \'wx edit\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'wx edit\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'wx edit\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'wx edit\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'wx edit\'' -l help -s h -d 'Print help (see more with \'--help\')'
+complete -c linkapi -n '__linkapi_at \'wx edit\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'wx delete\'' -l code -d 'Take every CHAIN as a code'
+complete -c linkapi -n '__linkapi_at \'wx delete\'' -l yes -s y -d 'Do not ask for confirmation'
+complete -c linkapi -n '__linkapi_at \'wx delete\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'wx delete\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'wx delete\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'wx delete\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'wx delete\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'wx help\' 0' -f -a 'create' -d 'Create a messaging-app chain'
+complete -c linkapi -n '__linkapi_at \'wx help\' 0' -f -a 'list' -d 'List your messaging-app chains, newest first'
+complete -c linkapi -n '__linkapi_at \'wx help\' 0' -f -a 'info' -d 'Show one chain and its channels'
+complete -c linkapi -n '__linkapi_at \'wx help\' 0' -f -a 'edit' -d 'Change a chain\'s fields and channels'
+complete -c linkapi -n '__linkapi_at \'wx help\' 0' -f -a 'delete' -d 'Delete messaging-app chains'
+complete -c linkapi -n '__linkapi_at \'wx help\' 0' -f -a 'help' -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n '__linkapi_at \'card\' 0' -f -a 'list' -d 'Your card chains (at most 100, newest first)'
+complete -c linkapi -n '__linkapi_at \'card\' 0' -f -a 'create' -d 'Create a chain in the card namespace (always the generic page: no --template)'
+complete -c linkapi -n '__linkapi_at \'card\' 0' -f -a 'help' -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n '__linkapi_at \'card\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'card\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'card\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'card\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'card\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'card list\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'card list\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'card list\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'card list\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'card list\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'card list\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'card create\'' -l from-file -r -d 'Full input as JSON (the body of POST /wx-chains, channel_list included), or - for standard input; flags override its fields'
+complete -c linkapi -n '__linkapi_at \'card create\'' -l title -r -d 'Label'
+complete -c linkapi -n '__linkapi_at \'card create\'' -l sub-type -x -a 'scan-qr account mini-program shop workchat-url' -d 'Where the chain leads [default on create: scan-qr]'
+complete -c linkapi -n '__linkapi_at \'card create\'' -l qr-url -r -d 'The chain\'s own QR image URL (scan-qr)'
+complete -c linkapi -n '__linkapi_at \'card create\'' -l wx-id -r -d 'Account ID (account)'
+complete -c linkapi -n '__linkapi_at \'card create\'' -l mini-appid -r -d 'Mini-program app id (mini-program)'
+complete -c linkapi -n '__linkapi_at \'card create\'' -l mini-path -r -d 'Mini-program page path (mini-program)'
+complete -c linkapi -n '__linkapi_at \'card create\'' -l shop-appid -r -d 'Shop app id (shop)'
+complete -c linkapi -n '__linkapi_at \'card create\'' -l shop-path -r -d 'Shop page path (shop)'
+complete -c linkapi -n '__linkapi_at \'card create\'' -l qwhk-url -r -d 'Work-chat acquisition URL (workchat-url)'
+complete -c linkapi -n '__linkapi_at \'card create\'' -l avatar -r -d 'Avatar image URL'
+complete -c linkapi -n '__linkapi_at \'card create\'' -l guide-text -r -d 'A line guiding the visitor'
+complete -c linkapi -n '__linkapi_at \'card create\'' -l desc -r -d 'Longer text on the page'
+complete -c linkapi -n '__linkapi_at \'card create\'' -l sub-title -r -d 'Line under the heading (at most 20 characters; shown with --show-type small)'
+complete -c linkapi -n '__linkapi_at \'card create\'' -l direct-jump -d 'Jump straight to the destination instead of showing the page'
+complete -c linkapi -n '__linkapi_at \'card create\'' -l page -d 'Show the page (undoes --direct-jump on edit)'
+complete -c linkapi -n '__linkapi_at \'card create\'' -l show-type -x -a 'small long' -d 'Image layout'
+complete -c linkapi -n '__linkapi_at \'card create\'' -l template -r -d 'Jump-page template id (see linkapi template list)'
+complete -c linkapi -n '__linkapi_at \'card create\'' -l scan-tips -r -d 'Show a hint on how to scan (0 or 1)'
+complete -c linkapi -n '__linkapi_at \'card create\'' -l rotation -x -a 'sort weighted round-robin uniform' -d 'How visits pick a channel'
+complete -c linkapi -n '__linkapi_at \'card create\'' -l cap -x -a 'total daily' -d 'What channel limits cap'
+complete -c linkapi -n '__linkapi_at \'card create\'' -l channel -r -d 'Add a channel with this QR image URL (repeatable; sort order as given). Use --from-file for limits, ratios and expiry'
+complete -c linkapi -n '__linkapi_at \'card create\'' -l expires -r -d 'Expiry: "YYYY-MM-DD HH:MM:SS" (UTC), RFC 3339, or Unix seconds; 0 never'
+complete -c linkapi -n '__linkapi_at \'card create\'' -l group -r -d 'Group id (a group of chain type 2)'
+complete -c linkapi -n '__linkapi_at \'card create\'' -l code -r -d 'Custom code instead of a random one'
+complete -c linkapi -n '__linkapi_at \'card create\'' -l domain -r -d 'Domain id or host name [default: the server\'s default domain]'
+complete -c linkapi -n '__linkapi_at \'card create\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'card create\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'card create\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'card create\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'card create\'' -l help -s h -d 'Print help (see more with \'--help\')'
+complete -c linkapi -n '__linkapi_at \'card create\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'card help\' 0' -f -a 'list' -d 'Your card chains (at most 100, newest first)'
+complete -c linkapi -n '__linkapi_at \'card help\' 0' -f -a 'create' -d 'Create a chain in the card namespace (always the generic page: no --template)'
+complete -c linkapi -n '__linkapi_at \'card help\' 0' -f -a 'help' -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n '__linkapi_at \'workchat\' 0' -f -a 'create' -d 'Create a work-chat chain'
+complete -c linkapi -n '__linkapi_at \'workchat\' 0' -f -a 'edit' -d 'Change a work-chat chain'
+complete -c linkapi -n '__linkapi_at \'workchat\' 0' -f -a 'info' -d 'Show a work-chat chain'
+complete -c linkapi -n '__linkapi_at \'workchat\' 0' -f -a 'list' -d 'List your work-chat chains, newest first'
+complete -c linkapi -n '__linkapi_at \'workchat\' 0' -f -a 'delete' -d 'Delete work-chat chains'
+complete -c linkapi -n '__linkapi_at \'workchat\' 0' -f -a 'assemblies' -d 'Your assembly list: the acquisition links work-chat chains may lead to'
+complete -c linkapi -n '__linkapi_at \'workchat\' 0' -f -a 'transfers' -d 'Customer-ownership transfer results of a corp'
+complete -c linkapi -n '__linkapi_at \'workchat\' 0' -f -a 'help' -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n '__linkapi_at \'workchat\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'workchat\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'workchat\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'workchat\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'workchat\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'workchat create\'' -l customer -r -d 'An entry of your assembly list (wxwork_type 1; see linkapi workchat assemblies)'
+complete -c linkapi -n '__linkapi_at \'workchat create\'' -l url -r -d 'A work-chat URL (wxwork_type 2)'
+complete -c linkapi -n '__linkapi_at \'workchat create\'' -l title -r -d 'Label'
+complete -c linkapi -n '__linkapi_at \'workchat create\'' -l direct-jump -d 'Jump straight to the destination instead of showing the page'
+complete -c linkapi -n '__linkapi_at \'workchat create\'' -l page -d 'Show the page (undoes --direct-jump on edit)'
+complete -c linkapi -n '__linkapi_at \'workchat create\'' -l template -r -d 'Jump-page template id'
+complete -c linkapi -n '__linkapi_at \'workchat create\'' -l group -r -d 'Group id (a group of chain type 3)'
+complete -c linkapi -n '__linkapi_at \'workchat create\'' -l expires -r -d 'Expiry: "YYYY-MM-DD HH:MM:SS" (UTC), RFC 3339, or Unix seconds; 0 never'
+complete -c linkapi -n '__linkapi_at \'workchat create\'' -l code -r -d 'Custom code instead of a random one'
+complete -c linkapi -n '__linkapi_at \'workchat create\'' -l domain -r -d 'Domain id or host name [default: the server\'s default domain]'
+complete -c linkapi -n '__linkapi_at \'workchat create\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'workchat create\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'workchat create\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'workchat create\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'workchat create\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'workchat create\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'workchat edit\'' -l channel -r -d 'The channel whose URL changes [default: the chain\'s only one]'
+complete -c linkapi -n '__linkapi_at \'workchat edit\'' -l customer -r -d 'An entry of your assembly list (wxwork_type 1; see linkapi workchat assemblies)'
+complete -c linkapi -n '__linkapi_at \'workchat edit\'' -l url -r -d 'A work-chat URL (wxwork_type 2)'
+complete -c linkapi -n '__linkapi_at \'workchat edit\'' -l title -r -d 'Label'
+complete -c linkapi -n '__linkapi_at \'workchat edit\'' -l direct-jump -d 'Jump straight to the destination instead of showing the page'
+complete -c linkapi -n '__linkapi_at \'workchat edit\'' -l page -d 'Show the page (undoes --direct-jump on edit)'
+complete -c linkapi -n '__linkapi_at \'workchat edit\'' -l template -r -d 'Jump-page template id'
+complete -c linkapi -n '__linkapi_at \'workchat edit\'' -l group -r -d 'Group id (a group of chain type 3)'
+complete -c linkapi -n '__linkapi_at \'workchat edit\'' -l expires -r -d 'Expiry: "YYYY-MM-DD HH:MM:SS" (UTC), RFC 3339, or Unix seconds; 0 never'
+complete -c linkapi -n '__linkapi_at \'workchat edit\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'workchat edit\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'workchat edit\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'workchat edit\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'workchat edit\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'workchat edit\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'workchat info\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'workchat info\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'workchat info\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'workchat info\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'workchat info\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'workchat info\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'workchat list\'' -l page -r -d 'Page to show'
+complete -c linkapi -n '__linkapi_at \'workchat list\'' -l limit -r -d 'Chains per page (1 to 100) [default: 20]'
+complete -c linkapi -n '__linkapi_at \'workchat list\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'workchat list\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'workchat list\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'workchat list\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'workchat list\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'workchat list\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'workchat delete\'' -l code -d 'Take every CHAIN as a code'
+complete -c linkapi -n '__linkapi_at \'workchat delete\'' -l yes -s y -d 'Do not ask for confirmation'
+complete -c linkapi -n '__linkapi_at \'workchat delete\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'workchat delete\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'workchat delete\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'workchat delete\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'workchat delete\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'workchat assemblies\'' -l page -r -d 'Page to show'
+complete -c linkapi -n '__linkapi_at \'workchat assemblies\'' -l limit -r -d 'Entries per page (at most 100)'
+complete -c linkapi -n '__linkapi_at \'workchat assemblies\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'workchat assemblies\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'workchat assemblies\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'workchat assemblies\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'workchat assemblies\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'workchat assemblies\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'workchat transfers\'' -l corp -r -d 'The corp id'
+complete -c linkapi -n '__linkapi_at \'workchat transfers\'' -l handover -r -d 'Only transfers from this work-chat user'
+complete -c linkapi -n '__linkapi_at \'workchat transfers\'' -l takeover -r -d 'Only transfers to this work-chat user'
+complete -c linkapi -n '__linkapi_at \'workchat transfers\'' -l cursor -r -d 'Start at this cursor (a next_cursor printed before)'
+complete -c linkapi -n '__linkapi_at \'workchat transfers\'' -l all -d 'Follow the cursor to the end'
+complete -c linkapi -n '__linkapi_at \'workchat transfers\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'workchat transfers\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'workchat transfers\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'workchat transfers\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'workchat transfers\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'workchat transfers\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'workchat help\' 0' -f -a 'create' -d 'Create a work-chat chain'
+complete -c linkapi -n '__linkapi_at \'workchat help\' 0' -f -a 'edit' -d 'Change a work-chat chain'
+complete -c linkapi -n '__linkapi_at \'workchat help\' 0' -f -a 'info' -d 'Show a work-chat chain'
+complete -c linkapi -n '__linkapi_at \'workchat help\' 0' -f -a 'list' -d 'List your work-chat chains, newest first'
+complete -c linkapi -n '__linkapi_at \'workchat help\' 0' -f -a 'delete' -d 'Delete work-chat chains'
+complete -c linkapi -n '__linkapi_at \'workchat help\' 0' -f -a 'assemblies' -d 'Your assembly list: the acquisition links work-chat chains may lead to'
+complete -c linkapi -n '__linkapi_at \'workchat help\' 0' -f -a 'transfers' -d 'Customer-ownership transfer results of a corp'
+complete -c linkapi -n '__linkapi_at \'workchat help\' 0' -f -a 'help' -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n '__linkapi_at \'conversion\' 0' -f -a 'report' -d 'Report a conversion; a repeat of the same chain, type and out id is recognised as a duplicate and not recorded twice'
+complete -c linkapi -n '__linkapi_at \'conversion\' 0' -f -a 'list' -d 'List the conversions recorded for a chain, newest first'
+complete -c linkapi -n '__linkapi_at \'conversion\' 0' -f -a 'help' -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n '__linkapi_at \'conversion\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'conversion\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'conversion\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'conversion\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'conversion\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'conversion report\'' -l code -d 'Take CHAIN as a code even when it is all digits'
+complete -c linkapi -n '__linkapi_at \'conversion report\'' -l domain -r -d 'Domain id or host name, when you have the code on several domains'
+complete -c linkapi -n '__linkapi_at \'conversion report\'' -l type -r -d 'Business event: lower-case letters, digits and _ (purchase, signup, form, ...)'
+complete -c linkapi -n '__linkapi_at \'conversion report\'' -l out-id -r -d 'Your idempotency token (required for purchase)'
+complete -c linkapi -n '__linkapi_at \'conversion report\'' -l ad-platform -r -d 'Ad platform the conversion came from (a path segment of the API)'
+complete -c linkapi -n '__linkapi_at \'conversion report\'' -l clickid -r -d 'Ad-click attribution id'
+complete -c linkapi -n '__linkapi_at \'conversion report\'' -l external-user -r -d 'Your own user id of the converting customer'
+complete -c linkapi -n '__linkapi_at \'conversion report\'' -l value-cents -r -d 'Value in cents'
+complete -c linkapi -n '__linkapi_at \'conversion report\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'conversion report\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'conversion report\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'conversion report\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'conversion report\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'conversion report\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'conversion list\'' -l code -d 'Take CHAIN as a code even when it is all digits'
+complete -c linkapi -n '__linkapi_at \'conversion list\'' -l domain -r -d 'Domain id or host name, when you have the code on several domains'
+complete -c linkapi -n '__linkapi_at \'conversion list\'' -l page -r -d 'Page to show'
+complete -c linkapi -n '__linkapi_at \'conversion list\'' -l limit -r -d 'Conversions per page (1 to 100)'
+complete -c linkapi -n '__linkapi_at \'conversion list\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'conversion list\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'conversion list\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'conversion list\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'conversion list\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'conversion list\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'conversion help\' 0' -f -a 'report' -d 'Report a conversion; a repeat of the same chain, type and out id is recognised as a duplicate and not recorded twice'
+complete -c linkapi -n '__linkapi_at \'conversion help\' 0' -f -a 'list' -d 'List the conversions recorded for a chain, newest first'
+complete -c linkapi -n '__linkapi_at \'conversion help\' 0' -f -a 'help' -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n '__linkapi_at \'template\' 0' -f -a 'list' -d 'List the templates offered to you, and which your chains use'
+complete -c linkapi -n '__linkapi_at \'template\' 0' -f -a 'help' -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n '__linkapi_at \'template\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'template\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'template\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'template\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'template\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'template list\'' -l page -r -d 'Page to show'
+complete -c linkapi -n '__linkapi_at \'template list\'' -l limit -r -d 'Templates per page (at most 100)'
+complete -c linkapi -n '__linkapi_at \'template list\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'template list\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'template list\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'template list\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'template list\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'template list\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'template help\' 0' -f -a 'list' -d 'List the templates offered to you, and which your chains use'
+complete -c linkapi -n '__linkapi_at \'template help\' 0' -f -a 'help' -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n '__linkapi_at \'webhook\' 0' -f -a 'add' -d 'Register an endpoint for events of your writes; prints its signing secret once'
+complete -c linkapi -n '__linkapi_at \'webhook\' 0' -f -a 'list' -d 'List your endpoints'
+complete -c linkapi -n '__linkapi_at \'webhook\' 0' -f -a 'info' -d 'Show one endpoint'
+complete -c linkapi -n '__linkapi_at \'webhook\' 0' -f -a 'edit' -d 'Change an endpoint\'s URL, events or description, or turn it off and on'
+complete -c linkapi -n '__linkapi_at \'webhook\' 0' -f -a 'delete' -d 'Delete an endpoint, its pending deliveries and its history'
+complete -c linkapi -n '__linkapi_at \'webhook\' 0' -f -a 'test' -d 'Send a webhook.test event to an endpoint'
+complete -c linkapi -n '__linkapi_at \'webhook\' 0' -f -a 'rotate-secret' -d 'Give an endpoint a new signing secret; the old one keeps signing for 24 hours'
+complete -c linkapi -n '__linkapi_at \'webhook\' 0' -f -a 'deliveries' -d 'List the attempts to deliver to an endpoint, newest first'
+complete -c linkapi -n '__linkapi_at \'webhook\' 0' -f -a 'listen' -d 'Receive webhooks locally and print them as they arrive, checking their signatures'
+complete -c linkapi -n '__linkapi_at \'webhook\' 0' -f -a 'help' -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n '__linkapi_at \'webhook\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'webhook\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'webhook\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'webhook\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'webhook\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'webhook add\'' -l events -x -a 'chain.created chain.updated chain.deleted conversion.created channel.exhausted upload.created' -d 'Events to send, comma-separated'
+complete -c linkapi -n '__linkapi_at \'webhook add\'' -l description -r -d 'A note on what the endpoint is for'
+complete -c linkapi -n '__linkapi_at \'webhook add\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'webhook add\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'webhook add\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'webhook add\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'webhook add\'' -l help -s h -d 'Print help (see more with \'--help\')'
+complete -c linkapi -n '__linkapi_at \'webhook add\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'webhook list\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'webhook list\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'webhook list\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'webhook list\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'webhook list\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'webhook list\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'webhook info\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'webhook info\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'webhook info\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'webhook info\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'webhook info\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'webhook info\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'webhook edit\'' -l url -r -d 'A new URL'
+complete -c linkapi -n '__linkapi_at \'webhook edit\'' -l events -x -a 'chain.created chain.updated chain.deleted conversion.created channel.exhausted upload.created' -d 'New events, replacing the old, comma-separated'
+complete -c linkapi -n '__linkapi_at \'webhook edit\'' -l description -r -d 'A new note; "" clears it'
+complete -c linkapi -n '__linkapi_at \'webhook edit\'' -l enable -d 'Send events again'
+complete -c linkapi -n '__linkapi_at \'webhook edit\'' -l disable -d 'Send no events (and drop those not yet delivered)'
+complete -c linkapi -n '__linkapi_at \'webhook edit\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'webhook edit\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'webhook edit\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'webhook edit\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'webhook edit\'' -l help -s h -d 'Print help (see more with \'--help\')'
+complete -c linkapi -n '__linkapi_at \'webhook edit\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'webhook delete\'' -l yes -s y -d 'Do not ask for confirmation'
+complete -c linkapi -n '__linkapi_at \'webhook delete\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'webhook delete\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'webhook delete\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'webhook delete\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'webhook delete\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'webhook test\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'webhook test\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'webhook test\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'webhook test\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'webhook test\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'webhook rotate-secret\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'webhook rotate-secret\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'webhook rotate-secret\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'webhook rotate-secret\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'webhook rotate-secret\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'webhook rotate-secret\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'webhook deliveries\'' -l failed -d 'Only attempts that were not answered 2xx'
+complete -c linkapi -n '__linkapi_at \'webhook deliveries\'' -l page -r -d 'Page, from 1'
+complete -c linkapi -n '__linkapi_at \'webhook deliveries\'' -l limit -r -d 'Attempts per page (at most 100)'
+complete -c linkapi -n '__linkapi_at \'webhook deliveries\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'webhook deliveries\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'webhook deliveries\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'webhook deliveries\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'webhook deliveries\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'webhook deliveries\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'webhook listen\'' -l port -r -d 'Port to listen on, on 127.0.0.1'
+complete -c linkapi -n '__linkapi_at \'webhook listen\'' -l secret -r -d 'The endpoint\'s signing secret; without one nothing is verified'
+complete -c linkapi -n '__linkapi_at \'webhook listen\'' -l json -d 'Print each event\'s body as one JSON line, nothing else'
+complete -c linkapi -n '__linkapi_at \'webhook listen\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'webhook listen\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'webhook listen\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'webhook listen\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'webhook listen\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'webhook help\' 0' -f -a 'add' -d 'Register an endpoint for events of your writes; prints its signing secret once'
+complete -c linkapi -n '__linkapi_at \'webhook help\' 0' -f -a 'list' -d 'List your endpoints'
+complete -c linkapi -n '__linkapi_at \'webhook help\' 0' -f -a 'info' -d 'Show one endpoint'
+complete -c linkapi -n '__linkapi_at \'webhook help\' 0' -f -a 'edit' -d 'Change an endpoint\'s URL, events or description, or turn it off and on'
+complete -c linkapi -n '__linkapi_at \'webhook help\' 0' -f -a 'delete' -d 'Delete an endpoint, its pending deliveries and its history'
+complete -c linkapi -n '__linkapi_at \'webhook help\' 0' -f -a 'test' -d 'Send a webhook.test event to an endpoint'
+complete -c linkapi -n '__linkapi_at \'webhook help\' 0' -f -a 'rotate-secret' -d 'Give an endpoint a new signing secret; the old one keeps signing for 24 hours'
+complete -c linkapi -n '__linkapi_at \'webhook help\' 0' -f -a 'deliveries' -d 'List the attempts to deliver to an endpoint, newest first'
+complete -c linkapi -n '__linkapi_at \'webhook help\' 0' -f -a 'listen' -d 'Receive webhooks locally and print them as they arrive, checking their signatures'
+complete -c linkapi -n '__linkapi_at \'webhook help\' 0' -f -a 'help' -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n '__linkapi_at \'upload\' 0' -f -a 'list' -d 'List your uploads, newest first'
+complete -c linkapi -n '__linkapi_at \'upload\' 0' -f -a 'delete' -d 'Delete uploads by id; the bytes go when no upload of anyone names them'
+complete -c linkapi -n '__linkapi_at \'upload\' 0' -f -a 'help' -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n '__linkapi_at \'upload\'' -l dir -r -d 'Upload every file in this directory'
+complete -c linkapi -n '__linkapi_at \'upload\'' -l recursive -d 'With --dir, descend into subdirectories too'
+complete -c linkapi -n '__linkapi_at \'upload\'' -l jobs -r -d 'Files uploaded at once (1 to 32)'
+complete -c linkapi -n '__linkapi_at \'upload\'' -l max-size -r -d 'Largest file to send, in bytes (the server\'s default cap)'
+complete -c linkapi -n '__linkapi_at \'upload\'' -l tries -r -d 'Tries per file on 429, 503 and connection errors (1 to 10)'
+complete -c linkapi -n '__linkapi_at \'upload\'' -l json -d 'Print each file\'s result as a line of JSON: file, ok, and url or error'
+complete -c linkapi -n '__linkapi_at \'upload\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'upload\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'upload\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'upload\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'upload\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'upload list\'' -l page -r -d 'Page to show'
+complete -c linkapi -n '__linkapi_at \'upload list\'' -l limit -r -d 'Uploads per page (at most 100)'
+complete -c linkapi -n '__linkapi_at \'upload list\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'upload list\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'upload list\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'upload list\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'upload list\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'upload list\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'upload delete\'' -l yes -s y -d 'Do not ask for confirmation'
+complete -c linkapi -n '__linkapi_at \'upload delete\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'upload delete\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'upload delete\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'upload delete\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'upload delete\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'upload help\' 0' -f -a 'list' -d 'List your uploads, newest first'
+complete -c linkapi -n '__linkapi_at \'upload help\' 0' -f -a 'delete' -d 'Delete uploads by id; the bytes go when no upload of anyone names them'
+complete -c linkapi -n '__linkapi_at \'upload help\' 0' -f -a 'help' -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n '__linkapi_at \'admin\' 0' -f -a 'user' -d 'Users'
+complete -c linkapi -n '__linkapi_at \'admin\' 0' -f -a 'key' -d 'API keys'
+complete -c linkapi -n '__linkapi_at \'admin\' 0' -f -a 'domain' -d 'Domains'
+complete -c linkapi -n '__linkapi_at \'admin\' 0' -f -a 'template' -d 'Jump-page templates: add, list, edit and retire custom ones'
+complete -c linkapi -n '__linkapi_at \'admin\' 0' -f -a 'workchat' -d 'Work-chat data: users\' assembly lists and transfer records'
+complete -c linkapi -n '__linkapi_at \'admin\' 0' -f -a 'rotate-visitor-secret' -d 'Count visitors with a new secret from now on (a visitor seen before counts once more as unique)'
+complete -c linkapi -n '__linkapi_at \'admin\' 0' -f -a 'help' -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n '__linkapi_at \'admin\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'admin\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'admin\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'admin\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'admin\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'admin user\' 0' -f -a 'create' -d 'Create a user'
+complete -c linkapi -n '__linkapi_at \'admin user\' 0' -f -a 'list' -d 'List users'
+complete -c linkapi -n '__linkapi_at \'admin user\' 0' -f -a 'show' -d 'Show a user and what they use: chains, chains created today, uploads, keys'
+complete -c linkapi -n '__linkapi_at \'admin user\' 0' -f -a 'edit' -d 'Rename a user or change their daily quota'
+complete -c linkapi -n '__linkapi_at \'admin user\' 0' -f -a 'suspend' -d 'Suspend a user: every key of theirs is refused at once, on every instance'
+complete -c linkapi -n '__linkapi_at \'admin user\' 0' -f -a 'resume' -d 'Resume a suspended user: their keys and redirects work again'
+complete -c linkapi -n '__linkapi_at \'admin user\' 0' -f -a 'help' -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n '__linkapi_at \'admin user\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'admin user\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'admin user\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'admin user\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'admin user\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'admin user create\'' -l daily-quota -r -d 'Chains the user may create per day (in the server\'s time zone) [default: the server\'s]'
+complete -c linkapi -n '__linkapi_at \'admin user create\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'admin user create\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'admin user create\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'admin user create\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'admin user create\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'admin user create\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'admin user list\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'admin user list\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'admin user list\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'admin user list\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'admin user list\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'admin user list\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'admin user show\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'admin user show\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'admin user show\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'admin user show\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'admin user show\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'admin user show\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'admin user edit\'' -l name -r -d 'A new unique name'
+complete -c linkapi -n '__linkapi_at \'admin user edit\'' -l daily-quota -r -d 'Chains the user may create per day, or "default" for the server\'s'
+complete -c linkapi -n '__linkapi_at \'admin user edit\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'admin user edit\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'admin user edit\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'admin user edit\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'admin user edit\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'admin user edit\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'admin user suspend\'' -l redirects -d 'Stop their links\' redirects too'
+complete -c linkapi -n '__linkapi_at \'admin user suspend\'' -l yes -s y -d 'Do not ask for confirmation'
+complete -c linkapi -n '__linkapi_at \'admin user suspend\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'admin user suspend\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'admin user suspend\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'admin user suspend\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'admin user suspend\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'admin user suspend\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'admin user resume\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'admin user resume\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'admin user resume\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'admin user resume\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'admin user resume\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'admin user resume\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'admin user help\' 0' -f -a 'create' -d 'Create a user'
+complete -c linkapi -n '__linkapi_at \'admin user help\' 0' -f -a 'list' -d 'List users'
+complete -c linkapi -n '__linkapi_at \'admin user help\' 0' -f -a 'show' -d 'Show a user and what they use: chains, chains created today, uploads, keys'
+complete -c linkapi -n '__linkapi_at \'admin user help\' 0' -f -a 'edit' -d 'Rename a user or change their daily quota'
+complete -c linkapi -n '__linkapi_at \'admin user help\' 0' -f -a 'suspend' -d 'Suspend a user: every key of theirs is refused at once, on every instance'
+complete -c linkapi -n '__linkapi_at \'admin user help\' 0' -f -a 'resume' -d 'Resume a suspended user: their keys and redirects work again'
+complete -c linkapi -n '__linkapi_at \'admin user help\' 0' -f -a 'help' -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n '__linkapi_at \'admin key\' 0' -f -a 'create' -d 'Create a key; its secret is printed this once'
+complete -c linkapi -n '__linkapi_at \'admin key\' 0' -f -a 'list' -d 'List keys (never their secrets)'
+complete -c linkapi -n '__linkapi_at \'admin key\' 0' -f -a 'revoke' -d 'Revoke a key at once'
+complete -c linkapi -n '__linkapi_at \'admin key\' 0' -f -a 'help' -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n '__linkapi_at \'admin key\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'admin key\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'admin key\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'admin key\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'admin key\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'admin key create\'' -l user -r -d 'The user the key acts as'
+complete -c linkapi -n '__linkapi_at \'admin key create\'' -l scope -r -d 'A scope; repeat for more'
+complete -c linkapi -n '__linkapi_at \'admin key create\'' -l name -r -d 'Label'
+complete -c linkapi -n '__linkapi_at \'admin key create\'' -l expires -r -d 'Expiry (as for chain create) [default: never]'
+complete -c linkapi -n '__linkapi_at \'admin key create\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'admin key create\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'admin key create\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'admin key create\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'admin key create\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'admin key create\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'admin key list\'' -l user -r -d 'Only this user\'s'
+complete -c linkapi -n '__linkapi_at \'admin key list\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'admin key list\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'admin key list\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'admin key list\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'admin key list\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'admin key list\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'admin key revoke\'' -l yes -s y -d 'Do not ask for confirmation'
+complete -c linkapi -n '__linkapi_at \'admin key revoke\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'admin key revoke\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'admin key revoke\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'admin key revoke\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'admin key revoke\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'admin key revoke\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'admin key help\' 0' -f -a 'create' -d 'Create a key; its secret is printed this once'
+complete -c linkapi -n '__linkapi_at \'admin key help\' 0' -f -a 'list' -d 'List keys (never their secrets)'
+complete -c linkapi -n '__linkapi_at \'admin key help\' 0' -f -a 'revoke' -d 'Revoke a key at once'
+complete -c linkapi -n '__linkapi_at \'admin key help\' 0' -f -a 'help' -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n '__linkapi_at \'admin domain\' 0' -f -a 'create' -d 'Register a domain (point its DNS at the server first)'
+complete -c linkapi -n '__linkapi_at \'admin domain\' 0' -f -a 'list' -d 'List every domain'
+complete -c linkapi -n '__linkapi_at \'admin domain\' 0' -f -a 'set-status' -d 'Switch a domain on (its links serve) or off (they answer 404)'
+complete -c linkapi -n '__linkapi_at \'admin domain\' 0' -f -a 'help' -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n '__linkapi_at \'admin domain\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'admin domain\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'admin domain\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'admin domain\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'admin domain\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'admin domain create\'' -l scheme -r -d 'Scheme of its short links'
+complete -c linkapi -n '__linkapi_at \'admin domain create\'' -l scene -r -d 'Label'
+complete -c linkapi -n '__linkapi_at \'admin domain create\'' -l shared -d 'Offer it to every user'
+complete -c linkapi -n '__linkapi_at \'admin domain create\'' -l user -r -d 'Owner of a private domain [default: you]'
+complete -c linkapi -n '__linkapi_at \'admin domain create\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'admin domain create\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'admin domain create\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'admin domain create\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'admin domain create\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'admin domain create\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'admin domain list\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'admin domain list\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'admin domain list\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'admin domain list\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'admin domain list\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'admin domain list\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'admin domain set-status\' 1' -f -a 'effective not-effective'
+complete -c linkapi -n '__linkapi_at \'admin domain set-status\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'admin domain set-status\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'admin domain set-status\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'admin domain set-status\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'admin domain set-status\'' -l help -s h -d 'Print help (see more with \'--help\')'
+complete -c linkapi -n '__linkapi_at \'admin domain set-status\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'admin domain help\' 0' -f -a 'create' -d 'Register a domain (point its DNS at the server first)'
+complete -c linkapi -n '__linkapi_at \'admin domain help\' 0' -f -a 'list' -d 'List every domain'
+complete -c linkapi -n '__linkapi_at \'admin domain help\' 0' -f -a 'set-status' -d 'Switch a domain on (its links serve) or off (they answer 404)'
+complete -c linkapi -n '__linkapi_at \'admin domain help\' 0' -f -a 'help' -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n '__linkapi_at \'admin template\' 0' -f -a 'add' -d 'Add a custom template'
+complete -c linkapi -n '__linkapi_at \'admin template\' 0' -f -a 'list' -d 'List every template, retired ones included'
+complete -c linkapi -n '__linkapi_at \'admin template\' 0' -f -a 'edit' -d 'Change a custom template'
+complete -c linkapi -n '__linkapi_at \'admin template\' 0' -f -a 'retire' -d 'Retire a custom template: no longer offered; chains that use it keep it'
+complete -c linkapi -n '__linkapi_at \'admin template\' 0' -f -a 'help' -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n '__linkapi_at \'admin template\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'admin template\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'admin template\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'admin template\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'admin template\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'admin template add\'' -l style -r -d 'Built-in layout: generic, card or poster [default: generic]'
+complete -c linkapi -n '__linkapi_at \'admin template add\'' -l thumb -r -d 'Thumbnail URL'
+complete -c linkapi -n '__linkapi_at \'admin template add\'' -l body-file -r -d 'Page source (a minijinja template) read from this file'
+complete -c linkapi -n '__linkapi_at \'admin template add\'' -l user -r -d 'Offer it to this user only [default: everyone]'
+complete -c linkapi -n '__linkapi_at \'admin template add\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'admin template add\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'admin template add\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'admin template add\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'admin template add\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'admin template add\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'admin template list\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'admin template list\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'admin template list\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'admin template list\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'admin template list\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'admin template list\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'admin template edit\'' -l name -r -d 'New name'
+complete -c linkapi -n '__linkapi_at \'admin template edit\'' -l style -r -d 'New layout'
+complete -c linkapi -n '__linkapi_at \'admin template edit\'' -l thumb -r -d 'New thumbnail URL (empty removes it)'
+complete -c linkapi -n '__linkapi_at \'admin template edit\'' -l body-file -r -d 'New page source from this file'
+complete -c linkapi -n '__linkapi_at \'admin template edit\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'admin template edit\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'admin template edit\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'admin template edit\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'admin template edit\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'admin template edit\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'admin template retire\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'admin template retire\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'admin template retire\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'admin template retire\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'admin template retire\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'admin template help\' 0' -f -a 'add' -d 'Add a custom template'
+complete -c linkapi -n '__linkapi_at \'admin template help\' 0' -f -a 'list' -d 'List every template, retired ones included'
+complete -c linkapi -n '__linkapi_at \'admin template help\' 0' -f -a 'edit' -d 'Change a custom template'
+complete -c linkapi -n '__linkapi_at \'admin template help\' 0' -f -a 'retire' -d 'Retire a custom template: no longer offered; chains that use it keep it'
+complete -c linkapi -n '__linkapi_at \'admin template help\' 0' -f -a 'help' -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n '__linkapi_at \'admin workchat\' 0' -f -a 'add-assembly' -d 'Add an acquisition link to a user\'s assembly list (or change the one with its link id)'
+complete -c linkapi -n '__linkapi_at \'admin workchat\' 0' -f -a 'assemblies' -d 'A user\'s assembly list'
+complete -c linkapi -n '__linkapi_at \'admin workchat\' 0' -f -a 'load-transfers' -d 'Load transfer records from a file: a JSON array or JSON lines of {external_userid, name, status, takeover_time, errcode, reason}'
+complete -c linkapi -n '__linkapi_at \'admin workchat\' 0' -f -a 'help' -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n '__linkapi_at \'admin workchat\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'admin workchat\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'admin workchat\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'admin workchat\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'admin workchat\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'admin workchat add-assembly\'' -l user -r -d 'The user whose list it is'
+complete -c linkapi -n '__linkapi_at \'admin workchat add-assembly\'' -l link-id -r -d 'The work-chat\'s id of the link'
+complete -c linkapi -n '__linkapi_at \'admin workchat add-assembly\'' -l name -r -d 'Its name'
+complete -c linkapi -n '__linkapi_at \'admin workchat add-assembly\'' -l url -r -d 'The acquisition URL'
+complete -c linkapi -n '__linkapi_at \'admin workchat add-assembly\'' -l auth-status -r -d 'Authorization state, free text'
+complete -c linkapi -n '__linkapi_at \'admin workchat add-assembly\'' -l invalid -d 'Mark it invalid: no chain may choose it'
+complete -c linkapi -n '__linkapi_at \'admin workchat add-assembly\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'admin workchat add-assembly\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'admin workchat add-assembly\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'admin workchat add-assembly\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'admin workchat add-assembly\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'admin workchat add-assembly\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'admin workchat assemblies\'' -l user -r -d 'The user'
+complete -c linkapi -n '__linkapi_at \'admin workchat assemblies\'' -l page -r -d 'Page to show'
+complete -c linkapi -n '__linkapi_at \'admin workchat assemblies\'' -l limit -r -d 'Entries per page (at most 100)'
+complete -c linkapi -n '__linkapi_at \'admin workchat assemblies\'' -l json -r -d 'Print JSON; with =FIELDS (comma-separated) only those fields'
+complete -c linkapi -n '__linkapi_at \'admin workchat assemblies\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'admin workchat assemblies\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'admin workchat assemblies\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'admin workchat assemblies\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'admin workchat assemblies\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'admin workchat load-transfers\'' -l user -r -d 'The user whose data it is'
+complete -c linkapi -n '__linkapi_at \'admin workchat load-transfers\'' -l corp -r -d 'The corp id'
+complete -c linkapi -n '__linkapi_at \'admin workchat load-transfers\'' -l handover -r -d 'The work-chat user handing customers over'
+complete -c linkapi -n '__linkapi_at \'admin workchat load-transfers\'' -l takeover -r -d 'The work-chat user taking them over'
+complete -c linkapi -n '__linkapi_at \'admin workchat load-transfers\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'admin workchat load-transfers\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'admin workchat load-transfers\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'admin workchat load-transfers\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'admin workchat load-transfers\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'admin workchat help\' 0' -f -a 'add-assembly' -d 'Add an acquisition link to a user\'s assembly list (or change the one with its link id)'
+complete -c linkapi -n '__linkapi_at \'admin workchat help\' 0' -f -a 'assemblies' -d 'A user\'s assembly list'
+complete -c linkapi -n '__linkapi_at \'admin workchat help\' 0' -f -a 'load-transfers' -d 'Load transfer records from a file: a JSON array or JSON lines of {external_userid, name, status, takeover_time, errcode, reason}'
+complete -c linkapi -n '__linkapi_at \'admin workchat help\' 0' -f -a 'help' -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n '__linkapi_at \'admin rotate-visitor-secret\'' -l host -r -d 'Server URL [default: the profile\'s host, else http://127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'admin rotate-visitor-secret\'' -l profile -r -d 'Profile: a named server and key [default: config.toml\'s default_profile, else "default"]'
+complete -c linkapi -n '__linkapi_at \'admin rotate-visitor-secret\'' -l no-input -d 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+complete -c linkapi -n '__linkapi_at \'admin rotate-visitor-secret\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'admin rotate-visitor-secret\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'admin help\' 0' -f -a 'user' -d 'Users'
+complete -c linkapi -n '__linkapi_at \'admin help\' 0' -f -a 'key' -d 'API keys'
+complete -c linkapi -n '__linkapi_at \'admin help\' 0' -f -a 'domain' -d 'Domains'
+complete -c linkapi -n '__linkapi_at \'admin help\' 0' -f -a 'template' -d 'Jump-page templates: add, list, edit and retire custom ones'
+complete -c linkapi -n '__linkapi_at \'admin help\' 0' -f -a 'workchat' -d 'Work-chat data: users\' assembly lists and transfer records'
+complete -c linkapi -n '__linkapi_at \'admin help\' 0' -f -a 'rotate-visitor-secret' -d 'Count visitors with a new secret from now on (a visitor seen before counts once more as unique)'
+complete -c linkapi -n '__linkapi_at \'admin help\' 0' -f -a 'help' -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n '__linkapi_at \'admin help user\' 0' -f -a 'create' -d 'Create a user'
+complete -c linkapi -n '__linkapi_at \'admin help user\' 0' -f -a 'list' -d 'List users'
+complete -c linkapi -n '__linkapi_at \'admin help user\' 0' -f -a 'show' -d 'Show a user and what they use: chains, chains created today, uploads, keys'
+complete -c linkapi -n '__linkapi_at \'admin help user\' 0' -f -a 'edit' -d 'Rename a user or change their daily quota'
+complete -c linkapi -n '__linkapi_at \'admin help user\' 0' -f -a 'suspend' -d 'Suspend a user: every key of theirs is refused at once, on every instance'
+complete -c linkapi -n '__linkapi_at \'admin help user\' 0' -f -a 'resume' -d 'Resume a suspended user: their keys and redirects work again'
+complete -c linkapi -n '__linkapi_at \'admin help key\' 0' -f -a 'create' -d 'Create a key; its secret is printed this once'
+complete -c linkapi -n '__linkapi_at \'admin help key\' 0' -f -a 'list' -d 'List keys (never their secrets)'
+complete -c linkapi -n '__linkapi_at \'admin help key\' 0' -f -a 'revoke' -d 'Revoke a key at once'
+complete -c linkapi -n '__linkapi_at \'admin help domain\' 0' -f -a 'create' -d 'Register a domain (point its DNS at the server first)'
+complete -c linkapi -n '__linkapi_at \'admin help domain\' 0' -f -a 'list' -d 'List every domain'
+complete -c linkapi -n '__linkapi_at \'admin help domain\' 0' -f -a 'set-status' -d 'Switch a domain on (its links serve) or off (they answer 404)'
+complete -c linkapi -n '__linkapi_at \'admin help template\' 0' -f -a 'add' -d 'Add a custom template'
+complete -c linkapi -n '__linkapi_at \'admin help template\' 0' -f -a 'list' -d 'List every template, retired ones included'
+complete -c linkapi -n '__linkapi_at \'admin help template\' 0' -f -a 'edit' -d 'Change a custom template'
+complete -c linkapi -n '__linkapi_at \'admin help template\' 0' -f -a 'retire' -d 'Retire a custom template: no longer offered; chains that use it keep it'
+complete -c linkapi -n '__linkapi_at \'admin help workchat\' 0' -f -a 'add-assembly' -d 'Add an acquisition link to a user\'s assembly list (or change the one with its link id)'
+complete -c linkapi -n '__linkapi_at \'admin help workchat\' 0' -f -a 'assemblies' -d 'A user\'s assembly list'
+complete -c linkapi -n '__linkapi_at \'admin help workchat\' 0' -f -a 'load-transfers' -d 'Load transfer records from a file: a JSON array or JSON lines of {external_userid, name, status, takeover_time, errcode, reason}'
+complete -c linkapi -n '__linkapi_at \'serve\'' -l listen -r -d 'Address to listen on [default: 127.0.0.1:8080]'
+complete -c linkapi -n '__linkapi_at \'serve\'' -l data-dir -r -d 'Directory of the SQLite database and uploads [default: the user\'s data directory]'
+complete -c linkapi -n '__linkapi_at \'serve\'' -l database-url -r -d 'PostgreSQL database to use instead of the SQLite file, shared by every instance: postgres://user:password@host:port/db (add ?sslmode=require for TLS)'
+complete -c linkapi -n '__linkapi_at \'serve\'' -l public-url -r -d 'Public base URL of short links, as scheme://host or scheme://host:port [default: http://ADDR]'
+complete -c linkapi -n '__linkapi_at \'serve\'' -l config -r -d 'TOML configuration file; flags override its values'
+complete -c linkapi -n '__linkapi_at \'serve\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'serve\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'data\' 0' -f -a 'backup' -d 'Write a consistent snapshot of the SQLite database, while the server runs'
+complete -c linkapi -n '__linkapi_at \'data\' 0' -f -a 'restore' -d 'Put a backup in place of the SQLite database (stop the server first)'
+complete -c linkapi -n '__linkapi_at \'data\' 0' -f -a 'migrate' -d 'Copy a SQLite deployment\'s database into PostgreSQL (stop the server first)'
+complete -c linkapi -n '__linkapi_at \'data\' 0' -f -a 'admin-key' -d 'Make a new admin key (scope *) for the first user, when every other is lost'
+complete -c linkapi -n '__linkapi_at \'data\' 0' -f -a 'help' -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n '__linkapi_at \'data\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'data\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'data backup\'' -l data-dir -r -d 'Data directory of the deployment [default: the configuration file\'s, else the user\'s data directory]'
+complete -c linkapi -n '__linkapi_at \'data backup\'' -l config -r -d 'TOML configuration file of the deployment'
+complete -c linkapi -n '__linkapi_at \'data backup\'' -l database-url -r -d 'PostgreSQL database of the deployment: `admin-key` makes its key there; `backup` and `restore` refuse it (PostgreSQL has its own tools)'
+complete -c linkapi -n '__linkapi_at \'data backup\'' -l to -r -d 'File to write the snapshot to; must not exist'
+complete -c linkapi -n '__linkapi_at \'data backup\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'data backup\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'data restore\'' -l data-dir -r -d 'Data directory of the deployment [default: the configuration file\'s, else the user\'s data directory]'
+complete -c linkapi -n '__linkapi_at \'data restore\'' -l config -r -d 'TOML configuration file of the deployment'
+complete -c linkapi -n '__linkapi_at \'data restore\'' -l database-url -r -d 'PostgreSQL database of the deployment: `admin-key` makes its key there; `backup` and `restore` refuse it (PostgreSQL has its own tools)'
+complete -c linkapi -n '__linkapi_at \'data restore\'' -l from -r -d 'The backup to put in place'
+complete -c linkapi -n '__linkapi_at \'data restore\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'data restore\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'data migrate\'' -l from -r -d 'The SQLite database to copy, as sqlite:PATH (the database file or its data directory)'
+complete -c linkapi -n '__linkapi_at \'data migrate\'' -l to -r -d 'The PostgreSQL database to copy into: postgres://user:password@host:port/db'
+complete -c linkapi -n '__linkapi_at \'data migrate\'' -l replace -d 'Replace whatever the target holds (by default a target with data is refused)'
+complete -c linkapi -n '__linkapi_at \'data migrate\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'data migrate\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'data admin-key\'' -l data-dir -r -d 'Data directory of the deployment [default: the configuration file\'s, else the user\'s data directory]'
+complete -c linkapi -n '__linkapi_at \'data admin-key\'' -l config -r -d 'TOML configuration file of the deployment'
+complete -c linkapi -n '__linkapi_at \'data admin-key\'' -l database-url -r -d 'PostgreSQL database of the deployment: `admin-key` makes its key there; `backup` and `restore` refuse it (PostgreSQL has its own tools)'
+complete -c linkapi -n '__linkapi_at \'data admin-key\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'data admin-key\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'data help\' 0' -f -a 'backup' -d 'Write a consistent snapshot of the SQLite database, while the server runs'
+complete -c linkapi -n '__linkapi_at \'data help\' 0' -f -a 'restore' -d 'Put a backup in place of the SQLite database (stop the server first)'
+complete -c linkapi -n '__linkapi_at \'data help\' 0' -f -a 'migrate' -d 'Copy a SQLite deployment\'s database into PostgreSQL (stop the server first)'
+complete -c linkapi -n '__linkapi_at \'data help\' 0' -f -a 'admin-key' -d 'Make a new admin key (scope *) for the first user, when every other is lost'
+complete -c linkapi -n '__linkapi_at \'data help\' 0' -f -a 'help' -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n '__linkapi_at \'completions\' 0' -f -a 'bash zsh fish powershell elvish'
+complete -c linkapi -n '__linkapi_at \'completions\'' -l help -s h -d 'Print help (see more with \'--help\')'
+complete -c linkapi -n '__linkapi_at \'completions\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'man\'' -l out-dir -r -d 'Write linkapi.1 and one page per subcommand here instead of printing linkapi.1'
+complete -c linkapi -n '__linkapi_at \'man\'' -l help -s h -d 'Print help'
+complete -c linkapi -n '__linkapi_at \'man\'' -l version -s V -d 'Print version'
+complete -c linkapi -n '__linkapi_at \'help\' 0' -f -a 'auth' -d 'Log in to a server, see where keys come from, log out'
+complete -c linkapi -n '__linkapi_at \'help\' 0' -f -a 'chain' -d 'Create, list, inspect, edit and delete short links'
+complete -c linkapi -n '__linkapi_at \'help\' 0' -f -a 'group' -d 'Create and list groups of chains'
+complete -c linkapi -n '__linkapi_at \'help\' 0' -f -a 'domain' -d 'List the domains you may create chains on'
+complete -c linkapi -n '__linkapi_at \'help\' 0' -f -a 'stats' -d 'Show visits: a chain\'s totals and daily trend, where they came from, or your top chains'
+complete -c linkapi -n '__linkapi_at \'help\' 0' -f -a 'wx' -d 'Messaging-app chains: QR codes that rotate, account IDs, mini-programs, shops'
+complete -c linkapi -n '__linkapi_at \'help\' 0' -f -a 'card' -d 'Card chains: messaging-app chains in the card namespace'
+complete -c linkapi -n '__linkapi_at \'help\' 0' -f -a 'workchat' -d 'Work-chat chains, your assembly list and customer-transfer results'
+complete -c linkapi -n '__linkapi_at \'help\' 0' -f -a 'conversion' -d 'Report ad conversions for a chain and list what was recorded'
+complete -c linkapi -n '__linkapi_at \'help\' 0' -f -a 'template' -d 'List the jump-page templates you may use'
+complete -c linkapi -n '__linkapi_at \'help\' 0' -f -a 'webhook' -d 'Send events of your writes to your own endpoints, and receive them locally'
+complete -c linkapi -n '__linkapi_at \'help\' 0' -f -a 'upload' -d 'Upload images (many at once, with progress bars), list and delete uploads'
+complete -c linkapi -n '__linkapi_at \'help\' 0' -f -a 'admin' -d 'Manage users, API keys and domains (needs a key with scope admin)'
+complete -c linkapi -n '__linkapi_at \'help\' 0' -f -a 'serve' -d 'Run the server locally (same flags as linkapi-server)'
+complete -c linkapi -n '__linkapi_at \'help\' 0' -f -a 'data' -d 'Back up, restore, or move to PostgreSQL the data of a local server (same as linkapi-server\'s commands)'
+complete -c linkapi -n '__linkapi_at \'help\' 0' -f -a 'completions' -d 'Print a shell completion script'
+complete -c linkapi -n '__linkapi_at \'help\' 0' -f -a 'man' -d 'Print the manual page, or write every page into a directory'
+complete -c linkapi -n '__linkapi_at \'help\' 0' -f -a 'help' -d 'Print this message or the help of the given subcommand(s)'
+complete -c linkapi -n '__linkapi_at \'help auth\' 0' -f -a 'login' -d 'Store an API key for a server, checked against the server first'
+complete -c linkapi -n '__linkapi_at \'help auth\' 0' -f -a 'status' -d 'Show each profile\'s server, where its key comes from, and whether the key works'
+complete -c linkapi -n '__linkapi_at \'help auth\' 0' -f -a 'logout' -d 'Forget the stored key of the profile (the key itself stays valid on the server)'
+complete -c linkapi -n '__linkapi_at \'help auth\' 0' -f -a 'token' -d 'Print the key the current profile would use'
+complete -c linkapi -n '__linkapi_at \'help chain\' 0' -f -a 'create' -d 'Create a short link'
+complete -c linkapi -n '__linkapi_at \'help chain\' 0' -f -a 'import' -d 'Create many chains from CSV or JSON lines, one chain per line'
+complete -c linkapi -n '__linkapi_at \'help chain\' 0' -f -a 'list' -d 'List your short links, newest first'
+complete -c linkapi -n '__linkapi_at \'help chain\' 0' -f -a 'info' -d 'Show one chain'
+complete -c linkapi -n '__linkapi_at \'help chain\' 0' -f -a 'qr' -d 'Show a chain\'s QR code in the terminal, or write it as PNG or SVG'
+complete -c linkapi -n '__linkapi_at \'help chain\' 0' -f -a 'edit' -d 'Change a chain\'s title, destination, expiry or redirect rules'
+complete -c linkapi -n '__linkapi_at \'help chain\' 0' -f -a 'delete' -d 'Delete chains (their codes are never reused)'
+complete -c linkapi -n '__linkapi_at \'help group\' 0' -f -a 'create' -d 'Create a group'
+complete -c linkapi -n '__linkapi_at \'help group\' 0' -f -a 'list' -d 'List your groups'
+complete -c linkapi -n '__linkapi_at \'help group\' 0' -f -a 'info' -d 'Show one of your groups: its name, kind and live chains'
+complete -c linkapi -n '__linkapi_at \'help domain\' 0' -f -a 'list' -d 'List the domains you may use'
+complete -c linkapi -n '__linkapi_at \'help wx\' 0' -f -a 'create' -d 'Create a messaging-app chain'
+complete -c linkapi -n '__linkapi_at \'help wx\' 0' -f -a 'list' -d 'List your messaging-app chains, newest first'
+complete -c linkapi -n '__linkapi_at \'help wx\' 0' -f -a 'info' -d 'Show one chain and its channels'
+complete -c linkapi -n '__linkapi_at \'help wx\' 0' -f -a 'edit' -d 'Change a chain\'s fields and channels'
+complete -c linkapi -n '__linkapi_at \'help wx\' 0' -f -a 'delete' -d 'Delete messaging-app chains'
+complete -c linkapi -n '__linkapi_at \'help card\' 0' -f -a 'list' -d 'Your card chains (at most 100, newest first)'
+complete -c linkapi -n '__linkapi_at \'help card\' 0' -f -a 'create' -d 'Create a chain in the card namespace (always the generic page: no --template)'
+complete -c linkapi -n '__linkapi_at \'help workchat\' 0' -f -a 'create' -d 'Create a work-chat chain'
+complete -c linkapi -n '__linkapi_at \'help workchat\' 0' -f -a 'edit' -d 'Change a work-chat chain'
+complete -c linkapi -n '__linkapi_at \'help workchat\' 0' -f -a 'info' -d 'Show a work-chat chain'
+complete -c linkapi -n '__linkapi_at \'help workchat\' 0' -f -a 'list' -d 'List your work-chat chains, newest first'
+complete -c linkapi -n '__linkapi_at \'help workchat\' 0' -f -a 'delete' -d 'Delete work-chat chains'
+complete -c linkapi -n '__linkapi_at \'help workchat\' 0' -f -a 'assemblies' -d 'Your assembly list: the acquisition links work-chat chains may lead to'
+complete -c linkapi -n '__linkapi_at \'help workchat\' 0' -f -a 'transfers' -d 'Customer-ownership transfer results of a corp'
+complete -c linkapi -n '__linkapi_at \'help conversion\' 0' -f -a 'report' -d 'Report a conversion; a repeat of the same chain, type and out id is recognised as a duplicate and not recorded twice'
+complete -c linkapi -n '__linkapi_at \'help conversion\' 0' -f -a 'list' -d 'List the conversions recorded for a chain, newest first'
+complete -c linkapi -n '__linkapi_at \'help template\' 0' -f -a 'list' -d 'List the templates offered to you, and which your chains use'
+complete -c linkapi -n '__linkapi_at \'help webhook\' 0' -f -a 'add' -d 'Register an endpoint for events of your writes; prints its signing secret once'
+complete -c linkapi -n '__linkapi_at \'help webhook\' 0' -f -a 'list' -d 'List your endpoints'
+complete -c linkapi -n '__linkapi_at \'help webhook\' 0' -f -a 'info' -d 'Show one endpoint'
+complete -c linkapi -n '__linkapi_at \'help webhook\' 0' -f -a 'edit' -d 'Change an endpoint\'s URL, events or description, or turn it off and on'
+complete -c linkapi -n '__linkapi_at \'help webhook\' 0' -f -a 'delete' -d 'Delete an endpoint, its pending deliveries and its history'
+complete -c linkapi -n '__linkapi_at \'help webhook\' 0' -f -a 'test' -d 'Send a webhook.test event to an endpoint'
+complete -c linkapi -n '__linkapi_at \'help webhook\' 0' -f -a 'rotate-secret' -d 'Give an endpoint a new signing secret; the old one keeps signing for 24 hours'
+complete -c linkapi -n '__linkapi_at \'help webhook\' 0' -f -a 'deliveries' -d 'List the attempts to deliver to an endpoint, newest first'
+complete -c linkapi -n '__linkapi_at \'help webhook\' 0' -f -a 'listen' -d 'Receive webhooks locally and print them as they arrive, checking their signatures'
+complete -c linkapi -n '__linkapi_at \'help upload\' 0' -f -a 'list' -d 'List your uploads, newest first'
+complete -c linkapi -n '__linkapi_at \'help upload\' 0' -f -a 'delete' -d 'Delete uploads by id; the bytes go when no upload of anyone names them'
+complete -c linkapi -n '__linkapi_at \'help admin\' 0' -f -a 'user' -d 'Users'
+complete -c linkapi -n '__linkapi_at \'help admin\' 0' -f -a 'key' -d 'API keys'
+complete -c linkapi -n '__linkapi_at \'help admin\' 0' -f -a 'domain' -d 'Domains'
+complete -c linkapi -n '__linkapi_at \'help admin\' 0' -f -a 'template' -d 'Jump-page templates: add, list, edit and retire custom ones'
+complete -c linkapi -n '__linkapi_at \'help admin\' 0' -f -a 'workchat' -d 'Work-chat data: users\' assembly lists and transfer records'
+complete -c linkapi -n '__linkapi_at \'help admin\' 0' -f -a 'rotate-visitor-secret' -d 'Count visitors with a new secret from now on (a visitor seen before counts once more as unique)'
+complete -c linkapi -n '__linkapi_at \'help admin user\' 0' -f -a 'create' -d 'Create a user'
+complete -c linkapi -n '__linkapi_at \'help admin user\' 0' -f -a 'list' -d 'List users'
+complete -c linkapi -n '__linkapi_at \'help admin user\' 0' -f -a 'show' -d 'Show a user and what they use: chains, chains created today, uploads, keys'
+complete -c linkapi -n '__linkapi_at \'help admin user\' 0' -f -a 'edit' -d 'Rename a user or change their daily quota'
+complete -c linkapi -n '__linkapi_at \'help admin user\' 0' -f -a 'suspend' -d 'Suspend a user: every key of theirs is refused at once, on every instance'
+complete -c linkapi -n '__linkapi_at \'help admin user\' 0' -f -a 'resume' -d 'Resume a suspended user: their keys and redirects work again'
+complete -c linkapi -n '__linkapi_at \'help admin key\' 0' -f -a 'create' -d 'Create a key; its secret is printed this once'
+complete -c linkapi -n '__linkapi_at \'help admin key\' 0' -f -a 'list' -d 'List keys (never their secrets)'
+complete -c linkapi -n '__linkapi_at \'help admin key\' 0' -f -a 'revoke' -d 'Revoke a key at once'
+complete -c linkapi -n '__linkapi_at \'help admin domain\' 0' -f -a 'create' -d 'Register a domain (point its DNS at the server first)'
+complete -c linkapi -n '__linkapi_at \'help admin domain\' 0' -f -a 'list' -d 'List every domain'
+complete -c linkapi -n '__linkapi_at \'help admin domain\' 0' -f -a 'set-status' -d 'Switch a domain on (its links serve) or off (they answer 404)'
+complete -c linkapi -n '__linkapi_at \'help admin template\' 0' -f -a 'add' -d 'Add a custom template'
+complete -c linkapi -n '__linkapi_at \'help admin template\' 0' -f -a 'list' -d 'List every template, retired ones included'
+complete -c linkapi -n '__linkapi_at \'help admin template\' 0' -f -a 'edit' -d 'Change a custom template'
+complete -c linkapi -n '__linkapi_at \'help admin template\' 0' -f -a 'retire' -d 'Retire a custom template: no longer offered; chains that use it keep it'
+complete -c linkapi -n '__linkapi_at \'help admin workchat\' 0' -f -a 'add-assembly' -d 'Add an acquisition link to a user\'s assembly list (or change the one with its link id)'
+complete -c linkapi -n '__linkapi_at \'help admin workchat\' 0' -f -a 'assemblies' -d 'A user\'s assembly list'
+complete -c linkapi -n '__linkapi_at \'help admin workchat\' 0' -f -a 'load-transfers' -d 'Load transfer records from a file: a JSON array or JSON lines of {external_userid, name, status, takeover_time, errcode, reason}'
+complete -c linkapi -n '__linkapi_at \'help data\' 0' -f -a 'backup' -d 'Write a consistent snapshot of the SQLite database, while the server runs'
+complete -c linkapi -n '__linkapi_at \'help data\' 0' -f -a 'restore' -d 'Put a backup in place of the SQLite database (stop the server first)'
+complete -c linkapi -n '__linkapi_at \'help data\' 0' -f -a 'migrate' -d 'Copy a SQLite deployment\'s database into PostgreSQL (stop the server first)'
+complete -c linkapi -n '__linkapi_at \'help data\' 0' -f -a 'admin-key' -d 'Make a new admin key (scope *) for the first user, when every other is lost'

@@ -11,6 +11,8 @@ use clap_complete::Shell as ClapShell;
 
 use crate::cli::{Shell, command};
 
+mod fish;
+
 /// File name of each shell's committed script under `completions/`.
 pub fn completion_file(shell: Shell) -> &'static str {
     match shell {
@@ -22,12 +24,16 @@ pub fn completion_file(shell: Shell) -> &'static str {
     }
 }
 
-/// The completion script for `shell`.
+/// The completion script for `shell`: `clap_complete`'s, but for fish ([`fish`]).
 pub fn render_completion(shell: Shell) -> Vec<u8> {
     let target = match shell {
         Shell::Bash => ClapShell::Bash,
         Shell::Zsh => ClapShell::Zsh,
-        Shell::Fish => ClapShell::Fish,
+        Shell::Fish => {
+            let mut root = command();
+            root.build();
+            return fish::script(&root).into_bytes();
+        }
         Shell::Powershell => ClapShell::PowerShell,
         Shell::Elvish => ClapShell::Elvish,
     };

@@ -21,5 +21,8 @@ mod pg_cluster;
 mod readme;
 pub(crate) mod serve;
 mod support;
+#[allow(dead_code)] // the fish test uses a part
+#[path = "../../../linkapi-core/tests/tools.rs"]
+mod tools;
 mod uploads;
 mod webhooks;
