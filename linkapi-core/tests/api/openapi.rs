@@ -46,6 +46,11 @@ async fn the_document_describes_the_operations_the_server_answers() {
                     parameter["name"]
                 );
             }
+            // Every operation says what it does (`@redocly/cli lint` requires a summary).
+            assert!(
+                operation["summary"].as_str().is_some_and(|s| !s.is_empty()),
+                "{method} {path} has no summary"
+            );
             if operation["security"] != serde_json::json!([]) {
                 keyed += 1;
                 assert_eq!(reply.status, StatusCode::UNAUTHORIZED, "{method} {path}");
@@ -58,6 +63,18 @@ async fn the_document_describes_the_operations_the_server_answers() {
         doc["paths"]["/card/createWxChain"]["post"]["x-scope"],
         "card:write"
     );
+    // Hosted files are the image types uploads take, never SVG; a QR code's SVG is bytes, as
+    // validators and generated clients receive it.
+    let files = &doc["paths"]["/files/{object_key}"]["get"]["responses"]["200"]["content"];
+    let mut types: Vec<&String> = files.as_object().unwrap().keys().collect();
+    types.sort();
+    assert_eq!(
+        types,
+        ["image/gif", "image/jpeg", "image/png", "image/webp"],
+        "{files}"
+    );
+    let qr = &doc["paths"]["/chains/{id}/qr"]["get"]["responses"]["200"]["content"];
+    assert_eq!(qr["image/svg+xml"]["schema"]["format"], "binary", "{qr}");
 }
 
 /// `chain/list`'s `q`, another name the server takes for `keyword`, is in the document with

@@ -14,6 +14,7 @@ use generators::{for_generators, for_generators_in_operations};
 use super::route::{Access, BodyKind, Output, Route, schema};
 use crate::wire::envelope::Envelope;
 use crate::wire::envelope::{CompatError, PrimaryError};
+use crate::wire::operations::OPERATIONS;
 
 /// A struct's schema itself: its schema is a reference into the components.
 fn resolved(schema: &Schema, generator: &SchemaGenerator) -> Value {
@@ -265,13 +266,23 @@ fn success_response(ok: Output, generator: &mut SchemaGenerator) -> (String, Val
             json!({"description": "Success.",
                    "content": json_content(schema(generator).to_value())}),
         ),
-        Output::Image => (
+        // Bytes, both: a validator or generated client receives an SVG's bytes as it does a
+        // PNG's.
+        Output::QrCode => (
             "200".into(),
-            json!({"description": "The image.",
+            json!({"description": "The QR code, as `format` asks.",
                    "content": {"image/png": {"schema": {"type": "string", "format": "binary"}},
-                               "image/svg+xml": {"schema": {"type": "string"}},
-                               "image/*": {"schema": {"type": "string", "format": "binary"}}}}),
+                               "image/svg+xml": {"schema": {"type": "string", "format": "binary"}}}}),
         ),
+        Output::HostedImage => {
+            let binary = json!({"schema": {"type": "string", "format": "binary"}});
+            (
+                "200".into(),
+                json!({"description": "The file, with the type its bytes tell.",
+                       "content": {"image/png": binary, "image/jpeg": binary,
+                                   "image/gif": binary, "image/webp": binary}}),
+            )
+        }
         Output::Html => (
             "200".into(),
             json!({"description": "The page.",
@@ -327,6 +338,9 @@ pub(crate) fn document(routes: &[Route]) -> Value {
             "operationId": format!("{}.{method}", route.name),
             "tags": [tag(route.path)],
         });
+        if let Some(declared) = OPERATIONS.iter().find(|op| op.name == route.name) {
+            operation["summary"] = json!(declared.summary);
+        }
         if let Some(vendor) = route.vendor {
             // The vendor's name, once per path it is called by (operation ids are unique).
             let mount = if route.path.starts_with("/openapi/") {

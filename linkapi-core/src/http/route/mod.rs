@@ -92,8 +92,10 @@ pub(crate) fn schema<T: JsonSchema>(generator: &mut SchemaGenerator) -> Schema {
 pub(crate) enum Output {
     /// JSON: status and the whole body (envelope included).
     Json(u16, SchemaFn),
-    /// An image (QR codes, hosted files).
-    Image,
+    /// A QR code: PNG or SVG.
+    QrCode,
+    /// A hosted file: a PNG, JPEG, GIF or WebP image (uploads refuse SVG).
+    HostedImage,
     /// A page for people (jump pages, template previews).
     Html,
     /// A short link: a redirect, a jump page, or an error page.

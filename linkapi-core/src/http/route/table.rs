@@ -93,7 +93,7 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
     routes.extend([
         primary(op::CHAINS_QR, Read(Chains), handler!(p::chain_qr))
             .query::<wp::QrQuery>()
-            .answers(Output::Image),
+            .answers(Output::QrCode),
         primary(
             op::CHAINS_CONVERSIONS,
             Read(Conversions),
@@ -150,7 +150,7 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
             handler!(u::delete_upload),
         )
         .ok::<wp::Upload>(),
-        public(op::FILES_GET, handler!(u::serve_file)).answers(Output::Image),
+        public(op::FILES_GET, handler!(u::serve_file)).answers(Output::HostedImage),
         // Messaging-app chains.
         primary(
             op::WX_CHAINS_CREATE,
@@ -183,7 +183,7 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
         .ok::<wp::DeletedChain>(),
         primary(op::WX_CHAINS_QR, Read(Chains), handler!(p::chain_qr))
             .query::<wp::QrQuery>()
-            .answers(Output::Image),
+            .answers(Output::QrCode),
         // Card chains: a primary path, the compatibility surface's key and envelopes.
         primary(op::CARD_LIST, Read(Card), handler!(j::list_cards)).ok::<wp::CardList>(),
         compat(op::CARD_CREATE, Write(Card), handler!(j::create_card))
