@@ -469,6 +469,8 @@ pub(crate) fn document(routes: &[Route]) -> Value {
                 (tag `vendor`) under `/openapi/v1` and `/v1`; conversion reports and transfer results answer \
                 `{status: 1, result}` with primary errors."
         },
+        // The server this document is fetched from (`GET /openapi.json`), whatever its name.
+        "servers": [{"url": "/", "description": "The server that answers this document."}],
         "paths": paths,
         "components": {
             "schemas": schemas,
