@@ -114,6 +114,15 @@ struct Ledger {
 struct Account {
     held: u64,
     waiting: u32,
+    /// Its requests with a share ([`Held`]s alive), holding or not yet.
+    requests: u32,
+}
+
+impl Account {
+    /// Whether nothing of the party is left in the pool.
+    fn is_empty(&self) -> bool {
+        self.held == 0 && self.waiting == 0 && self.requests == 0
+    }
 }
 
 struct Waiter {
@@ -148,10 +157,23 @@ impl Ledger {
         self.held = self.held.saturating_sub(kib);
         if let Some(account) = self.parties.get_mut(&party) {
             account.held = account.held.saturating_sub(kib);
-            if account.held == 0 && account.waiting == 0 {
+            if account.is_empty() {
                 self.parties.remove(&party);
             }
         }
+    }
+
+    /// Whether `party` asking for `want` more could only wait on itself: every other request
+    /// of the party waits too, and what stands in the way is the party's own cap (or nothing
+    /// but the party holds anything). Nothing of the party would ever be released, so one of
+    /// its requests must be refused at once for the others to go on.
+    fn waits_on_itself(&self, party: Party, want: u64) -> bool {
+        let Some(account) = self.parties.get(&party) else {
+            return false;
+        };
+        account.held > 0
+            && account.waiting + 1 >= account.requests
+            && (account.held + want > self.cap || self.held == account.held)
     }
 
     /// Takes the waiter `ticket` off the queue; whether it was there (not yet granted).
@@ -162,7 +184,7 @@ impl Ledger {
         let waiter = self.waiting.remove(at);
         if let Some(account) = self.parties.get_mut(&waiter.party) {
             account.waiting -= 1;
-            if account.held == 0 && account.waiting == 0 {
+            if account.is_empty() {
                 self.parties.remove(&waiter.party);
             }
         }
@@ -221,6 +243,13 @@ impl Pool {
     /// # Errors
     /// As [`Held::grow`].
     pub(crate) async fn admit(self: &Arc<Self>, party: Party, bytes: u64) -> Result<Held> {
+        self.ledger
+            .lock()
+            .unpoisoned()
+            .parties
+            .entry(party)
+            .or_default()
+            .requests += 1;
         let mut held = Held {
             pool: self.clone(),
             party,
@@ -240,6 +269,13 @@ impl Pool {
             if !behind && ledger.fits(party, want) {
                 ledger.take(party, want);
                 return Ok(());
+            }
+            if ledger.waits_on_itself(party, want) {
+                // Refused now, this request's share goes back when its `Held` drops, and the
+                // party's others take it.
+                return Err(Error::KeyBusy {
+                    retry_after: RETRY_AFTER,
+                });
             }
             let (grant, granted) = oneshot::channel();
             ledger.tickets += 1;
@@ -372,6 +408,15 @@ impl Held {
 
 impl Drop for Held {
     fn drop(&mut self) {
+        {
+            let mut ledger = self.pool.ledger.lock().unpoisoned();
+            if let Some(account) = ledger.parties.get_mut(&self.party) {
+                account.requests = account.requests.saturating_sub(1);
+                if account.is_empty() {
+                    ledger.parties.remove(&self.party);
+                }
+            }
+        }
         if self.kib > 0 {
             self.pool.release(self.party, self.kib);
         }

@@ -138,3 +138,32 @@ async fn bodies_without_a_key_share_their_pool_by_address() {
         .expect("its own pool");
     drop(held_one);
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_party_whose_requests_all_wait_on_its_own_cap_has_one_refused_at_once() {
+    // A party may hold 32 MiB; its three requests hold 28 and each wants 8 more.
+    let pool = Pool::new(64 * MIB, 32 * MIB, Kind::Users);
+    let mut first = pool.admit(user(1), 12 * MIB).await.expect("alone");
+    let mut second = pool.admit(user(1), 12 * MIB).await.expect("within its cap");
+    let mut third = pool.admit(user(1), 4 * MIB).await.expect("within its cap");
+    let first = tokio::spawn(async move { first.grow(20 * MIB).await.map(|()| first) });
+    tokio::task::yield_now().await;
+    let second = tokio::spawn(async move { second.grow(20 * MIB).await.map(|()| second) });
+    tokio::task::yield_now().await;
+    assert_eq!(pool.ledger.lock().unpoisoned().waiting.len(), 2);
+    // The third would wait on the other two, which wait on it: it is refused at once, not
+    // after the wait, and what it held lets the first go on.
+    let started = tokio::time::Instant::now();
+    let refused = third.grow(12 * MIB).await;
+    assert!(matches!(refused, Err(Error::KeyBusy { .. })), "{refused:?}");
+    assert_eq!(started.elapsed(), Duration::ZERO);
+    drop(third);
+    let first = first.await.expect("ran").expect("granted");
+    assert_eq!(held(&pool, user(1)), (32, 32));
+    // The second goes on once the first is done.
+    drop(first);
+    let second = second.await.expect("ran").expect("granted");
+    assert_eq!(held(&pool, user(1)), (20, 20));
+    drop(second);
+    assert!(pool.ledger.lock().unpoisoned().parties.is_empty());
+}
