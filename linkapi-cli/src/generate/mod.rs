@@ -24,7 +24,7 @@ pub fn completion_file(shell: Shell) -> &'static str {
     }
 }
 
-/// The completion script for `shell`: `clap_complete`'s, but for fish ([`fish`]).
+/// The completion script for `shell`: `clap_complete`'s, but linkapi's own for fish.
 pub fn render_completion(shell: Shell) -> Vec<u8> {
     let target = match shell {
         Shell::Bash => ClapShell::Bash,
