@@ -48,6 +48,10 @@ pub struct Profile {
     /// Where its key is kept.
     #[serde(default)]
     pub credential_store: StoreMode,
+    /// The data directory of the `linkapi serve` that stored this profile's key: when that
+    /// server starts on another address, the profile (and its key) follow it there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub served_from: Option<PathBuf>,
 }
 
 /// The whole file.
@@ -131,6 +135,7 @@ mod tests {
             Profile {
                 host: Some("http://127.0.0.1:8080".into()),
                 credential_store: StoreMode::File,
+                served_from: Some("/var/lib/linkapi".into()),
             },
         );
         config.save(dir.path()).expect("save");

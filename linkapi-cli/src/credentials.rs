@@ -314,7 +314,7 @@ impl Credentials {
             match self.keyring.set(&service(host), profile, key) {
                 Ok(()) => {
                     // A key in the keyring leaves no plain-text copy behind.
-                    self.remove_from_file(profile)?;
+                    self.remove_from_file(profile, None)?;
                     return Ok(Saved::Keyring);
                 }
                 Err(e) if mode == StoreMode::Keyring => {
@@ -335,11 +335,14 @@ impl Credentials {
         Ok(Saved::File(fallback_reason))
     }
 
-    fn remove_from_file(&self, profile: &str) -> Result<bool> {
+    /// Removes the file's key of `profile`, only when it is for `host` if one is given.
+    fn remove_from_file(&self, profile: &str, host: Option<&str>) -> Result<bool> {
         let mut file = self.read_file()?;
-        if file.profiles.remove(profile).is_none() {
+        let held = file.profiles.get(profile);
+        if held.is_none_or(|entry| host.is_some_and(|host| entry.host != host)) {
             return Ok(false);
         }
+        file.profiles.remove(profile);
         self.write_file(&file)?;
         Ok(true)
     }
@@ -357,7 +360,7 @@ impl Credentials {
             }
             Err(_) => false,
         };
-        let from_file = self.remove_from_file(profile)?;
+        let from_file = self.remove_from_file(profile, Some(host))?;
         Ok(from_keyring || from_file)
     }
 }

@@ -31,7 +31,10 @@ enum Check {
     Valid,
     /// 401.
     Refused,
-    /// No answer, or an unexpected one.
+    /// No connection, or no answer in time: the server is stopped, moved or cut off, which
+    /// says nothing of the key.
+    Unreachable(String),
+    /// An unexpected answer.
     Unknown(String),
 }
 
@@ -42,6 +45,9 @@ async fn check(host: &str, key: &str) -> Result<Check> {
     Ok(match client.domains().await {
         Ok(_) | Err(ClientError::Api { status: 403, .. }) => Check::Valid,
         Err(ClientError::Api { status: 401, .. }) => Check::Refused,
+        Err(err @ (ClientError::Connect { .. } | ClientError::Timeout { .. })) => {
+            Check::Unreachable(err.to_string())
+        }
         Err(other) => Check::Unknown(other.to_string()),
     })
 }
@@ -95,7 +101,9 @@ async fn login(mut ctx: Context, with_key: bool, insecure_storage: bool) -> Resu
             }
             .into());
         }
-        Check::Unknown(why) => bail!("could not check the key with {}: {why}", ctx.host),
+        Check::Unreachable(why) | Check::Unknown(why) => {
+            bail!("could not check the key with {}: {why}", ctx.host)
+        }
     }
 
     let saved = ctx.credentials.save(&ctx.profile, &ctx.host, &key, mode)?;
@@ -133,7 +141,8 @@ async fn status(ctx: Context, show_key: bool) -> Result<()> {
         names.push(ctx.profile.clone());
     }
     let mut any_key = false;
-    let mut problems = 0;
+    // Keys refused or unreadable, and servers that did not answer.
+    let (mut problems, mut unreachable) = (0, 0);
     for name in &names {
         let current = *name == ctx.profile;
         let profile = ctx.config.profiles.get(name).cloned().unwrap_or_default();
@@ -180,6 +189,10 @@ async fn status(ctx: Context, show_key: bool) -> Result<()> {
                 problems += 1;
                 "refused by the server (unknown, revoked or expired)".to_owned()
             }
+            Check::Unreachable(why) => {
+                unreachable += 1;
+                format!("unreachable ({why}); the key was not checked")
+            }
             Check::Unknown(why) => {
                 problems += 1;
                 format!("could not check: {why}")
@@ -195,11 +208,16 @@ async fn status(ctx: Context, show_key: bool) -> Result<()> {
         }
         .into());
     }
-    if problems > 0 {
-        return Err(Reported(format!(
-            "{problems} profile(s) have a key that does not work"
-        ))
-        .into());
+    let said: Vec<String> = [
+        (problems, "have a key that does not work"),
+        (unreachable, "have a server that did not answer"),
+    ]
+    .into_iter()
+    .filter(|(n, _)| *n > 0)
+    .map(|(n, what)| format!("{n} profile(s) {what}"))
+    .collect();
+    if !said.is_empty() {
+        return Err(Reported(said.join("; ")).into());
     }
     Ok(())
 }

@@ -258,6 +258,65 @@ fn a_second_server_on_other_data_never_overwrites_the_stored_key() {
     );
 }
 
+#[test]
+fn the_local_profile_follows_its_server_to_a_new_address() {
+    let home = Home::new();
+    let data = Data::new();
+    let (first, lines) = start(&home, &data, None);
+    let key = printed_key(&lines);
+    let old = address(&lines);
+    drop(first);
+    // Started again on another port (port 0 gives another one), the same data directory: the
+    // profile that holds its key moves, and says so.
+    let (_second, lines) = start(&home, &data, None);
+    let new = address(&lines);
+    assert_ne!(old, new);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("Profile \"local\" now points at")
+                && l.contains(&new)
+                && l.contains(&old)),
+        "{lines:?}"
+    );
+    assert_eq!(home.run(&["auth", "token"]).ok().trim(), key);
+    let status = home.run(&["auth", "status"]);
+    let out = status.ok();
+    assert!(out.contains(&new) && out.contains("status: valid"), "{out}");
+    let created = home.run(&[
+        "chain",
+        "create",
+        "https://example.com/moved",
+        "--json=render_url",
+    ]);
+    assert!(
+        created.json()["render_url"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("http://{new}/"))
+    );
+}
+
+#[test]
+fn status_tells_a_stopped_server_from_a_refused_key() {
+    let home = Home::new();
+    let data = Data::new();
+    let (server, _lines) = start(&home, &data, None);
+    drop(server);
+    let status = home.run(&["auth", "status"]);
+    let err = status.fails(1);
+    assert!(
+        status.stdout.contains("status: unreachable"),
+        "{}",
+        status.stdout
+    );
+    assert!(
+        err.contains("1 profile(s) have a server that did not answer")
+            && !err.contains("key that does not work"),
+        "{err}"
+    );
+}
+
 fn printed_key(lines: &[String]) -> String {
     lines
         .iter()
