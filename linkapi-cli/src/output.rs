@@ -134,15 +134,16 @@ impl Output {
             println!("{table}");
         } else if self.stdout_tty {
             let columns = fitted(columns, rows, usize::from(self.width()));
-            let mut table = self.table(columns.iter().map(|c| c.header));
-            // The link people copy is never wrapped or cut: the other columns give way, down
-            // to their headers.
-            for (i, column) in columns.iter().enumerate() {
-                let constraint = if column.header == WHOLE_COLUMN {
-                    ColumnConstraint::ContentWidth
-                } else {
-                    let header = u16::try_from(column.header.chars().count()).unwrap_or(u16::MAX);
-                    ColumnConstraint::LowerBoundary(Width::Fixed(header))
+            let mut table = self.table(columns.iter().map(|(c, _)| c.header));
+            // The link people copy, and every short value (ids, codes, dates, states), is never
+            // wrapped or cut: long free text gives way, down to its floor.
+            for (i, (_, floor)) in columns.iter().enumerate() {
+                let constraint = match floor {
+                    Floor::Whole(_) => ColumnConstraint::ContentWidth,
+                    // comfy-table's widths include the cell's padding, one space a side.
+                    Floor::Cut(width) => ColumnConstraint::LowerBoundary(Width::Fixed(
+                        u16::try_from(width + 2).unwrap_or(u16::MAX),
+                    )),
                 };
                 if let Some(column) = table.column_mut(i) {
                     column.set_constraint(constraint);
@@ -151,7 +152,7 @@ impl Output {
             // A listing keeps a row to a line, cutting long titles and targets ("…").
             table.set_truncation_indicator("…");
             for row in rows {
-                let mut line = Row::from(columns.iter().map(|c| (c.cell)(row)));
+                let mut line = Row::from(columns.iter().map(|(c, _)| (c.cell)(row)));
                 line.max_height(1);
                 table.add_row(line);
             }
@@ -212,25 +213,62 @@ impl Output {
     }
 }
 
-/// The columns of a listing that fit `width` with every header whole and the URL column as
-/// wide as its longest link: the last columns (the least asked for) are left out until they
-/// do; the URL column stays, and `--json` or a pipe gives every column.
-fn fitted<T>(mut columns: Vec<Column<T>>, rows: &[T], width: usize) -> Vec<Column<T>> {
-    // A column takes its header (its cells are cut to it at worst), padding and a border.
-    let cost = |column: &Column<T>| {
-        let header = column.header.chars().count();
-        let content = if column.header == WHOLE_COLUMN {
-            rows.iter()
+/// How narrow a table column may be made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Floor {
+    /// Not at all: its widest cell (or header), for the URL and for columns of short values.
+    Whole(usize),
+    /// Cut with "…" down to this, for long free text (targets, titles, names).
+    Cut(usize),
+}
+
+impl Floor {
+    fn width(self) -> usize {
+        match self {
+            Floor::Whole(width) | Floor::Cut(width) => width,
+        }
+    }
+}
+
+/// A column whose every cell is at most this wide holds short values (ids, codes, states,
+/// times such as `2026-12-02T07:58:21Z`) and is never cut.
+const SHORT_VALUES: usize = 24;
+/// Longer free text is cut no shorter than this (or its header): enough to tell values apart.
+const CUT_FLOOR: usize = 10;
+
+/// The columns of a listing that fit `width`, each with its floor: every header whole, the
+/// URL and every column of short values ([`SHORT_VALUES`]) whole, long text cut no shorter
+/// than [`CUT_FLOOR`]. The last
+/// columns (the least asked for) are left out, whole, until the rest fit; the URL column
+/// stays, and `--json` or a pipe gives every column.
+fn fitted<T>(columns: Vec<Column<T>>, rows: &[T], width: usize) -> Vec<(Column<T>, Floor)> {
+    let mut columns: Vec<(Column<T>, Floor)> = columns
+        .into_iter()
+        .map(|column| {
+            let header = column.header.chars().count();
+            let widest = rows
+                .iter()
                 .map(|row| (column.cell)(row).chars().count())
                 .max()
                 .unwrap_or(0)
-        } else {
-            0
-        };
-        header.max(content) + 3
+                .max(header);
+            let floor = if column.header == WHOLE_COLUMN || widest <= header.max(SHORT_VALUES) {
+                Floor::Whole(widest)
+            } else {
+                Floor::Cut(header.max(CUT_FLOOR))
+            };
+            (column, floor)
+        })
+        .collect();
+    // A column takes its floor, padding and a border; the table one border more.
+    let needed = |columns: &[(Column<T>, Floor)]| {
+        1 + columns
+            .iter()
+            .map(|(_, floor)| floor.width() + 3)
+            .sum::<usize>()
     };
-    while columns.len() > 1 && 1 + columns.iter().map(cost).sum::<usize>() > width {
-        let Some(last) = columns.iter().rposition(|c| c.header != WHOLE_COLUMN) else {
+    while columns.len() > 1 && needed(&columns) > width {
+        let Some(last) = columns.iter().rposition(|(c, _)| c.header != WHOLE_COLUMN) else {
             break;
         };
         columns.remove(last);

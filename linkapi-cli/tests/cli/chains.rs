@@ -955,6 +955,74 @@ fn json_lines_import_errors_name_the_files_line() {
     assert!(!failed.contains("at line 1"), "{failed}");
 }
 
+/// At every width a listing leaves whole columns out rather than squeeze them: the header
+/// stays on one line with every name whole, and short values (codes, states, times) are never
+/// cut; only long text is.
+#[test]
+fn narrow_terminals_leave_columns_out_and_never_squeeze_them() {
+    let server = TestServer::start();
+    let home = Home::new();
+    home.admin(
+        &server,
+        &[
+            "chain",
+            "create",
+            "https://example.com/a/very/long/path/that/goes/on/and/on?utm_source=newsletter",
+            "--title",
+            "A rather long title for a link, with words enough",
+            "--code",
+            "squeeze",
+        ],
+    )
+    .ok();
+    let headers = [
+        "ID", "CODE", "URL", "TARGET", "TITLE", "STATUS", "VISITS", "CREATED", "EXPIRES", "GROUP",
+    ];
+    let mut shown = Vec::new();
+    for width in [80, 100, 120, 160, 200] {
+        let mut cmd = home.terminal(
+            &server,
+            Some(crate::support::ADMIN_KEY),
+            &format!("stty cols {width} rows 40; \"$LINKAPI\" chain list"),
+        );
+        cmd.env_remove("COLUMNS").env("NO_COLOR", "1");
+        let out = home.run_with(cmd, &[], None).ok().to_owned();
+        let lines: Vec<&str> = out.lines().collect();
+        let at = lines.iter().position(|l| l.contains("CODE")).unwrap();
+        assert!(
+            lines[at + 1].starts_with('╞'),
+            "{width}: the header on one line: {out}"
+        );
+        let names: Vec<&str> = lines[at]
+            .split(['│', '┆'])
+            .map(str::trim)
+            .filter(|n| !n.is_empty())
+            .collect();
+        assert!(names.iter().all(|n| headers.contains(n)), "{width}: {out}");
+        assert!(
+            lines.iter().all(|l| l.chars().count() <= width),
+            "{width}: {out}"
+        );
+        let row = lines[at + 2];
+        assert!(row.contains("squeeze") && row.contains("normal") || !names.contains(&"STATUS"));
+        if let Some(at) = names.iter().position(|n| *n == "CREATED") {
+            let cells: Vec<&str> = row.split(['│', '┆']).skip(1).map(str::trim).collect();
+            let created = cells[at];
+            assert!(
+                created.len() == 20 && created.ends_with('Z'),
+                "{width}: the time whole: {out}"
+            );
+        }
+        shown.push(names.len());
+    }
+    // Wider terminals show more columns, and the widest every one.
+    assert!(shown.windows(2).all(|w| w[0] <= w[1]), "{shown:?}");
+    assert!(
+        shown[0] < shown[4] && shown[4] == headers.len(),
+        "{shown:?}"
+    );
+}
+
 /// At 100 columns a listing's short URL, the value people copy, is never wrapped or cut: a
 /// long title gives way and is cut with "…", a row a line, and the columns that do not fit
 /// with their headers whole are left out; one chain is shown a field a line, every value
