@@ -52,6 +52,11 @@ pub struct NoChainWithId(pub String);
 #[error("{0}")]
 pub struct Reported(pub String);
 
+/// Stopped by Ctrl-C after saying what was done: exit 130 with this message.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Interrupted(pub String);
+
 /// How a failure is shown: the message, a hint, and the exit code.
 pub struct Report {
     /// `linkapi: error: ...`
@@ -97,6 +102,13 @@ pub fn report(err: &anyhow::Error) -> Report {
                 "an all-digit CHAIN is taken as an id; to look up the code \"{chain}\", add --code"
             )),
             code: FAILURE,
+        };
+    }
+    if let Some(Interrupted(message)) = err.downcast_ref::<Interrupted>() {
+        return Report {
+            message: message.clone(),
+            hint: None,
+            code: INTERRUPTED,
         };
     }
     if let Some(reported) = err.downcast_ref::<Reported>() {

@@ -22,7 +22,7 @@ use tokio::io::AsyncReadExt;
 
 use crate::cli::{UploadArgs, UploadCommand};
 use crate::context::Context;
-use crate::exit::{Reported, UsageError};
+use crate::exit::{Interrupted, Reported, UsageError};
 
 /// Bytes read from disk per chunk sent.
 const CHUNK: usize = 64 << 10;
@@ -327,43 +327,60 @@ async fn upload_all(ctx: Context, args: UploadArgs) -> Result<()> {
         });
     }
 
+    let mut record = |job: Job, outcome: Outcome| {
+        print_result(&ctx, &bars, &job.path, &outcome, args.json);
+        match outcome {
+            Outcome::Uploaded(u) => {
+                uploaded += 1;
+                uploaded_bytes += u64::try_from(u.size_bytes).unwrap_or(0);
+            }
+            Outcome::Failed(why) => failures.push((job.path, why)),
+        }
+        overall.set_prefix(format!("{}/{total} files", uploaded + failures.len()));
+    };
     let interrupted = loop {
         tokio::select! {
             done = tasks.join_next() => {
                 let Some(done) = done else { break false };
                 let (job, outcome) = done.context("an upload task failed")?;
-                print_result(&ctx, &bars, &job.path, &outcome, args.json);
-                match outcome {
-                    Outcome::Uploaded(u) => {
-                        uploaded += 1;
-                        uploaded_bytes += u64::try_from(u.size_bytes).unwrap_or(0);
-                    }
-                    Outcome::Failed(why) => failures.push((job.path, why)),
-                }
-                overall.set_prefix(format!("{}/{total} files", uploaded + failures.len()));
+                record(job, outcome);
             }
             _ = tokio::signal::ctrl_c() => break true,
         }
     };
-    tasks.abort_all();
-    let failed = failures.len();
     if interrupted {
+        tasks.abort_all();
+        // Uploads that finished before the abort are done on the server: say so, as for the
+        // rest. Then nothing draws again: the summary is the last thing on the terminal.
+        while let Some(done) = tasks.join_next().await {
+            if let Ok((job, outcome)) = done {
+                record(job, outcome);
+            }
+        }
         overall.abandon();
+        let _ = bars.clear();
+        bars.set_draw_target(ProgressDrawTarget::hidden());
     } else {
         // The last frame shows every file and byte done, whatever the draw rate skipped.
         overall.set_position(total_bytes);
         overall.finish();
     }
+    let failed = failures.len();
     let summary = format!(
         "Uploaded {uploaded} of {total} files ({}); {failed} failed.",
         human_bytes(uploaded_bytes)
     );
     if interrupted {
         let rest = total - uploaded - failed;
+        let listed = match (uploaded + failed, ctx.out.stdout_tty) {
+            (0, _) => "",
+            (_, true) => " (each file's result is listed above)",
+            (_, false) => " (each file's result went to standard output)",
+        };
         ctx.out.warn(&format!(
-            "interrupted: {summary} {rest} not uploaded (the uploaded ones are listed above)."
+            "interrupted: {summary} {rest} not uploaded{listed}."
         ));
-        return Err(Reported("interrupted".into()).into());
+        return Err(Interrupted("interrupted".into()).into());
     }
     ctx.out.note(&summary);
     if !failures.is_empty() {

@@ -173,12 +173,58 @@ fn ctrl_c_stops_and_says_what_was_uploaded() {
     );
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
     let uploaded = stdout.lines().filter(|l| l.contains("/files/")).count();
     assert!((1..20).contains(&uploaded), "{stdout}");
     assert!(
         stderr.contains(&format!("interrupted: Uploaded {uploaded} of 20 files")),
         "{stderr}"
+    );
+    assert!(stderr.contains("went to standard output"), "{stderr}");
+}
+
+/// Ctrl-C typed at a terminal while the results go to a file: the bars are gone and stay
+/// gone, the summary is the last thing shown and says where the results went, and the exit
+/// is 130 as a shell reports SIGINT.
+#[test]
+fn ctrl_c_at_a_terminal_leaves_the_summary_last_and_exits_130() {
+    if Home::skip_without_sigint("ctrl_c_at_a_terminal_leaves_the_summary_last_and_exits_130") {
+        return;
+    }
+    let server = TestServer::start_with_config(Some(
+        "rate_limit_per_second = 1\nrate_limit_burst = 1\nrate_limit_admin_keys = true\n",
+    ));
+    let home = Home::new();
+    let dir = home.dir.path().join("typed");
+    write_images(&dir, 20);
+    let results = home.dir.path().join("results.tsv");
+    let run = home.in_terminal(
+        &server,
+        Some(crate::support::ADMIN_KEY),
+        &format!(
+            "stty cols 100 rows 40; \"$LINKAPI\" upload --dir {} --jobs 1 > {}",
+            dir.display(),
+            results.display()
+        ),
+        // Once the first file is done (the bar counts it), Ctrl-C.
+        &[("1/20 files", "\x03")],
+    );
+    let screen = &run.stdout;
+    assert_eq!(run.code, 130, "{screen:?}");
+    let at = screen.find("interrupted: ").expect("a summary");
+    let after = &screen[at..];
+    assert!(!after.contains("listed above"), "{after:?}");
+    assert!(after.contains("went to standard output"), "{after:?}");
+    assert!(
+        !after.contains(" files [") && !after.contains('█'),
+        "a bar was drawn after the summary: {after:?}"
+    );
+    let listed = std::fs::read_to_string(&results).unwrap();
+    let uploaded = listed.lines().filter(|l| l.contains("/files/")).count();
+    assert!(uploaded >= 1, "{listed}");
+    assert!(
+        after.contains(&format!("Uploaded {uploaded} of 20 files")),
+        "{after:?} {listed}"
     );
 }
 
