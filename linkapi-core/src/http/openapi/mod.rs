@@ -259,6 +259,20 @@ fn describe_idempotency(errors: &mut Map<String, Value>, success: &mut Value) {
     }
 }
 
+/// A response of raw bytes in each of `types`.
+fn bytes_of(types: &[&str]) -> Value {
+    types
+        .iter()
+        .map(|&media| {
+            (
+                media.to_owned(),
+                json!({"schema": {"contentMediaType": media}}),
+            )
+        })
+        .collect::<serde_json::Map<String, Value>>()
+        .into()
+}
+
 fn success_response(ok: Output, generator: &mut SchemaGenerator) -> (String, Value) {
     match ok {
         Output::Json(status, schema) => (
@@ -266,23 +280,20 @@ fn success_response(ok: Output, generator: &mut SchemaGenerator) -> (String, Val
             json!({"description": "Success.",
                    "content": json_content(schema(generator).to_value())}),
         ),
-        // Bytes, both: a validator or generated client receives an SVG's bytes as it does a
-        // PNG's.
+        // Raw bytes as OpenAPI 3.1 spells them: no type (a JSON Schema `string` is text, and
+        // validators such as openapi-core refuse bytes under it), the media type said. Both
+        // QR formats are bytes: a validator or generated client receives an SVG's bytes as it
+        // does a PNG's.
         Output::QrCode => (
             "200".into(),
             json!({"description": "The QR code, as `format` asks.",
-                   "content": {"image/png": {"schema": {"type": "string", "format": "binary"}},
-                               "image/svg+xml": {"schema": {"type": "string", "format": "binary"}}}}),
+                   "content": bytes_of(&["image/png", "image/svg+xml"])}),
         ),
-        Output::HostedImage => {
-            let binary = json!({"schema": {"type": "string", "format": "binary"}});
-            (
-                "200".into(),
-                json!({"description": "The file, with the type its bytes tell.",
-                       "content": {"image/png": binary, "image/jpeg": binary,
-                                   "image/gif": binary, "image/webp": binary}}),
-            )
-        }
+        Output::HostedImage => (
+            "200".into(),
+            json!({"description": "The file, with the type its bytes tell.",
+                   "content": bytes_of(&["image/png", "image/jpeg", "image/gif", "image/webp"])}),
+        ),
         Output::Html => (
             "200".into(),
             json!({"description": "The page.",
