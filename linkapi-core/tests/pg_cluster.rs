@@ -48,16 +48,23 @@ pub fn cluster() -> Option<&'static Cluster> {
     CLUSTER
         .get_or_init(|| match find_bin() {
             Some(bin) => Some(Cluster::start(bin)),
-            None if required() => panic!(
-                "PostgreSQL is required for this run but initdb was not found \
-                 (install Debian's postgresql package, or set LINKAPI_PG_BINDIR)"
-            ),
+            None if required() => {
+                panic!("PostgreSQL is required for this run but initdb was not found ({INSTALL})")
+            }
             None => {
                 eprintln!("PostgreSQL not found: skipping its tests (set LINKAPI_PG_BINDIR)");
                 None
             }
         })
         .as_ref()
+}
+
+/// How to get PostgreSQL for the tests.
+pub const INSTALL: &str = "install Debian's postgresql package, or set LINKAPI_PG_BINDIR";
+
+/// Whether PostgreSQL's programs are found.
+pub fn installed() -> bool {
+    find_bin().is_some()
 }
 
 /// `LINKAPI_PG_BINDIR`, the newest `/usr/lib/postgresql/*/bin`, or `initdb` on the PATH.

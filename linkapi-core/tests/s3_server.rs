@@ -35,6 +35,14 @@ fn required() -> bool {
         .any(|v| std::env::var_os(v).is_some_and(|v| !v.is_empty()))
 }
 
+/// How to get moto's server for the tests.
+pub const INSTALL: &str = "pip install 'moto[server]'";
+
+/// Whether moto's server is found.
+pub fn installed() -> bool {
+    find_moto().is_some()
+}
+
 /// The command that starts moto's server: its script, or its module where the script is not on
 /// `PATH` (a fresh `pip install` under pyenv before a rehash).
 fn find_moto() -> Option<String> {

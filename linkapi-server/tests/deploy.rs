@@ -8,13 +8,71 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
+#[path = "../../linkapi-core/tests/needs.rs"]
+mod needs;
 #[path = "../../linkapi-core/tests/pg_cluster.rs"]
 mod pg_cluster;
 mod support;
 
+use needs::{Need, SYSTEMD_ANALYZE, trial};
 use support::{Deployment, KEY, Running, command, text};
 
-#[test]
+const POSTGRESQL: Need = Need {
+    name: "PostgreSQL",
+    present: pg_cluster::installed,
+    install: pg_cluster::INSTALL,
+    in_ci: true,
+};
+
+fn main() -> std::process::ExitCode {
+    needs::run(vec![
+        trial(
+            "version_names_the_release_and_the_commit_it_was_built_from",
+            &[],
+            version_names_the_release_and_the_commit_it_was_built_from,
+        ),
+        trial(
+            "systemd_accepts_the_unit",
+            &[&SYSTEMD_ANALYZE],
+            systemd_accepts_the_unit,
+        ),
+        trial(
+            "the_unit_sandboxes_and_the_configuration_it_names_serves",
+            &[],
+            the_unit_sandboxes_and_the_configuration_it_names_serves,
+        ),
+        trial(
+            "a_lost_admin_key_is_made_again_from_the_data_directory",
+            &[],
+            || needs::block_on(a_lost_admin_key_is_made_again_from_the_data_directory()),
+        ),
+        trial(
+            "on_postgresql_a_key_is_made_while_the_servers_run",
+            &[&POSTGRESQL],
+            || needs::block_on(on_postgresql_a_key_is_made_while_the_servers_run()),
+        ),
+        trial(
+            "healthcheck_exits_0_for_a_server_that_answers_and_1_for_none",
+            &[],
+            healthcheck_exits_0_for_a_server_that_answers_and_1_for_none,
+        ),
+        trial(
+            "links_made_at_an_address_follow_the_server_to_its_next_address_and_public_url",
+            &[],
+            || {
+                needs::block_on(
+                    links_made_at_an_address_follow_the_server_to_its_next_address_and_public_url(),
+                );
+            },
+        ),
+        trial(
+            "on_postgresql_each_address_keeps_its_links",
+            &[&POSTGRESQL],
+            || needs::block_on(on_postgresql_each_address_keeps_its_links()),
+        ),
+    ])
+}
+
 fn version_names_the_release_and_the_commit_it_was_built_from() {
     let out = command(&["--version"]);
     assert!(out.status.success());
@@ -37,16 +95,40 @@ fn version_names_the_release_and_the_commit_it_was_built_from() {
     );
 }
 
-/// The systemd unit in `deploy/`: systemd accepts it (`systemd-analyze verify`, its
-/// `ExecStart` pointed at this build), it sandboxes as the README says and gives the graceful
-/// stop its time; the configuration it names serves, and SIGTERM stops the server well within
+/// The systemd unit in `deploy/`, as `deploy/` holds it.
+fn unit() -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    std::fs::read_to_string(root.join("deploy/linkapi-server.service")).unwrap()
+}
+
+/// systemd accepts the unit (`systemd-analyze verify`, its `ExecStart` pointed at this build)
+/// with nothing to say.
+fn systemd_accepts_the_unit() {
+    let unit = unit();
+    let dir = tempfile::tempdir().unwrap();
+    let installed = unit.replace(
+        "/usr/local/bin/linkapi-server",
+        env!("CARGO_BIN_EXE_linkapi-server"),
+    );
+    assert_ne!(installed, unit, "ExecStart names the installed binary");
+    let path = dir.path().join("linkapi-server.service");
+    std::fs::write(&path, installed).unwrap();
+    let out = Command::new("systemd-analyze")
+        .arg("verify")
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stderr), "", "systemd-analyze has nothing to say");
+}
+
+/// The unit sandboxes as the README says and gives the graceful stop its time; the
+/// configuration it names serves, and SIGTERM stops the server well within
 /// `TimeoutStopSec`. What runs only under a booted systemd (the dynamic user, the sandbox in
 /// force) is not exercised here.
-#[test]
-#[allow(clippy::print_stderr)] // a skipped check says so
-fn the_systemd_unit_verifies_and_the_configuration_it_names_serves() {
+fn the_unit_sandboxes_and_the_configuration_it_names_serves() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let unit = std::fs::read_to_string(root.join("deploy/linkapi-server.service")).unwrap();
+    let unit = unit();
     for directive in [
         "DynamicUser=yes",
         "StateDirectory=linkapi",
@@ -72,27 +154,6 @@ fn the_systemd_unit_verifies_and_the_configuration_it_names_serves() {
         .parse()
         .unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let installed = unit.replace(
-        "/usr/local/bin/linkapi-server",
-        env!("CARGO_BIN_EXE_linkapi-server"),
-    );
-    assert_ne!(installed, unit, "ExecStart names the installed binary");
-    let path = dir.path().join("linkapi-server.service");
-    std::fs::write(&path, installed).unwrap();
-    match Command::new("systemd-analyze")
-        .arg("verify")
-        .arg(&path)
-        .output()
-    {
-        Ok(out) => {
-            assert!(out.status.success(), "{}", text(&out.stderr));
-            assert_eq!(text(&out.stderr), "", "systemd-analyze has nothing to say");
-        }
-        Err(_) if std::env::var_os("CI").is_none() => {
-            eprintln!("skipped: systemd-analyze is not installed (Debian's systemd)");
-        }
-        Err(err) => panic!("systemd-analyze: {err}"),
-    }
 
     // The unit's arguments with the configuration it installs, here on a free port.
     let data = dir.path().join("data");
@@ -149,7 +210,6 @@ async fn status(url: &str, path: &str, key: &str) -> u16 {
 /// On SQLite: refused while a server holds the data directory, with nothing printed on stdout;
 /// once it is stopped, a key of scope `*` for the first user, which the server started again
 /// takes, beside the key the deployment had, which still works.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_lost_admin_key_is_made_again_from_the_data_directory() {
     let deployment = Deployment::new();
     let server = deployment.serve(&[]);
@@ -207,11 +267,8 @@ async fn a_lost_admin_key_is_made_again_from_the_data_directory() {
 }
 
 /// On PostgreSQL the key is made while a server runs, and that server takes it at once.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn on_postgresql_a_key_is_made_while_the_servers_run() {
-    let Some(cluster) = pg_cluster::cluster() else {
-        return; // PostgreSQL is not installed and not required here.
-    };
+    let cluster = pg_cluster::cluster().expect("PostgreSQL, checked before the trial");
     let url = cluster.new_database();
     let deployment = Deployment::new();
     let server = deployment.serve(&["--database-url", &url]);
@@ -224,7 +281,6 @@ async fn on_postgresql_a_key_is_made_while_the_servers_run() {
 /// `healthcheck`, the image's probe: 0 and the address asked when the server answers, found
 /// from the address it listens on (an unspecified one asked on loopback); 1 and the reason
 /// when nothing answers there.
-#[test]
 fn healthcheck_exits_0_for_a_server_that_answers_and_1_for_none() {
     let deployment = Deployment::new();
     let running = deployment.serve(&[]);
@@ -277,7 +333,6 @@ async fn create(url: &str, code: &str) -> serde_json::Value {
 /// Without a public URL on SQLite, short links name the address the server listens on and
 /// follow it: started on another port, the links made before name the new one and are served
 /// there; given a public URL, they name it. A public URL is never renamed after.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn links_made_at_an_address_follow_the_server_to_its_next_address_and_public_url() {
     let deployment = Deployment::new();
     let first = deployment.serve(&[]);
@@ -314,11 +369,8 @@ async fn links_made_at_an_address_follow_the_server_to_its_next_address_and_publ
 
 /// Instances sharing PostgreSQL each have an address of their own: one started on another
 /// address does not take the first one's links.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn on_postgresql_each_address_keeps_its_links() {
-    let Some(cluster) = pg_cluster::cluster() else {
-        return; // PostgreSQL is not installed and not required here.
-    };
+    let cluster = pg_cluster::cluster().expect("PostgreSQL, checked before the trial");
     let url = cluster.new_database();
     let deployment = Deployment::new();
     let first = deployment.serve(&["--database-url", &url]);

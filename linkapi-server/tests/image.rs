@@ -3,7 +3,7 @@
 //! it runs as, its health check, a graceful stop and data kept in its volume.
 //!
 //! Needs `podman` (and, on a machine whose hybrid cgroups crun refuses, `runc`); without it the
-//! test says it skipped, unless `CI` is set, when it fails.
+//! test is listed as ignored, unless `CI` is set, when it fails (see `needs.rs`).
 
 #![allow(clippy::unwrap_used)]
 
@@ -11,6 +11,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
+#[path = "../../linkapi-core/tests/needs.rs"]
+mod needs;
 mod support;
 
 use support::text;
@@ -29,18 +31,7 @@ struct Podman {
 }
 
 impl Podman {
-    fn new() -> Option<Podman> {
-        if Command::new("podman").arg("--version").output().is_err() {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "podman is required in CI (Debian's podman)"
-            );
-            #[allow(clippy::print_stderr)] // a skipped test says so
-            {
-                eprintln!("skipped: podman is not installed (Debian's podman)");
-            }
-            return None;
-        }
+    fn new() -> Podman {
         let dir = tempfile::tempdir().unwrap();
         let runc = Command::new("runc").arg("--version").output().is_ok();
         let mut conf = String::from("[containers]\ndefault_ulimits = []\n");
@@ -50,13 +41,13 @@ impl Podman {
         let path = dir.path().join("containers.conf");
         std::fs::write(&path, conf).unwrap();
         let id = std::process::id();
-        Some(Podman {
+        Podman {
             image: format!("localhost/linkapi-image-test:{id}"),
             volume: format!("linkapi-image-test-{id}"),
             containers: Vec::new(),
             conf: path,
             _dir: dir,
-        })
+        }
     }
 
     fn command(&self) -> Command {
@@ -149,11 +140,16 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-#[test]
+fn main() -> std::process::ExitCode {
+    needs::run(vec![needs::trial(
+        "the_image_serves_as_an_unprivileged_user_with_its_data_in_a_volume",
+        &[&needs::PODMAN],
+        the_image_serves_as_an_unprivileged_user_with_its_data_in_a_volume,
+    )])
+}
+
 fn the_image_serves_as_an_unprivileged_user_with_its_data_in_a_volume() {
-    let Some(mut podman) = Podman::new() else {
-        return;
-    };
+    let mut podman = Podman::new();
     // Built as the README says, from this build's binary.
     let built = Command::new(root().join("deploy/build-image.sh"))
         .env("LINKAPI_BIN", env!("CARGO_BIN_EXE_linkapi-server"))

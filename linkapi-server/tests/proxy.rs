@@ -5,8 +5,8 @@
 //! both instances serving, the client address read from `X-Forwarded-For` only when the
 //! proxy sent it, and `/metrics` kept from the outside.
 //!
-//! Needs the proxy and PostgreSQL; without either a test says it skipped, unless `CI` is set,
-//! when it fails.
+//! Needs the proxy and PostgreSQL; without either a test is listed as ignored, unless `CI` is
+//! set, when it fails (see `needs.rs`).
 
 #![allow(clippy::unwrap_used)]
 
@@ -16,9 +16,13 @@ use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
+#[path = "../../linkapi-core/tests/needs.rs"]
+mod needs;
 #[path = "../../linkapi-core/tests/pg_cluster.rs"]
 mod pg_cluster;
 mod support;
+
+use needs::{CADDY, NGINX, Need};
 
 use serde_json::{Value, json};
 use support::{KEY, Running, text};
@@ -83,23 +87,6 @@ fn http_client(from: IpAddr) -> reqwest::Client {
 
 fn loopback(last: u8) -> IpAddr {
     IpAddr::from([127, 0, 0, last])
-}
-
-/// Whether `program` is installed; when it is not, the test skips with a message, or fails
-/// when `CI` is set.
-fn installed(program: &str, version: &str, package: &str) -> bool {
-    if Command::new(program).arg(version).output().is_ok() {
-        return true;
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "{program} is required in CI (Debian's {package})"
-    );
-    #[allow(clippy::print_stderr)] // a skipped test says so
-    {
-        eprintln!("skipped: {program} is not installed (Debian's {package})");
-    }
-    false
 }
 
 /// Two instances over `database`, each with deploy/config.toml (public URL, trusted proxy)
@@ -274,25 +261,31 @@ fn nginx(dir: &Path, instances: &[Running]) -> Front {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn caddy_in_front_of_two_instances_serves_https_links_and_keeps_metrics_inside() {
-    if installed("caddy", "version", "caddy") {
-        behind(caddy).await;
-    }
-}
+const POSTGRESQL: Need = Need {
+    name: "PostgreSQL",
+    present: pg_cluster::installed,
+    install: pg_cluster::INSTALL,
+    in_ci: true,
+};
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn nginx_in_front_of_two_instances_serves_https_links_and_keeps_metrics_inside() {
-    if installed("nginx", "-v", "nginx") {
-        behind(nginx).await;
-    }
+fn main() -> std::process::ExitCode {
+    needs::run(vec![
+        needs::trial(
+            "caddy_in_front_of_two_instances_serves_https_links_and_keeps_metrics_inside",
+            &[&CADDY, &POSTGRESQL],
+            || needs::block_on(behind(caddy)),
+        ),
+        needs::trial(
+            "nginx_in_front_of_two_instances_serves_https_links_and_keeps_metrics_inside",
+            &[&NGINX, &POSTGRESQL],
+            || needs::block_on(behind(nginx)),
+        ),
+    ])
 }
 
 /// Two instances over a new database, `proxy` started in front of them, and the checks.
 async fn behind(proxy: fn(&Path, &[Running]) -> Front) {
-    let Some(cluster) = pg_cluster::cluster() else {
-        return; // PostgreSQL is not installed and not required here; it said so.
-    };
+    let cluster = pg_cluster::cluster().expect("PostgreSQL, checked before the trial");
     let dir = tempfile::tempdir().unwrap();
     let instances = instances(dir.path(), &cluster.new_database());
     let mut front = proxy(dir.path(), &instances);

@@ -14,9 +14,6 @@ fn cursor_left_hidden(screen: &str) -> bool {
 
 #[test]
 fn ctrl_c_at_a_confirmation_leaves_the_terminal_as_it_was() {
-    if Home::skip_without_sigint("ctrl_c_at_a_confirmation_leaves_the_terminal_as_it_was") {
-        return;
-    }
     let server = TestServer::start();
     let home = Home::new();
     for code in ["keep-a", "keep-b"] {
@@ -45,9 +42,6 @@ fn ctrl_c_at_a_confirmation_leaves_the_terminal_as_it_was() {
 
 #[test]
 fn ctrl_c_at_the_hidden_key_prompt_turns_echo_back_on() {
-    if Home::skip_without_sigint("ctrl_c_at_the_hidden_key_prompt_turns_echo_back_on") {
-        return;
-    }
     let server = TestServer::start();
     let home = Home::new();
     // The shell survives the Ctrl-C (a trap, which its children do not inherit) to report the

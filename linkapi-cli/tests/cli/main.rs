@@ -11,7 +11,6 @@ mod first_hour;
 mod generated;
 #[path = "../../../linkapi-core/tests/images.rs"]
 mod images;
-mod keyring;
 mod memory;
 #[path = "../../../linkapi-core/tests/memory_probe.rs"]
 mod memory_probe;

@@ -178,9 +178,13 @@ impl Home {
         self.dir.path().join("config")
     }
 
-    /// `linkapi` with this home; the keyring is off unless the test turns it back on.
+    /// `linkapi` with this home; the keyring is off unless the test turns it back on. Started
+    /// with SIGINT at its default (coreutils' `env --default-signal`): a test process that
+    /// ignores it (started by a shell without job control, under nohup, by some CI runners)
+    /// would pass that on, and Ctrl-C would interrupt nothing.
     pub fn cmd(&self) -> Command {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_linkapi"));
+        let mut cmd = Command::new("env");
+        cmd.args(["--default-signal=INT", env!("CARGO_BIN_EXE_linkapi")]);
         cmd.env_clear()
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
             .env("HOME", self.dir.path())
@@ -264,8 +268,15 @@ impl Home {
     /// `command` (a shell command line; `$LINKAPI` names the binary) on a pseudo-terminal,
     /// through `script`, with this home's environment, `server` and `key` if given.
     pub fn terminal(&self, server: &TestServer, key: Option<&str>, command: &str) -> Command {
-        let mut cmd = Command::new("script");
-        cmd.args(["-qec", command, "/dev/null"]);
+        // SIGINT at its default, as for [`Home::cmd`]: a typed Ctrl-C must interrupt.
+        let mut cmd = Command::new("env");
+        cmd.args([
+            "--default-signal=INT",
+            "script",
+            "-qec",
+            command,
+            "/dev/null",
+        ]);
         for (name, value) in self.cmd().get_envs() {
             if let Some(value) = value {
                 cmd.env(name, value);
@@ -350,8 +361,7 @@ impl Home {
             if std::time::Instant::now() >= deadline {
                 let _ = child.kill();
                 panic!(
-                    "{command:?} was still running a minute later{}: {}",
-                    Self::sigint_ignored_note(),
+                    "{command:?} was still running a minute later: {}",
                     String::from_utf8_lossy(&shown.lock().unwrap())
                 );
             }
@@ -371,44 +381,6 @@ impl Home {
             code: status.code().unwrap_or(-1),
             stdout,
             stderr,
-        }
-    }
-
-    /// Whether this process ignores SIGINT: its children then do too (a suite started in the
-    /// background by a shell without job control, under nohup, by some CI runners), and
-    /// Ctrl-C at a terminal interrupts nothing.
-    pub fn sigint_ignored() -> bool {
-        std::fs::read_to_string("/proc/self/status")
-            .ok()
-            .and_then(|status| {
-                let mask = status.lines().find_map(|l| l.strip_prefix("SigIgn:"))?;
-                u64::from_str_radix(mask.trim(), 16).ok()
-            })
-            .is_some_and(|mask| mask & (1 << (2 - 1)) != 0)
-    }
-
-    /// For a test that needs Ctrl-C to interrupt: whether to skip it, saying why, because this
-    /// process ignores SIGINT ([`Home::sigint_ignored`]).
-    #[allow(clippy::print_stderr)] // a skipped test says so
-    pub fn skip_without_sigint(test: &str) -> bool {
-        let skip = Self::sigint_ignored();
-        if skip {
-            eprintln!(
-                "skipped {test}: this test process ignores SIGINT, and so do the programs it \
-                 starts, so Ctrl-C cannot interrupt them; run the tests from a shell that does \
-                 not ignore it"
-            );
-        }
-        skip
-    }
-
-    /// A note for a test that typed Ctrl-C and waited in vain, when SIGINT is ignored.
-    fn sigint_ignored_note() -> &'static str {
-        if Self::sigint_ignored() {
-            " (this test process ignores SIGINT, and so do the programs it starts: Ctrl-C \
-             cannot interrupt them; run the tests from a shell that does not ignore it)"
-        } else {
-            ""
         }
     }
 

@@ -142,9 +142,6 @@ fn a_terminal_shows_an_overall_bar_and_a_bar_per_file() {
 
 #[test]
 fn ctrl_c_stops_and_says_what_was_uploaded() {
-    if Home::skip_without_sigint("ctrl_c_stops_and_says_what_was_uploaded") {
-        return;
-    }
     // One request per second: the batch takes many seconds, and is interrupted within it.
     let server = TestServer::start_with_config(Some(
         "rate_limit_per_second = 1\nrate_limit_burst = 1\nrate_limit_admin_keys = true\n",
@@ -188,9 +185,6 @@ fn ctrl_c_stops_and_says_what_was_uploaded() {
 /// is 130 as a shell reports SIGINT.
 #[test]
 fn ctrl_c_at_a_terminal_leaves_the_summary_last_and_exits_130() {
-    if Home::skip_without_sigint("ctrl_c_at_a_terminal_leaves_the_summary_last_and_exits_130") {
-        return;
-    }
     let server = TestServer::start_with_config(Some(
         "rate_limit_per_second = 1\nrate_limit_burst = 1\nrate_limit_admin_keys = true\n",
     ));

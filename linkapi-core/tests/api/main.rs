@@ -34,8 +34,6 @@ mod qr;
 mod redirect;
 mod rules;
 #[cfg(feature = "s3")]
-#[path = "../s3_server.rs"]
-mod s3_server;
 mod server;
 mod support;
 mod templates;

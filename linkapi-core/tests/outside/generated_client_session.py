@@ -1,6 +1,6 @@
 """A short session through a Python client that openapi-python-client generated from a live
 server's /openapi.json: create, list, edit and delete on the primary surface, on the
-compatibility surface and by the original vendor's names. Run by tests/api/openapi.rs with
+compatibility surface and by the original vendor's names. Run by tests/outside/generated_client.rs with
 the generated package on PYTHONPATH; arguments: base URL, API key."""
 
 import sys
@@ -68,6 +68,13 @@ updated = expect(
 ).data
 assert updated.target_url == "https://example.com/edited"
 assert expect(chains_get_get.sync(created.id, client=client), PrimaryOkChain).data.chain_title == "generated"
+# Two fields at once: the anyOf's branch for one, the other as an additional property.
+both = UpdateChainType1(target_url="https://example.com/both")
+both["chain_title"] = "both"
+updated = expect(
+    chains_update_patch.sync(created.id, client=client, body=both), PrimaryOkChain
+).data
+assert (updated.target_url, updated.chain_title) == ("https://example.com/both", "both"), updated
 expect(chains_delete_delete.sync(created.id, client=client), PrimaryOkDeletedChain)
 
 # The compatibility surface.
