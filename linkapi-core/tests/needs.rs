@@ -64,6 +64,37 @@ pub const SYSTEMD_ANALYZE: Need = Need {
     in_ci: true,
 };
 
+pub const PYTHON_REQUESTS: Need = Need {
+    name: "Python's requests",
+    present: || python("requests"),
+    install: "pip install requests",
+    in_ci: true,
+};
+
+pub const FISH: Need = Need {
+    name: "fish",
+    present: || runs("fish", "--version"),
+    install: "apt-get install fish",
+    in_ci: true,
+};
+
+pub const BASH_CURL_JQ: Need = Need {
+    name: "bash, curl and jq",
+    present: || runs("bash", "--version") && runs("curl", "--version") && runs("jq", "--version"),
+    install: "apt-get install bash curl jq",
+    in_ci: true,
+};
+
+/// Whether Python can import `module`.
+pub fn python(module: &str) -> bool {
+    Command::new("python3")
+        .args(["-c", &format!("import {module}")])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
 pub const SECRET_SERVICE: Need = Need {
     name: "a throwaway Secret Service",
     present: || std::env::var_os("LINKAPI_TEST_SECRET_SERVICE").is_some(),

@@ -3,23 +3,27 @@
 //! server made before reading their body (429 for a user's share taken, 401, 404, 413), not a
 //! broken pipe. `refusals.py` is the client; this runs it against the real binary.
 //!
-//! Needs Python's `requests`; without it the test says it skipped, unless `CI` is set.
+//! Needs Python's `requests`; without it the test is listed as ignored, unless `CI` is set
+//! (see `needs.rs`).
 
 #![allow(clippy::unwrap_used, clippy::print_stderr)]
 
+#[path = "../../linkapi-core/tests/needs.rs"]
+mod needs;
 mod support;
-#[path = "../../linkapi-core/tests/tools.rs"]
-#[allow(dead_code)] // this test uses its Python part
-mod tools;
 
 use serde_json::json;
 use support::Deployment;
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+fn main() -> std::process::ExitCode {
+    needs::run(vec![needs::trial(
+        "clients_that_write_their_whole_body_first_read_every_refusal",
+        &[&needs::PYTHON_REQUESTS],
+        || needs::block_on(clients_that_write_their_whole_body_first_read_every_refusal()),
+    )])
+}
+
 async fn clients_that_write_their_whole_body_first_read_every_refusal() {
-    if !tools::python_module("requests") {
-        return;
-    }
     let deployment = Deployment::new();
     let server = deployment.serve(&[]);
     let http = support::client();

@@ -17,11 +17,7 @@ mod memory_probe;
 mod page_chains;
 #[path = "../../../linkapi-core/tests/pg_cluster.rs"]
 mod pg_cluster;
-mod readme;
 pub(crate) mod serve;
 mod support;
-#[allow(dead_code)] // the fish test uses a part
-#[path = "../../../linkapi-core/tests/tools.rs"]
-mod tools;
 mod uploads;
 mod webhooks;

@@ -17,17 +17,7 @@ mod pg_cluster;
 #[path = "../api/support.rs"]
 mod support;
 
-use needs::{Need, runs, trial};
-
-/// Whether Python can import `module`.
-fn python(module: &str) -> bool {
-    std::process::Command::new("python3")
-        .args(["-c", &format!("import {module}")])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
-}
+use needs::{Need, python, runs, trial};
 
 const ZBARIMG: Need = Need {
     name: "zbarimg",

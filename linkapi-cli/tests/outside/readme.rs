@@ -5,7 +5,7 @@
 //! Three things are put in place of what only a reader's machine has: the key the server
 //! printed (`lk_2mXq...`), its address (`http://127.0.0.1:8080`), and `cargo run -q -p
 //! linkapi-cli --` (the binary under test). bash, curl and jq are required when `CI` or
-//! `LINKAPI_TEST_README` is set; otherwise the test is skipped with a note when one is missing.
+//! `LINKAPI_TEST_README` is set; otherwise the test is listed as ignored (`needs.rs`).
 
 use std::path::Path;
 use std::process::Command;
@@ -31,27 +31,7 @@ fn examples(readme: &str) -> Vec<String> {
     blocks
 }
 
-fn have(tool: &str) -> bool {
-    Command::new(tool)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
-#[test]
-fn the_readme_examples_run_in_order_on_a_fresh_server() {
-    let missing: Vec<&str> = ["bash", "curl", "jq"]
-        .into_iter()
-        .filter(|t| !have(t))
-        .collect();
-    if !missing.is_empty() {
-        let required = ["CI", "LINKAPI_TEST_README"]
-            .iter()
-            .any(|v| std::env::var_os(v).is_some_and(|v| !v.is_empty()));
-        assert!(!required, "the README examples need {missing:?}");
-        eprintln!("skipped: the README examples need {missing:?}");
-        return;
-    }
+pub(crate) fn the_readme_examples_run_in_order_on_a_fresh_server() {
     let readme =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md"))
             .unwrap();
