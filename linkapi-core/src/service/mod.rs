@@ -167,11 +167,14 @@ pub struct App {
 }
 
 struct Inner {
-    /// Persistence.
+    /// The database (SQLite, or PostgreSQL shared by every instance) behind the store traits
+    /// of each aggregate. Rules that must hold across instances (quotas, visit limits, unique
+    /// codes, idempotency) are enforced in its statements, never in this process's memory.
     store: Arc<dyn Store>,
-    /// "Now", injectable for tests.
+    /// "Now" for every rule that reads the time (expiry, quota days, statistics days); a
+    /// `ManualClock` in tests.
     clock: Arc<dyn Clock>,
-    /// Deployment settings.
+    /// Deployment settings, fixed for the life of the `App`.
     config: AppConfig,
     /// The domain chains are created on when a request names none.
     default_domain: DomainId,
@@ -186,19 +189,24 @@ struct Inner {
     visitor_keys: visitors::VisitorKeys,
     /// What each user agent is (bot or not, device, OS, browser), remembered per agent.
     agents: classify::Agents,
-    /// What `/metrics` shows.
+    /// What `/metrics` shows: this `App`'s own registry, so several servers in one process
+    /// (the tests) never mix their counts.
     metrics: Arc<Metrics>,
-    /// Per-key token buckets.
+    /// Per-key token buckets of this instance (`config.rate_limit`); `None` when requests are
+    /// not rate limited.
     limiter: Option<ratelimit::KeyLimiter>,
-    /// Where uploaded bytes live.
+    /// Where uploaded bytes live: a local directory or an S3-compatible bucket
+    /// (`config.uploads.backend`); the database holds only their records.
     blobs: crate::blob::BlobStore,
-    /// The jump-page renderer.
+    /// Renders jump pages (messaging-app and card chains) from templates, every value
+    /// escaped.
     pages: crate::pages::Pages,
     /// Templates by id, `None` for ids with no template: what jump pages render with.
     templates: cache::CoherentCache<crate::model::TemplateId, Option<crate::model::Template>>,
     /// Per-chain channel rotation state of this instance.
     rotations: channels::Rotations,
-    /// Where work-chat data comes from.
+    /// Where the work-chat queries (transfer results, acquisition links) read from: today the
+    /// records an administrator loaded into the store.
     workchat: Arc<dyn WorkchatProvider>,
     /// Whether the key and link caches may be trusted: how recently this instance caught up
     /// with the other instances' changes.
@@ -208,7 +216,8 @@ struct Inner {
     plain_creates: Option<plain_creates::PlainCreates>,
     /// Who has an enabled webhook endpoint, and the delivery worker's wake-up.
     webhook_users: webhooks::WebhookUsers,
-    /// What deliveries are posted with.
+    /// The HTTP client webhook deliveries are posted with (private addresses refused unless
+    /// `config.webhooks.allow_private`).
     webhook_http: webhooks::HttpClient,
 }
 
