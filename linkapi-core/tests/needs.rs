@@ -64,6 +64,15 @@ pub const SYSTEMD_ANALYZE: Need = Need {
     in_ci: true,
 };
 
+/// PostgreSQL's programs, for the throwaway cluster (`pg_cluster.rs`, which every binary using
+/// this harness includes).
+pub const POSTGRESQL: Need = Need {
+    name: "PostgreSQL",
+    present: crate::pg_cluster::installed,
+    install: crate::pg_cluster::INSTALL,
+    in_ci: true,
+};
+
 pub const PYTHON_REQUESTS: Need = Need {
     name: "Python's requests",
     present: || python("requests"),

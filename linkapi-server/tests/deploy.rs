@@ -14,15 +14,8 @@ mod needs;
 mod pg_cluster;
 mod support;
 
-use needs::{Need, SYSTEMD_ANALYZE, trial};
+use needs::{POSTGRESQL, SYSTEMD_ANALYZE, trial};
 use support::{Deployment, KEY, Running, command, text};
-
-const POSTGRESQL: Need = Need {
-    name: "PostgreSQL",
-    present: pg_cluster::installed,
-    install: pg_cluster::INSTALL,
-    in_ci: true,
-};
 
 fn main() -> std::process::ExitCode {
     needs::run(vec![

@@ -13,6 +13,8 @@ use std::time::{Duration, Instant};
 
 #[path = "../../linkapi-core/tests/needs.rs"]
 mod needs;
+#[path = "../../linkapi-core/tests/pg_cluster.rs"]
+mod pg_cluster;
 mod support;
 
 use support::text;

@@ -22,7 +22,7 @@ mod needs;
 mod pg_cluster;
 mod support;
 
-use needs::{CADDY, NGINX, Need};
+use needs::{CADDY, NGINX, POSTGRESQL};
 
 use serde_json::{Value, json};
 use support::{KEY, Running, text};
@@ -260,13 +260,6 @@ fn nginx(dir: &Path, instances: &[Running]) -> Front {
         log: dir.join("error.log"),
     }
 }
-
-const POSTGRESQL: Need = Need {
-    name: "PostgreSQL",
-    present: pg_cluster::installed,
-    install: pg_cluster::INSTALL,
-    in_ci: true,
-};
 
 fn main() -> std::process::ExitCode {
     needs::run(vec![

@@ -10,6 +10,8 @@
 
 #[path = "../../linkapi-core/tests/needs.rs"]
 mod needs;
+#[path = "../../linkapi-core/tests/pg_cluster.rs"]
+mod pg_cluster;
 mod support;
 
 use serde_json::json;

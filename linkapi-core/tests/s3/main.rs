@@ -38,14 +38,6 @@ const FEATURE_S3: Need = Need {
     in_ci: true,
 };
 
-#[cfg_attr(not(feature = "s3"), allow(dead_code))]
-const POSTGRESQL: Need = Need {
-    name: "PostgreSQL",
-    present: pg_cluster::installed,
-    install: pg_cluster::INSTALL,
-    in_ci: true,
-};
-
 #[cfg(feature = "s3")]
 fn main() -> std::process::ExitCode {
     // The crypto provider every client of the process uses (the test's, moto's bucket setup).
@@ -63,7 +55,7 @@ fn main() -> std::process::ExitCode {
         ),
         trial(
             "two_instances_on_one_bucket_serve_and_remove_one_upload",
-            &[&FEATURE_S3, &MOTO, &POSTGRESQL],
+            &[&FEATURE_S3, &MOTO, &needs::POSTGRESQL],
             || needs::block_on(s3::two_instances_on_one_bucket_serve_and_remove_one_upload()),
         ),
     ])
