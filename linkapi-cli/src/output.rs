@@ -238,9 +238,8 @@ const CUT_FLOOR: usize = 10;
 
 /// The columns of a listing that fit `width`, each with its floor: every header whole, the
 /// URL and every column of short values ([`SHORT_VALUES`]) whole, long text cut no shorter
-/// than [`CUT_FLOOR`]. The last
-/// columns (the least asked for) are left out, whole, until the rest fit; the URL column
-/// stays, and `--json` or a pipe gives every column.
+/// than [`CUT_FLOOR`]. The last columns (the least asked for) are left out, whole, until the
+/// rest fit; the URL column stays, and `--json` or a pipe gives every column.
 fn fitted<T>(columns: Vec<Column<T>>, rows: &[T], width: usize) -> Vec<(Column<T>, Floor)> {
     let mut columns: Vec<(Column<T>, Floor)> = columns
         .into_iter()
