@@ -129,8 +129,8 @@ impl SqliteStore {
             .pragma_update(None, "cache_size", -32_768)
             .map_err(StoreError::backend)?;
         // The log file keeps its size when the log starts over: after a burst of visit flushes
-        // at a million chains it stayed at 980 MB. The first commit after it starts over now
-        // cuts it back to 64 MB.
+        // at a million chains it stayed at 980 MB. It is now cut back to the log's limit when
+        // the log starts over (256 MB), and emptied when the store closes.
         writer
             .pragma_update(None, "journal_size_limit", checkpoint::LOG_FILE_KEPT)
             .map_err(StoreError::backend)?;
