@@ -1,5 +1,6 @@
 //! Exit codes and the messages failures are shown with.
 
+use linkapi_core::error::names;
 use std::process::ExitCode;
 
 use linkapi_core::client::ClientError;
@@ -175,7 +176,7 @@ fn client_report_doing(doing: &str, client: &ClientError) -> Report {
             ..
         } => {
             let (hint, code) = match status {
-                401 if short_name == "user_suspended" => (
+                401 if *short_name == names::USER_SUSPENDED.as_str() => (
                     Some("an administrator can resume the key's user: `linkapi admin user resume USER`".to_owned()),
                     AUTH,
                 ),

@@ -1,7 +1,12 @@
 //! The service error: every failure a request can meet, each with an HTTP status and the stable
-//! short name the primary error envelope carries in `code`.
+//! short name the primary error envelope carries in `code` ([`names`]: the names as constants
+//! typed by their status).
+
+pub mod names;
 
 use http::StatusCode;
+
+use names::Name;
 
 use crate::model::Scope;
 use crate::store::StoreError;
@@ -15,7 +20,7 @@ pub enum Error {
     #[error("{message}")]
     BadRequest {
         /// Stable short name, e.g. `invalid_target_url`.
-        code: &'static str,
+        code: Name<400>,
         /// What is wrong, for a person.
         message: String,
     },
@@ -26,7 +31,7 @@ pub enum Error {
     #[error("{message}")]
     Unprocessable {
         /// Stable short name, e.g. `invalid_valid_time`.
-        code: &'static str,
+        code: Name<422>,
         /// What is wrong, for a person.
         message: String,
     },
@@ -66,7 +71,7 @@ pub enum Error {
     #[error("{message}")]
     Conflict {
         /// Stable short name, e.g. `code_taken`.
-        code: &'static str,
+        code: Name<409>,
         /// What is taken, for a person.
         message: String,
     },
@@ -155,7 +160,7 @@ pub enum Error {
 
 impl Error {
     /// A 400 with a short name and a message.
-    pub fn bad_request(code: &'static str, message: impl Into<String>) -> Self {
+    pub fn bad_request(code: Name<400>, message: impl Into<String>) -> Self {
         Error::BadRequest {
             code,
             message: message.into(),
@@ -163,7 +168,7 @@ impl Error {
     }
 
     /// A 422 with a short name and a message: see [`Error::Unprocessable`].
-    pub fn unprocessable(code: &'static str, message: impl Into<String>) -> Self {
+    pub fn unprocessable(code: Name<422>, message: impl Into<String>) -> Self {
         Error::Unprocessable {
             code,
             message: message.into(),
@@ -199,28 +204,29 @@ impl Error {
 
     /// The stable short name of the primary error envelope.
     pub fn code(&self) -> &'static str {
+        use names::*;
         match self {
-            Error::BadRequest { code, .. }
-            | Error::Unprocessable { code, .. }
-            | Error::Conflict { code, .. } => code,
-            Error::InvalidApiKey | Error::NotBearer => "invalid_api_key",
-            Error::MissingApiKey { .. } => "missing_api_key",
-            Error::UserSuspended => "user_suspended",
-            Error::Forbidden(_) => "forbidden",
-            Error::NotFound(_) => "not_found",
-            Error::MethodNotAllowed { .. } => "method_not_allowed",
-            Error::IdempotencyKeyInUse => "idempotency_key_in_use",
-            Error::PayloadTooLarge { .. } => "payload_too_large",
-            Error::StorageQuotaExceeded { .. } => "storage_quota_exceeded",
-            Error::UnsupportedFileType { .. } => "unsupported_file_type",
-            Error::RequestTimeout { .. } | Error::BodyTooSlow { .. } => "request_timeout",
-            Error::UnsupportedMediaType { .. } => "unsupported_media_type",
-            Error::RateLimited { .. } => "rate_limited",
-            Error::QuotaExceeded { .. } => "quota_exceeded",
-            Error::Unavailable { .. } => "unavailable",
-            Error::KeyBusy { .. } => "key_busy",
-            Error::Overloaded { .. } => "overloaded",
-            Error::Internal(_) => "internal_error",
+            Error::BadRequest { code, .. } => code.as_str(),
+            Error::Unprocessable { code, .. } => code.as_str(),
+            Error::Conflict { code, .. } => code.as_str(),
+            Error::InvalidApiKey | Error::NotBearer => INVALID_API_KEY.as_str(),
+            Error::MissingApiKey { .. } => MISSING_API_KEY.as_str(),
+            Error::UserSuspended => USER_SUSPENDED.as_str(),
+            Error::Forbidden(_) => FORBIDDEN.as_str(),
+            Error::NotFound(_) => NOT_FOUND.as_str(),
+            Error::MethodNotAllowed { .. } => METHOD_NOT_ALLOWED.as_str(),
+            Error::IdempotencyKeyInUse => IDEMPOTENCY_KEY_IN_USE.as_str(),
+            Error::PayloadTooLarge { .. } => PAYLOAD_TOO_LARGE.as_str(),
+            Error::StorageQuotaExceeded { .. } => STORAGE_QUOTA_EXCEEDED.as_str(),
+            Error::UnsupportedFileType { .. } => UNSUPPORTED_FILE_TYPE.as_str(),
+            Error::RequestTimeout { .. } | Error::BodyTooSlow { .. } => REQUEST_TIMEOUT.as_str(),
+            Error::UnsupportedMediaType { .. } => UNSUPPORTED_MEDIA_TYPE.as_str(),
+            Error::RateLimited { .. } => RATE_LIMITED.as_str(),
+            Error::QuotaExceeded { .. } => QUOTA_EXCEEDED.as_str(),
+            Error::Unavailable { .. } => UNAVAILABLE.as_str(),
+            Error::KeyBusy { .. } => KEY_BUSY.as_str(),
+            Error::Overloaded { .. } => OVERLOADED.as_str(),
+            Error::Internal(_) => INTERNAL_ERROR.as_str(),
         }
     }
 

@@ -35,7 +35,8 @@
 //! - [`clock`]: the injectable clock, the calendar days are counted in, and the wire time
 //!   formats.
 //! - [`metrics`]: the counters and histograms `GET /metrics` exposes.
-//! - [`error`]: [`Error`], each failure with its HTTP status and stable short name.
+//! - [`error`]: [`Error`], each failure with its HTTP status and stable short name; the names
+//!   themselves in [`error::names`], typed by their status.
 //! - `heap`: giving memory freed after a burst back to the operating system (glibc keeps it),
 //!   and large allocations mapped on their own so they go back when freed.
 //! - `locks`: taking over a lock whose holder panicked, the one rule every lock here follows.

@@ -94,7 +94,7 @@ async fn login(mut ctx: Context, with_key: bool, insecure_storage: bool) -> Resu
         Check::Refused => {
             return Err(ClientError::Api {
                 status: 401,
-                code: "invalid_api_key".into(),
+                code: linkapi_core::error::names::INVALID_API_KEY.as_str().into(),
                 message: format!("{} refused the key", ctx.host),
                 retry_after: None,
                 request_id: None,

@@ -29,6 +29,7 @@ use reqwest::{RequestBuilder, StatusCode};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use crate::error::names;
 use crate::locks::Unpoisoned;
 use crate::wire::envelope::{CompatError, CompatOk, Envelope, PrimaryError, PrimaryOk, StatusOk};
 pub use crate::wire::operations::{OPERATIONS, Operation, op};
@@ -111,26 +112,27 @@ fn failed_on_the_way(err: &ClientError) -> bool {
         ClientError::Connect { .. } | ClientError::Timeout { .. } => true,
         ClientError::Transport { .. } => true,
         ClientError::Api { status, code, .. } => {
-            matches!(status, 502..=504) || code == "idempotency_key_in_use"
+            matches!(status, 502..=504) || *code == names::IDEMPOTENCY_KEY_IN_USE.as_str()
         }
         _ => false,
     }
 }
 
-/// Short name for an HTTP status, for envelopes that carry none.
+/// Short name for an HTTP status, for envelopes that carry none: the server's name where one
+/// status has one meaning, else a name of the status itself.
 fn status_code_name(status: StatusCode) -> &'static str {
     match status.as_u16() {
         400 => "bad_request",
-        401 => "invalid_api_key",
-        403 => "forbidden",
-        404 => "not_found",
-        405 => "method_not_allowed",
+        401 => names::INVALID_API_KEY.as_str(),
+        403 => names::FORBIDDEN.as_str(),
+        404 => names::NOT_FOUND.as_str(),
+        405 => names::METHOD_NOT_ALLOWED.as_str(),
         409 => "conflict",
-        413 => "payload_too_large",
-        415 => "unsupported_media_type",
+        413 => names::PAYLOAD_TOO_LARGE.as_str(),
+        415 => names::UNSUPPORTED_MEDIA_TYPE.as_str(),
         422 => "unprocessable",
-        429 => "rate_limited",
-        500..=599 => "internal_error",
+        429 => names::RATE_LIMITED.as_str(),
+        500..=599 => names::INTERNAL_ERROR.as_str(),
         _ => "error",
     }
 }
@@ -361,7 +363,9 @@ impl Client {
                     code,
                     retry_after,
                     ..
-                }) if code == "rate_limited" && rate_limited < self.patience.tries => {
+                }) if *code == names::RATE_LIMITED.as_str()
+                    && rate_limited < self.patience.tries =>
+                {
                     rate_limited += 1;
                     for_rate_limit = true;
                     retry_after

@@ -2,6 +2,7 @@
 //! else keyed (key, rate, scope, budget) and handed to its handler, every failure in the
 //! route's error envelope.
 
+use crate::error::names;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Instant;
@@ -143,7 +144,7 @@ fn framing_error(version: http::Version, hosts: u8) -> Option<Error> {
         0 | 1 => return None,
         _ => "a request may have only one Host header",
     };
-    Some(Error::bad_request("invalid_host", message))
+    Some(Error::bad_request(names::INVALID_HOST, message))
 }
 
 /// What the answer to a request carries from its start: its id, when it started, and

@@ -347,6 +347,7 @@ pub(crate) fn error(envelope: Envelope, err: &Error) -> Response<Body> {
 
 #[cfg(test)]
 mod tests {
+    use crate::error::names;
     use http_body_util::BodyExt;
 
     use super::*;
@@ -382,7 +383,7 @@ mod tests {
 
     #[tokio::test]
     async fn status_envelope_operations_report_errors_as_the_primary_surface() {
-        let err = Error::bad_request("missing_out_id", "out_id is required");
+        let err = Error::bad_request(names::MISSING_OUT_ID, "out_id is required");
         let (status, body) = json(error(Envelope::Status, &err)).await;
         assert_eq!(status, StatusCode::BAD_REQUEST);
         assert_eq!(

@@ -2,6 +2,7 @@
 
 use super::quota::quota_in_force;
 use super::{App, BodyError, Principal, conflict_as, normalize_host};
+use crate::error::names;
 use crate::error::{Error, Result};
 use crate::model::limits::MAX_NAME_CHARS;
 use crate::model::{
@@ -41,7 +42,7 @@ fn check_name(field: &str, name: &str, allow_empty: bool) -> Result<String> {
             max: MAX_NAME_CHARS,
             required: !allow_empty,
             lines: false,
-            code: "invalid_name",
+            code: names::INVALID_NAME,
         },
     )
 }
@@ -55,7 +56,7 @@ impl App {
         let name = check_name("name", name, false)?;
         if daily_quota.is_some_and(|q| q < 0) {
             return Err(Error::bad_request(
-                "invalid_quota",
+                names::INVALID_QUOTA,
                 "daily_quota must not be negative",
             ));
         }
@@ -73,7 +74,7 @@ impl App {
             conflict_as(
                 e,
                 Unique::UserName,
-                "user_exists",
+                names::USER_EXISTS,
                 format!("a user named {name:?} exists"),
             )
         })
@@ -124,13 +125,13 @@ impl App {
             .transpose()?;
         if edit.daily_quota.flatten().is_some_and(|q| q < 0) {
             return Err(Error::bad_request(
-                "invalid_quota",
+                names::INVALID_QUOTA,
                 "daily_quota must not be negative",
             ));
         }
         if edit.suspended == Some(true) && who.user_id == id {
             return Err(Error::unprocessable(
-                "invalid_suspension",
+                names::INVALID_SUSPENSION,
                 "a key cannot suspend its own user",
             ));
         }
@@ -161,7 +162,7 @@ impl App {
                     if let Some(stop) = edit.suspend_redirects {
                         if stop && user.suspended_at.is_none() {
                             return Err(BodyError::Rule(Error::unprocessable(
-                                "invalid_suspension",
+                                names::INVALID_SUSPENSION,
                                 "suspend_redirects applies to a suspended user: \
                                  send suspended: true with it",
                             )));
@@ -182,7 +183,7 @@ impl App {
             Err(BodyError::Store(e)) => Err(conflict_as(
                 e,
                 Unique::UserName,
-                "user_exists",
+                names::USER_EXISTS,
                 "a user with that name exists".to_owned(),
             )),
         }
@@ -201,13 +202,13 @@ impl App {
     ) -> Result<(ApiKeyRecord, String)> {
         if self.store().user(user_id).await?.is_none() {
             return Err(Error::unprocessable(
-                "invalid_user",
+                names::INVALID_USER,
                 format!("no user {user_id}"),
             ));
         }
         if scopes.is_empty() {
             return Err(Error::bad_request(
-                "invalid_scope",
+                names::INVALID_SCOPE,
                 "give at least one scope",
             ));
         }
@@ -215,20 +216,20 @@ impl App {
         for s in scopes {
             let scope = s
                 .parse::<Scope>()
-                .map_err(|e| Error::bad_request("invalid_scope", e.to_string()))?;
+                .map_err(|e| Error::bad_request(names::INVALID_SCOPE, e.to_string()))?;
             if !parsed.contains(&scope) {
                 parsed.push(scope);
             }
         }
         if expires_at.is_some_and(|t| t > crate::clock::LATEST) {
             return Err(Error::bad_request(
-                "invalid_expiry",
+                names::INVALID_EXPIRY_MALFORMED,
                 "expires_at must be before the year 10000",
             ));
         }
         if expires_at.is_some_and(|t| t <= self.now()) {
             return Err(Error::unprocessable(
-                "invalid_expiry",
+                names::INVALID_EXPIRY,
                 "expires_at must be in the future",
             ));
         }
@@ -276,14 +277,18 @@ impl App {
         owner: Option<UserId>,
     ) -> Result<Domain> {
         let host = normalize_host(host).ok_or_else(|| {
-            Error::bad_request("invalid_domain", format!("{host:?} is not a host name"))
+            Error::bad_request(
+                names::INVALID_DOMAIN_MALFORMED,
+                format!("{host:?} is not a host name"),
+            )
         })?;
-        let scheme = Scheme::parse(scheme)
-            .ok_or_else(|| Error::bad_request("invalid_scheme", "scheme must be http or https"))?;
+        let scheme = Scheme::parse(scheme).ok_or_else(|| {
+            Error::bad_request(names::INVALID_SCHEME, "scheme must be http or https")
+        })?;
         let user_id = match (shared, owner) {
             (true, Some(_)) => {
                 return Err(Error::unprocessable(
-                    "invalid_owner",
+                    names::INVALID_OWNER,
                     "a shared domain has no owner",
                 ));
             }
@@ -291,7 +296,7 @@ impl App {
             (false, Some(owner)) => {
                 if self.store().user(owner).await?.is_none() {
                     return Err(Error::unprocessable(
-                        "invalid_user",
+                        names::INVALID_USER,
                         format!("no user {owner}"),
                     ));
                 }
@@ -322,7 +327,7 @@ impl App {
             conflict_as(
                 e,
                 Unique::DomainHost,
-                "domain_exists",
+                names::DOMAIN_EXISTS,
                 format!("{host} is already registered"),
             )
         })
@@ -342,7 +347,7 @@ impl App {
     /// 400 for another status; 404 for an unknown domain.
     pub async fn set_domain_status(&self, id: DomainId, status: i64) -> Result<Domain> {
         let status = DomainStatus::from_code(status)
-            .ok_or_else(|| Error::bad_request("invalid_status", "status must be 1 or 99"))?;
+            .ok_or_else(|| Error::bad_request(names::INVALID_STATUS, "status must be 1 or 99"))?;
         self.transact(move |tx| {
             Box::pin(async move {
                 let domain = tx.set_domain_status(id, status).await?;

@@ -1,6 +1,7 @@
 //! API keys: how secrets are made and hashed, who a key acts as, and the first key of a new
 //! deployment.
 
+use crate::error::names;
 use sha2::{Digest, Sha256};
 
 use super::App;
@@ -175,7 +176,7 @@ impl App {
             && (secret.len() < MIN_BOOTSTRAP_LEN || secret.chars().any(char::is_whitespace))
         {
             return Err(Error::bad_request(
-                "invalid_initial_key",
+                names::INVALID_INITIAL_KEY,
                 format!(
                     "the initial API key must be at least {MIN_BOOTSTRAP_LEN} characters without spaces"
                 ),
@@ -290,7 +291,7 @@ pub async fn recovery_key(store: &dyn Store, now: Timestamp) -> Result<RecoveryK
         .ok_or(Error::NotFound("user"))?;
     if first.suspended_at.is_some() {
         return Err(Error::Conflict {
-            code: "user_suspended",
+            code: names::FIRST_USER_SUSPENDED,
             message: format!(
                 "user {} ({}) is suspended, and their keys are refused: resume them first",
                 first.id.0, first.name

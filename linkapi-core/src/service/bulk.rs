@@ -17,6 +17,7 @@
 //! retry after the request stopped (a lost connection, a process killed) resumes after the
 //! last run that committed, and a repeat after the end gets the same bytes.
 
+use crate::error::names;
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -166,13 +167,13 @@ impl App {
     ) -> Result<BulkAnswered> {
         if items.is_empty() {
             return Err(Error::bad_request(
-                "invalid_field",
+                names::INVALID_FIELD,
                 "chains: give at least one chain",
             ));
         }
         if items.len() > MAX_BULK_CHAINS {
             return Err(Error::bad_request(
-                "too_many_chains",
+                names::TOO_MANY_CHAINS,
                 format!(
                     "chains: {} items, at most {MAX_BULK_CHAINS} in one request",
                     items.len()
@@ -367,7 +368,7 @@ impl App {
         if let Some(code) = &code {
             if let Some(first) = codes.get(&(new.domain_id, code.clone())) {
                 return Err(ItemError {
-                    code: "duplicate_code",
+                    code: names::DUPLICATE_CODE.as_str(),
                     message: format!(
                         "code {code:?} is also asked for by item {first} of this request"
                     ),

@@ -5,6 +5,7 @@
 
 use super::{TextRule, check_text};
 use crate::codes::{is_reserved, random_code, validate_target_url};
+use crate::error::names;
 use crate::error::{Error, Result};
 use crate::model::limits::{MAX_PAGE_SIZE, MAX_TITLE_CHARS};
 use crate::model::{ChainView, GroupId, Timestamp};
@@ -30,7 +31,7 @@ pub(super) fn random_codes(code_length: usize) -> impl Iterator<Item = String> {
 /// A custom code that another chain on the domain has.
 pub(super) fn code_taken(code: &str) -> Error {
     Error::Conflict {
-        code: "code_taken",
+        code: names::CODE_TAKEN,
         message: format!("code {code:?} is already taken on this domain"),
     }
 }
@@ -57,7 +58,7 @@ pub(super) fn check_title(title: Option<String>) -> Result<Option<String>> {
                     max: MAX_TITLE_CHARS,
                     required: false,
                     lines: false,
-                    code: "invalid_title",
+                    code: names::INVALID_TITLE,
                 },
             )
         })
@@ -70,7 +71,7 @@ pub(super) fn check_title(title: Option<String>) -> Result<Option<String>> {
 pub(super) fn check_group_filter(group_id: Option<GroupId>) -> Result<Option<GroupId>> {
     match group_id {
         Some(GroupId(id)) if id < 0 => Err(Error::bad_request(
-            "invalid_group",
+            names::INVALID_GROUP_MALFORMED,
             "group_id must be a group id, or 0 for every group",
         )),
         Some(GroupId(0)) => Ok(None),
@@ -88,7 +89,7 @@ pub(super) fn check_search(text: Option<String>) -> Result<Option<String>> {
                     max: MAX_TITLE_CHARS,
                     required: false,
                     lines: false,
-                    code: "invalid_query",
+                    code: names::INVALID_QUERY,
                 },
             )
         })
@@ -97,19 +98,20 @@ pub(super) fn check_search(text: Option<String>) -> Result<Option<String>> {
 }
 
 pub(super) fn check_target(url: &str) -> Result<String> {
-    validate_target_url(url).map_err(|e| Error::bad_request("invalid_target_url", e.to_string()))
+    validate_target_url(url)
+        .map_err(|e| Error::bad_request(names::INVALID_TARGET_URL, e.to_string()))
 }
 
 pub(super) fn check_valid_time(valid_time: Timestamp, now: Timestamp) -> Result<()> {
     if valid_time > crate::clock::LATEST {
         return Err(Error::bad_request(
-            "invalid_valid_time",
+            names::INVALID_VALID_TIME_MALFORMED,
             "valid_time must be before the year 10000",
         ));
     }
     if valid_time < 0 || (valid_time != 0 && valid_time <= now) {
         return Err(Error::unprocessable(
-            "invalid_valid_time",
+            names::INVALID_VALID_TIME,
             "valid_time must be 0 (permanent) or a time in the future",
         ));
     }
@@ -129,11 +131,11 @@ impl PageWindow {
         let page = page.unwrap_or(1);
         let size = size.unwrap_or(DEFAULT_PAGE_SIZE);
         if page < 1 {
-            return Err(Error::bad_request("invalid_page", "page starts at 1"));
+            return Err(Error::bad_request(names::INVALID_PAGE, "page starts at 1"));
         }
         if !(1..=MAX_PAGE_SIZE).contains(&size) {
             return Err(Error::bad_request(
-                "invalid_page_size",
+                names::INVALID_PAGE_SIZE,
                 format!("page_size must be 1 to {MAX_PAGE_SIZE}"),
             ));
         }

@@ -1,6 +1,7 @@
 //! QR codes of the caller's chains (see [`crate::qr`] for the rendering).
 
 use super::{App, Principal};
+use crate::error::names;
 use crate::error::{Error, Result};
 use crate::model::ChainId;
 use crate::model::limits::QR_SIZES;
@@ -22,13 +23,14 @@ impl App {
     ) -> Result<(QrFormat, Vec<u8>)> {
         let format = match format {
             None => QrFormat::Png,
-            Some(name) => QrFormat::parse(name)
-                .ok_or_else(|| Error::bad_request("invalid_format", "format must be png or svg"))?,
+            Some(name) => QrFormat::parse(name).ok_or_else(|| {
+                Error::bad_request(names::INVALID_FORMAT, "format must be png or svg")
+            })?,
         };
         let size = size.unwrap_or(DEFAULT_SIZE);
         if !QR_SIZES.contains(&size) {
             return Err(Error::bad_request(
-                "invalid_size",
+                names::INVALID_SIZE,
                 format!(
                     "size must be {} to {} pixels",
                     QR_SIZES.start(),

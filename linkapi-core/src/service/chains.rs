@@ -1,5 +1,6 @@
 //! Short chains: creation with generated or custom codes, reading, listing, editing, deleting.
 
+use crate::error::names;
 use std::collections::HashMap;
 
 use super::chain_checks::{
@@ -100,7 +101,8 @@ impl App {
         let rules = check_rules(input.rules)?;
         check_valid_time(input.valid_time, now)?;
         if let Some(code) = &input.code {
-            validate_code(code).map_err(|e| Error::bad_request("invalid_code", e.to_string()))?;
+            validate_code(code)
+                .map_err(|e| Error::bad_request(names::INVALID_CODE, e.to_string()))?;
         }
         let domain_id = self.domain_for_create(who, input.domain_id)?;
         let new = NewChain {
@@ -136,11 +138,14 @@ impl App {
             .domain(domain_id)
             .filter(|d| d.is_visible_to(who.user_id))
             .ok_or_else(|| {
-                Error::unprocessable("invalid_domain", format!("no domain {domain_id} for you"))
+                Error::unprocessable(
+                    names::INVALID_DOMAIN,
+                    format!("no domain {domain_id} for you"),
+                )
             })?;
         if domain.status == DomainStatus::NotEffective {
             return Err(Error::unprocessable(
-                "domain_not_effective",
+                names::DOMAIN_NOT_EFFECTIVE,
                 format!("domain {} is not effective", domain.host),
             ));
         }
@@ -322,10 +327,12 @@ impl App {
             .store()
             .group(who.user_id, group)
             .await?
-            .ok_or_else(|| Error::unprocessable("invalid_group", format!("no group {group}")))?;
+            .ok_or_else(|| {
+                Error::unprocessable(names::INVALID_GROUP, format!("no group {group}"))
+            })?;
         if group.chain_type != kind {
             return Err(Error::unprocessable(
-                "invalid_group",
+                names::INVALID_GROUP,
                 format!(
                     "group {} holds chains of type {}, not {}",
                     group.id,
@@ -434,7 +441,7 @@ impl App {
             0 => Err(Error::NotFound("chain")),
             1 => Ok(found.remove(0)),
             _ => Err(Error::unprocessable(
-                "ambiguous_code",
+                names::AMBIGUOUS_CODE,
                 format!("you have {code:?} on several domains; name the domain"),
             )),
         }
@@ -466,7 +473,7 @@ impl App {
         };
         if patch.is_empty() {
             return Err(Error::bad_request(
-                "empty_update",
+                names::EMPTY_UPDATE,
                 "give at least one of chain_title, target_url, valid_time, rules",
             ));
         }
@@ -559,7 +566,7 @@ impl App {
         domain: Option<DomainId>,
     ) -> Result<usize> {
         if codes.is_empty() {
-            return Err(Error::bad_request("empty_delete", "chains is empty"));
+            return Err(Error::bad_request(names::EMPTY_DELETE, "chains is empty"));
         }
         let mut ids = Vec::with_capacity(codes.len());
         for code in codes {
@@ -568,7 +575,7 @@ impl App {
                 .await
                 .map_err(|e| match e {
                     Error::NotFound(_) => {
-                        Error::unprocessable("unknown_chain", format!("no chain {code:?}"))
+                        Error::unprocessable(names::UNKNOWN_CHAIN, format!("no chain {code:?}"))
                     }
                     other => other,
                 })?;

@@ -5,6 +5,7 @@
 use super::chain_checks::PageWindow;
 use super::webhooks;
 use super::{App, Principal, TextRule, check_text};
+use crate::error::names;
 use crate::error::{Error, Result};
 use crate::locks::Unpoisoned;
 use crate::model::Conversion;
@@ -68,7 +69,7 @@ fn text(field: &'static str, value: Option<String>, max: usize) -> Result<Option
         max,
         required: false,
         lines: false,
-        code: "invalid_field",
+        code: names::INVALID_FIELD,
     };
     match value {
         Some(value) => Ok(Some(check_text(field, &value, rule)?).filter(|v| !v.is_empty())),
@@ -118,14 +119,14 @@ impl App {
     ) -> Result<ReportedConversion> {
         if !is_platform_name(ad_platform) {
             return Err(Error::bad_request(
-                "invalid_platform",
+                names::INVALID_PLATFORM,
                 "the ad platform name is 1 to 64 letters, digits, '_', '-' or '.'",
             ));
         }
         let conv_type = report.conv_type.trim().to_owned();
         if !is_conv_type(&conv_type) {
             return Err(Error::bad_request(
-                "invalid_conv_type",
+                names::INVALID_CONV_TYPE,
                 "conv_type is 1 to 32 lower-case letters, digits or '_'",
             ));
         }
@@ -134,13 +135,13 @@ impl App {
             || self.inner.config.out_id_required.contains(&conv_type);
         if required && out_id.is_none() {
             return Err(Error::bad_request(
-                "missing_out_id",
+                names::MISSING_OUT_ID,
                 format!("conv_type {conv_type} requires out_id"),
             ));
         }
         if report.value_cents.is_some_and(|v| v < 0) {
             return Err(Error::bad_request(
-                "invalid_value",
+                names::INVALID_VALUE,
                 "value_cents must not be negative",
             ));
         }
@@ -155,7 +156,7 @@ impl App {
             }
             _ => {
                 return Err(Error::unprocessable(
-                    "invalid_chain_ref",
+                    names::INVALID_CHAIN_REF,
                     "give exactly one of chain (a code) and chain_id",
                 ));
             }
@@ -205,7 +206,7 @@ impl App {
             [] => Err(Error::NotFound("chain")),
             [chain] => Ok(chain.id),
             _ => Err(Error::unprocessable(
-                "ambiguous_code",
+                names::AMBIGUOUS_CODE,
                 format!("you have {code:?} on several domains; give chain_id"),
             )),
         }

@@ -2,6 +2,7 @@
 
 use super::{AppConfig, Principal};
 use crate::clock::Clock;
+use crate::error::names;
 use crate::error::{Error, Result};
 use crate::model::limits::MAX_HOST_NAME;
 use crate::model::{Domain, DomainId, DomainStatus, UserId};
@@ -43,7 +44,7 @@ impl super::App {
             .filter(|d| d.is_visible_to(who.user_id))
             .map(|d| d.id)
             .ok_or_else(|| {
-                Error::unprocessable("invalid_domain", format!("no domain {name:?} for you"))
+                Error::unprocessable(names::INVALID_DOMAIN, format!("no domain {name:?} for you"))
             })
     }
 }

@@ -2,6 +2,7 @@
 
 use super::idempotency::{self, Receipt};
 use super::{App, BodyError, Principal, conflict_as};
+use crate::error::names;
 use crate::error::{Error, Result};
 use crate::model::limits::MAX_NAME_CHARS;
 use crate::model::{ChainKind, Group, GroupId};
@@ -27,12 +28,12 @@ impl App {
                 max: MAX_NAME_CHARS,
                 required: true,
                 lines: false,
-                code: "invalid_name",
+                code: names::INVALID_NAME,
             },
         )?;
         let chain_type = ChainKind::from_code(chain_type).ok_or_else(|| {
             Error::bad_request(
-                "invalid_chain_type",
+                names::INVALID_CHAIN_TYPE,
                 format!("chain_type {chain_type} is not 1, 2, 3 or 4"),
             )
         })?;
@@ -60,7 +61,7 @@ impl App {
             BodyError::Store(e) => conflict_as(
                 e,
                 Unique::GroupName,
-                "group_exists",
+                names::GROUP_EXISTS,
                 format!("you already have a group named {name:?}"),
             ),
         })
@@ -98,7 +99,7 @@ impl App {
         let kind = chain_type
             .map(|code| {
                 ChainKind::from_code(code).ok_or_else(|| {
-                    Error::bad_request("invalid_chain_type", "chain_type must be 0 to 4")
+                    Error::bad_request(names::INVALID_CHAIN_TYPE, "chain_type must be 0 to 4")
                 })
             })
             .transpose()?;

@@ -11,6 +11,7 @@
 //! running waits for it on the key's row (PostgreSQL's unique index; SQLite's single
 //! writer) and then answers with what the first committed.
 
+use crate::error::names;
 use std::sync::{Arc, Mutex};
 
 use bytes::Bytes;
@@ -53,7 +54,7 @@ impl IdempotencyKey {
     pub fn new(key: &[u8], fingerprint: [u8; 32]) -> Result<Self> {
         if !is_idempotency_key(key) {
             return Err(Error::bad_request(
-                "invalid_idempotency_key",
+                names::INVALID_IDEMPOTENCY_KEY,
                 format!(
                     "Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} printable ASCII \
                      characters, not starting or ending with a space"
@@ -334,7 +335,7 @@ impl App {
         };
         if kept.fingerprint != key.fingerprint {
             return Err(Error::unprocessable(
-                "idempotency_key_reused",
+                names::IDEMPOTENCY_KEY_REUSED,
                 "this Idempotency-Key was used for a different request in the last 24 hours; \
                  send a new key for a new request",
             ));

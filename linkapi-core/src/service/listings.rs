@@ -3,6 +3,7 @@
 
 use super::chain_checks::{PageWindow, check_group_filter, check_search};
 use super::{App, Principal};
+use crate::error::names;
 use crate::error::{Error, Result};
 use crate::model::ChainView;
 use crate::model::limits::{DEFAULT_ROW_COUNT, MAX_ROW_COUNT};
@@ -40,7 +41,7 @@ impl ChainListing {
         }
         if self.page.is_some() || self.page_size.is_some() {
             return Err(Error::unprocessable(
-                "invalid_page",
+                names::INVALID_PAGE_RULE,
                 "page by page and page_size, or by start and count, not both",
             ));
         }
@@ -48,13 +49,13 @@ impl ChainListing {
         let count = self.count.unwrap_or(DEFAULT_ROW_COUNT);
         if start < 0 {
             return Err(Error::bad_request(
-                "invalid_page",
+                names::INVALID_PAGE,
                 "start must be 0 or more",
             ));
         }
         if !(1..=MAX_ROW_COUNT).contains(&count) {
             return Err(Error::bad_request(
-                "invalid_page_size",
+                names::INVALID_PAGE_SIZE,
                 format!("count must be 1 to {MAX_ROW_COUNT}"),
             ));
         }
@@ -96,7 +97,7 @@ impl App {
         {
             if time < 0 {
                 return Err(Error::bad_request(
-                    "invalid_time",
+                    names::INVALID_TIME,
                     "begin_date and end_date are Unix seconds, 0 or more",
                 ));
             }

@@ -42,6 +42,7 @@ mod visits;
 mod webhooks;
 mod workchat;
 
+use crate::error::names;
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
@@ -243,7 +244,7 @@ impl App {
     ) -> Result<App> {
         let host = normalize_host(&config.default_host).ok_or_else(|| {
             Error::bad_request(
-                "invalid_domain",
+                names::INVALID_DOMAIN_MALFORMED,
                 format!("default host {:?} is not a host name", config.default_host),
             )
         })?;
@@ -469,7 +470,7 @@ impl App {
 }
 
 /// Maps a conflict to a 409 with the given short name; other store errors become internal.
-fn conflict_as(err: StoreError, what: Unique, code: &'static str, message: String) -> Error {
+fn conflict_as(err: StoreError, what: Unique, code: names::Name<409>, message: String) -> Error {
     match err {
         StoreError::Conflict(w) if w == what => Error::Conflict { code, message },
         other => other.into(),

@@ -3,6 +3,7 @@
 //! classified as (`classify`), from the link cache: twenty rules cost well under a
 //! microsecond.
 
+use crate::error::names;
 use std::collections::BTreeMap;
 
 use super::classify::{AgentClass, Country, Language};
@@ -47,7 +48,7 @@ pub fn check_rules(rules: Vec<RuleInput>) -> Result<Vec<RedirectRule>> {
 }
 
 fn invalid(message: String) -> Error {
-    Error::bad_request("invalid_rules", message)
+    Error::bad_request(names::INVALID_RULES, message)
 }
 
 fn check_rule(position: usize, rule: RuleInput) -> Result<RedirectRule> {
@@ -109,7 +110,7 @@ fn check_rule(position: usize, rule: RuleInput) -> Result<RedirectRule> {
     }
     let target_url = validate_target_url(&rule.target_url).map_err(|e| {
         Error::bad_request(
-            "invalid_target_url",
+            names::INVALID_TARGET_URL,
             format!("rule {position}: target_url: {e}"),
         )
     })?;

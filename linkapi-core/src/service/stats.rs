@@ -1,6 +1,7 @@
 //! Chain statistics, read from the visit counters the pipeline writes: a totals row and one
 //! row per day with visits, so a call costs O(days) whatever the number of visits.
 
+use crate::error::names;
 use std::collections::HashMap;
 
 use super::{App, Principal};
@@ -175,7 +176,7 @@ fn stats_limit(limit: Option<i64>) -> Result<i64> {
     let limit = limit.unwrap_or(DEFAULT_BREAKDOWN_LIMIT);
     if !(1..=MAX_BREAKDOWN_LIMIT).contains(&limit) {
         return Err(Error::bad_request(
-            "invalid_limit",
+            names::INVALID_LIMIT,
             format!("limit must be 1 to {MAX_BREAKDOWN_LIMIT}"),
         ));
     }
@@ -187,7 +188,7 @@ fn stats_days(days: Option<i64>) -> Result<i64> {
     let days = days.unwrap_or(DEFAULT_STATS_DAYS);
     if !(1..=MAX_STATS_DAYS).contains(&days) {
         return Err(Error::bad_request(
-            "invalid_days",
+            names::INVALID_DAYS,
             format!("days must be 1 to {MAX_STATS_DAYS}"),
         ));
     }

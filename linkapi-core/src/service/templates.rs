@@ -10,6 +10,7 @@
 use super::chain_checks::PageWindow;
 use super::{App, BodyError, Principal};
 use crate::codes::validate_optional_url;
+use crate::error::names;
 use crate::error::{Error, Result};
 use crate::model::limits::{MAX_TEMPLATE_BODY, MAX_TEMPLATE_NAME};
 use crate::model::{Template, TemplateId, UserId};
@@ -34,7 +35,7 @@ pub(super) async fn check_template_limit(
     let used = in_use.iter().filter(|t| t.0 != 0).count() as i64;
     if !in_use.contains(&template) && used >= limit {
         return Err(BodyError::Rule(Error::unprocessable(
-            "template_limit_reached",
+            names::TEMPLATE_LIMIT_REACHED,
             format!("your chains already use {used} templates, the limit is {limit}"),
         )));
     }
@@ -81,7 +82,7 @@ fn check_name(name: &str) -> Result<String> {
             max: MAX_TEMPLATE_NAME,
             required: true,
             lines: false,
-            code: "invalid_name",
+            code: names::INVALID_NAME,
         },
     )
 }
@@ -91,7 +92,7 @@ fn check_style(style: &str) -> Result<String> {
         Ok(style.to_owned())
     } else {
         Err(Error::bad_request(
-            "invalid_style",
+            names::INVALID_STYLE,
             format!("style must be one of {}", BUILT_IN_STYLES.join(", ")),
         ))
     }
@@ -99,7 +100,7 @@ fn check_style(style: &str) -> Result<String> {
 
 fn check_thumb(thumb: &str) -> Result<String> {
     validate_optional_url(thumb)
-        .map_err(|e| Error::bad_request("invalid_thumb", format!("thumb: {e}")))
+        .map_err(|e| Error::bad_request(names::INVALID_THUMB, format!("thumb: {e}")))
 }
 
 /// A page source must be short (400), compile, and render an empty page within the engine's
@@ -107,7 +108,7 @@ fn check_thumb(thumb: &str) -> Result<String> {
 pub(crate) fn check_template_body(body: &str) -> Result<String> {
     if body.chars().count() > MAX_TEMPLATE_BODY {
         return Err(Error::bad_request(
-            "invalid_body",
+            names::INVALID_BODY,
             format!("body is longer than {MAX_TEMPLATE_BODY} characters"),
         ));
     }
@@ -115,7 +116,7 @@ pub(crate) fn check_template_body(body: &str) -> Result<String> {
     if !body.is_empty() {
         crate::pages::check_source(body).map_err(|e| {
             Error::unprocessable(
-                "invalid_body",
+                names::INVALID_BODY_RULE,
                 format!("body is not a usable template: {e}"),
             )
         })?;
@@ -176,7 +177,7 @@ impl App {
         if let Some(user) = input.user_id
             && self.store().user(user).await?.is_none()
         {
-            return Err(Error::unprocessable("invalid_user", "no such user"));
+            return Err(Error::unprocessable(names::INVALID_USER, "no such user"));
         }
         let new = NewTemplate {
             user_id: input.user_id,
@@ -223,7 +224,7 @@ impl App {
             && patch.body.is_none()
         {
             return Err(Error::bad_request(
-                "empty_update",
+                names::EMPTY_UPDATE,
                 "give name, style, thumb or body",
             ));
         }
@@ -280,14 +281,14 @@ impl App {
                     .ok()
                     .and_then(|url| safe_url(&url))
                     .ok_or_else(|| {
-                        Error::bad_request("invalid_image_url", "image must be an http(s) URL")
+                        Error::bad_request(names::INVALID_IMAGE_URL, "image must be an http(s) URL")
                     })?,
             ),
         };
         let show_type = show_type.unwrap_or(1);
         if !matches!(show_type, 1 | 2) {
             return Err(Error::bad_request(
-                "invalid_show_type",
+                names::INVALID_SHOW_TYPE,
                 "show_type is 1 (small image) or 2 (long image)",
             ));
         }
@@ -314,14 +315,14 @@ impl App {
         self.inner
             .pages
             .render(&template, &sample)
-            .map_err(|err| Error::unprocessable("invalid_body", err.to_string()))
+            .map_err(|err| Error::unprocessable(names::INVALID_BODY_RULE, err.to_string()))
     }
 
     async fn refuse_built_in(&self, id: TemplateId) -> Result<()> {
         match self.store().template(id).await? {
             None => Err(Error::NotFound("template")),
             Some(t) if t.kind == crate::model::TemplateKind::BuiltIn => Err(Error::Conflict {
-                code: "built_in_template",
+                code: names::BUILT_IN_TEMPLATE,
                 message: "built-in templates cannot be changed or retired".into(),
             }),
             Some(_) => Ok(()),

@@ -13,7 +13,7 @@ pub(crate) struct TextRule {
     /// Whether line breaks are allowed (page text).
     pub(crate) lines: bool,
     /// The error's short name.
-    pub(crate) code: &'static str,
+    pub(crate) code: crate::error::names::Name<400>,
 }
 
 /// Unicode's bidirectional embeddings, overrides and isolates: invisible, and able to make a

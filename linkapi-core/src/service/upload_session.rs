@@ -2,6 +2,7 @@
 //! are recorded only once the whole request has been read, so a request that fails anywhere
 //! (cut short, malformed, too slow) records nothing and leaves nothing staged.
 
+use crate::error::names;
 use bytes::Bytes;
 use futures_util::Stream;
 
@@ -66,7 +67,7 @@ impl UploadSession<'_> {
                 self.refused.push((
                     name,
                     Error::bad_request(
-                        "too_many_files",
+                        names::TOO_MANY_FILES,
                         format!("at most {most} files per request"),
                     ),
                 ));

@@ -15,6 +15,7 @@
 //!    transaction; then its bytes go, then its row. A sweeper finishes what a crash interrupted
 //!    (claims whose request died, objects claimed but not removed, staging leftovers).
 
+use crate::error::names;
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -137,10 +138,10 @@ impl From<ImageError> for Error {
                 message: err.to_string(),
             },
             ImageError::Empty | ImageError::Truncated(_) | ImageError::Damaged(..) => {
-                Error::unprocessable("invalid_image", err.to_string())
+                Error::unprocessable(names::INVALID_IMAGE, err.to_string())
             }
             ImageError::TooManyPixels { .. } | ImageError::TooManyFrames { .. } => {
-                Error::unprocessable("image_too_large", err.to_string())
+                Error::unprocessable(names::IMAGE_TOO_LARGE, err.to_string())
             }
         }
     }

@@ -6,6 +6,7 @@
 //! (`/admin/workchat/...`); a live integration with the work-chat's own API implements the
 //! same trait and nothing else changes.
 
+use crate::error::names;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -83,11 +84,11 @@ pub struct TransferRecord {
     pub reason: String,
 }
 
-fn bad(code: &'static str, message: impl Into<String>) -> Error {
+fn bad(code: names::Name<400>, message: impl Into<String>) -> Error {
     Error::bad_request(code, message)
 }
 
-fn unprocessable(code: &'static str, message: impl Into<String>) -> Error {
+fn unprocessable(code: names::Name<422>, message: impl Into<String>) -> Error {
     Error::unprocessable(code, message)
 }
 
@@ -100,7 +101,7 @@ fn work_id(field: &str, value: &str) -> Result<String> {
         || !value.bytes().all(|b| (b'!'..=b'~').contains(&b))
     {
         return Err(bad(
-            "invalid_id",
+            names::INVALID_ID,
             format!("{field} must be 1 to {MAX_ID} printable ASCII characters, without spaces"),
         ));
     }
@@ -115,7 +116,7 @@ fn text(field: &str, value: &str) -> Result<String> {
             max: MAX_WORKCHAT_TEXT,
             required: false,
             lines: false,
-            code: "invalid_text",
+            code: names::INVALID_TEXT,
         },
     )
 }
@@ -135,7 +136,7 @@ fn parse_cursor(cursor: &str) -> Result<i64> {
         .filter(|id| *id >= 0)
         .ok_or_else(|| {
             bad(
-                "invalid_cursor",
+                names::INVALID_CURSOR,
                 "cursor must be empty or a next_cursor this server returned",
             )
         })
@@ -147,7 +148,7 @@ impl App {
         let found = self.inner.workchat.assembly(who.user_id, id).await?;
         match found {
             Some(a) if a.use_status == crate::model::use_status::INVALID => Err(unprocessable(
-                "invalid_customer",
+                names::INVALID_CUSTOMER,
                 format!("assembly entry {id} is marked invalid"),
             )),
             other => Ok(other),
@@ -201,13 +202,17 @@ impl App {
         invalid: bool,
     ) -> Result<Assembly> {
         if self.store().user(user).await?.is_none() {
-            return Err(unprocessable("invalid_user", format!("no user {user}")));
+            return Err(unprocessable(
+                names::INVALID_USER,
+                format!("no user {user}"),
+            ));
         }
         let entry = AssemblyInput {
             user_id: user,
             link_id: work_id("link_id", link_id)?,
             link_name: text("link_name", link_name)?,
-            url: validate_target_url(url).map_err(|e| bad("invalid_url", format!("url: {e}")))?,
+            url: validate_target_url(url)
+                .map_err(|e| bad(names::INVALID_URL, format!("url: {e}")))?,
             auth_status: text("auth_status", auth_status)?,
             invalid,
             created_at: self.now(),
@@ -234,11 +239,14 @@ impl App {
         records: Vec<TransferRecord>,
     ) -> Result<usize> {
         if self.store().user(user).await?.is_none() {
-            return Err(unprocessable("invalid_user", format!("no user {user}")));
+            return Err(unprocessable(
+                names::INVALID_USER,
+                format!("no user {user}"),
+            ));
         }
         if records.is_empty() || records.len() > MAX_TRANSFERS_PER_LOAD {
             return Err(bad(
-                "invalid_records",
+                names::INVALID_RECORDS,
                 format!("give 1 to {MAX_TRANSFERS_PER_LOAD} records"),
             ));
         }
@@ -249,10 +257,13 @@ impl App {
             .into_iter()
             .map(|r| {
                 if !(1..=5).contains(&r.status) {
-                    return Err(bad("invalid_code", "status must be one of 1, 2, 3, 4, 5"));
+                    return Err(bad(
+                        names::INVALID_CODE,
+                        "status must be one of 1, 2, 3, 4, 5",
+                    ));
                 }
                 if r.takeover_time < 0 {
-                    return Err(bad("invalid_time", "takeover_time is Unix seconds"));
+                    return Err(bad(names::INVALID_TIME, "takeover_time is Unix seconds"));
                 }
                 Ok(Transfer {
                     id: 0,

@@ -1,6 +1,7 @@
 //! Compatibility surface: `/openapi/v1/chain/*`, `group/*`, `domain/list`.
 
 use crate::clock::format_sql;
+use crate::error::names;
 use crate::error::{Error, Result};
 use crate::http::call::{Call, answered};
 use crate::http::request::compat_input;
@@ -28,7 +29,7 @@ pub(crate) fn one_domain(
         Some([DomainRef::Id(id)]) => Ok(Some(DomainId(*id))),
         Some([DomainRef::Host(host)]) => app.domain_named(who, host).map(Some),
         Some(_) => Err(Error::bad_request(
-            "invalid_domain",
+            names::INVALID_DOMAIN_MALFORMED,
             "domain takes one domain id or host name",
         )),
     }

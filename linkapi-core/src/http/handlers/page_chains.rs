@@ -2,6 +2,7 @@
 //! `/openapi/v1/wxchain/*` and `/openapi/v1/workchat/chain/*` (work-chat data is in
 //! `workchat`).
 
+use crate::error::names;
 use std::collections::HashMap;
 
 use super::compat::{listing, one_domain};
@@ -143,7 +144,7 @@ fn compat_input_of(
 fn chain_code(chain: Option<String>) -> Result<String> {
     chain
         .filter(|c| !c.is_empty())
-        .ok_or_else(|| Error::unprocessable("missing_chain", "chain (the code) is required"))
+        .ok_or_else(|| Error::unprocessable(names::MISSING_CHAIN, "chain (the code) is required"))
 }
 
 fn created(view: &ChainView) -> compat::CreatedWxChain {

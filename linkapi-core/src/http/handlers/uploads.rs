@@ -1,6 +1,7 @@
 //! Uploads: `POST /uploads`, `GET /uploads`, `DELETE /uploads/{file_id}`, the compatibility
 //! `upload/image`, and the public `GET|HEAD /files/{object_key}` that hosts them.
 
+use crate::error::names;
 use std::time::Duration;
 
 use futures_util::TryStreamExt;
@@ -54,7 +55,7 @@ pub(crate) async fn upload(app: &App, call: Call) -> Result<Response> {
     }
     if session.is_empty() {
         return Err(Error::bad_request(
-            "missing_file",
+            names::MISSING_FILE,
             "send the image as a multipart/form-data part named file",
         ));
     }
@@ -97,7 +98,7 @@ pub(crate) async fn upload_images(app: &App, call: Call) -> Result<Response> {
     }
     if session.is_empty() {
         return Err(Error::bad_request(
-            "missing_file",
+            names::MISSING_FILE,
             "send the images as multipart/form-data parts named file",
         ));
     }

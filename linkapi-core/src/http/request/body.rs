@@ -3,6 +3,7 @@
 //! dropped before its end (the request was answered without it), read and thrown away in the
 //! background so that clients that write their whole body before reading hear the answer.
 
+use crate::error::names;
 use std::time::{Duration, Instant};
 
 use bytes::{Bytes, BytesMut};
@@ -140,7 +141,7 @@ impl Metered {
                     self.done = true;
                     self.body = None;
                     return Err(Error::bad_request(
-                        "bad_body",
+                        names::BAD_BODY,
                         format!("could not read the request body: {err}"),
                     ));
                 }

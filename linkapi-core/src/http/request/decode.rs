@@ -1,6 +1,7 @@
 //! JSON bodies, query strings and the compatibility surface's inputs, decoded into wire
 //! types with messages that name JSON shapes, not Rust types.
 
+use crate::error::names;
 use http::request::Parts;
 use http::{HeaderMap, Method, header};
 use serde::de::DeserializeOwned;
@@ -68,7 +69,7 @@ fn decode_json<T: DeserializeOwned>(body: &[u8]) -> Result<T> {
         && serde_json::from_slice::<serde::de::IgnoredAny>(body).is_ok()
     {
         return Err(Error::bad_request(
-            "invalid_field",
+            names::INVALID_FIELD,
             "request body must be a JSON object",
         ));
     }
@@ -88,9 +89,9 @@ fn decode_json<T: DeserializeOwned>(body: &[u8]) -> Result<T> {
         })
         .map_err(|e| {
             let code = if e.is_data() {
-                "invalid_field"
+                names::INVALID_FIELD
             } else {
-                "invalid_json"
+                names::INVALID_JSON
             };
             Error::bad_request(code, format!("request body: {}", plain(&e.to_string())))
         })
@@ -178,7 +179,7 @@ fn check_query(query: &str) -> Result<()> {
     let undecodable = |field: &str| {
         let shown: String = field.chars().take(64).collect();
         Error::bad_request(
-            "invalid_query",
+            names::INVALID_QUERY,
             format!("query string: `{shown}` is not percent-encoded UTF-8"),
         )
     };
@@ -223,7 +224,7 @@ pub(crate) fn query<T: DeserializeOwned + schemars::JsonSchema>(parts: &Parts) -
         })
         .map_err(|e| {
             Error::bad_request(
-                "invalid_query",
+                names::INVALID_QUERY,
                 format!("query string: {}", plain(&e.to_string())),
             )
         })
@@ -326,7 +327,7 @@ pub(crate) fn compat_input<T: DeserializeOwned + schemars::JsonSchema>(
             })
             .map_err(|e| {
                 Error::bad_request(
-                    "invalid_query",
+                    names::INVALID_QUERY,
                     format!("query string: {}", plain(&e.to_string())),
                 )
             })

@@ -15,6 +15,7 @@ pub(crate) use decode::{
 pub(crate) use multipart::multipart;
 pub(crate) use multipart::{multipart_request, next_part, part_bytes};
 
+use crate::error::names;
 use std::net::IpAddr;
 
 use http::request::Parts;
@@ -47,7 +48,7 @@ pub(crate) fn idempotency_key(
     };
     if values.next().is_some() {
         return Err(Error::bad_request(
-            "invalid_idempotency_key",
+            names::INVALID_IDEMPOTENCY_KEY,
             "give one Idempotency-Key, not several",
         ));
     }

@@ -1,5 +1,6 @@
 //! `multipart/form-data` streams: the boundary, the parts, each part's bytes under limits.
 
+use crate::error::names;
 use bytes::Bytes;
 use http::{HeaderMap, header};
 
@@ -60,7 +61,7 @@ where
         })?;
     if !is_rfc2046_boundary(&boundary) {
         return Err(Error::bad_request(
-            "bad_multipart",
+            names::BAD_MULTIPART,
             "the multipart boundary must be 1 to 70 letters, digits, spaces or '()+_,-./:=? \
              (RFC 2046), not ending in a space",
         ));
@@ -68,7 +69,8 @@ where
     if declared_length(headers).is_some_and(|len| len > limit) {
         return Err(too_large(limit));
     }
-    let body = body.ok_or_else(|| Error::bad_request("bad_body", "the request has no body"))?;
+    let body =
+        body.ok_or_else(|| Error::bad_request(names::BAD_BODY, "the request has no body"))?;
     let constraints =
         multer::Constraints::new().size_limit(multer::SizeLimit::new().whole_stream(limit));
     Ok(multer::Multipart::with_constraints(
@@ -97,12 +99,12 @@ pub(crate) fn multipart_error(err: multer::Error, limit: u64) -> Error {
         multer::Error::StreamReadFailed(cause) => match cause.downcast::<Error>() {
             Ok(err) => *err,
             Err(cause) => Error::bad_request(
-                "bad_multipart",
+                names::BAD_MULTIPART,
                 format!("the multipart/form-data body could not be read: {cause}"),
             ),
         },
         other => Error::bad_request(
-            "bad_multipart",
+            names::BAD_MULTIPART,
             format!("the multipart/form-data body could not be read: {other}"),
         ),
     }

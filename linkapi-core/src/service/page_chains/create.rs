@@ -5,6 +5,7 @@ use super::fields::{
     merge_settings, unprocessable,
 };
 use super::{PageChainInput, PageChainView, check_chain_type};
+use crate::error::names;
 
 use crate::codes::{validate_code, validate_target_url};
 use crate::error::Result;
@@ -42,7 +43,7 @@ impl App {
             || input.customer_id.is_some_and(|c| c != 0)
         {
             return Err(unprocessable(
-                "field_not_allowed",
+                names::FIELD_NOT_ALLOWED,
                 "target_url, wxwork_type and customer_id belong to work-chat chains",
             ));
         }
@@ -124,7 +125,7 @@ impl App {
             || !input.channels.is_empty();
         if has_external {
             return Err(unprocessable(
-                "field_not_allowed",
+                names::FIELD_NOT_ALLOWED,
                 "work-chat chains take wxwork_type with customer_id or target_url; sub_type, \
                  messaging-app destinations and channel_list belong to external chains",
             ));
@@ -138,7 +139,12 @@ impl App {
             )?),
             None => jump.workchat_kind,
         }
-        .ok_or_else(|| unprocessable("missing_destination", "wxwork_type is required (1 or 2)"))?;
+        .ok_or_else(|| {
+            unprocessable(
+                names::MISSING_DESTINATION,
+                "wxwork_type is required (1 or 2)",
+            )
+        })?;
         jump.workchat_kind = Some(kind);
         let customer_id = input
             .customer_id
@@ -156,19 +162,19 @@ impl App {
             WorkchatKind::Acquisition => {
                 if input.target_url.as_deref().is_some_and(|t| !t.is_empty()) {
                     return Err(unprocessable(
-                        "field_not_allowed",
+                        names::FIELD_NOT_ALLOWED,
                         "target_url belongs to wxwork_type 2; wxwork_type 1 takes customer_id",
                     ));
                 }
                 let id = customer_id.ok_or_else(|| {
                     unprocessable(
-                        "missing_destination",
+                        names::MISSING_DESTINATION,
                         "wxwork_type 1 needs customer_id, an entry of your assembly list",
                     )
                 })?;
                 let assembly = self.assembly(who, id).await?.ok_or_else(|| {
                     unprocessable(
-                        "unknown_customer",
+                        names::UNKNOWN_CUSTOMER,
                         format!("your assembly list has no entry {id}"),
                     )
                 })?;
@@ -178,7 +184,7 @@ impl App {
             WorkchatKind::CustomUrl => {
                 if input.customer_id.is_some_and(|c| c != 0) {
                     return Err(unprocessable(
-                        "field_not_allowed",
+                        names::FIELD_NOT_ALLOWED,
                         "customer_id belongs to wxwork_type 1; wxwork_type 2 takes target_url",
                     ));
                 }
@@ -186,11 +192,11 @@ impl App {
                 let url = target_url
                     .filter(|url| !url.trim_matches(' ').is_empty())
                     .ok_or_else(|| {
-                        unprocessable("missing_destination", "wxwork_type 2 needs target_url")
+                        unprocessable(names::MISSING_DESTINATION, "wxwork_type 2 needs target_url")
                     })?;
                 jump.customer_id = None;
                 validate_target_url(&url)
-                    .map_err(|e| bad("invalid_target_url", format!("target_url: {e}")))
+                    .map_err(|e| bad(names::INVALID_TARGET_URL, format!("target_url: {e}")))
             }
         }
     }
@@ -210,7 +216,7 @@ impl App {
         }
         if kind == ChainKind::Card {
             return Err(bad(
-                "template_not_allowed",
+                names::TEMPLATE_NOT_ALLOWED,
                 "card chains have no jump template: jump_template_id must be 0",
             ));
         }
@@ -220,7 +226,7 @@ impl App {
             });
         if !offered {
             return Err(unprocessable(
-                "invalid_template",
+                names::INVALID_TEMPLATE,
                 format!("no template {id} for you (see GET /templates)"),
             ));
         }
@@ -245,7 +251,7 @@ impl App {
         check_valid_time(valid_time, now)?;
         let code = input.code.filter(|c| !c.is_empty());
         if let Some(code) = &code {
-            validate_code(code).map_err(|e| bad("invalid_code", e.to_string()))?;
+            validate_code(code).map_err(|e| bad(names::INVALID_CODE, e.to_string()))?;
         }
         let domain_id = self.domain_for_create(who, input.domain_id)?;
         let group_ids = self

@@ -2,6 +2,7 @@
 //! an edit into stored settings, and turning a channel list as sent into channel edits.
 
 use crate::codes::validate_optional_url;
+use crate::error::names;
 use crate::error::{Error, Result};
 use crate::model::limits::{MAX_APP_PATH, MAX_CHANNELS, MAX_JUMP_NAME, MAX_RATIO, MAX_VISIT_LIMIT};
 use crate::model::{
@@ -13,11 +14,11 @@ use crate::store::{ChannelEdit, ChannelInput};
 
 use super::{ChannelSpec, PageChainInput};
 
-pub(super) fn bad(code: &'static str, message: impl Into<String>) -> Error {
+pub(super) fn bad(code: names::Name<400>, message: impl Into<String>) -> Error {
     Error::bad_request(code, message)
 }
 
-pub(super) fn unprocessable(code: &'static str, message: impl Into<String>) -> Error {
+pub(super) fn unprocessable(code: names::Name<422>, message: impl Into<String>) -> Error {
     Error::unprocessable(code, message)
 }
 
@@ -28,14 +29,19 @@ pub(super) fn code_of<T>(
     from: fn(i64) -> Option<T>,
     codes: String,
 ) -> Result<T> {
-    from(value).ok_or_else(|| bad("invalid_code", format!("{field} must be one of {codes}")))
+    from(value).ok_or_else(|| {
+        bad(
+            names::INVALID_CODE,
+            format!("{field} must be one of {codes}"),
+        )
+    })
 }
 
 pub(super) fn flag(field: &str, value: i64) -> Result<bool> {
     match value {
         0 => Ok(false),
         1 => Ok(true),
-        _ => Err(bad("invalid_code", format!("{field} must be 0 or 1"))),
+        _ => Err(bad(names::INVALID_CODE, format!("{field} must be 0 or 1"))),
     }
 }
 
@@ -48,14 +54,14 @@ pub(super) fn page_text(field: &str, value: &str, max: usize) -> Result<String> 
             max,
             required: false,
             lines: true,
-            code: "invalid_text",
+            code: names::INVALID_TEXT,
         },
     )
 }
 
 /// An http(s) URL (uploaded images' `url`s are), or empty.
 pub(super) fn optional_url(field: &str, value: &str) -> Result<String> {
-    validate_optional_url(value).map_err(|e| bad("invalid_url", format!("{field}: {e}")))
+    validate_optional_url(value).map_err(|e| bad(names::INVALID_URL, format!("{field}: {e}")))
 }
 
 /// An app or account id: letters, digits, `_` and `-`.
@@ -68,7 +74,7 @@ pub(super) fn identifier(field: &str, value: &str) -> Result<String> {
             .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
     {
         return Err(bad(
-            "invalid_destination",
+            names::INVALID_DESTINATION,
             format!("{field} must be 1 to {MAX_JUMP_NAME} letters, digits, '_' or '-'"),
         ));
     }
@@ -85,7 +91,7 @@ pub(super) fn app_path(field: &str, value: &str) -> Result<String> {
             .any(|c| c.is_control() || c.is_whitespace() || crate::service::is_bidi_control(c))
     {
         return Err(bad(
-            "invalid_destination",
+            names::INVALID_DESTINATION,
             format!(
                 "{field} must be 1 to {MAX_APP_PATH} characters without spaces or \
                  bidirectional overrides"
@@ -192,7 +198,7 @@ pub(super) fn merge_settings(jump: &mut JumpSettings, input: &PageChainInput) ->
     if let Some(v) = input.jump_template_id {
         if v < 0 {
             return Err(bad(
-                "invalid_template",
+                names::INVALID_TEMPLATE_MALFORMED,
                 "jump_template_id must be 0 or a template id",
             ));
         }
@@ -205,7 +211,7 @@ pub(super) fn merge_settings(jump: &mut JumpSettings, input: &PageChainInput) ->
 pub(super) fn require(sub_type: SubType, field: &str, value: &str) -> Result<()> {
     if value.is_empty() {
         return Err(unprocessable(
-            "missing_destination",
+            names::MISSING_DESTINATION,
             format!("sub_type {} needs {field}", sub_type.code()),
         ));
     }
@@ -221,7 +227,7 @@ pub(super) fn check_destination(
     for (name, value, owner) in destination_fields(jump) {
         if owner != sub_type && !value.is_empty() {
             return Err(unprocessable(
-                "field_not_allowed",
+                names::FIELD_NOT_ALLOWED,
                 format!(
                     "{name} belongs to sub_type {}; this chain's sub_type is {}",
                     owner.code(),
@@ -232,7 +238,7 @@ pub(super) fn check_destination(
     }
     if channels > 0 && sub_type != SubType::ScanQr {
         return Err(unprocessable(
-            "field_not_allowed",
+            names::FIELD_NOT_ALLOWED,
             format!(
                 "channel_list belongs to sub_type 1; this chain's sub_type is {}",
                 sub_type.code()
@@ -243,7 +249,7 @@ pub(super) fn check_destination(
         SubType::ScanQr => {
             if jump.texts.scan_qr_url.is_empty() && channels == 0 {
                 return Err(unprocessable(
-                    "missing_destination",
+                    names::MISSING_DESTINATION,
                     "sub_type 1 needs scan_qr_url or at least one channel in channel_list",
                 ));
             }
@@ -252,7 +258,7 @@ pub(super) fn check_destination(
             require(SubType::AccountId, "wx_id", &jump.texts.wx_id)?;
             if jump.direct_jump {
                 return Err(unprocessable(
-                    "invalid_direct_jump",
+                    names::INVALID_DIRECT_JUMP,
                     "sub_type 2 shows the account ID on its page; it cannot jump directly",
                 ));
             }
@@ -268,7 +274,7 @@ pub(super) fn check_destination(
         SubType::WorkchatUrl => {
             if jump.texts.qwhk_url.is_empty() {
                 return Err(unprocessable(
-                    "missing_destination",
+                    names::MISSING_DESTINATION,
                     "sub_type 5 needs qwhk_url",
                 ));
             }
@@ -283,7 +289,7 @@ pub(super) fn within(field: &str, value: i64, range: std::ops::RangeInclusive<i6
         Ok(value)
     } else {
         Err(bad(
-            "invalid_channel",
+            names::INVALID_CHANNEL_MALFORMED,
             format!("{field} must be {} to {}", range.start(), range.end()),
         ))
     }
@@ -328,7 +334,7 @@ pub(super) fn settle_channel(spec: &ChannelSpec, old: Option<&Channel>) -> Resul
     if let Some(v) = spec.qrcode_time {
         if v < 0 {
             return Err(bad(
-                "invalid_channel",
+                names::INVALID_CHANNEL_MALFORMED,
                 "qrcode_time is Unix seconds, 0 for never",
             ));
         }
@@ -345,7 +351,7 @@ pub(super) fn settle_channel(spec: &ChannelSpec, old: Option<&Channel>) -> Resul
     }
     if c.url.is_empty() {
         return Err(unprocessable(
-            "invalid_channel",
+            names::INVALID_CHANNEL,
             "a new channel needs a url",
         ));
     }
@@ -365,7 +371,7 @@ pub(super) fn channel_edits(
         match spec.id.filter(|id| id.0 != 0) {
             None if spec.delete => {
                 return Err(unprocessable(
-                    "invalid_channel",
+                    names::INVALID_CHANNEL,
                     "is_delete needs the channel's id",
                 ));
             }
@@ -375,11 +381,14 @@ pub(super) fn channel_edits(
             }
             Some(id) => {
                 let old = existing.iter().find(|c| c.id == id).ok_or_else(|| {
-                    unprocessable("unknown_channel", format!("this chain has no channel {id}"))
+                    unprocessable(
+                        names::UNKNOWN_CHANNEL,
+                        format!("this chain has no channel {id}"),
+                    )
                 })?;
                 if !seen.insert(id) {
                     return Err(unprocessable(
-                        "invalid_channel",
+                        names::INVALID_CHANNEL,
                         format!("channel {id} is listed twice"),
                     ));
                 }
@@ -394,7 +403,7 @@ pub(super) fn channel_edits(
     }
     if live > MAX_CHANNELS {
         return Err(bad(
-            "too_many_channels",
+            names::TOO_MANY_CHANNELS,
             format!("a chain has at most {MAX_CHANNELS} channels"),
         ));
     }

@@ -8,6 +8,7 @@ use super::{
     CARD_LIST_LIMIT, ChannelSpec, PageChainInput, PageChainView, PageChains, check_chain_type,
     immutable,
 };
+use crate::error::names;
 
 use crate::error::{Error, Result};
 use crate::model::ChainView;
@@ -71,7 +72,7 @@ impl App {
             4 => ChainKind::Card,
             _ => {
                 return Err(bad(
-                    "invalid_chain_type",
+                    names::INVALID_CHAIN_TYPE,
                     "chain_type is 2 (external), 3 (work-chat) or 4 (card)",
                 ));
             }
@@ -188,7 +189,10 @@ impl App {
                 .await?;
             let channel = match input.channel_id.filter(|c| c.0 != 0) {
                 Some(id) => existing.iter().find(|c| c.id == id).ok_or_else(|| {
-                    unprocessable("unknown_channel", format!("this chain has no channel {id}"))
+                    unprocessable(
+                        names::UNKNOWN_CHANNEL,
+                        format!("this chain has no channel {id}"),
+                    )
                 })?,
                 None => existing
                     .first()
@@ -210,7 +214,7 @@ impl App {
                 || input.target_url.as_deref().is_some_and(|t| !t.is_empty())
             {
                 return Err(unprocessable(
-                    "field_not_allowed",
+                    names::FIELD_NOT_ALLOWED,
                     "target_url, wxwork_type and customer_id belong to work-chat chains",
                 ));
             }
@@ -247,7 +251,7 @@ impl App {
         if patch.is_empty() {
             if input_is_empty(&input) {
                 return Err(unprocessable(
-                    "empty_update",
+                    names::EMPTY_UPDATE_RULE,
                     "the edit changes nothing: give a field",
                 ));
             }

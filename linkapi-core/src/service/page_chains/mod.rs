@@ -22,6 +22,7 @@ mod manage;
 
 pub use fields::{app_link, fixed_destination};
 
+use crate::error::names;
 use crate::error::{Error, Result};
 use crate::model::ChainView;
 use crate::model::{
@@ -131,7 +132,7 @@ fn check_chain_type(chain_type: Option<i64>, kind: ChainKind) -> Result<()> {
         None | Some(0) => Ok(()),
         Some(t) if t == kind.code() => Ok(()),
         Some(t) => Err(Error::unprocessable(
-            "invalid_chain_type",
+            names::INVALID_CHAIN_TYPE_RULE,
             format!(
                 "chain_type {t} cannot be used here; this operation makes chains of type {}",
                 kind.code()
@@ -142,7 +143,7 @@ fn check_chain_type(chain_type: Option<i64>, kind: ChainKind) -> Result<()> {
 
 /// A chain's domain and code are what its link is: an edit cannot change them.
 fn immutable(message: &'static str) -> Error {
-    Error::unprocessable("immutable_field", message)
+    Error::unprocessable(names::IMMUTABLE_FIELD, message)
 }
 
 /// A page chain as read: the chain, its status and page views, and its live channels.

@@ -16,6 +16,7 @@
 mod delivery;
 mod target;
 
+use crate::error::names;
 use std::collections::HashSet;
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
@@ -179,7 +180,7 @@ fn new_event(user: UserId, event: EventType, at: Timestamp, data: EventData<'_>)
 fn event_set(names: &[String]) -> Result<EventSet> {
     if names.is_empty() {
         return Err(Error::bad_request(
-            "invalid_events",
+            names::INVALID_EVENTS,
             "events must name at least one event",
         ));
     }
@@ -190,7 +191,7 @@ fn event_set(names: &[String]) -> Result<EventSet> {
             None => {
                 let known: Vec<&str> = EventType::SUBSCRIBABLE.iter().map(|e| e.name()).collect();
                 return Err(Error::bad_request(
-                    "invalid_events",
+                    names::INVALID_EVENTS,
                     format!("unknown event {name:?}; events are {}", known.join(", ")),
                 ));
             }
@@ -209,7 +210,7 @@ const DESCRIPTION: TextRule = TextRule {
     max: 200,
     required: false,
     lines: false,
-    code: "invalid_description",
+    code: names::INVALID_DESCRIPTION,
 };
 
 impl App {
@@ -269,7 +270,7 @@ impl App {
                     let held = tx.count_webhooks(new.user_id).await?;
                     if held >= MAX_WEBHOOKS_PER_USER as i64 {
                         return Err(BodyError::Rule(Error::unprocessable(
-                            "too_many_webhooks",
+                            names::TOO_MANY_WEBHOOKS,
                             format!("a user may register at most {MAX_WEBHOOKS_PER_USER} webhooks"),
                         )));
                     }
@@ -396,7 +397,7 @@ impl App {
         let webhook = self.webhook(who, id).await?;
         if !webhook.enabled {
             return Err(Error::Conflict {
-                code: "webhook_disabled",
+                code: names::WEBHOOK_DISABLED,
                 message: format!("webhook {id} is disabled; enable it to send events"),
             });
         }

@@ -3,6 +3,7 @@
 //! edited and again on every connection, so a name that later resolves elsewhere (DNS
 //! rebinding) cannot reach the machine's own network.
 
+use crate::error::names;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
@@ -30,16 +31,16 @@ pub(crate) const ATTEMPT_TIMEOUT: Duration = Duration::from_secs(10);
 pub(crate) async fn check_url(url: &str, allow_private: bool) -> Result<url::Url> {
     let checked = validate_target_url(url).map_err(|err| {
         Error::bad_request(
-            "invalid_webhook_url",
+            names::INVALID_WEBHOOK_URL,
             err.to_string().replacen("target_url", "url", 1),
         )
     })?;
     let parsed = url::Url::parse(&checked)
-        .map_err(|err| Error::bad_request("invalid_webhook_url", format!("url {err}")))?;
+        .map_err(|err| Error::bad_request(names::INVALID_WEBHOOK_URL, format!("url {err}")))?;
     if allow_private {
         return Ok(parsed);
     }
-    let refuse = |why: String| Error::unprocessable("webhook_url_not_public", why);
+    let refuse = |why: String| Error::unprocessable(names::WEBHOOK_URL_NOT_PUBLIC, why);
     let port = parsed.port_or_known_default().unwrap_or(443);
     let addresses: Vec<IpAddr> = match parsed.host() {
         Some(url::Host::Ipv4(ip)) => vec![IpAddr::V4(ip)],
