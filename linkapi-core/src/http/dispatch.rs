@@ -2,7 +2,6 @@
 //! else keyed (key, rate, scope, budget) and handed to its handler, every failure in the
 //! route's error envelope.
 
-use crate::error::names;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Instant;
@@ -20,7 +19,7 @@ use super::response::{Body, Reply};
 use super::route::matcher::Matched;
 use super::route::{Access, BodyKind};
 use super::{Shared, keyed, response};
-use crate::error::Error;
+use crate::error::{Error, names};
 use crate::service::RateState;
 use crate::wire::envelope::Envelope;
 

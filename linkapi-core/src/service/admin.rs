@@ -2,8 +2,7 @@
 
 use super::quota::quota_in_force;
 use super::{App, BodyError, Principal, conflict_as, normalize_host};
-use crate::error::names;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, names};
 use crate::model::limits::MAX_NAME_CHARS;
 use crate::model::{
     ApiKeyRecord, Domain, DomainId, DomainStatus, KeyId, Scheme, Scope, User, UserId, UserUsage,

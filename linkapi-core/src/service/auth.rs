@@ -1,12 +1,11 @@
 //! API keys: how secrets are made and hashed, who a key acts as, and the first key of a new
 //! deployment.
 
-use crate::error::names;
 use sha2::{Digest, Sha256};
 
 use super::App;
 use crate::codes::random_code;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, names};
 use crate::model::{ApiKeyRecord, KeyId, Scope, Timestamp, User, UserId};
 use crate::store::{NewApiKey, NewUser, Store, StoreError, Unique};
 

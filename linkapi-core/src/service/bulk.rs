@@ -17,7 +17,6 @@
 //! retry after the request stopped (a lost connection, a process killed) resumes after the
 //! last run that committed, and a repeat after the end gets the same bytes.
 
-use crate::error::names;
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -30,7 +29,7 @@ use super::idempotency::RunReceipt;
 use super::quota::quota_in_force;
 use super::webhooks;
 use super::{App, BodyError, Principal};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, names};
 use crate::model::limits::MAX_BULK_CHAINS;
 use crate::model::{
     Chain, ChainKind, ChainView, DomainId, EventData, EventType, GroupId, PageViews, Timestamp,

@@ -5,8 +5,7 @@
 
 use super::{TextRule, check_text};
 use crate::codes::{is_reserved, random_code, validate_target_url};
-use crate::error::names;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, names};
 use crate::model::limits::{MAX_PAGE_SIZE, MAX_TITLE_CHARS};
 use crate::model::{ChainView, GroupId, Timestamp};
 

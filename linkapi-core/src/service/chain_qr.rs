@@ -1,8 +1,7 @@
 //! QR codes of the caller's chains (see [`crate::qr`] for the rendering).
 
 use super::{App, Principal};
-use crate::error::names;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, names};
 use crate::model::ChainId;
 use crate::model::limits::QR_SIZES;
 use crate::qr::{DEFAULT_SIZE, QrFormat, render};

@@ -1,6 +1,5 @@
 //! Short chains: creation with generated or custom codes, reading, listing, editing, deleting.
 
-use crate::error::names;
 use std::collections::HashMap;
 
 use super::chain_checks::{
@@ -14,7 +13,7 @@ use super::templates::check_template_limit;
 use super::webhooks;
 use super::{App, BodyError, Principal};
 use crate::codes::validate_code;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, names};
 use crate::model::EventData;
 use crate::model::{
     Chain, ChainId, ChainKind, ChainView, DomainId, DomainStatus, EventType, GroupId, PageViews,

@@ -5,8 +5,7 @@
 use super::chain_checks::PageWindow;
 use super::webhooks;
 use super::{App, Principal, TextRule, check_text};
-use crate::error::names;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, names};
 use crate::locks::Unpoisoned;
 use crate::model::Conversion;
 use crate::model::EventData;

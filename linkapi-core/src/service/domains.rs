@@ -2,8 +2,7 @@
 
 use super::{AppConfig, Principal};
 use crate::clock::Clock;
-use crate::error::names;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, names};
 use crate::model::limits::MAX_HOST_NAME;
 use crate::model::{Domain, DomainId, DomainStatus, UserId};
 use crate::store::{Invalidation, NewDomain, Store, StoreError, Unique};

@@ -2,8 +2,7 @@
 
 use super::idempotency::{self, Receipt};
 use super::{App, BodyError, Principal, conflict_as};
-use crate::error::names;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, names};
 use crate::model::limits::MAX_NAME_CHARS;
 use crate::model::{ChainKind, Group, GroupId};
 use crate::store::{NewGroup, Unique};

@@ -11,13 +11,12 @@
 //! running waits for it on the key's row (PostgreSQL's unique index; SQLite's single
 //! writer) and then answers with what the first committed.
 
-use crate::error::names;
 use std::sync::{Arc, Mutex};
 
 use bytes::Bytes;
 
 use super::{App, BodyError, Principal};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, names};
 use crate::locks::Unpoisoned;
 use crate::model::{Timestamp, UserId};
 use crate::store::{AnswerPart, RunClaim, Tx};

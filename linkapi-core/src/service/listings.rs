@@ -3,8 +3,7 @@
 
 use super::chain_checks::{PageWindow, check_group_filter, check_search};
 use super::{App, Principal};
-use crate::error::names;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, names};
 use crate::model::ChainView;
 use crate::model::limits::{DEFAULT_ROW_COUNT, MAX_ROW_COUNT};
 use crate::model::{ChainKind, GroupId, Timestamp};

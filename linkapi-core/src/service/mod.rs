@@ -42,7 +42,6 @@ mod visits;
 mod webhooks;
 mod workchat;
 
-use crate::error::names;
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
@@ -87,7 +86,7 @@ pub use workchat::{
 };
 
 use crate::clock::Clock;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, names};
 use crate::locks::Unpoisoned;
 use crate::metrics::Metrics;
 use crate::model::{DomainId, Timestamp};

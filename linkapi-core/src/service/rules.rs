@@ -3,12 +3,11 @@
 //! classified as (`classify`), from the link cache: twenty rules cost well under a
 //! microsecond.
 
-use crate::error::names;
 use std::collections::BTreeMap;
 
 use super::classify::{AgentClass, Country, Language};
 use crate::codes::validate_target_url;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, names};
 use crate::model::{
     DeviceClass, MAX_REDIRECT_RULES, MAX_RULE_QUERY_LEN, MAX_RULE_QUERY_PARAMS, RedirectRule,
     RuleDevice,

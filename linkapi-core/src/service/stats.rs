@@ -1,11 +1,10 @@
 //! Chain statistics, read from the visit counters the pipeline writes: a totals row and one
 //! row per day with visits, so a call costs O(days) whatever the number of visits.
 
-use crate::error::names;
 use std::collections::HashMap;
 
 use super::{App, Principal};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, names};
 use crate::model::limits::MAX_STATS_DAYS;
 use crate::model::{Chain, ChainId, DeviceClass, Dimension, Timestamp};
 

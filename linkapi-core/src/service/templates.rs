@@ -10,8 +10,7 @@
 use super::chain_checks::PageWindow;
 use super::{App, BodyError, Principal};
 use crate::codes::validate_optional_url;
-use crate::error::names;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, names};
 use crate::model::limits::{MAX_TEMPLATE_BODY, MAX_TEMPLATE_NAME};
 use crate::model::{Template, TemplateId, UserId};
 use crate::pages::{JumpPage, safe_url};

@@ -2,13 +2,12 @@
 //! are recorded only once the whole request has been read, so a request that fails anywhere
 //! (cut short, malformed, too slow) records nothing and leaves nothing staged.
 
-use crate::error::names;
 use bytes::Bytes;
 use futures_util::Stream;
 
 use super::uploads::StagedUpload;
 use super::{App, Principal};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, names};
 use crate::model::Upload;
 
 /// Files one request of several files may carry.

@@ -15,7 +15,6 @@
 //!    transaction; then its bytes go, then its row. A sweeper finishes what a crash interrupted
 //!    (claims whose request died, objects claimed but not removed, staging leftovers).
 
-use crate::error::names;
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -27,7 +26,7 @@ use super::chain_checks::PageWindow;
 use super::webhooks;
 use super::{App, BodyError, Principal};
 use crate::blob::{BlobBackend, BlobStore, ByteStream, Placement, STAGING_MAX_AGE};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, names};
 use crate::image::{ImageCheck, ImageError, ImageLimits};
 use crate::model::EventData;
 use crate::model::{EventType, Upload, UploadId};

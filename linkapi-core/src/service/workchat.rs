@@ -6,7 +6,6 @@
 //! (`/admin/workchat/...`); a live integration with the work-chat's own API implements the
 //! same trait and nothing else changes.
 
-use crate::error::names;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -15,7 +14,7 @@ use async_trait::async_trait;
 use super::chain_checks::PageWindow;
 use super::{App, Principal};
 use crate::codes::validate_target_url;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, names};
 use crate::model::limits::{MAX_TRANSFERS_PER_LOAD, MAX_WORKCHAT_TEXT};
 use crate::model::{Assembly, Transfer, UserId};
 use crate::store::{AssemblyInput, Page, Store, TransferQuery};

@@ -1,8 +1,7 @@
 //! Compatibility surface: `/openapi/v1/chain/*`, `group/*`, `domain/list`.
 
 use crate::clock::format_sql;
-use crate::error::names;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, names};
 use crate::http::call::{Call, answered};
 use crate::http::request::compat_input;
 use crate::http::response::Body;

@@ -2,12 +2,11 @@
 //! `/openapi/v1/wxchain/*` and `/openapi/v1/workchat/chain/*` (work-chat data is in
 //! `workchat`).
 
-use crate::error::names;
 use std::collections::HashMap;
 
 use super::compat::{listing, one_domain};
 use crate::clock::format_sql;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, names};
 use crate::http::call::{Call, answered};
 use crate::http::request::{compat_input, json, path_id, query};
 use crate::http::response::{Body, Reply};

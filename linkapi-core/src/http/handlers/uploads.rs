@@ -1,14 +1,13 @@
 //! Uploads: `POST /uploads`, `GET /uploads`, `DELETE /uploads/{file_id}`, the compatibility
 //! `upload/image`, and the public `GET|HEAD /files/{object_key}` that hosts them.
 
-use crate::error::names;
 use std::time::Duration;
 
 use futures_util::TryStreamExt;
 use http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 
 use crate::blob::{FILE_CACHE_CONTROL, Placement};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, names};
 use crate::http::call::Call;
 use crate::http::call::PublicCall;
 use crate::http::request::{multipart_request, next_part, part_bytes, path_id, query};

@@ -3,7 +3,6 @@
 //! dropped before its end (the request was answered without it), read and thrown away in the
 //! background so that clients that write their whole body before reading hear the answer.
 
-use crate::error::names;
 use std::time::{Duration, Instant};
 
 use bytes::{Bytes, BytesMut};
@@ -11,7 +10,7 @@ use http::{HeaderMap, header};
 use http_body_util::BodyExt;
 use hyper::body::{Body as _, Incoming};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, names};
 use crate::http::budget::Held;
 
 /// The most bytes of a body read and thrown away after its request was answered without it.

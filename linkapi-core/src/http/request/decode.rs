@@ -1,12 +1,11 @@
 //! JSON bodies, query strings and the compatibility surface's inputs, decoded into wire
 //! types with messages that name JSON shapes, not Rust types.
 
-use crate::error::names;
 use http::request::Parts;
 use http::{HeaderMap, Method, header};
 use serde::de::DeserializeOwned;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, names};
 
 fn is_json(headers: &HeaderMap) -> bool {
     headers

@@ -15,14 +15,13 @@ pub(crate) use decode::{
 pub(crate) use multipart::multipart;
 pub(crate) use multipart::{multipart_request, next_part, part_bytes};
 
-use crate::error::names;
 use std::net::IpAddr;
 
 use http::request::Parts;
 use http::{HeaderMap, HeaderName, header};
 use ipnet::IpNet;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, names};
 use crate::service::{ClientAddressHeader, IdempotencyKey};
 use sha2::{Digest, Sha256};
 

@@ -1,11 +1,10 @@
 //! `multipart/form-data` streams: the boundary, the parts, each part's bytes under limits.
 
-use crate::error::names;
 use bytes::Bytes;
 use http::{HeaderMap, header};
 
 use super::Metered;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, names};
 
 /// [`multipart`] of a request's body, read as it arrives ([`Metered`]: its pace, its share of
 /// the budget; a body refused before its end is thrown away in the background, so a client

@@ -5,10 +5,9 @@ use super::fields::{
     merge_settings, unprocessable,
 };
 use super::{PageChainInput, PageChainView, check_chain_type};
-use crate::error::names;
 
 use crate::codes::{validate_code, validate_target_url};
-use crate::error::Result;
+use crate::error::{Result, names};
 use crate::model::ChainView;
 use crate::model::{Chain, ChainKind, GroupId, JumpSettings, SubType, TemplateId, WorkchatKind};
 use crate::service::chain_checks::CreatedChain;

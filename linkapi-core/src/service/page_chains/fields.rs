@@ -2,8 +2,7 @@
 //! an edit into stored settings, and turning a channel list as sent into channel edits.
 
 use crate::codes::validate_optional_url;
-use crate::error::names;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, names};
 use crate::model::limits::{MAX_APP_PATH, MAX_CHANNELS, MAX_JUMP_NAME, MAX_RATIO, MAX_VISIT_LIMIT};
 use crate::model::{
     ChainKind, Channel, JumpSettings, PageTexts, Rotation, ShowType, SubType, TemplateId, TextKind,

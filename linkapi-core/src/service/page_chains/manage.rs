@@ -8,9 +8,8 @@ use super::{
     CARD_LIST_LIMIT, ChannelSpec, PageChainInput, PageChainView, PageChains, check_chain_type,
     immutable,
 };
-use crate::error::names;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, names};
 use crate::model::ChainView;
 use crate::model::{Chain, ChainId, ChainKind, DomainId, SubType};
 use crate::service::chain_checks::{check_title, check_valid_time};

@@ -22,8 +22,7 @@ mod manage;
 
 pub use fields::{app_link, fixed_destination};
 
-use crate::error::names;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, names};
 use crate::model::ChainView;
 use crate::model::{
     ChainKind, Channel, ChannelId, DomainId, GroupId, JumpSettings, PageTextEdits, Timestamp,

@@ -16,7 +16,6 @@
 mod delivery;
 mod target;
 
-use crate::error::names;
 use std::collections::HashSet;
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
@@ -27,7 +26,7 @@ pub(crate) use target::{HttpClient, http_client};
 
 use super::chain_checks::PageWindow;
 use super::{App, BodyError, Principal, TextRule, check_text};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, names};
 use crate::locks::Unpoisoned;
 use crate::model::EventData;
 use crate::model::{DeliveryAttempt, EventSet, EventType, Timestamp, UserId, Webhook, WebhookId};

@@ -3,7 +3,6 @@
 //! edited and again on every connection, so a name that later resolves elsewhere (DNS
 //! rebinding) cannot reach the machine's own network.
 
-use crate::error::names;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
@@ -17,7 +16,7 @@ use hyper_util::client::legacy::connect::dns::Name;
 use hyper_util::rt::TokioExecutor;
 
 use crate::codes::validate_target_url;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, names};
 
 /// How long one attempt may take, connecting and answering.
 pub(crate) const ATTEMPT_TIMEOUT: Duration = Duration::from_secs(10);
