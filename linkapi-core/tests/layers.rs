@@ -1,7 +1,8 @@
 //! Layers point one way: each of these modules of `linkapi-core` names (`crate::...`, outside
-//! comments) only the modules below it; and no files of the workspace's crates import each
-//! other round (a module naming its own submodules is the module tree, not an import). Run
-//! with `cargo test -p linkapi-core --test layers`.
+//! comments) only the modules below it; no files of the workspace's crates import each other
+//! round (a module naming its own submodules is the module tree, not an import); and the
+//! service's machinery (`service/engine/`) names no rule module and implements no `App`
+//! method. Run with `cargo test -p linkapi-core --test layers`.
 
 use std::path::{Path, PathBuf};
 
@@ -403,4 +404,103 @@ fn two_siblings_naming_each_other_are_a_circle_and_a_parent_naming_its_child_is_
             ("a/c.rs".to_owned(), vec!["a/b.rs".to_owned()]),
         ]]
     );
+}
+
+/// What `code`, the code of `module` inside `service::engine`, does that machinery may not: name
+/// a part of `service` outside the engine (a rule module, `App`), or implement `App`.
+fn engine_faults(
+    modules: &std::collections::BTreeSet<Vec<String>>,
+    module: &[String],
+    code: &str,
+) -> Vec<String> {
+    let engine = ["service".to_owned(), "engine".to_owned()];
+    let mut faults = Vec::new();
+    for path in paths_in(code) {
+        if let Some(found) = target(modules, module, &path)
+            && found.first().is_some_and(|m| m == "service")
+            && !found.starts_with(&engine)
+        {
+            faults.push(format!("names {}", path.join("::")));
+        }
+    }
+    for line in code.lines() {
+        let mut words = line.split_whitespace();
+        let implements = words
+            .next()
+            .is_some_and(|w| w == "impl" || w.starts_with("impl<"));
+        if implements && words.any(|w| w == "App" || w.ends_with("::App")) {
+            faults.push(format!("implements App: {}", line.trim()));
+        }
+    }
+    faults
+}
+
+#[test]
+fn the_engine_names_no_rule_module_and_holds_no_app_methods() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&src, &mut files);
+    let modules: std::collections::BTreeSet<Vec<String>> =
+        files.iter().map(|f| module_of(&src, f)).collect();
+    let mut wrong = Vec::new();
+    let mut seen = 0;
+    for file in &files {
+        let module = module_of(&src, file);
+        if !module.starts_with(&["service".to_owned(), "engine".to_owned()]) {
+            continue;
+        }
+        seen += 1;
+        let text = std::fs::read_to_string(file).expect("a readable source");
+        for fault in engine_faults(&modules, &module, &code_of(&text)) {
+            wrong.push(format!(
+                "{}: {fault}",
+                file.strip_prefix(&src).unwrap_or(file).display()
+            ));
+        }
+    }
+    assert!(seen > 5, "service/engine holds {seen} files");
+    assert!(
+        wrong.is_empty(),
+        "machinery reaching into the rules:\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn the_engine_check_sees_what_it_should() {
+    let modules: std::collections::BTreeSet<Vec<String>> = [
+        vec![],
+        vec!["service".to_owned()],
+        vec!["service".to_owned(), "chains".to_owned()],
+        vec!["service".to_owned(), "engine".to_owned()],
+        vec![
+            "service".to_owned(),
+            "engine".to_owned(),
+            "links".to_owned(),
+        ],
+        vec![
+            "service".to_owned(),
+            "engine".to_owned(),
+            "cache".to_owned(),
+        ],
+        vec!["model".to_owned()],
+    ]
+    .into_iter()
+    .collect();
+    let links = ["service", "engine", "links"].map(str::to_owned);
+    let fine = "use super::cache::Load;\nuse crate::model::Chain;\nimpl LinkTable {}";
+    assert!(engine_faults(&modules, &links, fine).is_empty());
+    let wrong = "use super::super::chains::X;\nuse crate::service::App;\nimpl super::super::App {}";
+    let faults = engine_faults(&modules, &links, wrong);
+    for expected in [
+        "names super::super::chains::X",
+        "names crate::service::App",
+        "names super::super::App",
+        "implements App: impl super::super::App {}",
+    ] {
+        assert!(
+            faults.iter().any(|f| f == expected),
+            "{expected}: {faults:?}"
+        );
+    }
 }

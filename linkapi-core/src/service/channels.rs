@@ -34,7 +34,7 @@ use crate::model::{
 };
 use crate::model::{ChannelExhaustion, EventData};
 use crate::pages::{JumpPage, safe_url};
-use crate::service::visitors::VisitRequest;
+use crate::service::engine::visitors::VisitRequest;
 use crate::store::PageTarget;
 
 /// What a visit of a page chain answers.

@@ -11,18 +11,15 @@
 
 mod admin;
 mod auth;
-mod breakdown;
 mod bulk;
-mod cache;
 mod chain_checks;
 mod chain_qr;
 mod chains;
 mod channels;
-mod classify;
 mod config;
 mod conversions;
 mod domains;
-pub mod freshness;
+mod engine;
 mod groups;
 mod idempotency;
 mod listings;
@@ -37,8 +34,7 @@ mod templates;
 mod text;
 mod upload_session;
 mod uploads;
-mod visitors;
-mod visits;
+mod visitor_secret;
 mod webhooks;
 mod workchat;
 
@@ -52,10 +48,11 @@ pub use bulk::{BulkAnswer, BulkAnswered, BulkItem, ItemError};
 pub use chain_checks::CreatedChain;
 pub use chains::{NewShortChain, ShortChainPatch};
 use channels::PageAnswer;
-pub use classify::{GeoDatabase, GeoDatabaseError};
 pub use config::{AppConfig, ClientAddressHeader};
 pub use conversions::{ConversionReport, ReportedConversion};
 pub use domains::normalize_host;
+pub use engine::classify::{GeoDatabase, GeoDatabaseError};
+pub use engine::visitors::{VisitRequest, is_bot_agent};
 pub use idempotency::{
     IDEMPOTENCY_WINDOW, IdempotencyKey, KeptAnswer, RUN_STALE_AFTER, Receipt, RunReceipt,
     is_idempotency_key,
@@ -76,7 +73,6 @@ pub use templates::{BUILT_IN_STYLES, NewTemplateInput, TemplateListing};
 pub(crate) use text::{TextRule, check_text, hex, is_bidi_control};
 pub use upload_session::{ExtraFiles, MAX_FILES_PER_REQUEST, UploadOutcome, UploadSession};
 pub use uploads::{HostedFile, StagedUpload, UploadConfig, display_name};
-pub use visitors::{VisitRequest, is_bot_agent};
 pub use webhooks::{
     MAX_WEBHOOKS_PER_USER, NewWebhookInput, PREVIOUS_SECRET_GRACE, RETRY_DELAYS, RETRY_WINDOW,
     WebhookConfig, WebhookEdit, retry_delay,
@@ -182,13 +178,13 @@ struct Inner {
     links: redirects::LinkCache,
     /// Keys by the hash of their secret: what authentication reads instead of the database.
     /// Revocations clear it here and, through the change feed, on every instance.
-    keys: cache::CoherentCache<String, KeyGrant>,
+    keys: engine::cache::CoherentCache<String, KeyGrant>,
     /// Adds visits up in memory and writes the sums off the redirect path.
-    visits: visits::VisitCounter,
+    visits: engine::visits::VisitCounter,
     /// The secret visitor keys are made with.
-    visitor_keys: visitors::VisitorKeys,
+    visitor_keys: engine::visitors::VisitorKeys,
     /// What each user agent is (bot or not, device, OS, browser), remembered per agent.
-    agents: classify::Agents,
+    agents: engine::classify::Agents,
     /// What `/metrics` shows: this `App`'s own registry, so several servers in one process
     /// (the tests) never mix their counts.
     metrics: Arc<Metrics>,
@@ -202,7 +198,8 @@ struct Inner {
     /// escaped.
     pages: crate::pages::Pages,
     /// Templates by id, `None` for ids with no template: what jump pages render with.
-    templates: cache::CoherentCache<crate::model::TemplateId, Option<crate::model::Template>>,
+    templates:
+        engine::cache::CoherentCache<crate::model::TemplateId, Option<crate::model::Template>>,
     /// Per-chain channel rotation state of this instance.
     rotations: channels::Rotations,
     /// Where the work-chat queries (transfer results, acquisition links) read from: today the
@@ -210,7 +207,7 @@ struct Inner {
     workchat: Arc<dyn WorkchatProvider>,
     /// Whether the key and link caches may be trusted: how recently this instance caught up
     /// with the other instances' changes.
-    freshness: freshness::Freshness,
+    freshness: engine::freshness::Freshness,
     /// Where plain creates wait to be inserted together; `None` where the store runs one
     /// write at a time anyway (SQLite), which batches them itself.
     plain_creates: Option<plain_creates::PlainCreates>,
@@ -250,9 +247,9 @@ impl App {
         // Listen for other instances' changes before anything is cached, so none is missed.
         let mut notices = store.feed();
         let freshness = if notices.is_some() {
-            freshness::Freshness::from_feed()
+            engine::freshness::Freshness::from_feed()
         } else {
-            freshness::Freshness::always()
+            engine::freshness::Freshness::always()
         };
         if let Some(feed) = notices.as_mut() {
             match tokio::time::timeout(FEED_START_TIMEOUT, feed.recv()).await {
@@ -277,10 +274,10 @@ impl App {
         links.load_halted_owners(store.users_without_redirects().await?);
         let visitor_secret = Self::visitor_secret(&*store, &*clock).await?;
         let metrics = Arc::new(Metrics::new());
-        let visits = visits::VisitCounter::start(
+        let visits = engine::visits::VisitCounter::start(
             store.clone(),
             clock.clone(),
-            visits::VisitSettings {
+            engine::visits::VisitSettings {
                 flush_interval: config.visit_flush_interval,
                 max_pending: config.max_pending_visits,
             },
@@ -295,20 +292,20 @@ impl App {
         let webhook_http = webhooks::http_client(config.webhooks.allow_private)?;
         let app = App {
             inner: Arc::new_cyclic(|app| Inner {
-                keys: cache::CoherentCache::new(config.key_cache_capacity),
+                keys: engine::cache::CoherentCache::new(config.key_cache_capacity),
                 store,
                 clock,
                 config,
                 default_domain,
                 links,
                 visits,
-                visitor_keys: visitors::VisitorKeys::new(visitor_secret),
-                agents: classify::Agents::new(),
+                visitor_keys: engine::visitors::VisitorKeys::new(visitor_secret),
+                agents: engine::classify::Agents::new(),
                 metrics,
                 limiter,
                 blobs,
                 pages: crate::pages::Pages::new(),
-                templates: cache::CoherentCache::new(TEMPLATE_CACHE_CAPACITY),
+                templates: engine::cache::CoherentCache::new(TEMPLATE_CACHE_CAPACITY),
                 rotations: channels::Rotations::new(ROTATIONS_CAPACITY),
                 workchat: Arc::new(StoredWorkchat(store_for_workchat)),
                 freshness,

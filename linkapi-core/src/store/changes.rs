@@ -65,7 +65,7 @@ pub enum FeedEvent {
 
 /// The longest a writer waits for the other instances to apply a change that needs a barrier.
 /// An instance that takes longer is logged; the change stays committed, and that instance
-/// distrusts its caches until it has applied it (`service::freshness`).
+/// distrusts its caches until it has applied it (`service::engine::freshness`).
 pub const BARRIER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// Announcing what a write makes stale.

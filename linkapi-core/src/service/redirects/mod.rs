@@ -4,19 +4,14 @@
 //! could change what a code resolves to publishes a [`Invalidation`], which invalidates its
 //! entry here and on every other instance ([`App::apply_change`]).
 
-mod entry;
-mod offsets;
-mod record;
-mod table;
-
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 
-use entry::LinkRef;
-pub use entry::Location;
-use record::Cached;
-use table::LinkTable;
+mod counting;
+
+pub use super::engine::links::Location;
+use super::engine::links::{Cached, LinkRef, LinkTable};
 
 use super::App;
 use crate::error::Result;
@@ -334,9 +329,9 @@ impl App {
         request: &super::VisitRequest<'_>,
     ) -> VisitAnswer {
         let visit = self.classify_visit(request);
-        let served = rules
-            .as_ref()
-            .and_then(|rules| super::rules::first_match(rules, &visit.for_rules(request)));
+        let served = rules.as_ref().and_then(|rules| {
+            super::engine::rule_match::first_match(rules, &visit.for_rules(request))
+        });
         self.record_classified(chain_id, None, request, &visit, served);
         let location = match (served, rules) {
             (Some(at), Some(rules)) => Location::rule(rules, at),

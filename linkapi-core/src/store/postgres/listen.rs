@@ -38,7 +38,7 @@ use crate::store::FeedEvent;
 /// How often the listener marks the instance alive in `linkapi_instances`.
 const HEARTBEAT: Duration = Duration::from_secs(5);
 /// How often the listener proves it has passed on every change committed so far; well within
-/// `service::freshness::TRUST_WINDOW`, so a live instance never distrusts its caches.
+/// `service::engine::freshness::TRUST_WINDOW`, so a live instance never distrusts its caches.
 const CATCH_UP: Duration = Duration::from_millis(500);
 /// The longest a round trip on the listener's connection may take before it is taken for lost.
 const ROUND_TRIP_TIMEOUT: Duration = Duration::from_secs(5);

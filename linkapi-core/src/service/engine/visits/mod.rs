@@ -28,8 +28,9 @@
 //!
 //! Here: the request path's side ([`VisitCounter`], classification, the shards). `backlog`:
 //! what the flusher took from the shards and how it is sealed into batches in chain order.
-//! `flusher`: the rounds of writes, their spacing and giving memory back. The visitor secret
-//! (whose keys count unique visitors) is `service::visitors`'.
+//! `flusher`: the rounds of writes, their spacing and giving memory back. The keys unique
+//! visitors are counted by are `engine::visitors`', made with the secret of
+//! `service::visitor_secret`.
 
 mod backlog;
 mod flusher;
@@ -44,11 +45,10 @@ use backlog::Pending;
 use flusher::flush_loop;
 
 use super::breakdown::Traits;
-use super::classify::{primary_language, referrer_host};
+use super::rule_match::RuleVisit;
 use super::visitors::VisitRequest;
 use crate::locks::Unpoisoned;
 use crate::metrics::VisitCounters;
-use crate::model::DIRECT;
 use crate::model::{ChainId, ChannelId, Timestamp};
 use crate::store::{Store, VisitorKey};
 
@@ -81,32 +81,29 @@ const PACE_WAIT: Duration = Duration::from_millis(250);
 /// once, and giving it back walks the whole heap.
 const RELEASE_EVERY: Duration = Duration::from_secs(60);
 /// The rule of a visit a redirect rule served: its position, from 1.
-const RULE_NAMES: [&str; crate::model::MAX_REDIRECT_RULES] = [
+pub(crate) const RULE_NAMES: [&str; crate::model::MAX_REDIRECT_RULES] = [
     "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17",
     "18", "19", "20",
 ];
 
-/// What a visit is, once classified ([`App::classify_visit`](super::App::classify_visit)).
-pub(super) struct ClassifiedVisit {
+/// What a visit is, once classified (`App::classify_visit`).
+pub(crate) struct ClassifiedVisit {
     /// What its user agent is.
-    agent: std::sync::Arc<super::classify::AgentClass>,
+    pub(crate) agent: std::sync::Arc<super::classify::AgentClass>,
     /// A bot's visit (its agent's, or a `HEAD` request).
-    bot: bool,
+    pub(crate) bot: bool,
     /// The host it was referred from; `None` for a bot's or when there was none.
-    referrer: Option<String>,
+    pub(crate) referrer: Option<String>,
     /// Its country, when a database knows its address.
-    country: Option<super::classify::Country>,
+    pub(crate) country: Option<super::classify::Country>,
     /// Its language.
-    language: Option<super::classify::Language>,
+    pub(crate) language: Option<super::classify::Language>,
 }
 
 impl ClassifiedVisit {
     /// What redirect rules look at, for a visit with `request`.
-    pub(super) fn for_rules<'a>(
-        &'a self,
-        request: &VisitRequest<'a>,
-    ) -> super::rules::RuleVisit<'a> {
-        super::rules::RuleVisit {
+    pub(crate) fn for_rules<'a>(&'a self, request: &VisitRequest<'a>) -> RuleVisit<'a> {
+        RuleVisit {
             agent: &self.agent,
             country: self.country,
             language: self.language,
@@ -147,7 +144,7 @@ fn lock(shard: &Mutex<Pending>) -> MutexGuard<'_, Pending> {
 }
 
 /// The request path's handle on the pipeline.
-pub(super) struct VisitCounter {
+pub(crate) struct VisitCounter {
     shared: Arc<Shared>,
     /// Flush requests; answered with whether nothing is left unwritten. Dropping it stops the
     /// flusher after a last flush.
@@ -156,14 +153,14 @@ pub(super) struct VisitCounter {
 
 /// Settings of the pipeline.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct VisitSettings {
-    pub(super) flush_interval: Duration,
-    pub(super) max_pending: usize,
+pub(crate) struct VisitSettings {
+    pub(crate) flush_interval: Duration,
+    pub(crate) max_pending: usize,
 }
 
 impl VisitCounter {
     /// Starts the flusher. Must run inside a tokio runtime.
-    pub(super) fn start(
+    pub(crate) fn start(
         store: Arc<dyn Store>,
         clock: Arc<dyn crate::clock::Clock>,
         settings: VisitSettings,
@@ -192,7 +189,7 @@ impl VisitCounter {
     /// Counts one visit of `chain_id` on the day starting at `day`; `visitor` is `None` for
     /// bots; `channel` is the channel (without a limit) the visit got, if any. Returns
     /// `false` when the visit could not be counted (memory bound reached).
-    pub(super) fn record(
+    pub(crate) fn record(
         &self,
         chain_id: ChainId,
         day: Timestamp,
@@ -273,7 +270,7 @@ impl VisitCounter {
     /// in a minute (RSS 288 MB) on their way to the bound, past which visits are dropped.
     /// Holding redirects back slows them to the pace the store writes at, and counts them
     /// all. Not while the store fails: an outage keeps redirects as fast as the cache allows.
-    pub(super) async fn pace(&self) {
+    pub(crate) async fn pace(&self) {
         if !self.holds_back() {
             return;
         }
@@ -287,100 +284,19 @@ impl VisitCounter {
     }
 
     /// Whether [`VisitCounter::pace`] holds visits back now.
-    pub(super) fn holds_back(&self) -> bool {
+    pub(crate) fn holds_back(&self) -> bool {
         let shared = &*self.shared;
         shared.behind() && shared.store_writes.load(Ordering::Relaxed)
     }
 
     /// Writes every visit counted before the call. Returns `false` when some could not be
     /// written (the store is failing); they stay pending.
-    pub(super) async fn flush(&self) -> bool {
+    pub(crate) async fn flush(&self) -> bool {
         let (done, answer) = oneshot::channel();
         if self.flushes.send(done).await.is_err() {
             return false;
         }
         answer.await.unwrap_or(false)
-    }
-}
-
-impl super::App {
-    /// Counts a visit of `chain_id`. Never waits on the store: the count is written within
-    /// the flush interval. The redirect path counts its visits through
-    /// [`App::visit`](super::App::visit); this is for a program embedding the service that
-    /// counts visits it served itself (and for the statistics benchmark).
-    pub fn record_visit(&self, chain_id: ChainId, request: VisitRequest<'_>) {
-        self.record_channel_visit(chain_id, None, request);
-    }
-
-    /// Counts a visit of `chain_id` that got `channel` (a channel without a limit; limited
-    /// ones were counted when the visit was taken).
-    pub(super) fn record_channel_visit(
-        &self,
-        chain_id: ChainId,
-        channel: Option<ChannelId>,
-        request: VisitRequest<'_>,
-    ) {
-        let visit = self.classify_visit(&request);
-        self.record_classified(chain_id, channel, &request, &visit, None);
-    }
-
-    /// What a visit is: a bot's or a person's, and what its breakdowns and redirect rules
-    /// look at. Once per visit.
-    pub(super) fn classify_visit(&self, request: &VisitRequest<'_>) -> ClassifiedVisit {
-        let agent = self.inner.agents.class(request.user_agent);
-        let bot = request.head || agent.bot;
-        ClassifiedVisit {
-            // A bot's referrer is counted nowhere.
-            referrer: if bot {
-                None
-            } else {
-                referrer_host(request.referer)
-            },
-            country: self
-                .config()
-                .geo
-                .as_ref()
-                .and_then(|geo| geo.country(request.address)),
-            language: primary_language(request.accept_language),
-            bot,
-            agent,
-        }
-    }
-
-    /// Counts a classified visit of `chain_id` that got `channel` (one without a limit), and
-    /// was served by redirect rule `rule` (its position from 0), if any.
-    pub(super) fn record_classified(
-        &self,
-        chain_id: ChainId,
-        channel: Option<ChannelId>,
-        request: &VisitRequest<'_>,
-        visit: &ClassifiedVisit,
-        rule: Option<usize>,
-    ) {
-        let day = self.config().calendar.day_start(self.now());
-        if visit.bot {
-            self.inner.visits.record(chain_id, day, None, channel, None);
-            return;
-        }
-        let visitor = self
-            .inner
-            .visitor_keys
-            .key(request.address, request.user_agent);
-        let traits = Traits {
-            // None: the dimension's implicit value, not stored.
-            values: [
-                Some(visit.referrer.as_deref().unwrap_or(DIRECT)),
-                Some(visit.agent.device.name()),
-                Some(&visit.agent.os),
-                Some(&visit.agent.browser),
-                visit.country.as_ref().map(|c| c.as_str()),
-                visit.language.as_ref().map(|l| l.as_str()),
-                rule.and_then(|at| RULE_NAMES.get(at)).copied(),
-            ],
-        };
-        self.inner
-            .visits
-            .record(chain_id, day, Some(visitor), channel, Some(&traits));
     }
 }
 

@@ -4,7 +4,7 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::model::{ChainId, ChannelId, Timestamp};
-use crate::service::breakdown::{Breakdown, Values};
+use crate::service::engine::breakdown::{Breakdown, Values};
 use crate::store::{BreakdownVisits, ChannelVisits, DailyVisits, VisitBatch, VisitorKey};
 
 /// foldhash rather than SipHash for the pending maps: their keys are chain ids, days and
@@ -340,7 +340,7 @@ impl Sealed {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::service::breakdown::Traits;
+    use crate::service::engine::breakdown::Traits;
 
     /// Ten chains in no order, each with a day of `people` and `bots` visits and a visitor,
     /// spread over three parts as shards spread them.

@@ -9,8 +9,7 @@ use aho_corasick::AhoCorasick;
 use siphasher::sip128::{Hasher128, SipHasher13};
 
 use crate::locks::Unpoisoned;
-use crate::model::Timestamp;
-use crate::store::{Store, VisitorKey, VisitorSecret};
+use crate::store::{VisitorKey, VisitorSecret};
 
 /// What the request tells about a visit.
 #[derive(Debug, Clone, Copy)]
@@ -124,16 +123,8 @@ pub fn is_bot_agent(user_agent: &[u8]) -> bool {
     user_agent.is_empty() || BOTS.as_ref().is_some_and(|bots| bots.is_match(user_agent))
 }
 
-impl super::App {
-    /// Whether a visit is a bot's: a `HEAD` request, or a bot's user agent (see
-    /// [`is_bot_agent`]; the agent's class is remembered per agent).
-    pub(super) fn is_bot_visit(&self, request: &VisitRequest<'_>) -> bool {
-        request.head || self.inner.agents.class(request.user_agent).bot
-    }
-}
-
 /// The keyed hash visitors are counted by.
-pub(super) fn visitor_key(secret: &[u8; 16], address: IpAddr, user_agent: &[u8]) -> VisitorKey {
+pub(crate) fn visitor_key(secret: &[u8; 16], address: IpAddr, user_agent: &[u8]) -> VisitorKey {
     /// Room for the address, the separator and a user agent of ordinary length.
     const ON_STACK: usize = 512;
     let mut hasher = SipHasher13::new_with_key(secret);
@@ -167,90 +158,32 @@ fn put(to: &mut [u8], bytes: &[u8]) -> usize {
 }
 
 /// The secret visitor keys are made with, swapped when it rotates.
-pub(super) struct VisitorKeys {
+pub(crate) struct VisitorKeys {
     secret: std::sync::RwLock<VisitorSecret>,
 }
 
 impl VisitorKeys {
-    pub(super) fn new(secret: VisitorSecret) -> Self {
+    pub(crate) fn new(secret: VisitorSecret) -> Self {
         VisitorKeys {
             secret: std::sync::RwLock::new(secret),
         }
     }
 
-    pub(super) fn key(&self, address: IpAddr, user_agent: &[u8]) -> VisitorKey {
+    pub(crate) fn key(&self, address: IpAddr, user_agent: &[u8]) -> VisitorKey {
         let secret = self.secret.read().unpoisoned();
         visitor_key(&secret.secret, address, user_agent)
     }
 
     /// Uses `secret` from now on unless a newer one is in use.
-    pub(super) fn replace(&self, secret: VisitorSecret) {
+    pub(crate) fn replace(&self, secret: VisitorSecret) {
         let mut current = self.secret.write().unpoisoned();
         if secret.id >= current.id {
             *current = secret;
         }
     }
 
-    pub(super) fn current(&self) -> VisitorSecret {
+    pub(crate) fn current(&self) -> VisitorSecret {
         self.secret.read().unpoisoned().clone()
-    }
-}
-
-/// The visitor secret: made on first start, replaced by rotation, reloaded when another
-/// instance rotated it.
-impl super::App {
-    /// The visitor secret in use, made on first start. Instances starting together may each
-    /// make one; the newest wins everywhere through the change feed.
-    pub(super) async fn visitor_secret(
-        store: &dyn Store,
-        clock: &dyn crate::clock::Clock,
-    ) -> crate::error::Result<VisitorSecret> {
-        if let Some(secret) = store.visitor_secret().await? {
-            return Ok(secret);
-        }
-        Self::insert_visitor_secret(store, clock.now()).await
-    }
-
-    async fn insert_visitor_secret(
-        store: &dyn Store,
-        now: Timestamp,
-    ) -> crate::error::Result<VisitorSecret> {
-        let secret: [u8; 16] = rand::random();
-        let (inserted, _) = crate::store::transact(store, move |tx| {
-            Box::pin(async move {
-                let inserted = tx.insert_visitor_secret(secret, now).await?;
-                tx.publish(crate::store::Invalidation::VisitorSecret)
-                    .await?;
-                Ok(inserted)
-            })
-        })
-        .await?;
-        Ok(inserted)
-    }
-
-    /// Starts counting visitors with a new secret (scope `admin`). A visitor seen before the
-    /// rotation counts once more as unique after it: rotation unlinks old keys from new ones.
-    ///
-    /// # Errors
-    /// When the store fails.
-    pub async fn rotate_visitor_secret(&self) -> crate::error::Result<Timestamp> {
-        let inserted = Self::insert_visitor_secret(self.store(), self.now()).await?;
-        let at = inserted.created_at;
-        self.inner.visitor_keys.replace(inserted);
-        Ok(at)
-    }
-
-    /// Reloads the visitor secret after another instance rotated it.
-    pub(super) async fn reload_visitor_secret(&self) -> crate::error::Result<()> {
-        if let Some(secret) = self.store().visitor_secret().await? {
-            self.inner.visitor_keys.replace(secret);
-        }
-        Ok(())
-    }
-
-    /// When the visitor secret in use was made.
-    pub fn visitor_secret_since(&self) -> Timestamp {
-        self.inner.visitor_keys.current().created_at
     }
 }
 

@@ -24,16 +24,22 @@ use std::collections::HashMap;
 use std::sync::RwLock;
 use std::time::{Duration, Instant};
 
-use super::entry::LinkRef;
-use super::offsets::{self, Offsets};
-use super::record::{
-    Cached, DEAD, DELETED, EXPIRES, EXTRAS, Extras, HTTPS, LOADED_BITS, Meta, PAD, PRESENT, SECURE,
-    digest_at, encode, is_at, loaded_at, read_text,
-};
+mod entry;
+mod offsets;
+mod record;
+
+use super::cache::{Coherence, Load};
 use crate::locks::Unpoisoned;
 use crate::model::{ChainId, ChainKind, ChainStatus, UserId};
-use crate::service::cache::{Coherence, Load};
 use crate::store::LinkTarget;
+pub(crate) use entry::LinkRef;
+pub use entry::Location;
+use offsets::Offsets;
+pub(crate) use record::Cached;
+use record::{
+    DEAD, DELETED, EXPIRES, EXTRAS, Extras, HTTPS, LOADED_BITS, Meta, PAD, PRESENT, SECURE,
+    digest_at, encode, is_at, loaded_at, read_text,
+};
 
 /// Shards, each its own lock and ring.
 const SHARDS: usize = 16;
@@ -52,7 +58,7 @@ struct Shard {
     extras: HashMap<u64, Extras>,
 }
 
-pub(super) struct LinkTable {
+pub(crate) struct LinkTable {
     shards: Box<[RwLock<Shard>]>,
     coherence: Coherence,
     /// What records' load instants count from: every load begins after it.
@@ -61,7 +67,7 @@ pub(super) struct LinkTable {
 
 impl LinkTable {
     /// A table of links taking `bytes` at most (rings and indexes).
-    pub(super) fn new(bytes: u64) -> Self {
+    pub(crate) fn new(bytes: u64) -> Self {
         let per_shard = (bytes / SHARDS as u64).max(4096);
         // The ring takes 7/8, the index (eight bytes a slot) at most the rest.
         let ring_words = ((per_shard * 7 / 8 / 8) as usize).min(offsets::MAX_OFFSET);
@@ -92,7 +98,7 @@ impl LinkTable {
     }
 
     /// What is cached for `key`, and when the load that filled it began.
-    pub(super) fn get(&self, key: &LinkRef<'_>) -> Option<(Cached, Instant)> {
+    pub(crate) fn get(&self, key: &LinkRef<'_>) -> Option<(Cached, Instant)> {
         let shard = self.shard(key.digest()).read().unpoisoned();
         let found = shard
             .index
@@ -103,14 +109,14 @@ impl LinkTable {
     }
 
     /// Take this before loading what is missing; hand it to [`LinkTable::fill`].
-    pub(super) fn begin_load(&self) -> Load {
+    pub(crate) fn begin_load(&self) -> Load {
         self.coherence.begin_load()
     }
 
     /// Caches what the store answered for `key`, unless an invalidation ran since `load`
     /// began. A link that cannot be held (ids past 32 bits, a domain past 24, a code past
     /// 255 bytes, a target past 64 KiB, or bigger than an eighth of a shard) is not cached.
-    pub(super) fn fill(&self, load: Load, key: &LinkRef<'_>, cached: &Cached) {
+    pub(crate) fn fill(&self, load: Load, key: &LinkRef<'_>, cached: &Cached) {
         // Rounded down, so the record seems older than it is, never newer.
         let loaded = load.began().duration_since(self.created).as_millis();
         let loaded = u64::try_from(loaded).map_or(0, |ms| ms.min((1 << LOADED_BITS) - 1));
@@ -132,7 +138,7 @@ impl LinkTable {
     }
 
     /// Forgets `key`.
-    pub(super) fn invalidate(&self, key: &LinkRef<'_>) {
+    pub(crate) fn invalidate(&self, key: &LinkRef<'_>) {
         self.coherence.invalidating();
         self.remove(key);
     }
@@ -142,7 +148,7 @@ impl LinkTable {
     }
 
     /// Forgets every code the store did not have.
-    pub(super) fn forget_missing(&self) {
+    pub(crate) fn forget_missing(&self) {
         self.coherence.invalidating();
         for shard in self.shards.iter() {
             let mut shard = shard.write().unpoisoned();
@@ -163,7 +169,7 @@ impl LinkTable {
     }
 
     /// Forgets everything.
-    pub(super) fn clear(&self) {
+    pub(crate) fn clear(&self) {
         self.coherence.invalidating();
         for shard in self.shards.iter() {
             let mut shard = shard.write().unpoisoned();
@@ -175,7 +181,7 @@ impl LinkTable {
 
     /// Links held.
     #[cfg(test)]
-    pub(super) fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.shards
             .iter()
             .map(|s| s.read().unpoisoned().index.len())
@@ -347,9 +353,9 @@ mod tests {
     use std::sync::Arc;
 
     use super::LinkTable;
+    use super::entry::LinkRef;
+    use super::record::PAGE_WEIGHT;
     use crate::model::{ChainId, ChainKind, ChainStatus, DomainId, RedirectRule, UserId};
-    use crate::service::redirects::entry::LinkRef;
-    use crate::service::redirects::record::PAGE_WEIGHT;
     use crate::store::LinkTarget;
 
     fn link(chain: i64, target: &str) -> LinkTarget {

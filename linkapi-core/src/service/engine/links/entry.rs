@@ -32,7 +32,7 @@ impl std::ops::Deref for Location {
 
 impl Location {
     /// The target of rule `at` of a short link's cached rules.
-    pub(super) fn rule(rules: Arc<[RedirectRule]>, at: usize) -> Self {
+    pub(crate) fn rule(rules: Arc<[RedirectRule]>, at: usize) -> Self {
         Location(LocationText::Rule(rules, at))
     }
 
@@ -76,14 +76,14 @@ fn digest(domain: DomainId, code: &str) -> u64 {
 
 /// A (domain, code) to look up or invalidate, borrowed: a lookup allocates nothing.
 #[derive(Clone, Copy)]
-pub(super) struct LinkRef<'a> {
+pub(crate) struct LinkRef<'a> {
     domain: DomainId,
     code: &'a str,
     digest: u64,
 }
 
 impl<'a> LinkRef<'a> {
-    pub(super) fn new(domain: DomainId, code: &'a str) -> Self {
+    pub(crate) fn new(domain: DomainId, code: &'a str) -> Self {
         LinkRef {
             domain,
             code,
@@ -91,16 +91,16 @@ impl<'a> LinkRef<'a> {
         }
     }
 
-    pub(super) fn domain(&self) -> DomainId {
+    pub(crate) fn domain(&self) -> DomainId {
         self.domain
     }
 
-    pub(super) fn code(&self) -> &'a str {
+    pub(crate) fn code(&self) -> &'a str {
         self.code
     }
 
     /// Where the link table files it.
-    pub(super) fn digest(&self) -> u64 {
+    pub(crate) fn digest(&self) -> u64 {
         self.digest
     }
 }

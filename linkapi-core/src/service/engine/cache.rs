@@ -1,5 +1,5 @@
 //! A bounded cache that stays coherent with writes: the key cache and the template cache are
-//! one of these, and the link cache's own table (`redirects::table`) follows the same rule
+//! one of these, and the link cache's own table (`engine::links`) follows the same rule
 //! ([`Coherence`]).
 //!
 //! Writers invalidate what they changed (locally right after their commit, and on other
@@ -11,7 +11,7 @@
 //!
 //! Each entry remembers when the load that filled it began: a value read from the store then
 //! holds every change committed before that instant, which lets an instance that has not heard
-//! from the change feed lately still trust entries it read itself since (`service::freshness`).
+//! from the change feed lately still trust entries it read itself since (`engine::freshness`).
 
 use std::hash::Hash;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -25,7 +25,7 @@ use quick_cache::{Equivalent, UnitWeighter};
 /// they ask for) from being made to collide.
 type Hasher = foldhash::quality::RandomState;
 
-pub(super) struct CoherentCache<K, V> {
+pub(crate) struct CoherentCache<K, V> {
     /// The entries, with when the load that filled each began; quick_cache evicts by its own
     /// policy at capacity.
     entries: Cache<K, (V, Instant), UnitWeighter, Hasher>,
@@ -33,31 +33,31 @@ pub(super) struct CoherentCache<K, V> {
 }
 
 /// The generation rule, for the caches here and the link cache's own table
-/// (`redirects::table`): invalidations bump a counter before they remove, and a fill keeps what
+/// (`engine::links`): invalidations bump a counter before they remove, and a fill keeps what
 /// it inserted only when the counter did not move from before its load to after its insert.
 #[derive(Default)]
-pub(super) struct Coherence {
+pub(crate) struct Coherence {
     /// Bumped by every invalidation, before it removes anything.
     generation: AtomicU64,
 }
 
 /// Taken before loading a missing entry, handed to [`Coherence::fill`].
 #[derive(Debug, Clone, Copy)]
-pub(super) struct Load {
+pub(crate) struct Load {
     generation: u64,
     began: Instant,
 }
 
 impl Load {
     /// When the load began: what it read holds every change committed before then.
-    pub(super) fn began(&self) -> Instant {
+    pub(crate) fn began(&self) -> Instant {
         self.began
     }
 }
 
 impl Coherence {
     /// Take this before loading a missing entry.
-    pub(super) fn begin_load(&self) -> Load {
+    pub(crate) fn begin_load(&self) -> Load {
         Load {
             generation: self.generation.load(Ordering::SeqCst),
             began: Instant::now(),
@@ -66,7 +66,7 @@ impl Coherence {
 
     /// Runs `insert` (what was loaded), unless an invalidation ran since `load` began, and
     /// `remove` after it when one ran meanwhile.
-    pub(super) fn fill(&self, load: Load, insert: impl FnOnce(), remove: impl FnOnce()) {
+    pub(crate) fn fill(&self, load: Load, insert: impl FnOnce(), remove: impl FnOnce()) {
         let seen = load.generation;
         if self.generation.load(Ordering::SeqCst) != seen {
             return;
@@ -81,14 +81,14 @@ impl Coherence {
     }
 
     /// Call before removing what an invalidation names.
-    pub(super) fn invalidating(&self) {
+    pub(crate) fn invalidating(&self) {
         self.generation.fetch_add(1, Ordering::SeqCst);
     }
 }
 
 impl<K: Eq + Hash + Clone, V: Clone> CoherentCache<K, V> {
     /// A cache of at most `capacity` entries.
-    pub(super) fn new(capacity: usize) -> Self {
+    pub(crate) fn new(capacity: usize) -> Self {
         let capacity = capacity.max(1);
         CoherentCache {
             entries: Cache::with(
@@ -102,12 +102,12 @@ impl<K: Eq + Hash + Clone, V: Clone> CoherentCache<K, V> {
         }
     }
 
-    pub(super) fn get<Q: Hash + Equivalent<K> + ?Sized>(&self, key: &Q) -> Option<V> {
+    pub(crate) fn get<Q: Hash + Equivalent<K> + ?Sized>(&self, key: &Q) -> Option<V> {
         self.entries.get(key).map(|(value, _)| value)
     }
 
     /// The entry and when the load that filled it began.
-    pub(super) fn get_loaded<Q: Hash + Equivalent<K> + ?Sized>(
+    pub(crate) fn get_loaded<Q: Hash + Equivalent<K> + ?Sized>(
         &self,
         key: &Q,
     ) -> Option<(V, Instant)> {
@@ -115,12 +115,12 @@ impl<K: Eq + Hash + Clone, V: Clone> CoherentCache<K, V> {
     }
 
     /// Take this before loading a missing entry; hand it to [`CoherentCache::fill`].
-    pub(super) fn begin_load(&self) -> Load {
+    pub(crate) fn begin_load(&self) -> Load {
         self.coherence.begin_load()
     }
 
     /// Inserts what was loaded, unless an invalidation ran since `load` began.
-    pub(super) fn fill(&self, load: Load, key: K, value: V) {
+    pub(crate) fn fill(&self, load: Load, key: K, value: V) {
         self.coherence.fill(
             load,
             || self.entries.insert(key.clone(), (value, load.began)),
@@ -130,7 +130,7 @@ impl<K: Eq + Hash + Clone, V: Clone> CoherentCache<K, V> {
         );
     }
 
-    pub(super) fn clear(&self) {
+    pub(crate) fn clear(&self) {
         self.coherence.invalidating();
         self.entries.clear();
     }

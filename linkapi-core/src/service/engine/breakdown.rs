@@ -38,7 +38,7 @@ pub(crate) struct Traits<'a> {
 
 /// The values of one pending set, interned per dimension.
 #[derive(Default)]
-pub(super) struct Values {
+pub(crate) struct Values {
     tables: [Table; Dimension::ALL.len()],
 }
 
@@ -57,7 +57,7 @@ struct Table {
 
 impl Values {
     /// How many values are interned.
-    pub(super) fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.tables.iter().map(|t| t.names.len()).sum()
     }
 
@@ -99,7 +99,7 @@ impl Values {
     }
 
     /// The dimension and value of `key`; `None` as the value for "other".
-    pub(super) fn resolve(&self, key: u32) -> (Dimension, Option<&Arc<str>>) {
+    pub(crate) fn resolve(&self, key: u32) -> (Dimension, Option<&Arc<str>>) {
         let index = (key >> ID_BITS) as usize;
         let dimension = Dimension::ALL[index.min(Dimension::ALL.len() - 1)];
         let id = key & ID_MASK;
@@ -127,16 +127,16 @@ fn cut(value: &str) -> &str {
 /// the entries of a second's visits to a chain mostly fit; a vector of its own was one more
 /// random read from memory on every visit (2-5% of a cached redirect's throughput).
 #[derive(Default, Debug)]
-pub(super) struct Breakdown(smallvec::SmallVec<[(u32, u32); 6]>);
+pub(crate) struct Breakdown(smallvec::SmallVec<[(u32, u32); 6]>);
 
 impl Breakdown {
     /// Entries held.
-    pub(super) fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.0.len()
     }
 
     /// Counts a visit with `traits`, interning its values in `values`.
-    pub(super) fn count(&mut self, values: &mut Values, traits: &Traits<'_>) {
+    pub(crate) fn count(&mut self, values: &mut Values, traits: &Traits<'_>) {
         // A visit's keys come in increasing order (a dimension's index is their top bits),
         // and a chain-day mostly holds them already, a few entries apart: each is looked for
         // among the few entries after the last one found, then by binary search of the rest.
@@ -201,7 +201,7 @@ impl Breakdown {
     }
 
     /// Adds `other`'s counts, whose keys are in `from`, interning their values in `into`.
-    pub(super) fn merge(&mut self, other: Breakdown, from: &Values, into: &mut Values) {
+    pub(crate) fn merge(&mut self, other: Breakdown, from: &Values, into: &mut Values) {
         for (key, n) in other.0 {
             let index = (key >> ID_BITS) as usize;
             let key = match from.resolve(key).1 {
@@ -213,7 +213,7 @@ impl Breakdown {
     }
 
     /// The counts with their dimension and value (`None`: "other").
-    pub(super) fn counts<'v>(
+    pub(crate) fn counts<'v>(
         &'v self,
         values: &'v Values,
     ) -> impl Iterator<Item = (Dimension, Option<&'v Arc<str>>, i64)> + 'v {

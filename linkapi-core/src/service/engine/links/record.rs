@@ -9,7 +9,7 @@ use crate::model::{DomainId, RedirectRule};
 use crate::store::{LinkTarget, PageTarget};
 
 /// What the cache held for a (domain, code): the chain, or `None` when the store had none.
-pub(super) type Cached = Option<LinkTarget>;
+pub(crate) type Cached = Option<LinkTarget>;
 
 /// Domains past this id are not cached: the domain shares a word with the load instant.
 pub(super) const DOMAIN_BITS: u32 = 24;

@@ -92,12 +92,12 @@ type AgentCache = quick_cache::sync::Cache<
 
 /// [`classify_agent`] once per distinct user agent: a hash lookup instead of a parse on every
 /// visit.
-pub(super) struct Agents {
+pub(crate) struct Agents {
     classes: AgentCache,
 }
 
 impl Agents {
-    pub(super) fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Agents {
             classes: AgentCache::with(
                 AGENTS_KEPT,
@@ -110,7 +110,7 @@ impl Agents {
     }
 
     /// The class of `user_agent`.
-    pub(super) fn class(&self, user_agent: &[u8]) -> Arc<AgentClass> {
+    pub(crate) fn class(&self, user_agent: &[u8]) -> Arc<AgentClass> {
         if user_agent.len() > LONGEST_KEPT_AGENT {
             return Arc::new(classify_agent(user_agent));
         }

@@ -33,7 +33,7 @@ const NEVER: u64 = 0;
 
 /// When this instance last caught up with the change feed.
 #[derive(Debug)]
-pub(super) struct Freshness {
+pub(crate) struct Freshness {
     /// What instants are measured from.
     origin: Instant,
     /// One more than the milliseconds from `origin` to the latest instant caught up to;
@@ -44,7 +44,7 @@ pub(super) struct Freshness {
 
 impl Freshness {
     /// Always fresh: a store without a change feed.
-    pub(super) fn always() -> Self {
+    pub(crate) fn always() -> Self {
         Freshness {
             origin: Instant::now(),
             caught_up_ms: AtomicU64::new(ALWAYS),
@@ -52,7 +52,7 @@ impl Freshness {
     }
 
     /// Not fresh until the feed says it caught up.
-    pub(super) fn from_feed() -> Self {
+    pub(crate) fn from_feed() -> Self {
         Freshness {
             origin: Instant::now(),
             caught_up_ms: AtomicU64::new(NEVER),
@@ -60,7 +60,7 @@ impl Freshness {
     }
 
     /// Every change committed before `at` has been applied.
-    pub(super) fn caught_up(&self, at: Instant) {
+    pub(crate) fn caught_up(&self, at: Instant) {
         let ms = u64::try_from(at.saturating_duration_since(self.origin).as_millis())
             .map_or(ALWAYS - 1, |ms| ms.saturating_add(1).min(ALWAYS - 1));
         // Notices arrive in order, but never move backwards whatever happens.
@@ -71,12 +71,12 @@ impl Freshness {
     /// when the instance is fresh, or when the entry was read within the window itself (it
     /// holds every change committed before its read began). So while the feed is stalled each
     /// entry in use is read again at most once a window, not on every request.
-    pub(super) fn trusts(&self, loaded: Instant) -> bool {
+    pub(crate) fn trusts(&self, loaded: Instant) -> bool {
         self.trusted() || loaded.elapsed() < TRUST_WINDOW
     }
 
     /// Whether caches may be trusted now.
-    pub(super) fn trusted(&self) -> bool {
+    pub(crate) fn trusted(&self) -> bool {
         match self.caught_up_ms.load(Ordering::Relaxed) {
             ALWAYS => true,
             NEVER => false,
