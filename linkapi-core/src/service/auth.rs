@@ -4,6 +4,7 @@
 use sha2::{Digest, Sha256};
 
 use super::App;
+use super::engine::ratelimit::RateState;
 use crate::codes::random_code;
 use crate::error::{Error, Result, names};
 use crate::model::{ApiKeyRecord, KeyId, Scope, Timestamp, User, UserId};
@@ -316,6 +317,28 @@ pub async fn recovery_key(store: &dyn Store, now: Timestamp) -> Result<RecoveryK
         secret,
         user: first,
     })
+}
+
+impl App {
+    /// Takes a token from the principal's bucket. Keys with scope `admin` (or `*`) have none
+    /// unless the deployment limits them too ([`AppConfig::rate_limit_admin_keys`]): they are
+    /// the operator's own scripts, and the limit is there against everyone else's.
+    ///
+    /// [`AppConfig::rate_limit_admin_keys`]: super::AppConfig::rate_limit_admin_keys
+    ///
+    /// # Errors
+    /// [`Error::RateLimited`] with the wait when the bucket is empty.
+    pub fn check_rate(&self, principal: &Principal) -> Result<Option<RateState>> {
+        let Some(limiter) = &self.inner.limiter else {
+            return Ok(None);
+        };
+        if !self.config().rate_limit_admin_keys
+            && crate::model::Scope::Admin.is_granted_by(&principal.scopes)
+        {
+            return Ok(None);
+        }
+        limiter.take(&principal.key_id).map(Some)
+    }
 }
 
 #[cfg(test)]

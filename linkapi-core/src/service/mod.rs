@@ -26,7 +26,6 @@ mod listings;
 mod page_chains;
 mod plain_creates;
 mod quota;
-mod ratelimit;
 mod redirects;
 mod rules;
 mod stats;
@@ -52,6 +51,7 @@ pub use config::{AppConfig, ClientAddressHeader};
 pub use conversions::{ConversionReport, ReportedConversion};
 pub use domains::normalize_host;
 pub use engine::classify::{GeoDatabase, GeoDatabaseError};
+pub use engine::ratelimit::{RateLimit, RateState};
 pub use engine::visitors::{VisitRequest, is_bot_agent};
 pub use idempotency::{
     IDEMPOTENCY_WINDOW, IdempotencyKey, KeptAnswer, RUN_STALE_AFTER, Receipt, RunReceipt,
@@ -61,7 +61,6 @@ pub use listings::ChainListing;
 pub use page_chains::{
     ChannelSpec, PageChainInput, PageChainView, PageChains, app_link, fixed_destination,
 };
-pub use ratelimit::{RateLimit, RateState};
 pub use redirects::{Location, VisitAnswer};
 pub use rules::{RuleInput, check_rules};
 pub use stats::{
@@ -190,7 +189,7 @@ struct Inner {
     metrics: Arc<Metrics>,
     /// Per-key token buckets of this instance (`config.rate_limit`); `None` when requests are
     /// not rate limited.
-    limiter: Option<ratelimit::KeyLimiter>,
+    limiter: Option<engine::ratelimit::KeyLimiter>,
     /// Where uploaded bytes live: a local directory or an S3-compatible bucket
     /// (`config.uploads.backend`); the database holds only their records.
     blobs: crate::blob::BlobStore,
@@ -283,7 +282,7 @@ impl App {
             },
             metrics.visits.clone(),
         );
-        let limiter = config.rate_limit.map(ratelimit::KeyLimiter::new);
+        let limiter = config.rate_limit.map(engine::ratelimit::KeyLimiter::new);
         let blobs = Self::open_blobs(&config.uploads.backend)?;
         let sweep_every = config.uploads.sweep_interval;
         let store_for_workchat = store.clone();

@@ -11,6 +11,7 @@
 //!   are counted by; [`rule_match`]: which redirect rule a visit matches.
 //! - [`breakdown`]: a chain-day's values per dimension, capped, as the visit pipeline counts
 //!   them.
+//! - [`ratelimit`]: a token bucket per API key, this instance's share of the limit.
 //! - [`visits`]: the visit pipeline, counts aggregated in memory and flushed in batches.
 
 pub(crate) mod breakdown;
@@ -18,6 +19,7 @@ pub(crate) mod cache;
 pub(crate) mod classify;
 pub(crate) mod freshness;
 pub(crate) mod links;
+pub(crate) mod ratelimit;
 pub(crate) mod rule_match;
 pub(crate) mod visitors;
 pub(crate) mod visits;

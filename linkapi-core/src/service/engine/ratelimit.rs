@@ -11,7 +11,6 @@ use governor::middleware::StateInformationMiddleware;
 use governor::state::keyed::DefaultKeyedStateStore;
 use governor::{Quota, RateLimiter};
 
-use super::{App, Principal};
 use crate::error::{Error, Result};
 use crate::model::KeyId;
 
@@ -60,44 +59,30 @@ pub struct RateState {
 type Limiter =
     RateLimiter<KeyId, DefaultKeyedStateStore<KeyId>, DefaultClock, StateInformationMiddleware>;
 
-pub(super) struct KeyLimiter {
+pub(crate) struct KeyLimiter {
     limiter: Limiter,
     burst: u32,
 }
 
 impl KeyLimiter {
-    pub(super) fn new(limit: RateLimit) -> Self {
+    pub(crate) fn new(limit: RateLimit) -> Self {
         let quota = Quota::per_second(limit.per_second).allow_burst(limit.burst);
         KeyLimiter {
             limiter: RateLimiter::keyed(quota).with_middleware::<StateInformationMiddleware>(),
             burst: limit.burst.get(),
         }
     }
-}
 
-impl App {
-    /// Takes a token from the principal's bucket. Keys with scope `admin` (or `*`) have none
-    /// unless the deployment limits them too ([`AppConfig::rate_limit_admin_keys`]): they are
-    /// the operator's own scripts, and the limit is there against everyone else's.
-    ///
-    /// [`AppConfig::rate_limit_admin_keys`]: super::AppConfig::rate_limit_admin_keys
+    /// Takes a token from `key`'s bucket.
     ///
     /// # Errors
     /// [`Error::RateLimited`] with the wait when the bucket is empty.
-    pub fn check_rate(&self, principal: &Principal) -> Result<Option<RateState>> {
-        let Some(limiter) = &self.inner.limiter else {
-            return Ok(None);
-        };
-        if !self.config().rate_limit_admin_keys
-            && crate::model::Scope::Admin.is_granted_by(&principal.scopes)
-        {
-            return Ok(None);
-        }
-        match limiter.limiter.check_key(&principal.key_id) {
-            Ok(snapshot) => Ok(Some(RateState {
-                limit: limiter.burst,
+    pub(crate) fn take(&self, key: &KeyId) -> Result<RateState> {
+        match self.limiter.check_key(key) {
+            Ok(snapshot) => Ok(RateState {
+                limit: self.burst,
                 remaining: snapshot.remaining_burst_capacity(),
-            })),
+            }),
             Err(not_until) => {
                 let wait = not_until.wait_time_from(DefaultClock::default().now());
                 // Rounded up, and never 0: the bucket may refill between the refusal and this
