@@ -504,3 +504,157 @@ fn the_engine_check_sees_what_it_should() {
         );
     }
 }
+
+/// The `App` methods a service file defines, each with whether it is an area's interface
+/// (`pub` or `pub(crate)`) rather than a helper of its own area.
+fn app_methods(code: &str) -> Vec<(String, bool)> {
+    let mut found = Vec::new();
+    let mut inside = false;
+    for line in code.lines() {
+        if !inside {
+            inside = [
+                "impl App {",
+                "impl super::App {",
+                "impl crate::service::App {",
+            ]
+            .contains(&line.trim_end());
+            continue;
+        }
+        if line == "}" {
+            inside = false;
+            continue;
+        }
+        let Some(item) = line.strip_prefix("    ") else {
+            continue;
+        };
+        let (interface, rest) = match item {
+            _ if item.starts_with("pub(crate) ") => (true, &item["pub(crate) ".len()..]),
+            _ if item.starts_with("pub(super) ") => (false, &item["pub(super) ".len()..]),
+            _ if item.starts_with("pub ") => (true, &item["pub ".len()..]),
+            _ => (false, item),
+        };
+        let rest = rest.strip_prefix("async ").unwrap_or(rest);
+        if let Some(name) = rest.strip_prefix("fn ") {
+            let name: String = name
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            found.push((name, interface));
+        }
+    }
+    found
+}
+
+/// The methods `code` calls on `self` or on an `app`.
+fn app_calls(code: &str) -> Vec<String> {
+    let mut calls = Vec::new();
+    for receiver in ["self", "app"] {
+        for (at, _) in code.match_indices(receiver) {
+            let before = code[..at].chars().last();
+            if matches!(before, Some(c) if c.is_ascii_alphanumeric() || c == '_' || c == '.') {
+                continue;
+            }
+            let rest = code[at + receiver.len()..].trim_start();
+            let Some(rest) = rest.strip_prefix('.') else {
+                continue;
+            };
+            let name: String = rest
+                .trim_start()
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            if !name.is_empty() && rest.trim_start()[name.len()..].starts_with('(') {
+                calls.push(name);
+            }
+        }
+    }
+    calls
+}
+
+/// Calls from one area of `service` to a helper of another: `files` are (area, code), the
+/// root module's area `""` (its methods are `App`'s plumbing, there for every area).
+fn helper_calls(files: &[(String, String)]) -> Vec<String> {
+    use std::collections::BTreeMap;
+    let mut defined: BTreeMap<String, Vec<(String, bool)>> = BTreeMap::new();
+    for (area, code) in files {
+        for (name, interface) in app_methods(code) {
+            defined
+                .entry(name)
+                .or_default()
+                .push((area.clone(), interface));
+        }
+    }
+    let mut wrong = Vec::new();
+    for (area, code) in files {
+        for name in app_calls(code) {
+            let Some(defs) = defined.get(&name) else {
+                continue;
+            };
+            let allowed = defs
+                .iter()
+                .any(|(of, interface)| *interface || of == area || of.is_empty());
+            if !allowed {
+                let of: Vec<&str> = defs.iter().map(|(of, _)| of.as_str()).collect();
+                wrong.push(format!(
+                    "{area} calls {name}, a helper of {}",
+                    of.join(", ")
+                ));
+            }
+        }
+    }
+    wrong.sort();
+    wrong.dedup();
+    wrong
+}
+
+#[test]
+fn no_area_of_the_service_calls_another_areas_helpers() {
+    let service = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/service");
+    let mut paths = Vec::new();
+    sources(&service, &mut paths);
+    let files: Vec<(String, String)> = paths
+        .iter()
+        .map(|path| {
+            let relative = path.strip_prefix(&service).unwrap_or(path);
+            let mut parts = relative.iter().map(|p| p.to_string_lossy().into_owned());
+            let first = parts.next().unwrap_or_default();
+            let area = match first.as_str() {
+                "mod.rs" => String::new(),
+                file => file.trim_end_matches(".rs").to_owned(),
+            };
+            let text = std::fs::read_to_string(path).expect("a readable source");
+            (area, code_of(&text))
+        })
+        .collect();
+    assert!(files.iter().any(|(area, _)| area == "chain_writes"));
+    let wrong = helper_calls(&files);
+    assert!(
+        wrong.is_empty(),
+        "areas reaching into each other (an area's interface is `pub(crate)`):\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn the_helper_check_sees_what_it_should() {
+    let chains = "impl App {\n    pub(crate) async fn own_chain(&self) {}\n    pub(super) fn \
+                  record(&self) {}\n    fn alone(&self) {}\n}\n"
+        .to_owned();
+    let bulk = "impl App {\n    pub async fn bulk(&self) {\n        self.own_chain();\n        \
+                self\n            .record();\n        app.alone();\n        self.now();\n    \
+                }\n}\n"
+        .to_owned();
+    let root = "impl App {\n    pub(super) fn now(&self) {}\n}\n".to_owned();
+    let files = [
+        ("chains".to_owned(), chains),
+        ("bulk".to_owned(), bulk),
+        (String::new(), root),
+    ];
+    assert_eq!(
+        helper_calls(&files),
+        [
+            "bulk calls alone, a helper of chains",
+            "bulk calls record, a helper of chains"
+        ]
+    );
+}

@@ -118,7 +118,7 @@ impl App {
     }
 
     /// Creates a key with a fresh random secret; returns its record and the secret.
-    pub(super) async fn issue_key(
+    pub(crate) async fn issue_key(
         &self,
         user_id: UserId,
         name: String,

@@ -26,7 +26,7 @@ use bytes::Bytes;
 use super::chain_checks::{code_taken, no_free_code, random_codes};
 use super::chains::NewShortChain;
 use super::idempotency::RunReceipt;
-use super::quota::quota_in_force;
+use super::quota;
 use super::webhooks;
 use super::{App, BodyError, Principal};
 use crate::error::{Error, Result, names};
@@ -415,17 +415,14 @@ impl App {
                     if let Some((receipt, _, _)) = &keyed {
                         receipt.claim(tx, now).await?;
                     }
-                    // Adding nothing holds the counter: the room below stays ours until commit.
-                    let used = tx.add_creations(user, day, 0).await?;
-                    let limit = quota_in_force(tx.user(user).await?.as_ref(), default_quota);
-                    let room = (limit - used).max(0);
+                    let (limit, room) = quota::hold_room(tx, user, day, default_quota).await?;
                     let decided = insert_run(tx, &run.accepted, room, code_length).await?;
                     let created = decided
                         .iter()
                         .filter(|(_, d)| matches!(d, Decided::Created(_)))
                         .count();
+                    quota::count_run(tx, user, day, created as i64).await?;
                     if created > 0 {
-                        tx.add_creations(user, day, created as i64).await?;
                         tx.publish_after_commit(Invalidation::MissingLinks).await?;
                     }
                     let results = run_results(&run, decided, now, limit, retry_after);

@@ -1,26 +1,14 @@
-//! Short chains: creation with generated or custom codes, reading, listing, editing, deleting.
+//! Short chains: creation with generated or custom codes, reading, editing and deleting, by
+//! id and by code. What every kind of chain shares in writing is `chain_writes`'.
 
-use std::collections::HashMap;
-
-use super::chain_checks::{
-    CreatedChain, check_target, check_title, check_valid_time, code_taken, no_free_code,
-    random_codes,
-};
-use super::idempotency::{self, Receipt};
-use super::quota::Counted;
+use super::chain_checks::{CreatedChain, check_target, check_title, check_valid_time};
+use super::idempotency::Receipt;
 use super::rules::{RuleInput, check_rules};
-use super::templates::check_template_limit;
-use super::webhooks;
-use super::{App, BodyError, Principal};
+use super::{App, Principal};
 use crate::codes::validate_code;
 use crate::error::{Error, Result, names};
-use crate::model::EventData;
-use crate::model::{
-    Chain, ChainId, ChainKind, ChainView, DomainId, DomainStatus, EventType, GroupId, PageViews,
-    Timestamp, UserId,
-};
-
-use crate::store::{ChainPatch, Invalidation, NewChain, StoreError, Unique};
+use crate::model::{Chain, ChainId, ChainKind, ChainView, DomainId, GroupId, Timestamp};
+use crate::store::{ChainPatch, NewChain};
 
 /// What a caller asks for when creating a short chain.
 #[derive(Debug, Clone, Default)]
@@ -76,20 +64,9 @@ impl App {
         self.insert_new_chain(new, code, receipt).await
     }
 
-    /// The day the daily quota counts a creation at `at` in (its start), and the seconds from
-    /// `at` until the next one, which a refused create is told to wait.
-    pub(super) fn quota_day(&self, at: Timestamp) -> (Timestamp, u64) {
-        let calendar = &self.config().calendar;
-        let day = calendar.day_start(at);
-        (
-            day,
-            u64::try_from(calendar.next_day_start(at) - at).unwrap_or(1),
-        )
-    }
-
     /// A short chain as it will be stored, every field checked but its group (which needs the
     /// store: the caller checks it and sets `group_ids`); and its custom code, if any.
-    pub(super) fn short_chain_record(
+    pub(crate) fn short_chain_record(
         &self,
         who: &Principal,
         input: NewShortChain,
@@ -122,251 +99,6 @@ impl App {
         Ok((new, input.code))
     }
 
-    /// The domain a new chain goes on: the one asked for if the caller may use it and it is
-    /// effective, else the default domain.
-    pub(super) fn domain_for_create(
-        &self,
-        who: &Principal,
-        domain_id: Option<DomainId>,
-    ) -> Result<DomainId> {
-        let domain_id = domain_id.unwrap_or(self.inner.default_domain);
-        // From the domain directory, which every domain change (on any instance) reloads.
-        let domain = self
-            .inner
-            .links
-            .domain(domain_id)
-            .filter(|d| d.is_visible_to(who.user_id))
-            .ok_or_else(|| {
-                Error::unprocessable(
-                    names::INVALID_DOMAIN,
-                    format!("no domain {domain_id} for you"),
-                )
-            })?;
-        if domain.status == DomainStatus::NotEffective {
-            return Err(Error::unprocessable(
-                names::DOMAIN_NOT_EFFECTIVE,
-                format!("domain {} is not effective", domain.host),
-            ));
-        }
-        Ok(domain_id)
-    }
-
-    /// Inserts a validated chain with `code`, or a random code when `None`; records the
-    /// answer on `receipt` in the same transaction. Where writes commit on their own, a chain
-    /// with no groups, jump settings or channels under no key goes in with the other plain
-    /// creates of the moment (`service::plain_creates`).
-    pub(super) async fn insert_new_chain(
-        &self,
-        mut new: NewChain,
-        code: Option<String>,
-        receipt: Option<&Receipt<CreatedChain>>,
-    ) -> Result<CreatedChain> {
-        if let Some(queue) = &self.inner.plain_creates
-            && receipt.is_none()
-            && new.group_ids.is_empty()
-            && new.jump.is_none()
-            && new.channels.is_empty()
-            && !self.emits_webhooks(new.user_id)
-        {
-            let custom = code.is_some();
-            new.code = code.unwrap_or_default();
-            return self.insert_plain_batched(queue, new, custom).await;
-        }
-        self.insert_new_chain_alone(new, code, receipt).await
-    }
-
-    /// [`App::insert_new_chain`] on its own: counted against the quota, inserted, and given
-    /// back its place if refused.
-    pub(super) async fn insert_new_chain_alone(
-        &self,
-        mut new: NewChain,
-        code: Option<String>,
-        receipt: Option<&Receipt<CreatedChain>>,
-    ) -> Result<CreatedChain> {
-        let counted = self.count_creation(new.user_id, new.created_at).await?;
-        let created = match code {
-            Some(code) => {
-                new.code = code;
-                self.insert_chain(new, receipt, counted).await
-            }
-            None => self.insert_with_random_code(new, receipt, counted).await,
-        };
-        // Only a create that surely did not happen gives its place back: one that met a store
-        // failure may have committed (its commit's outcome unknown), and then the place is used.
-        if let Err(err) = &created
-            && !err.is_store_failure()
-        {
-            self.release_creation(counted).await;
-        }
-        created
-    }
-
-    /// Inserts a chain, counted against its owner's daily quota as `counted` says (see
-    /// `service::quota`), in one transaction. Returns the chain and the owner's count of chains
-    /// created today, this one included. An idempotency key's claim is the transaction's
-    /// first write and its answer the last.
-    async fn insert_chain(
-        &self,
-        new: NewChain,
-        receipt: Option<&Receipt<CreatedChain>>,
-        counted: Counted,
-    ) -> Result<CreatedChain> {
-        if let (None, Some(created_today)) = (receipt, counted.reserved())
-            && new.group_ids.is_empty()
-            && new.jump.is_none()
-            && new.channels.is_empty()
-            && !self.emits_webhooks(new.user_id)
-        {
-            return self.insert_plain_chain(new, created_today).await;
-        }
-        let code = new.code.clone();
-        let default_quota = self.inner.config.daily_create_quota;
-        let template_limit = self.config().template_limit;
-        let template = new
-            .jump
-            .as_ref()
-            .map(|j| j.template_id)
-            .filter(|t| t.0 != 0);
-        let receipt = receipt.cloned();
-        let inserted = self
-            .transact_checked(move |tx| {
-                let new = new.clone();
-                let receipt = receipt.clone();
-                Box::pin(async move {
-                    let user = new.user_id;
-                    let now = new.created_at;
-                    idempotency::claim(receipt.as_ref(), tx, now).await?;
-                    if let Some(template) = template {
-                        check_template_limit(tx, user, template, template_limit).await?;
-                    }
-                    let chain = tx.insert_chain(new).await?;
-                    let created_today = counted.count(tx, user, default_quota).await?;
-                    tx.publish_after_commit(Invalidation::Link {
-                        domain: chain.domain.id,
-                        code: chain.code.clone(),
-                    })
-                    .await?;
-                    let created = CreatedChain {
-                        view: ChainView {
-                            status: chain.status_at(now),
-                            chain,
-                            views: PageViews::default(),
-                        },
-                        created_today,
-                    };
-                    let data = EventData::Chain(&created.view);
-                    webhooks::emit(tx, user, EventType::ChainCreated, now, data).await?;
-                    idempotency::record(receipt.as_ref(), tx, &created).await?;
-                    Ok(created)
-                })
-            })
-            .await;
-        if let Ok(created) = &inserted {
-            self.events_committed(created.view.chain.user_id);
-        }
-        match inserted {
-            Ok(inserted) => Ok(inserted),
-            Err(BodyError::Rule(e)) => Err(e),
-            Err(BodyError::Store(StoreError::Conflict(Unique::ChainCode))) => {
-                Err(code_taken(&code))
-            }
-            Err(BodyError::Store(e)) => Err(e.into()),
-        }
-    }
-
-    /// [`App::insert_chain`] for a chain with no groups, jump settings or channels, under no
-    /// idempotency key, whose quota is already reserved: nothing else goes in its transaction,
-    /// so the store commits it as one statement.
-    async fn insert_plain_chain(&self, new: NewChain, created_today: i64) -> Result<CreatedChain> {
-        let code = new.code.clone();
-        let now = new.created_at;
-        let inserted = self.store().insert_plain_chains(vec![new]).await?;
-        let Some(chain) = inserted.into_iter().next().flatten() else {
-            return Err(code_taken(&code));
-        };
-        let link = Invalidation::Link {
-            domain: chain.domain.id,
-            code: chain.code.clone(),
-        };
-        self.applied(&[link]).await;
-        Ok(CreatedChain {
-            view: ChainView {
-                status: chain.status_at(now),
-                chain,
-                views: PageViews::default(),
-            },
-            created_today,
-        })
-    }
-
-    async fn insert_with_random_code(
-        &self,
-        mut new: NewChain,
-        receipt: Option<&Receipt<CreatedChain>>,
-        counted: Counted,
-    ) -> Result<CreatedChain> {
-        for code in random_codes(self.inner.config.code_length) {
-            new.code = code;
-            match self.insert_chain(new.clone(), receipt, counted).await {
-                Err(Error::Conflict { .. }) => continue,
-                other => return other,
-            }
-        }
-        Err(no_free_code())
-    }
-
-    /// Checks that `group` is the caller's and holds chains of `kind`.
-    pub(super) async fn group_for_chain(
-        &self,
-        who: &Principal,
-        group: GroupId,
-        kind: ChainKind,
-    ) -> Result<GroupId> {
-        let group = self
-            .store()
-            .group(who.user_id, group)
-            .await?
-            .ok_or_else(|| {
-                Error::unprocessable(names::INVALID_GROUP, format!("no group {group}"))
-            })?;
-        if group.chain_type != kind {
-            return Err(Error::unprocessable(
-                names::INVALID_GROUP,
-                format!(
-                    "group {} holds chains of type {}, not {}",
-                    group.id,
-                    group.chain_type.code(),
-                    kind.code()
-                ),
-            ));
-        }
-        Ok(group.id)
-    }
-
-    pub(super) async fn view(&self, chains: Vec<Chain>) -> Result<Vec<ChainView>> {
-        let now = self.now();
-        let ids: Vec<ChainId> = chains.iter().map(|c| c.id).collect();
-        let mut views: HashMap<ChainId, PageViews> = self
-            .store()
-            .page_views(&ids, self.config().calendar.day_start(now))
-            .await?;
-        Ok(chains
-            .into_iter()
-            .map(|chain| ChainView {
-                status: chain.status_at(now),
-                views: views.remove(&chain.id).unwrap_or_default(),
-                chain,
-            })
-            .collect())
-    }
-
-    pub(super) async fn view_one(&self, chain: Chain) -> Result<ChainView> {
-        self.view(vec![chain])
-            .await?
-            .pop()
-            .ok_or(Error::NotFound("chain"))
-    }
-
     /// One of the caller's short chains by id.
     ///
     /// # Errors
@@ -378,20 +110,6 @@ impl App {
 
     async fn own_short_chain(&self, who: &Principal, id: ChainId) -> Result<Chain> {
         self.own_chain(who, id, &[ChainKind::Short]).await
-    }
-
-    /// One of the caller's live chains of one of `kinds`; 404 for anything else.
-    pub(super) async fn own_chain(
-        &self,
-        who: &Principal,
-        id: ChainId,
-        kinds: &[ChainKind],
-    ) -> Result<Chain> {
-        self.store()
-            .chain(who.user_id, id)
-            .await?
-            .filter(|c| kinds.contains(&c.kind))
-            .ok_or(Error::NotFound("chain"))
     }
 
     /// One of the caller's short chains by code; `domain` picks among equal codes on several
@@ -418,32 +136,6 @@ impl App {
     ) -> Result<Chain> {
         self.find_by_code_of(who, code, domain, &[ChainKind::Short])
             .await
-    }
-
-    /// The caller's live chain of one of `kinds` with `code`; `domain` picks among equal
-    /// codes on several domains.
-    pub(super) async fn find_by_code_of(
-        &self,
-        who: &Principal,
-        code: &str,
-        domain: Option<DomainId>,
-        kinds: &[ChainKind],
-    ) -> Result<Chain> {
-        let mut found: Vec<Chain> = self
-            .store()
-            .chains_by_code(who.user_id, code)
-            .await?
-            .into_iter()
-            .filter(|c| kinds.contains(&c.kind) && domain.is_none_or(|d| c.domain.id == d))
-            .collect();
-        match found.len() {
-            0 => Err(Error::NotFound("chain")),
-            1 => Ok(found.remove(0)),
-            _ => Err(Error::unprocessable(
-                names::AMBIGUOUS_CODE,
-                format!("you have {code:?} on several domains; name the domain"),
-            )),
-        }
     }
 
     /// Edits one of the caller's short chains.
@@ -478,55 +170,6 @@ impl App {
         }
         self.own_short_chain(who, id).await?;
         self.patch_chain(who, id, patch, None).await
-    }
-
-    /// Applies a validated patch to one of the caller's live chains and tells every instance.
-    /// `new_template` is the template the patch gives the chain when it changes to one other
-    /// than the generic one: the user's template limit is checked in the same transaction.
-    pub(super) async fn patch_chain(
-        &self,
-        who: &Principal,
-        id: ChainId,
-        patch: ChainPatch,
-        new_template: Option<crate::model::TemplateId>,
-    ) -> Result<ChainView> {
-        let (user, now) = (who.user_id, self.now());
-        let template_limit = self.config().template_limit;
-        let mut views = self.views_for_events(user, &[id]).await?;
-        let views = views.remove(&id).unwrap_or_default();
-        let chain = self
-            .transact_checked(move |tx| {
-                let patch = patch.clone();
-                Box::pin(async move {
-                    if let Some(template) = new_template {
-                        check_template_limit(tx, user, template, template_limit).await?;
-                    }
-                    let chain = tx.update_chain(user, id, &patch, now).await?;
-                    if let Some(chain) = &chain {
-                        tx.publish(Invalidation::Link {
-                            domain: chain.domain.id,
-                            code: chain.code.clone(),
-                        })
-                        .await?;
-                        let view = ChainView {
-                            status: chain.status_at(now),
-                            chain: chain.clone(),
-                            views,
-                        };
-                        let data = EventData::Chain(&view);
-                        webhooks::emit(tx, user, EventType::ChainUpdated, now, data).await?;
-                    }
-                    Ok(chain)
-                })
-            })
-            .await
-            .map_err(|e| match e {
-                BodyError::Rule(e) => e,
-                BodyError::Store(e) => e.into(),
-            })?
-            .ok_or(Error::NotFound("chain"))?;
-        self.events_committed(user);
-        self.view_one(chain).await
     }
 
     /// Edits one of the caller's short chains named by code.
@@ -582,53 +225,5 @@ impl App {
         }
         ids.dedup();
         self.delete_chains(who, &ids).await
-    }
-
-    /// Deletes the caller's live chains among `ids` in one transaction; returns how many.
-    pub(super) async fn delete_chains(&self, who: &Principal, ids: &[ChainId]) -> Result<usize> {
-        let (user, at, ids) = (who.user_id, self.now(), ids.to_vec());
-        let views = self.views_for_events(user, &ids).await?;
-        let deleted = self
-            .transact(move |tx| {
-                let ids = ids.clone();
-                let views = views.clone();
-                Box::pin(async move {
-                    let mut deleted = Vec::new();
-                    for id in ids {
-                        if let Some(chain) = tx.delete_chain(user, id, at).await? {
-                            tx.publish(Invalidation::Link {
-                                domain: chain.domain.id,
-                                code: chain.code.clone(),
-                            })
-                            .await?;
-                            deleted.push(ChainView {
-                                status: chain.status_at(at),
-                                views: views.get(&chain.id).copied().unwrap_or_default(),
-                                chain,
-                            });
-                        }
-                    }
-                    let data: Vec<EventData<'_>> = deleted.iter().map(EventData::Chain).collect();
-                    webhooks::emit_each(tx, user, EventType::ChainDeleted, at, data).await?;
-                    Ok(deleted.len())
-                })
-            })
-            .await?;
-        self.events_committed(user);
-        Ok(deleted)
-    }
-
-    /// The page views of `ids` for the events their change reports, read only when the
-    /// user has an endpoint (empty otherwise: nothing will carry them).
-    pub(super) async fn views_for_events(
-        &self,
-        user: UserId,
-        ids: &[ChainId],
-    ) -> Result<HashMap<ChainId, PageViews>> {
-        if !self.emits_webhooks(user) {
-            return Ok(HashMap::new());
-        }
-        let today = self.config().calendar.day_start(self.now());
-        Ok(self.store().page_views(ids, today).await?)
     }
 }

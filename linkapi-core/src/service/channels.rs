@@ -338,7 +338,7 @@ impl App {
     }
 
     /// Forgets every cached template (one changed here or on another instance).
-    pub(super) fn forget_templates(&self) {
+    pub(crate) fn forget_templates(&self) {
         self.inner.templates.clear();
     }
 }

@@ -14,6 +14,7 @@ mod auth;
 mod bulk;
 mod chain_checks;
 mod chain_qr;
+mod chain_writes;
 mod chains;
 mod channels;
 mod config;

@@ -42,7 +42,7 @@ struct Waiting {
 }
 
 /// Where plain creates wait for their batch.
-pub(super) struct PlainCreates {
+pub(crate) struct PlainCreates {
     queue: mpsc::Sender<Waiting>,
 }
 
@@ -86,7 +86,7 @@ impl App {
     ///
     /// # Errors
     /// As [`App::insert_new_chain_alone`].
-    pub(super) async fn insert_plain_batched(
+    pub(crate) async fn insert_plain_batched(
         &self,
         queue: &PlainCreates,
         new: NewChain,
@@ -119,18 +119,13 @@ impl App {
                 .or_default()
                 .push(waiting);
         }
-        let default_quota = self.config().daily_create_quota;
         let code_length = self.config().code_length;
         let (asks, owners): (Vec<_>, Vec<_>) = by_owner
             .into_iter()
             .map(|((user, day), creates)| ((user, day, creates.len() as i64), (day, creates)))
             .unzip();
         // Every owner's counters in one statement, whatever the number of owners.
-        let outcomes: Vec<Result<Option<i64>>> = match self
-            .store()
-            .reserve_creations_each(asks, default_quota)
-            .await
-        {
+        let outcomes: Vec<Result<Option<i64>>> = match self.reserve_each(asks).await {
             Ok(granted) => granted.into_iter().map(Ok).collect(),
             Err(err) => {
                 let err = Error::from(err);

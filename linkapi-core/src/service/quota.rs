@@ -17,11 +17,11 @@
 use super::{App, BodyError};
 use crate::error::{Error, Result};
 use crate::model::{Timestamp, User, UserId};
-use crate::store::Tx;
+use crate::store::{StoreResult, Tx};
 
 /// How one create is counted against its owner's daily quota.
 #[derive(Debug, Clone, Copy)]
-pub(super) enum Counted {
+pub(crate) enum Counted {
     /// By the create's own transaction ([`Counted::count`]).
     InTransaction {
         /// The day counted in (its start).
@@ -45,7 +45,60 @@ pub(super) fn quota_in_force(user: Option<&User>, default_quota: i64) -> i64 {
     user.and_then(|u| u.daily_quota).unwrap_or(default_quota)
 }
 
+/// A run of creates' room in `user`'s quota for `day` (its start), inside the run's
+/// transaction: the day's counter is held by adding nothing, so the room stays the run's until
+/// its commit, and concurrent creates of the user (on any instance) wait. Answers the quota in
+/// force and the room left; the run then counts what it created with [`count_run`].
+pub(crate) async fn hold_room(
+    tx: &mut dyn Tx,
+    user: UserId,
+    day: Timestamp,
+    default_quota: i64,
+) -> StoreResult<(i64, i64)> {
+    let used = tx.add_creations(user, day, 0).await?;
+    let limit = quota_in_force(tx.user(user).await?.as_ref(), default_quota);
+    Ok((limit, (limit - used).max(0)))
+}
+
+/// Counts the `created` creates of a run that holds its room ([`hold_room`]).
+pub(crate) async fn count_run(
+    tx: &mut dyn Tx,
+    user: UserId,
+    day: Timestamp,
+    created: i64,
+) -> StoreResult<()> {
+    if created > 0 {
+        tx.add_creations(user, day, created).await?;
+    }
+    Ok(())
+}
+
 impl App {
+    /// Reserves the places of a batch of creates, `(owner, day, creates)` each, in one statement
+    /// whatever the number of owners: each owner's answer is the day's count with theirs, or
+    /// `None` when the quota has no room for all of them (the batch then counts that owner's
+    /// creates one by one, [`App::count_creation`]).
+    pub(crate) async fn reserve_each(
+        &self,
+        asks: Vec<(UserId, Timestamp, i64)>,
+    ) -> StoreResult<Vec<Option<i64>>> {
+        let default_quota = self.config().daily_create_quota;
+        self.store()
+            .reserve_creations_each(asks, default_quota)
+            .await
+    }
+
+    /// The day the daily quota counts a creation at `at` in (its start), and the seconds from
+    /// `at` until the next one, which a refused create is told to wait.
+    pub(crate) fn quota_day(&self, at: Timestamp) -> (Timestamp, u64) {
+        let calendar = &self.config().calendar;
+        let day = calendar.day_start(at);
+        (
+            day,
+            u64::try_from(calendar.next_day_start(at) - at).unwrap_or(1),
+        )
+    }
+
     /// Counts a create by `user` at `at` against the daily quota: reserves its place now where
     /// a counter held until the create's commit would serialize commits, and otherwise leaves
     /// the counting to the create's transaction ([`Counted::count`]). Whoever creates with a
@@ -53,7 +106,7 @@ impl App {
     ///
     /// # Errors
     /// 429 `quota_exceeded` when the reservation finds the quota reached; store failures.
-    pub(super) async fn count_creation(&self, user: UserId, at: Timestamp) -> Result<Counted> {
+    pub(crate) async fn count_creation(&self, user: UserId, at: Timestamp) -> Result<Counted> {
         let (day, retry_after) = self.quota_day(at);
         if self.store().writes_one_at_a_time() {
             return Ok(Counted::InTransaction { day, retry_after });
@@ -75,7 +128,7 @@ impl App {
     /// Gives back the place a create reserved and surely did not use (it was refused, not
     /// interrupted). A failure is logged: the day's count stays one higher, which can only
     /// refuse a create, never allow one more.
-    pub(super) async fn release_creation(&self, counted: Counted) {
+    pub(crate) async fn release_creation(&self, counted: Counted) {
         if let Counted::Reserved { user, day, .. } = counted {
             self.release_creations(user, day, 1).await;
         }
@@ -83,7 +136,7 @@ impl App {
 
     /// Gives back `n` places `user` reserved on `day` and surely did not use; as
     /// [`App::release_creation`].
-    pub(super) async fn release_creations(&self, user: UserId, day: Timestamp, n: i64) {
+    pub(crate) async fn release_creations(&self, user: UserId, day: Timestamp, n: i64) {
         let released = self
             .transact(move |tx| Box::pin(async move { tx.add_creations(user, day, -n).await }))
             .await;

@@ -9,7 +9,7 @@ use crate::store::{Store, VisitorSecret};
 impl super::App {
     /// Whether a visit is a bot's: a `HEAD` request, or a bot's user agent (see
     /// [`is_bot_agent`]; the agent's class is remembered per agent).
-    pub(super) fn is_bot_visit(&self, request: &VisitRequest<'_>) -> bool {
+    pub(crate) fn is_bot_visit(&self, request: &VisitRequest<'_>) -> bool {
         request.head || self.inner.agents.class(request.user_agent).bot
     }
 }
@@ -59,7 +59,7 @@ impl super::App {
     }
 
     /// Reloads the visitor secret after another instance rotated it.
-    pub(super) async fn reload_visitor_secret(&self) -> crate::error::Result<()> {
+    pub(crate) async fn reload_visitor_secret(&self) -> crate::error::Result<()> {
         if let Some(secret) = self.store().visitor_secret().await? {
             self.inner.visitor_keys.replace(secret);
         }

@@ -143,7 +143,7 @@ fn parse_cursor(cursor: &str) -> Result<i64> {
 
 impl App {
     /// An entry of the caller's assembly list.
-    pub(super) async fn assembly(&self, who: &Principal, id: i64) -> Result<Option<Assembly>> {
+    pub(crate) async fn assembly(&self, who: &Principal, id: i64) -> Result<Option<Assembly>> {
         let found = self.inner.workchat.assembly(who.user_id, id).await?;
         match found {
             Some(a) if a.use_status == crate::model::use_status::INVALID => Err(unprocessable(

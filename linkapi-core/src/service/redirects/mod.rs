@@ -444,7 +444,7 @@ impl App {
     ///
     /// # Errors
     /// When reloading the domain directory fails; the caller retries (see [`App::follow`]).
-    pub(super) async fn apply_change(&self, change: &Invalidation) -> Result<()> {
+    pub(crate) async fn apply_change(&self, change: &Invalidation) -> Result<()> {
         match change {
             Invalidation::Link { domain, code } => {
                 self.inner
