@@ -421,6 +421,7 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a messaging-app chain')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List your messaging-app chains, newest first')
             [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Show one chain and its channels')
+            [CompletionResult]::new('qr', 'qr', [CompletionResultType]::ParameterValue, 'Show a chain''s QR code in the terminal, or write it as PNG or SVG')
             [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Change a chain''s fields and channels')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete messaging-app chains')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -492,6 +493,22 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'linkapi;wx;qr' {
+            [CompletionResult]::new('--domain', '--domain', [CompletionResultType]::ParameterName, 'Domain id or host name, when you have the code on several domains')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the image to this file')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the image to this file')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Image format [default: from the --output extension, else png]')
+            [CompletionResult]::new('--size', '--size', [CompletionResultType]::ParameterName, 'Side of the image in pixels (64 to 2048)')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--code', '--code', [CompletionResultType]::ParameterName, 'Take CHAIN as a code even when it is all digits')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'linkapi;wx;edit' {
             [CompletionResult]::new('--domain', '--domain', [CompletionResultType]::ParameterName, 'Domain id or host name, when you have the code on several domains')
             [CompletionResult]::new('--from-file', '--from-file', [CompletionResultType]::ParameterName, 'Full input as JSON (the body of POST /wx-chains, channel_list included), or - for standard input; flags override its fields')
@@ -546,6 +563,7 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a messaging-app chain')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List your messaging-app chains, newest first')
             [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Show one chain and its channels')
+            [CompletionResult]::new('qr', 'qr', [CompletionResultType]::ParameterValue, 'Show a chain''s QR code in the terminal, or write it as PNG or SVG')
             [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Change a chain''s fields and channels')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete messaging-app chains')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -558,6 +576,9 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             break
         }
         'linkapi;wx;help;info' {
+            break
+        }
+        'linkapi;wx;help;qr' {
             break
         }
         'linkapi;wx;help;edit' {
@@ -1928,6 +1949,7 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a messaging-app chain')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List your messaging-app chains, newest first')
             [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Show one chain and its channels')
+            [CompletionResult]::new('qr', 'qr', [CompletionResultType]::ParameterValue, 'Show a chain''s QR code in the terminal, or write it as PNG or SVG')
             [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Change a chain''s fields and channels')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete messaging-app chains')
             break
@@ -1939,6 +1961,9 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             break
         }
         'linkapi;help;wx;info' {
+            break
+        }
+        'linkapi;help;wx;qr' {
             break
         }
         'linkapi;help;wx;edit' {

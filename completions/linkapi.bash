@@ -763,6 +763,9 @@ _linkapi() {
             linkapi__subcmd__help__subcmd__wx,list)
                 cmd="linkapi__subcmd__help__subcmd__wx__subcmd__list"
                 ;;
+            linkapi__subcmd__help__subcmd__wx,qr)
+                cmd="linkapi__subcmd__help__subcmd__wx__subcmd__qr"
+                ;;
             linkapi__subcmd__template,help)
                 cmd="linkapi__subcmd__template__subcmd__help"
                 ;;
@@ -919,6 +922,9 @@ _linkapi() {
             linkapi__subcmd__wx,list)
                 cmd="linkapi__subcmd__wx__subcmd__list"
                 ;;
+            linkapi__subcmd__wx,qr)
+                cmd="linkapi__subcmd__wx__subcmd__qr"
+                ;;
             linkapi__subcmd__wx__subcmd__help,create)
                 cmd="linkapi__subcmd__wx__subcmd__help__subcmd__create"
                 ;;
@@ -936,6 +942,9 @@ _linkapi() {
                 ;;
             linkapi__subcmd__wx__subcmd__help,list)
                 cmd="linkapi__subcmd__wx__subcmd__help__subcmd__list"
+                ;;
+            linkapi__subcmd__wx__subcmd__help,qr)
+                cmd="linkapi__subcmd__wx__subcmd__help__subcmd__qr"
                 ;;
             *)
                 ;;
@@ -5256,7 +5265,7 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__help__subcmd__wx)
-            opts="create list info edit delete"
+            opts="create list info qr edit delete"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -5326,6 +5335,20 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__help__subcmd__wx__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__help__subcmd__wx__subcmd__qr)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -6550,7 +6573,7 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__wx)
-            opts="-h -V --host --profile --no-input --help --version create list info edit delete help"
+            opts="-h -V --host --profile --no-input --help --version create list info qr edit delete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -6834,7 +6857,7 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__wx__subcmd__help)
-            opts="create list info edit delete help"
+            opts="create list info qr edit delete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -6931,6 +6954,20 @@ _linkapi() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        linkapi__subcmd__wx__subcmd__help__subcmd__qr)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         linkapi__subcmd__wx__subcmd__info)
             opts="-h -V --code --domain --json --host --profile --no-input --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -6985,6 +7022,48 @@ _linkapi() {
                     return 0
                     ;;
                 --json)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__wx__subcmd__qr)
+            opts="-o -h -V --code --domain --output --format --size --host --profile --no-input --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --domain)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "png svg" -- "${cur}"))
+                    return 0
+                    ;;
+                --size)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -374,6 +374,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand create 'Create a messaging-app chain'
             cand list 'List your messaging-app chains, newest first'
             cand info 'Show one chain and its channels'
+            cand qr 'Show a chain''s QR code in the terminal, or write it as PNG or SVG'
             cand edit 'Change a chain''s fields and channels'
             cand delete 'Delete messaging-app chains'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -441,6 +442,21 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'linkapi;wx;qr'= {
+            cand --domain 'Domain id or host name, when you have the code on several domains'
+            cand -o 'Write the image to this file'
+            cand --output 'Write the image to this file'
+            cand --format 'Image format [default: from the --output extension, else png]'
+            cand --size 'Side of the image in pixels (64 to 2048)'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --code 'Take CHAIN as a code even when it is all digits'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'linkapi;wx;edit'= {
             cand --domain 'Domain id or host name, when you have the code on several domains'
             cand --from-file 'Full input as JSON (the body of POST /wx-chains, channel_list included), or - for standard input; flags override its fields'
@@ -493,6 +509,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand create 'Create a messaging-app chain'
             cand list 'List your messaging-app chains, newest first'
             cand info 'Show one chain and its channels'
+            cand qr 'Show a chain''s QR code in the terminal, or write it as PNG or SVG'
             cand edit 'Change a chain''s fields and channels'
             cand delete 'Delete messaging-app chains'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -502,6 +519,8 @@ set edit:completion:arg-completer[linkapi] = {|@words|
         &'linkapi;wx;help;list'= {
         }
         &'linkapi;wx;help;info'= {
+        }
+        &'linkapi;wx;help;qr'= {
         }
         &'linkapi;wx;help;edit'= {
         }
@@ -1687,6 +1706,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand create 'Create a messaging-app chain'
             cand list 'List your messaging-app chains, newest first'
             cand info 'Show one chain and its channels'
+            cand qr 'Show a chain''s QR code in the terminal, or write it as PNG or SVG'
             cand edit 'Change a chain''s fields and channels'
             cand delete 'Delete messaging-app chains'
         }
@@ -1695,6 +1715,8 @@ set edit:completion:arg-completer[linkapi] = {|@words|
         &'linkapi;help;wx;list'= {
         }
         &'linkapi;help;wx;info'= {
+        }
+        &'linkapi;help;wx;qr'= {
         }
         &'linkapi;help;wx;edit'= {
         }

@@ -7,13 +7,27 @@ use linkapi_core::wire::primary::RedirectRule;
 
 use super::{ChainRef, JsonArgs};
 
-/// Image formats of `linkapi chain qr`.
+/// Image formats of `linkapi chain qr` and `linkapi wx qr`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum QrImageFormat {
     /// PNG
     Png,
     /// SVG
     Svg,
+}
+
+/// Where a QR code goes and what it is: `linkapi chain qr` and `linkapi wx qr`.
+#[derive(Debug, Args)]
+pub struct QrArgs {
+    /// Write the image to this file
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Image format [default: from the --output extension, else png]
+    #[arg(long, value_enum)]
+    pub format: Option<QrImageFormat>,
+    /// Side of the image in pixels (64 to 2048)
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(64..=2048))]
+    pub size: u32,
 }
 
 /// `linkapi chain ...`
@@ -156,15 +170,9 @@ Examples:
         /// The chain.
         #[command(flatten)]
         chain: ChainRef,
-        /// Write the image to this file
-        #[arg(long, short, value_name = "FILE")]
-        output: Option<PathBuf>,
-        /// Image format [default: from the --output extension, else png]
-        #[arg(long, value_enum)]
-        format: Option<QrImageFormat>,
-        /// Side of the image in pixels (64 to 2048)
-        #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(64..=2048))]
-        size: u32,
+        /// The image.
+        #[command(flatten)]
+        image: QrArgs,
     },
     /// Change a chain's title, destination, expiry or redirect rules
     #[command(after_help = "\

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand, ValueEnum};
 
+use super::chain::QrArgs;
 use super::{ChainRef, JsonArgs};
 
 /// Destination kinds of messaging-app chains (`sub_type`).
@@ -182,6 +183,22 @@ Examples:
         /// Output as JSON.
         #[command(flatten)]
         json: JsonArgs,
+    },
+    /// Show a chain's QR code in the terminal, or write it as PNG or SVG
+    #[command(after_help = "\
+As `linkapi chain qr`: on a terminal the code is drawn with block characters, followed by the
+link; with --output, or when stdout is not a terminal, the image itself is written.
+
+Examples:
+  linkapi wx qr Tq8mZk
+  linkapi wx qr 7 --output poster.png --size 1024")]
+    Qr {
+        /// The chain.
+        #[command(flatten)]
+        chain: ChainRef,
+        /// The image.
+        #[command(flatten)]
+        image: QrArgs,
     },
     /// Change a chain's fields and channels
     #[command(after_help = "\

@@ -10,7 +10,7 @@ use linkapi_core::wire::{DomainRefs, compat};
 
 use super::import::{checked_idempotency_key, import};
 use super::page_size;
-use crate::cli::{ChainCommand, ChainRef, DomainArg, QrImageFormat, RuleArgs};
+use crate::cli::{ChainCommand, ChainRef, DomainArg, QrArgs, QrImageFormat, RuleArgs};
 use crate::context::{Context, parse_time};
 use crate::exit::{NoChainWithId, UsageError};
 
@@ -61,12 +61,7 @@ pub async fn run(ctx: Context, command: ChainCommand) -> Result<()> {
             json,
         } => list(ctx, page, limit, all, group, query, json.json).await,
         ChainCommand::Info { chain, json } => info(ctx, chain, json.json).await,
-        ChainCommand::Qr {
-            chain,
-            output,
-            format,
-            size,
-        } => qr(ctx, chain, output, format, size).await,
+        ChainCommand::Qr { chain, image } => qr(ctx, chain, image).await,
         ChainCommand::Edit {
             chain,
             title,
@@ -264,43 +259,55 @@ async fn info(ctx: Context, chain: ChainRef, json: Option<String>) -> Result<()>
 }
 
 /// `linkapi chain qr`: block characters on a terminal, else the image from the server.
-async fn qr(
-    ctx: Context,
-    chain: ChainRef,
-    output: Option<PathBuf>,
-    format: Option<QrImageFormat>,
-    size: u32,
-) -> Result<()> {
+async fn qr(ctx: Context, chain: ChainRef, image: QrArgs) -> Result<()> {
     let client = ctx.client()?;
     let id = resolve(&client, &chain.chain, chain.code, chain.domain.as_ref()).await?;
-    if output.is_none() && format.is_none() && ctx.out.stdout_tty {
-        let link = named(&chain.chain, chain.code, client.chain(id).await)?.render_url;
-        let drawn = linkapi_core::qr::terminal(&link)?;
-        ctx.out.line(&format!("{drawn}\n{link}"));
-        return Ok(());
+    match qr_output(&ctx, &image) {
+        None => {
+            let link = named(&chain.chain, chain.code, client.chain(id).await)?.render_url;
+            draw_qr(&ctx, &link)
+        }
+        Some(format) => {
+            let found = client.chain_qr(id, format, Some(image.size)).await;
+            write_qr(&ctx, image.output, &named(&chain.chain, chain.code, found)?)
+        }
     }
-    let svg = format == Some(QrImageFormat::Svg)
-        || (format.is_none()
-            && output
+}
+
+/// The image format a QR command writes, or `None` to draw the code on the terminal: with
+/// neither `--output` nor `--format`, on a terminal.
+pub(super) fn qr_output(ctx: &Context, image: &QrArgs) -> Option<&'static str> {
+    if image.output.is_none() && image.format.is_none() && ctx.out.stdout_tty {
+        return None;
+    }
+    let svg = image.format == Some(QrImageFormat::Svg)
+        || (image.format.is_none()
+            && image
+                .output
                 .as_ref()
                 .and_then(|p| p.extension())
                 .is_some_and(|e| e.eq_ignore_ascii_case("svg")));
-    let image = named(
-        &chain.chain,
-        chain.code,
-        client
-            .chain_qr(id, if svg { "svg" } else { "png" }, Some(size))
-            .await,
-    )?;
+    Some(if svg { "svg" } else { "png" })
+}
+
+/// Draws the QR code of `link` with block characters, the link under it.
+pub(super) fn draw_qr(ctx: &Context, link: &str) -> Result<()> {
+    let drawn = linkapi_core::qr::terminal(link)?;
+    ctx.out.line(&format!("{drawn}\n{link}"));
+    Ok(())
+}
+
+/// Writes a QR image to `output`, or to stdout.
+pub(super) fn write_qr(ctx: &Context, output: Option<PathBuf>, image: &[u8]) -> Result<()> {
     match output {
         Some(path) => {
-            std::fs::write(&path, &image).with_context(|| format!("writing {}", path.display()))?;
+            std::fs::write(&path, image).with_context(|| format!("writing {}", path.display()))?;
             ctx.out.success(&format!("Wrote {}", path.display()));
         }
         None => {
             use std::io::Write;
             let mut stdout = std::io::stdout().lock();
-            stdout.write_all(&image)?;
+            stdout.write_all(image)?;
             stdout.flush()?;
         }
     }

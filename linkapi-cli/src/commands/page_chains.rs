@@ -300,6 +300,17 @@ pub async fn wx(ctx: Context, command: WxCommand) -> Result<()> {
             let id = resolve_wx(&client, &chain.chain, chain.code, chain.domain.as_ref()).await?;
             show_chain(&ctx, &client.wx_chain(id).await?, json.json.as_deref())
         }
+        WxCommand::Qr { chain, image } => {
+            let client = ctx.client()?;
+            let id = resolve_wx(&client, &chain.chain, chain.code, chain.domain.as_ref()).await?;
+            match super::chain::qr_output(&ctx, &image) {
+                None => super::chain::draw_qr(&ctx, &client.wx_chain(id).await?.chain.render_url),
+                Some(format) => {
+                    let found = client.wx_chain_qr(id, format, Some(image.size)).await?;
+                    super::chain::write_qr(&ctx, image.output, &found)
+                }
+            }
+        }
         WxCommand::Edit {
             chain,
             fields,

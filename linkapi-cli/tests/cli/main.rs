@@ -5,6 +5,7 @@
 mod admin;
 mod auth;
 mod chains;
+mod coverage;
 mod data;
 mod exit_codes;
 mod first_hour;

@@ -317,3 +317,65 @@ fn work_chat_chains_and_data() {
     home.as_key(&server, &key, &["workchat", "info", &code])
         .fails(1);
 }
+
+#[test]
+fn a_messaging_app_chains_qr_code_is_drawn_on_a_terminal_and_written_as_an_image_elsewhere() {
+    let server = TestServer::start();
+    let home = Home::new();
+    let created = home
+        .admin(
+            &server,
+            &[
+                "wx",
+                "create",
+                "--title",
+                "Poster",
+                "--qr-url",
+                &qr("p"),
+                "--code",
+                "wx-qr",
+                "--json",
+            ],
+        )
+        .json();
+    let link = created["render_url"].as_str().unwrap().to_owned();
+    let id = created["id"].as_i64().unwrap().to_string();
+
+    let file = home.dir.path().join("poster.png");
+    let path = file.display().to_string();
+    home.admin(
+        &server,
+        &["wx", "qr", &id, "--output", &path, "--size", "300"],
+    )
+    .ok();
+    let bytes = std::fs::read(&file).unwrap();
+    assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"), "a PNG file");
+    let side = |at: usize| u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap());
+    assert_eq!((side(16), side(20)), (300, 300));
+
+    let svg = home.admin(&server, &["wx", "qr", "wx-qr", "--format", "svg"]);
+    assert!(svg.ok().contains("<svg"), "piped: the image itself");
+
+    let screen = home.admin_on_tty(&server, "wx qr wx-qr");
+    assert_eq!(screen.code, 0, "{}", screen.stdout);
+    assert!(
+        screen.stdout.contains('▀') || screen.stdout.contains('▄'),
+        "{}",
+        screen.stdout
+    );
+    assert!(screen.stdout.contains(&link), "{}", screen.stdout);
+
+    // A short chain is no messaging-app chain.
+    home.admin(
+        &server,
+        &[
+            "chain",
+            "create",
+            "https://example.com/s",
+            "--code",
+            "short-qr",
+        ],
+    )
+    .ok();
+    home.admin(&server, &["wx", "qr", "short-qr"]).fails(1);
+}
