@@ -1723,10 +1723,10 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
         }
         'linkapi;serve' {
             [CompletionResult]::new('--listen', '--listen', [CompletionResultType]::ParameterName, 'Address to listen on [default: 127.0.0.1:8080]')
-            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Directory of the SQLite database and uploads [default: the user''s data directory]')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Directory of the SQLite database and uploads [default: the configuration file''s, else the user''s data directory]')
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'PostgreSQL database to use instead of the SQLite file, shared by every instance: postgres://user:password@host:port/db (add ?sslmode=require for TLS)')
-            [CompletionResult]::new('--public-url', '--public-url', [CompletionResultType]::ParameterName, 'Public base URL of short links, as scheme://host or scheme://host:port [default: http://ADDR]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'TOML configuration file; flags override its values')
+            [CompletionResult]::new('--public-url', '--public-url', [CompletionResultType]::ParameterName, 'Public base URL of short links, as scheme://host or scheme://host:port [default: http://ADDR]')
             [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
             [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)')
@@ -1752,9 +1752,9 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             break
         }
         'linkapi;data;backup' {
-            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory of the deployment [default: the configuration file''s, else the user''s data directory]')
-            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'TOML configuration file of the deployment')
-            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'PostgreSQL database of the deployment: `admin-key` makes its key there; `backup` and `restore` refuse it (PostgreSQL has its own tools)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Directory of the SQLite database and uploads [default: the configuration file''s, else the user''s data directory]')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'PostgreSQL database to use instead of the SQLite file, shared by every instance: postgres://user:password@host:port/db (add ?sslmode=require for TLS)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'TOML configuration file; flags override its values')
             [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'File to write the snapshot to; must not exist')
             [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
@@ -1766,9 +1766,9 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             break
         }
         'linkapi;data;restore' {
-            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory of the deployment [default: the configuration file''s, else the user''s data directory]')
-            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'TOML configuration file of the deployment')
-            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'PostgreSQL database of the deployment: `admin-key` makes its key there; `backup` and `restore` refuse it (PostgreSQL has its own tools)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Directory of the SQLite database and uploads [default: the configuration file''s, else the user''s data directory]')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'PostgreSQL database to use instead of the SQLite file, shared by every instance: postgres://user:password@host:port/db (add ?sslmode=require for TLS)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'TOML configuration file; flags override its values')
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'The backup to put in place')
             [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
@@ -1793,9 +1793,9 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             break
         }
         'linkapi;data;admin-key' {
-            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory of the deployment [default: the configuration file''s, else the user''s data directory]')
-            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'TOML configuration file of the deployment')
-            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'PostgreSQL database of the deployment: `admin-key` makes its key there; `backup` and `restore` refuse it (PostgreSQL has its own tools)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Directory of the SQLite database and uploads [default: the configuration file''s, else the user''s data directory]')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'PostgreSQL database to use instead of the SQLite file, shared by every instance: postgres://user:password@host:port/db (add ?sslmode=require for TLS)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'TOML configuration file; flags override its values')
             [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
             [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)')

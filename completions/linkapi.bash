@@ -3587,7 +3587,7 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__data__subcmd__admin__subcmd__key)
-            opts="-h -V --data-dir --config --database-url --host --profile --no-input --help --version"
+            opts="-h -V --data-dir --database-url --config --host --profile --no-input --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3597,11 +3597,11 @@ _linkapi() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --config)
+                --database-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --database-url)
+                --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3621,7 +3621,7 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__data__subcmd__backup)
-            opts="-h -V --data-dir --config --database-url --to --host --profile --no-input --help --version"
+            opts="-h -V --data-dir --database-url --config --to --host --profile --no-input --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3631,11 +3631,11 @@ _linkapi() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --config)
+                --database-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --database-url)
+                --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3773,7 +3773,7 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__data__subcmd__restore)
-            opts="-h -V --data-dir --config --database-url --from --host --profile --no-input --help --version"
+            opts="-h -V --data-dir --database-url --config --from --host --profile --no-input --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3783,11 +3783,11 @@ _linkapi() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --config)
+                --database-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --database-url)
+                --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -5389,7 +5389,7 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__serve)
-            opts="-h -V --listen --data-dir --database-url --public-url --config --host --profile --no-input --help --version"
+            opts="-h -V --listen --data-dir --database-url --config --public-url --host --profile --no-input --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -5407,11 +5407,11 @@ _linkapi() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --public-url)
+                --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --config)
+                --public-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -1515,10 +1515,10 @@ set edit:completion:arg-completer[linkapi] = {|@words|
         }
         &'linkapi;serve'= {
             cand --listen 'Address to listen on [default: 127.0.0.1:8080]'
-            cand --data-dir 'Directory of the SQLite database and uploads [default: the user''s data directory]'
+            cand --data-dir 'Directory of the SQLite database and uploads [default: the configuration file''s, else the user''s data directory]'
             cand --database-url 'PostgreSQL database to use instead of the SQLite file, shared by every instance: postgres://user:password@host:port/db (add ?sslmode=require for TLS)'
-            cand --public-url 'Public base URL of short links, as scheme://host or scheme://host:port [default: http://ADDR]'
             cand --config 'TOML configuration file; flags override its values'
+            cand --public-url 'Public base URL of short links, as scheme://host or scheme://host:port [default: http://ADDR]'
             cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
             cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
             cand --no-input 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
@@ -1542,9 +1542,9 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'linkapi;data;backup'= {
-            cand --data-dir 'Data directory of the deployment [default: the configuration file''s, else the user''s data directory]'
-            cand --config 'TOML configuration file of the deployment'
-            cand --database-url 'PostgreSQL database of the deployment: `admin-key` makes its key there; `backup` and `restore` refuse it (PostgreSQL has its own tools)'
+            cand --data-dir 'Directory of the SQLite database and uploads [default: the configuration file''s, else the user''s data directory]'
+            cand --database-url 'PostgreSQL database to use instead of the SQLite file, shared by every instance: postgres://user:password@host:port/db (add ?sslmode=require for TLS)'
+            cand --config 'TOML configuration file; flags override its values'
             cand --to 'File to write the snapshot to; must not exist'
             cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
             cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
@@ -1555,9 +1555,9 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand --version 'Print version'
         }
         &'linkapi;data;restore'= {
-            cand --data-dir 'Data directory of the deployment [default: the configuration file''s, else the user''s data directory]'
-            cand --config 'TOML configuration file of the deployment'
-            cand --database-url 'PostgreSQL database of the deployment: `admin-key` makes its key there; `backup` and `restore` refuse it (PostgreSQL has its own tools)'
+            cand --data-dir 'Directory of the SQLite database and uploads [default: the configuration file''s, else the user''s data directory]'
+            cand --database-url 'PostgreSQL database to use instead of the SQLite file, shared by every instance: postgres://user:password@host:port/db (add ?sslmode=require for TLS)'
+            cand --config 'TOML configuration file; flags override its values'
             cand --from 'The backup to put in place'
             cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
             cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
@@ -1580,9 +1580,9 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand --version 'Print version'
         }
         &'linkapi;data;admin-key'= {
-            cand --data-dir 'Data directory of the deployment [default: the configuration file''s, else the user''s data directory]'
-            cand --config 'TOML configuration file of the deployment'
-            cand --database-url 'PostgreSQL database of the deployment: `admin-key` makes its key there; `backup` and `restore` refuse it (PostgreSQL has its own tools)'
+            cand --data-dir 'Directory of the SQLite database and uploads [default: the configuration file''s, else the user''s data directory]'
+            cand --database-url 'PostgreSQL database to use instead of the SQLite file, shared by every instance: postgres://user:password@host:port/db (add ?sslmode=require for TLS)'
+            cand --config 'TOML configuration file; flags override its values'
             cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
             cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
             cand --no-input 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'

@@ -23,7 +23,25 @@ pub struct ServeArgs {
     )]
     pub listen: Option<SocketAddr>,
 
-    /// Directory of the SQLite database and uploads [default: the user's data directory]
+    /// The deployment's data directory, database and configuration file.
+    #[command(flatten)]
+    pub deployment: DeploymentArgs,
+
+    /// Public base URL of short links, as scheme://host or scheme://host:port [default: http://ADDR]
+    #[arg(
+        long,
+        env = "LINKAPI_PUBLIC_URL",
+        hide_env_values = true,
+        value_name = "URL"
+    )]
+    pub public_url: Option<String>,
+}
+
+/// Where a deployment's data is, as `linkapi-server`, `linkapi serve` and the operator's data
+/// commands (`backup`, `restore`, `migrate`, `admin-key`) all read it.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct DeploymentArgs {
+    /// Directory of the SQLite database and uploads [default: the configuration file's, else the user's data directory]
     #[arg(
         long,
         env = "LINKAPI_DATA_DIR",
@@ -41,15 +59,6 @@ pub struct ServeArgs {
         hide_env_values = true
     )]
     pub database_url: Option<String>,
-
-    /// Public base URL of short links, as scheme://host or scheme://host:port [default: http://ADDR]
-    #[arg(
-        long,
-        env = "LINKAPI_PUBLIC_URL",
-        hide_env_values = true,
-        value_name = "URL"
-    )]
-    pub public_url: Option<String>,
 
     /// TOML configuration file; flags override its values
     #[arg(

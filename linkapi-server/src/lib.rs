@@ -44,11 +44,11 @@ mod migrate;
 mod operate;
 
 use config::trusted_proxies;
-pub use config::{FileConfig, ServeArgs, StorageConfig, default_data_dir};
+pub use config::{DeploymentArgs, FileConfig, ServeArgs, StorageConfig, default_data_dir};
 pub use health::{HealthcheckArgs, healthcheck};
 use linkapi_core::store::sqlite::snapshot::DatabaseLock;
 pub use migrate::MigrateArgs;
-pub use operate::{BackupArgs, DataCommand, DataDirArgs, RestoreArgs, run as operate};
+pub use operate::{BackupArgs, DataCommand, RestoreArgs, run as operate};
 
 /// Name of the database file inside the data directory.
 pub const DATABASE_FILE: &str = "linkapi.db";
@@ -169,11 +169,15 @@ impl Server {
     /// # Errors
     /// On a bad configuration, an unusable data directory or address, or a store failure.
     pub async fn bind(args: &ServeArgs, initial_key: Option<&str>) -> Result<Server> {
-        let file = FileConfig::load_or_default(args.config.as_deref())?;
-        let data_dir = file.data_dir_or(args.data_dir.as_deref())?;
+        let deployment = &args.deployment;
+        let file = FileConfig::load_or_default(deployment.config.as_deref())?;
+        let data_dir = file.data_dir_or(deployment.data_dir.as_deref())?;
         std::fs::create_dir_all(&data_dir)
             .with_context(|| format!("creating data directory {}", data_dir.display()))?;
-        let database_url = args.database_url.clone().or(file.database_url.clone());
+        let database_url = deployment
+            .database_url
+            .clone()
+            .or(file.database_url.clone());
         let shared_database = database_url.is_some();
         let mut lock = None;
         let store: Arc<dyn Store> = match database_url {

@@ -10,7 +10,7 @@ use anyhow::{Context, Result, bail};
 use linkapi_core::store::sqlite::snapshot::{self, Snapshot};
 
 use super::migrate::MigrateArgs;
-use super::{DATABASE_FILE, FileConfig, redact_url};
+use super::{DATABASE_FILE, DeploymentArgs, FileConfig, redact_url};
 
 /// What to do with a deployment's data.
 #[derive(Debug, Clone, clap::Subcommand)]
@@ -19,7 +19,8 @@ pub enum DataCommand {
     #[command(after_help = "\
 The snapshot holds every write the server acknowledged before it began, and is checked
 (SQLite's integrity check) before it is given its name. Restore it with `restore`.
-A PostgreSQL deployment is backed up with pg_dump instead (see the README, \"Operating\").")]
+A PostgreSQL deployment (--database-url) is refused: back it up with pg_dump (see the README,
+\"Operating\").")]
     Backup(BackupArgs),
     /// Put a backup in place of the SQLite database (stop the server first)
     #[command(after_help = "\
@@ -36,44 +37,12 @@ Uploaded files are not copied: see the README, \"Operating\", for moving them.")
     /// Make a new admin key (scope *) for the first user, when every other is lost
     #[command(after_help = "\
 Prints the key alone on stdout (a line on stderr says whose it is); other keys are left as
-they are. On SQLite, stop the server first: one process holds the database. On PostgreSQL it
-works while the servers run, and they take the key at once.")]
-    AdminKey(DataDirArgs),
+they are. On SQLite, stop the server first: one process holds the database. On PostgreSQL
+(--database-url) it works while the servers run, and they take the key at once.")]
+    AdminKey(DeploymentArgs),
 }
 
-/// Where the data is: the data directory, from the flag, the configuration file or the default.
-#[derive(Debug, Clone, Default, clap::Args)]
-pub struct DataDirArgs {
-    /// Data directory of the deployment [default: the configuration file's, else the user's data directory]
-    #[arg(
-        long,
-        env = "LINKAPI_DATA_DIR",
-        hide_env_values = true,
-        value_name = "DIR"
-    )]
-    pub data_dir: Option<PathBuf>,
-
-    /// TOML configuration file of the deployment
-    #[arg(
-        long,
-        env = "LINKAPI_CONFIG",
-        hide_env_values = true,
-        value_name = "FILE"
-    )]
-    pub config: Option<PathBuf>,
-
-    /// PostgreSQL database of the deployment: `admin-key` makes its key there; `backup` and
-    /// `restore` refuse it (PostgreSQL has its own tools)
-    #[arg(
-        long,
-        env = "LINKAPI_DATABASE_URL",
-        hide_env_values = true,
-        value_name = "URL"
-    )]
-    pub database_url: Option<String>,
-}
-
-impl DataDirArgs {
+impl DeploymentArgs {
     /// The SQLite database the deployment serves, refusing one configured for PostgreSQL.
     fn sqlite_database(&self, doing: &str) -> Result<PathBuf> {
         let file = FileConfig::load_or_default(self.config.as_deref())?;
@@ -95,7 +64,7 @@ impl DataDirArgs {
 pub struct BackupArgs {
     /// The deployment.
     #[command(flatten)]
-    pub data: DataDirArgs,
+    pub data: DeploymentArgs,
     /// File to write the snapshot to; must not exist
     #[arg(long, value_name = "FILE")]
     pub to: PathBuf,
@@ -106,7 +75,7 @@ pub struct BackupArgs {
 pub struct RestoreArgs {
     /// The deployment.
     #[command(flatten)]
-    pub data: DataDirArgs,
+    pub data: DeploymentArgs,
     /// The backup to put in place
     #[arg(long, value_name = "FILE")]
     pub from: PathBuf,

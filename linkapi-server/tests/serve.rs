@@ -2,7 +2,7 @@
 
 #![allow(clippy::unwrap_used)]
 
-use linkapi_server::{ServeArgs, Server};
+use linkapi_server::{DeploymentArgs, ServeArgs, Server};
 
 #[path = "../../linkapi-core/tests/pg_cluster.rs"]
 mod pg_cluster;
@@ -21,10 +21,12 @@ fn database_url() -> Option<String> {
 fn args(dir: &std::path::Path, listen: &str, config: Option<std::path::PathBuf>) -> ServeArgs {
     ServeArgs {
         listen: Some(listen.parse().unwrap()),
-        data_dir: Some(dir.join("data")),
-        database_url: database_url(),
+        deployment: DeploymentArgs {
+            data_dir: Some(dir.join("data")),
+            database_url: database_url(),
+            config,
+        },
         public_url: None,
-        config,
     }
 }
 

@@ -7,7 +7,7 @@ use std::net::SocketAddr;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use linkapi_server::{ServeArgs, Server};
+use linkapi_server::{DeploymentArgs, ServeArgs, Server};
 use tempfile::TempDir;
 
 pub const ADMIN_KEY: &str = "lk_cli_test_admin_key_00000001";
@@ -50,10 +50,12 @@ impl TestServer {
         let on_postgres = database_url.is_some();
         let args = ServeArgs {
             listen: Some("127.0.0.1:0".parse().unwrap()),
-            data_dir: Some(data.path().to_path_buf()),
-            database_url,
+            deployment: DeploymentArgs {
+                data_dir: Some(data.path().to_path_buf()),
+                database_url,
+                config,
+            },
             public_url: None,
-            config,
         };
         let (ready_tx, ready_rx) = std::sync::mpsc::channel();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
