@@ -3,10 +3,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 
-use time::format_description::BorrowedFormatItem;
-use time::format_description::well_known::Rfc3339;
-use time::macros::format_description;
-use time::{OffsetDateTime, PrimitiveDateTime};
+use jiff::civil::{Date, DateTime};
 
 use crate::model::Timestamp;
 
@@ -22,8 +19,8 @@ pub struct SystemClock;
 
 impl Clock for SystemClock {
     fn now(&self) -> Timestamp {
-        // Straight from the system time: `OffsetDateTime::now_utc` works out the calendar date
-        // only for it to be turned back into seconds, on every redirect.
+        // Straight from the system time: a calendar type would work out the date only for it
+        // to be turned back into seconds, on every redirect.
         match std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) {
             Ok(since) => since.as_secs() as Timestamp,
             Err(before) => -(before.duration().as_secs() as Timestamp),
@@ -53,25 +50,33 @@ impl Clock for ManualClock {
     }
 }
 
-const SQL_STYLE: &[BorrowedFormatItem<'static>] =
-    format_description!("[year]-[month]-[day] [hour]:[minute]:[second]");
+/// The Unix epoch's date, from which both text forms count days.
+const EPOCH: Date = jiff::civil::date(1970, 1, 1);
 
-fn utc(ts: Timestamp) -> OffsetDateTime {
-    OffsetDateTime::from_unix_timestamp(ts).unwrap_or(OffsetDateTime::UNIX_EPOCH)
+/// `ts` as a date and time in UTC; the epoch for a time no text form can write.
+fn utc(ts: Timestamp) -> DateTime {
+    let ts = if writable(ts) { ts } else { 0 };
+    let (days, second) = (ts.div_euclid(86_400), ts.rem_euclid(86_400));
+    let date = EPOCH
+        .checked_add(jiff::Span::new().days(days))
+        .unwrap_or(EPOCH);
+    // `second` is below 86,400, so each part is in its range.
+    date.at(
+        (second / 3_600) as i8,
+        (second / 60 % 60) as i8,
+        (second % 60) as i8,
+        0,
+    )
 }
 
 /// RFC 3339 in UTC (`2026-11-21T12:00:00Z`): the primary surface's time format.
 pub fn format_rfc3339(ts: Timestamp) -> String {
-    utc(ts)
-        .format(&Rfc3339)
-        .unwrap_or_else(|_| String::from("1970-01-01T00:00:00Z"))
+    utc(ts).strftime("%Y-%m-%dT%H:%M:%SZ").to_string()
 }
 
 /// `YYYY-MM-DD HH:MM:SS` in UTC: the compatibility surface's time format.
 pub fn format_sql(ts: Timestamp) -> String {
-    utc(ts)
-        .format(SQL_STYLE)
-        .unwrap_or_else(|_| String::from("1970-01-01 00:00:00"))
+    utc(ts).strftime("%Y-%m-%d %H:%M:%S").to_string()
 }
 
 /// Calendar days in the deployment's time zone: where days start, for daily counters (visits,
@@ -237,7 +242,8 @@ pub fn writable(ts: Timestamp) -> bool {
 
 /// Reads a time in any form the compatibility surface accepts: `YYYY-MM-DD HH:MM:SS` (UTC),
 /// RFC 3339, or Unix seconds, between [`EARLIEST`] and [`LATEST`]; spaces around it are
-/// ignored. Empty and `"0"` are 0 (permanent).
+/// ignored. Empty and `"0"` are 0 (permanent). Exactly the texts the API document's pattern
+/// admits (`wire::schemas::time_pattern`; a test holds the two equal).
 pub fn parse_flexible(text: &str) -> Option<Timestamp> {
     let text = text.trim_matches(' ');
     if text.is_empty() {
@@ -245,15 +251,66 @@ pub fn parse_flexible(text: &str) -> Option<Timestamp> {
     }
     let ts = if text.bytes().all(|b| b.is_ascii_digit()) {
         text.parse().ok()?
-    } else if let Ok(t) = PrimitiveDateTime::parse(text, SQL_STYLE) {
-        t.assume_utc().unix_timestamp()
-    } else if matches!(text.as_bytes().get(10), Some(b'T' | b't' | b' ')) {
-        // The parser takes any separator; only the three RFC 3339 names are documented.
-        OffsetDateTime::parse(text, &Rfc3339).ok()?.unix_timestamp()
     } else {
-        return None;
+        parse_date_time(text.as_bytes())?
     };
     writable(ts).then_some(ts)
+}
+
+/// `YYYY-MM-DD HH:MM:SS` (UTC), or RFC 3339: the date, `T`, `t` or a space, the time,
+/// fractions of a second (dropped), then `Z`, `z` or an offset `+HH:MM`/`-HH:MM`.
+fn parse_date_time(text: &[u8]) -> Option<Timestamp> {
+    let number = |at: usize, len: usize| -> Option<i64> {
+        let digits = text.get(at..at + len)?;
+        digits
+            .iter()
+            .all(u8::is_ascii_digit)
+            .then(|| digits.iter().fold(0, |n, d| n * 10 + i64::from(d - b'0')))
+    };
+    let at = |i: usize, c: u8| text.get(i) == Some(&c);
+    if !(at(4, b'-') && at(7, b'-') && at(13, b':') && at(16, b':')) {
+        return None;
+    }
+    let (year, month, day) = (number(0, 4)?, number(5, 2)?, number(8, 2)?);
+    let (hour, minute, second) = (number(11, 2)?, number(14, 2)?, number(17, 2)?);
+    if hour > 23 || minute > 59 || second > 59 {
+        return None;
+    }
+    let date = Date::new(year as i16, month as i8, day as i8).ok()?;
+    let days = i64::from(date.since(EPOCH).ok()?.get_days());
+    let local = days * 86_400 + hour * 3_600 + minute * 60 + second;
+    let rest = &text[19..];
+    let offset = match text[10] {
+        b' ' if rest.is_empty() => return Some(local),
+        b'T' | b't' | b' ' => {
+            // Fractions of a second: `.` and at least one digit.
+            let rest = match rest.strip_prefix(b".") {
+                Some(fraction) => {
+                    let digits = fraction.iter().take_while(|b| b.is_ascii_digit()).count();
+                    (digits > 0).then(|| &fraction[digits..])?
+                }
+                None => rest,
+            };
+            match rest {
+                [b'Z' | b'z'] => 0,
+                [sign @ (b'+' | b'-'), h1, h2, b':', m1, m2] => {
+                    let two = |a: u8, b: u8| {
+                        (a.is_ascii_digit() && b.is_ascii_digit())
+                            .then(|| i64::from(a - b'0') * 10 + i64::from(b - b'0'))
+                    };
+                    let (hours, minutes) = (two(*h1, *h2)?, two(*m1, *m2)?);
+                    if hours > 23 || minutes > 59 {
+                        return None;
+                    }
+                    let offset = hours * 3_600 + minutes * 60;
+                    if *sign == b'-' { -offset } else { offset }
+                }
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    Some(local - offset)
 }
 
 #[cfg(test)]
@@ -262,7 +319,7 @@ mod tests {
 
     #[test]
     fn the_system_clock_reads_the_calendar_time() {
-        let calendar = OffsetDateTime::now_utc().unix_timestamp();
+        let calendar = jiff::Timestamp::now().as_second();
         assert!((SystemClock.now() - calendar).abs() <= 1);
     }
 
