@@ -14,6 +14,8 @@
 //! - [`ratelimit`]: a token bucket per API key, this instance's share of the limit.
 //! - [`visits`]: the visit pipeline, counts aggregated in memory and flushed in batches.
 
+#[cfg(test)]
+mod agent_corpus;
 pub(crate) mod breakdown;
 pub(crate) mod cache;
 pub(crate) mod classify;
