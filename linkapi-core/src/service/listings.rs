@@ -4,10 +4,10 @@
 use super::chain_checks::{PageWindow, check_group_filter, check_search};
 use super::{App, Principal};
 use crate::error::{Error, Result, names};
+use crate::model::ChainKind;
 use crate::model::ChainView;
 use crate::model::limits::{DEFAULT_ROW_COUNT, MAX_ROW_COUNT};
-use crate::model::{ChainKind, GroupId, Timestamp};
-use crate::store::{ChainQuery, Page};
+use crate::store::{ChainFilter, ChainQuery, Page};
 
 /// What a listing of the caller's chains asks for. Rows come by page (`page`,
 /// `page_size`) or, as the vendor's clients ask, by `start` and `count`; not both.
@@ -21,14 +21,8 @@ pub struct ChainListing {
     pub start: Option<i64>,
     /// Rows from `start` (default [`DEFAULT_ROW_COUNT`], at most [`MAX_ROW_COUNT`]).
     pub count: Option<i64>,
-    /// Only chains in this group (0: every group).
-    pub group_id: Option<GroupId>,
-    /// Only chains whose title or code contains this.
-    pub text: Option<String>,
-    /// Only chains created at or after this time.
-    pub created_from: Option<Timestamp>,
-    /// Only chains created at or before this time.
-    pub created_until: Option<Timestamp>,
+    /// Which chains (a group of 0: every group), as the caller gave it; checked here.
+    pub filter: ChainFilter,
 }
 
 impl ChainListing {
@@ -90,7 +84,8 @@ impl App {
         listing: ChainListing,
     ) -> Result<(Page<ChainView>, i64, i64)> {
         let (offset, limit, page, page_size) = listing.window()?;
-        for time in [listing.created_from, listing.created_until]
+        let filter = listing.filter;
+        for time in [filter.created_from, filter.created_until]
             .into_iter()
             .flatten()
         {
@@ -103,10 +98,11 @@ impl App {
         }
         let query = ChainQuery {
             kinds: vec![kind],
-            group_id: check_group_filter(listing.group_id)?,
-            text: check_search(listing.text)?,
-            created_from: listing.created_from,
-            created_until: listing.created_until,
+            filter: ChainFilter {
+                group_id: check_group_filter(filter.group_id)?,
+                text: check_search(filter.text)?,
+                ..filter
+            },
             offset,
             limit,
         };

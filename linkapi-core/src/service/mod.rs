@@ -42,6 +42,7 @@ use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 pub use crate::model::ChainView;
+pub use crate::store::ChainFilter;
 pub use admin::{UserEdit, UserOverview};
 pub use auth::{BootstrapKey, Principal, RecoveryKey, hash_key, recovery_key};
 pub use bulk::{BulkAnswer, BulkAnswered, BulkItem, ItemError};

@@ -83,11 +83,10 @@ impl ChainPatch {
     }
 }
 
-/// Filter and page of a chain listing.
-#[derive(Debug, Clone, Default)]
-pub struct ChainQuery {
-    /// Only these kinds; empty means all.
-    pub kinds: Vec<ChainKind>,
+/// Which of a user's chains a listing takes: one type from the handlers that decode it,
+/// through the service that checks it, to the store that reads it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ChainFilter {
     /// Only chains in this group.
     pub group_id: Option<GroupId>,
     /// Only chains whose title or code contains this text.
@@ -96,6 +95,15 @@ pub struct ChainQuery {
     pub created_from: Option<Timestamp>,
     /// Only chains created at or before this time.
     pub created_until: Option<Timestamp>,
+}
+
+/// Filter and page of a chain listing.
+#[derive(Debug, Clone, Default)]
+pub struct ChainQuery {
+    /// Only these kinds; empty means all.
+    pub kinds: Vec<ChainKind>,
+    /// Which chains.
+    pub filter: ChainFilter,
     /// Rows to skip.
     pub offset: i64,
     /// Rows to return.

@@ -86,7 +86,7 @@ mod webhooks;
 mod workchat;
 
 pub use chains::{
-    ChainPatch, ChainQuery, ChainStore, ChainWrites, LinkTarget, NewChain, PageTarget,
+    ChainFilter, ChainPatch, ChainQuery, ChainStore, ChainWrites, LinkTarget, NewChain, PageTarget,
 };
 pub use changes::{BARRIER_TIMEOUT, FeedEvent, Invalidation, InvalidationWrites};
 pub use channels::{ChannelEdit, ChannelInput, ChannelStore, ChannelWrites};

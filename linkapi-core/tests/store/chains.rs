@@ -7,7 +7,8 @@ use linkapi_core::model::{
     RedirectRule, RuleDevice, UserId, VisitCap,
 };
 use linkapi_core::store::{
-    ChainPatch, ChainQuery, ChannelEdit, ChannelInput, NewGroup, Store, StoreError, Unique,
+    ChainFilter, ChainPatch, ChainQuery, ChannelEdit, ChannelInput, NewGroup, Store, StoreError,
+    Unique,
 };
 
 use crate::{T0, conformance, domain, short_chain, tx, user};
@@ -340,23 +341,35 @@ async fn chain_listings_page_newest_first_and_filter(store: Arc<dyn Store>) {
     };
     assert_eq!(only(kinds).await, ["c3"]);
     let in_group = ChainQuery {
-        group_id: Some(g),
+        filter: ChainFilter {
+            group_id: Some(g),
+            ..ChainFilter::default()
+        },
         ..query(0, 10)
     };
     assert_eq!(only(in_group).await, ["c4", "c1"]);
     // LIKE's wildcards in the text are literal characters.
     let underscore = ChainQuery {
-        text: Some("a_b".to_owned()),
+        filter: ChainFilter {
+            text: Some("a_b".to_owned()),
+            ..ChainFilter::default()
+        },
         ..query(0, 10)
     };
     assert_eq!(only(underscore).await, ["a_b"]);
     let percent = ChainQuery {
-        text: Some("50%".to_owned()),
+        filter: ChainFilter {
+            text: Some("50%".to_owned()),
+            ..ChainFilter::default()
+        },
         ..query(0, 10)
     };
     assert_eq!(only(percent).await, ["c3"]);
     let none = ChainQuery {
-        text: Some("%".to_owned()),
+        filter: ChainFilter {
+            text: Some("%".to_owned()),
+            ..ChainFilter::default()
+        },
         kinds: vec![ChainKind::Short],
         ..query(0, 10)
     };

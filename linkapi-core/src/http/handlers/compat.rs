@@ -7,8 +7,8 @@ use crate::http::request::compat_input;
 use crate::http::response::Body;
 use crate::model::{ChainId, DomainId, Group, GroupId};
 use crate::service::{
-    App, ChainListing, ChainView, ConversionReport, CreatedChain, NewShortChain, Principal,
-    ShortChainPatch,
+    App, ChainFilter, ChainListing, ChainView, ConversionReport, CreatedChain, NewShortChain,
+    Principal, ShortChainPatch,
 };
 use crate::wire::compat as wire;
 use crate::wire::envelope::Empty;
@@ -138,10 +138,12 @@ pub(crate) fn listing(input: wire::ListChains, by_rows: bool) -> ChainListing {
         page_size: int(input.page_size),
         start: int(input.start),
         count: int(input.count),
-        group_id: group(input.group_id),
-        text: input.keyword,
-        created_from: int(input.begin_date),
-        created_until: int(input.end_date),
+        filter: ChainFilter {
+            group_id: group(input.group_id),
+            text: input.keyword,
+            created_from: int(input.begin_date),
+            created_until: int(input.end_date),
+        },
     };
     if by_rows && listing.page.is_none() && listing.page_size.is_none() {
         listing.start.get_or_insert(0);

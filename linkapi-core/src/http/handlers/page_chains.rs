@@ -12,8 +12,8 @@ use crate::http::request::{compat_input, json, path_id, query};
 use crate::http::response::{Body, Reply};
 use crate::model::{ChainId, ChainKind, Channel, ChannelId, DomainId, GroupId};
 use crate::service::{
-    App, ChainListing, ChainView, ChannelSpec, KeptAnswer, PageChainInput, PageChainView,
-    PageChains, Principal,
+    App, ChainFilter, ChainListing, ChainView, ChannelSpec, KeptAnswer, PageChainInput,
+    PageChainView, PageChains, Principal,
 };
 use crate::wire::{DomainRefs, compat, primary};
 
@@ -199,8 +199,11 @@ pub(crate) async fn list_wx_chains(app: &App, call: Call) -> Result<Response> {
             ChainListing {
                 page: q.page,
                 page_size: q.page_size,
-                group_id: q.group_id.map(GroupId),
-                text: q.q,
+                filter: ChainFilter {
+                    group_id: q.group_id.map(GroupId),
+                    text: q.q,
+                    ..ChainFilter::default()
+                },
                 ..ChainListing::default()
             },
         )

@@ -10,7 +10,7 @@ use crate::http::request::{json, large_json, path_id, query};
 use crate::http::response::{self, Body, Reply};
 use crate::model::{ChainId, Dimension, Domain, DomainId, Group, GroupId, UserId};
 use crate::service::{
-    App, BulkAnswer, BulkItem, ChainListing, CreatedChain, NewShortChain, RuleInput,
+    App, BulkAnswer, BulkItem, ChainFilter, ChainListing, CreatedChain, NewShortChain, RuleInput,
     ShortChainPatch,
 };
 use crate::wire::primary as wire;
@@ -158,8 +158,11 @@ pub(crate) async fn list_chains(app: &App, call: Call) -> Result<Response> {
             ChainListing {
                 page: q.page,
                 page_size: q.page_size,
-                group_id: q.group_id.map(GroupId),
-                text: q.q,
+                filter: ChainFilter {
+                    group_id: q.group_id.map(GroupId),
+                    text: q.q,
+                    ..ChainFilter::default()
+                },
                 ..ChainListing::default()
             },
         )

@@ -208,9 +208,9 @@ impl ChainStore for PgStore {
              AND ($5::bigint IS NULL OR c.created_at >= $5)
              AND ($6::bigint IS NULL OR c.created_at <= $6)";
         let kinds: Vec<i64> = query.kinds.iter().map(|k| k.code()).collect();
-        let text = query.text.as_deref().map(like_pattern);
-        let group = query.group_id.map(|g| g.0);
-        let (from, until) = (query.created_from, query.created_until);
+        let text = query.filter.text.as_deref().map(like_pattern);
+        let group = query.filter.group_id.map(|g| g.0);
+        let (from, until) = (query.filter.created_from, query.filter.created_until);
         let client = self.client().await?;
         let total = count(
             &client,

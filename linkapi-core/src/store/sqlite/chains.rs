@@ -100,9 +100,9 @@ impl ChainStore for SqliteStore {
                  AND (?5 IS NULL OR c.created_at >= ?5)
                  AND (?6 IS NULL OR c.created_at <= ?6)",
             );
-            let text = query.text.as_deref().map(like_pattern);
-            let group = query.group_id.map(|g| g.0);
-            let (from, until) = (query.created_from, query.created_until);
+            let text = query.filter.text.as_deref().map(like_pattern);
+            let group = query.filter.group_id.map(|g| g.0);
+            let (from, until) = (query.filter.created_from, query.filter.created_until);
             let total = super::count(
                 c,
                 &format!("SELECT count(*) FROM chains c WHERE {filter}"),
