@@ -757,37 +757,7 @@ fn a_qr_code_is_drawn_on_a_terminal_and_written_as_an_image_elsewhere() {
         .json();
     let link = created["render_url"].as_str().unwrap().to_owned();
 
-    let file = home.dir.path().join("code.png");
-    home.admin(
-        &server,
-        &[
-            "chain",
-            "qr",
-            "qr-cli",
-            "--output",
-            &file.display().to_string(),
-            "--size",
-            "400",
-        ],
-    )
-    .ok();
-    let bytes = std::fs::read(&file).unwrap();
-    assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"), "a PNG file");
-    // The size asked for, exactly: width and height of the PNG header (IHDR).
-    let side = |at: usize| u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap());
-    assert_eq!((side(16), side(20)), (400, 400));
-
-    let svg = home.admin(&server, &["chain", "qr", "qr-cli", "--format", "svg"]);
-    assert!(svg.ok().contains("<svg"), "piped: the image itself");
-
-    let screen = home.admin_on_tty(&server, "chain qr qr-cli");
-    assert_eq!(screen.code, 0, "{}", screen.stdout);
-    assert!(
-        screen.stdout.contains('▀') || screen.stdout.contains('▄'),
-        "{}",
-        screen.stdout
-    );
-    assert!(screen.stdout.contains(&link), "{}", screen.stdout);
+    home.qr_every_way(&server, &["chain", "qr"], "qr-cli", &link);
 
     home.admin(&server, &["chain", "qr", "qr-cli", "--size", "10"])
         .fails(2);

@@ -386,6 +386,38 @@ impl Home {
         }
     }
 
+    /// `command` (`chain qr` or `wx qr`) on `chain`, whose link is `link`, every way it
+    /// answers: a PNG file of the side asked for, an SVG when piped, block characters and the
+    /// link on a terminal.
+    pub fn qr_every_way(&self, server: &TestServer, command: &[&str], chain: &str, link: &str) {
+        let file = self.dir.path().join("code.png");
+        let path = file.display().to_string();
+        let mut args = command.to_vec();
+        args.extend([chain, "--output", &path, "--size", "400"]);
+        self.admin(server, &args).ok();
+        let bytes = std::fs::read(&file).unwrap();
+        assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"), "a PNG file");
+        // The size asked for, exactly: width and height of the PNG header (IHDR).
+        let side = |at: usize| u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap());
+        assert_eq!((side(16), side(20)), (400, 400));
+
+        let mut args = command.to_vec();
+        args.extend([chain, "--format", "svg"]);
+        assert!(
+            self.admin(server, &args).ok().contains("<svg"),
+            "piped: the image itself"
+        );
+
+        let screen = self.admin_on_tty(server, &format!("{} {chain}", command.join(" ")));
+        assert_eq!(screen.code, 0, "{}", screen.stdout);
+        assert!(
+            screen.stdout.contains('▀') || screen.stdout.contains('▄'),
+            "{}",
+            screen.stdout
+        );
+        assert!(screen.stdout.contains(link), "{}", screen.stdout);
+    }
+
     pub fn file_mode(path: &Path) -> u32 {
         use std::os::unix::fs::PermissionsExt;
         std::fs::metadata(path).unwrap().permissions().mode() & 0o777
