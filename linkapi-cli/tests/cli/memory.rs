@@ -48,26 +48,37 @@ async fn user_key(http: &reqwest::Client, base: &str, name: &str) -> String {
     key["data"]["api_key"].as_str().unwrap().to_owned()
 }
 
-/// Every code of `key`'s chains, page by page.
+/// Every code of `key`'s chains, page by page, waiting out the key's rate limit as a client
+/// must (a few bulks of 10,000 chains are more pages than a key's burst).
 async fn listed(http: &reqwest::Client, base: &str, key: &str) -> Vec<String> {
     let mut codes = Vec::new();
-    for page in 1.. {
-        let answer: Value = http
+    let mut page = 1;
+    loop {
+        let answer = http
             .get(format!("{base}/chains?page={page}&page_size=100"))
             .bearer_auth(key)
             .send()
             .await
-            .unwrap()
-            .json()
-            .await
             .unwrap();
-        let list = answer["data"]["list"].as_array().unwrap();
+        if answer.status() == reqwest::StatusCode::TOO_MANY_REQUESTS {
+            let wait = answer
+                .headers()
+                .get("retry-after")
+                .and_then(|v| v.to_str().ok()?.parse().ok())
+                .unwrap_or(1);
+            tokio::time::sleep(Duration::from_secs(wait)).await;
+            continue;
+        }
+        let answer: Value = answer.json().await.unwrap();
+        let list = answer["data"]["list"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{answer}"));
         codes.extend(list.iter().map(|c| c["code"].as_str().unwrap().to_owned()));
         if list.len() < 100 {
             return codes;
         }
+        page += 1;
     }
-    codes
 }
 
 /// Sends `requests` (key, body) at once while sampling the server's memory; returns the peak
