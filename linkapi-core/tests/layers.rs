@@ -545,13 +545,16 @@ fn app_methods(code: &str) -> Vec<(String, bool)> {
     found
 }
 
-/// The methods `code` calls on `self` or on an `app`.
+/// The methods `code` calls on `self`, on an `app` or on a `self.app`.
 fn app_calls(code: &str) -> Vec<String> {
     let mut calls = Vec::new();
     for receiver in ["self", "app"] {
         for (at, _) in code.match_indices(receiver) {
             let before = code[..at].chars().last();
-            if matches!(before, Some(c) if c.is_ascii_alphanumeric() || c == '_' || c == '.') {
+            let field_of_self = receiver == "app" && code[..at].ends_with("self.");
+            if !field_of_self
+                && matches!(before, Some(c) if c.is_ascii_alphanumeric() || c == '_' || c == '.')
+            {
                 continue;
             }
             let rest = code[at + receiver.len()..].trim_start();
@@ -638,11 +641,11 @@ fn no_area_of_the_service_calls_another_areas_helpers() {
 #[test]
 fn the_helper_check_sees_what_it_should() {
     let chains = "impl App {\n    pub(crate) async fn own_chain(&self) {}\n    pub(super) fn \
-                  record(&self) {}\n    fn alone(&self) {}\n}\n"
+                  record(&self) {}\n    fn alone(&self) {}\n    fn held(&self) {}\n}\n"
         .to_owned();
     let bulk = "impl App {\n    pub async fn bulk(&self) {\n        self.own_chain();\n        \
-                self\n            .record();\n        app.alone();\n        self.now();\n    \
-                }\n}\n"
+                self\n            .record();\n        app.alone();\n        self.now();\n        \
+                self.app.held();\n    }\n}\n"
         .to_owned();
     let root = "impl App {\n    pub(super) fn now(&self) {}\n}\n".to_owned();
     let files = [
@@ -654,6 +657,7 @@ fn the_helper_check_sees_what_it_should() {
         helper_calls(&files),
         [
             "bulk calls alone, a helper of chains",
+            "bulk calls held, a helper of chains",
             "bulk calls record, a helper of chains"
         ]
     );
