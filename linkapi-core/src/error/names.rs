@@ -16,29 +16,6 @@ impl<const STATUS: u16> Name<STATUS> {
     pub const fn as_str(self) -> &'static str {
         self.0
     }
-
-    /// The HTTP status it answers with.
-    pub const fn status(self) -> u16 {
-        STATUS
-    }
-}
-
-impl<const STATUS: u16> std::fmt::Display for Name<STATUS> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.0)
-    }
-}
-
-impl<const STATUS: u16> PartialEq<&str> for Name<STATUS> {
-    fn eq(&self, other: &&str) -> bool {
-        self.0 == *other
-    }
-}
-
-impl<const STATUS: u16> PartialEq<Name<STATUS>> for &str {
-    fn eq(&self, other: &Name<STATUS>) -> bool {
-        *self == other.0
-    }
 }
 
 /// Declares each name as a constant and lists them all in [`ALL`].
