@@ -47,14 +47,14 @@ impl Call {
     ) -> Option<Receipt<T>> {
         self.idempotency
             .clone()
-            .map(|key| Receipt::new(&self.who, key, answer))
+            .map(|key| Receipt::new(self.who.user_id, key, answer))
     }
 
     /// The receipt of this request's idempotency key for a create that commits in runs.
     pub(crate) fn run_receipt(&self) -> Option<RunReceipt> {
         self.idempotency
             .clone()
-            .map(|key| RunReceipt::new(&self.who, key))
+            .map(|key| RunReceipt::new(self.who.user_id, key))
     }
 }
 

@@ -25,7 +25,7 @@ use bytes::Bytes;
 
 use super::chain_checks::{code_taken, no_free_code, random_codes};
 use super::chains::NewShortChain;
-use super::idempotency::RunReceipt;
+use super::engine::idempotency::RunReceipt;
 use super::quota;
 use super::webhooks;
 use super::{App, BodyError, Principal};
@@ -332,7 +332,7 @@ impl App {
         if claim.parts.is_empty() {
             return Ok(progress);
         }
-        for (part, bytes) in receipt.parts(self).await? {
+        for (part, bytes) in receipt.parts(self.store()).await? {
             progress.pieces.push(Bytes::from(bytes));
             progress.created += usize::try_from(part.created).unwrap_or(0);
             progress.next_item = usize::try_from(part.first_item + part.items).unwrap_or(0);
@@ -482,9 +482,23 @@ struct Hold<'a> {
 
 impl Drop for Hold<'_> {
     fn drop(&mut self) {
-        if let Some(receipt) = self.receipt {
-            receipt.release_later(self.app);
-        }
+        let (Some(receipt), Ok(runtime)) = (self.receipt, tokio::runtime::Handle::try_current())
+        else {
+            return;
+        };
+        // In the background, as a request dropped cannot wait for it.
+        let (app, receipt) = (self.app.clone(), receipt.clone());
+        runtime.spawn(async move {
+            let released = app
+                .transact(move |tx| {
+                    let receipt = receipt.clone();
+                    Box::pin(async move { receipt.release(tx).await })
+                })
+                .await;
+            if let Err(err) = released {
+                tracing::debug!(error = %err, "an idempotency key's hold lapses on its own");
+            }
+        });
     }
 }
 

@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 
 use super::chain_checks::{CreatedChain, code_taken, no_free_code, random_codes};
-use super::idempotency::{self, Receipt};
+use super::engine::idempotency::{self, Receipt};
 use super::quota::Counted;
 use super::templates::check_template_limit;
 use super::webhooks;

@@ -2,7 +2,7 @@
 //! id and by code. What every kind of chain shares in writing is `chain_writes`'.
 
 use super::chain_checks::{CreatedChain, check_target, check_title, check_valid_time};
-use super::idempotency::Receipt;
+use super::engine::idempotency::Receipt;
 use super::rules::{RuleInput, check_rules};
 use super::{App, Principal};
 use crate::codes::validate_code;

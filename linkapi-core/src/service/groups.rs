@@ -1,6 +1,6 @@
 //! Groups of chains.
 
-use super::idempotency::{self, Receipt};
+use super::engine::idempotency::{self, Receipt};
 use super::{App, BodyError, Principal, conflict_as};
 use crate::error::{Error, Result, names};
 use crate::model::limits::MAX_NAME_CHARS;

@@ -22,7 +22,6 @@ mod conversions;
 mod domains;
 mod engine;
 mod groups;
-mod idempotency;
 mod listings;
 mod page_chains;
 mod plain_creates;
@@ -53,12 +52,12 @@ pub use config::{AppConfig, ClientAddressHeader};
 pub use conversions::{ConversionReport, ReportedConversion};
 pub use domains::normalize_host;
 pub use engine::classify::{GeoDatabase, GeoDatabaseError};
-pub use engine::ratelimit::{RateLimit, RateState};
-pub use engine::visitors::{VisitRequest, is_bot_agent};
-pub use idempotency::{
+pub use engine::idempotency::{
     IDEMPOTENCY_WINDOW, IdempotencyKey, KeptAnswer, RUN_STALE_AFTER, Receipt, RunReceipt,
     is_idempotency_key,
 };
+pub use engine::ratelimit::{RateLimit, RateState};
+pub use engine::visitors::{VisitRequest, is_bot_agent};
 pub use listings::ChainListing;
 pub use page_chains::{
     ChannelSpec, PageChainInput, PageChainView, PageChains, app_link, fixed_destination,
@@ -91,29 +90,7 @@ use crate::store::{
     BoxFuture, FeedEvent, Invalidation, KeyGrant, Store, StoreError, StoreResult, Tx, Unique,
 };
 
-/// How a transaction body with a rule of its own fails (see [`App::transact_checked`]).
-#[derive(Debug)]
-pub(crate) enum BodyError {
-    /// The store failed; passed on as it is, so that contention is retried.
-    Store(StoreError),
-    /// The rule failed: the transaction stops and the caller gets this error.
-    Rule(Error),
-}
-
-impl From<StoreError> for BodyError {
-    fn from(err: StoreError) -> Self {
-        BodyError::Store(err)
-    }
-}
-
-impl From<BodyError> for Error {
-    fn from(err: BodyError) -> Self {
-        match err {
-            BodyError::Rule(err) => err,
-            BodyError::Store(err) => err.into(),
-        }
-    }
-}
+pub(crate) use engine::BodyError;
 
 /// Templates kept in memory for jump pages; there are few.
 const TEMPLATE_CACHE_CAPACITY: usize = 1_000;
@@ -202,7 +179,7 @@ struct Inner {
     templates:
         engine::cache::CoherentCache<crate::model::TemplateId, Option<crate::model::Template>>,
     /// Per-chain channel rotation state of this instance.
-    rotations: channels::Rotations,
+    rotations: engine::rotation::Rotations,
     /// Where the work-chat queries (transfer results, acquisition links) read from: today the
     /// records an administrator loaded into the store.
     workchat: Arc<dyn WorkchatProvider>,
@@ -307,7 +284,7 @@ impl App {
                 blobs,
                 pages: crate::pages::Pages::new(),
                 templates: engine::cache::CoherentCache::new(TEMPLATE_CACHE_CAPACITY),
-                rotations: channels::Rotations::new(ROTATIONS_CAPACITY),
+                rotations: engine::rotation::Rotations::new(ROTATIONS_CAPACITY),
                 workchat: Arc::new(StoredWorkchat(store_for_workchat)),
                 freshness,
                 plain_creates: batched.then(|| plain_creates::PlainCreates::start(app.clone())),
@@ -463,6 +440,31 @@ impl App {
 
     fn store(&self) -> &dyn Store {
         &*self.inner.store
+    }
+
+    /// The answer `who` was given under `key` in the last [`IDEMPOTENCY_WINDOW`], if any.
+    ///
+    /// # Errors
+    /// 422 `idempotency_key_reused` when the key was used for a different request; when the
+    /// store fails.
+    pub async fn kept_answer(
+        &self,
+        who: &Principal,
+        key: &IdempotencyKey,
+    ) -> Result<Option<KeptAnswer>> {
+        let used_after = self.now() - IDEMPOTENCY_WINDOW;
+        engine::idempotency::kept_answer(self.store(), who.user_id, key, used_after).await
+    }
+
+    /// Forgets idempotency keys older than [`IDEMPOTENCY_WINDOW`]; returns how many.
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub async fn prune_idempotency_keys(&self) -> Result<u64> {
+        let before = self.now() - IDEMPOTENCY_WINDOW;
+        Ok(self
+            .transact(move |tx| Box::pin(async move { tx.prune_idempotency_keys(before).await }))
+            .await?)
     }
 }
 

@@ -5,9 +5,8 @@
 //! their creates in one statement, the rows go in one statement and one durable commit, and
 //! every caller gets its own answer when that commit is done.
 //!
-//! A batch waits for nothing: the first create is taken as soon as the batch before it is
-//! done, with whatever else is waiting by then, so an idle instance answers a lone create as
-//! fast as before, and under load batches grow by themselves. The rules are those of a create alone
+//! The batching is the engine's ([`Batcher`]): a lone create is taken at once, so an idle
+//! instance answers it as fast as before. The rules are those of a create alone
 //! ([`App::insert_new_chain_alone`]): a reservation is exact under the counter row's lock, an
 //! owner without room for all of their waiting creates has each of them counted on its own
 //! (so exactly as many as fit are made), a custom code that is taken fails its create alone,
@@ -18,10 +17,11 @@
 use std::collections::HashMap;
 use std::sync::Weak;
 
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::oneshot;
 
 use super::chain_checks::CreatedChain;
 use super::chain_checks::{code_taken, no_free_code, random_codes};
+use super::engine::batcher::Batcher;
 use super::{App, Inner};
 use crate::error::{Error, Result};
 use crate::model::ChainView;
@@ -42,33 +42,15 @@ struct Waiting {
 }
 
 /// Where plain creates wait for their batch.
-pub(crate) struct PlainCreates {
-    queue: mpsc::Sender<Waiting>,
-}
+pub(crate) struct PlainCreates(Batcher<Waiting>);
 
 impl PlainCreates {
     /// Starts the batching task of `app` (held weakly: it ends with the app).
     pub(super) fn start(app: Weak<Inner>) -> PlainCreates {
-        let (queue, waiting) = mpsc::channel(QUEUE);
-        tokio::spawn(run(app, waiting));
-        PlainCreates { queue }
-    }
-}
-
-/// Takes batches one after another: while one is in the database, the next one gathers.
-/// (Batches in flight side by side were measured: two or four made smaller batches, more
-/// statements, and fewer creates a second with two instances on two cores.)
-async fn run(app: Weak<Inner>, mut waiting: mpsc::Receiver<Waiting>) {
-    while let Some(first) = waiting.recv().await {
-        let mut batch = vec![first];
-        while batch.len() < MAX_BATCH {
-            match waiting.try_recv() {
-                Ok(next) => batch.push(next),
-                Err(_) => break,
-            }
-        }
-        let Some(inner) = app.upgrade() else { return };
-        App { inner }.insert_batch(batch).await;
+        PlainCreates(Batcher::start(MAX_BATCH, QUEUE, move |batch| {
+            let inner = app.upgrade()?;
+            Some(async move { App { inner }.insert_batch(batch).await })
+        }))
     }
 }
 
@@ -98,7 +80,7 @@ impl App {
             custom,
             answer,
         };
-        if let Err(mpsc::error::SendError(waiting)) = queue.queue.send(waiting).await {
+        if let Err(waiting) = queue.0.send(waiting).await {
             // The batching task is gone (the app is shutting down): create it alone.
             let code = waiting.custom.then(|| waiting.new.code.clone());
             return self.insert_new_chain_alone(waiting.new, code, None).await;

@@ -12,7 +12,7 @@ use crate::model::ChainView;
 use crate::model::{Chain, ChainKind, GroupId, JumpSettings, SubType, TemplateId, WorkchatKind};
 use crate::service::chain_checks::CreatedChain;
 use crate::service::chain_checks::{check_title, check_valid_time};
-use crate::service::idempotency::Receipt;
+use crate::service::engine::idempotency::Receipt;
 use crate::service::{App, Principal};
 use crate::store::{ChannelEdit, ChannelInput, NewChain};
 

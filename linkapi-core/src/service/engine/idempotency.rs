@@ -15,11 +15,11 @@ use std::sync::{Arc, Mutex};
 
 use bytes::Bytes;
 
-use super::{App, BodyError, Principal};
+use super::BodyError;
 use crate::error::{Error, Result, names};
 use crate::locks::Unpoisoned;
 use crate::model::{Timestamp, UserId};
-use crate::store::{AnswerPart, RunClaim, Tx};
+use crate::store::{AnswerPart, RunClaim, Store, Tx};
 
 /// How long a key names its answer, in seconds: a day.
 pub const IDEMPOTENCY_WINDOW: i64 = 24 * 60 * 60;
@@ -103,14 +103,14 @@ impl<T> Clone for Receipt<T> {
 }
 
 impl<T> Receipt<T> {
-    /// A receipt of `who`'s request under `key`, answered as `answer` encodes the outcome.
+    /// A receipt of `user`'s request under `key`, answered as `answer` encodes the outcome.
     pub fn new(
-        who: &Principal,
+        user: UserId,
         key: Arc<IdempotencyKey>,
         answer: impl Fn(&T) -> KeptAnswer + Send + Sync + 'static,
     ) -> Self {
         Receipt {
-            user: who.user_id,
+            user,
             key,
             answer: Arc::new(answer),
             recorded: Arc::new(Mutex::new(None)),
@@ -196,10 +196,10 @@ pub struct RunReceipt {
 }
 
 impl RunReceipt {
-    /// The receipt of `who`'s request under `key`.
-    pub fn new(who: &Principal, key: Arc<IdempotencyKey>) -> Self {
+    /// The receipt of `user`'s request under `key`.
+    pub fn new(user: UserId, key: Arc<IdempotencyKey>) -> Self {
         RunReceipt {
-            user: who.user_id,
+            user,
             key,
             owner: rand::random::<i64>(),
         }
@@ -253,39 +253,19 @@ impl RunReceipt {
     }
 
     /// Lets another request with the key take it over at once: this one stopped before its
-    /// end (it failed, or its client went away). In the background, as a request dropped
-    /// cannot wait for it; best effort, since the hold lapses anyway after
-    /// [`RUN_STALE_AFTER`].
-    pub(crate) fn release_later(&self, app: &App) {
-        let (app, receipt) = (app.clone(), self.clone());
-        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
-            return;
-        };
-        runtime.spawn(async move {
-            let released = app
-                .transact(move |tx| {
-                    let receipt = receipt.clone();
-                    Box::pin(async move {
-                        tx.release_idempotency_run(receipt.user, &receipt.key.key, receipt.owner)
-                            .await
-                    })
-                })
-                .await;
-            if let Err(err) = released {
-                tracing::debug!(error = %err, "an idempotency key's hold lapses on its own");
-            }
-        });
+    /// end (it failed, or its client went away). Best effort, since the hold lapses anyway
+    /// after [`RUN_STALE_AFTER`].
+    pub(crate) async fn release(&self, tx: &mut dyn Tx) -> crate::store::StoreResult<()> {
+        tx.release_idempotency_run(self.user, &self.key.key, self.owner)
+            .await
     }
 
     /// The parts recorded so far with their bytes, for a request that took the key over.
     ///
     /// # Errors
     /// When the store fails.
-    pub(crate) async fn parts(&self, app: &App) -> Result<Vec<(AnswerPart, Vec<u8>)>> {
-        Ok(app
-            .store()
-            .idempotent_parts(self.user, &self.key.key)
-            .await?)
+    pub(crate) async fn parts(&self, store: &dyn Store) -> Result<Vec<(AnswerPart, Vec<u8>)>> {
+        Ok(store.idempotent_parts(self.user, &self.key.key).await?)
     }
 }
 
@@ -313,63 +293,40 @@ pub(crate) async fn record<T>(
     }
 }
 
-impl App {
-    /// The answer `who` was given under `key` in the last [`IDEMPOTENCY_WINDOW`], if any.
-    ///
-    /// # Errors
-    /// 422 `idempotency_key_reused` when the key was used for a different request; when the
-    /// store fails.
-    pub async fn kept_answer(
-        &self,
-        who: &Principal,
-        key: &IdempotencyKey,
-    ) -> Result<Option<KeptAnswer>> {
-        let used_after = self.now() - IDEMPOTENCY_WINDOW;
-        let Some(kept) = self
-            .store()
-            .idempotent_answer(who.user_id, &key.key, used_after)
-            .await?
-        else {
-            return Ok(None);
-        };
-        if kept.fingerprint != key.fingerprint {
-            return Err(Error::unprocessable(
-                names::IDEMPOTENCY_KEY_REUSED,
-                "this Idempotency-Key was used for a different request in the last 24 hours; \
-                 send a new key for a new request",
-            ));
-        }
-        // Claimed by a create still under way (one committing in runs): no answer yet.
-        if kept.status == 0 {
-            return Ok(None);
-        }
-        // The answer is the key's body followed by its parts, if it was written in parts.
-        let parts = self.store().idempotent_parts(who.user_id, &key.key).await?;
-        if parts.is_empty() {
-            return Ok(Some(KeptAnswer {
-                status: kept.status,
-                body: Bytes::from(kept.body),
-            }));
-        }
-        let mut body = kept.body;
-        body.reserve(parts.iter().map(|(_, bytes)| bytes.len()).sum());
-        for (_, bytes) in parts {
-            body.extend_from_slice(&bytes);
-        }
-        Ok(Some(KeptAnswer {
-            status: kept.status,
-            body: Bytes::from(body),
-        }))
+/// The answer `user` was given under `key` since `used_after`, if any.
+///
+/// # Errors
+/// 422 `idempotency_key_reused` when the key was used for a different request; when the
+/// store fails.
+pub(crate) async fn kept_answer(
+    store: &dyn Store,
+    user: UserId,
+    key: &IdempotencyKey,
+    used_after: Timestamp,
+) -> Result<Option<KeptAnswer>> {
+    let Some(kept) = store.idempotent_answer(user, &key.key, used_after).await? else {
+        return Ok(None);
+    };
+    if kept.fingerprint != key.fingerprint {
+        return Err(Error::unprocessable(
+            names::IDEMPOTENCY_KEY_REUSED,
+            "this Idempotency-Key was used for a different request in the last 24 hours; \
+             send a new key for a new request",
+        ));
     }
-
-    /// Forgets keys older than [`IDEMPOTENCY_WINDOW`]; returns how many.
-    ///
-    /// # Errors
-    /// When the store fails.
-    pub async fn prune_idempotency_keys(&self) -> Result<u64> {
-        let before = self.now() - IDEMPOTENCY_WINDOW;
-        Ok(self
-            .transact(move |tx| Box::pin(async move { tx.prune_idempotency_keys(before).await }))
-            .await?)
+    // Claimed by a create still under way (one committing in runs): no answer yet.
+    if kept.status == 0 {
+        return Ok(None);
     }
+    // The answer is the key's body followed by its parts, if it was written in parts.
+    let parts = store.idempotent_parts(user, &key.key).await?;
+    let mut body = kept.body;
+    body.reserve(parts.iter().map(|(_, bytes)| bytes.len()).sum());
+    for (_, bytes) in parts {
+        body.extend_from_slice(&bytes);
+    }
+    Ok(Some(KeptAnswer {
+        status: kept.status,
+        body: Bytes::from(body),
+    }))
 }
