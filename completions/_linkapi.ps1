@@ -143,6 +143,8 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Show one chain')
             [CompletionResult]::new('qr', 'qr', [CompletionResultType]::ParameterValue, 'Show a chain''s QR code in the terminal, or write it as PNG or SVG')
             [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Change a chain''s title, destination, expiry or redirect rules')
+            [CompletionResult]::new('archive', 'archive', [CompletionResultType]::ParameterValue, 'Archive a chain: it still redirects, and `chain list` leaves it out')
+            [CompletionResult]::new('unarchive', 'unarchive', [CompletionResultType]::ParameterValue, 'Bring an archived chain back to `chain list`')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete chains (their codes are never reused)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -189,6 +191,8 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
             [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Every page')
+            [CompletionResult]::new('--archived', '--archived', [CompletionResultType]::ParameterName, 'Only archived chains (archived chains are otherwise left out)')
+            [CompletionResult]::new('--include-archived', '--include-archived', [CompletionResultType]::ParameterName, 'Archived chains too')
             [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
@@ -244,6 +248,32 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'linkapi;chain;archive' {
+            [CompletionResult]::new('--domain', '--domain', [CompletionResultType]::ParameterName, 'Domain id or host name, when you have the code on several domains')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--code', '--code', [CompletionResultType]::ParameterName, 'Take CHAIN as a code even when it is all digits')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;chain;unarchive' {
+            [CompletionResult]::new('--domain', '--domain', [CompletionResultType]::ParameterName, 'Domain id or host name, when you have the code on several domains')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON; with =FIELDS (comma-separated) only those fields')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--code', '--code', [CompletionResultType]::ParameterName, 'Take CHAIN as a code even when it is all digits')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'linkapi;chain;delete' {
             [CompletionResult]::new('--domain', '--domain', [CompletionResultType]::ParameterName, 'Domain id or host name, when you have the codes on several domains')
             [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
@@ -265,6 +295,8 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Show one chain')
             [CompletionResult]::new('qr', 'qr', [CompletionResultType]::ParameterValue, 'Show a chain''s QR code in the terminal, or write it as PNG or SVG')
             [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Change a chain''s title, destination, expiry or redirect rules')
+            [CompletionResult]::new('archive', 'archive', [CompletionResultType]::ParameterValue, 'Archive a chain: it still redirects, and `chain list` leaves it out')
+            [CompletionResult]::new('unarchive', 'unarchive', [CompletionResultType]::ParameterValue, 'Bring an archived chain back to `chain list`')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete chains (their codes are never reused)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -285,6 +317,12 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             break
         }
         'linkapi;chain;help;edit' {
+            break
+        }
+        'linkapi;chain;help;archive' {
+            break
+        }
+        'linkapi;chain;help;unarchive' {
             break
         }
         'linkapi;chain;help;delete' {
@@ -1896,6 +1934,8 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Show one chain')
             [CompletionResult]::new('qr', 'qr', [CompletionResultType]::ParameterValue, 'Show a chain''s QR code in the terminal, or write it as PNG or SVG')
             [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Change a chain''s title, destination, expiry or redirect rules')
+            [CompletionResult]::new('archive', 'archive', [CompletionResultType]::ParameterValue, 'Archive a chain: it still redirects, and `chain list` leaves it out')
+            [CompletionResult]::new('unarchive', 'unarchive', [CompletionResultType]::ParameterValue, 'Bring an archived chain back to `chain list`')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete chains (their codes are never reused)')
             break
         }
@@ -1915,6 +1955,12 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             break
         }
         'linkapi;help;chain;edit' {
+            break
+        }
+        'linkapi;help;chain;archive' {
+            break
+        }
+        'linkapi;help;chain;unarchive' {
             break
         }
         'linkapi;help;chain;delete' {

@@ -361,6 +361,9 @@ _linkapi() {
             linkapi__subcmd__card__subcmd__help,list)
                 cmd="linkapi__subcmd__card__subcmd__help__subcmd__list"
                 ;;
+            linkapi__subcmd__chain,archive)
+                cmd="linkapi__subcmd__chain__subcmd__archive"
+                ;;
             linkapi__subcmd__chain,create)
                 cmd="linkapi__subcmd__chain__subcmd__create"
                 ;;
@@ -385,6 +388,12 @@ _linkapi() {
             linkapi__subcmd__chain,qr)
                 cmd="linkapi__subcmd__chain__subcmd__qr"
                 ;;
+            linkapi__subcmd__chain,unarchive)
+                cmd="linkapi__subcmd__chain__subcmd__unarchive"
+                ;;
+            linkapi__subcmd__chain__subcmd__help,archive)
+                cmd="linkapi__subcmd__chain__subcmd__help__subcmd__archive"
+                ;;
             linkapi__subcmd__chain__subcmd__help,create)
                 cmd="linkapi__subcmd__chain__subcmd__help__subcmd__create"
                 ;;
@@ -408,6 +417,9 @@ _linkapi() {
                 ;;
             linkapi__subcmd__chain__subcmd__help,qr)
                 cmd="linkapi__subcmd__chain__subcmd__help__subcmd__qr"
+                ;;
+            linkapi__subcmd__chain__subcmd__help,unarchive)
+                cmd="linkapi__subcmd__chain__subcmd__help__subcmd__unarchive"
                 ;;
             linkapi__subcmd__conversion,help)
                 cmd="linkapi__subcmd__conversion__subcmd__help"
@@ -640,6 +652,9 @@ _linkapi() {
             linkapi__subcmd__help__subcmd__card,list)
                 cmd="linkapi__subcmd__help__subcmd__card__subcmd__list"
                 ;;
+            linkapi__subcmd__help__subcmd__chain,archive)
+                cmd="linkapi__subcmd__help__subcmd__chain__subcmd__archive"
+                ;;
             linkapi__subcmd__help__subcmd__chain,create)
                 cmd="linkapi__subcmd__help__subcmd__chain__subcmd__create"
                 ;;
@@ -660,6 +675,9 @@ _linkapi() {
                 ;;
             linkapi__subcmd__help__subcmd__chain,qr)
                 cmd="linkapi__subcmd__help__subcmd__chain__subcmd__qr"
+                ;;
+            linkapi__subcmd__help__subcmd__chain,unarchive)
+                cmd="linkapi__subcmd__help__subcmd__chain__subcmd__unarchive"
                 ;;
             linkapi__subcmd__help__subcmd__conversion,list)
                 cmd="linkapi__subcmd__help__subcmd__conversion__subcmd__list"
@@ -2943,12 +2961,42 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__chain)
-            opts="-h -V --host --profile --no-input --help --version create import list info qr edit delete help"
+            opts="-h -V --host --profile --no-input --help --version create import list info qr edit archive unarchive delete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__chain__subcmd__archive)
+            opts="-h -V --code --domain --json --host --profile --no-input --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --domain)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --host)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3099,8 +3147,22 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__chain__subcmd__help)
-            opts="create import list info qr edit delete help"
+            opts="create import list info qr edit archive unarchive delete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__chain__subcmd__help__subcmd__archive)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -3224,6 +3286,20 @@ _linkapi() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        linkapi__subcmd__chain__subcmd__help__subcmd__unarchive)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         linkapi__subcmd__chain__subcmd__import)
             opts="-h -V --format --json --idempotency-key --host --profile --no-input --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -3285,7 +3361,7 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__chain__subcmd__list)
-            opts="-q -h -V --page --limit --all --group --query --json --host --profile --no-input --help --version"
+            opts="-q -h -V --page --limit --all --group --query --archived --include-archived --json --host --profile --no-input --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3354,6 +3430,36 @@ _linkapi() {
                     return 0
                     ;;
                 --size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__chain__subcmd__unarchive)
+            opts="-h -V --code --domain --json --host --profile --no-input --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --domain)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4565,8 +4671,22 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__help__subcmd__chain)
-            opts="create import list info qr edit delete"
+            opts="create import list info qr edit archive unarchive delete"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__help__subcmd__chain__subcmd__archive)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -4663,6 +4783,20 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__help__subcmd__chain__subcmd__qr)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__help__subcmd__chain__subcmd__unarchive)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

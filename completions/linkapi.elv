@@ -128,6 +128,8 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand info 'Show one chain'
             cand qr 'Show a chain''s QR code in the terminal, or write it as PNG or SVG'
             cand edit 'Change a chain''s title, destination, expiry or redirect rules'
+            cand archive 'Archive a chain: it still redirects, and `chain list` leaves it out'
+            cand unarchive 'Bring an archived chain back to `chain list`'
             cand delete 'Delete chains (their codes are never reused)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -171,6 +173,8 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
             cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
             cand --all 'Every page'
+            cand --archived 'Only archived chains (archived chains are otherwise left out)'
+            cand --include-archived 'Archived chains too'
             cand --no-input 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
             cand -h 'Print help'
             cand --help 'Print help'
@@ -222,6 +226,30 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'linkapi;chain;archive'= {
+            cand --domain 'Domain id or host name, when you have the code on several domains'
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --code 'Take CHAIN as a code even when it is all digits'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;chain;unarchive'= {
+            cand --domain 'Domain id or host name, when you have the code on several domains'
+            cand --json 'Print JSON; with =FIELDS (comma-separated) only those fields'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --code 'Take CHAIN as a code even when it is all digits'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'linkapi;chain;delete'= {
             cand --domain 'Domain id or host name, when you have the codes on several domains'
             cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
@@ -242,6 +270,8 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand info 'Show one chain'
             cand qr 'Show a chain''s QR code in the terminal, or write it as PNG or SVG'
             cand edit 'Change a chain''s title, destination, expiry or redirect rules'
+            cand archive 'Archive a chain: it still redirects, and `chain list` leaves it out'
+            cand unarchive 'Bring an archived chain back to `chain list`'
             cand delete 'Delete chains (their codes are never reused)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -256,6 +286,10 @@ set edit:completion:arg-completer[linkapi] = {|@words|
         &'linkapi;chain;help;qr'= {
         }
         &'linkapi;chain;help;edit'= {
+        }
+        &'linkapi;chain;help;archive'= {
+        }
+        &'linkapi;chain;help;unarchive'= {
         }
         &'linkapi;chain;help;delete'= {
         }
@@ -1668,6 +1702,8 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand info 'Show one chain'
             cand qr 'Show a chain''s QR code in the terminal, or write it as PNG or SVG'
             cand edit 'Change a chain''s title, destination, expiry or redirect rules'
+            cand archive 'Archive a chain: it still redirects, and `chain list` leaves it out'
+            cand unarchive 'Bring an archived chain back to `chain list`'
             cand delete 'Delete chains (their codes are never reused)'
         }
         &'linkapi;help;chain;create'= {
@@ -1681,6 +1717,10 @@ set edit:completion:arg-completer[linkapi] = {|@words|
         &'linkapi;help;chain;qr'= {
         }
         &'linkapi;help;chain;edit'= {
+        }
+        &'linkapi;help;chain;archive'= {
+        }
+        &'linkapi;help;chain;unarchive'= {
         }
         &'linkapi;help;chain;delete'= {
         }

@@ -143,6 +143,12 @@ Examples:
         /// Only chains whose title or code contains this
         #[arg(long, short)]
         query: Option<String>,
+        /// Only archived chains (archived chains are otherwise left out)
+        #[arg(long)]
+        archived: bool,
+        /// Archived chains too
+        #[arg(long, conflicts_with = "archived")]
+        include_archived: bool,
         /// Output as JSON.
         #[command(flatten)]
         json: JsonArgs,
@@ -202,6 +208,29 @@ Examples:
         /// Remove all the chain's redirect rules
         #[arg(long, conflicts_with_all = ["rule", "rules_file"])]
         clear_rules: bool,
+        /// Output as JSON.
+        #[command(flatten)]
+        json: JsonArgs,
+    },
+    /// Archive a chain: it still redirects, and `chain list` leaves it out
+    #[command(after_help = "\
+Examples:
+  linkapi chain archive spring-27
+  linkapi chain list --archived
+  linkapi chain unarchive spring-27")]
+    Archive {
+        /// The chain.
+        #[command(flatten)]
+        chain: ChainRef,
+        /// Output as JSON.
+        #[command(flatten)]
+        json: JsonArgs,
+    },
+    /// Bring an archived chain back to `chain list`
+    Unarchive {
+        /// The chain.
+        #[command(flatten)]
+        chain: ChainRef,
         /// Output as JSON.
         #[command(flatten)]
         json: JsonArgs,

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, Result};
 use linkapi_core::client::{Client, ClientError};
-use linkapi_core::wire::primary::{self, CreateChain, ListChains, UpdateChain};
+use linkapi_core::wire::primary::{self, ArchivedFilter, CreateChain, ListChains, UpdateChain};
 use linkapi_core::wire::{DomainRefs, compat};
 
 use super::import::{checked_idempotency_key, import};
@@ -58,8 +58,24 @@ pub async fn run(ctx: Context, command: ChainCommand) -> Result<()> {
             all,
             group,
             query,
+            archived,
+            include_archived,
             json,
-        } => list(ctx, page, limit, all, group, query, json.json).await,
+        } => {
+            let archived = match (archived, include_archived) {
+                (true, _) => ArchivedFilter::Only,
+                (false, true) => ArchivedFilter::Include,
+                (false, false) => ArchivedFilter::Exclude,
+            };
+            let request = ListChains {
+                page: Some(page),
+                page_size: Some(page_size(limit, all)),
+                group_id: group,
+                q: query,
+                archived: Some(archived),
+            };
+            list(ctx, request, all, json.json).await
+        }
         ChainCommand::Info { chain, json } => info(ctx, chain, json.json).await,
         ChainCommand::Qr { chain, image } => qr(ctx, chain, image).await,
         ChainCommand::Edit {
@@ -84,6 +100,8 @@ pub async fn run(ctx: Context, command: ChainCommand) -> Result<()> {
             };
             edit(ctx, chain, changes, expires, json.json).await
         }
+        ChainCommand::Archive { chain, json } => archive(ctx, chain, true, json.json).await,
+        ChainCommand::Unarchive { chain, json } => archive(ctx, chain, false, json.json).await,
         ChainCommand::Delete {
             chains,
             code,
@@ -216,20 +234,11 @@ async fn create(
 #[allow(clippy::too_many_arguments)]
 async fn list(
     ctx: Context,
-    page: i64,
-    limit: Option<i64>,
+    mut request: ListChains,
     all: bool,
-    group: Option<i64>,
-    query: Option<String>,
     json: Option<String>,
 ) -> Result<()> {
     let client = ctx.client()?;
-    let mut request = ListChains {
-        page: Some(page),
-        page_size: Some(page_size(limit, all)),
-        group_id: group,
-        q: query,
-    };
     let mut chains = Vec::new();
     loop {
         let found = client.list_chains(&request).await?;
@@ -350,6 +359,22 @@ async fn edit(
     )?;
     ctx.out.success(&format!("Updated {}", updated.render_url));
     ctx.out.record(&updated, json.as_deref())
+}
+
+/// `linkapi chain archive` and `unarchive`
+async fn archive(
+    ctx: Context,
+    chain: ChainRef,
+    archived: bool,
+    json: Option<String>,
+) -> Result<()> {
+    let client = ctx.client()?;
+    let id = resolve(&client, &chain.chain, chain.code, chain.domain.as_ref()).await?;
+    let found = client.archive_chain(id, archived).await;
+    let changed = named(&chain.chain, chain.code, found)?;
+    let done = if archived { "Archived" } else { "Unarchived" };
+    ctx.out.success(&format!("{done} {}", changed.render_url));
+    ctx.out.record(&changed, json.as_deref())
 }
 
 /// `linkapi chain delete`

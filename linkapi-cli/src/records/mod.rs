@@ -25,6 +25,7 @@ impl Record for primary::Chain {
         "pv_history",
         "created_at",
         "updated_at",
+        "archived_at",
     ];
     fn columns() -> Vec<Column<Self>> {
         vec![
@@ -490,6 +491,7 @@ mod tests {
             pv_history: 0,
             created_at: String::new(),
             updated_at: String::new(),
+            archived_at: None,
         });
         assert_fields(&primary::Group {
             chain_count: 0,

@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::print_stderr)]
 
 mod admin;
+mod archive;
 mod auth;
 mod chains;
 mod coverage;

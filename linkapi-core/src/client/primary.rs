@@ -178,6 +178,25 @@ impl Client {
         self.send(op::CHAINS_DELETE, request, url).await
     }
 
+    /// `POST /chains/{id}/archive`: archives the chain (`archived`) or, with `DELETE`, brings
+    /// it back.
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn archive_chain(
+        &self,
+        id: i64,
+        archived: bool,
+    ) -> Result<primary::Chain, ClientError> {
+        let op = if archived {
+            op::CHAINS_ARCHIVE
+        } else {
+            op::CHAINS_UNARCHIVE
+        };
+        let (request, url) = self.request(op, &format!("/chains/{id}/archive"));
+        self.send(op, request, url).await
+    }
+
     /// `POST /uploads`: streams `body` (`length` bytes) as the part `file`, named
     /// `file_name`. The server decides the type by the bytes.
     ///

@@ -219,6 +219,9 @@ pub struct Chain {
     pub stored_status: ChainStatus,
     /// When it was deleted, if it was.
     pub deleted_at: Option<Timestamp>,
+    /// When it was archived, if it is: left out of listings unless asked for, still
+    /// redirecting.
+    pub archived_at: Option<Timestamp>,
     /// Creation time.
     pub created_at: Timestamp,
     /// Last change.

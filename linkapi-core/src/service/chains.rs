@@ -187,6 +187,26 @@ impl App {
         self.update_short_chain(who, chain.id, patch).await
     }
 
+    /// Archives one of the caller's short chains (`archived`), or brings it back: an archived
+    /// chain is left out of `GET /chains` unless asked for and still redirects. Archiving an
+    /// archived chain keeps the time it was first archived.
+    ///
+    /// # Errors
+    /// 404 when the caller has no such chain.
+    pub async fn archive_short_chain(
+        &self,
+        who: &Principal,
+        id: ChainId,
+        archived: bool,
+    ) -> Result<ChainView> {
+        self.own_short_chain(who, id).await?;
+        let patch = ChainPatch {
+            archived: Some(archived),
+            ..ChainPatch::default()
+        };
+        self.patch_chain(who, id, patch, None).await
+    }
+
     /// Deletes one of the caller's short chains. Its code is never reused.
     ///
     /// # Errors

@@ -66,6 +66,8 @@ pub struct ChainPatch {
     pub channels: Vec<ChannelEdit>,
     /// New redirect rules, replacing the old ones (empty: none).
     pub rules: Option<Vec<RedirectRule>>,
+    /// Archived (from the time of the change, unless it already was) or not.
+    pub archived: Option<bool>,
 }
 
 impl ChainPatch {
@@ -80,6 +82,7 @@ impl ChainPatch {
             && self.group_ids.is_none()
             && self.channels.is_empty()
             && self.rules.is_none()
+            && self.archived.is_none()
     }
 }
 
@@ -95,6 +98,8 @@ pub struct ChainFilter {
     pub created_from: Option<Timestamp>,
     /// Only chains created at or before this time.
     pub created_until: Option<Timestamp>,
+    /// Only archived chains (`Some(true)`), only the others (`Some(false)`), or both.
+    pub archived: Option<bool>,
 }
 
 /// Filter and page of a chain listing.
@@ -316,7 +321,7 @@ pub(crate) fn chain_select_from(group_ids: &str, chains: &str) -> String {
     format!(
         "SELECT c.id, c.user_id, c.chain_type, c.sub_type, c.code, c.title,
             c.target_url, c.valid_time, c.status, c.deleted_at, c.created_at, c.updated_at,
-            {group_ids}, {DOMAIN_COLUMNS_OF_D}, {jump}, c.rules
+            {group_ids}, {DOMAIN_COLUMNS_OF_D}, {jump}, c.rules, c.archived_at
         FROM {chains} JOIN domains d ON d.id = c.domain_id",
         jump = *JUMP_COLUMNS
     )
@@ -346,6 +351,7 @@ pub(crate) fn chain_from_row(row: &dyn StoredRow) -> StoreResult<Chain> {
         domain: domain_at(row, 13)?,
         jump: jump_row(row, JUMP_AT)?.settings(kind)?,
         rules: rules_from_text(row.opt_text(RULES_AT)?)?,
+        archived_at: row.opt_int(RULES_AT + 1)?,
     })
 }
 
@@ -366,6 +372,7 @@ pub(crate) fn inserted_chain(new: NewChain, id: ChainId, domain: Domain) -> Chai
         valid_time: new.valid_time,
         stored_status: ChainStatus::Normal,
         deleted_at: None,
+        archived_at: None,
         created_at: new.created_at,
         updated_at: new.created_at,
         jump: None,

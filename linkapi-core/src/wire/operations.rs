@@ -102,6 +102,8 @@ operations! {
     CHAINS_DELETE = DELETE "/chains/{id}" Primary "chains.delete" "Delete a chain";
     CHAINS_GET = GET "/chains/{id}" Primary "chains.get" "Show a chain";
     CHAINS_UPDATE = PATCH "/chains/{id}" Primary "chains.update" "Edit a chain";
+    CHAINS_ARCHIVE = POST "/chains/{id}/archive" Primary "chains.archive" "Archive a chain: left out of listings, still redirecting";
+    CHAINS_UNARCHIVE = DELETE "/chains/{id}/archive" Primary "chains.unarchive" "Bring an archived chain back to the listings";
     CHAINS_CONVERSIONS = GET "/chains/{id}/conversions" Primary "chains.conversions" "List a chain's conversions";
     CHAINS_QR = GET "/chains/{id}/qr" Primary "chains.qr" "A chain's QR code";
     CHAINS_STATS = GET "/chains/{id}/stats" Primary "chains.stats" "A chain's visits: totals and a daily trend";

@@ -16,6 +16,7 @@
 mod pg_cluster;
 
 mod accounts;
+mod archive;
 mod chains;
 mod counters;
 mod idempotency;

@@ -143,6 +143,7 @@ pub(crate) fn listing(input: wire::ListChains, by_rows: bool) -> ChainListing {
             text: input.keyword,
             created_from: int(input.begin_date),
             created_until: int(input.end_date),
+            ..ChainFilter::default()
         },
     };
     if by_rows && listing.page.is_none() && listing.page_size.is_none() {

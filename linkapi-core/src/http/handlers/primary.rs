@@ -161,6 +161,7 @@ pub(crate) async fn list_chains(app: &App, call: Call) -> Result<Response> {
                 filter: ChainFilter {
                     group_id: q.group_id.map(GroupId),
                     text: q.q,
+                    archived: q.archived.unwrap_or_default().archived(),
                     ..ChainFilter::default()
                 },
                 ..ChainListing::default()
@@ -199,6 +200,22 @@ pub(crate) async fn update_chain(app: &App, call: Call) -> Result<Response> {
             },
         )
         .await?;
+    Ok(call.reply.ok(wire::Chain::from(&view)))
+}
+
+/// # `POST /chains/{id}/archive` (`chains:write`)
+pub(crate) async fn archive_chain(app: &App, call: Call) -> Result<Response> {
+    set_archived(app, call, true).await
+}
+
+/// # `DELETE /chains/{id}/archive` (`chains:write`)
+pub(crate) async fn unarchive_chain(app: &App, call: Call) -> Result<Response> {
+    set_archived(app, call, false).await
+}
+
+async fn set_archived(app: &App, call: Call, archived: bool) -> Result<Response> {
+    let id = ChainId(path_id(call.param(), "chain")?);
+    let view = app.archive_short_chain(&call.who, id, archived).await?;
     Ok(call.reply.ok(wire::Chain::from(&view)))
 }
 

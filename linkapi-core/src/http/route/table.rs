@@ -75,6 +75,18 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
             .ok::<wp::Chain>(),
         primary(op::CHAINS_DELETE, Write(Chains), handler!(p::delete_chain))
             .ok::<wp::DeletedChain>(),
+        primary(
+            op::CHAINS_ARCHIVE,
+            Write(Chains),
+            handler!(p::archive_chain),
+        )
+        .ok::<wp::Chain>(),
+        primary(
+            op::CHAINS_UNARCHIVE,
+            Write(Chains),
+            handler!(p::unarchive_chain),
+        )
+        .ok::<wp::Chain>(),
         primary(op::CHAINS_STATS, Read(Stats), handler!(p::chain_stats))
             .query::<wp::StatsQuery>()
             .ok::<wp::ChainStats>(),

@@ -206,23 +206,25 @@ impl ChainStore for PgStore {
                     WHERE m.chain_id = c.id AND m.group_id = $3))
              AND ($4::text IS NULL OR c.title LIKE $4 ESCAPE '\\' OR c.code LIKE $4 ESCAPE '\\')
              AND ($5::bigint IS NULL OR c.created_at >= $5)
-             AND ($6::bigint IS NULL OR c.created_at <= $6)";
+             AND ($6::bigint IS NULL OR c.created_at <= $6)
+             AND ($7::boolean IS NULL OR (c.archived_at IS NOT NULL) = $7)";
         let kinds: Vec<i64> = query.kinds.iter().map(|k| k.code()).collect();
         let text = query.filter.text.as_deref().map(like_pattern);
         let group = query.filter.group_id.map(|g| g.0);
         let (from, until) = (query.filter.created_from, query.filter.created_until);
+        let archived = query.filter.archived;
         let client = self.client().await?;
         let total = count(
             &client,
             &format!("SELECT count(*) FROM chains c WHERE {filter}"),
-            &[&user.0, &kinds, &group, &text, &from, &until],
+            &[&user.0, &kinds, &group, &text, &from, &until, &archived],
         )
         .await?;
         let items = all(
             &client,
             &format!(
                 "{} WHERE {filter}
-                 ORDER BY c.created_at DESC, c.id DESC LIMIT $7 OFFSET $8",
+                 ORDER BY c.created_at DESC, c.id DESC LIMIT $8 OFFSET $9",
                 *CHAIN_SELECT
             ),
             &[
@@ -232,6 +234,7 @@ impl ChainStore for PgStore {
                 &text,
                 &from,
                 &until,
+                &archived,
                 &query.limit,
                 &query.offset,
             ],
@@ -376,6 +379,8 @@ impl ChainWrites for PgTx<'_> {
                 target_url = coalesce($4, target_url),
                 valid_time = coalesce($5, valid_time),
                 status = coalesce($6, status),
+                archived_at = CASE WHEN $8::boolean IS NULL THEN archived_at
+                    WHEN $8 THEN coalesce(archived_at, $7) END,
                 updated_at = $7
              WHERE user_id = $1 AND id = $2 AND deleted_at IS NULL",
             &[
@@ -386,6 +391,7 @@ impl ChainWrites for PgTx<'_> {
                 &patch.valid_time,
                 &patch.status.map(ChainStatus::code),
                 &at,
+                &patch.archived,
             ],
         )
         .await?;

@@ -785,6 +785,11 @@ CREATE TABLE idempotency_parts (
 );
 CREATE INDEX idempotency_parts_created ON idempotency_parts(created_at);
 "#,
+    // A chain archived at `archived_at` is left out of the primary surface's listings unless
+    // asked for; it still redirects.
+    r#"
+ALTER TABLE chains ADD COLUMN archived_at BIGINT;
+"#,
 ];
 
 /// A database whose schema is newer than this build knows.

@@ -98,21 +98,23 @@ impl ChainStore for SqliteStore {
                         WHERE m.chain_id = c.id AND m.group_id = ?3))
                  AND (?4 IS NULL OR c.title LIKE ?4 ESCAPE '\\' OR c.code LIKE ?4 ESCAPE '\\')
                  AND (?5 IS NULL OR c.created_at >= ?5)
-                 AND (?6 IS NULL OR c.created_at <= ?6)",
+                 AND (?6 IS NULL OR c.created_at <= ?6)
+                 AND (?7 IS NULL OR (c.archived_at IS NOT NULL) = ?7)",
             );
             let text = query.filter.text.as_deref().map(like_pattern);
             let group = query.filter.group_id.map(|g| g.0);
             let (from, until) = (query.filter.created_from, query.filter.created_until);
+            let archived = query.filter.archived;
             let total = super::count(
                 c,
                 &format!("SELECT count(*) FROM chains c WHERE {filter}"),
-                params![user.0, kinds, group, text, from, until],
+                params![user.0, kinds, group, text, from, until, archived],
             )?;
             let items = all(
                 c,
                 &format!(
                     "{} WHERE {filter}
-                     ORDER BY c.created_at DESC, c.id DESC LIMIT ?7 OFFSET ?8",
+                     ORDER BY c.created_at DESC, c.id DESC LIMIT ?8 OFFSET ?9",
                     *CHAIN_SELECT
                 ),
                 params![
@@ -122,6 +124,7 @@ impl ChainStore for SqliteStore {
                     text,
                     from,
                     until,
+                    archived,
                     query.limit,
                     query.offset
                 ],
@@ -284,6 +287,8 @@ impl ChainWrites for SqliteTx<'_> {
                 target_url = coalesce(?4, target_url),
                 valid_time = coalesce(?5, valid_time),
                 status = coalesce(?6, status),
+                archived_at = CASE WHEN ?8 IS NULL THEN archived_at
+                    WHEN ?8 THEN coalesce(archived_at, ?7) END,
                 updated_at = ?7
              WHERE user_id = ?1 AND id = ?2 AND deleted_at IS NULL",
             params![
@@ -293,7 +298,8 @@ impl ChainWrites for SqliteTx<'_> {
                 patch.target_url,
                 patch.valid_time,
                 patch.status.map(ChainStatus::code),
-                at
+                at,
+                patch.archived
             ],
         )?;
         if changed == 0 {

@@ -575,6 +575,11 @@ CREATE TABLE idempotency_parts (
 );
 CREATE INDEX idempotency_parts_created ON idempotency_parts(created_at);
 "#,
+    // A chain archived at `archived_at` is left out of the primary surface's listings unless
+    // asked for; it still redirects.
+    r#"
+ALTER TABLE chains ADD COLUMN archived_at INTEGER;
+"#,
 ];
 
 /// The migration that dropped the counters' foreign keys (see `tests`).

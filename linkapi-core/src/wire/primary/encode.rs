@@ -27,6 +27,7 @@ impl From<&ChainView> for Chain {
             pv_history: view.views.history,
             created_at: format_rfc3339(c.created_at),
             updated_at: format_rfc3339(c.updated_at),
+            archived_at: c.archived_at.map(format_rfc3339),
         }
     }
 }

@@ -277,6 +277,34 @@ pub struct ListChains {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(regex(pattern = super::TEXT_PATTERN))]
     pub q: Option<String>,
+    /// Archived chains: left out (`exclude`, the default), the only ones listed (`only`), or
+    /// listed with the others (`include`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub archived: Option<ArchivedFilter>,
+}
+
+/// Which chains a listing takes by whether they are archived.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ArchivedFilter {
+    /// Chains that are not archived.
+    #[default]
+    Exclude,
+    /// Archived chains only.
+    Only,
+    /// Both.
+    Include,
+}
+
+impl ArchivedFilter {
+    /// The store's filter: archived (`Some(true)`), not (`Some(false)`), or both.
+    pub fn archived(self) -> Option<bool> {
+        match self {
+            ArchivedFilter::Exclude => Some(false),
+            ArchivedFilter::Only => Some(true),
+            ArchivedFilter::Include => None,
+        }
+    }
 }
 
 /// A chain on the primary surface (spec 2.1 plus what clients need to use it).
@@ -319,6 +347,9 @@ pub struct Chain {
     pub created_at: String,
     /// RFC 3339.
     pub updated_at: String,
+    /// When it was archived (RFC 3339); `null` when it is not.
+    #[serde(default)]
+    pub archived_at: Option<String>,
 }
 
 /// A page of chains.
