@@ -19,6 +19,10 @@ pub const MAX_STATS_DAYS: i64 = 365;
 pub const MAX_SUB_TITLE: usize = 20;
 /// Longest guide text and description, in characters.
 pub const MAX_PAGE_TEXT: usize = 2000;
+/// Longest `out_id` of a conversion report.
+pub const MAX_OUT_ID: usize = 128;
+/// Longest free-text field of a conversion report (`clickid`, `platform`, `external_userid`).
+pub const MAX_CONVERSION_TEXT: usize = 256;
 /// Most live channels a chain may have.
 pub const MAX_CHANNELS: usize = 100;
 /// Longest app id, account id or channel name.

@@ -9,15 +9,12 @@ use crate::error::{Error, Result, names};
 use crate::locks::Unpoisoned;
 use crate::model::Conversion;
 use crate::model::EventData;
+use crate::model::limits::{MAX_CONVERSION_TEXT, MAX_OUT_ID};
 use crate::model::{ChainId, EventType, Timestamp};
 use crate::store::Page;
 
 /// Conversion types that always need `out_id`, besides those the configuration names.
 const OUT_ID_REQUIRED: &[&str] = &["purchase"];
-/// Longest `out_id`.
-const MAX_OUT_ID: usize = 128;
-/// Longest free-text field (`clickid`, `platform`, `external_userid`).
-const MAX_TEXT: usize = 256;
 
 /// A report as the caller sent it.
 #[derive(Debug, Clone, Default)]
@@ -166,10 +163,14 @@ impl App {
             chain_id,
             conv_type,
             out_id,
-            clickid: text("clickid", report.clickid, MAX_TEXT)?,
-            platform: text("platform", report.platform, MAX_TEXT)?,
+            clickid: text("clickid", report.clickid, MAX_CONVERSION_TEXT)?,
+            platform: text("platform", report.platform, MAX_CONVERSION_TEXT)?,
             ad_platform: ad_platform.to_owned(),
-            external_userid: text("external_userid", report.external_userid, MAX_TEXT)?,
+            external_userid: text(
+                "external_userid",
+                report.external_userid,
+                MAX_CONVERSION_TEXT,
+            )?,
             value_cents: report.value_cents,
             event_id: event_id(now),
             created_at: now,

@@ -295,15 +295,19 @@ pub struct ConversionReport {
     pub conv_type: String,
     /// The caller's idempotency token; required for `purchase`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = crate::wire::TEXT_PATTERN), length(max = crate::model::limits::MAX_OUT_ID))]
     pub out_id: Option<String>,
     /// Ad-click attribution id.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = crate::wire::TEXT_PATTERN), length(max = crate::model::limits::MAX_CONVERSION_TEXT))]
     pub clickid: Option<String>,
     /// Ad platform, free text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = crate::wire::TEXT_PATTERN), length(max = crate::model::limits::MAX_CONVERSION_TEXT))]
     pub platform: Option<String>,
     /// Caller-side user id.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = crate::wire::TEXT_PATTERN), length(max = crate::model::limits::MAX_CONVERSION_TEXT))]
     pub external_userid: Option<String>,
     /// Monetary value in cents.
     #[serde(default, skip_serializing_if = "Option::is_none")]
