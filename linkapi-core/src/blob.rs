@@ -19,6 +19,10 @@ use futures_util::stream::BoxStream;
 use object_store::path::Path;
 use object_store::{GetOptions, GetRange, ObjectStore, ObjectStoreExt};
 
+mod staging;
+
+pub use staging::StagingWriter;
+
 /// How long a hosted file may be cached, by anyone: its name is the hash of its bytes, so the
 /// bytes under a name never change.
 pub const FILE_CACHE_CONTROL: &str = "public, max-age=31536000, immutable";
@@ -216,19 +220,20 @@ impl BlobStore {
         staging: &Path,
         part_bytes: usize,
         content_type: &'static str,
-    ) -> object_store::buffered::BufWriter {
+    ) -> StagingWriter {
+        if let Some(dir) = &self.local {
+            let file = local_file(dir, staging);
+            return StagingWriter::Local(staging::LocalStaging::new(file, part_bytes));
+        }
         let writer = object_store::buffered::BufWriter::with_capacity(
             self.objects.clone(),
             staging.clone(),
             part_bytes,
         );
-        if self.local.is_some() {
-            return writer;
-        }
-        writer.with_attributes(object_store::Attributes::from_iter([
+        StagingWriter::Bucket(writer.with_attributes(object_store::Attributes::from_iter([
             (object_store::Attribute::ContentType, content_type),
             (object_store::Attribute::CacheControl, FILE_CACHE_CONTROL),
-        ]))
+        ])))
     }
 
     /// Moves accepted bytes from `staging` to the object named `key`, on the disk before it
@@ -248,9 +253,7 @@ impl BlobStore {
         let Some(dir) = &self.local else {
             return Ok(());
         };
-        let file = object
-            .parts()
-            .fold(dir.clone(), |path, part| path.join(part.as_ref()));
+        let file = local_file(dir, &object);
         tokio::task::spawn_blocking(move || {
             std::fs::File::open(&file)?.sync_data()?;
             match file.parent() {
@@ -353,4 +356,11 @@ impl BlobStore {
         }
         Ok(removed)
     }
+}
+
+/// The file of a local backend's object `path` under `dir`. Staging and object names are
+/// hexadecimal, a dot and an extension: nothing `object_store` would encode.
+fn local_file(dir: &std::path::Path, path: &Path) -> PathBuf {
+    path.parts()
+        .fold(dir.to_path_buf(), |file, part| file.join(part.as_ref()))
 }

@@ -20,7 +20,6 @@ use std::time::Duration;
 use bytes::Bytes;
 use futures_util::{Stream, StreamExt};
 use sha2::{Digest, Sha256};
-use tokio::io::AsyncWriteExt;
 
 use super::chain_checks::PageWindow;
 use super::webhooks;
@@ -256,7 +255,7 @@ impl App {
                     (None, None) => continue,
                 };
                 for chunk in early.drain(..) {
-                    to.put(chunk).await.map_err(|e| blob_failure(e.into()))?;
+                    to.put(chunk).await.map_err(blob_failure)?;
                 }
             }
             Ok(())
@@ -265,7 +264,7 @@ impl App {
         let kind = match received.and_then(|()| check.finish().map_err(Error::from)) {
             Ok(kind) => kind,
             Err(err) => {
-                if let Some(mut writer) = writer
+                if let Some(writer) = writer
                     && let Err(abort) = writer.abort().await
                 {
                     tracing::warn!(error = %abort, "aborting a refused upload failed");
@@ -278,10 +277,7 @@ impl App {
         let Some(mut writer) = writer else {
             return Err(Error::Internal("an accepted upload has no writer".into()));
         };
-        writer
-            .shutdown()
-            .await
-            .map_err(|e| Error::Internal(Box::new(e)))?;
+        writer.shutdown().await.map_err(blob_failure)?;
         Ok(Received {
             staging,
             object_key: format!("{}.{}", super::hex(&hash.finalize()), kind.extension()),

@@ -1,0 +1,237 @@
+//! Writing bytes still being received into a staging object, in parts, with every filesystem
+//! call of a local backend on the blocking pool.
+//!
+//! `object_store`'s buffered writer does that for a bucket. For a local directory it creates
+//! the part file on the task's own thread (`LocalFileSystem::put_multipart_opts` opens it
+//! there): when the disk is busy (a commit's sync waiting behind gigabytes of writeback), that
+//! one `open` held a serving thread, and every redirect queued on it, for hundreds of
+//! milliseconds. A local staging object is therefore written here, straight to its own name
+//! (which also leaves a crash's leftover visible to the staging sweep, where `object_store`'s
+//! part files are hidden from listings).
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use bytes::Bytes;
+use object_store::buffered::BufWriter;
+use tokio::io::AsyncWriteExt;
+
+use super::BlobError;
+
+/// A writer into a staging object: [`StagingWriter::put`] the bytes as they come, then
+/// [`StagingWriter::shutdown`] (written whole) or [`StagingWriter::abort`].
+pub enum StagingWriter {
+    /// A local file, written in parts on the blocking pool.
+    Local(LocalStaging),
+    /// A bucket's object, through `object_store`'s buffered writer.
+    Bucket(BufWriter),
+}
+
+impl StagingWriter {
+    /// Adds `chunk`; a whole part is written out before this returns.
+    ///
+    /// # Errors
+    /// When the backend fails.
+    pub async fn put(&mut self, chunk: Bytes) -> Result<(), BlobError> {
+        match self {
+            StagingWriter::Local(local) => local.put(chunk).await,
+            StagingWriter::Bucket(writer) => writer.put(chunk).await.map_err(BlobError::from),
+        }
+    }
+
+    /// Writes what is left; the object then holds every byte put.
+    ///
+    /// # Errors
+    /// When the backend fails.
+    pub async fn shutdown(&mut self) -> Result<(), BlobError> {
+        match self {
+            StagingWriter::Local(local) => local.flush().await,
+            StagingWriter::Bucket(writer) => writer
+                .shutdown()
+                .await
+                .map_err(|err| BlobError::Backend(generic("buffered writer", err))),
+        }
+    }
+
+    /// Gives up: nothing of the object stays behind.
+    ///
+    /// # Errors
+    /// When the backend fails.
+    pub async fn abort(self) -> Result<(), BlobError> {
+        match self {
+            StagingWriter::Local(local) => local.abort().await,
+            StagingWriter::Bucket(mut writer) => writer.abort().await.map_err(BlobError::from),
+        }
+    }
+}
+
+/// A staging file of a local backend: the bytes wait in memory until a part's worth
+/// (`part_bytes`) has come, then one blocking task writes them, creating the file (and the
+/// staging directory) the first time.
+pub struct LocalStaging {
+    path: PathBuf,
+    part_bytes: usize,
+    file: Option<std::fs::File>,
+    pending: Vec<Bytes>,
+    pending_bytes: usize,
+}
+
+impl LocalStaging {
+    /// A writer of the file at `path`, which is created at the first write.
+    pub(super) fn new(path: PathBuf, part_bytes: usize) -> Self {
+        LocalStaging {
+            path,
+            part_bytes,
+            file: None,
+            pending: Vec::new(),
+            pending_bytes: 0,
+        }
+    }
+
+    async fn put(&mut self, chunk: Bytes) -> Result<(), BlobError> {
+        self.pending_bytes += chunk.len();
+        self.pending.push(chunk);
+        if self.pending_bytes >= self.part_bytes {
+            self.flush().await?;
+        }
+        Ok(())
+    }
+
+    /// Writes what waits, creating the file when it does not exist yet (an empty object is a
+    /// file too).
+    async fn flush(&mut self) -> Result<(), BlobError> {
+        let parts = std::mem::take(&mut self.pending);
+        self.pending_bytes = 0;
+        let file = self.file.take();
+        let path = self.path.clone();
+        let written = tokio::task::spawn_blocking(move || {
+            let mut file = match file {
+                Some(file) => file,
+                None => create(&path)?,
+            };
+            for part in &parts {
+                file.write_all(part)?;
+            }
+            Ok::<_, std::io::Error>(file)
+        })
+        .await
+        .map_err(std::io::Error::other)
+        .and_then(|written| written);
+        match written {
+            Ok(file) => {
+                self.file = Some(file);
+                Ok(())
+            }
+            Err(err) => Err(io_failure(err)),
+        }
+    }
+
+    async fn abort(self) -> Result<(), BlobError> {
+        let LocalStaging { path, file, .. } = self;
+        tokio::task::spawn_blocking(move || {
+            drop(file);
+            match std::fs::remove_file(&path) {
+                Err(err) if err.kind() != std::io::ErrorKind::NotFound => Err(err),
+                _ => Ok(()),
+            }
+        })
+        .await
+        .map_err(std::io::Error::other)
+        .and_then(|removed| removed)
+        .map_err(io_failure)
+    }
+}
+
+/// A new file at `path`, its directory made when missing.
+fn create(path: &std::path::Path) -> std::io::Result<std::fs::File> {
+    let open = || {
+        std::fs::File::options()
+            .write(true)
+            .create_new(true)
+            .open(path)
+    };
+    match open() {
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir)?;
+            }
+            open()
+        }
+        opened => opened,
+    }
+}
+
+fn io_failure(err: std::io::Error) -> BlobError {
+    BlobError::Backend(generic("LocalFileSystem", err))
+}
+
+fn generic(store: &'static str, err: std::io::Error) -> object_store::Error {
+    object_store::Error::Generic {
+        store,
+        source: Box::new(err),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::blob::{BlobBackend, BlobStore, STAGING_MAX_AGE, local_file};
+
+    #[tokio::test]
+    async fn parts_are_written_in_order_and_an_abort_leaves_nothing() {
+        let dir = tempfile::tempdir().expect("a directory");
+        let path = dir.path().join("staging").join("one");
+        let mut writer = StagingWriter::Local(LocalStaging::new(path.clone(), 4));
+        for chunk in ["ab", "cd", "ef", "g"] {
+            writer.put(Bytes::from(chunk)).await.expect("a part");
+        }
+        // Two parts' worth came: the first four bytes are on disk, the rest wait.
+        assert_eq!(std::fs::read(&path).expect("the file"), b"abcd");
+        writer.shutdown().await.expect("the rest");
+        assert_eq!(std::fs::read(&path).expect("the file"), b"abcdefg");
+
+        let other = dir.path().join("staging").join("two");
+        let mut writer = StagingWriter::Local(LocalStaging::new(other.clone(), 2));
+        writer.put(Bytes::from("xyz")).await.expect("a part");
+        assert!(other.exists());
+        writer.abort().await.expect("an abort");
+        assert!(!other.exists());
+    }
+
+    #[tokio::test]
+    async fn an_empty_object_is_an_empty_file() {
+        let dir = tempfile::tempdir().expect("a directory");
+        let path = dir.path().join("staging").join("empty");
+        let mut writer = StagingWriter::Local(LocalStaging::new(path.clone(), 4));
+        writer.shutdown().await.expect("an empty file");
+        assert_eq!(std::fs::read(&path).expect("the file"), b"");
+    }
+
+    #[tokio::test]
+    async fn what_a_crash_left_in_staging_is_swept_once_old() {
+        let dir = tempfile::tempdir().expect("a directory");
+        let blobs =
+            BlobStore::open(&BlobBackend::Local(dir.path().to_path_buf())).expect("a local store");
+        let (old, fresh) = (BlobStore::staging_path(), BlobStore::staging_path());
+        for staging in [&old, &fresh] {
+            let mut writer = blobs.writer(staging, 2, "image/png");
+            writer
+                .put(Bytes::from("half a file"))
+                .await
+                .expect("a part");
+            // The process dies here: no shutdown, no abort.
+            drop(writer);
+        }
+        let old_file = local_file(dir.path(), &old);
+        let long_ago = std::time::SystemTime::now() - 2 * STAGING_MAX_AGE;
+        std::fs::File::options()
+            .write(true)
+            .open(&old_file)
+            .and_then(|file| file.set_modified(long_ago))
+            .expect("an old staging file");
+
+        assert_eq!(blobs.sweep_staging().await.expect("a sweep"), 1);
+        assert!(!old_file.exists());
+        assert!(local_file(dir.path(), &fresh).exists());
+    }
+}
