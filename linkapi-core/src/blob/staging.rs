@@ -45,7 +45,7 @@ impl StagingWriter {
     /// When the backend fails.
     pub async fn shutdown(&mut self) -> Result<(), BlobError> {
         match self {
-            StagingWriter::Local(local) => local.flush().await,
+            StagingWriter::Local(local) => local.finish().await,
             StagingWriter::Bucket(writer) => writer
                 .shutdown()
                 .await
@@ -67,13 +67,16 @@ impl StagingWriter {
 
 /// A staging file of a local backend: the bytes wait in memory until a part's worth
 /// (`part_bytes`) has come, then one blocking task writes them, creating the file (and the
-/// staging directory) the first time.
+/// staging directory) the first time. Dropped before it was finished or aborted (its request
+/// went away), it removes its file on the blocking pool.
 pub struct LocalStaging {
     path: PathBuf,
     part_bytes: usize,
     file: Option<std::fs::File>,
     pending: Vec<Bytes>,
     pending_bytes: usize,
+    /// Written whole, or already removed: nothing for `drop` to do.
+    settled: bool,
 }
 
 impl LocalStaging {
@@ -85,7 +88,14 @@ impl LocalStaging {
             file: None,
             pending: Vec::new(),
             pending_bytes: 0,
+            settled: false,
         }
+    }
+
+    async fn finish(&mut self) -> Result<(), BlobError> {
+        self.flush().await?;
+        self.settled = true;
+        Ok(())
     }
 
     async fn put(&mut self, chunk: Bytes) -> Result<(), BlobError> {
@@ -126,19 +136,44 @@ impl LocalStaging {
         }
     }
 
-    async fn abort(self) -> Result<(), BlobError> {
-        let LocalStaging { path, file, .. } = self;
+    async fn abort(mut self) -> Result<(), BlobError> {
+        self.settled = true;
+        let (path, file) = (self.path.clone(), self.file.take());
         tokio::task::spawn_blocking(move || {
             drop(file);
-            match std::fs::remove_file(&path) {
-                Err(err) if err.kind() != std::io::ErrorKind::NotFound => Err(err),
-                _ => Ok(()),
-            }
+            remove(&path)
         })
         .await
         .map_err(std::io::Error::other)
         .and_then(|removed| removed)
         .map_err(io_failure)
+    }
+}
+
+impl Drop for LocalStaging {
+    fn drop(&mut self) {
+        if self.settled {
+            return;
+        }
+        let (path, file) = (std::mem::take(&mut self.path), self.file.take());
+        let removal = move || {
+            drop(file);
+            if let Err(err) = remove(&path) {
+                tracing::warn!(error = %err, "an abandoned staging file stays until the sweep");
+            }
+        };
+        match tokio::runtime::Handle::try_current() {
+            Ok(runtime) => drop(runtime.spawn_blocking(removal)),
+            Err(_) => removal(),
+        }
+    }
+}
+
+/// Removes the file at `path`; absent is fine.
+fn remove(path: &std::path::Path) -> std::io::Result<()> {
+    match std::fs::remove_file(path) {
+        Err(err) if err.kind() != std::io::ErrorKind::NotFound => Err(err),
+        _ => Ok(()),
     }
 }
 
@@ -199,6 +234,32 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_writer_its_request_dropped_removes_its_file() {
+        let dir = tempfile::tempdir().expect("a directory");
+        let path = dir.path().join("staging").join("dropped");
+        let mut writer = StagingWriter::Local(LocalStaging::new(path.clone(), 2));
+        writer.put(Bytes::from("xyz")).await.expect("a part");
+        assert!(path.exists());
+        drop(writer);
+        for _ in 0..100 {
+            if !path.exists() {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        assert!(!path.exists());
+
+        // One written whole stays.
+        let kept = dir.path().join("staging").join("kept");
+        let mut writer = StagingWriter::Local(LocalStaging::new(kept.clone(), 2));
+        writer.put(Bytes::from("xyz")).await.expect("a part");
+        writer.shutdown().await.expect("the rest");
+        drop(writer);
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        assert!(kept.exists());
+    }
+
+    #[tokio::test]
     async fn an_empty_object_is_an_empty_file() {
         let dir = tempfile::tempdir().expect("a directory");
         let path = dir.path().join("staging").join("empty");
@@ -219,8 +280,8 @@ mod tests {
                 .put(Bytes::from("half a file"))
                 .await
                 .expect("a part");
-            // The process dies here: no shutdown, no abort.
-            drop(writer);
+            // The process dies here: no shutdown, no abort, no drop.
+            std::mem::forget(writer);
         }
         let old_file = local_file(dir.path(), &old);
         let long_ago = std::time::SystemTime::now() - 2 * STAGING_MAX_AGE;
