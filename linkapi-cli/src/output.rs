@@ -24,10 +24,9 @@ pub fn col<T>(header: &'static str, cell: fn(&T) -> String) -> Column<T> {
     Column { header, cell }
 }
 
-/// A record the CLI prints: its JSON fields and its table columns.
-pub trait Record: Serialize {
-    /// Every top-level field of its JSON form, for validating `--json=FIELDS`.
-    const FIELDS: &'static [&'static str];
+/// A record the CLI prints: its JSON form, whose fields (for validating `--json=FIELDS`) its
+/// schema names ([`schema_fields`]), and its table columns.
+pub trait Record: Serialize + schemars::JsonSchema {
     /// Table columns.
     fn columns() -> Vec<Column<Self>>
     where
@@ -110,7 +109,9 @@ impl Output {
         single: bool,
     ) -> anyhow::Result<()> {
         if let Some(fields) = json {
-            let fields = parse_fields(fields, T::FIELDS)?;
+            let available = schema_fields::<T>();
+            let available: Vec<&str> = available.iter().map(String::as_str).collect();
+            let fields = parse_fields(fields, &available)?;
             let values: Vec<Value> = rows
                 .iter()
                 .map(|r| select(serde_json::to_value(r).unwrap_or(Value::Null), &fields))
@@ -282,6 +283,44 @@ const WHOLE_COLUMN: &str = "URL";
 const FALLBACK_TABLE_WIDTH: u16 = 80;
 /// Narrower than this, a terminal's width is taken as not known.
 const MIN_TABLE_WIDTH: u16 = 20;
+
+/// The top-level fields of `T`'s JSON form, read from its schema (the one the API document
+/// gives it): its properties, those of what it flattens in, and those of every variant of
+/// what it may be.
+pub fn schema_fields<T: schemars::JsonSchema>() -> Vec<String> {
+    let schema = schemars::schema_for!(T);
+    let root = schema.as_value();
+    let mut fields = Vec::new();
+    collect_fields(root, root, &mut fields);
+    fields
+}
+
+fn collect_fields(schema: &Value, root: &Value, fields: &mut Vec<String>) {
+    if let Some(reference) = schema.get("$ref").and_then(Value::as_str)
+        && let Some(target) = reference
+            .strip_prefix('#')
+            .and_then(|pointer| root.pointer(pointer))
+    {
+        collect_fields(target, root, fields);
+    }
+    if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
+        for name in properties.keys() {
+            if !fields.contains(name) {
+                fields.push(name.clone());
+            }
+        }
+    }
+    for combined in ["allOf", "anyOf", "oneOf"] {
+        for part in schema
+            .get(combined)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            collect_fields(part, root, fields);
+        }
+    }
+}
 
 /// Splits and checks `--json=FIELDS`; empty means every field.
 fn parse_fields(spec: &str, available: &[&str]) -> Result<Vec<String>, UsageError> {

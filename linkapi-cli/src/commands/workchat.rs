@@ -202,7 +202,7 @@ async fn transfers(
 }
 
 /// One transfer as the CLI prints it: the result with its customer's name and reason.
-#[derive(Debug, serde::Serialize)]
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
 struct TransferRow {
     /// The customer.
     pub external_userid: String,
@@ -219,14 +219,6 @@ struct TransferRow {
 }
 
 impl Record for TransferRow {
-    const FIELDS: &'static [&'static str] = &[
-        "external_userid",
-        "name",
-        "status",
-        "takeover_time",
-        "errcode",
-        "reason",
-    ];
     fn columns() -> Vec<Column<Self>> {
         vec![
             col("CUSTOMER", |t| t.external_userid.clone()),

@@ -7,26 +7,6 @@ use linkapi_core::wire::{admin, compat, primary};
 use crate::output::{Column, Record, col, opt};
 
 impl Record for primary::Chain {
-    const FIELDS: &'static [&'static str] = &[
-        "id",
-        "code",
-        "status",
-        "status_label",
-        "target_url",
-        "type",
-        "sub_type",
-        "domain_id",
-        "chain_title",
-        "valid_time",
-        "render_url",
-        "group_id",
-        "rules",
-        "pv_today",
-        "pv_history",
-        "created_at",
-        "updated_at",
-        "archived_at",
-    ];
     fn columns() -> Vec<Column<Self>> {
         vec![
             col("ID", |c| c.id.to_string()),
@@ -52,18 +32,6 @@ impl Record for primary::Chain {
 }
 
 impl Record for primary::Conversion {
-    const FIELDS: &'static [&'static str] = &[
-        "event_id",
-        "chain_id",
-        "conv_type",
-        "out_id",
-        "clickid",
-        "platform",
-        "ad_platform",
-        "external_userid",
-        "value_cents",
-        "created_at",
-    ];
     fn columns() -> Vec<Column<Self>> {
         vec![
             col("EVENT", |c| c.event_id.clone()),
@@ -77,8 +45,6 @@ impl Record for primary::Conversion {
 }
 
 impl Record for primary::ChainBreakdown {
-    const FIELDS: &'static [&'static str] =
-        &["chain_id", "dimension", "days", "items", "other_clicks"];
     fn columns() -> Vec<Column<Self>> {
         vec![
             col("CHAIN", |b| b.chain_id.to_string()),
@@ -90,7 +56,6 @@ impl Record for primary::ChainBreakdown {
 }
 
 impl Record for primary::UserStats {
-    const FIELDS: &'static [&'static str] = &["days", "total_clicks", "bot_clicks", "top_chains"];
     fn columns() -> Vec<Column<Self>> {
         vec![
             col("DAYS", |s| s.days.to_string()),
@@ -101,13 +66,6 @@ impl Record for primary::UserStats {
 }
 
 impl Record for primary::ChainStats {
-    const FIELDS: &'static [&'static str] = &[
-        "chain_id",
-        "total_clicks",
-        "unique_visitors",
-        "trend_days",
-        "daily_trend",
-    ];
     fn columns() -> Vec<Column<Self>> {
         vec![
             col("CHAIN", |s| s.chain_id.to_string()),
@@ -119,7 +77,6 @@ impl Record for primary::ChainStats {
 }
 
 impl Record for compat::ConversionResult {
-    const FIELDS: &'static [&'static str] = &["chain_id", "conv_type", "duplicate", "event_id"];
     fn columns() -> Vec<Column<Self>> {
         vec![
             col("EVENT", |c| c.event_id.clone()),
@@ -133,8 +90,6 @@ impl Record for compat::ConversionResult {
 }
 
 impl Record for primary::Group {
-    const FIELDS: &'static [&'static str] =
-        &["chain_count", "chain_type", "created_at", "id", "name"];
     fn columns() -> Vec<Column<Self>> {
         vec![
             col("ID", |g| g.id.to_string()),
@@ -147,8 +102,6 @@ impl Record for primary::Group {
 }
 
 impl Record for primary::Domain {
-    const FIELDS: &'static [&'static str] =
-        &["domain", "id", "scene", "scheme", "domain_status", "is_my"];
     fn columns() -> Vec<Column<Self>> {
         vec![
             col("ID", |d| d.id.to_string()),
@@ -162,15 +115,6 @@ impl Record for primary::Domain {
 }
 
 impl Record for admin::User {
-    const FIELDS: &'static [&'static str] = &[
-        "id",
-        "name",
-        "daily_quota",
-        "created_at",
-        "suspended",
-        "suspended_at",
-        "suspend_redirects",
-    ];
     fn columns() -> Vec<Column<Self>> {
         vec![
             col("ID", |u| u.id.to_string()),
@@ -191,16 +135,6 @@ fn user_state(u: &admin::User) -> String {
 }
 
 impl Record for admin::UserDetail {
-    const FIELDS: &'static [&'static str] = &[
-        "id",
-        "name",
-        "daily_quota",
-        "created_at",
-        "suspended",
-        "suspended_at",
-        "suspend_redirects",
-        "usage",
-    ];
     fn columns() -> Vec<Column<Self>> {
         vec![
             col("ID", |d| d.user.id.to_string()),
@@ -222,17 +156,6 @@ impl Record for admin::UserDetail {
 }
 
 impl Record for admin::Key {
-    const FIELDS: &'static [&'static str] = &[
-        "id",
-        "user_id",
-        "name",
-        "prefix",
-        "scopes",
-        "created_at",
-        "expires_at",
-        "revoked_at",
-        "state",
-    ];
     fn columns() -> Vec<Column<Self>> {
         vec![
             col("ID", |k| k.id.to_string()),
@@ -247,18 +170,6 @@ impl Record for admin::Key {
 }
 
 impl Record for admin::CreatedKey {
-    const FIELDS: &'static [&'static str] = &[
-        "id",
-        "user_id",
-        "name",
-        "prefix",
-        "scopes",
-        "created_at",
-        "expires_at",
-        "revoked_at",
-        "state",
-        "api_key",
-    ];
     fn columns() -> Vec<Column<Self>> {
         vec![
             col("ID", |k| k.key.id.to_string()),
@@ -270,16 +181,6 @@ impl Record for admin::CreatedKey {
 }
 
 impl Record for admin::Domain {
-    const FIELDS: &'static [&'static str] = &[
-        "id",
-        "domain",
-        "scheme",
-        "scene",
-        "shared",
-        "user_id",
-        "status",
-        "created_at",
-    ];
     fn columns() -> Vec<Column<Self>> {
         vec![
             col("ID", |d| d.id.to_string()),
@@ -302,15 +203,6 @@ fn domain_status(status: i64) -> String {
 }
 
 impl Record for primary::Upload {
-    const FIELDS: &'static [&'static str] = &[
-        "file_id",
-        "object_key",
-        "size_bytes",
-        "url",
-        "content_type",
-        "file_name",
-        "created_at",
-    ];
     fn columns() -> Vec<Column<Self>> {
         vec![
             col("ID", |u| u.file_id.to_string()),
@@ -324,15 +216,6 @@ impl Record for primary::Upload {
 }
 
 impl Record for primary::Template {
-    const FIELDS: &'static [&'static str] = &[
-        "id",
-        "name",
-        "style",
-        "type",
-        "thumb",
-        "is_use",
-        "update_time",
-    ];
     fn columns() -> Vec<Column<Self>> {
         vec![
             col("ID", |t| t.id.to_string()),
@@ -355,18 +238,6 @@ impl Record for primary::Template {
 }
 
 impl Record for admin::Template {
-    const FIELDS: &'static [&'static str] = &[
-        "id",
-        "user_id",
-        "name",
-        "style",
-        "type",
-        "thumb",
-        "body",
-        "created_at",
-        "updated_at",
-        "retired_at",
-    ];
     fn columns() -> Vec<Column<Self>> {
         vec![
             col("ID", |t| t.id.to_string()),
@@ -385,17 +256,6 @@ impl Record for admin::Template {
 }
 
 impl Record for primary::Webhook {
-    const FIELDS: &'static [&'static str] = &[
-        "id",
-        "url",
-        "events",
-        "description",
-        "enabled",
-        "failing_since",
-        "secret",
-        "created_at",
-        "updated_at",
-    ];
     fn columns() -> Vec<Column<Self>> {
         vec![
             col("ID", |w| w.id.to_string()),
@@ -415,16 +275,6 @@ impl Record for primary::Webhook {
 }
 
 impl Record for primary::Delivery {
-    const FIELDS: &'static [&'static str] = &[
-        "id",
-        "event_id",
-        "event_type",
-        "at",
-        "ok",
-        "status",
-        "error",
-        "latency_ms",
-    ];
     fn columns() -> Vec<Column<Self>> {
         vec![
             col("AT", |d| d.at.clone()),
@@ -441,12 +291,11 @@ impl Record for primary::Delivery {
 #[cfg(test)]
 mod tests {
     use linkapi_core::wire::{admin, primary};
-    use serde::Serialize;
 
     use super::*;
 
-    /// FIELDS must list exactly what the JSON form has, or `--json=FIELDS` lies.
-    fn assert_fields<T: Record + Serialize>(sample: &T) {
+    /// The schema's fields must be exactly what the JSON form has, or `--json=FIELDS` lies.
+    fn assert_fields<T: Record>(sample: &T) {
         let value = serde_json::to_value(sample).expect("serializes");
         let mut keys: Vec<&str> = value
             .as_object()
@@ -454,10 +303,25 @@ mod tests {
             .keys()
             .map(String::as_str)
             .collect();
-        let mut fields = T::FIELDS.to_vec();
+        let mut fields = crate::output::schema_fields::<T>();
         keys.sort_unstable();
         fields.sort_unstable();
-        assert_eq!(keys, fields);
+        assert_eq!(keys, fields, "{}", std::any::type_name::<T>());
+    }
+
+    #[test]
+    fn fields_a_hand_kept_list_had_lost_are_read_from_the_schema() {
+        let has = |fields: Vec<String>, name: &str| fields.iter().any(|f| f == name);
+        assert!(has(
+            crate::output::schema_fields::<primary::ChainStats>(),
+            "bot_clicks"
+        ));
+        for name in ["rules", "archived_at", "channel_list", "id"] {
+            assert!(has(
+                crate::output::schema_fields::<primary::WxChain>(),
+                name
+            ));
+        }
     }
 
     #[test]

@@ -5,15 +5,6 @@ use linkapi_core::wire::{admin, compat, primary};
 use crate::output::{Column, Record, col};
 
 impl Record for primary::CreatedWxChain {
-    const FIELDS: &'static [&'static str] = &[
-        "code",
-        "domain_id",
-        "id",
-        "status",
-        "sub_type",
-        "type",
-        "render_url",
-    ];
     fn columns() -> Vec<Column<Self>> {
         vec![
             col("ID", |c| c.id.to_string()),
@@ -25,7 +16,6 @@ impl Record for primary::CreatedWxChain {
 }
 
 impl Record for compat::CreatedWxChain {
-    const FIELDS: &'static [&'static str] = &["chain", "render_url"];
     fn columns() -> Vec<Column<Self>> {
         vec![
             col("CODE", |c| c.chain.clone()),
@@ -47,44 +37,6 @@ fn sub_type_label(sub_type: i64) -> &'static str {
 }
 
 impl Record for primary::WxChain {
-    const FIELDS: &'static [&'static str] = &[
-        "id",
-        "code",
-        "status",
-        "status_label",
-        "target_url",
-        "type",
-        "sub_type",
-        "domain_id",
-        "chain_title",
-        "valid_time",
-        "render_url",
-        "group_id",
-        "pv_today",
-        "pv_history",
-        "created_at",
-        "updated_at",
-        "wx_id",
-        "scan_qr_url",
-        "avatar",
-        "guide_text",
-        "promo_desc",
-        "sub_title",
-        "qwhk_url",
-        "mini_appid",
-        "mini_path",
-        "shop_appid",
-        "shop_path",
-        "is_direct_jump",
-        "show_type",
-        "jump_template_id",
-        "scan_tips",
-        "qrcode_vc_type",
-        "visit_type",
-        "wxwork_type",
-        "customer_id",
-        "channel_list",
-    ];
     fn columns() -> Vec<Column<Self>> {
         vec![
             col("ID", |c| c.chain.id.to_string()),
@@ -112,18 +64,6 @@ impl Record for primary::WxChain {
 }
 
 impl Record for compat::Channel {
-    const FIELDS: &'static [&'static str] = &[
-        "id",
-        "qrcode_name",
-        "qrcode_time",
-        "ratio",
-        "sort",
-        "status",
-        "url",
-        "url2",
-        "visit_limit",
-        "visit_count",
-    ];
     fn columns() -> Vec<Column<Self>> {
         vec![
             col("CHANNEL", |c| c.id.to_string()),
@@ -153,25 +93,6 @@ impl Record for compat::Channel {
 }
 
 impl Record for compat::WorkchatChainInfo {
-    const FIELDS: &'static [&'static str] = &[
-        "chain",
-        "chain_id",
-        "chain_title",
-        "chain_type",
-        "channel_list",
-        "customer_id",
-        "domain",
-        "domain_url",
-        "group_id",
-        "is_direct_jump",
-        "jump_template_id",
-        "render_url",
-        "status",
-        "target_url",
-        "wxwork_type",
-        "pv_today",
-        "pv_history",
-    ];
     fn columns() -> Vec<Column<Self>> {
         vec![
             col("ID", |c| c.chain_id.to_string()),
@@ -196,16 +117,6 @@ impl Record for compat::WorkchatChainInfo {
 }
 
 impl Record for compat::AssemblyItem {
-    const FIELDS: &'static [&'static str] = &[
-        "auth_status",
-        "create_time",
-        "id",
-        "link_id",
-        "link_name",
-        "url",
-        "use_status",
-        "use_status_description",
-    ];
     fn columns() -> Vec<Column<Self>> {
         vec![
             col("ID", |a| a.id.to_string()),
@@ -219,16 +130,6 @@ impl Record for compat::AssemblyItem {
 }
 
 impl Record for admin::Assembly {
-    const FIELDS: &'static [&'static str] = &[
-        "id",
-        "user_id",
-        "link_id",
-        "link_name",
-        "url",
-        "auth_status",
-        "use_status",
-        "created_at",
-    ];
     fn columns() -> Vec<Column<Self>> {
         vec![
             col("ID", |a| a.id.to_string()),

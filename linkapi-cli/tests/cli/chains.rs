@@ -650,6 +650,14 @@ fn stats_show_totals_and_a_daily_trend() {
     assert_eq!(stats["bot_clicks"], 1);
     assert_eq!(stats["unique_visitors"], 1);
     assert_eq!(stats["trend_days"], 3);
+    // Every field of the JSON may be asked for alone (`bot_clicks` once was not).
+    let bots = home
+        .admin(
+            &server,
+            &["stats", "seen", "--days", "3", "--json=bot_clicks"],
+        )
+        .json();
+    assert_eq!(bots, serde_json::json!({"bot_clicks": 1}));
     let trend = stats["daily_trend"].as_array().unwrap();
     assert_eq!(trend.len(), 3);
     assert_eq!(trend[2]["clicks"], 2);

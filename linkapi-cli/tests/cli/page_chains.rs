@@ -116,6 +116,14 @@ fn messaging_app_chains_are_created_edited_listed_and_deleted() {
         .map(|c| c["code"].as_str().unwrap())
         .collect();
     assert_eq!(codes, [mini["code"].as_str().unwrap(), "join-wx"]);
+    // Fields of the chain part may be asked for too (`rules` and `archived_at` once were not).
+    let chosen = home
+        .admin(&server, &["wx", "list", "--json=code,rules,archived_at"])
+        .json();
+    assert_eq!(
+        chosen[1],
+        serde_json::json!({"code": "join-wx", "rules": [], "archived_at": null})
+    );
 
     // Refusals: the server's message reaches the user; bad files are usage errors.
     let refused = home.admin(&server, &["wx", "create", "--sub-type", "account"]);
