@@ -254,7 +254,7 @@ impl BlobStore {
             return Ok(());
         };
         let file = local_file(dir, &object);
-        tokio::task::spawn_blocking(move || {
+        blocking(move || {
             std::fs::File::open(&file)?.sync_data()?;
             match file.parent() {
                 Some(parent) => std::fs::File::open(parent)?.sync_all(),
@@ -262,8 +262,6 @@ impl BlobStore {
             }
         })
         .await
-        .map_err(std::io::Error::other)
-        .and_then(|synced| synced)
         .map_err(BlobError::Sync)
     }
 
@@ -363,4 +361,13 @@ impl BlobStore {
 fn local_file(dir: &std::path::Path, path: &Path) -> PathBuf {
     path.parts()
         .fold(dir.to_path_buf(), |file, part| file.join(part.as_ref()))
+}
+
+/// Runs `work`, filesystem calls, on the blocking pool.
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> std::io::Result<T> + Send + 'static,
+) -> std::io::Result<T> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(std::io::Error::other)?
 }

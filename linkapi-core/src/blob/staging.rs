@@ -11,12 +11,14 @@
 
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 
 use bytes::Bytes;
 use object_store::buffered::BufWriter;
 use tokio::io::AsyncWriteExt;
 
-use super::BlobError;
+use super::{BlobError, blocking};
+use crate::locks::Unpoisoned;
 
 /// A writer into a staging object: [`StagingWriter::put`] the bytes as they come, then
 /// [`StagingWriter::shutdown`] (written whole) or [`StagingWriter::abort`].
@@ -68,15 +70,36 @@ impl StagingWriter {
 /// A staging file of a local backend: the bytes wait in memory until a part's worth
 /// (`part_bytes`) has come, then one blocking task writes them, creating the file (and the
 /// staging directory) the first time. Dropped before it was finished or aborted (its request
-/// went away), it removes its file on the blocking pool.
+/// went away), it removes its file on the blocking pool, after any write still running there
+/// (a write that had not started by then creates nothing).
 pub struct LocalStaging {
     path: PathBuf,
     part_bytes: usize,
-    file: Option<std::fs::File>,
+    file: Arc<Mutex<Slot>>,
     pending: Vec<Bytes>,
     pending_bytes: usize,
     /// Written whole, or already removed: nothing for `drop` to do.
     settled: bool,
+}
+
+/// The file, shared with the blocking task writing it or removing it.
+#[derive(Default)]
+struct Slot {
+    file: Option<std::fs::File>,
+    /// Removed: no write may create the file again.
+    removed: bool,
+}
+
+impl Slot {
+    /// Closes and removes the file; later writes fail.
+    fn remove(&mut self, path: &std::path::Path) -> std::io::Result<()> {
+        self.removed = true;
+        self.file = None;
+        match std::fs::remove_file(path) {
+            Err(err) if err.kind() != std::io::ErrorKind::NotFound => Err(err),
+            _ => Ok(()),
+        }
+    }
 }
 
 impl LocalStaging {
@@ -85,7 +108,7 @@ impl LocalStaging {
         LocalStaging {
             path,
             part_bytes,
-            file: None,
+            file: Arc::default(),
             pending: Vec::new(),
             pending_bytes: 0,
             settled: false,
@@ -112,41 +135,31 @@ impl LocalStaging {
     async fn flush(&mut self) -> Result<(), BlobError> {
         let parts = std::mem::take(&mut self.pending);
         self.pending_bytes = 0;
-        let file = self.file.take();
-        let path = self.path.clone();
-        let written = tokio::task::spawn_blocking(move || {
-            let mut file = match file {
+        let (slot, path) = (self.file.clone(), self.path.clone());
+        blocking(move || {
+            let mut slot = slot.lock().unpoisoned();
+            if slot.removed {
+                return Err(std::io::Error::other("the staging file was abandoned"));
+            }
+            let file = match &mut slot.file {
                 Some(file) => file,
-                None => create(&path)?,
+                None => slot.file.insert(create(&path)?),
             };
             for part in &parts {
                 file.write_all(part)?;
             }
-            Ok::<_, std::io::Error>(file)
+            Ok(())
         })
         .await
-        .map_err(std::io::Error::other)
-        .and_then(|written| written);
-        match written {
-            Ok(file) => {
-                self.file = Some(file);
-                Ok(())
-            }
-            Err(err) => Err(io_failure(err)),
-        }
+        .map_err(io_failure)
     }
 
     async fn abort(mut self) -> Result<(), BlobError> {
         self.settled = true;
-        let (path, file) = (self.path.clone(), self.file.take());
-        tokio::task::spawn_blocking(move || {
-            drop(file);
-            remove(&path)
-        })
-        .await
-        .map_err(std::io::Error::other)
-        .and_then(|removed| removed)
-        .map_err(io_failure)
+        let (slot, path) = (self.file.clone(), self.path.clone());
+        blocking(move || slot.lock().unpoisoned().remove(&path))
+            .await
+            .map_err(io_failure)
     }
 }
 
@@ -155,10 +168,9 @@ impl Drop for LocalStaging {
         if self.settled {
             return;
         }
-        let (path, file) = (std::mem::take(&mut self.path), self.file.take());
+        let (slot, path) = (self.file.clone(), std::mem::take(&mut self.path));
         let removal = move || {
-            drop(file);
-            if let Err(err) = remove(&path) {
+            if let Err(err) = slot.lock().unpoisoned().remove(&path) {
                 tracing::warn!(error = %err, "an abandoned staging file stays until the sweep");
             }
         };
@@ -166,14 +178,6 @@ impl Drop for LocalStaging {
             Ok(runtime) => drop(runtime.spawn_blocking(removal)),
             Err(_) => removal(),
         }
-    }
-}
-
-/// Removes the file at `path`; absent is fine.
-fn remove(path: &std::path::Path) -> std::io::Result<()> {
-    match std::fs::remove_file(path) {
-        Err(err) if err.kind() != std::io::ErrorKind::NotFound => Err(err),
-        _ => Ok(()),
     }
 }
 
@@ -257,6 +261,22 @@ mod tests {
         drop(writer);
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
         assert!(kept.exists());
+    }
+
+    #[tokio::test]
+    async fn a_write_that_starts_after_the_removal_creates_nothing() {
+        let dir = tempfile::tempdir().expect("a directory");
+        let path = dir.path().join("staging").join("late");
+        let mut local = LocalStaging::new(path.clone(), 2);
+        // What a dropped writer's removal does, run before a write it raced with.
+        local
+            .file
+            .lock()
+            .unpoisoned()
+            .remove(&path)
+            .expect("a removal");
+        assert!(local.put(Bytes::from("xyz")).await.is_err());
+        assert!(!path.exists());
     }
 
     #[tokio::test]
