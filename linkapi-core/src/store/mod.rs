@@ -27,8 +27,9 @@
 //!
 //! One file per aggregate holds what both backends share: its records, its read trait, its
 //! write trait, its column lists, the statements both dialects spell alike (with `$N`
-//! placeholders, numbered in order of first use, which SQLite reads too) and the decoding of
-//! its rows through `StoredRow`. Each backend is a folder with a file of the same name per
+//! placeholders, numbered in order of first use, which SQLite reads too; a [`Statement`] when
+//! the text depends on the values, as a listing's filter or a patch's columns do) and the
+//! decoding of its rows through `StoredRow`. Each backend is a folder with a file of the same name per
 //! aggregate holding only what its dialect does differently, so `diff` of `sqlite/chains.rs`
 //! and `postgres/chains.rs` shows dialect and nothing else.
 //!
@@ -225,6 +226,53 @@ pub(crate) trait StoredRow {
     /// A list of ids the query aggregated into one column, in order (SQLite: `group_concat`
     /// text; PostgreSQL: an array); NULL is the empty list.
     fn ids(&self, idx: usize) -> StoreResult<Vec<i64>>;
+}
+
+/// A statement both backends run whose text depends on its values (a listing's filter, a
+/// patch's columns): the text, with `$N` placeholders that first appear in order, and the
+/// values, `values[N - 1]` for `$N`, which each backend binds as its own parameter type.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Statement {
+    /// The text.
+    pub(crate) sql: String,
+    /// The values of its placeholders, in order.
+    pub(crate) values: Vec<Bound>,
+}
+
+/// A value of a [`Statement`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Bound {
+    /// An integer, or NULL.
+    Int(Option<i64>),
+    /// A text, or NULL.
+    Text(Option<String>),
+}
+
+impl Statement {
+    /// Binds `value` as the next placeholder and returns the placeholder, to be written into
+    /// the text after every placeholder bound before it.
+    pub(crate) fn bind(&mut self, value: impl Into<Bound>) -> String {
+        self.values.push(value.into());
+        format!("${}", self.values.len())
+    }
+}
+
+impl From<i64> for Bound {
+    fn from(value: i64) -> Self {
+        Bound::Int(Some(value))
+    }
+}
+
+impl From<Option<String>> for Bound {
+    fn from(value: Option<String>) -> Self {
+        Bound::Text(value)
+    }
+}
+
+impl From<String> for Bound {
+    fn from(value: String) -> Self {
+        Bound::Text(Some(value))
+    }
 }
 
 /// A stored value that does not decode: data damaged at rest or a schema mismatch.

@@ -5,13 +5,13 @@ use deadpool_postgres::GenericClient;
 use tokio_postgres::types::ToSql;
 
 use super::channels::{apply_channel_edit, insert_channel};
-use super::{PgStore, PgTx, all, count, execute, first, one};
+use super::{PgStore, PgTx, all, bound, count, execute, first, one};
 use crate::model::{
     Chain, ChainId, ChainStatus, Domain, DomainId, GroupId, JumpSettings, Timestamp, UserId,
 };
 use crate::store::chains::{
     ADD_CREATIONS_WITHIN, CLEAR_GROUPS, chain_from_row, chain_select, chain_select_from,
-    insert_each, inserted_chain, jump_values, like_pattern, rules_text, set_jump_statement,
+    insert_each, inserted_chain, jump_values, rules_text, set_jump_statement,
 };
 use crate::store::domains::{DOMAIN_COLUMNS_OF_D, domain_at};
 use crate::store::{
@@ -200,47 +200,10 @@ impl ChainStore for PgStore {
     }
 
     async fn chains(&self, user: UserId, query: &ChainQuery) -> StoreResult<Page<Chain>> {
-        let filter = "c.user_id = $1 AND c.deleted_at IS NULL
-             AND (cardinality($2::bigint[]) = 0 OR c.chain_type = ANY($2))
-             AND ($3::bigint IS NULL OR EXISTS (SELECT 1 FROM chain_group_members m
-                    WHERE m.chain_id = c.id AND m.group_id = $3))
-             AND ($4::text IS NULL OR c.title LIKE $4 ESCAPE '\\' OR c.code LIKE $4 ESCAPE '\\')
-             AND ($5::bigint IS NULL OR c.created_at >= $5)
-             AND ($6::bigint IS NULL OR c.created_at <= $6)
-             AND ($7::boolean IS NULL OR (c.archived_at IS NOT NULL) = $7)";
-        let kinds: Vec<i64> = query.kinds.iter().map(|k| k.code()).collect();
-        let text = query.filter.text.as_deref().map(like_pattern);
-        let group = query.filter.group_id.map(|g| g.0);
-        let (from, until) = (query.filter.created_from, query.filter.created_until);
-        let archived = query.filter.archived;
+        let (count_of, page) = query.statements(user, &CHAIN_SELECT);
         let client = self.client().await?;
-        let total = count(
-            &client,
-            &format!("SELECT count(*) FROM chains c WHERE {filter}"),
-            &[&user.0, &kinds, &group, &text, &from, &until, &archived],
-        )
-        .await?;
-        let items = all(
-            &client,
-            &format!(
-                "{} WHERE {filter}
-                 ORDER BY c.created_at DESC, c.id DESC LIMIT $8 OFFSET $9",
-                *CHAIN_SELECT
-            ),
-            &[
-                &user.0,
-                &kinds,
-                &group,
-                &text,
-                &from,
-                &until,
-                &archived,
-                &query.limit,
-                &query.offset,
-            ],
-            chain_from_row,
-        )
-        .await?;
+        let total = count(&client, &count_of.sql, &bound(&count_of.values)).await?;
+        let items = all(&client, &page.sql, &bound(&page.values), chain_from_row).await?;
         Ok(Page { items, total })
     }
 
@@ -372,39 +335,10 @@ impl ChainWrites for PgTx<'_> {
         patch: &ChainPatch,
         at: Timestamp,
     ) -> StoreResult<Option<Chain>> {
-        let changed = execute(
-            &self.tx,
-            "UPDATE chains SET
-                title = coalesce($3, title),
-                target_url = coalesce($4, target_url),
-                valid_time = coalesce($5, valid_time),
-                status = coalesce($6, status),
-                archived_at = CASE WHEN $8::boolean IS NULL THEN archived_at
-                    WHEN $8 THEN coalesce(archived_at, $7) END,
-                updated_at = $7
-             WHERE user_id = $1 AND id = $2 AND deleted_at IS NULL",
-            &[
-                &user.0,
-                &id.0,
-                &patch.title,
-                &patch.target_url,
-                &patch.valid_time,
-                &patch.status.map(ChainStatus::code),
-                &at,
-                &patch.archived,
-            ],
-        )
-        .await?;
+        let update = patch.statement(user, id, at);
+        let changed = execute(&self.tx, &update.sql, &bound(&update.values)).await?;
         if changed == 0 {
             return Ok(None);
-        }
-        if let Some(sub_type) = patch.sub_type {
-            execute(
-                &self.tx,
-                "UPDATE chains SET sub_type = $2 WHERE id = $1",
-                &[&id.0, &sub_type],
-            )
-            .await?;
         }
         if let Some(jump) = &patch.jump {
             set_jump(&self.tx, id, jump).await?;
@@ -412,14 +346,6 @@ impl ChainWrites for PgTx<'_> {
         if let Some(groups) = &patch.group_ids {
             execute(&self.tx, CLEAR_GROUPS, &[&id.0]).await?;
             set_groups(&self.tx, id, groups).await?;
-        }
-        if let Some(rules) = &patch.rules {
-            execute(
-                &self.tx,
-                "UPDATE chains SET rules = $2 WHERE id = $1",
-                &[&id.0, &rules_text(rules)],
-            )
-            .await?;
         }
         for edit in &patch.channels {
             apply_channel_edit(&self.tx, id, edit, at).await?;

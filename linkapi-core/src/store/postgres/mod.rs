@@ -53,7 +53,8 @@ use crate::locks::Unpoisoned;
 use crate::model::{Chain, Timestamp, UserId};
 pub(super) use statements::pg_error;
 use statements::{
-    Params, all, count, execute, first, insert_returning, is_contention, one, pool_error, unique_or,
+    Params, all, bound, count, execute, first, insert_returning, is_contention, one, pool_error,
+    unique_or,
 };
 
 /// Times a body is run when it keeps meeting serialization failures or deadlocks.

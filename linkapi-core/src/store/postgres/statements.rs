@@ -6,7 +6,7 @@ use tokio_postgres::Row;
 use tokio_postgres::error::SqlState;
 use tokio_postgres::types::{ToSql, Type};
 
-use super::super::{StoreError, StoreResult, StoredRow, Unique};
+use super::super::{Bound, StoreError, StoreResult, StoredRow, Unique};
 
 /// Maps a database error: lost connections, exhausted resources, shutdowns and contention are
 /// "unavailable" (worth retrying later); anything else is a backend failure.
@@ -65,6 +65,17 @@ pub(super) fn unique_or(err: tokio_postgres::Error, what: Unique) -> StoreError 
 
 /// Parameters of a statement.
 pub(super) type Params<'a> = &'a [&'a (dyn ToSql + Sync)];
+
+/// The values of a shared [`Statement`](super::super::Statement) as parameters.
+pub(super) fn bound(values: &[Bound]) -> Vec<&(dyn ToSql + Sync)> {
+    values
+        .iter()
+        .map(|value| match value {
+            Bound::Int(int) => int as &(dyn ToSql + Sync),
+            Bound::Text(text) => text,
+        })
+        .collect()
+}
 
 /// One row or none, with a cached prepared statement.
 pub(super) async fn one<T>(

@@ -1,7 +1,7 @@
 //! Chains on SQLite.
 
 use async_trait::async_trait;
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{Connection, OptionalExtension, params, params_from_iter};
 
 use super::channels::{apply_channel_edit, channels_of, insert_channel};
 use super::{SqliteStore, SqliteTx, all, first, one, unique_or_backend};
@@ -10,7 +10,7 @@ use crate::model::{
 };
 use crate::store::chains::{
     ADD_CREATIONS_WITHIN, CLEAR_GROUPS, LINK_BY_CODE, chain_from_row, chain_select, insert_each,
-    inserted_chain, jump_values, like_pattern, link_from_row, link_target_from_row, rules_text,
+    inserted_chain, jump_values, link_from_row, link_target_from_row, rules_text,
     set_jump_statement, with_channels,
 };
 use crate::store::domains::{DOMAIN_BY_ID, domain_from_row};
@@ -83,53 +83,10 @@ impl ChainStore for SqliteStore {
     }
 
     async fn chains(&self, user: UserId, query: &ChainQuery) -> StoreResult<Page<Chain>> {
-        let query = query.clone();
+        let (count, page) = query.statements(user, &CHAIN_SELECT);
         self.read(move |c| {
-            let kinds = query
-                .kinds
-                .iter()
-                .map(|k| k.code().to_string())
-                .collect::<Vec<_>>()
-                .join(",");
-            let filter = String::from(
-                "c.user_id = ?1 AND c.deleted_at IS NULL
-                 AND (?2 = '' OR instr(',' || ?2 || ',', ',' || c.chain_type || ',') > 0)
-                 AND (?3 IS NULL OR EXISTS (SELECT 1 FROM chain_group_members m
-                        WHERE m.chain_id = c.id AND m.group_id = ?3))
-                 AND (?4 IS NULL OR c.title LIKE ?4 ESCAPE '\\' OR c.code LIKE ?4 ESCAPE '\\')
-                 AND (?5 IS NULL OR c.created_at >= ?5)
-                 AND (?6 IS NULL OR c.created_at <= ?6)
-                 AND (?7 IS NULL OR (c.archived_at IS NOT NULL) = ?7)",
-            );
-            let text = query.filter.text.as_deref().map(like_pattern);
-            let group = query.filter.group_id.map(|g| g.0);
-            let (from, until) = (query.filter.created_from, query.filter.created_until);
-            let archived = query.filter.archived;
-            let total = super::count(
-                c,
-                &format!("SELECT count(*) FROM chains c WHERE {filter}"),
-                params![user.0, kinds, group, text, from, until, archived],
-            )?;
-            let items = all(
-                c,
-                &format!(
-                    "{} WHERE {filter}
-                     ORDER BY c.created_at DESC, c.id DESC LIMIT ?8 OFFSET ?9",
-                    *CHAIN_SELECT
-                ),
-                params![
-                    user.0,
-                    kinds,
-                    group,
-                    text,
-                    from,
-                    until,
-                    archived,
-                    query.limit,
-                    query.offset
-                ],
-                chain_from_row,
-            )?;
+            let total = super::count(c, &count.sql, params_from_iter(&count.values))?;
+            let items = all(c, &page.sql, params_from_iter(&page.values), chain_from_row)?;
             Ok(Page { items, total })
         })
         .await
@@ -281,35 +238,12 @@ impl ChainWrites for SqliteTx<'_> {
         patch: &ChainPatch,
         at: Timestamp,
     ) -> StoreResult<Option<Chain>> {
-        let changed = self.conn.execute(
-            "UPDATE chains SET
-                title = coalesce(?3, title),
-                target_url = coalesce(?4, target_url),
-                valid_time = coalesce(?5, valid_time),
-                status = coalesce(?6, status),
-                archived_at = CASE WHEN ?8 IS NULL THEN archived_at
-                    WHEN ?8 THEN coalesce(archived_at, ?7) END,
-                updated_at = ?7
-             WHERE user_id = ?1 AND id = ?2 AND deleted_at IS NULL",
-            params![
-                user.0,
-                id.0,
-                patch.title,
-                patch.target_url,
-                patch.valid_time,
-                patch.status.map(ChainStatus::code),
-                at,
-                patch.archived
-            ],
-        )?;
+        let update = patch.statement(user, id, at);
+        let changed = self
+            .conn
+            .execute(&update.sql, params_from_iter(&update.values))?;
         if changed == 0 {
             return Ok(None);
-        }
-        if let Some(sub_type) = patch.sub_type {
-            self.conn.execute(
-                "UPDATE chains SET sub_type = ?2 WHERE id = ?1",
-                params![id.0, sub_type],
-            )?;
         }
         if let Some(jump) = &patch.jump {
             set_jump(self.conn, id, jump)?;
@@ -317,12 +251,6 @@ impl ChainWrites for SqliteTx<'_> {
         if let Some(groups) = &patch.group_ids {
             self.conn.execute(CLEAR_GROUPS, [id.0])?;
             set_groups(self.conn, id, groups)?;
-        }
-        if let Some(rules) = &patch.rules {
-            self.conn.execute(
-                "UPDATE chains SET rules = ?2 WHERE id = ?1",
-                params![id.0, rules_text(rules)],
-            )?;
         }
         for edit in &patch.channels {
             apply_channel_edit(self.conn, id, edit, at)?;

@@ -292,6 +292,16 @@ fn count(c: &Connection, sql: &str, params: impl rusqlite::Params) -> StoreResul
     Ok(c.prepare_cached(sql)?.query_row(params, |r| r.get(0))?)
 }
 
+/// A shared statement's value as SQLite binds it.
+impl rusqlite::ToSql for super::Bound {
+    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+        match self {
+            super::Bound::Int(int) => int.to_sql(),
+            super::Bound::Text(text) => text.to_sql(),
+        }
+    }
+}
+
 /// The id of the first column.
 fn first(row: &dyn StoredRow) -> StoreResult<i64> {
     row.int(0)

@@ -7,12 +7,16 @@ use async_trait::async_trait;
 
 use super::channels::{ChannelEdit, ChannelInput};
 use super::domains::{DOMAIN_COLUMNS_OF_D, domain_at};
-use super::{Page, StoreError, StoreResult, StoredRow, bad_value};
+use super::{Page, Statement, StoreError, StoreResult, StoredRow, bad_value};
 use crate::model::{
     Chain, ChainId, ChainKind, ChainStatus, Channel, Domain, DomainId, GroupId, JumpSettings,
-    PAGE_TEXT_COUNT, PageTexts, RedirectRule, Rotation, ShowType, TemplateId, Timestamp, UserId,
-    VisitCap, WorkchatKind,
+    RedirectRule, Timestamp, UserId,
 };
+
+mod jump;
+
+use jump::jump_row;
+pub(crate) use jump::{JUMP_COLUMN_COUNT, JUMP_COLUMNS, jump_values, set_jump_statement};
 
 /// A new chain; the service has validated every field.
 #[derive(Debug, Clone)]
@@ -84,6 +88,38 @@ impl ChainPatch {
             && self.rules.is_none()
             && self.archived.is_none()
     }
+
+    /// The statement writing the patch's own columns of `user`'s live chain `id` at `at` (it
+    /// changes no row when there is none); the backend then writes the jump settings, groups
+    /// and channels, each in the rows of its own.
+    pub(crate) fn statement(&self, user: UserId, id: ChainId, at: Timestamp) -> Statement {
+        let mut update = Statement::default();
+        let at = update.bind(at);
+        let mut sets = vec![format!("updated_at = {at}")];
+        let mut set = |column: &str, value: Option<super::Bound>| {
+            if let Some(value) = value {
+                let placeholder = update.bind(value);
+                sets.push(format!("{column} = {placeholder}"));
+            }
+        };
+        set("title", self.title.clone().map(Into::into));
+        set("target_url", self.target_url.clone().map(Into::into));
+        set("valid_time", self.valid_time.map(Into::into));
+        set("status", self.status.map(|s| s.code().into()));
+        set("sub_type", self.sub_type.map(Into::into));
+        set("rules", self.rules.as_deref().map(|r| rules_text(r).into()));
+        match self.archived {
+            Some(true) => sets.push(format!("archived_at = coalesce(archived_at, {at})")),
+            Some(false) => sets.push("archived_at = NULL".to_owned()),
+            None => {}
+        }
+        let (user, id) = (update.bind(user.0), update.bind(id.0));
+        update.sql = format!(
+            "UPDATE chains SET {} WHERE user_id = {user} AND id = {id} AND deleted_at IS NULL",
+            sets.join(", ")
+        );
+        update
+    }
 }
 
 /// Which of a user's chains a listing takes: one type from the handlers that decode it,
@@ -113,6 +149,60 @@ pub struct ChainQuery {
     pub offset: i64,
     /// Rows to return.
     pub limit: i64,
+}
+
+impl ChainQuery {
+    /// The statements of this listing of `user`'s live chains: the count of all that match,
+    /// and the page of them, newest first, selected by `select` (the backend's
+    /// [`chain_select`]). Only the filter's conditions that are set are written, so the
+    /// planner sees what is asked.
+    pub(crate) fn statements(&self, user: UserId, select: &str) -> (Statement, Statement) {
+        let mut listing = Statement::default();
+        let mut terms = vec![
+            format!("c.user_id = {}", listing.bind(user.0)),
+            "c.deleted_at IS NULL".to_owned(),
+        ];
+        if !self.kinds.is_empty() {
+            let kinds: Vec<String> = self.kinds.iter().map(|k| listing.bind(k.code())).collect();
+            terms.push(format!("c.chain_type IN ({})", kinds.join(", ")));
+        }
+        let filter = &self.filter;
+        if let Some(group) = filter.group_id {
+            terms.push(format!(
+                "EXISTS (SELECT 1 FROM chain_group_members m
+                    WHERE m.chain_id = c.id AND m.group_id = {})",
+                listing.bind(group.0)
+            ));
+        }
+        if let Some(text) = &filter.text {
+            let text = listing.bind(like_pattern(text));
+            terms.push(format!(
+                "(c.title LIKE {text} ESCAPE '\\' OR c.code LIKE {text} ESCAPE '\\')"
+            ));
+        }
+        if let Some(from) = filter.created_from {
+            terms.push(format!("c.created_at >= {}", listing.bind(from)));
+        }
+        if let Some(until) = filter.created_until {
+            terms.push(format!("c.created_at <= {}", listing.bind(until)));
+        }
+        match filter.archived {
+            Some(true) => terms.push("c.archived_at IS NOT NULL".to_owned()),
+            Some(false) => terms.push("c.archived_at IS NULL".to_owned()),
+            None => {}
+        }
+        let terms = terms.join(" AND ");
+        let count = Statement {
+            sql: format!("SELECT count(*) FROM chains c WHERE {terms}"),
+            values: listing.values.clone(),
+        };
+        let (limit, offset) = (listing.bind(self.limit), listing.bind(self.offset));
+        listing.sql = format!(
+            "{select} WHERE {terms}
+             ORDER BY c.created_at DESC, c.id DESC LIMIT {limit} OFFSET {offset}"
+        );
+        (count, listing)
+    }
 }
 
 /// What the redirect path needs of a chain, looked up by domain and code.
@@ -153,137 +243,6 @@ pub struct PageTarget {
     pub channels: Vec<Channel>,
 }
 
-/// The columns of a page chain's texts, in [`PageTexts::ALL`] order (the model's `desc` is
-/// the column `description`).
-pub(crate) const TEXT_COLUMNS: [&str; PAGE_TEXT_COUNT] = [
-    "guide_text",
-    "description",
-    "sub_title",
-    "scan_qr_url",
-    "avatar",
-    "qwhk_url",
-    "wx_id",
-    "mini_appid",
-    "mini_path",
-    "shop_appid",
-    "shop_path",
-];
-
-/// The columns of the rest of [`JumpSettings`], in the order [`JumpRow`] reads them.
-pub(crate) const INT_COLUMNS: [&str; 8] = [
-    "is_direct_jump",
-    "show_type",
-    "jump_template_id",
-    "scan_tips",
-    "qrcode_vc_type",
-    "visit_type",
-    "wxwork_type",
-    "customer_id",
-];
-
-/// Every jump column, texts then integers, in the order [`JumpRow`] reads them.
-pub(crate) fn jump_columns() -> impl Iterator<Item = &'static str> {
-    TEXT_COLUMNS.into_iter().chain(INT_COLUMNS)
-}
-
-/// The columns of [`JumpSettings`] as both backends select them with the chain (alias `c`).
-pub(crate) static JUMP_COLUMNS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
-    jump_columns()
-        .map(|column| format!("c.{column}"))
-        .collect::<Vec<_>>()
-        .join(", ")
-});
-
-/// How many columns [`JUMP_COLUMNS`] names.
-pub(crate) const JUMP_COLUMN_COUNT: usize = PAGE_TEXT_COUNT + INT_COLUMNS.len();
-
-/// The statement writing every jump column of the chain `$1`, the columns from `$2` in
-/// [`jump_columns`] order, with `placeholder` making a parameter of a position (`?2`, `$2`).
-pub(crate) fn set_jump_statement(placeholder: fn(usize) -> String) -> String {
-    let sets: Vec<String> = jump_columns()
-        .enumerate()
-        .map(|(i, column)| format!("{column} = {}", placeholder(i + 2)))
-        .collect();
-    format!(
-        "UPDATE chains SET {} WHERE id = {}",
-        sets.join(", "),
-        placeholder(1)
-    )
-}
-
-/// [`JUMP_COLUMNS`] as read from a row, before the integer codes are checked.
-pub(crate) struct JumpRow {
-    pub(crate) texts: [Option<String>; PAGE_TEXT_COUNT],
-    pub(crate) ints: [Option<i64>; 8],
-}
-
-/// A stored integer code that names nothing: data damaged at rest.
-#[derive(Debug, thiserror::Error)]
-#[error("stored {field} {value} is not a known code")]
-pub(crate) struct BadStoredCode {
-    pub(crate) field: &'static str,
-    pub(crate) value: i64,
-}
-
-impl JumpRow {
-    /// The settings, for a chain of `kind` (short chains have none).
-    pub(crate) fn settings(self, kind: ChainKind) -> StoreResult<Option<Box<JumpSettings>>> {
-        if kind == ChainKind::Short {
-            return Ok(None);
-        }
-        let texts = PageTexts::from_values(self.texts.map(Option::unwrap_or_default));
-        let [
-            direct_jump,
-            show_type,
-            template_id,
-            scan_tips,
-            visit_cap,
-            rotation,
-            workchat_kind,
-            customer_id,
-        ] = self.ints;
-        fn code<T>(
-            field: &'static str,
-            value: Option<i64>,
-            default: i64,
-            from: fn(i64) -> Option<T>,
-        ) -> StoreResult<T> {
-            let value = value.unwrap_or(default);
-            from(value).ok_or_else(|| StoreError::backend(BadStoredCode { field, value }))
-        }
-        Ok(Some(Box::new(JumpSettings {
-            texts,
-            direct_jump: direct_jump.unwrap_or(0) != 0,
-            show_type: code("show_type", show_type, 1, ShowType::from_code)?,
-            template_id: TemplateId(template_id.unwrap_or(0)),
-            scan_tips: scan_tips.unwrap_or(0) != 0,
-            visit_cap: code("qrcode_vc_type", visit_cap, 1, VisitCap::from_code)?,
-            rotation: code("visit_type", rotation, 1, Rotation::from_code)?,
-            workchat_kind: workchat_kind
-                .map(|k| code("wxwork_type", Some(k), 0, WorkchatKind::from_code))
-                .transpose()?,
-            customer_id,
-        })))
-    }
-}
-
-/// [`JumpSettings`] as column values, in [`JUMP_COLUMNS`] order.
-pub(crate) fn jump_values(jump: &JumpSettings) -> ([&str; PAGE_TEXT_COUNT], [Option<i64>; 8]) {
-    (
-        jump.texts.values(),
-        [
-            Some(i64::from(jump.direct_jump)),
-            Some(jump.show_type.code()),
-            Some(jump.template_id.0),
-            Some(i64::from(jump.scan_tips)),
-            Some(jump.visit_cap.code()),
-            Some(jump.rotation.code()),
-            jump.workchat_kind.map(WorkchatKind::code),
-            jump.customer_id,
-        ],
-    )
-}
-
 pub(crate) fn chain_kind(row: &dyn StoredRow, idx: usize) -> StoreResult<ChainKind> {
     let v = row.int(idx)?;
     ChainKind::from_code(v).ok_or_else(|| bad_value("chain_type", v))
@@ -292,20 +251,6 @@ pub(crate) fn chain_kind(row: &dyn StoredRow, idx: usize) -> StoreResult<ChainKi
 pub(crate) fn chain_status(row: &dyn StoredRow, idx: usize) -> StoreResult<ChainStatus> {
     let v = row.int(idx)?;
     ChainStatus::from_code(v).ok_or_else(|| bad_value("status", v))
-}
-
-/// Reads [`JUMP_COLUMNS`] starting at `at`.
-fn jump_row(row: &dyn StoredRow, at: usize) -> StoreResult<JumpRow> {
-    let mut texts: [Option<String>; PAGE_TEXT_COUNT] = Default::default();
-    for (i, text) in texts.iter_mut().enumerate() {
-        *text = row.opt_text(at + i)?;
-    }
-    let mut ints = [None; 8];
-    for (i, int) in ints.iter_mut().enumerate() {
-        *int = row.opt_int(at + texts.len() + i)?;
-    }
-    debug_assert_eq!(texts.len() + ints.len(), JUMP_COLUMN_COUNT);
-    Ok(JumpRow { texts, ints })
 }
 
 /// A chain, its groups, its domain (from column 13) and its jump settings (from column
