@@ -76,6 +76,7 @@ mod domains;
 mod groups;
 mod idempotency;
 mod keys;
+mod migrations;
 pub mod postgres;
 pub mod sqlite;
 mod templates;

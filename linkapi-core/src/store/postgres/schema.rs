@@ -1,7 +1,8 @@
 //! Versioned migrations of the PostgreSQL schema, recorded in `linkapi_migrations`. Several
 //! instances may start at once: the migrating transaction holds an advisory lock, so one
-//! migrates and the others find the work done. Never edit a migration that has shipped: append
-//! a new one.
+//! migrates and the others find the work done. This list is closed: the steps after it are both
+//! backends' list in `store::migrations`, numbered from where this one ends. Never edit a
+//! migration that has shipped.
 //!
 //! The tables are those of the SQLite backend (`store/sqlite/schema.rs`), in PostgreSQL types:
 //! the same model, so both backends serve every feature.
@@ -9,6 +10,7 @@
 use deadpool_postgres::Object;
 
 use super::pg_error;
+use crate::store::migrations::MIGRATIONS as SHARED;
 use crate::store::{StoreError, StoreResult};
 
 /// An arbitrary constant naming the migration lock among the database's advisory locks.
@@ -785,11 +787,6 @@ CREATE TABLE idempotency_parts (
 );
 CREATE INDEX idempotency_parts_created ON idempotency_parts(created_at);
 "#,
-    // A chain archived at `archived_at` is left out of the primary surface's listings unless
-    // asked for; it still redirects.
-    r#"
-ALTER TABLE chains ADD COLUMN archived_at BIGINT;
-"#,
 ];
 
 /// A database whose schema is newer than this build knows.
@@ -827,14 +824,18 @@ pub(super) async fn migrate(client: &mut Object) -> StoreResult<()> {
         .await
         .map_err(pg_error)?
         .get(0);
-    let supported = MIGRATIONS.len() as i64;
+    let steps = MIGRATIONS
+        .iter()
+        .copied()
+        .chain(SHARED.iter().map(|step| step.postgres));
+    let supported = (MIGRATIONS.len() + SHARED.len()) as i64;
     if applied > supported {
         return Err(StoreError::backend(SchemaTooNew {
             found: applied,
             supported,
         }));
     }
-    for (index, sql) in MIGRATIONS.iter().enumerate().skip(applied as usize) {
+    for (index, sql) in steps.enumerate().skip(applied as usize) {
         tx.batch_execute(sql).await.map_err(pg_error)?;
         tx.execute(
             "INSERT INTO linkapi_migrations (version) VALUES ($1)",

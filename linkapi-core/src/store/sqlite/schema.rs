@@ -1,11 +1,15 @@
 //! Versioned migrations. `PRAGMA user_version` records how many have run; each runs once, in
-//! its own transaction. Never edit a migration that has shipped: append a new one.
+//! its own transaction. This list is closed: the steps after it are both backends' list in
+//! `store::migrations`, numbered from where this one ends. Never edit a migration that has
+//! shipped.
 //!
 //! The first migration models every resource of the specification, including those whose
 //! behaviour later work adds (messaging-app fields and channels, templates, uploads,
 //! conversions, work-chat data), so that work adds behaviour rather than reshaping tables.
 
 use rusqlite::Connection;
+
+use crate::store::migrations::MIGRATIONS as SHARED;
 
 const MIGRATIONS: &[&str] = &[
     r#"
@@ -575,11 +579,6 @@ CREATE TABLE idempotency_parts (
 );
 CREATE INDEX idempotency_parts_created ON idempotency_parts(created_at);
 "#,
-    // A chain archived at `archived_at` is left out of the primary surface's listings unless
-    // asked for; it still redirects.
-    r#"
-ALTER TABLE chains ADD COLUMN archived_at INTEGER;
-"#,
 ];
 
 /// The migration that dropped the counters' foreign keys (see `tests`).
@@ -602,7 +601,7 @@ const SPANS_OF_ONE_DAY: usize = 15;
 pub(in crate::store) fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
     let applied: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
     let applied = usize::try_from(applied).unwrap_or(0);
-    for (index, sql) in MIGRATIONS.iter().enumerate().skip(applied) {
+    for (index, sql) in steps().enumerate().skip(applied) {
         let tx = conn.transaction()?;
         tx.execute_batch(sql)?;
         tx.pragma_update(None, "user_version", (index + 1) as i64)?;
@@ -611,9 +610,17 @@ pub(in crate::store) fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
     Ok(())
 }
 
+/// Every migration in order: this list's, then the shared ones.
+fn steps() -> impl Iterator<Item = &'static str> {
+    MIGRATIONS
+        .iter()
+        .copied()
+        .chain(SHARED.iter().map(|step| step.sqlite))
+}
+
 /// How many migrations exist; a database newer than this was written by a newer linkapi.
 pub(in crate::store) fn latest_version() -> i64 {
-    MIGRATIONS.len() as i64
+    steps().count() as i64
 }
 
 #[cfg(test)]
@@ -805,6 +812,20 @@ mod tests {
             )
             .expect("the test database");
         assert_eq!(rows, 5, "three days and two spans");
+    }
+
+    #[test]
+    fn the_shared_steps_run_after_this_lists_own_and_count_in_the_version() {
+        let mut conn = just_before(MIGRATIONS.len() + 1);
+        migrate(&mut conn).expect("the test database");
+        let version: i64 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .expect("the test database");
+        assert_eq!(version, super::latest_version());
+        assert!(version > MIGRATIONS.len() as i64);
+        // The first shared step's column is there.
+        conn.prepare("SELECT archived_at FROM chains")
+            .expect("the shared step ran");
     }
 
     #[test]

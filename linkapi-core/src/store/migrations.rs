@@ -1,0 +1,22 @@
+//! The migrations both backends run after their own lists (`sqlite/schema.rs`,
+//! `postgres/schema.rs`, which end where this one begins): one list, each step numbered on
+//! both by its place after the backend's own, and each written once, with its text for each
+//! dialect beside the other. Never edit a step that has shipped: append a new one here.
+
+/// One step of the schema: its text on SQLite and on PostgreSQL.
+pub(crate) struct Migration {
+    /// On SQLite.
+    pub(crate) sqlite: &'static str,
+    /// On PostgreSQL.
+    pub(crate) postgres: &'static str,
+}
+
+/// The steps after each backend's own, in order.
+pub(crate) const MIGRATIONS: &[Migration] = &[
+    // A chain archived at `archived_at` is left out of the primary surface's listings unless
+    // asked for; it still redirects.
+    Migration {
+        sqlite: "ALTER TABLE chains ADD COLUMN archived_at INTEGER;",
+        postgres: "ALTER TABLE chains ADD COLUMN archived_at BIGINT;",
+    },
+];
