@@ -510,3 +510,66 @@ pub trait ChainWrites: Send {
         at: Timestamp,
     ) -> StoreResult<Option<Chain>>;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The placeholders of `sql` in order of first use, and whether each is the next one: what
+    /// SQLite, which numbers `$N` as it first meets them, needs to bind `values[N - 1]`.
+    fn assert_bindable(statement: &Statement) {
+        let mut seen = Vec::new();
+        let mut rest = statement.sql.as_str();
+        while let Some(at) = rest.find('$') {
+            let digits: String = rest[at + 1..]
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            let n: usize = digits.parse().expect("a numbered placeholder");
+            if !seen.contains(&n) {
+                assert_eq!(n, seen.len() + 1, "{}", statement.sql);
+                seen.push(n);
+            }
+            rest = &rest[at + 1 + digits.len()..];
+        }
+        assert_eq!(seen.len(), statement.values.len(), "{}", statement.sql);
+    }
+
+    #[test]
+    fn every_listing_and_patch_numbers_its_placeholders_as_it_binds_them() {
+        for mask in 0..64u32 {
+            let on = |bit: u32| mask & (1 << bit) != 0;
+            let query = ChainQuery {
+                kinds: if on(5) {
+                    vec![ChainKind::Messaging, ChainKind::Card]
+                } else {
+                    Vec::new()
+                },
+                filter: ChainFilter {
+                    group_id: on(0).then_some(GroupId(3)),
+                    text: on(1).then(|| "a_b".to_owned()),
+                    created_from: on(2).then_some(10),
+                    created_until: on(3).then_some(20),
+                    archived: on(4).then_some(mask % 3 == 0),
+                },
+                offset: 40,
+                limit: 20,
+            };
+            let (count, page) = query.statements(UserId(1), "SELECT c.id FROM chains c");
+            assert_bindable(&count);
+            assert_bindable(&page);
+            assert_eq!(page.values[..count.values.len()], count.values[..]);
+            let patch = ChainPatch {
+                title: on(0).then(|| "t".to_owned()),
+                target_url: on(1).then(|| "https://example.com/".to_owned()),
+                valid_time: on(2).then_some(0),
+                status: on(3).then_some(ChainStatus::Normal),
+                sub_type: on(4).then_some(1),
+                rules: on(5).then(Vec::new),
+                archived: [None, Some(true), Some(false)][mask as usize % 3],
+                ..ChainPatch::default()
+            };
+            assert_bindable(&patch.statement(UserId(1), ChainId(2), 30));
+        }
+    }
+}
