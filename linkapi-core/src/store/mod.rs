@@ -27,7 +27,7 @@
 //!
 //! One file per aggregate holds what both backends share: its records, its read trait, its
 //! write trait, its column lists, the statements both dialects spell alike (with `$N`
-//! placeholders, numbered in order of first use, which SQLite reads too; a [`Statement`] when
+//! placeholders, numbered in order of first use, which SQLite reads too; a `Statement` when
 //! the text depends on the values, as a listing's filter or a patch's columns do) and the
 //! decoding of its rows through `StoredRow`. Each backend is a folder with a file of the same name per
 //! aggregate holding only what its dialect does differently, so `diff` of `sqlite/chains.rs`
@@ -52,7 +52,9 @@
 //! | the change feed | `changes` | `*/changes`, `postgres/listen` |
 //!
 //! Each backend's `mod.rs` holds the connection handling, error mapping, how a transaction
-//! runs and the `StoredRow` reading of its row type; `schema.rs` holds its migrations.
+//! runs and the `StoredRow` reading of its row type; `schema.rs` holds its first migrations, a
+//! closed list; every step after them is in `migrations.rs`, one list for both, each step's
+//! two texts side by side.
 //!
 //! Beside the traits, the operator's work on whole databases: [`sqlite::snapshot`] (online
 //! backup, restore, and the lock a serving process holds on its file) and [`transfer`] (a
