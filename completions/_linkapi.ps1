@@ -139,6 +139,7 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a short link')
             [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Create many chains from CSV or JSON lines, one chain per line')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write all your short links, with what a re-import needs, as JSON lines or CSV')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List your short links, newest first')
             [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Show one chain')
             [CompletionResult]::new('qr', 'qr', [CompletionResultType]::ParameterValue, 'Show a chain''s QR code in the terminal, or write it as PNG or SVG')
@@ -174,6 +175,19 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print each line''s result as a JSON object')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;chain;export' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'File to write [default: standard output]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'File to write [default: standard output]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Format [default: from the --output extension, else jsonl]')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
             [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -291,6 +305,7 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
         'linkapi;chain;help' {
             [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a short link')
             [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Create many chains from CSV or JSON lines, one chain per line')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write all your short links, with what a re-import needs, as JSON lines or CSV')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List your short links, newest first')
             [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Show one chain')
             [CompletionResult]::new('qr', 'qr', [CompletionResultType]::ParameterValue, 'Show a chain''s QR code in the terminal, or write it as PNG or SVG')
@@ -305,6 +320,9 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             break
         }
         'linkapi;chain;help;import' {
+            break
+        }
+        'linkapi;chain;help;export' {
             break
         }
         'linkapi;chain;help;list' {
@@ -1930,6 +1948,7 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
         'linkapi;help;chain' {
             [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a short link')
             [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Create many chains from CSV or JSON lines, one chain per line')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write all your short links, with what a re-import needs, as JSON lines or CSV')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List your short links, newest first')
             [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Show one chain')
             [CompletionResult]::new('qr', 'qr', [CompletionResultType]::ParameterValue, 'Show a chain''s QR code in the terminal, or write it as PNG or SVG')
@@ -1943,6 +1962,9 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             break
         }
         'linkapi;help;chain;import' {
+            break
+        }
+        'linkapi;help;chain;export' {
             break
         }
         'linkapi;help;chain;list' {

@@ -373,6 +373,9 @@ _linkapi() {
             linkapi__subcmd__chain,edit)
                 cmd="linkapi__subcmd__chain__subcmd__edit"
                 ;;
+            linkapi__subcmd__chain,export)
+                cmd="linkapi__subcmd__chain__subcmd__export"
+                ;;
             linkapi__subcmd__chain,help)
                 cmd="linkapi__subcmd__chain__subcmd__help"
                 ;;
@@ -402,6 +405,9 @@ _linkapi() {
                 ;;
             linkapi__subcmd__chain__subcmd__help,edit)
                 cmd="linkapi__subcmd__chain__subcmd__help__subcmd__edit"
+                ;;
+            linkapi__subcmd__chain__subcmd__help,export)
+                cmd="linkapi__subcmd__chain__subcmd__help__subcmd__export"
                 ;;
             linkapi__subcmd__chain__subcmd__help,help)
                 cmd="linkapi__subcmd__chain__subcmd__help__subcmd__help"
@@ -663,6 +669,9 @@ _linkapi() {
                 ;;
             linkapi__subcmd__help__subcmd__chain,edit)
                 cmd="linkapi__subcmd__help__subcmd__chain__subcmd__edit"
+                ;;
+            linkapi__subcmd__help__subcmd__chain,export)
+                cmd="linkapi__subcmd__help__subcmd__chain__subcmd__export"
                 ;;
             linkapi__subcmd__help__subcmd__chain,import)
                 cmd="linkapi__subcmd__help__subcmd__chain__subcmd__import"
@@ -2961,7 +2970,7 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__chain)
-            opts="-h -V --host --profile --no-input --help --version create import list info qr edit archive unarchive delete help"
+            opts="-h -V --host --profile --no-input --help --version create import export list info qr edit archive unarchive delete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3146,8 +3155,42 @@ _linkapi() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        linkapi__subcmd__chain__subcmd__export)
+            opts="-o -h -V --output --format --host --profile --no-input --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "csv jsonl" -- "${cur}"))
+                    return 0
+                    ;;
+                --host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         linkapi__subcmd__chain__subcmd__help)
-            opts="create import list info qr edit archive unarchive delete help"
+            opts="create import export list info qr edit archive unarchive delete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3203,6 +3246,20 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__chain__subcmd__help__subcmd__edit)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__chain__subcmd__help__subcmd__export)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -4671,7 +4728,7 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__help__subcmd__chain)
-            opts="create import list info qr edit archive unarchive delete"
+            opts="create import export list info qr edit archive unarchive delete"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4727,6 +4784,20 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__help__subcmd__chain__subcmd__edit)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__help__subcmd__chain__subcmd__export)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -124,6 +124,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand --version 'Print version'
             cand create 'Create a short link'
             cand import 'Create many chains from CSV or JSON lines, one chain per line'
+            cand export 'Write all your short links, with what a re-import needs, as JSON lines or CSV'
             cand list 'List your short links, newest first'
             cand info 'Show one chain'
             cand qr 'Show a chain''s QR code in the terminal, or write it as PNG or SVG'
@@ -157,6 +158,18 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
             cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
             cand --json 'Print each line''s result as a JSON object'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;chain;export'= {
+            cand -o 'File to write [default: standard output]'
+            cand --output 'File to write [default: standard output]'
+            cand --format 'Format [default: from the --output extension, else jsonl]'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
             cand --no-input 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
@@ -266,6 +279,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
         &'linkapi;chain;help'= {
             cand create 'Create a short link'
             cand import 'Create many chains from CSV or JSON lines, one chain per line'
+            cand export 'Write all your short links, with what a re-import needs, as JSON lines or CSV'
             cand list 'List your short links, newest first'
             cand info 'Show one chain'
             cand qr 'Show a chain''s QR code in the terminal, or write it as PNG or SVG'
@@ -278,6 +292,8 @@ set edit:completion:arg-completer[linkapi] = {|@words|
         &'linkapi;chain;help;create'= {
         }
         &'linkapi;chain;help;import'= {
+        }
+        &'linkapi;chain;help;export'= {
         }
         &'linkapi;chain;help;list'= {
         }
@@ -1698,6 +1714,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
         &'linkapi;help;chain'= {
             cand create 'Create a short link'
             cand import 'Create many chains from CSV or JSON lines, one chain per line'
+            cand export 'Write all your short links, with what a re-import needs, as JSON lines or CSV'
             cand list 'List your short links, newest first'
             cand info 'Show one chain'
             cand qr 'Show a chain''s QR code in the terminal, or write it as PNG or SVG'
@@ -1709,6 +1726,8 @@ set edit:completion:arg-completer[linkapi] = {|@words|
         &'linkapi;help;chain;create'= {
         }
         &'linkapi;help;chain;import'= {
+        }
+        &'linkapi;help;chain;export'= {
         }
         &'linkapi;help;chain;list'= {
         }

@@ -121,6 +121,28 @@ Examples:
         #[arg(long, value_name = "KEY")]
         idempotency_key: Option<String>,
     },
+    /// Write all your short links, with what a re-import needs, as JSON lines or CSV
+    #[command(after_help = "\
+Each line is one short link: code, domain, target_url, chain_title, status, valid_time,
+created_at, archived_at, groups, rules and pv_history (visits counted so far). CSV has a header
+row, and its groups and rules cells hold JSON. The server streams the export as it reads it, so
+an export of any size takes the memory of one page.
+
+With --output, the export is written to FILE.partial and renamed to FILE once it is whole; an
+export cut short leaves no FILE and exits 1.
+
+Examples:
+  linkapi chain export --output links.jsonl
+  linkapi chain export --output links.csv
+  linkapi chain export --format csv | gzip > links.csv.gz")]
+    Export {
+        /// File to write [default: standard output]
+        #[arg(long, short, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Format [default: from the --output extension, else jsonl]
+        #[arg(long, value_enum)]
+        format: Option<ImportFormat>,
+    },
     /// List your short links, newest first
     #[command(after_help = "\
 Examples:
@@ -252,7 +274,7 @@ Examples:
     },
 }
 
-/// Formats `chain import` reads.
+/// Formats `chain import` reads and `chain export` writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ImportFormat {
     /// Comma-separated values with a header row

@@ -1,4 +1,5 @@
-//! `linkapi chain create|list|info|qr|edit|delete` (import is `commands::import`).
+//! `linkapi chain create|list|info|qr|edit|delete` (import is `commands::import`, export
+//! `commands::export`).
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -8,6 +9,7 @@ use linkapi_core::client::{Client, ClientError};
 use linkapi_core::wire::primary::{self, ArchivedFilter, CreateChain, ListChains, UpdateChain};
 use linkapi_core::wire::{DomainRefs, compat};
 
+use super::export::export;
 use super::import::{checked_idempotency_key, import};
 use super::page_size;
 use crate::cli::{ChainCommand, ChainRef, DomainArg, QrArgs, QrImageFormat, RuleArgs};
@@ -52,6 +54,7 @@ pub async fn run(ctx: Context, command: ChainCommand) -> Result<()> {
             json,
             idempotency_key,
         } => import(ctx, &file, format, json, idempotency_key.as_deref()).await,
+        ChainCommand::Export { output, format } => export(ctx, output, format).await,
         ChainCommand::List {
             page,
             limit,

@@ -3,6 +3,7 @@
 mod auth;
 mod chain;
 mod conversion;
+mod export;
 mod import;
 mod page_chains;
 mod resources;

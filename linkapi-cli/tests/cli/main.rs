@@ -9,6 +9,7 @@ mod chains;
 mod coverage;
 mod data;
 mod exit_codes;
+mod export;
 mod first_hour;
 mod generated;
 #[path = "../../../linkapi-core/tests/images.rs"]

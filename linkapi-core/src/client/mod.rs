@@ -90,6 +90,15 @@ pub enum ClientError {
         /// What was wrong with it.
         detail: String,
     },
+    /// A downloaded file could not be written where it was going.
+    #[error("could not write what {url} sent")]
+    Write {
+        /// What was asked for.
+        url: String,
+        /// The write's error.
+        #[source]
+        source: std::io::Error,
+    },
     /// The base URL is not an http(s) URL.
     #[error("invalid server URL {0:?}: give http://host[:port] or https://host[:port]")]
     InvalidBase(String),
@@ -172,6 +181,11 @@ struct Idempotency {
 /// first included), and the pause before the first resend, doubled for each next one.
 const IDEMPOTENT_TRIES: u32 = 4;
 const IDEMPOTENT_FIRST_PAUSE: Duration = Duration::from_millis(500);
+
+/// How long a download (an export) may take in all, and how long it may wait for its next
+/// chunk: the server writes as it reads, so a large one takes minutes but never stalls.
+const DOWNLOAD_TIMEOUT: Duration = Duration::from_secs(24 * 3600);
+const CHUNK_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// How a [`Client`] meets `429 rate_limited`: by default it reports it at once; see
 /// [`Client::wait_out_rate_limits`].
@@ -346,16 +360,64 @@ impl Client {
 
     /// Sends `request` (again, while rate limited, as far as the client's patience goes): the
     /// body of a success, or the error the answer (or the exchange) amounts to.
-    async fn fetch(
+    async fn fetch(&self, request: RequestBuilder, url: &str) -> Result<bytes::Bytes, ClientError> {
+        self.retrying(request, |request| self.fetch_once(request, url))
+            .await
+    }
+
+    /// Sends `request` for a file and writes a success's body into `out` as it arrives (each
+    /// chunk within the client's timeout; the whole may take longer), sent again while rate
+    /// limited as [`Client::fetch`] is; the bytes written.
+    async fn download(
+        &self,
+        request: RequestBuilder,
+        url: &str,
+        out: &mut (dyn std::io::Write + Send),
+    ) -> Result<u64, ClientError> {
+        let mut response = self
+            .retrying(request.timeout(DOWNLOAD_TIMEOUT), |request| {
+                self.answer_once(request, url)
+            })
+            .await?;
+        let transport = |source| ClientError::Transport {
+            url: url.to_owned(),
+            source,
+        };
+        let mut written = 0;
+        loop {
+            let chunk = tokio::time::timeout(CHUNK_TIMEOUT, response.chunk())
+                .await
+                .map_err(|_| ClientError::Timeout {
+                    url: url.to_owned(),
+                })?
+                .map_err(transport)?;
+            let Some(chunk) = chunk else {
+                return Ok(written);
+            };
+            out.write_all(&chunk).map_err(|source| ClientError::Write {
+                url: url.to_owned(),
+                source,
+            })?;
+            written += chunk.len() as u64;
+        }
+    }
+
+    /// Runs `once` on `request`, and again on a copy of it while the answer is a rate limit
+    /// the client's patience waits out, or (with an idempotency key) a failure on the way.
+    async fn retrying<T, F, Fut>(
         &self,
         mut request: RequestBuilder,
-        url: &str,
-    ) -> Result<bytes::Bytes, ClientError> {
+        once: F,
+    ) -> Result<T, ClientError>
+    where
+        F: Fn(RequestBuilder) -> Fut,
+        Fut: std::future::Future<Output = Result<T, ClientError>>,
+    {
         let (mut rate_limited, mut failed) = (1, 1);
         let mut pause = IDEMPOTENT_FIRST_PAUSE;
         loop {
             let again = request.try_clone();
-            let outcome = self.fetch_once(request, url).await;
+            let outcome = once(request).await;
             let mut for_rate_limit = false;
             let wait = match &outcome {
                 Err(ClientError::Api {
@@ -406,12 +468,29 @@ impl Client {
         }
     }
 
-    /// Sends `request` once.
+    /// Sends `request` once: the body of a success, or the error it amounts to.
     async fn fetch_once(
         &self,
         request: RequestBuilder,
         url: &str,
     ) -> Result<bytes::Bytes, ClientError> {
+        let response = self.answer_once(request, url).await?;
+        response
+            .bytes()
+            .await
+            .map_err(|source| ClientError::Transport {
+                url: url.to_owned(),
+                source,
+            })
+    }
+
+    /// Sends `request` once: a success with its body still to read, or the error the answer
+    /// (or the exchange) amounts to.
+    async fn answer_once(
+        &self,
+        request: RequestBuilder,
+        url: &str,
+    ) -> Result<reqwest::Response, ClientError> {
         let url = url.to_owned();
         let response = request.send().await.map_err(|source| {
             if source.is_timeout() {
@@ -444,6 +523,9 @@ impl Client {
             );
         }
         let request_id = header("x-request-id");
+        if status.is_success() {
+            return Ok(response);
+        }
         let bytes = response
             .bytes()
             .await
@@ -451,9 +533,6 @@ impl Client {
                 url: url.clone(),
                 source,
             })?;
-        if status.is_success() {
-            return Ok(bytes);
-        }
         let (code, message) = if let Ok(err) = serde_json::from_slice::<PrimaryError>(&bytes) {
             (err.code, err.message)
         } else if let Ok(err) = serde_json::from_slice::<CompatError>(&bytes) {

@@ -156,6 +156,25 @@ impl Client {
         Ok(self.fetch(request, &url).await?.to_vec())
     }
 
+    /// `GET /chains/export`: every short chain of the caller, one a line in `format`, written
+    /// into `out` as the server streams it; the bytes written.
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`]. Cut short on the way, it is an error, and
+    /// `out` holds what came before.
+    pub async fn export_chains(
+        &self,
+        format: primary::ExportFormat,
+        out: &mut (dyn std::io::Write + Send),
+    ) -> Result<u64, ClientError> {
+        let query = self.query_string(&primary::ExportQuery {
+            format: Some(format),
+        })?;
+        let path = format!("/chains/export{query}");
+        let (request, url) = self.request(op::CHAINS_EXPORT, &path);
+        self.download(request, &url, out).await
+    }
+
     /// `PATCH /chains/{id}`
     ///
     /// # Errors

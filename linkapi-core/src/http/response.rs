@@ -172,6 +172,29 @@ pub(crate) fn bytes(
     response
 }
 
+/// A file to save, streamed from `chunks` as it is made: never cached, and named
+/// `file_name` for a browser or `curl -OJ`. A chunk that fails cuts the answer short, so the
+/// client sees a failed transfer, never a file that merely looks complete.
+pub(crate) fn download(
+    content_type: &'static str,
+    file_name: &'static str,
+    chunks: impl futures_util::Stream<Item = Result<Bytes, std::io::Error>> + Send + 'static,
+) -> Response<Body> {
+    let mut response = Response::new(streamed(chunks));
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    if let Ok(disposition) = HeaderValue::from_str(&format!("attachment; filename=\"{file_name}\""))
+    {
+        headers.insert(header::CONTENT_DISPOSITION, disposition);
+    }
+    response
+}
+
 /// A rendered jump page: HTML under the pages' Content-Security-Policy, never cached (the
 /// channel it shows changes from one visit to the next).
 pub(crate) fn jump_page(html: String) -> Response<Body> {

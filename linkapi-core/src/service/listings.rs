@@ -1,12 +1,14 @@
 //! Listings of the caller's chains: by page, or by `start` and `count` as the original
-//! vendor's clients page, with the filters both surfaces offer.
+//! vendor's clients page, with the filters both surfaces offer; and the walk over all of them
+//! an export makes.
+
+use std::collections::HashMap;
 
 use super::chain_checks::{PageWindow, check_group_filter, check_search};
 use super::{App, Principal};
 use crate::error::{Error, Result, names};
-use crate::model::ChainKind;
-use crate::model::ChainView;
 use crate::model::limits::{DEFAULT_ROW_COUNT, MAX_ROW_COUNT};
+use crate::model::{ChainId, ChainKind, ChainView, GroupId, UserId};
 use crate::store::{ChainFilter, ChainQuery, Page};
 
 /// What a listing of the caller's chains asks for. Rows come by page (`page`,
@@ -116,5 +118,86 @@ impl App {
             page,
             page_size,
         ))
+    }
+}
+
+/// Chains an export reads at a time: what one export holds in memory, whatever its size.
+pub const EXPORT_PAGE: i64 = 500;
+
+/// A chain as an export writes it: the chain and its visits, and the names of its groups.
+#[derive(Debug, Clone)]
+pub struct ExportedChain {
+    /// The chain and its visits.
+    pub view: ChainView,
+    /// Names of its groups, in its order.
+    pub groups: Vec<String>,
+}
+
+/// Where an export is: the last chain written, and the caller's group names as last read.
+struct ExportWalk {
+    app: App,
+    user: UserId,
+    after: ChainId,
+    groups: HashMap<GroupId, String>,
+}
+
+impl ExportWalk {
+    /// The next page, `None` past the last chain.
+    async fn next(mut self) -> Result<Option<(Vec<ExportedChain>, ExportWalk)>> {
+        let store = self.app.store();
+        let chains = store
+            .chains_after(self.user, &[ChainKind::Short], self.after, EXPORT_PAGE)
+            .await?;
+        let Some(last) = chains.last() else {
+            return Ok(None);
+        };
+        self.after = last.id;
+        // A group made since the names were read: read them again, once for the page.
+        let known = |groups: &HashMap<GroupId, String>| {
+            chains
+                .iter()
+                .flat_map(|c| &c.group_ids)
+                .all(|g| groups.contains_key(g))
+        };
+        if !known(&self.groups) {
+            self.groups = store
+                .groups(self.user)
+                .await?
+                .into_iter()
+                .map(|g| (g.id, g.name))
+                .collect();
+        }
+        let views = self.app.view(chains).await?;
+        let page = views
+            .into_iter()
+            .map(|view| {
+                let groups = view
+                    .chain
+                    .group_ids
+                    .iter()
+                    .filter_map(|g| self.groups.get(g).cloned())
+                    .collect();
+                ExportedChain { view, groups }
+            })
+            .collect();
+        Ok(Some((page, self)))
+    }
+}
+
+impl App {
+    /// Every live short chain of the caller, in id order, [`EXPORT_PAGE`] at a time, each
+    /// page read when the one before has been taken: an export of any size holds one page,
+    /// and meets each chain once (those created while it runs, at its end).
+    pub fn export_short_chains(
+        &self,
+        who: &Principal,
+    ) -> impl futures_util::Stream<Item = Result<Vec<ExportedChain>>> + Send + 'static {
+        let walk = ExportWalk {
+            app: self.clone(),
+            user: who.user_id,
+            after: ChainId(0),
+            groups: HashMap::new(),
+        };
+        futures_util::stream::try_unfold(walk, ExportWalk::next)
     }
 }

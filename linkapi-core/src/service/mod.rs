@@ -58,7 +58,7 @@ pub use engine::idempotency::{
 };
 pub use engine::ratelimit::{RateLimit, RateState};
 pub use engine::visitors::{VisitRequest, is_bot_agent};
-pub use listings::ChainListing;
+pub use listings::{ChainListing, EXPORT_PAGE, ExportedChain};
 pub use page_chains::{
     ChannelSpec, PageChainInput, PageChainView, PageChains, app_link, fixed_destination,
 };

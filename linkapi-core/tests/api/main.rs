@@ -14,6 +14,7 @@ mod client;
 mod compat;
 mod connections;
 mod conversions;
+mod export;
 mod html;
 mod idempotency;
 #[path = "../images.rs"]

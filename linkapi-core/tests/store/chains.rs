@@ -19,6 +19,7 @@ conformance!(
     plain_chains_inserted_together_each_get_their_code_or_none,
     plain_inserts_racing_over_the_same_codes_in_any_order_each_code_inserted_once,
     chain_listings_page_newest_first_and_filter,
+    a_walk_over_a_users_chains_sees_each_once_in_id_order,
     chain_patches_change_only_what_they_name,
     deleted_chains_keep_their_code_and_answer_as_deleted,
     a_link_read_after_a_commit_sees_it_while_reads_race,
@@ -278,6 +279,67 @@ async fn reservations_for_several_owners_grant_each_what_fits(store: Arc<dyn Sto
     assert_eq!(
         store.reserve_creations(bob, day, 1, 10).await.unwrap(),
         None
+    );
+}
+
+async fn a_walk_over_a_users_chains_sees_each_once_in_id_order(store: Arc<dyn Store>) {
+    let alice = user(&store, "alice").await.id;
+    let bob = user(&store, "bob").await.id;
+    let d = domain(&store, "l.example").await.id;
+    let mut short = Vec::new();
+    for (i, code) in ["w0", "w1", "w2", "w3", "w4"].into_iter().enumerate() {
+        let chain = tx!(store, |tx| {
+            let mut chain = short_chain(alice, d, code, T0 + i as i64);
+            if code == "w2" {
+                chain.kind = ChainKind::Card;
+                chain.jump = Some(JumpSettings::default());
+            }
+            tx.insert_chain(chain).await
+        })
+        .unwrap();
+        if code != "w2" {
+            short.push(chain.id);
+        }
+    }
+    tx!(store, |tx| tx
+        .insert_chain(short_chain(bob, d, "bobs", T0))
+        .await)
+    .unwrap();
+    let gone = short.remove(1);
+    tx!(store, |tx| tx.delete_chain(alice, gone, T0 + 9).await).unwrap();
+
+    let mut walked = Vec::new();
+    let mut after = ChainId(0);
+    loop {
+        let page = store
+            .chains_after(alice, &[ChainKind::Short], after, 2)
+            .await
+            .unwrap();
+        assert!(page.len() <= 2);
+        let Some(last) = page.last() else { break };
+        after = last.id;
+        walked.extend(page.iter().map(|c| c.id));
+        if walked.len() == 2 {
+            // Created while the walk goes on: met once, at its end.
+            let late = tx!(store, |tx| tx
+                .insert_chain(short_chain(alice, d, "late", T0 + 20))
+                .await)
+            .unwrap();
+            short.push(late.id);
+        }
+    }
+    assert_eq!(
+        walked, short,
+        "the user's live short chains, each once, by id"
+    );
+    let every = store
+        .chains_after(alice, &[], ChainId(0), 100)
+        .await
+        .unwrap();
+    assert_eq!(
+        every.len(),
+        short.len() + 1,
+        "every kind when none is named"
     );
 }
 

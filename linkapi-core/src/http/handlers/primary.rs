@@ -10,8 +10,8 @@ use crate::http::request::{json, large_json, path_id, query};
 use crate::http::response::{self, Body, Reply};
 use crate::model::{ChainId, Dimension, Domain, DomainId, Group, GroupId, UserId};
 use crate::service::{
-    App, BulkAnswer, BulkItem, ChainFilter, ChainListing, CreatedChain, NewShortChain, RuleInput,
-    ShortChainPatch,
+    App, BulkAnswer, BulkItem, ChainFilter, ChainListing, CreatedChain, ExportedChain,
+    NewShortChain, RuleInput, ShortChainPatch,
 };
 use crate::wire::primary as wire;
 
@@ -201,6 +201,42 @@ pub(crate) async fn update_chain(app: &App, call: Call) -> Result<Response> {
         )
         .await?;
     Ok(call.reply.ok(wire::Chain::from(&view)))
+}
+
+/// # `GET /chains/export` (`chains:read`)
+pub(crate) async fn export_chains(app: &App, call: Call) -> Result<Response> {
+    use futures_util::StreamExt;
+    let q: wire::ExportQuery = query(&call.parts)?;
+    let format = q.format.unwrap_or_default();
+    let mut pages = Box::pin(app.export_short_chains(&call.who));
+    // The first page is read before answering, so a store that cannot be read is an error in
+    // the envelope rather than a 200 cut short.
+    let first = pages.next().await.transpose()?;
+    let encode = move |page: Vec<ExportedChain>| {
+        let lines: Vec<u8> = page
+            .into_iter()
+            .flat_map(|c| wire::ExportedChain::new(&c.view, c.groups).line(format))
+            .collect();
+        bytes::Bytes::from(lines)
+    };
+    let header = (format == wire::ExportFormat::Csv).then(wire::export_csv_header);
+    let rest = pages.map(move |page| match page {
+        Ok(page) => Ok(encode(page)),
+        Err(err) => {
+            tracing::warn!(error = %err, "an export was cut short");
+            Err(std::io::Error::other(err.to_string()))
+        }
+    });
+    let head = header
+        .map(bytes::Bytes::from)
+        .into_iter()
+        .chain(first.map(encode))
+        .map(Ok);
+    Ok(response::download(
+        format.media_type(),
+        format.file_name(),
+        futures_util::stream::iter(head).chain(rest),
+    ))
 }
 
 /// # `POST /chains/{id}/archive` (`chains:write`)

@@ -307,6 +307,13 @@ fn success_response(ok: Output, generator: &mut SchemaGenerator) -> (String, Val
                    "headers": {"Location": {"schema": {"type": "string"}}}}),
         ),
         Output::NoContent => ("204".into(), json!({"description": "Nothing."})),
+        Output::Export => (
+            "200".into(),
+            json!({"description": "One chain a line, streamed: JSON lines (`format=jsonl`, the \
+                   default) or CSV with a header row (`format=csv`).",
+                   "content": {"application/x-ndjson": {"schema": {"type": "string"}},
+                               "text/csv": {"schema": {"type": "string"}}}}),
+        ),
         Output::Metrics => (
             "200".into(),
             json!({"description": "Metrics in the Prometheus text format 0.0.4, or in \

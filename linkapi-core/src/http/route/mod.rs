@@ -104,6 +104,8 @@ pub(crate) enum Output {
     NoContent,
     /// Prometheus text.
     Metrics,
+    /// An export: JSON lines or CSV, as `format` asks.
+    Export,
 }
 
 /// A name of an operation in the original vendor's API (contract section 5), which its clients

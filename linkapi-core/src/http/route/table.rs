@@ -69,6 +69,9 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
         primary(op::CHAINS_LIST, Read(Chains), handler!(p::list_chains))
             .query::<wp::ListChains>()
             .ok::<wp::ChainPage>(),
+        primary(op::CHAINS_EXPORT, Read(Chains), handler!(p::export_chains))
+            .query::<wp::ExportQuery>()
+            .answers(Output::Export),
         primary(op::CHAINS_GET, Read(Chains), handler!(p::get_chain)).ok::<wp::Chain>(),
         primary(op::CHAINS_UPDATE, Write(Chains), handler!(p::update_chain))
             .body::<wp::UpdateChain>()

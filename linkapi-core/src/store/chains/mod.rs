@@ -205,6 +205,35 @@ impl ChainQuery {
     }
 }
 
+/// The statement of a page of a walk over `user`'s live chains of `kinds` (all when empty):
+/// up to `limit` with ids above `after`, in id order, selected by `select` (the backend's
+/// [`chain_select`]). Each page starts where the last ended, so a walk holds one page, sees
+/// each chain once however many are created meanwhile, and counts nothing.
+pub(crate) fn chain_walk_statement(
+    select: &str,
+    user: UserId,
+    kinds: &[ChainKind],
+    after: ChainId,
+    limit: i64,
+) -> Statement {
+    let mut walk = Statement::default();
+    let mut terms = vec![
+        format!("c.user_id = {}", walk.bind(user.0)),
+        format!("c.id > {}", walk.bind(after.0)),
+        "c.deleted_at IS NULL".to_owned(),
+    ];
+    if !kinds.is_empty() {
+        let kinds: Vec<String> = kinds.iter().map(|k| walk.bind(k.code())).collect();
+        terms.push(format!("c.chain_type IN ({})", kinds.join(", ")));
+    }
+    let limit = walk.bind(limit);
+    walk.sql = format!(
+        "{select} WHERE {} ORDER BY c.id LIMIT {limit}",
+        terms.join(" AND ")
+    );
+    walk
+}
+
 /// What the redirect path needs of a chain, looked up by domain and code.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LinkTarget {
@@ -432,6 +461,16 @@ pub trait ChainStore: Send + Sync {
     async fn chains_by_code(&self, user: UserId, code: &str) -> StoreResult<Vec<Chain>>;
     /// A page of the user's live chains, newest first.
     async fn chains(&self, user: UserId, query: &ChainQuery) -> StoreResult<Page<Chain>>;
+    /// Up to `limit` of the user's live chains of `kinds` (all when empty) with ids above
+    /// `after`, in id order: one page of a walk over all of them (an export), which starts
+    /// the next page after the last id it got.
+    async fn chains_after(
+        &self,
+        user: UserId,
+        kinds: &[ChainKind],
+        after: ChainId,
+        limit: i64,
+    ) -> StoreResult<Vec<Chain>>;
     /// The chain with `code` on `domain`, deleted ones included; for redirects.
     async fn link(&self, domain: DomainId, code: &str) -> StoreResult<Option<LinkTarget>>;
 }
@@ -570,6 +609,20 @@ mod tests {
                 ..ChainPatch::default()
             };
             assert_bindable(&patch.statement(UserId(1), ChainId(2), 30));
+        }
+        for kinds in [
+            &[][..],
+            &[ChainKind::Short],
+            &[ChainKind::Messaging, ChainKind::Card],
+        ] {
+            let select = "SELECT c.id FROM chains c";
+            assert_bindable(&chain_walk_statement(
+                select,
+                UserId(1),
+                kinds,
+                ChainId(9),
+                100,
+            ));
         }
     }
 }

@@ -7,11 +7,12 @@ use tokio_postgres::types::ToSql;
 use super::channels::{apply_channel_edit, insert_channel};
 use super::{PgStore, PgTx, all, bound, count, execute, first, one};
 use crate::model::{
-    Chain, ChainId, ChainStatus, Domain, DomainId, GroupId, JumpSettings, Timestamp, UserId,
+    Chain, ChainId, ChainKind, ChainStatus, Domain, DomainId, GroupId, JumpSettings, Timestamp,
+    UserId,
 };
 use crate::store::chains::{
     ADD_CREATIONS_WITHIN, CLEAR_GROUPS, chain_from_row, chain_select, chain_select_from,
-    insert_each, inserted_chain, jump_values, rules_text, set_jump_statement,
+    chain_walk_statement, insert_each, inserted_chain, jump_values, rules_text, set_jump_statement,
 };
 use crate::store::domains::{DOMAIN_COLUMNS_OF_D, domain_at};
 use crate::store::{
@@ -205,6 +206,18 @@ impl ChainStore for PgStore {
         let total = count(&client, &count_of.sql, &bound(&count_of.values)).await?;
         let items = all(&client, &page.sql, &bound(&page.values), chain_from_row).await?;
         Ok(Page { items, total })
+    }
+
+    async fn chains_after(
+        &self,
+        user: UserId,
+        kinds: &[ChainKind],
+        after: ChainId,
+        limit: i64,
+    ) -> StoreResult<Vec<Chain>> {
+        let page = chain_walk_statement(&CHAIN_SELECT, user, kinds, after, limit);
+        self.all(&page.sql, &bound(&page.values), chain_from_row)
+            .await
     }
 
     async fn link(&self, domain: DomainId, code: &str) -> StoreResult<Option<LinkTarget>> {

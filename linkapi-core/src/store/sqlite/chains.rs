@@ -9,9 +9,9 @@ use crate::model::{
     Chain, ChainId, ChainKind, ChainStatus, DomainId, GroupId, JumpSettings, Timestamp, UserId,
 };
 use crate::store::chains::{
-    ADD_CREATIONS_WITHIN, CLEAR_GROUPS, LINK_BY_CODE, chain_from_row, chain_select, insert_each,
-    inserted_chain, jump_values, link_from_row, link_target_from_row, rules_text,
-    set_jump_statement, with_channels,
+    ADD_CREATIONS_WITHIN, CLEAR_GROUPS, LINK_BY_CODE, chain_from_row, chain_select,
+    chain_walk_statement, insert_each, inserted_chain, jump_values, link_from_row,
+    link_target_from_row, rules_text, set_jump_statement, with_channels,
 };
 use crate::store::domains::{DOMAIN_BY_ID, domain_from_row};
 use crate::store::{
@@ -90,6 +90,18 @@ impl ChainStore for SqliteStore {
             Ok(Page { items, total })
         })
         .await
+    }
+
+    async fn chains_after(
+        &self,
+        user: UserId,
+        kinds: &[ChainKind],
+        after: ChainId,
+        limit: i64,
+    ) -> StoreResult<Vec<Chain>> {
+        let page = chain_walk_statement(&CHAIN_SELECT, user, kinds, after, limit);
+        self.read(move |c| all(c, &page.sql, params_from_iter(&page.values), chain_from_row))
+            .await
     }
 
     async fn link(&self, domain: DomainId, code: &str) -> StoreResult<Option<LinkTarget>> {

@@ -1,7 +1,7 @@
 //! Primary-surface objects made from the service's records: what handlers answer and what
 //! webhook events carry as their `data`, one encoding for both.
 
-use super::{Chain, Conversion, RedirectRule, Upload};
+use super::{Chain, Conversion, ExportedChain, RedirectRule, Upload};
 use crate::clock::format_rfc3339;
 use crate::model;
 use crate::model::ChainView;
@@ -28,6 +28,26 @@ impl From<&ChainView> for Chain {
             created_at: format_rfc3339(c.created_at),
             updated_at: format_rfc3339(c.updated_at),
             archived_at: c.archived_at.map(format_rfc3339),
+        }
+    }
+}
+
+impl ExportedChain {
+    /// The chain of `view` as an export writes it, in the groups named `groups`.
+    pub fn new(view: &ChainView, groups: Vec<String>) -> Self {
+        let c = &view.chain;
+        ExportedChain {
+            code: c.code.clone(),
+            domain: c.domain.host.clone(),
+            target_url: c.target_url.clone(),
+            chain_title: c.title.clone(),
+            status: c.stored_status.code(),
+            valid_time: c.valid_time,
+            created_at: format_rfc3339(c.created_at),
+            archived_at: c.archived_at.map(format_rfc3339),
+            groups,
+            rules: c.rules.iter().map(RedirectRule::from).collect(),
+            pv_history: view.views.history,
         }
     }
 }

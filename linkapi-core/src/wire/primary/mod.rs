@@ -2,10 +2,12 @@
 //! fields so a misspelt field is an error rather than silently ignored.
 
 mod encode;
+mod export;
 mod page_chains;
 mod stats;
 mod webhooks;
 
+pub use export::*;
 pub use page_chains::*;
 pub use stats::*;
 pub use webhooks::*;
