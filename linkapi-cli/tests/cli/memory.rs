@@ -245,3 +245,72 @@ async fn concurrent_largest_bulk_creates_stay_within_a_small_container() {
         after / MIB
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_export_holds_a_page_however_many_chains_it_writes() {
+    let home = Home::new();
+    let data = Data::new();
+    let config = data.dir.path().join("memory.toml");
+    std::fs::write(&config, "daily_create_quota = 10000000\n").unwrap();
+    let (running, lines, _rest) = start_logging(
+        &home,
+        &data,
+        Some(ADMIN),
+        "warn",
+        &[
+            "--listen",
+            "127.0.0.1:0",
+            "--config",
+            config.to_str().unwrap(),
+        ],
+    );
+    let base = format!("http://{}", address(&lines));
+    let pid = running.0.id();
+    let http = client();
+    let key = user_key(&http, &base, "exporter").await;
+    for part in ["first", "second"] {
+        let answer = http
+            .post(format!("{base}/chains/bulk"))
+            .bearer_auth(&key)
+            .header("content-type", "application/json")
+            .body(largest_bulk(part))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(answer.status(), 200, "{}", answer.text().await.unwrap());
+    }
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let before = rss_anon(pid);
+
+    // The real CLI reads the export into a file while the server's memory is sampled.
+    let out = data.dir.path().join("all.jsonl");
+    let mut cmd = home.cmd();
+    cmd.env("LINKAPI_HOST", &base).env("LINKAPI_API_KEY", &key);
+    let args = ["chain", "export", "--output", out.to_str().unwrap()].map(str::to_owned);
+    let export = tokio::task::spawn_blocking(move || {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        home.run_with(cmd, &args, None)
+    });
+    let mut peak = before;
+    while !export.is_finished() {
+        peak = peak.max(rss_anon(pid));
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let export = export.await.unwrap();
+    assert_eq!(export.code, 0, "{}", export.stderr);
+    let written = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(written.lines().count(), 20_000);
+    assert!(written.len() as u64 > 50 * MIB, "{} bytes", written.len());
+    let grew = peak.saturating_sub(before);
+    eprintln!(
+        "export of {} MiB: the server grew {} MiB",
+        written.len() as u64 / MIB,
+        grew / MIB
+    );
+    assert!(
+        grew < 24 * MIB,
+        "the server grew {} MiB while writing {} MiB",
+        grew / MIB,
+        written.len() as u64 / MIB
+    );
+}

@@ -122,7 +122,7 @@ impl App {
 }
 
 /// Chains an export reads at a time: what one export holds in memory, whatever its size.
-pub const EXPORT_PAGE: i64 = 500;
+pub const EXPORT_PAGE: i64 = 200;
 
 /// A chain as an export writes it: the chain and its visits, and the names of its groups.
 #[derive(Debug, Clone)]

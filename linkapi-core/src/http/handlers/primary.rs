@@ -215,7 +215,7 @@ pub(crate) async fn export_chains(app: &App, call: Call) -> Result<Response> {
     let encode = move |page: Vec<ExportedChain>| {
         let lines: Vec<u8> = page
             .into_iter()
-            .flat_map(|c| wire::ExportedChain::new(&c.view, c.groups).line(format))
+            .flat_map(|c| wire::ExportedChain::new(c.view, c.groups).line(format))
             .collect();
         bytes::Bytes::from(lines)
     };

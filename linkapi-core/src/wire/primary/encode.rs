@@ -34,19 +34,19 @@ impl From<&ChainView> for Chain {
 
 impl ExportedChain {
     /// The chain of `view` as an export writes it, in the groups named `groups`.
-    pub fn new(view: &ChainView, groups: Vec<String>) -> Self {
-        let c = &view.chain;
+    pub fn new(view: ChainView, groups: Vec<String>) -> Self {
+        let c = view.chain;
         ExportedChain {
-            code: c.code.clone(),
-            domain: c.domain.host.clone(),
-            target_url: c.target_url.clone(),
-            chain_title: c.title.clone(),
+            rules: c.rules.iter().map(RedirectRule::from).collect(),
+            code: c.code,
+            domain: c.domain.host,
+            target_url: c.target_url,
+            chain_title: c.title,
             status: c.stored_status.code(),
             valid_time: c.valid_time,
             created_at: format_rfc3339(c.created_at),
             archived_at: c.archived_at.map(format_rfc3339),
             groups,
-            rules: c.rules.iter().map(RedirectRule::from).collect(),
             pv_history: view.views.history,
         }
     }
