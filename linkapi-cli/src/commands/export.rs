@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context as _, Result};
 use linkapi_core::wire::primary::ExportFormat;
 
+use super::import::format_of_name;
 use crate::cli::ImportFormat;
 use crate::context::Context;
 
@@ -52,15 +53,6 @@ pub(super) async fn export(
             let _ = std::fs::remove_file(&partial);
             Err(err)
         }
-    }
-}
-
-/// The format a file name asks for by its extension.
-fn format_of_name(path: &Path) -> Option<ImportFormat> {
-    match path.extension()?.to_str()? {
-        "csv" => Some(ImportFormat::Csv),
-        "jsonl" | "ndjson" | "json" => Some(ImportFormat::Jsonl),
-        _ => None,
     }
 }
 

@@ -60,12 +60,22 @@ struct Line {
     input: Result<CreateChain, String>,
 }
 
+/// The format of `text` read from `path`: by its name, else by its first character.
 fn detect_format(path: &Path, text: &str) -> ImportFormat {
-    match path.extension().and_then(|e| e.to_str()) {
-        Some("csv") => ImportFormat::Csv,
-        Some("jsonl" | "ndjson" | "json") => ImportFormat::Jsonl,
-        _ if text.trim_start().starts_with('{') => ImportFormat::Jsonl,
-        _ => ImportFormat::Csv,
+    match format_of_name(path) {
+        Some(format) => format,
+        None if text.trim_start().starts_with('{') => ImportFormat::Jsonl,
+        None => ImportFormat::Csv,
+    }
+}
+
+/// The format a file's name says by its extension (`csv`; `jsonl`, `ndjson` or `json`), for
+/// the file `chain import` reads or `chain export` writes.
+pub(super) fn format_of_name(path: &Path) -> Option<ImportFormat> {
+    match path.extension()?.to_str()? {
+        "csv" => Some(ImportFormat::Csv),
+        "jsonl" | "ndjson" | "json" => Some(ImportFormat::Jsonl),
+        _ => None,
     }
 }
 
