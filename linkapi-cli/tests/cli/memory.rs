@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use crate::memory_probe::{MIB, largest_bulk, rss_anon};
-use crate::serve::{Data, address, start_logging};
+use crate::serve::{Data, Running, address, start_logging};
 use crate::support::Home;
 
 const ADMIN: &str = "lk_memory_admin_key_000000000000001";
@@ -166,15 +166,17 @@ async fn all_listed_once(http: &reqwest::Client, base: &str, answers: &[(String,
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn concurrent_largest_bulk_creates_stay_within_a_small_container() {
-    let home = Home::new();
-    let data = Data::new();
+/// `linkapi serve` on `data` with a quota no test here reaches: the running server (stopped
+/// when dropped), its log, its base URL and its pid.
+fn serve_for_memory(
+    home: &Home,
+    data: &Data,
+) -> (Running, std::sync::mpsc::Receiver<String>, String, u32) {
     let config = data.dir.path().join("memory.toml");
     std::fs::write(&config, "daily_create_quota = 10000000\n").unwrap();
-    let (running, lines, _rest) = start_logging(
-        &home,
-        &data,
+    let (running, lines, log) = start_logging(
+        home,
+        data,
         Some(ADMIN),
         "warn",
         &[
@@ -186,6 +188,14 @@ async fn concurrent_largest_bulk_creates_stay_within_a_small_container() {
     );
     let base = format!("http://{}", address(&lines));
     let pid = running.0.id();
+    (running, log, base, pid)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn concurrent_largest_bulk_creates_stay_within_a_small_container() {
+    let home = Home::new();
+    let data = Data::new();
+    let (_running, _log, base, pid) = serve_for_memory(&home, &data);
     let http = client();
 
     // Twelve of one ordinary key at once.
@@ -250,22 +260,7 @@ async fn concurrent_largest_bulk_creates_stay_within_a_small_container() {
 async fn an_export_holds_a_page_however_many_chains_it_writes() {
     let home = Home::new();
     let data = Data::new();
-    let config = data.dir.path().join("memory.toml");
-    std::fs::write(&config, "daily_create_quota = 10000000\n").unwrap();
-    let (running, lines, _rest) = start_logging(
-        &home,
-        &data,
-        Some(ADMIN),
-        "warn",
-        &[
-            "--listen",
-            "127.0.0.1:0",
-            "--config",
-            config.to_str().unwrap(),
-        ],
-    );
-    let base = format!("http://{}", address(&lines));
-    let pid = running.0.id();
+    let (_running, _log, base, pid) = serve_for_memory(&home, &data);
     let http = client();
     let key = user_key(&http, &base, "exporter").await;
     for part in ["first", "second"] {

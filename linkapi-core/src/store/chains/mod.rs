@@ -158,14 +158,7 @@ impl ChainQuery {
     /// planner sees what is asked.
     pub(crate) fn statements(&self, user: UserId, select: &str) -> (Statement, Statement) {
         let mut listing = Statement::default();
-        let mut terms = vec![
-            format!("c.user_id = {}", listing.bind(user.0)),
-            "c.deleted_at IS NULL".to_owned(),
-        ];
-        if !self.kinds.is_empty() {
-            let kinds: Vec<String> = self.kinds.iter().map(|k| listing.bind(k.code())).collect();
-            terms.push(format!("c.chain_type IN ({})", kinds.join(", ")));
-        }
+        let mut terms = live_chains_of(&mut listing, user, &self.kinds);
         let filter = &self.filter;
         if let Some(group) = filter.group_id {
             terms.push(format!(
@@ -205,6 +198,20 @@ impl ChainQuery {
     }
 }
 
+/// The conditions, bound in `statement`, that take `user`'s live chains of `kinds` (all when
+/// empty), as a listing and a walk both start.
+fn live_chains_of(statement: &mut Statement, user: UserId, kinds: &[ChainKind]) -> Vec<String> {
+    let mut terms = vec![
+        format!("c.user_id = {}", statement.bind(user.0)),
+        "c.deleted_at IS NULL".to_owned(),
+    ];
+    if !kinds.is_empty() {
+        let kinds: Vec<String> = kinds.iter().map(|k| statement.bind(k.code())).collect();
+        terms.push(format!("c.chain_type IN ({})", kinds.join(", ")));
+    }
+    terms
+}
+
 /// The statement of a page of a walk over `user`'s live chains of `kinds` (all when empty):
 /// up to `limit` with ids above `after`, in id order, selected by `select` (the backend's
 /// [`chain_select`]). Each page starts where the last ended, so a walk holds one page, sees
@@ -217,15 +224,8 @@ pub(crate) fn chain_walk_statement(
     limit: i64,
 ) -> Statement {
     let mut walk = Statement::default();
-    let mut terms = vec![
-        format!("c.user_id = {}", walk.bind(user.0)),
-        format!("c.id > {}", walk.bind(after.0)),
-        "c.deleted_at IS NULL".to_owned(),
-    ];
-    if !kinds.is_empty() {
-        let kinds: Vec<String> = kinds.iter().map(|k| walk.bind(k.code())).collect();
-        terms.push(format!("c.chain_type IN ({})", kinds.join(", ")));
-    }
+    let mut terms = live_chains_of(&mut walk, user, kinds);
+    terms.push(format!("c.id > {}", walk.bind(after.0)));
     let limit = walk.bind(limit);
     walk.sql = format!(
         "{select} WHERE {} ORDER BY c.id LIMIT {limit}",
