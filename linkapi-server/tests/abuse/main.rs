@@ -297,7 +297,13 @@ async fn abuse(site: Site) {
             failures.push(format!("{}: the abuser never got {status}", PHASES[phase]));
         }
     }
-    assert!(failures.is_empty(), "{failures:#?}");
+    // What the servers logged (warnings: a slow disk, a slow write) says where the time went.
+    let logs: Vec<String> = site.instances.iter().flat_map(Running::log).collect();
+    assert!(
+        failures.is_empty(),
+        "{failures:#?}\nthe servers' warnings:\n{}",
+        logs.join("\n")
+    );
 }
 
 /// On SQLite, or (`LINKAPI_TEST_BACKEND=postgres`, the suite's second pass) on two

@@ -6,6 +6,7 @@
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 pub const KEY: &str = "lk_operate_test_key_000000001";
@@ -32,10 +33,16 @@ pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
+/// Lines of a server's log kept for a failing test to show: the last this many.
+const LOG_KEPT: usize = 2_000;
+
 /// A server process; stopped with SIGTERM (graceful) by `stop`, killed if a test fails first.
 pub struct Running {
     pub child: Child,
     pub url: String,
+    /// The last [`LOG_KEPT`] lines it wrote to stderr (warnings and errors: `LINKAPI_LOG`
+    /// is `warn`).
+    log: Arc<Mutex<std::collections::VecDeque<String>>>,
 }
 
 impl Running {
@@ -50,9 +57,18 @@ impl Running {
             .unwrap();
         let stderr = child.stderr.take().unwrap();
         let (tx, rx) = std::sync::mpsc::channel();
+        let log = Arc::new(Mutex::new(std::collections::VecDeque::new()));
+        let kept = log.clone();
         // Reads stderr to its end, so the server never blocks on a full pipe.
         std::thread::spawn(move || {
             for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                {
+                    let mut kept = kept.lock().unwrap();
+                    if kept.len() == LOG_KEPT {
+                        kept.pop_front();
+                    }
+                    kept.push_back(line.clone());
+                }
                 if let Some(rest) = line.split("listening on http://").nth(1) {
                     let addr = rest
                         .split_whitespace()
@@ -69,7 +85,13 @@ impl Running {
         Running {
             child,
             url: format!("http://{addr}"),
+            log,
         }
+    }
+
+    /// What the server wrote to its log so far (the last [`LOG_KEPT`] lines).
+    pub fn log(&self) -> Vec<String> {
+        self.log.lock().unwrap().iter().cloned().collect()
     }
 
     /// SIGTERM, then waits: the server drains and writes what it holds.

@@ -130,6 +130,7 @@ pub(super) fn spawn(
                     }
                     Err(mpsc::RecvTimeoutError::Timeout) => {
                         readers.end_idle_snapshots();
+                        let began = Instant::now();
                         let copied = passive(&conn).and_then(|(log, copied)| {
                             // SQLite syncs the file only once a checkpoint copied the whole
                             // log, which under steady writes none does: what the checkpoints
@@ -141,7 +142,10 @@ pub(super) fn spawn(
                             if copied > 0 && copied < log {
                                 let _ = file.sync_data();
                             }
-                            restarts.after(&conn, log, &readers)
+                            let synced = Instant::now();
+                            let restarted = restarts.after(&conn, log, &readers);
+                            log_if_slow(began, synced, log * page_size);
+                            restarted
                         });
                         if let Err(err) = copied {
                             tracing::warn!(error = %err, "checkpointing the SQLite log failed");
@@ -152,6 +156,26 @@ pub(super) fn spawn(
             }
         })?;
     Ok(Checkpoints { empty_now })
+}
+
+/// A checkpoint whose copy and sync took this long, or whose restart did, is logged: a restart
+/// holds writes back while it runs, and a slow sync says the disk is slow.
+const SLOW: Duration = Duration::from_millis(250);
+
+/// Logs the checkpoint that began at `began`, copied and synced until `synced` and was done
+/// (a restart included) just now, with `log` bytes of log, if it was slow.
+fn log_if_slow(began: Instant, synced: Instant, log: i64) {
+    let (copy, restart) = (synced - began, synced.elapsed());
+    if copy < SLOW && restart < SLOW {
+        return;
+    }
+    let ms = |d: Duration| d.as_millis() as u64;
+    tracing::warn!(
+        copy_ms = ms(copy),
+        restart_ms = ms(restart),
+        log_mb = log >> 20,
+        "a checkpoint of the SQLite log was slow"
+    );
 }
 
 /// When the log is started over after a passive checkpoint.

@@ -46,6 +46,12 @@ use crate::store::{Invalidation, Misuse, StoreError, StoreResult, TxBody};
 /// Most bodies committed together; bounds how long one group holds the write lock.
 const MAX_GROUP: usize = 512;
 
+/// A write transaction that waited this long for the lock (which a checkpoint starting the log
+/// over holds) or to commit (the log's sync: the disk) is logged with where its time went, as
+/// is one whose bodies ran four times as long (a large bulk create runs about a second).
+/// Every write behind it waited as long.
+const SLOW: Duration = Duration::from_millis(250);
+
 /// How long the writer runs statements before it offers the CPU to a waiting thread.
 const YIELD_EVERY: Duration = Duration::from_micros(200);
 /// SQLite virtual-machine steps between checks of [`YIELD_EVERY`]: a few microseconds of work,
@@ -125,14 +131,20 @@ fn run(
 }
 
 fn commit_group(conn: &mut Connection, mut group: Vec<Job>, commits: &AtomicU64) {
+    let began = Instant::now();
     if let Err(err) = command(conn, "BEGIN IMMEDIATE") {
         fail_all(group, &err);
         return;
     }
+    let timing = Timing {
+        began,
+        locked: Instant::now(),
+        bodies: group.len(),
+    };
     if group.len() == 1
         && let Some(job) = group.pop()
     {
-        commit_alone(conn, job, commits);
+        commit_alone(conn, job, commits, &timing);
         return;
     }
     let mut outcomes = Vec::with_capacity(group.len());
@@ -153,7 +165,7 @@ fn commit_group(conn: &mut Connection, mut group: Vec<Job>, commits: &AtomicU64)
             }
         }
     }
-    match commit(conn, commits) {
+    match commit(conn, commits, &timing) {
         Ok(()) => {
             for (done, outcome) in outcomes {
                 let _ = done.send(outcome);
@@ -180,19 +192,53 @@ struct WriteFailed(String);
 /// it was before the snapshot began (`readers`): the first count keeps readers from reusing
 /// snapshots taken while the commit lands (some would hold it and some not), the second keeps
 /// them from reusing one taken just before it landed.
-fn commit(conn: &Connection, commits: &AtomicU64) -> rusqlite::Result<()> {
+fn commit(conn: &Connection, commits: &AtomicU64, timing: &Timing) -> rusqlite::Result<()> {
+    let ran = Instant::now();
     commits.fetch_add(1, Ordering::SeqCst);
     let committed = command(conn, "COMMIT");
     commits.fetch_add(1, Ordering::SeqCst);
+    timing.log_if_slow(ran);
     committed
+}
+
+/// When a write transaction began waiting for the lock and had it, for [`SLOW`].
+struct Timing {
+    began: Instant,
+    locked: Instant,
+    bodies: usize,
+}
+
+impl Timing {
+    /// Logs the transaction whose bodies ran until `ran` and which committed just now, if it
+    /// was slow.
+    fn log_if_slow(&self, ran: Instant) {
+        let (lock, bodies, commit) = (
+            self.locked - self.began,
+            ran.saturating_duration_since(self.locked),
+            ran.elapsed(),
+        );
+        if lock < SLOW && commit < SLOW && bodies < 4 * SLOW {
+            return;
+        }
+        let ms = |d: Duration| d.as_millis() as u64;
+        let took = self.began.elapsed();
+        tracing::warn!(
+            lock_ms = ms(lock),
+            bodies_ms = ms(bodies),
+            commit_ms = ms(commit),
+            bodies = self.bodies,
+            "a write transaction took {} ms; writes behind it waited",
+            ms(took),
+        );
+    }
 }
 
 /// Runs the one body of a group in the transaction just begun, with no savepoint, and commits
 /// it, or rolls the transaction back when the body fails.
-fn commit_alone(conn: &mut Connection, mut job: Job, commits: &AtomicU64) {
+fn commit_alone(conn: &mut Connection, mut job: Job, commits: &AtomicU64, timing: &Timing) {
     let (outcome, changes) = run_body(conn, &mut job.body);
     let answer = match outcome {
-        Ok(()) => match commit(conn, commits) {
+        Ok(()) => match commit(conn, commits, timing) {
             Ok(()) => Ok(changes),
             Err(err) => {
                 tracing::error!(error = %err, "commit failed");
