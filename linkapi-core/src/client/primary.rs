@@ -31,6 +31,24 @@ impl Client {
             .await
     }
 
+    /// `POST /chains/import`: up to 10,000 chains with their own codes, times and visit
+    /// totals, each imported or reported on its own (`dry_run`: reported only).
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`]. Items not imported are results, not errors.
+    pub async fn import_chains(
+        &self,
+        input: &primary::ImportChains,
+        dry_run: bool,
+    ) -> Result<primary::ImportAnswer, ClientError> {
+        let path = if dry_run {
+            "/chains/import?dry_run=true"
+        } else {
+            "/chains/import"
+        };
+        self.with_body(op::CHAINS_IMPORT, path, input).await
+    }
+
     /// `GET /chains`
     ///
     /// # Errors

@@ -230,6 +230,9 @@ pub struct Chain {
     pub jump: Option<Box<JumpSettings>>,
     /// A short chain's redirect rules, in order.
     pub rules: Vec<super::RedirectRule>,
+    /// Visits it had on another shortener before it was imported: history shown apart from
+    /// the visits counted here.
+    pub imported_visits: i64,
 }
 
 impl Chain {

@@ -42,12 +42,12 @@ const RUN_TAKES: Duration = Duration::from_millis(20);
 /// Items of the first run: the fewest, since nothing says yet how long an item takes; the
 /// runs double from there. A first run of 100 held the writer 86 ms at 20,000 chains in a
 /// test build, four times a run's time, and others' creates waited behind it.
-const FIRST_RUN_ITEMS: usize = *RUN_ITEMS.start();
+pub(crate) const FIRST_RUN_ITEMS: usize = *RUN_ITEMS.start();
 /// Items one run takes at least and at most.
 const RUN_ITEMS: std::ops::RangeInclusive<usize> = 10..=1000;
 /// Bytes of targets and rules one run takes at most, whatever its time: what a run's
 /// statements and its transaction's copies hold.
-const RUN_BYTES: usize = 4 << 20;
+pub(crate) const RUN_BYTES: usize = 4 << 20;
 /// Items checked between offers of the serving thread to other requests.
 const YIELD_EVERY: usize = 16;
 
@@ -122,7 +122,7 @@ struct Pending {
 
 /// What the transaction decided for an item that passed the checks.
 #[derive(Debug, Clone)]
-enum Decided {
+pub(crate) enum Decided {
     Created(Box<Chain>),
     CodeTaken(String),
     OverQuota,
@@ -466,7 +466,7 @@ impl App {
 
 /// The items of the next run, after one of `items` took `took`: as many as fit in
 /// [`RUN_TAKES`] at that pace, at most twice as many as before, within [`RUN_ITEMS`].
-fn next_run_items(items: usize, took: Duration) -> usize {
+pub(crate) fn next_run_items(items: usize, took: Duration) -> usize {
     let each = took.as_secs_f64() / items.max(1) as f64;
     let fit = (RUN_TAKES.as_secs_f64() / each.max(1e-9)).min(1e9) as usize;
     fit.min(items.saturating_mul(2))
@@ -504,7 +504,7 @@ impl Drop for Hold<'_> {
 
 /// Inserts a run's accepted chains, in order, as many at a time as the quota's `room`
 /// allows: a chain whose random code was taken goes again at the front with another.
-async fn insert_run(
+pub(crate) async fn insert_run(
     tx: &mut dyn Tx,
     accepted: &[(usize, NewChain, Option<String>)],
     mut room: i64,

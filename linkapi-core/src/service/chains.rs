@@ -95,6 +95,9 @@ impl App {
             jump: None,
             channels: Vec::new(),
             rules,
+            status: crate::model::ChainStatus::Normal,
+            archived_at: None,
+            imported_visits: 0,
         };
         Ok((new, input.code))
     }

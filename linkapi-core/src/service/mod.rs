@@ -22,6 +22,7 @@ mod conversions;
 mod domains;
 mod engine;
 mod groups;
+mod imports;
 mod listings;
 mod page_chains;
 mod plain_creates;
@@ -58,6 +59,7 @@ pub use engine::idempotency::{
 };
 pub use engine::ratelimit::{RateLimit, RateState};
 pub use engine::visitors::{VisitRequest, is_bot_agent};
+pub use imports::{ImportChain, ImportOutcome, ImportResult};
 pub use listings::{ChainListing, EXPORT_PAGE, ExportedChain};
 pub use page_chains::{
     ChannelSpec, PageChainInput, PageChainView, PageChains, app_link, fixed_destination,

@@ -52,6 +52,8 @@ pub struct ChainStats {
     /// Distinct visitors ever (since the visitor secret in use was made; see
     /// [`App::rotate_visitor_secret`]).
     pub unique_visitors: i64,
+    /// Visits it had on another shortener before it was imported, in no other figure.
+    pub imported_visits: i64,
     /// Visits per day, oldest first, ending today, days without visits included.
     pub daily: Vec<DailyClicks>,
 }
@@ -80,9 +82,9 @@ impl App {
         days: Option<i64>,
     ) -> Result<ChainStats> {
         let days = stats_days(days)?;
-        if self.store().chain(who.user_id, id).await?.is_none() {
+        let Some(chain) = self.store().chain(who.user_id, id).await? else {
             return Err(Error::NotFound("chain"));
-        }
+        };
         let now = self.now();
         let calendar = &self.config().calendar;
         let window = calendar.last_days(now, days as u32);
@@ -109,6 +111,7 @@ impl App {
             total_clicks: visits.clicks,
             bot_clicks: visits.bot_clicks,
             unique_visitors: visits.unique_visitors,
+            imported_visits: chain.imported_visits,
             daily,
         })
     }

@@ -19,4 +19,10 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
         sqlite: "ALTER TABLE chains ADD COLUMN archived_at INTEGER;",
         postgres: "ALTER TABLE chains ADD COLUMN archived_at BIGINT;",
     },
+    // Visits an imported chain had on the shortener it came from, kept apart from the visits
+    // counted here.
+    Migration {
+        sqlite: "ALTER TABLE chains ADD COLUMN imported_visits INTEGER NOT NULL DEFAULT 0;",
+        postgres: "ALTER TABLE chains ADD COLUMN imported_visits BIGINT NOT NULL DEFAULT 0;",
+    },
 ];

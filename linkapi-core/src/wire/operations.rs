@@ -100,6 +100,7 @@ operations! {
     CHAINS_CREATE = POST "/chains" Primary "chains.create" "Create a short chain";
     CHAINS_CREATE_BULK = POST "/chains/bulk" Primary "chains.create_bulk" "Create up to 10,000 short chains";
     CHAINS_EXPORT = GET "/chains/export" Primary "chains.export" "Export your short chains as JSON lines or CSV";
+    CHAINS_IMPORT = POST "/chains/import" Primary "chains.import" "Import up to 10,000 short chains with their own codes, times and visit totals";
     CHAINS_DELETE = DELETE "/chains/{id}" Primary "chains.delete" "Delete a chain";
     CHAINS_GET = GET "/chains/{id}" Primary "chains.get" "Show a chain";
     CHAINS_UPDATE = PATCH "/chains/{id}" Primary "chains.update" "Edit a chain";

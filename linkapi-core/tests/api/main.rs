@@ -19,6 +19,7 @@ mod html;
 mod idempotency;
 #[path = "../images.rs"]
 mod images;
+mod import;
 mod input;
 mod instances;
 mod limits;

@@ -27,7 +27,9 @@ mod workchat;
 
 use std::sync::Arc;
 
-use linkapi_core::model::{ChainKind, Domain, DomainId, DomainStatus, Scheme, User, UserId};
+use linkapi_core::model::{
+    ChainKind, ChainStatus, Domain, DomainId, DomainStatus, Scheme, User, UserId,
+};
 use linkapi_core::store::postgres::{PgOptions, PgStore};
 use linkapi_core::store::sqlite::SqliteStore;
 use linkapi_core::store::{NewChain, NewDomain, NewUser, Store};
@@ -144,5 +146,8 @@ pub fn short_chain(user: UserId, domain: DomainId, code: &str, created_at: i64) 
         jump: None,
         channels: Vec::new(),
         rules: Vec::new(),
+        status: ChainStatus::Normal,
+        archived_at: None,
+        imported_visits: 0,
     }
 }

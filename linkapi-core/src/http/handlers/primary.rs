@@ -10,8 +10,8 @@ use crate::http::request::{json, large_json, path_id, query};
 use crate::http::response::{self, Body, Reply};
 use crate::model::{ChainId, Dimension, Domain, DomainId, Group, GroupId, UserId};
 use crate::service::{
-    App, BulkAnswer, BulkItem, ChainFilter, ChainListing, CreatedChain, ExportedChain,
-    NewShortChain, RuleInput, ShortChainPatch,
+    App, BulkAnswer, BulkItem, ChainFilter, ChainListing, CreatedChain, ExportedChain, ImportChain,
+    ImportOutcome, NewShortChain, RuleInput, ShortChainPatch,
 };
 use crate::wire::primary as wire;
 
@@ -147,6 +147,62 @@ fn new_short_chain(input: wire::CreateChain) -> NewShortChain {
         group_id: input.group_id.map(GroupId),
         rules: input.rules.map(rules_in).unwrap_or_default(),
     }
+}
+
+/// # `POST /chains/import` (`chains:write`)
+pub(crate) async fn import_chains(app: &App, mut call: Call) -> Result<Response> {
+    let q: wire::ImportQuery = query(&call.parts)?;
+    let body = std::mem::take(&mut call.body);
+    let input: wire::ImportChains = large_json(&call.parts.headers, body).await?;
+    let items = input
+        .chains
+        .into_iter()
+        .map(|item| ImportChain {
+            code: item.code,
+            domain: item.domain,
+            target_url: item.target_url,
+            title: item.chain_title,
+            status: item.status,
+            valid_time: item.valid_time.unwrap_or(0),
+            created_at: item.created_at,
+            archived_at: item.archived_at,
+            groups: item.groups,
+            rules: rules_in(item.rules),
+            visits: item.pv_history.unwrap_or(0),
+        })
+        .collect();
+    let dry_run = q.dry_run.unwrap_or(false);
+    let results = app.import_short_chains(&call.who, items, dry_run).await?;
+    let count = |outcome| results.iter().filter(|r| r.outcome == outcome).count();
+    let answer = wire::ImportAnswer {
+        dry_run,
+        imported: count(ImportOutcome::Imported),
+        existing: count(ImportOutcome::Exists),
+        clashes: count(ImportOutcome::Clash),
+        refused: count(ImportOutcome::Refused),
+        results: results
+            .into_iter()
+            .enumerate()
+            .map(|(index, r)| wire::ImportItemResult {
+                index,
+                code: r.code,
+                domain: r.domain,
+                result: match r.outcome {
+                    ImportOutcome::Imported => wire::ImportOutcome::Imported,
+                    ImportOutcome::Exists => wire::ImportOutcome::Exists,
+                    ImportOutcome::Clash => wire::ImportOutcome::Clash,
+                    ImportOutcome::Refused => wire::ImportOutcome::Refused,
+                },
+                chain_id: r.chain_id.map(|id| id.0),
+                error: r.error.map(|e| wire::BulkItemError {
+                    code: e.code.to_owned(),
+                    message: e.message,
+                }),
+                notes: r.notes,
+            })
+            .collect(),
+    };
+    Ok(call.reply.ok(answer))
 }
 
 /// # `GET /chains` (`chains:read`)
@@ -328,6 +384,7 @@ pub(crate) async fn chain_stats(app: &App, call: Call) -> Result<Response> {
         total_clicks: stats.total_clicks,
         bot_clicks: stats.bot_clicks,
         unique_visitors: stats.unique_visitors,
+        imported_visits: stats.imported_visits,
         trend_days: stats.daily.len() as i64,
         daily_trend: stats
             .daily

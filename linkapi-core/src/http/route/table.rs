@@ -66,6 +66,11 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
         .body::<wp::BulkCreateChains>()
         .large_body()
         .ok::<wp::BulkCreated>(),
+        primary(op::CHAINS_IMPORT, Write(Chains), handler!(p::import_chains))
+            .query::<wp::ImportQuery>()
+            .body::<wp::ImportChains>()
+            .large_body()
+            .ok::<wp::ImportAnswer>(),
         primary(op::CHAINS_LIST, Read(Chains), handler!(p::list_chains))
             .query::<wp::ListChains>()
             .ok::<wp::ChainPage>(),

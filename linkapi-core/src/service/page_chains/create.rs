@@ -277,6 +277,9 @@ impl App {
             jump: Some(jump),
             channels,
             rules: Vec::new(),
+            status: crate::model::ChainStatus::Normal,
+            archived_at: None,
+            imported_visits: 0,
         };
         let receipt = receipt.map(|r| r.of_part(|created: &CreatedChain| &created.view));
         let created = self.insert_new_chain(new, code, receipt.as_ref()).await?;

@@ -47,6 +47,12 @@ pub struct NewChain {
     pub channels: Vec<ChannelInput>,
     /// Redirect rules of a short chain, in order.
     pub rules: Vec<RedirectRule>,
+    /// Stored status: `Normal`, or `Disabled` for an imported chain that was.
+    pub status: ChainStatus,
+    /// When an imported chain was archived; `None` for every other.
+    pub archived_at: Option<Timestamp>,
+    /// Visits an imported chain had before (0 for every other).
+    pub imported_visits: i64,
 }
 
 /// Changes to a chain; `None` leaves a field as it is.
@@ -295,7 +301,8 @@ pub(crate) fn chain_select_from(group_ids: &str, chains: &str) -> String {
     format!(
         "SELECT c.id, c.user_id, c.chain_type, c.sub_type, c.code, c.title,
             c.target_url, c.valid_time, c.status, c.deleted_at, c.created_at, c.updated_at,
-            {group_ids}, {DOMAIN_COLUMNS_OF_D}, {jump}, c.rules, c.archived_at
+            {group_ids}, {DOMAIN_COLUMNS_OF_D}, {jump}, c.rules, c.archived_at,
+            c.imported_visits
         FROM {chains} JOIN domains d ON d.id = c.domain_id",
         jump = *JUMP_COLUMNS
     )
@@ -326,6 +333,7 @@ pub(crate) fn chain_from_row(row: &dyn StoredRow) -> StoreResult<Chain> {
         jump: jump_row(row, JUMP_AT)?.settings(kind)?,
         rules: rules_from_text(row.opt_text(RULES_AT)?)?,
         archived_at: row.opt_int(RULES_AT + 1)?,
+        imported_visits: row.int(RULES_AT + 2)?,
     })
 }
 
@@ -344,13 +352,14 @@ pub(crate) fn inserted_chain(new: NewChain, id: ChainId, domain: Domain) -> Chai
         target_url: new.target_url,
         group_ids: new.group_ids,
         valid_time: new.valid_time,
-        stored_status: ChainStatus::Normal,
+        stored_status: new.status,
         deleted_at: None,
-        archived_at: None,
+        archived_at: new.archived_at,
         created_at: new.created_at,
         updated_at: new.created_at,
         jump: None,
         rules: new.rules,
+        imported_visits: new.imported_visits,
     }
 }
 

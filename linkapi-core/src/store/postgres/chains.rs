@@ -7,8 +7,7 @@ use tokio_postgres::types::ToSql;
 use super::channels::{apply_channel_edit, insert_channel};
 use super::{PgStore, PgTx, all, bound, count, execute, first, one};
 use crate::model::{
-    Chain, ChainId, ChainKind, ChainStatus, Domain, DomainId, GroupId, JumpSettings, Timestamp,
-    UserId,
+    Chain, ChainId, ChainKind, Domain, DomainId, GroupId, JumpSettings, Timestamp, UserId,
 };
 use crate::store::chains::{
     ADD_CREATIONS_WITHIN, CLEAR_GROUPS, chain_from_row, chain_select, chain_select_from,
@@ -34,8 +33,9 @@ static INSERT_CHAIN: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!(
         "WITH c AS (
             INSERT INTO chains (user_id, chain_type, sub_type, domain_id, code, title,
-                target_url, valid_time, status, created_at, updated_at, rules)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $11)
+                target_url, valid_time, status, created_at, updated_at, rules, archived_at,
+                imported_visits)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $11, $12, $13)
             ON CONFLICT (domain_id, code) DO NOTHING RETURNING *
          ) {}",
         chain_select_from("ARRAY[]::bigint[]", "c")
@@ -60,9 +60,11 @@ pub(super) async fn insert_plain(
             &new.title,
             &new.target_url,
             &new.valid_time,
-            &ChainStatus::Normal.code(),
+            &new.status.code(),
             &new.created_at,
             &rules_text(&new.rules),
+            &new.archived_at,
+            &new.imported_visits,
         ],
         chain_from_row,
     )
@@ -104,11 +106,16 @@ pub(super) async fn insert_plain_rows(
             &text(|n| &n.target_url),
             &column(|n| n.valid_time),
             &column(|n| n.created_at),
-            &ChainStatus::Normal.code(),
+            &column(|n| n.status.code()),
             &sent
                 .iter()
                 .map(|n| rules_text(&n.rules))
                 .collect::<Vec<Option<String>>>(),
+            &sent
+                .iter()
+                .map(|n| n.archived_at)
+                .collect::<Vec<Option<i64>>>(),
+            &column(|n| n.imported_visits),
         ],
         |row| Ok((ChainId(row.int(0)?), row.text(1)?, domain_at(row, 2)?)),
     )
@@ -142,11 +149,13 @@ static INSERT_CHAINS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| 
     format!(
         "WITH c AS (
             INSERT INTO chains (user_id, chain_type, sub_type, domain_id, code, title,
-                target_url, valid_time, created_at, status, updated_at, rules)
-            SELECT u, k, s, d, code, title, target, vt, at, $10, at, rules
+                target_url, valid_time, created_at, status, updated_at, rules, archived_at,
+                imported_visits)
+            SELECT u, k, s, d, code, title, target, vt, at, st, at, rules, arch, iv
             FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[], $5::text[],
-                        $6::text[], $7::text[], $8::bigint[], $9::bigint[], $11::text[])
-                 AS t(u, k, s, d, code, title, target, vt, at, rules)
+                        $6::text[], $7::text[], $8::bigint[], $9::bigint[], $10::bigint[],
+                        $11::text[], $12::bigint[], $13::bigint[])
+                 AS t(u, k, s, d, code, title, target, vt, at, st, rules, arch, iv)
             ON CONFLICT (domain_id, code) DO NOTHING RETURNING id, code, domain_id
          )
          SELECT c.id, c.code, {DOMAIN_COLUMNS_OF_D} FROM c JOIN domains d ON d.id = c.domain_id"

@@ -5,9 +5,7 @@ use rusqlite::{Connection, OptionalExtension, params, params_from_iter};
 
 use super::channels::{apply_channel_edit, channels_of, insert_channel};
 use super::{SqliteStore, SqliteTx, all, first, one, unique_or_backend};
-use crate::model::{
-    Chain, ChainId, ChainKind, ChainStatus, DomainId, GroupId, JumpSettings, Timestamp, UserId,
-};
+use crate::model::{Chain, ChainId, ChainKind, DomainId, GroupId, JumpSettings, Timestamp, UserId};
 use crate::store::chains::{
     ADD_CREATIONS_WITHIN, CLEAR_GROUPS, LINK_BY_CODE, chain_from_row, chain_select,
     chain_walk_statement, insert_each, inserted_chain, jump_values, link_from_row,
@@ -164,8 +162,9 @@ impl ChainWrites for SqliteTx<'_> {
             .conn
             .prepare_cached(
                 "INSERT INTO chains (user_id, chain_type, sub_type, domain_id, code, title,
-                    target_url, valid_time, status, created_at, updated_at, rules)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?11)
+                    target_url, valid_time, status, created_at, updated_at, rules, archived_at,
+                    imported_visits)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?11, ?12, ?13)
                  ON CONFLICT (domain_id, code) DO NOTHING RETURNING id",
             )
             .and_then(|mut insert| {
@@ -180,9 +179,11 @@ impl ChainWrites for SqliteTx<'_> {
                             new.title,
                             new.target_url,
                             new.valid_time,
-                            ChainStatus::Normal.code(),
+                            new.status.code(),
                             new.created_at,
-                            rules_text(&new.rules)
+                            rules_text(&new.rules),
+                            new.archived_at,
+                            new.imported_visits
                         ],
                         |r| r.get(0),
                     )

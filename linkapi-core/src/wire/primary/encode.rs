@@ -25,6 +25,7 @@ impl From<&ChainView> for Chain {
             rules: c.rules.iter().map(RedirectRule::from).collect(),
             pv_today: view.views.today,
             pv_history: view.views.history,
+            imported_visits: c.imported_visits,
             created_at: format_rfc3339(c.created_at),
             updated_at: format_rfc3339(c.updated_at),
             archived_at: c.archived_at.map(format_rfc3339),
@@ -47,7 +48,7 @@ impl ExportedChain {
             created_at: format_rfc3339(c.created_at),
             archived_at: c.archived_at.map(format_rfc3339),
             groups,
-            pv_history: view.views.history,
+            pv_history: view.views.history + c.imported_visits,
         }
     }
 }

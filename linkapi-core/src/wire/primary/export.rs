@@ -68,7 +68,8 @@ pub struct ExportedChain {
     pub groups: Vec<String>,
     /// Redirect rules, first match wins.
     pub rules: Vec<RedirectRule>,
-    /// Visits counted so far.
+    /// Visits so far: those counted here and those it was imported with. An import reads
+    /// them back as its imported visits.
     pub pv_history: i64,
 }
 

@@ -3,11 +3,13 @@
 
 mod encode;
 mod export;
+mod import;
 mod page_chains;
 mod stats;
 mod webhooks;
 
 pub use export::*;
+pub use import::*;
 pub use page_chains::*;
 pub use stats::*;
 pub use webhooks::*;
@@ -345,6 +347,9 @@ pub struct Chain {
     pub pv_today: i64,
     /// Visits ever.
     pub pv_history: i64,
+    /// Visits it had on another shortener before it was imported, apart from `pv_history`.
+    #[serde(default)]
+    pub imported_visits: i64,
     /// RFC 3339.
     pub created_at: String,
     /// RFC 3339.

@@ -41,6 +41,10 @@ pub struct ChainStats {
     pub bot_clicks: i64,
     /// Distinct visitors ever.
     pub unique_visitors: i64,
+    /// Visits it had on another shortener before it was imported (`POST /chains/import`),
+    /// in no other figure.
+    #[serde(default)]
+    pub imported_visits: i64,
     /// Days in `daily_trend`.
     pub trend_days: i64,
     /// Visits per day, oldest first, ending today; days without visits included.
