@@ -9,6 +9,7 @@
 //! - [`context`]: profile, host and key resolution, the client, prompts.
 //! - [`config`]: `config.toml` and its profiles.
 //! - [`credentials`]: keys at rest: the OS keyring behind a trait, the 0600 file fallback.
+//! - [`peers`]: readers of other shorteners' exports and dumps, for `linkapi import`.
 //! - [`output`] and [`records`]: tables, tab-separated rows, `--json[=FIELDS]`.
 //! - [`chart`]: bars and sparklines of figures, drawn with block characters.
 //! - [`exit`]: exit codes and friendly messages for failures.
@@ -23,6 +24,7 @@ pub mod credentials;
 pub mod exit;
 pub mod generate;
 pub mod output;
+pub mod peers;
 pub mod records;
 
 use std::process::ExitCode;

@@ -175,6 +175,40 @@ Examples:
   linkapi stats
   linkapi stats spring-27 --json=total_clicks,unique_visitors")]
     Stats(StatsArgs),
+    /// Bring your links over from chhoto-url, Kutt, YOURLS, Shlink, Bitly or a linkapi export
+    #[command(after_help = "\
+Reads what each shortener gives its operators and imports the links with their own codes (case
+and all), targets, titles, creation times, expiry and visit totals (kept as imported visits,
+apart from the visits counted here):
+
+  chhoto   its GET /api/all JSON
+  kutt     its GET /api/v2/links JSON pages (or the admin listing's), one file a page
+  yourls   a mariadb-dump or mysqldump of its yourls_url table
+  shlink   its GET /rest/v3/short-urls JSON pages
+  bitly    its links CSV export
+  linkapi  a `linkapi chain export` (JSON lines or CSV)
+
+Links go to the domain the peer had them on when this deployment has it for you (a link whose
+domain it has not is reported), or to the default domain when the peer names none; --domain
+puts every link on one of your domains, --map-domain FROM=TO those of one domain. An import is idempotent: a
+link whose code you already have there with the same target is reported as there already, so
+running an import again (after an interruption, say) imports nothing twice. A code taken by
+anything else is a clash, reported and never renamed. Password-protected links are not
+imported, since linkapi links have no passwords yet.
+
+Each link that was not imported, or was imported with a change (a title's line breaks, a
+target's encoding, an expired link), is printed as SOURCE, RESULT, CODE and why; --json prints
+every link as a JSON object. A summary and what the peer itself could not keep go to standard
+error. The exit status is 1 when any link was not imported.
+
+Examples:
+  linkapi import --from chhoto api-all.json
+  linkapi import --from kutt links.page1.json links.page2.json
+  linkapi import --from yourls yourls_url.sql --dry-run
+  linkapi import --from shlink short-urls.*.json --json > report.jsonl
+  linkapi import --from bitly bitly-links.csv --map-domain bit.ly=go.example.com
+  linkapi import --from linkapi chains.jsonl --map-domain old.example.com=go.example.com")]
+    Import(ImportArgs),
     /// Messaging-app chains: QR codes that rotate, account IDs, mini-programs, shops
     #[command(subcommand)]
     Wx(WxCommand),
@@ -322,6 +356,40 @@ Examples:
     Logout,
     /// Print the key the current profile would use
     Token,
+}
+
+/// `linkapi import`.
+#[derive(Debug, Clone, Args)]
+pub struct ImportArgs {
+    /// The shortener the files come from
+    #[arg(long, value_enum)]
+    pub from: crate::peers::Peer,
+    /// Files to read, or - for standard input
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Put every link on this domain of yours (host name) instead of the peer's
+    #[arg(long, value_name = "HOST", conflicts_with = "map_domain")]
+    pub domain: Option<String>,
+    /// Put the links the peer had on FROM on your domain TO instead (repeatable)
+    #[arg(long, value_name = "FROM=TO", value_parser = parse_domain_map)]
+    pub map_domain: Vec<(String, String)>,
+    /// Check every link and report what an import would do, importing nothing
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Print every link's result as a JSON object
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `FROM=TO` of `--map-domain`: two host names, compared without regard to case.
+fn parse_domain_map(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((from, to)) if !from.trim().is_empty() && !to.trim().is_empty() => Ok((
+            from.trim().to_ascii_lowercase(),
+            to.trim().to_ascii_lowercase(),
+        )),
+        _ => Err(format!("{text:?} is not FROM=TO (two host names)")),
+    }
 }
 
 /// `linkapi stats`.

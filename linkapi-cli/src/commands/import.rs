@@ -227,32 +227,14 @@ fn csv_chain(headers: &[String], record: &csv::StringRecord) -> Result<CreateCha
     Ok(chain)
 }
 
-/// `linkapi chain import`
-pub(super) async fn import(
-    ctx: Context,
-    file: &Path,
-    format: Option<ImportFormat>,
-    json: bool,
-    idempotency_key: Option<&str>,
-) -> Result<()> {
-    let prefix = idempotency_key
-        .map(|key| checked_idempotency_key(key.to_owned()))
-        .transpose()?;
-    let text = if file == Path::new("-") {
-        let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .context("reading standard input")?;
-        text
-    } else {
-        std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?
-    };
-    let lines = match format.unwrap_or_else(|| detect_format(file, &text)) {
-        ImportFormat::Jsonl => parse_jsonl(&text),
-        ImportFormat::Csv => parse_csv(&text)?,
-    };
-    let client = ctx.client()?;
-    let bar = indicatif::ProgressBar::new(lines.len() as u64);
+/// A bar of `len` chains on standard error (hidden when that is no terminal), and the task
+/// that says on it when the client is waiting out the key's rate limit (abort it at the end).
+pub(super) fn progress_bar(
+    ctx: &Context,
+    client: &linkapi_core::client::Client,
+    len: u64,
+) -> (indicatif::ProgressBar, tokio::task::JoinHandle<()>) {
+    let bar = indicatif::ProgressBar::new(len);
     bar.set_style(
         indicatif::ProgressStyle::with_template(
             "{bar:40} {pos}/{len} chains ({rate}, {eta} left) {msg}",
@@ -290,6 +272,49 @@ pub(super) async fn import(
             }
         }
     });
+    (bar, waiting)
+}
+
+/// Says how long the client waited for the key's rate limit, if it did.
+pub(super) fn note_waits(ctx: &Context, client: &linkapi_core::client::Client) {
+    let waits = client.rate_limit_waits();
+    if waits.count > 0 {
+        ctx.out.note(&format!(
+            "Waited {} s in all for the key's rate limit ({} times). Keys with scope admin are \
+             not limited unless the server sets rate_limit_admin_keys; rate_limit_per_second \
+             raises everyone's limit.",
+            waits.total.as_secs(),
+            waits.count
+        ));
+    }
+}
+
+/// `linkapi chain import`
+pub(super) async fn import(
+    ctx: Context,
+    file: &Path,
+    format: Option<ImportFormat>,
+    json: bool,
+    idempotency_key: Option<&str>,
+) -> Result<()> {
+    let prefix = idempotency_key
+        .map(|key| checked_idempotency_key(key.to_owned()))
+        .transpose()?;
+    let text = if file == Path::new("-") {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .context("reading standard input")?;
+        text
+    } else {
+        std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?
+    };
+    let lines = match format.unwrap_or_else(|| detect_format(file, &text)) {
+        ImportFormat::Jsonl => parse_jsonl(&text),
+        ImportFormat::Csv => parse_csv(&text)?,
+    };
+    let client = ctx.client()?;
+    let (bar, waiting) = progress_bar(&ctx, &client, lines.len() as u64);
     let (mut created, mut failed, mut created_before) = (0usize, 0usize, 0usize);
     for (index, batch) in lines.chunks(IMPORT_BATCH).enumerate() {
         // Lines that did not parse are reported as they are; the others go in one request.
@@ -350,16 +375,7 @@ pub(super) async fn import(
     bar.finish_and_clear();
     ctx.out
         .note(&format!("Created {created} chains; {failed} failed."));
-    let waits = client.rate_limit_waits();
-    if waits.count > 0 {
-        ctx.out.note(&format!(
-            "Waited {} s in all for the key's rate limit ({} times). Keys with scope admin are \
-             not limited unless the server sets rate_limit_admin_keys; rate_limit_per_second \
-             raises everyone's limit.",
-            waits.total.as_secs(),
-            waits.count
-        ));
-    }
+    note_waits(&ctx, &client);
     if created_before > 0 {
         ctx.out.note(&format!(
             "{created_before} more had been created by an earlier run of this import (the same \

@@ -5,6 +5,7 @@ mod chain;
 mod conversion;
 mod export;
 mod import;
+mod moving;
 mod page_chains;
 mod resources;
 mod serve;
@@ -42,6 +43,7 @@ pub async fn run(cli: Cli) -> Result<()> {
         Command::Card(command) => page_chains::card(ctx()?, command).await,
         Command::Workchat(command) => workchat::workchat(ctx()?, command).await,
         Command::Stats(args) => stats::run(ctx()?, args).await,
+        Command::Import(args) => moving::run(ctx()?, args).await,
         Command::Upload(args) => upload::run(ctx()?, args).await,
         Command::Webhook(command) => webhook::run(ctx()?, command).await,
         Command::Template(TemplateCommand::List { page, limit, json }) => {

@@ -17,6 +17,7 @@ mod images;
 mod memory;
 #[path = "../../../linkapi-core/tests/memory_probe.rs"]
 mod memory_probe;
+mod moving;
 mod page_chains;
 #[path = "../../../linkapi-core/tests/pg_cluster.rs"]
 mod pg_cluster;
