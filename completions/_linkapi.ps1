@@ -33,6 +33,7 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('group', 'group', [CompletionResultType]::ParameterValue, 'Create and list groups of chains')
             [CompletionResult]::new('domain', 'domain', [CompletionResultType]::ParameterValue, 'List the domains you may create chains on')
             [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Show visits: a chain''s totals and daily trend, where they came from, or your top chains')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Bring your links over from chhoto-url, Kutt, YOURLS, Shlink, Bitly or a linkapi export')
             [CompletionResult]::new('wx', 'wx', [CompletionResultType]::ParameterValue, 'Messaging-app chains: QR codes that rotate, account IDs, mini-programs, shops')
             [CompletionResult]::new('card', 'card', [CompletionResultType]::ParameterValue, 'Card chains: messaging-app chains in the card namespace')
             [CompletionResult]::new('workchat', 'workchat', [CompletionResultType]::ParameterValue, 'Work-chat chains, your assembly list and customer-transfer results')
@@ -462,6 +463,21 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'linkapi;import' {
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'The shortener the files come from')
+            [CompletionResult]::new('--domain', '--domain', [CompletionResultType]::ParameterName, 'Put every link on this domain of yours (host name) instead of the peer''s')
+            [CompletionResult]::new('--map-domain', '--map-domain', [CompletionResultType]::ParameterName, 'Put the links the peer had on FROM on your domain TO instead (repeatable)')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Check every link and report what an import would do, importing nothing')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print every link''s result as a JSON object')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
@@ -1911,6 +1927,7 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             [CompletionResult]::new('group', 'group', [CompletionResultType]::ParameterValue, 'Create and list groups of chains')
             [CompletionResult]::new('domain', 'domain', [CompletionResultType]::ParameterValue, 'List the domains you may create chains on')
             [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Show visits: a chain''s totals and daily trend, where they came from, or your top chains')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Bring your links over from chhoto-url, Kutt, YOURLS, Shlink, Bitly or a linkapi export')
             [CompletionResult]::new('wx', 'wx', [CompletionResultType]::ParameterValue, 'Messaging-app chains: QR codes that rotate, account IDs, mini-programs, shops')
             [CompletionResult]::new('card', 'card', [CompletionResultType]::ParameterValue, 'Card chains: messaging-app chains in the card namespace')
             [CompletionResult]::new('workchat', 'workchat', [CompletionResultType]::ParameterValue, 'Work-chat chains, your assembly list and customer-transfer results')
@@ -2011,6 +2028,9 @@ Register-ArgumentCompleter -Native -CommandName 'linkapi' -ScriptBlock {
             break
         }
         'linkapi;help;stats' {
+            break
+        }
+        'linkapi;help;import' {
             break
         }
         'linkapi;help;wx' {

@@ -46,6 +46,9 @@ _linkapi() {
             linkapi,help)
                 cmd="linkapi__subcmd__help"
                 ;;
+            linkapi,import)
+                cmd="linkapi__subcmd__import"
+                ;;
             linkapi,man)
                 cmd="linkapi__subcmd__man"
                 ;;
@@ -541,6 +544,9 @@ _linkapi() {
             linkapi__subcmd__help,help)
                 cmd="linkapi__subcmd__help__subcmd__help"
                 ;;
+            linkapi__subcmd__help,import)
+                cmd="linkapi__subcmd__help__subcmd__import"
+                ;;
             linkapi__subcmd__help,man)
                 cmd="linkapi__subcmd__help__subcmd__man"
                 ;;
@@ -980,7 +986,7 @@ _linkapi() {
 
     case "${cmd}" in
         linkapi)
-            opts="-h -V --host --profile --no-input --help --version auth chain group domain stats wx card workchat conversion template webhook upload admin serve data completions man help"
+            opts="-h -V --host --profile --no-input --help --version auth chain group domain stats import wx card workchat conversion template webhook upload admin serve data completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4238,7 +4244,7 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__help)
-            opts="auth chain group domain stats wx card workchat conversion template webhook upload admin serve data completions man help"
+            opts="auth chain group domain stats import wx card workchat conversion template webhook upload admin serve data completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -5105,6 +5111,20 @@ _linkapi() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        linkapi__subcmd__help__subcmd__import)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         linkapi__subcmd__help__subcmd__man)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -5560,6 +5580,40 @@ _linkapi() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        linkapi__subcmd__import)
+            opts="-h -V --from --domain --map-domain --dry-run --json --host --profile --no-input --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --from)
+                    COMPREPLY=($(compgen -W "chhoto kutt yourls shlink bitly linkapi" -- "${cur}"))
+                    return 0
+                    ;;
+                --domain)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --map-domain)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

@@ -30,6 +30,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand group 'Create and list groups of chains'
             cand domain 'List the domains you may create chains on'
             cand stats 'Show visits: a chain''s totals and daily trend, where they came from, or your top chains'
+            cand import 'Bring your links over from chhoto-url, Kutt, YOURLS, Shlink, Bitly or a linkapi export'
             cand wx 'Messaging-app chains: QR codes that rotate, account IDs, mini-programs, shops'
             cand card 'Card chains: messaging-app chains in the card namespace'
             cand workchat 'Work-chat chains, your assembly list and customer-transfer results'
@@ -410,6 +411,20 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand --no-input 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
             cand -h 'Print help'
             cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'linkapi;import'= {
+            cand --from 'The shortener the files come from'
+            cand --domain 'Put every link on this domain of yours (host name) instead of the peer''s'
+            cand --map-domain 'Put the links the peer had on FROM on your domain TO instead (repeatable)'
+            cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
+            cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
+            cand --dry-run 'Check every link and report what an import would do, importing nothing'
+            cand --json 'Print every link''s result as a JSON object'
+            cand --no-input 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
         }
@@ -1683,6 +1698,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand group 'Create and list groups of chains'
             cand domain 'List the domains you may create chains on'
             cand stats 'Show visits: a chain''s totals and daily trend, where they came from, or your top chains'
+            cand import 'Bring your links over from chhoto-url, Kutt, YOURLS, Shlink, Bitly or a linkapi export'
             cand wx 'Messaging-app chains: QR codes that rotate, account IDs, mini-programs, shops'
             cand card 'Card chains: messaging-app chains in the card namespace'
             cand workchat 'Work-chat chains, your assembly list and customer-transfer results'
@@ -1760,6 +1776,8 @@ set edit:completion:arg-completer[linkapi] = {|@words|
         &'linkapi;help;domain;list'= {
         }
         &'linkapi;help;stats'= {
+        }
+        &'linkapi;help;import'= {
         }
         &'linkapi;help;wx'= {
             cand create 'Create a messaging-app chain'

@@ -368,3 +368,65 @@ fn a_dry_run_imports_nothing_and_an_export_comes_back_equal() {
         "export, import, export: equal"
     );
 }
+
+#[test]
+fn an_import_killed_halfway_and_run_again_imports_each_link_once() {
+    let server = TestServer::start_with_config(Some("daily_create_quota = 1000000\n"));
+    let home = Home::new();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("api-all.json");
+    let links = 10_000;
+    let all: Vec<Value> = (0..links)
+        .map(|i| {
+            serde_json::json!({"shortlink": format!("link-{i}"),
+                "longlink": format!("https://93.184.215.14/{i}"), "hits": i % 7,
+                "expiry_time": 0, "notes": ""})
+        })
+        .collect();
+    std::fs::write(&file, serde_json::to_vec(&all).unwrap()).unwrap();
+    let import = || {
+        let mut cmd = home.cmd();
+        cmd.env("LINKAPI_HOST", &server.url)
+            .env("LINKAPI_API_KEY", crate::support::ADMIN_KEY)
+            .args(["import", "--from", "chhoto", file.to_str().unwrap()]);
+        cmd
+    };
+    let chains = || {
+        home.admin(&server, &["admin", "user", "show", "1", "--json"])
+            .json()["usage"]["chains"]
+            .as_i64()
+            .unwrap()
+    };
+
+    // Killed (SIGKILL) once the server has answered one of its five requests.
+    let mut first = import()
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while crate::support::answers_counted(&server, "chains.import", 200) < 1.0 {
+        assert!(
+            started.elapsed().as_secs() < 120,
+            "the import made no progress"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    first.kill().unwrap();
+    first.wait().unwrap();
+    let after_kill = chains();
+    assert!(
+        (2_000..links).contains(&after_kill),
+        "killed halfway: {after_kill} chains"
+    );
+
+    // Run again as it was: what came over is there already, the rest comes, none twice.
+    let again = home.run_with(import(), &[], None);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    let summary = format!(
+        "Imported {} of {links} links from chhoto-url; {after_kill} there already",
+        links - after_kill
+    );
+    assert!(again.stderr.contains(&summary), "{}", again.stderr);
+    assert_eq!(chains(), links);
+}

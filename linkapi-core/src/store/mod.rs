@@ -90,7 +90,8 @@ mod webhooks;
 mod workchat;
 
 pub use chains::{
-    ChainFilter, ChainPatch, ChainQuery, ChainStore, ChainWrites, LinkTarget, NewChain, PageTarget,
+    ChainFilter, ChainPatch, ChainQuery, ChainStore, ChainWrites, CodeHolder, LinkTarget, NewChain,
+    PageTarget,
 };
 pub use changes::{BARRIER_TIMEOUT, FeedEvent, Invalidation, InvalidationWrites};
 pub use channels::{ChannelEdit, ChannelInput, ChannelStore, ChannelWrites};

@@ -20,6 +20,7 @@ mod archive;
 mod chains;
 mod counters;
 mod idempotency;
+mod imports;
 mod transactions;
 mod uploads;
 mod webhooks;

@@ -458,6 +458,39 @@ pub(crate) fn like_pattern(text: &str) -> String {
     out
 }
 
+/// The chain that holds a code on a domain, live or deleted (codes are never reused), whoever
+/// owns it: what an import needs to tell its own earlier work from a clash.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CodeHolder {
+    /// The code.
+    pub code: String,
+    /// The chain.
+    pub chain_id: ChainId,
+    /// Its owner.
+    pub user_id: UserId,
+    /// Its kind.
+    pub kind: ChainKind,
+    /// Its destination (empty for chains that show a page).
+    pub target_url: String,
+    /// Whether it was deleted.
+    pub deleted: bool,
+}
+
+/// The columns [`code_holder_from_row`] reads, from `chains c`.
+pub(crate) const CODE_HOLDER_COLUMNS: &str =
+    "c.code, c.id, c.user_id, c.chain_type, c.target_url, c.deleted_at IS NOT NULL";
+
+pub(crate) fn code_holder_from_row(row: &dyn StoredRow) -> StoreResult<CodeHolder> {
+    Ok(CodeHolder {
+        code: row.text(0)?,
+        chain_id: ChainId(row.int(1)?),
+        user_id: UserId(row.int(2)?),
+        kind: chain_kind(row, 3)?,
+        target_url: row.text(4)?,
+        deleted: row.flag(5)?,
+    })
+}
+
 /// Chains.
 #[async_trait]
 pub trait ChainStore: Send + Sync {
@@ -468,6 +501,13 @@ pub trait ChainStore: Send + Sync {
     async fn chains_by_ids(&self, user: UserId, ids: &[ChainId]) -> StoreResult<Vec<Chain>>;
     /// The user's live chains with this code (one per domain at most).
     async fn chains_by_code(&self, user: UserId, code: &str) -> StoreResult<Vec<Chain>>;
+    /// The chains holding those of `codes` that are taken on `domain`, anyone's, deleted ones
+    /// included, in no particular order: one read however many.
+    async fn code_holders(
+        &self,
+        domain: DomainId,
+        codes: &[String],
+    ) -> StoreResult<Vec<CodeHolder>>;
     /// A page of the user's live chains, newest first.
     async fn chains(&self, user: UserId, query: &ChainQuery) -> StoreResult<Page<Chain>>;
     /// Up to `limit` of the user's live chains of `kinds` (all when empty) with ids above

@@ -10,13 +10,14 @@ use crate::model::{
     Chain, ChainId, ChainKind, Domain, DomainId, GroupId, JumpSettings, Timestamp, UserId,
 };
 use crate::store::chains::{
-    ADD_CREATIONS_WITHIN, CLEAR_GROUPS, chain_from_row, chain_select, chain_select_from,
-    chain_walk_statement, insert_each, inserted_chain, jump_values, rules_text, set_jump_statement,
+    ADD_CREATIONS_WITHIN, CLEAR_GROUPS, CODE_HOLDER_COLUMNS, chain_from_row, chain_select,
+    chain_select_from, chain_walk_statement, code_holder_from_row, insert_each, inserted_chain,
+    jump_values, rules_text, set_jump_statement,
 };
 use crate::store::domains::{DOMAIN_COLUMNS_OF_D, domain_at};
 use crate::store::{
-    ChainPatch, ChainQuery, ChainStore, ChainWrites, LinkTarget, Misuse, NewChain, Page,
-    StoreError, StoreResult,
+    ChainPatch, ChainQuery, ChainStore, ChainWrites, CodeHolder, LinkTarget, Misuse, NewChain,
+    Page, StoreError, StoreResult,
 };
 
 /// [`chain_select`] with PostgreSQL's list of a chain's groups.
@@ -192,6 +193,22 @@ impl ChainStore for PgStore {
             ),
             &[&user.0, &ids],
             chain_from_row,
+        )
+        .await
+    }
+
+    async fn code_holders(
+        &self,
+        domain: DomainId,
+        codes: &[String],
+    ) -> StoreResult<Vec<CodeHolder>> {
+        self.all(
+            &format!(
+                "SELECT {CODE_HOLDER_COLUMNS} FROM chains c
+                 WHERE c.domain_id = $1 AND c.code = ANY($2)"
+            ),
+            &[&domain.0, &codes],
+            code_holder_from_row,
         )
         .await
     }

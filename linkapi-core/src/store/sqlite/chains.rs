@@ -7,14 +7,15 @@ use super::channels::{apply_channel_edit, channels_of, insert_channel};
 use super::{SqliteStore, SqliteTx, all, first, one, unique_or_backend};
 use crate::model::{Chain, ChainId, ChainKind, DomainId, GroupId, JumpSettings, Timestamp, UserId};
 use crate::store::chains::{
-    ADD_CREATIONS_WITHIN, CLEAR_GROUPS, LINK_BY_CODE, chain_from_row, chain_select,
-    chain_walk_statement, insert_each, inserted_chain, jump_values, link_from_row,
-    link_target_from_row, rules_text, set_jump_statement, with_channels,
+    ADD_CREATIONS_WITHIN, CLEAR_GROUPS, CODE_HOLDER_COLUMNS, LINK_BY_CODE, chain_from_row,
+    chain_select, chain_walk_statement, code_holder_from_row, insert_each, inserted_chain,
+    jump_values, link_from_row, link_target_from_row, rules_text, set_jump_statement,
+    with_channels,
 };
 use crate::store::domains::{DOMAIN_BY_ID, domain_from_row};
 use crate::store::{
-    ChainPatch, ChainQuery, ChainStore, ChainWrites, LinkTarget, Misuse, NewChain, Page,
-    StoreError, StoreResult, Unique,
+    ChainPatch, ChainQuery, ChainStore, ChainWrites, CodeHolder, LinkTarget, Misuse, NewChain,
+    Page, StoreError, StoreResult, Unique,
 };
 
 /// [`chain_select`] with SQLite's list of a chain's groups.
@@ -59,6 +60,27 @@ impl ChainStore for SqliteStore {
                 found.extend(chain_by_id(c, user, id)?);
             }
             Ok(found)
+        })
+        .await
+    }
+
+    async fn code_holders(
+        &self,
+        domain: DomainId,
+        codes: &[String],
+    ) -> StoreResult<Vec<CodeHolder>> {
+        // The codes as one JSON array, each looked up by the (domain, code) index.
+        let codes = serde_json::to_string(codes).unwrap_or_else(|_| "[]".to_owned());
+        self.read(move |c| {
+            all(
+                c,
+                &format!(
+                    "SELECT {CODE_HOLDER_COLUMNS} FROM json_each(?2) j
+                     JOIN chains c ON c.domain_id = ?1 AND c.code = j.value"
+                ),
+                params![domain.0, codes],
+                code_holder_from_row,
+            )
         })
         .await
     }

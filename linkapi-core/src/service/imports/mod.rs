@@ -14,23 +14,27 @@
 //! an expiry in the past as it is (the chain comes in expired), and visit totals as imported
 //! history apart from the visits counted here. Each change is a note on the item's result.
 
+mod fields;
+
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
+
+use fields::{field, fold_controls, import_target, past_time};
 
 use super::bulk::{Decided, FIRST_RUN_ITEMS, ItemError, RUN_BYTES, insert_run, next_run_items};
 use super::chain_checks::check_title;
 use super::rules::{RuleInput, check_rules};
 use super::{App, Principal, quota, webhooks};
-use crate::clock::{LATEST, format_rfc3339, parse_flexible};
-use crate::codes::{validate_code, validate_target_url};
+use crate::clock::{LATEST, format_rfc3339};
+use crate::codes::validate_code;
 use crate::error::{Error, Result, names};
 use crate::model::limits::MAX_BULK_CHAINS;
 use crate::model::{
     Chain, ChainId, ChainKind, ChainStatus, ChainView, DomainId, EventData, EventType, GroupId,
     PageViews, Timestamp,
 };
-use crate::store::{Invalidation, NewChain};
+use crate::store::{CodeHolder, Invalidation, NewChain};
 
 /// One chain to import, as the caller gives it: times as text in any form
 /// [`parse_flexible`] reads (RFC 3339, `YYYY-MM-DD HH:MM:SS` in UTC, Unix seconds).
@@ -104,8 +108,8 @@ enum Decision {
     Imported(Option<ChainId>),
     /// Its code is taken on its domain.
     Taken,
-    /// Past the room left in today's quota.
-    OverQuota,
+    /// Past the room left in today's quota, which is `limit` a day.
+    OverQuota { limit: i64 },
 }
 
 /// What the groups named by an import's items stand for: the group, `None` for one a dry run
@@ -187,10 +191,15 @@ impl App {
                 self.commit_import_run(who, &run, now).await?
             };
             run_items = next_run_items(items, started.elapsed());
+            let taken = run
+                .iter()
+                .zip(&decided)
+                .filter(|(_, d)| matches!(d, Decision::Taken))
+                .map(|(a, _)| &a.new);
+            let holders = self.code_holders(taken).await?;
             for (accepted, decided) in run.into_iter().zip(decided) {
-                let result = self.import_result(who, accepted, decided).await?;
-                let index = result.0;
-                results[index] = Some(result.1);
+                let index = accepted.index;
+                results[index] = Some(self.import_result(who, accepted, decided, &holders));
             }
         }
         Ok(results.into_iter().flatten().collect())
@@ -385,7 +394,7 @@ impl App {
             .transact_checked(move |tx| {
                 let accepted = accepted.clone();
                 Box::pin(async move {
-                    let (_, room) = quota::hold_room(tx, user, day, default_quota).await?;
+                    let (limit, room) = quota::hold_room(tx, user, day, default_quota).await?;
                     let decided = insert_run(tx, &accepted, room, code_length).await?;
                     let created: Vec<&Chain> = decided
                         .iter()
@@ -411,18 +420,19 @@ impl App {
                                 .await?;
                         }
                     }
-                    Ok(decided)
+                    Ok((decided, limit))
                 })
             })
             .await
             .map_err(Error::from)?;
+        let (decided, limit) = decided;
         self.events_committed(user);
         let mut in_order = vec![Decision::Taken; run.len()];
         for (at, decided) in decided {
             if let Some(slot) = in_order.get_mut(at) {
                 *slot = match decided {
                     Decided::Created(chain) => Decision::Imported(Some(chain.id)),
-                    Decided::OverQuota => Decision::OverQuota,
+                    Decided::OverQuota => Decision::OverQuota { limit },
                     // Every code is the item's own: none is drawn, so none runs out.
                     Decided::CodeTaken(_) | Decided::NoFreeCode => Decision::Taken,
                 };
@@ -442,35 +452,60 @@ impl App {
         let (day, _) = self.quota_day(now);
         let (user, default_quota) = (who.user_id, self.config().daily_create_quota);
         // The room is read as a run reads it (adding nothing to the day's count).
-        let (_, mut room) = self
+        let (limit, mut room) = self
             .transact_checked(move |tx| {
                 Box::pin(async move { Ok(quota::hold_room(tx, user, day, default_quota).await?) })
             })
             .await
             .map_err(Error::from)?;
-        let mut decided = Vec::with_capacity(run.len());
-        for accepted in run {
-            let new = &accepted.new;
-            decided.push(match self.store().link(new.domain_id, &new.code).await? {
-                Some(_) => Decision::Taken,
-                None if room == 0 => Decision::OverQuota,
-                None => {
+        let holders = self.code_holders(run.iter().map(|a| &a.new)).await?;
+        Ok(run
+            .iter()
+            .map(|accepted| {
+                let new = &accepted.new;
+                if holders.contains_key(&(new.domain_id, new.code.clone())) {
+                    Decision::Taken
+                } else if room == 0 {
+                    Decision::OverQuota { limit }
+                } else {
                     room -= 1;
                     Decision::Imported(None)
                 }
-            });
-        }
-        Ok(decided)
+            })
+            .collect())
     }
 
-    /// The result of an accepted item from what its run decided.
-    async fn import_result(
+    /// The chains holding the codes of `chains` on their domains: one read a domain.
+    async fn code_holders<'a>(
+        &self,
+        chains: impl Iterator<Item = &'a NewChain>,
+    ) -> Result<HashMap<(DomainId, String), CodeHolder>> {
+        let mut by_domain: HashMap<DomainId, Vec<String>> = HashMap::new();
+        for new in chains {
+            by_domain
+                .entry(new.domain_id)
+                .or_default()
+                .push(new.code.clone());
+        }
+        let mut holders = HashMap::new();
+        for (domain, codes) in by_domain {
+            for holder in self.store().code_holders(domain, &codes).await? {
+                holders.insert((domain, holder.code.clone()), holder);
+            }
+        }
+        Ok(holders)
+    }
+
+    /// The result of an accepted item from what its run decided and who holds the codes
+    /// taken.
+    fn import_result(
         &self,
         who: &Principal,
         accepted: Accepted,
         decided: Decision,
-    ) -> Result<(usize, ImportResult)> {
-        let Accepted { index, new, notes } = accepted;
+        holders: &HashMap<(DomainId, String), CodeHolder>,
+    ) -> ImportResult {
+        let Accepted { new, notes, .. } = accepted;
         let mut result = ImportResult {
             domain: self
                 .inner
@@ -486,155 +521,69 @@ impl App {
         };
         match decided {
             Decision::Imported(chain_id) => result.chain_id = chain_id,
-            Decision::OverQuota => {
+            Decision::OverQuota { limit } => {
                 let (_, retry_after) = self.quota_day(self.now());
-                let user = self.store().user(who.user_id).await?;
-                let limit = quota::quota_in_force(user.as_ref(), self.config().daily_create_quota);
                 result.outcome = ImportOutcome::Refused;
                 result.error = Some(Error::QuotaExceeded { limit, retry_after }.into());
             }
             Decision::Taken => {
-                let (outcome, chain_id, error) = self
-                    .taken(who, new.domain_id, &new.code, &new.target_url)
-                    .await?;
-                (result.outcome, result.chain_id, result.error) = (outcome, chain_id, error);
+                let holder = holders.get(&(new.domain_id, new.code.clone()));
+                (result.outcome, result.chain_id, result.error) =
+                    taken(who, holder, &new.code, &new.target_url);
             }
         }
-        Ok((index, result))
+        result
     }
+}
 
-    /// What has `code` on `domain`: the caller's chain with `target` (`exists`) or anything
-    /// else (`clash`, with what it is when it is the caller's).
-    async fn taken(
-        &self,
-        who: &Principal,
-        domain: DomainId,
-        code: &str,
-        target: &str,
-    ) -> Result<(ImportOutcome, Option<ChainId>, Option<ItemError>)> {
-        let clash = |message: String| ItemError {
+/// What an item whose `code` `holder` has comes to: `exists` when it is the caller's short
+/// chain with `target`, else a `clash` (naming the chain when it is the caller's).
+fn taken(
+    who: &Principal,
+    holder: Option<&CodeHolder>,
+    code: &str,
+    target: &str,
+) -> (ImportOutcome, Option<ChainId>, Option<ItemError>) {
+    let clash = |message: String| {
+        Some(ItemError {
             code: names::CODE_TAKEN.as_str(),
             message,
-        };
-        let Some(link) = self.store().link(domain, code).await? else {
-            return Ok((
-                ImportOutcome::Clash,
-                None,
-                Some(clash(format!("code {code:?} is taken on this domain"))),
-            ));
-        };
-        if link.deleted {
-            return Ok((
-                ImportOutcome::Clash,
-                None,
-                Some(clash(format!(
-                    "code {code:?} was a deleted chain's, and codes are never reused"
-                ))),
-            ));
-        }
-        Ok(
-            match self.store().chain(who.user_id, link.chain_id).await? {
-                Some(chain) if chain.kind == ChainKind::Short && chain.target_url == target => {
-                    (ImportOutcome::Exists, Some(chain.id), None)
-                }
-                Some(chain) => (
+        })
+    };
+    match holder {
+        Some(h) if h.deleted => (
+            ImportOutcome::Clash,
+            None,
+            clash(format!(
+                "code {code:?} was a deleted chain's, and codes are never reused"
+            )),
+        ),
+        Some(h) if h.user_id == who.user_id => {
+            if h.kind == ChainKind::Short && h.target_url == target {
+                (ImportOutcome::Exists, Some(h.chain_id), None)
+            } else {
+                (
                     ImportOutcome::Clash,
-                    Some(chain.id),
-                    Some(clash(format!(
+                    Some(h.chain_id),
+                    clash(format!(
                         "your chain {} has code {code:?} here, with another target",
-                        chain.id
-                    ))),
-                ),
-                None => (
-                    ImportOutcome::Clash,
-                    None,
-                    Some(clash(format!(
-                        "code {code:?} is taken on this domain by another account"
-                    ))),
-                ),
-            },
-        )
-    }
-}
-
-/// A 400 of an item's field.
-fn field(code: names::Name<400>, message: &str) -> ItemError {
-    Error::bad_request(code, message.to_owned()).into()
-}
-
-/// A time of an item (`created_at`, `archived_at`) read from its text: not after `now`.
-fn past_time(name: &str, text: &str, now: Timestamp) -> std::result::Result<Timestamp, ItemError> {
-    let at = parse_flexible(text).ok_or_else(|| {
-        field(
-            names::INVALID_FIELD,
-            &format!("{name} {text:?} is not RFC 3339, YYYY-MM-DD HH:MM:SS (UTC) or Unix seconds"),
-        )
-    })?;
-    if at > now {
-        return Err(field(
-            names::INVALID_FIELD,
-            &format!("{name} {text:?} is in the future"),
-        ));
-    }
-    Ok(at)
-}
-
-/// The target an import stores: `raw` byte for byte, its non-ASCII characters percent-encoded
-/// (as a browser sends them), if that is a valid target; else the form every create stores.
-/// Answers whether it differs from `raw`.
-fn import_target(raw: &str) -> std::result::Result<(String, bool), ItemError> {
-    let mut encoded = String::with_capacity(raw.len());
-    for c in raw.chars() {
-        if c.is_ascii() {
-            encoded.push(c);
-        } else {
-            let mut buf = [0; 4];
-            for byte in c.encode_utf8(&mut buf).bytes() {
-                encoded.push_str(&format!("%{byte:02X}"));
+                        h.chain_id
+                    )),
+                )
             }
         }
-    }
-    let kept = encoded.trim_matches(' ') == encoded && validate_target_url(&encoded).is_ok();
-    if kept {
-        let changed = encoded != raw;
-        return Ok((encoded, changed));
-    }
-    let stored = validate_target_url(raw)
-        .map_err(|e| Error::bad_request(names::INVALID_TARGET_URL, e.to_string()))?;
-    let changed = stored != raw;
-    Ok((stored, changed))
-}
-
-/// `text` with line breaks, tabs and other control characters made spaces (`\r\n` one).
-fn fold_controls(text: &str) -> String {
-    text.replace("\r\n", " ")
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn targets_are_kept_byte_for_byte_unless_they_are_not_ascii() {
-        let kept = "https://93.184.215.14/a%20b?q=1#frag";
-        assert_eq!(import_target(kept).ok(), Some((kept.to_owned(), false)));
-        // No trailing slash is added, unlike a create's normalized form.
-        let bare = "https://Example.com";
-        assert_eq!(import_target(bare).ok(), Some((bare.to_owned(), false)));
-        assert_eq!(
-            import_target("https://93.184.215.14/路").ok(),
-            Some(("https://93.184.215.14/%E8%B7%AF".to_owned(), true))
-        );
-        assert!(import_target("ftp://93.184.215.14/").is_err());
-        assert!(import_target("not a url").is_err());
-    }
-
-    #[test]
-    fn titles_fold_line_breaks_to_spaces() {
-        assert_eq!(fold_controls("a\r\nb\nc\td"), "a b c d");
-        assert_eq!(fold_controls("plain \"quoted\""), "plain \"quoted\"");
+        Some(_) => (
+            ImportOutcome::Clash,
+            None,
+            clash(format!(
+                "code {code:?} is taken on this domain by another account"
+            )),
+        ),
+        // Taken when inserted, gone by the time it was read: deleted meanwhile.
+        None => (
+            ImportOutcome::Clash,
+            None,
+            clash(format!("code {code:?} is taken on this domain")),
+        ),
     }
 }
