@@ -49,7 +49,7 @@ const RUN_ITEMS: std::ops::RangeInclusive<usize> = 10..=1000;
 /// statements and its transaction's copies hold.
 pub(crate) const RUN_BYTES: usize = 4 << 20;
 /// Items checked between offers of the serving thread to other requests.
-const YIELD_EVERY: usize = 16;
+pub(crate) const YIELD_EVERY: usize = 16;
 
 /// How one item of a bulk create ended, in the order the items were given.
 pub type BulkItem = std::result::Result<ChainView, ItemError>;

@@ -22,7 +22,9 @@ use std::time::Instant;
 
 use fields::{field, fold_controls, import_target, past_time};
 
-use super::bulk::{Decided, FIRST_RUN_ITEMS, ItemError, RUN_BYTES, insert_run, next_run_items};
+use super::bulk::{
+    Decided, FIRST_RUN_ITEMS, ItemError, RUN_BYTES, YIELD_EVERY, insert_run, next_run_items,
+};
 use super::chain_checks::check_title;
 use super::rules::{RuleInput, check_rules};
 use super::{App, Principal, quota, webhooks};
@@ -149,6 +151,7 @@ impl App {
         let mut seen: HashMap<(DomainId, String), usize> = HashMap::new();
         let mut inputs = items.into_iter().enumerate().peekable();
         let mut run_items = FIRST_RUN_ITEMS;
+        let mut checked = 0;
         while inputs.peek().is_some() {
             let mut run = Vec::new();
             let mut bytes = 0;
@@ -156,6 +159,11 @@ impl App {
                 let Some((index, item)) = inputs.next() else {
                     break;
                 };
+                // The checks run on a serving thread: others queued on it get their turn.
+                checked += 1;
+                if checked % YIELD_EVERY == 0 {
+                    tokio::task::yield_now().await;
+                }
                 let (code, domain) = (item.code.clone(), self.host_named(item.domain.as_deref()));
                 let refused = |error: ItemError| ImportResult {
                     code: code.clone(),
@@ -182,6 +190,9 @@ impl App {
                     }
                     Err(error) => results[index] = Some(refused(error)),
                 }
+            }
+            if run.is_empty() {
+                continue;
             }
             let items = run.len();
             let started = Instant::now();
