@@ -39,7 +39,7 @@ use crate::model::{
 use crate::store::{CodeHolder, Invalidation, NewChain};
 
 /// One chain to import, as the caller gives it: times as text in any form
-/// [`parse_flexible`] reads (RFC 3339, `YYYY-MM-DD HH:MM:SS` in UTC, Unix seconds).
+/// [`parse_flexible`](crate::clock::parse_flexible) reads (RFC 3339, `YYYY-MM-DD HH:MM:SS` in UTC, Unix seconds).
 #[derive(Debug, Clone, Default)]
 pub struct ImportChain {
     /// Its code, kept exactly.
