@@ -21,6 +21,7 @@ pub struct ImportQuery {
 #[serde(deny_unknown_fields)]
 pub struct ImportChains {
     /// 1 to 10,000 chains, each imported or reported on its own.
+    #[schemars(length(min = 1, max = crate::model::limits::MAX_BULK_CHAINS))]
     pub chains: Vec<ImportChain>,
 }
 
@@ -57,13 +58,21 @@ pub struct ImportChain {
     /// Names of your short-chain groups it belongs to; groups not there yet are created.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub groups: Vec<String>,
-    /// Redirect rules, first match wins.
+    /// Redirect rules, first match wins. Their values are checked item by item, so the
+    /// schema states only their types: a rule refused fails its item alone.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(schema_with = "rules_types_only")]
     pub rules: Vec<RedirectRule>,
     /// Visits it had before, kept as imported history (`imported_visits`), apart from the
     /// visits counted here.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pv_history: Option<i64>,
+}
+
+/// `rules` of an item: rules with their types only (see [`super::BulkChain`]).
+fn rules_types_only(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    let rule = super::rule_types_only(generator);
+    schemars::json_schema!({"type": "array", "items": rule})
 }
 
 /// How one item of an import ended.
