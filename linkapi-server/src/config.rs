@@ -158,6 +158,9 @@ pub struct FileConfig {
     /// Where `GET /` redirects (an http(s) URL) [default: none, a plain page naming the
     /// service].
     pub home_url: Option<String>,
+    /// The status short links redirect with, unless a link sets its own: 301, 302, 307 or
+    /// 308 [default: 302].
+    pub redirect_status: Option<u16>,
     /// A MaxMind-format database (GeoLite2 or GeoIP2 Country or City, .mmdb) for the countries
     /// of visits [default: none, every country `unknown`].
     pub geoip_database: Option<PathBuf>,
@@ -379,6 +382,7 @@ mod tests {
             Some(app.uploads.image_limits.max_frames)
         );
         assert_eq!(file.template_limit, Some(app.template_limit));
+        assert_eq!(file.redirect_status, Some(app.redirect_status.code()));
         assert_eq!(file.webhook_allow_private, Some(app.webhooks.allow_private));
         assert_eq!(
             file.webhook_retention_days,

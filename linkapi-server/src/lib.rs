@@ -315,6 +315,11 @@ impl Server {
                 .unwrap_or(defaults.template_limit)
                 .max(0),
             home_url: file.home_url.as_deref().map(home_url).transpose()?,
+            redirect_status: match file.redirect_status {
+                Some(code) => linkapi_core::model::RedirectStatus::try_from(code)
+                    .map_err(|e| anyhow::anyhow!("redirect_status: {e}"))?,
+                None => defaults.redirect_status,
+            },
             rate_limit_admin_keys: file
                 .rate_limit_admin_keys
                 .unwrap_or(defaults.rate_limit_admin_keys),

@@ -40,6 +40,8 @@ Examples:
   linkapi chain create https://example.com --code spring-27 --expires \"2027-06-01 00:00:00\"
   linkapi chain create https://example.com --json=render_url
   linkapi chain create https://example.com --idempotency-key nightly-42
+  linkapi chain create https://example.com/old --redirect-status 301
+  linkapi chain create https://example.com/launch --valid-since \"2027-03-01 09:00:00\" --max-visits 500
 
   linkapi chain create https://example.com/app \\
       --rule 'device=ios => https://apps.apple.com/app/id1' \\
@@ -77,6 +79,9 @@ prints the chain the first run created instead of creating another.")]
         /// Redirect rules.
         #[command(flatten)]
         rules: RuleArgs,
+        /// Redirect status, start and visit limit.
+        #[command(flatten)]
+        options: LinkOptionArgs,
         /// The request's Idempotency-Key (1 to 255 printable ASCII characters) [default: a new
         /// random one]
         #[arg(long, value_name = "KEY")]
@@ -202,13 +207,14 @@ Examples:
         #[command(flatten)]
         image: QrArgs,
     },
-    /// Change a chain's title, destination, expiry or redirect rules
+    /// Change a chain's title, destination, expiry, redirect rules, status, start or visit limit
     #[command(after_help = "\
 Examples:
   linkapi chain edit 12 --target-url https://example.com/summer
   linkapi chain edit spring-27 --expires 0
   linkapi chain edit spring-27 --rule 'country=de,language=de => https://example.com/de'
   linkapi chain edit spring-27 --clear-rules
+  linkapi chain edit spring-27 --max-visits 1000 --redirect-status 0
 
 --rule and --rules-file replace all the chain's rules (see `linkapi chain create --help`).")]
     Edit {
@@ -230,6 +236,9 @@ Examples:
         /// Remove all the chain's redirect rules
         #[arg(long, conflicts_with_all = ["rule", "rules_file"])]
         clear_rules: bool,
+        /// New redirect status, start or visit limit (0 unsets one).
+        #[command(flatten)]
+        options: LinkOptionArgs,
         /// Output as JSON.
         #[command(flatten)]
         json: JsonArgs,
@@ -281,6 +290,22 @@ pub enum ImportFormat {
     Csv,
     /// One JSON object per line
     Jsonl,
+}
+
+/// `--redirect-status`, `--valid-since` and `--max-visits`.
+#[derive(Debug, Clone, Default, Args)]
+pub struct LinkOptionArgs {
+    /// The status its redirects answer with: 301, 302, 307 or 308 (0: the server's default)
+    #[arg(long, value_name = "CODE")]
+    pub redirect_status: Option<i64>,
+    /// Start: before it, the link answers as an expired one ("YYYY-MM-DD HH:MM:SS" UTC,
+    /// RFC 3339, or Unix seconds; 0 none)
+    #[arg(long, value_name = "TIME")]
+    pub valid_since: Option<String>,
+    /// People's visits it serves in all, exactly; past them it answers as an expired link
+    /// (bots take none; 0 unlimited)
+    #[arg(long, value_name = "N")]
+    pub max_visits: Option<i64>,
 }
 
 /// `--rule` and `--rules-file`.

@@ -12,7 +12,9 @@ use linkapi_core::wire::{DomainRefs, compat};
 use super::export::export;
 use super::import::{checked_idempotency_key, import};
 use super::page_size;
-use crate::cli::{ChainCommand, ChainRef, DomainArg, QrArgs, QrImageFormat, RuleArgs};
+use crate::cli::{
+    ChainCommand, ChainRef, DomainArg, LinkOptionArgs, QrArgs, QrImageFormat, RuleArgs,
+};
 use crate::context::{Context, parse_time};
 use crate::exit::{NoChainWithId, UsageError};
 
@@ -27,6 +29,7 @@ pub async fn run(ctx: Context, command: ChainCommand) -> Result<()> {
             group,
             expires,
             rules,
+            options,
             idempotency_key,
             json,
         } => {
@@ -41,6 +44,9 @@ pub async fn run(ctx: Context, command: ChainCommand) -> Result<()> {
                     valid_time: None,
                     group_id: group,
                     rules: read_rules(rules)?,
+                    redirect_status: options.redirect_status,
+                    valid_since: valid_since(&options)?,
+                    max_visits: options.max_visits,
                 },
                 expires,
                 idempotency_key,
@@ -88,6 +94,7 @@ pub async fn run(ctx: Context, command: ChainCommand) -> Result<()> {
             expires,
             rules,
             clear_rules,
+            options,
             json,
         } => {
             let rules = if clear_rules {
@@ -100,6 +107,9 @@ pub async fn run(ctx: Context, command: ChainCommand) -> Result<()> {
                 target_url,
                 valid_time: None,
                 rules,
+                redirect_status: options.redirect_status,
+                valid_since: valid_since(&options)?,
+                max_visits: options.max_visits,
             };
             edit(ctx, chain, changes, expires, json.json).await
         }
@@ -326,6 +336,15 @@ pub(super) fn write_qr(ctx: &Context, output: Option<PathBuf>, image: &[u8]) -> 
     Ok(())
 }
 
+/// `--valid-since` as Unix seconds.
+fn valid_since(options: &LinkOptionArgs) -> Result<Option<i64>> {
+    options
+        .valid_since
+        .as_deref()
+        .map(|t| parse_time("--valid-since", t))
+        .transpose()
+}
+
 /// `linkapi chain edit`
 async fn edit(
     ctx: Context,
@@ -337,11 +356,14 @@ async fn edit(
     if changes.chain_title.is_none()
         && changes.target_url.is_none()
         && changes.rules.is_none()
+        && changes.redirect_status.is_none()
+        && changes.valid_since.is_none()
+        && changes.max_visits.is_none()
         && expires.is_none()
     {
         return Err(UsageError(
-            "nothing to change: give --title, --target-url, --expires, --rule, --rules-file \
-             or --clear-rules"
+            "nothing to change: give --title, --target-url, --expires, --rule, --rules-file, \
+             --clear-rules, --redirect-status, --valid-since or --max-visits"
                 .into(),
         )
         .into());

@@ -48,6 +48,12 @@ names! {
     INVALID_RULES: 400 = "invalid_rules";
     /// A `valid_time` past 9999-12-31.
     INVALID_VALID_TIME_MALFORMED: 400 = "invalid_valid_time";
+    /// A `redirect_status` other than 301, 302, 307 or 308 (or 0).
+    INVALID_REDIRECT_STATUS: 400 = "invalid_redirect_status";
+    /// A `max_visits` below 0 or past the limit.
+    INVALID_MAX_VISITS: 400 = "invalid_max_visits";
+    /// A `valid_since` below 0 or past 9999-12-31.
+    INVALID_VALID_SINCE_MALFORMED: 400 = "invalid_valid_since";
     /// A title too long or with refused characters.
     INVALID_TITLE: 400 = "invalid_title";
     /// A name too long, empty, or with refused characters.
@@ -146,6 +152,8 @@ names! {
     // 422: the request matches its schema but breaks a rule the schema cannot state.
     /// A `valid_time` in the past.
     INVALID_VALID_TIME: 422 = "invalid_valid_time";
+    /// A `valid_since` not before the chain's `valid_time`.
+    INVALID_VALID_SINCE: 422 = "invalid_valid_since";
     /// A domain unknown or not the caller's.
     INVALID_DOMAIN: 422 = "invalid_domain";
     /// A domain switched off (status 99).

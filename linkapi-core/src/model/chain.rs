@@ -233,14 +233,21 @@ pub struct Chain {
     /// Visits it had on another shortener before it was imported: history shown apart from
     /// the visits counted here.
     pub imported_visits: i64,
+    /// A short chain's options (redirect status, start, visit limit).
+    pub options: super::LinkOptions,
+    /// Visits taken against its `max_visits`.
+    pub visits_taken: i64,
 }
 
 impl Chain {
-    /// The status clients see at `now`: domain state first, then expiry, then what is stored.
+    /// The status clients see at `now`: domain state first, then expiry (a short chain
+    /// before its `valid_since` or past its `max_visits` answers as an expired one, and shows
+    /// so), then what is stored.
     pub fn status_at(&self, now: Timestamp) -> ChainStatus {
+        let limited = self.options.max_visits != 0 && self.visits_taken >= self.options.max_visits;
         if self.domain.status == DomainStatus::NotEffective {
             ChainStatus::DomainNotEffective
-        } else if is_expired(self.valid_time, now) {
+        } else if is_expired(self.valid_time, now) || self.options.not_yet(now) || limited {
             ChainStatus::Expired
         } else {
             self.stored_status

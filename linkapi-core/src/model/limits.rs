@@ -9,6 +9,9 @@ pub const MAX_ROW_COUNT: i64 = 1000;
 pub const DEFAULT_ROW_COUNT: i64 = 100;
 /// Longest chain title.
 pub const MAX_TITLE_CHARS: usize = 255;
+
+/// Largest `max_visits` of a short chain: a trillion visits, more than any link gets.
+pub const MAX_VISITS_LIMIT: i64 = 1_000_000_000_000;
 /// Longest user, key or group name.
 pub const MAX_NAME_CHARS: usize = 64;
 /// Longest host name, in characters (DNS's limit).

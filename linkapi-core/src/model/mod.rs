@@ -3,7 +3,8 @@
 //!
 //! This file holds the ids and the integer codes of page settings; `scope` the scopes,
 //! `account` users and keys, `domain` domains, `chain` chains with their page settings,
-//! channels and groups, `content` templates and uploads, `workchat` work-chat data, `visit`
+//! channels and groups, `options` a short chain's options (redirect status, visit and time
+//! limits), `content` templates and uploads, `workchat` work-chat data, `visit`
 //! the dimensions visits are broken down by, `webhook` webhook endpoints, event types and
 //! delivery attempts, [`limits`] the input limits.
 
@@ -13,6 +14,7 @@ mod content;
 mod conversion;
 mod domain;
 pub mod limits;
+mod options;
 mod page;
 mod scope;
 mod visit;
@@ -164,6 +166,7 @@ pub use chain::*;
 pub use content::*;
 pub use conversion::*;
 pub use domain::*;
+pub use options::*;
 pub use page::*;
 pub use scope::*;
 pub use visit::*;

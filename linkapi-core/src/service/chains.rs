@@ -3,6 +3,7 @@
 
 use super::chain_checks::{CreatedChain, check_target, check_title, check_valid_time};
 use super::engine::idempotency::Receipt;
+use super::link_options::OptionsInput;
 use super::rules::{RuleInput, check_rules};
 use super::{App, Principal};
 use crate::codes::validate_code;
@@ -27,6 +28,8 @@ pub struct NewShortChain {
     pub group_id: Option<GroupId>,
     /// Redirect rules, in order.
     pub rules: Vec<RuleInput>,
+    /// Redirect status, start and visit limit.
+    pub options: OptionsInput,
 }
 
 /// Changes to a short chain.
@@ -40,6 +43,8 @@ pub struct ShortChainPatch {
     pub valid_time: Option<Timestamp>,
     /// New redirect rules, replacing the old ones (empty: none).
     pub rules: Option<Vec<RuleInput>>,
+    /// Options to change, the others kept.
+    pub options: OptionsInput,
 }
 
 impl App {
@@ -76,6 +81,9 @@ impl App {
         let title = check_title(input.title)?.unwrap_or_default();
         let rules = check_rules(input.rules)?;
         check_valid_time(input.valid_time, now)?;
+        let options = input
+            .options
+            .apply(&crate::model::LinkOptions::default(), input.valid_time)?;
         if let Some(code) = &input.code {
             validate_code(code)
                 .map_err(|e| Error::bad_request(names::INVALID_CODE, e.to_string()))?;
@@ -98,6 +106,7 @@ impl App {
             status: crate::model::ChainStatus::Normal,
             archived_at: None,
             imported_visits: 0,
+            options,
         };
         Ok((new, input.code))
     }
@@ -152,7 +161,8 @@ impl App {
         patch: ShortChainPatch,
     ) -> Result<ChainView> {
         let now = self.now();
-        let patch = ChainPatch {
+        let options = patch.options;
+        let mut patch = ChainPatch {
             title: check_title(patch.title)?,
             target_url: patch.target_url.as_deref().map(check_target).transpose()?,
             valid_time: match patch.valid_time {
@@ -165,13 +175,22 @@ impl App {
             rules: patch.rules.map(check_rules).transpose()?,
             ..ChainPatch::default()
         };
-        if patch.is_empty() {
+        if patch.is_empty() && options.is_empty() {
             return Err(Error::bad_request(
                 names::EMPTY_UPDATE,
-                "give at least one of chain_title, target_url, valid_time, rules",
+                "give at least one of chain_title, target_url, valid_time, rules, \
+                 redirect_status, valid_since, max_visits",
             ));
         }
-        self.own_short_chain(who, id).await?;
+        let chain = self.own_short_chain(who, id).await?;
+        // Checked against the expiry the chain will have; merged over its options as read (a
+        // concurrent edit of other options of the same chain is replaced, as page settings are).
+        let valid_time = patch.valid_time.unwrap_or(chain.valid_time);
+        let merged = options.apply(&chain.options, valid_time)?;
+        // An expiry moved before the chain's start is refused as the start would be.
+        if !options.is_empty() {
+            patch.options = Some(merged);
+        }
         self.patch_chain(who, id, patch, None).await
     }
 

@@ -54,6 +54,8 @@ pub struct AppConfig {
     /// Where `GET /` sends people (an http(s) URL: the operator's own site); `None` answers a
     /// plain page naming the service.
     pub home_url: Option<String>,
+    /// The status short chains' redirects answer with, unless a chain sets its own.
+    pub redirect_status: crate::model::RedirectStatus,
     /// Countries of client addresses; without one every visit's country is `unknown`.
     pub geo: Option<Arc<GeoDatabase>>,
     /// How webhooks are sent.
@@ -91,6 +93,7 @@ impl Default for AppConfig {
             uploads: UploadConfig::default(),
             template_limit: 10,
             home_url: None,
+            redirect_status: crate::model::RedirectStatus::Found,
             geo: None,
             webhooks: WebhookConfig::default(),
         }

@@ -23,6 +23,7 @@ mod domains;
 mod engine;
 mod groups;
 mod imports;
+mod link_options;
 mod listings;
 mod page_chains;
 mod plain_creates;
@@ -60,6 +61,7 @@ pub use engine::idempotency::{
 pub use engine::ratelimit::{RateLimit, RateState};
 pub use engine::visitors::{VisitRequest, is_bot_agent};
 pub use imports::{ImportChain, ImportOutcome, ImportResult};
+pub use link_options::OptionsInput;
 pub use listings::{ChainListing, EXPORT_PAGE, ExportedChain};
 pub use page_chains::{
     ChannelSpec, PageChainInput, PageChainView, PageChains, app_link, fixed_destination,

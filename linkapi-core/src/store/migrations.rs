@@ -25,4 +25,16 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
         sqlite: "ALTER TABLE chains ADD COLUMN imported_visits INTEGER NOT NULL DEFAULT 0;",
         postgres: "ALTER TABLE chains ADD COLUMN imported_visits BIGINT NOT NULL DEFAULT 0;",
     },
+    // A short chain's options (redirect status, start, visit limit) as JSON, NULL for none,
+    // and the visits taken against its limit. On SQLite the options join what a redirect
+    // reads from the index it finds the chain by (`chains_redirect`), rebuilt with them.
+    Migration {
+        sqlite: "ALTER TABLE chains ADD COLUMN options TEXT;
+            ALTER TABLE chains ADD COLUMN visits_taken INTEGER NOT NULL DEFAULT 0;
+            DROP INDEX chains_redirect;
+            CREATE INDEX chains_redirect ON chains(domain_id, code, chain_type, id, user_id,
+                status, valid_time, deleted_at, target_url, rules, options);",
+        postgres: "ALTER TABLE chains ADD COLUMN options TEXT;
+            ALTER TABLE chains ADD COLUMN visits_taken BIGINT NOT NULL DEFAULT 0;",
+    },
 ];

@@ -91,7 +91,7 @@ mod workchat;
 
 pub use chains::{
     ChainFilter, ChainPatch, ChainQuery, ChainStore, ChainWrites, CodeHolder, LinkTarget, NewChain,
-    PageTarget,
+    PageTarget, VisitLimitWrites,
 };
 pub use changes::{BARRIER_TIMEOUT, FeedEvent, Invalidation, InvalidationWrites};
 pub use channels::{ChannelEdit, ChannelInput, ChannelStore, ChannelWrites};
@@ -302,6 +302,7 @@ pub trait Tx:
     + DomainWrites
     + GroupWrites
     + ChainWrites
+    + VisitLimitWrites
     + ChannelWrites
     + VisitWrites
     + ConversionWrites
@@ -320,6 +321,7 @@ impl<T> Tx for T where
         + DomainWrites
         + GroupWrites
         + ChainWrites
+        + VisitLimitWrites
         + ChannelWrites
         + VisitWrites
         + ConversionWrites

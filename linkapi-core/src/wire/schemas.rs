@@ -47,6 +47,14 @@ pub(crate) fn lenient_of(codes: &[i64]) -> Schema {
     })
 }
 
+/// A short chain's `redirect_status` as given: 301, 302, 307 or 308, or 0 for the
+/// deployment's default; absent or null allowed.
+pub(crate) fn redirect_status(_: &mut SchemaGenerator) -> Schema {
+    let mut codes = vec![0];
+    codes.extend(crate::model::RedirectStatus::ALL.map(|s| i64::from(s.code())));
+    json_schema!({"type": ["integer", "null"], "enum": codes})
+}
+
 /// `chain_type` of the external-chain operations: 2, or 0 for the operation's own.
 pub(crate) fn lenient_external_type(_: &mut SchemaGenerator) -> Schema {
     lenient_of(&[0, 2])

@@ -23,6 +23,7 @@ mod import;
 mod input;
 mod instances;
 mod limits;
+mod link_options;
 mod metrics;
 mod migration;
 mod mmdb;

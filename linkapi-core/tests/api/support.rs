@@ -50,6 +50,8 @@ pub struct Options {
     pub code_length: usize,
     /// Where `GET /` redirects.
     pub home_url: Option<&'static str>,
+    /// The deployment's redirect status.
+    pub redirect_status: linkapi_core::model::RedirectStatus,
     /// Whether admin keys are rate limited too.
     pub rate_limit_admin_keys: bool,
     /// A MaxMind-format database of countries.
@@ -85,6 +87,7 @@ impl Default for Options {
             template_limit: 10,
             code_length: 6,
             home_url: None,
+            redirect_status: linkapi_core::model::RedirectStatus::Found,
             rate_limit_admin_keys: false,
             geoip_database: None,
             webhook_allow_private: true,
@@ -226,6 +229,7 @@ impl TestServer {
             template_limit: options.template_limit,
             code_length: options.code_length,
             home_url: options.home_url.map(str::to_owned),
+            redirect_status: options.redirect_status,
             rate_limit_admin_keys: options.rate_limit_admin_keys,
             geo: options.geoip_database.as_deref().map(|path| {
                 Arc::new(linkapi_core::GeoDatabase::open(path).expect("the geolocation database"))

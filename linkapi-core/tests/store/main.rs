@@ -21,6 +21,7 @@ mod chains;
 mod counters;
 mod idempotency;
 mod imports;
+mod options;
 mod transactions;
 mod uploads;
 mod webhooks;
@@ -150,5 +151,6 @@ pub fn short_chain(user: UserId, domain: DomainId, code: &str, created_at: i64) 
         status: ChainStatus::Normal,
         archived_at: None,
         imported_visits: 0,
+        options: linkapi_core::model::LinkOptions::default(),
     }
 }

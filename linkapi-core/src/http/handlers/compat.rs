@@ -8,7 +8,7 @@ use crate::http::response::Body;
 use crate::model::{ChainId, DomainId, Group, GroupId};
 use crate::service::{
     App, ChainFilter, ChainListing, ChainView, ConversionReport, CreatedChain, NewShortChain,
-    Principal, ShortChainPatch,
+    OptionsInput, Principal, ShortChainPatch,
 };
 use crate::wire::compat as wire;
 use crate::wire::envelope::Empty;
@@ -91,6 +91,7 @@ pub(crate) async fn create_chain(app: &App, call: Call) -> Result<Response> {
                 valid_time: input.valid_time.map_or(0, |t| t.0),
                 group_id: group(input.group_id),
                 rules: Vec::new(),
+                options: OptionsInput::default(),
             },
             receipt.as_ref(),
         )
@@ -111,6 +112,7 @@ pub(crate) async fn edit_chain(app: &App, call: Call) -> Result<Response> {
                 target_url: input.target_url,
                 valid_time: input.valid_time.map(|t| t.0),
                 rules: None,
+                options: OptionsInput::default(),
             },
         )
         .await?;

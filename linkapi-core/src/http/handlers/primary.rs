@@ -11,7 +11,7 @@ use crate::http::response::{self, Body, Reply};
 use crate::model::{ChainId, Dimension, Domain, DomainId, Group, GroupId, UserId};
 use crate::service::{
     App, BulkAnswer, BulkItem, ChainFilter, ChainListing, CreatedChain, ExportedChain, ImportChain,
-    ImportOutcome, NewShortChain, RuleInput, ShortChainPatch,
+    ImportOutcome, NewShortChain, OptionsInput, RuleInput, ShortChainPatch,
 };
 use crate::wire::primary as wire;
 
@@ -146,6 +146,11 @@ fn new_short_chain(input: wire::CreateChain) -> NewShortChain {
         valid_time: input.valid_time.unwrap_or(0),
         group_id: input.group_id.map(GroupId),
         rules: input.rules.map(rules_in).unwrap_or_default(),
+        options: OptionsInput {
+            redirect_status: input.redirect_status,
+            valid_since: input.valid_since,
+            max_visits: input.max_visits,
+        },
     }
 }
 
@@ -253,6 +258,11 @@ pub(crate) async fn update_chain(app: &App, call: Call) -> Result<Response> {
                 target_url: input.target_url,
                 valid_time: input.valid_time,
                 rules: input.rules.map(rules_in),
+                options: OptionsInput {
+                    redirect_status: input.redirect_status,
+                    valid_since: input.valid_since,
+                    max_visits: input.max_visits,
+                },
             },
         )
         .await?;

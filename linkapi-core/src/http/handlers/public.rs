@@ -6,6 +6,7 @@ use crate::error::Result;
 use crate::http::call::{Head, PublicCall};
 use crate::http::request::{client_address, unreserved_decoded};
 use crate::http::response::{Body, bodiless, error, jump_page, page};
+use crate::model::RedirectStatus;
 use crate::service::{App, VisitAnswer, VisitRequest};
 use crate::wire::envelope::Envelope;
 use crate::wire::primary::Health;
@@ -72,9 +73,11 @@ pub(crate) async fn home(app: &App, _call: PublicCall<'_>) -> Result<Response> {
             "This server hosts short links: each link is this address followed by its code.",
         ));
     };
-    found(bytes::Bytes::copy_from_slice(home.as_bytes()), || {
-        format!("home_url {home:?} is not a header value")
-    })
+    redirect_to(
+        RedirectStatus::Found,
+        bytes::Bytes::copy_from_slice(home.as_bytes()),
+        || format!("home_url {home:?} is not a header value"),
+    )
 }
 
 /// The client's address by the deployment's trusted-proxy rule.
@@ -157,7 +160,11 @@ fn visit_request<'h>(app: &App, head: &Head<'h>) -> VisitRequest<'h> {
 fn answer_visit(answer: VisitAnswer) -> Result<Response> {
     Ok(match answer {
         // Stored destinations passed URL validation, so an unusable one is damaged at rest.
-        VisitAnswer::Redirect { chain_id, location } => found(location.into_bytes(), || {
+        VisitAnswer::Redirect {
+            chain_id,
+            location,
+            status,
+        } => redirect_to(status, location.into_bytes(), || {
             format!("chain {chain_id} has an unusable destination")
         })?,
         VisitAnswer::Page(html) => jump_page(html),
@@ -175,16 +182,26 @@ fn answer_visit(answer: VisitAnswer) -> Result<Response> {
     })
 }
 
-/// 302 to `location`, never cached: edits must take effect at once. No body: browsers and
-/// HTTP clients follow `Location` and show no page, and the 144-byte page every 302 carried
-/// was 4% of a cached redirect's CPU (docs/decisions.md). The header keeps `location`'s
-/// buffer (checked, not copied). `unusable` says what is wrong when `location` cannot be a
-/// header value.
-fn found(location: bytes::Bytes, unusable: impl FnOnce() -> String) -> Result<Response> {
+/// A redirect to `location` with `status`, never cached (a permanent status included): edits
+/// must take effect at once, and visits be counted. No body: browsers and HTTP clients follow
+/// `Location` and show no page, and the 144-byte page every 302 carried was 4% of a cached
+/// redirect's CPU (docs/decisions.md). The header keeps `location`'s buffer (checked, not
+/// copied). `unusable` says what is wrong when `location` cannot be a header value.
+fn redirect_to(
+    status: RedirectStatus,
+    location: bytes::Bytes,
+    unusable: impl FnOnce() -> String,
+) -> Result<Response> {
     let Ok(value) = HeaderValue::from_maybe_shared(location) else {
         return Err(crate::error::Error::Internal(unusable().into()));
     };
-    let mut response = bodiless(StatusCode::FOUND);
+    let status = match status {
+        RedirectStatus::Moved => StatusCode::MOVED_PERMANENTLY,
+        RedirectStatus::Found => StatusCode::FOUND,
+        RedirectStatus::Temporary => StatusCode::TEMPORARY_REDIRECT,
+        RedirectStatus::Permanent => StatusCode::PERMANENT_REDIRECT,
+    };
+    let mut response = bodiless(status);
     let headers = response.headers_mut();
     headers.insert(header::LOCATION, value);
     headers.insert(

@@ -380,6 +380,7 @@ impl App {
             status,
             archived_at,
             imported_visits: item.visits,
+            options: crate::model::LinkOptions::default(),
         };
         Ok((new, notes))
     }

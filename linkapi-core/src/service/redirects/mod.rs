@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 
 mod counting;
+mod limits;
 
 pub use super::engine::links::Location;
 use super::engine::links::{Cached, LinkRef, LinkTable};
@@ -17,8 +18,8 @@ use super::App;
 use crate::error::Result;
 use crate::locks::Unpoisoned;
 use crate::model::{
-    ChainId, ChainKind, ChainStatus, Domain, DomainId, DomainStatus, RedirectRule, UserId,
-    is_expired,
+    ChainId, ChainKind, ChainStatus, Domain, DomainId, DomainStatus, LinkOptions, RedirectRule,
+    RedirectStatus, UserId, is_expired,
 };
 use crate::store::{FeedEvent, Invalidation};
 
@@ -28,18 +29,21 @@ const LINKS: crate::metrics::CacheName = crate::metrics::CacheName::Links;
 /// What a visitor of a short link gets, every kind of chain alike.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum VisitAnswer {
-    /// 302 to `location` (a short chain's target, or a page chain's direct jump).
+    /// A redirect to `location` (a short chain's target, or a page chain's direct jump).
     Redirect {
         /// The chain visited.
         chain_id: ChainId,
         /// Where to send the visitor.
         location: Location,
+        /// With what status: the chain's own, else the deployment's; 302 for a rule's target
+        /// or a page chain's jump.
+        status: RedirectStatus,
     },
     /// 200 with a jump page.
     Page(String),
     /// 404: unknown host or code, deleted or disabled chain, domain not effective.
     NotFound,
-    /// 410: the chain expired.
+    /// 410: the chain expired, has not started yet, or has served its `max_visits`.
     Expired,
     /// 410: every channel of the page is used up and there is no fallback image.
     UsedUp,
@@ -62,6 +66,8 @@ pub(crate) enum Resolution {
         location: Location,
         /// The short chain's redirect rules, if it has any.
         rules: Option<Arc<[RedirectRule]>>,
+        /// The short chain's options, if it has any.
+        options: Option<Arc<LinkOptions>>,
     },
     /// 404: unknown host or code, deleted or disabled chain, domain not effective.
     NotFound,
@@ -103,6 +109,8 @@ pub(super) struct LinkCache {
     /// Whether `halted_owners` has anyone, so redirects skip its lock when (as nearly always)
     /// it has not.
     any_halted: AtomicBool,
+    /// Chains with `max_visits` found used up.
+    used_up: limits::UsedUp,
     /// Unknown hosts already logged, so each is logged once (up to [`UNKNOWN_HOSTS_LOGGED`]).
     /// Read-locked on every visit to an unknown host (a balancer that sends an instance's own
     /// address sends it on every request), write-locked only to add one.
@@ -121,6 +129,7 @@ impl LinkCache {
             links: LinkTable::new(bytes),
             halted_owners: RwLock::default(),
             any_halted: AtomicBool::new(false),
+            used_up: limits::UsedUp::default(),
             unknown_hosts: RwLock::default(),
         }
     }
@@ -261,7 +270,19 @@ impl App {
                 chain_id,
                 location,
                 rules,
-            } => self.redirect_visit(chain_id, location, rules, &request()),
+                options,
+            } => {
+                let request = request();
+                let limit = options.as_ref().map_or(0, |o| o.max_visits);
+                if limit != 0 {
+                    let bot = self.is_bot_visit(&request);
+                    if !self.take_link_visit(chain_id, limit, bot).await? {
+                        self.count_redirect(&VisitAnswer::Expired);
+                        return Ok(VisitAnswer::Expired);
+                    }
+                }
+                self.redirect_visit(chain_id, location, rules, options.as_deref(), &request)
+            }
             // Boxed: inline, its state (824 bytes) made every redirect's future twice the
             // size, moved and allocated per request.
             Resolution::Jump {
@@ -272,6 +293,7 @@ impl App {
                 super::PageAnswer::Redirect(location) => VisitAnswer::Redirect {
                     chain_id,
                     location: location.into(),
+                    status: RedirectStatus::Found,
                 },
                 super::PageAnswer::Page(html) => VisitAnswer::Page(html),
                 super::PageAnswer::UsedUp => VisitAnswer::UsedUp,
@@ -303,11 +325,18 @@ impl App {
             Lookup::Miss { .. } => return None,
         };
         let answer = match resolution {
+            // A visit limit is the store's to count.
+            Resolution::Redirect { options, .. }
+                if options.as_ref().is_some_and(|o| o.max_visits != 0) =>
+            {
+                return None;
+            }
             Resolution::Redirect {
                 chain_id,
                 location,
                 rules,
-            } => self.redirect_visit(chain_id, location, rules, &request()),
+                options,
+            } => self.redirect_visit(chain_id, location, rules, options.as_deref(), &request()),
             Resolution::NotFound => VisitAnswer::NotFound,
             Resolution::Gone => VisitAnswer::Expired,
             Resolution::Jump { .. } => return None,
@@ -320,12 +349,13 @@ impl App {
     }
 
     /// A short chain's visit: classified, sent where the first matching rule says (else to
-    /// `location`), and counted.
+    /// `location`, with the chain's status or the deployment's), and counted.
     fn redirect_visit(
         &self,
         chain_id: ChainId,
         location: Location,
         rules: Option<Arc<[RedirectRule]>>,
+        options: Option<&LinkOptions>,
         request: &super::VisitRequest<'_>,
     ) -> VisitAnswer {
         let visit = self.classify_visit(request);
@@ -333,11 +363,21 @@ impl App {
             super::engine::rule_match::first_match(rules, &visit.for_rules(request))
         });
         self.record_classified(chain_id, None, request, &visit, served);
-        let location = match (served, rules) {
-            (Some(at), Some(rules)) => Location::rule(rules, at),
-            _ => location,
-        };
-        VisitAnswer::Redirect { chain_id, location }
+        match (served, rules) {
+            // Where a rule sends a visitor depends on the visitor: never a permanent answer.
+            (Some(at), Some(rules)) => VisitAnswer::Redirect {
+                chain_id,
+                location: Location::rule(rules, at),
+                status: RedirectStatus::Found,
+            },
+            _ => VisitAnswer::Redirect {
+                chain_id,
+                location,
+                status: options
+                    .and_then(|o| o.redirect_status)
+                    .unwrap_or(self.config().redirect_status),
+            },
+        }
     }
 
     /// Counts a visit's answer in the redirect metrics.
@@ -418,8 +458,14 @@ impl App {
         {
             return Resolution::NotFound;
         }
-        // The clock is read only for a link that can expire: most never do.
+        // The clock is read only for a link that can expire or start later: most never do.
         if link.valid_time != 0 && is_expired(link.valid_time, self.now()) {
+            return Resolution::Gone;
+        }
+        if let Some(options) = &link.options
+            && options.valid_since != 0
+            && options.not_yet(self.now())
+        {
             return Resolution::Gone;
         }
         if link.kind != ChainKind::Short {
@@ -436,6 +482,7 @@ impl App {
             chain_id: link.chain_id,
             location: link.target_url.into(),
             rules: link.rules,
+            options: link.options,
         }
     }
 

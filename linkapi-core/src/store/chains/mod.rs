@@ -10,13 +10,16 @@ use super::domains::{DOMAIN_COLUMNS_OF_D, domain_at};
 use super::{Page, Statement, StoreError, StoreResult, StoredRow, bad_value};
 use crate::model::{
     Chain, ChainId, ChainKind, ChainStatus, Channel, Domain, DomainId, GroupId, JumpSettings,
-    RedirectRule, Timestamp, UserId,
+    LinkOptions, RedirectRule, Timestamp, UserId,
 };
 
 mod jump;
+mod limits;
 
 use jump::jump_row;
 pub(crate) use jump::{JUMP_COLUMN_COUNT, JUMP_COLUMNS, jump_values, set_jump_statement};
+pub(crate) use limits::TAKE_LINK_VISIT;
+pub use limits::VisitLimitWrites;
 
 /// A new chain; the service has validated every field.
 #[derive(Debug, Clone)]
@@ -53,6 +56,8 @@ pub struct NewChain {
     pub archived_at: Option<Timestamp>,
     /// Visits an imported chain had before (0 for every other).
     pub imported_visits: i64,
+    /// A short chain's options.
+    pub options: LinkOptions,
 }
 
 /// Changes to a chain; `None` leaves a field as it is.
@@ -78,6 +83,8 @@ pub struct ChainPatch {
     pub rules: Option<Vec<RedirectRule>>,
     /// Archived (from the time of the change, unless it already was) or not.
     pub archived: Option<bool>,
+    /// New options, replacing all of them.
+    pub options: Option<LinkOptions>,
 }
 
 impl ChainPatch {
@@ -93,6 +100,7 @@ impl ChainPatch {
             && self.channels.is_empty()
             && self.rules.is_none()
             && self.archived.is_none()
+            && self.options.is_none()
     }
 
     /// The statement writing the patch's own columns of `user`'s live chain `id` at `at` (it
@@ -114,6 +122,10 @@ impl ChainPatch {
         set("status", self.status.map(|s| s.code().into()));
         set("sub_type", self.sub_type.map(Into::into));
         set("rules", self.rules.as_deref().map(|r| rules_text(r).into()));
+        set(
+            "options",
+            self.options.as_ref().map(|o| options_text(o).into()),
+        );
         match self.archived {
             Some(true) => sets.push(format!("archived_at = coalesce(archived_at, {at})")),
             Some(false) => sets.push("archived_at = NULL".to_owned()),
@@ -261,6 +273,8 @@ pub struct LinkTarget {
     pub page: Option<std::sync::Arc<PageTarget>>,
     /// A short chain's redirect rules; `None` when it has none.
     pub rules: Option<std::sync::Arc<[RedirectRule]>>,
+    /// A short chain's options; `None` when it has none.
+    pub options: Option<std::sync::Arc<LinkOptions>>,
 }
 
 /// What the redirect path needs of a messaging-app or work-chat chain.
@@ -302,7 +316,7 @@ pub(crate) fn chain_select_from(group_ids: &str, chains: &str) -> String {
         "SELECT c.id, c.user_id, c.chain_type, c.sub_type, c.code, c.title,
             c.target_url, c.valid_time, c.status, c.deleted_at, c.created_at, c.updated_at,
             {group_ids}, {DOMAIN_COLUMNS_OF_D}, {jump}, c.rules, c.archived_at,
-            c.imported_visits
+            c.imported_visits, c.options, c.visits_taken
         FROM {chains} JOIN domains d ON d.id = c.domain_id",
         jump = *JUMP_COLUMNS
     )
@@ -334,6 +348,8 @@ pub(crate) fn chain_from_row(row: &dyn StoredRow) -> StoreResult<Chain> {
         rules: rules_from_text(row.opt_text(RULES_AT)?)?,
         archived_at: row.opt_int(RULES_AT + 1)?,
         imported_visits: row.int(RULES_AT + 2)?,
+        options: options_from_text(row.opt_text(RULES_AT + 3)?)?,
+        visits_taken: row.int(RULES_AT + 4)?,
     })
 }
 
@@ -360,6 +376,8 @@ pub(crate) fn inserted_chain(new: NewChain, id: ChainId, domain: Domain) -> Chai
         jump: None,
         rules: new.rules,
         imported_visits: new.imported_visits,
+        options: new.options,
+        visits_taken: 0,
     }
 }
 
@@ -377,17 +395,31 @@ pub(crate) fn rules_from_text(text: Option<String>) -> StoreResult<Vec<RedirectR
     }
 }
 
+/// A chain's options as stored: JSON, `None` for none.
+pub(crate) fn options_text(options: &LinkOptions) -> Option<String> {
+    // Serializing numbers cannot fail.
+    (!options.is_empty()).then(|| serde_json::to_string(options).unwrap_or_default())
+}
+
+/// A chain's options from what is stored.
+pub(crate) fn options_from_text(text: Option<String>) -> StoreResult<LinkOptions> {
+    match text.as_deref() {
+        None | Some("") => Ok(LinkOptions::default()),
+        Some(json) => serde_json::from_str(json).map_err(|_| bad_value("options", json)),
+    }
+}
+
 /// What the redirect path reads of a chain (`chains c`), as [`link_from_row`] reads it.
 pub(crate) static LINK_COLUMNS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!(
         "c.id, c.chain_type, c.target_url, c.valid_time, c.status,
-            c.deleted_at IS NOT NULL, c.user_id, c.rules, c.title, c.sub_type, {}",
+            c.deleted_at IS NOT NULL, c.user_id, c.rules, c.options, c.title, c.sub_type, {}",
         *JUMP_COLUMNS
     )
 });
 
 /// How many columns [`LINK_COLUMNS`] names.
-pub(crate) const LINK_COLUMN_COUNT: usize = 10 + JUMP_COLUMN_COUNT;
+pub(crate) const LINK_COLUMN_COUNT: usize = 11 + JUMP_COLUMN_COUNT;
 
 /// What the redirect path reads of the chain with a code on a domain, deleted ones included.
 pub(crate) static LINK_BY_CODE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
@@ -397,10 +429,11 @@ pub(crate) static LINK_BY_CODE: std::sync::LazyLock<String> = std::sync::LazyLoc
     )
 });
 
-/// Reads the first eight columns of [`LINK_BY_CODE`] (all a short chain's redirect needs), as
+/// Reads the first nine columns of [`LINK_BY_CODE`] (all a short chain's redirect needs), as
 /// a link without a page.
 pub(crate) fn link_target_from_row(row: &dyn StoredRow) -> StoreResult<LinkTarget> {
     let rules = rules_from_text(row.opt_text(7)?)?;
+    let options = options_from_text(row.opt_text(8)?)?;
     Ok(LinkTarget {
         chain_id: ChainId(row.int(0)?),
         kind: chain_kind(row, 1)?,
@@ -411,6 +444,7 @@ pub(crate) fn link_target_from_row(row: &dyn StoredRow) -> StoreResult<LinkTarge
         user_id: UserId(row.int(6)?),
         page: None,
         rules: (!rules.is_empty()).then(|| rules.into()),
+        options: (!options.is_empty()).then(|| Arc::new(options)),
     })
 }
 
@@ -419,11 +453,11 @@ pub(crate) fn link_target_from_row(row: &dyn StoredRow) -> StoreResult<LinkTarge
 pub(crate) fn link_from_row(row: &dyn StoredRow) -> StoreResult<(LinkTarget, Option<PageTarget>)> {
     let target = link_target_from_row(row)?;
     let kind = target.kind;
-    let page = match jump_row(row, 10)?.settings(kind)? {
+    let page = match jump_row(row, 11)?.settings(kind)? {
         Some(settings) => Some(PageTarget {
             user_id: UserId(row.int(6)?),
-            title: row.text(8)?,
-            sub_type: row.opt_int(9)?,
+            title: row.text(9)?,
+            sub_type: row.opt_int(10)?,
             settings: *settings,
             channels: Vec::new(),
         }),

@@ -10,14 +10,14 @@ use crate::model::{
     Chain, ChainId, ChainKind, Domain, DomainId, GroupId, JumpSettings, Timestamp, UserId,
 };
 use crate::store::chains::{
-    ADD_CREATIONS_WITHIN, CLEAR_GROUPS, CODE_HOLDER_COLUMNS, chain_from_row, chain_select,
-    chain_select_from, chain_walk_statement, code_holder_from_row, insert_each, inserted_chain,
-    jump_values, rules_text, set_jump_statement,
+    ADD_CREATIONS_WITHIN, CLEAR_GROUPS, CODE_HOLDER_COLUMNS, TAKE_LINK_VISIT, chain_from_row,
+    chain_select, chain_select_from, chain_walk_statement, code_holder_from_row, insert_each,
+    inserted_chain, jump_values, options_text, rules_text, set_jump_statement,
 };
 use crate::store::domains::{DOMAIN_COLUMNS_OF_D, domain_at};
 use crate::store::{
     ChainPatch, ChainQuery, ChainStore, ChainWrites, CodeHolder, LinkTarget, Misuse, NewChain,
-    Page, StoreError, StoreResult,
+    Page, StoreError, StoreResult, VisitLimitWrites,
 };
 
 /// [`chain_select`] with PostgreSQL's list of a chain's groups.
@@ -35,8 +35,8 @@ static INSERT_CHAIN: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
         "WITH c AS (
             INSERT INTO chains (user_id, chain_type, sub_type, domain_id, code, title,
                 target_url, valid_time, status, created_at, updated_at, rules, archived_at,
-                imported_visits)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $11, $12, $13)
+                imported_visits, options)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $11, $12, $13, $14)
             ON CONFLICT (domain_id, code) DO NOTHING RETURNING *
          ) {}",
         chain_select_from("ARRAY[]::bigint[]", "c")
@@ -66,6 +66,7 @@ pub(super) async fn insert_plain(
             &rules_text(&new.rules),
             &new.archived_at,
             &new.imported_visits,
+            &options_text(&new.options),
         ],
         chain_from_row,
     )
@@ -117,6 +118,10 @@ pub(super) async fn insert_plain_rows(
                 .map(|n| n.archived_at)
                 .collect::<Vec<Option<i64>>>(),
             &column(|n| n.imported_visits),
+            &sent
+                .iter()
+                .map(|n| options_text(&n.options))
+                .collect::<Vec<Option<String>>>(),
         ],
         |row| Ok((ChainId(row.int(0)?), row.text(1)?, domain_at(row, 2)?)),
     )
@@ -151,12 +156,12 @@ static INSERT_CHAINS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| 
         "WITH c AS (
             INSERT INTO chains (user_id, chain_type, sub_type, domain_id, code, title,
                 target_url, valid_time, created_at, status, updated_at, rules, archived_at,
-                imported_visits)
-            SELECT u, k, s, d, code, title, target, vt, at, st, at, rules, arch, iv
+                imported_visits, options)
+            SELECT u, k, s, d, code, title, target, vt, at, st, at, rules, arch, iv, opts
             FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[], $5::text[],
                         $6::text[], $7::text[], $8::bigint[], $9::bigint[], $10::bigint[],
-                        $11::text[], $12::bigint[], $13::bigint[])
-                 AS t(u, k, s, d, code, title, target, vt, at, st, rules, arch, iv)
+                        $11::text[], $12::bigint[], $13::bigint[], $14::text[])
+                 AS t(u, k, s, d, code, title, target, vt, at, st, rules, arch, iv, opts)
             ON CONFLICT (domain_id, code) DO NOTHING RETURNING id, code, domain_id
          )
          SELECT c.id, c.code, {DOMAIN_COLUMNS_OF_D} FROM c JOIN domains d ON d.id = c.domain_id"
@@ -278,6 +283,19 @@ async fn set_jump(c: &impl GenericClient, chain: ChainId, jump: &JumpSettings) -
     values.extend(ints.iter().map(|i| i as &(dyn ToSql + Sync)));
     execute(c, &SET_JUMP, &values).await?;
     Ok(())
+}
+
+#[async_trait]
+impl VisitLimitWrites for PgTx<'_> {
+    async fn take_link_visit(
+        &mut self,
+        chain: ChainId,
+        limit: i64,
+        count: bool,
+    ) -> StoreResult<Option<i64>> {
+        let add = i64::from(count);
+        one(&self.tx, TAKE_LINK_VISIT, &[&add, &chain.0, &limit], first).await
+    }
 }
 
 #[async_trait]

@@ -7,15 +7,15 @@ use super::channels::{apply_channel_edit, channels_of, insert_channel};
 use super::{SqliteStore, SqliteTx, all, first, one, unique_or_backend};
 use crate::model::{Chain, ChainId, ChainKind, DomainId, GroupId, JumpSettings, Timestamp, UserId};
 use crate::store::chains::{
-    ADD_CREATIONS_WITHIN, CLEAR_GROUPS, CODE_HOLDER_COLUMNS, LINK_BY_CODE, chain_from_row,
-    chain_select, chain_walk_statement, code_holder_from_row, insert_each, inserted_chain,
-    jump_values, link_from_row, link_target_from_row, rules_text, set_jump_statement,
-    with_channels,
+    ADD_CREATIONS_WITHIN, CLEAR_GROUPS, CODE_HOLDER_COLUMNS, LINK_BY_CODE, TAKE_LINK_VISIT,
+    chain_from_row, chain_select, chain_walk_statement, code_holder_from_row, insert_each,
+    inserted_chain, jump_values, link_from_row, link_target_from_row, options_text, rules_text,
+    set_jump_statement, with_channels,
 };
 use crate::store::domains::{DOMAIN_BY_ID, domain_from_row};
 use crate::store::{
     ChainPatch, ChainQuery, ChainStore, ChainWrites, CodeHolder, LinkTarget, Misuse, NewChain,
-    Page, StoreError, StoreResult, Unique,
+    Page, StoreError, StoreResult, Unique, VisitLimitWrites,
 };
 
 /// [`chain_select`] with SQLite's list of a chain's groups.
@@ -31,7 +31,7 @@ static CHAIN_SELECT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
 /// (`chains_redirect`, migration 10) without reading the table: what a short chain's redirect
 /// needs.
 const SHORT_LINK_BY_CODE: &str = "SELECT id, chain_type, target_url, valid_time, status,
-        deleted_at IS NOT NULL, user_id, rules
+        deleted_at IS NOT NULL, user_id, rules, options
      FROM chains INDEXED BY chains_redirect WHERE domain_id = ?1 AND code = ?2";
 
 static CHAIN_BY_ID: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
@@ -154,6 +154,23 @@ impl ChainStore for SqliteStore {
     }
 }
 
+#[async_trait]
+impl VisitLimitWrites for SqliteTx<'_> {
+    async fn take_link_visit(
+        &mut self,
+        chain: ChainId,
+        limit: i64,
+        count: bool,
+    ) -> StoreResult<Option<i64>> {
+        one(
+            self.conn,
+            TAKE_LINK_VISIT,
+            params![i64::from(count), chain.0, limit],
+            first,
+        )
+    }
+}
+
 /// Puts a chain in `groups`, in that order.
 fn set_groups(conn: &Connection, chain: ChainId, groups: &[GroupId]) -> StoreResult<()> {
     for (position, group) in groups.iter().enumerate() {
@@ -186,8 +203,8 @@ impl ChainWrites for SqliteTx<'_> {
             .prepare_cached(
                 "INSERT INTO chains (user_id, chain_type, sub_type, domain_id, code, title,
                     target_url, valid_time, status, created_at, updated_at, rules, archived_at,
-                    imported_visits)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?11, ?12, ?13)
+                    imported_visits, options)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?11, ?12, ?13, ?14)
                  ON CONFLICT (domain_id, code) DO NOTHING RETURNING id",
             )
             .and_then(|mut insert| {
@@ -206,7 +223,8 @@ impl ChainWrites for SqliteTx<'_> {
                             new.created_at,
                             rules_text(&new.rules),
                             new.archived_at,
-                            new.imported_visits
+                            new.imported_visits,
+                            options_text(&new.options)
                         ],
                         |r| r.get(0),
                     )

@@ -29,6 +29,11 @@ impl From<&ChainView> for Chain {
             created_at: format_rfc3339(c.created_at),
             updated_at: format_rfc3339(c.updated_at),
             archived_at: c.archived_at.map(format_rfc3339),
+            redirect_status: c.options.redirect_status.map(|s| i64::from(s.code())),
+            valid_since: c.options.valid_since,
+            max_visits: c.options.max_visits,
+            visits_left: (c.options.max_visits != 0)
+                .then(|| (c.options.max_visits - c.visits_taken).max(0)),
         }
     }
 }

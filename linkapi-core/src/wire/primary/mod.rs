@@ -50,6 +50,21 @@ pub struct CreateChain {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(length(max = crate::model::MAX_REDIRECT_RULES))]
     pub rules: Option<Vec<RedirectRule>>,
+    /// The status its redirects answer with: 301, 302, 307 or 308; 0 or absent the
+    /// deployment's default. A visit a rule sends elsewhere is answered 302.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "super::schemas::redirect_status")]
+    pub redirect_status: Option<i64>,
+    /// Unix seconds before which it answers as an expired chain does (410); 0 or absent
+    /// from now.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0, max = crate::clock::LATEST))]
+    pub valid_since: Option<i64>,
+    /// People's visits it serves in all (bots and `HEAD` take none), exactly, however many
+    /// instances serve it; past them it answers 410. 0 or absent unlimited.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0, max = crate::model::limits::MAX_VISITS_LIMIT))]
+    pub max_visits: Option<i64>,
 }
 
 /// A redirect rule: visitors who meet every condition it gives go to its `target_url`. A rule
@@ -234,7 +249,15 @@ pub struct BulkCreated {
 fn update_chain_changes(schema: &mut schemars::Schema) {
     super::schemas::at_least_one_of(
         schema,
-        &["chain_title", "target_url", "valid_time", "rules"],
+        &[
+            "chain_title",
+            "target_url",
+            "valid_time",
+            "rules",
+            "redirect_status",
+            "valid_since",
+            "max_visits",
+        ],
     );
 }
 
@@ -259,6 +282,21 @@ pub struct UpdateChain {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(length(max = crate::model::MAX_REDIRECT_RULES))]
     pub rules: Option<Vec<RedirectRule>>,
+    /// The status its redirects answer with: 301, 302, 307 or 308; 0 the deployment's
+    /// default. A visit a rule sends elsewhere is answered 302.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "super::schemas::redirect_status")]
+    pub redirect_status: Option<i64>,
+    /// Unix seconds before which it answers as an expired chain does (410); 0 none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0, max = crate::clock::LATEST))]
+    pub valid_since: Option<i64>,
+    /// People's visits it serves in all (bots and `HEAD` take none), exactly, however many
+    /// instances serve it; past them it answers 410. 0 unlimited;
+    /// visits already taken stay taken.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0, max = crate::model::limits::MAX_VISITS_LIMIT))]
+    pub max_visits: Option<i64>,
 }
 
 /// `GET /chains` query.
@@ -357,6 +395,18 @@ pub struct Chain {
     /// When it was archived (RFC 3339); `null` when it is not.
     #[serde(default)]
     pub archived_at: Option<String>,
+    /// The status its redirects answer with; `null` the deployment's default.
+    #[serde(default)]
+    pub redirect_status: Option<i64>,
+    /// Unix seconds before which it answers 410; 0 none.
+    #[serde(default)]
+    pub valid_since: i64,
+    /// People's visits it serves in all; 0 unlimited.
+    #[serde(default)]
+    pub max_visits: i64,
+    /// Visits it still serves under `max_visits`; `null` when unlimited.
+    #[serde(default)]
+    pub visits_left: Option<i64>,
 }
 
 /// A page of chains.

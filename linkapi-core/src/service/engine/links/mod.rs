@@ -207,14 +207,15 @@ impl Shard {
         let prefix = if meta.has(SECURE) { HTTPS } else { "" };
         let text = &ring[at + meta.header()..];
         let target_url = read_text(text, prefix, meta.code_len(), meta.url_len())?;
-        let (page, rules) = if meta.has(EXTRAS) {
+        let (page, rules, options) = if meta.has(EXTRAS) {
             let extras = self
                 .extras
                 .get(&key.digest())
                 .filter(|e| e.domain == key.domain() && *e.code == *key.code())?;
-            (extras.page.clone(), extras.rules.clone())
+            let options = extras.options.clone();
+            (extras.page.clone(), extras.rules.clone(), options)
         } else {
-            (None, None)
+            (None, None, None)
         };
         let link = LinkTarget {
             chain_id: ChainId(i64::from(ids as u32)),
@@ -226,6 +227,7 @@ impl Shard {
             user_id: UserId(i64::from((ids >> 32) as u32)),
             page,
             rules,
+            options,
         };
         Some((Some(link), loaded))
     }
@@ -369,6 +371,7 @@ mod tests {
             user_id: UserId(7),
             page: None,
             rules: None,
+            options: None,
         }
     }
 
@@ -399,6 +402,11 @@ mod tests {
             user_id: UserId(3_000_000_000),
             page: None,
             rules: Some(rules.into()),
+            options: Some(Arc::new(crate::model::LinkOptions {
+                redirect_status: Some(crate::model::RedirectStatus::Permanent),
+                valid_since: 1_800_000_000,
+                max_visits: 3,
+            })),
         };
         fill(&table, 1, "abc", Some(every_field.clone()));
         fill(&table, 2, "abc", Some(link(2, "https://e.com/2")));

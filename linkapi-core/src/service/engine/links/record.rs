@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use super::entry::LinkRef;
-use crate::model::{DomainId, RedirectRule};
+use crate::model::{DomainId, LinkOptions, RedirectRule};
 use crate::store::{LinkTarget, PageTarget};
 
 /// What the cache held for a (domain, code): the chain, or `None` when the store had none.
@@ -26,6 +26,9 @@ pub(super) const PAGE_WEIGHT: usize = 1024;
 /// What a redirect rule weighs beyond its target URL, about, in bytes.
 pub(super) const RULE_WEIGHT: usize = 160;
 
+/// What a short chain's options weigh, about, in bytes.
+pub(super) const OPTIONS_WEIGHT: usize = 64;
+
 /// The meta word: the record's length in words (reserved extra weight included), the code's
 /// and the stored target's lengths in bytes, flags, and for a chain its kind and status codes.
 #[derive(Clone, Copy)]
@@ -39,7 +42,7 @@ pub(super) const DELETED: u8 = 2;
 pub(super) const DEAD: u8 = 4;
 /// Filler from a record's end to the ring's end, where the next record did not fit.
 pub(super) const PAD: u8 = 8;
-/// Its page or rules are in the shard's `extras`.
+/// Its page, rules or options are in the shard's `extras`.
 pub(super) const EXTRAS: u8 = 16;
 /// The chain expires: its expiry follows its ids.
 pub(super) const EXPIRES: u8 = 32;
@@ -143,13 +146,14 @@ pub(super) fn read_text(stored: &[u64], prefix: &str, from: usize, len: usize) -
     String::from_utf8(bytes).ok()
 }
 
-/// A page chain's page or a short chain's rules, and whose they are (two codes of one digest
+/// A page chain's page or a short chain's rules and options, and whose they are (two codes of one digest
 /// must not share them).
 pub(super) struct Extras {
     pub(super) domain: DomainId,
     pub(super) code: Box<str>,
     pub(super) page: Option<Arc<PageTarget>>,
     pub(super) rules: Option<Arc<[RedirectRule]>>,
+    pub(super) options: Option<Arc<LinkOptions>>,
 }
 
 /// The domain and load-instant word.
@@ -220,19 +224,22 @@ pub(super) fn encode(
         flags |= DELETED;
     }
     let mut reserved = 0;
-    let extras = (link.page.is_some() || link.rules.is_some()).then(|| {
-        flags |= EXTRAS;
-        reserved = link.page.as_ref().map_or(0, |_| PAGE_WEIGHT)
-            + link.rules.as_ref().map_or(0, |rules| {
-                rules.iter().map(|r| RULE_WEIGHT + r.target_url.len()).sum()
-            });
-        Extras {
-            domain: key.domain(),
-            code: code.into(),
-            page: link.page.clone(),
-            rules: link.rules.clone(),
-        }
-    });
+    let extras =
+        (link.page.is_some() || link.rules.is_some() || link.options.is_some()).then(|| {
+            flags |= EXTRAS;
+            reserved = link.page.as_ref().map_or(0, |_| PAGE_WEIGHT)
+                + link.rules.as_ref().map_or(0, |rules| {
+                    rules.iter().map(|r| RULE_WEIGHT + r.target_url.len()).sum()
+                })
+                + link.options.as_ref().map_or(0, |_| OPTIONS_WEIGHT);
+            Extras {
+                domain: key.domain(),
+                code: code.into(),
+                page: link.page.clone(),
+                rules: link.rules.clone(),
+                options: link.options.clone(),
+            }
+        });
     let len = record.len() + words(reserved);
     if len > 0xffff {
         return None;
