@@ -3028,7 +3028,7 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__chain__subcmd__create)
-            opts="-h -V --title --code --domain --group --expires --rule --rules-file --idempotency-key --json --host --profile --no-input --help --version"
+            opts="-h -V --title --code --domain --group --expires --rule --rules-file --redirect-status --valid-since --max-visits --idempotency-key --json --host --profile --no-input --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3059,6 +3059,18 @@ _linkapi() {
                     return 0
                     ;;
                 --rules-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --redirect-status)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --valid-since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-visits)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3112,7 +3124,7 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__chain__subcmd__edit)
-            opts="-h -V --code --domain --title --target-url --expires --rule --rules-file --clear-rules --json --host --profile --no-input --help --version"
+            opts="-h -V --code --domain --title --target-url --expires --rule --rules-file --clear-rules --redirect-status --valid-since --max-visits --json --host --profile --no-input --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3139,6 +3151,18 @@ _linkapi() {
                     return 0
                     ;;
                 --rules-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --redirect-status)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --valid-since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-visits)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
