@@ -183,11 +183,11 @@ impl App {
             ));
         }
         let chain = self.own_short_chain(who, id).await?;
-        // Checked against the expiry the chain will have; merged over its options as read (a
+        // Checked against the expiry the chain will have, so an expiry moved before the chain's
+        // start is refused as that start would be; merged over its options as read (a
         // concurrent edit of other options of the same chain is replaced, as page settings are).
         let valid_time = patch.valid_time.unwrap_or(chain.valid_time);
         let merged = options.apply(&chain.options, valid_time)?;
-        // An expiry moved before the chain's start is refused as the start would be.
         if !options.is_empty() {
             patch.options = Some(merged);
         }
