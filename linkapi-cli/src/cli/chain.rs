@@ -129,7 +129,8 @@ Examples:
     /// Write all your short links, with what a re-import needs, as JSON lines or CSV
     #[command(after_help = "\
 Each line is one short link: code, domain, target_url, chain_title, status, valid_time,
-created_at, archived_at, groups, rules and pv_history (visits counted so far). CSV has a header
+created_at, archived_at, groups, rules, pv_history (visits counted so far), redirect_status (0:
+the deployment's), valid_since, max_visits and visits_left (empty when unlimited). CSV has a header
 row, and its groups and rules cells hold JSON. The server streams the export as it reads it, so
 an export of any size takes the memory of one page.
 

@@ -15,7 +15,9 @@ mod yourls;
 
 use anyhow::{Context as _, Result, bail};
 use clap::ValueEnum;
-use linkapi_core::wire::primary::{EXPORT_CSV_COLUMNS, ImportChain, RedirectRule};
+use linkapi_core::wire::primary::{
+    EXPORT_CSV_COLUMNS, EXPORT_CSV_COLUMNS_BEFORE_OPTIONS, ImportChain, RedirectRule,
+};
 
 /// The shorteners `linkapi import --from` reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -68,8 +70,9 @@ impl Peer {
                  the yourls_log rows.",
             ],
             Peer::Shlink => &[
-                "Shlink's tags, maximum visits and \"valid since\" are not carried yet; each \
-                 link that has them says so.",
+                "Shlink's tags are not carried yet; each link that has them says so.",
+                "Shlink counts every visit, bots included, against maxVisits; a link comes \
+                 over with maxVisits and the visits Shlink had left.",
             ],
             Peer::Bitly => &[
                 "Bitly's links are on its own domains: give --domain to put them on one of \
@@ -156,7 +159,11 @@ fn read_linkapi(name: &str, text: &str) -> Result<Vec<PeerLink>> {
     }
     let mut reader = csv::ReaderBuilder::new().from_reader(text.as_bytes());
     let headers: Vec<String> = reader.headers()?.iter().map(str::to_owned).collect();
-    if headers != EXPORT_CSV_COLUMNS {
+    // An export made before the link options has their columns missing, and imports too.
+    let columns = headers.len();
+    if columns != EXPORT_CSV_COLUMNS.len() && columns != EXPORT_CSV_COLUMNS_BEFORE_OPTIONS
+        || headers != EXPORT_CSV_COLUMNS[..columns]
+    {
         bail!(
             "the CSV header is not a linkapi export's ({})",
             EXPORT_CSV_COLUMNS.join(",")
@@ -168,7 +175,7 @@ fn read_linkapi(name: &str, text: &str) -> Result<Vec<PeerLink>> {
         let line = record.position().map_or(0, |p| p.line());
         let source = format!("{name}:{line}");
         let cell = |column: &str| {
-            let at = EXPORT_CSV_COLUMNS.iter().position(|c| *c == column);
+            let at = headers.iter().position(|c| c == column);
             at.and_then(|at| record.get(at)).unwrap_or_default()
         };
         let read = || -> std::result::Result<ImportChain, String> {
@@ -182,6 +189,7 @@ fn read_linkapi(name: &str, text: &str) -> Result<Vec<PeerLink>> {
             let rules: Vec<RedirectRule> =
                 serde_json::from_str(cell("rules")).map_err(|e| format!("rules: {e}"))?;
             let text = |column: &str| Some(cell(column).to_owned()).filter(|t| !t.is_empty());
+            let option = |column: &str| text(column).map(|_| number(column)).transpose();
             Ok(ImportChain {
                 code: cell("code").to_owned(),
                 domain: text("domain"),
@@ -194,6 +202,10 @@ fn read_linkapi(name: &str, text: &str) -> Result<Vec<PeerLink>> {
                 groups,
                 rules,
                 pv_history: Some(number("pv_history")?),
+                redirect_status: option("redirect_status")?,
+                valid_since: option("valid_since")?,
+                max_visits: option("max_visits")?,
+                visits_left: option("visits_left")?,
             })
         };
         links.push(match read() {
@@ -224,5 +236,30 @@ mod tests {
         );
         assert_eq!(utc_text("0"), None);
         assert_eq!(utc_text(""), None);
+    }
+
+    #[test]
+    fn an_export_from_before_the_link_options_still_reads() {
+        let header = EXPORT_CSV_COLUMNS[..EXPORT_CSV_COLUMNS_BEFORE_OPTIONS].join(",");
+        let row = "abc,,https://example.com/,Title,0,0,2026-12-01T00:00:00Z,,\"[]\",\"[]\",4";
+        let links = read_linkapi("old.csv", &format!("{header}\n{row}\n")).expect("an old export");
+        let [link] = &links[..] else {
+            panic!("one link: {links:?}")
+        };
+        let item = link.item.as_ref().expect("carried");
+        assert_eq!(item.code, "abc");
+        assert_eq!(item.pv_history, Some(4));
+        assert_eq!((item.redirect_status, item.max_visits), (None, None));
+
+        let header = EXPORT_CSV_COLUMNS.join(",");
+        let row = format!("{row},308,1000,5,2");
+        let links = read_linkapi("new.csv", &format!("{header}\n{row}\n")).expect("an export");
+        let item = links[0].item.as_ref().expect("carried");
+        assert_eq!(item.redirect_status, Some(308));
+        assert_eq!(item.valid_since, Some(1000));
+        assert_eq!((item.max_visits, item.visits_left), (Some(5), Some(2)));
+
+        let shuffled = "code,target_url\nabc,https://example.com/\n";
+        assert!(read_linkapi("other.csv", shuffled).is_err());
     }
 }

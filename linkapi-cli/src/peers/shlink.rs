@@ -51,16 +51,13 @@ fn one(source: String, link: &Value) -> PeerLink {
         let tags: Vec<&str> = tags.iter().filter_map(Value::as_str).collect();
         notes.push(format!("tags not carried: {}", tags.join(", ")));
     }
-    if let Some(max) = meta.get("maxVisits").and_then(Value::as_i64) {
-        notes.push(format!("maxVisits {max} not carried"));
-    }
-    if let Some(since) = text(&meta, "validSince") {
-        notes.push(format!("validSince {since} not carried"));
-    }
     let visits = link
         .pointer("/visitsSummary/total")
         .or_else(|| link.get("visitsCount"))
         .and_then(Value::as_i64);
+    // Shlink counts every visit so far against `maxVisits`.
+    let max_visits = meta.get("maxVisits").and_then(Value::as_i64);
+    let visits_left = max_visits.map(|max| (max - visits.unwrap_or(0)).max(0));
     // A device's own target is a rule for that device.
     let rules = ["android", "ios", "desktop"]
         .iter()
@@ -87,6 +84,11 @@ fn one(source: String, link: &Value) -> PeerLink {
         created_at: text(link, "dateCreated").as_deref().and_then(utc_text),
         rules,
         pv_history: visits,
+        valid_since: text(&meta, "validSince")
+            .as_deref()
+            .and_then(linkapi_core::clock::parse_flexible),
+        max_visits,
+        visits_left,
         ..ImportChain::default()
     };
     PeerLink::carried(source, item, notes)

@@ -280,12 +280,14 @@ fn shlink_and_bitly_links_come_over_from_their_formats() {
     assert_eq!(results.len(), 5);
     let notes = results["Promo"]["notes"].to_string();
     assert!(notes.contains("tags not carried: spring, sale"), "{notes}");
-    assert!(
-        results["promo"]["notes"]
-            .to_string()
-            .contains("maxVisits 100")
-    );
     let chains = exported(&home, &server);
+    // Shlink's visit limit and start come over; the visits it served count against the limit.
+    assert_eq!(chains["promo"]["max_visits"], 100);
+    assert_eq!(chains["promo"]["visits_left"], 100);
+    assert_eq!(chains["gone"]["valid_since"], 1_714_557_600);
+    assert_eq!(chains["space"]["max_visits"], 5);
+    assert_eq!(chains["space"]["visits_left"], 3);
+    assert!(chains["Promo"]["visits_left"].is_null());
     assert_cases(&chains, "shlink");
     assert_eq!(chains["Promo"]["created_at"], "2024-05-01T10:00:00Z");
     assert_eq!(

@@ -106,6 +106,7 @@ impl App {
             status: crate::model::ChainStatus::Normal,
             archived_at: None,
             imported_visits: 0,
+            visits_taken: 0,
             options,
         };
         Ok((new, input.code))

@@ -51,7 +51,8 @@ async fn an_export_holds_what_a_reimport_needs_in_json_lines_and_csv() {
     server
         .create_chain(
             &key,
-            json!({"target_url": "https://e.com/b", "code": "promo", "chain_title": "春季 ✨"}),
+            json!({"target_url": "https://e.com/b", "code": "promo", "chain_title": "春季 ✨",
+                   "redirect_status": 308, "max_visits": 10}),
         )
         .await;
     let archived = server
@@ -122,6 +123,10 @@ async fn an_export_holds_what_a_reimport_needs_in_json_lines_and_csv() {
     assert!(promo["domain"].as_str().is_some_and(|d| !d.is_empty()));
     assert_eq!(exported["promo"]["chain_title"], "春季 ✨");
     assert_eq!(exported["promo"]["groups"], json!([]));
+    assert_eq!(exported["promo"]["redirect_status"], 308);
+    assert_eq!(exported["promo"]["visits_left"], 10);
+    assert_eq!(promo["redirect_status"], 0, "the deployment's");
+    assert_eq!(promo["visits_left"], json!(null), "unlimited");
     assert!(exported["old"]["archived_at"].is_string());
 
     let csv = server.get("/chains/export?format=csv", &key).await;
@@ -137,8 +142,10 @@ async fn an_export_holds_what_a_reimport_needs_in_json_lines_and_csv() {
             "import csv, json, sys\n\
              rows = list(csv.DictReader(sys.stdin, strict=True))\n\
              for row in rows:\n\
-             \x20   for name in ('status', 'valid_time', 'pv_history'):\n\
+             \x20   for name in ('status', 'valid_time', 'pv_history', 'redirect_status',\n\
+             \x20                'valid_since', 'max_visits'):\n\
              \x20       row[name] = int(row[name])\n\
+             \x20   row['visits_left'] = int(row['visits_left']) if row['visits_left'] else None\n\
              \x20   for name in ('groups', 'rules'):\n\
              \x20       row[name] = json.loads(row[name])\n\
              \x20   row['archived_at'] = row['archived_at'] or None\n\
@@ -216,7 +223,8 @@ async fn an_export_of_nothing_is_empty_and_a_bad_format_is_refused() {
     let csv = server.get("/chains/export?format=csv", &key).await;
     assert_eq!(
         csv.text,
-        "code,domain,target_url,chain_title,status,valid_time,created_at,archived_at,groups,rules,pv_history\r\n"
+        "code,domain,target_url,chain_title,status,valid_time,created_at,archived_at,groups,rules,pv_history,\
+         redirect_status,valid_since,max_visits,visits_left\r\n"
     );
     let bad = server.get("/chains/export?format=xml", &key).await;
     assert_eq!(bad.status, StatusCode::BAD_REQUEST, "{}", bad.text);

@@ -387,7 +387,8 @@ async fn an_export_imported_elsewhere_exports_the_same() {
     .await;
     from.create_chain(
         &key,
-        json!({"target_url": "https://e.com/b", "code": "promo"}),
+        json!({"target_url": "https://e.com/b", "code": "promo", "redirect_status": 307,
+               "valid_since": 1_000, "max_visits": 3}),
     )
     .await;
     let old = from
@@ -401,9 +402,22 @@ async fn an_export_imported_elsewhere_exports_the_same() {
         .primary_data();
     from.visit("Promo").await;
     from.visit("Promo").await;
+    from.visit("promo").await;
+    from.visit("promo").await;
     from.flush_visits().await;
     let before = exported(&from, &key).await;
     assert_eq!(before.len(), 3);
+    let promo = &before[2];
+    assert_eq!(
+        (
+            &promo["redirect_status"],
+            &promo["valid_since"],
+            &promo["max_visits"],
+            &promo["visits_left"]
+        ),
+        (&json!(307), &json!(1_000), &json!(3), &json!(1)),
+        "{promo}"
+    );
 
     let to = TestServer::start().await;
     let (_, arrived) = to.full_user("arriving").await;
@@ -414,4 +428,36 @@ async fn an_export_imported_elsewhere_exports_the_same() {
         before,
         "the same set, field by field"
     );
+    // What was left of its visits is what it serves here, with its own status.
+    assert_eq!(
+        to.visit("promo").await.status,
+        StatusCode::TEMPORARY_REDIRECT
+    );
+    assert_eq!(to.visit("promo").await.status, StatusCode::GONE);
+
+    // A count of visits left that no limit has, or past the limit, refuses its item alone.
+    let answer = import(
+        &to,
+        &arrived,
+        "/chains/import",
+        &[
+            json!({"code": "left1", "target_url": "https://e.com/1", "visits_left": 2}),
+            json!({"code": "left2", "target_url": "https://e.com/2", "visits_left": 4,
+                   "max_visits": 3}),
+            json!({"code": "left3", "target_url": "https://e.com/3", "redirect_status": 303}),
+            json!({"code": "left4", "target_url": "https://e.com/4", "visits_left": 0,
+                   "max_visits": 3}),
+        ],
+    )
+    .await;
+    assert_eq!(
+        outcomes(&answer),
+        ["refused", "refused", "refused", "imported"],
+        "{answer:#}"
+    );
+    assert_eq!(
+        answer["results"][2]["error"]["code"],
+        "invalid_redirect_status"
+    );
+    assert_eq!(to.visit("left4").await.status, StatusCode::GONE);
 }

@@ -151,6 +151,7 @@ pub fn short_chain(user: UserId, domain: DomainId, code: &str, created_at: i64) 
         status: ChainStatus::Normal,
         archived_at: None,
         imported_visits: 0,
+        visits_taken: 0,
         options: linkapi_core::model::LinkOptions::default(),
     }
 }

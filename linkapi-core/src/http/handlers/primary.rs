@@ -174,6 +174,12 @@ pub(crate) async fn import_chains(app: &App, mut call: Call) -> Result<Response>
             groups: item.groups,
             rules: rules_in(item.rules),
             visits: item.pv_history.unwrap_or(0),
+            options: OptionsInput {
+                redirect_status: item.redirect_status,
+                valid_since: item.valid_since,
+                max_visits: item.max_visits,
+            },
+            visits_left: item.visits_left,
         })
         .collect();
     let dry_run = q.dry_run.unwrap_or(false);

@@ -26,6 +26,7 @@ use super::bulk::{
     Decided, FIRST_RUN_ITEMS, ItemError, RUN_BYTES, YIELD_EVERY, insert_run, next_run_items,
 };
 use super::chain_checks::check_title;
+use super::link_options::OptionsInput;
 use super::rules::{RuleInput, check_rules};
 use super::{App, Principal, quota, webhooks};
 use crate::clock::{LATEST, format_rfc3339};
@@ -34,7 +35,7 @@ use crate::error::{Error, Result, names};
 use crate::model::limits::MAX_BULK_CHAINS;
 use crate::model::{
     Chain, ChainId, ChainKind, ChainStatus, ChainView, DomainId, EventData, EventType, GroupId,
-    PageViews, Timestamp,
+    LinkOptions, PageViews, Timestamp,
 };
 use crate::store::{CodeHolder, Invalidation, NewChain};
 
@@ -64,6 +65,10 @@ pub struct ImportChain {
     pub rules: Vec<RuleInput>,
     /// Visits it had before.
     pub visits: i64,
+    /// Its options.
+    pub options: OptionsInput,
+    /// Of its `max_visits`, those it still serves; `None`: all of them.
+    pub visits_left: Option<i64>,
 }
 
 /// How one item of an import ended.
@@ -350,6 +355,21 @@ impl App {
         if item.visits < 0 {
             return Err(field(names::INVALID_FIELD, "pv_history must be 0 or more"));
         }
+        let options = item
+            .options
+            .apply(&LinkOptions::default(), item.valid_time)?;
+        let visits_taken = match item.visits_left {
+            None => 0,
+            Some(left) if options.max_visits != 0 && (0..=options.max_visits).contains(&left) => {
+                options.max_visits - left
+            }
+            Some(_) => {
+                return Err(field(
+                    names::INVALID_FIELD,
+                    "visits_left must be 0 to max_visits, and only with a max_visits",
+                ));
+            }
+        };
         let mut group_ids = Vec::with_capacity(item.groups.len());
         for name in &item.groups {
             match groups.get(name) {
@@ -380,7 +400,8 @@ impl App {
             status,
             archived_at,
             imported_visits: item.visits,
-            options: crate::model::LinkOptions::default(),
+            options,
+            visits_taken,
         };
         Ok((new, notes))
     }

@@ -280,6 +280,7 @@ impl App {
             status: crate::model::ChainStatus::Normal,
             archived_at: None,
             imported_visits: 0,
+            visits_taken: 0,
             options: crate::model::LinkOptions::default(),
         };
         let receipt = receipt.map(|r| r.of_part(|created: &CreatedChain| &created.view));

@@ -62,6 +62,8 @@ pub struct NewChain {
     pub imported_visits: i64,
     /// A short chain's options.
     pub options: LinkOptions,
+    /// Visits already taken against its `max_visits` (an imported chain's; 0 for every other).
+    pub visits_taken: i64,
 }
 
 /// Changes to a chain; `None` leaves a field as it is.
@@ -341,7 +343,7 @@ pub(crate) fn inserted_chain(new: NewChain, id: ChainId, domain: Domain) -> Chai
         rules: new.rules,
         imported_visits: new.imported_visits,
         options: new.options,
-        visits_taken: 0,
+        visits_taken: new.visits_taken,
     }
 }
 

@@ -35,8 +35,8 @@ static INSERT_CHAIN: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
         "WITH c AS (
             INSERT INTO chains (user_id, chain_type, sub_type, domain_id, code, title,
                 target_url, valid_time, status, created_at, updated_at, rules, archived_at,
-                imported_visits, options)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $11, $12, $13, $14)
+                imported_visits, options, visits_taken)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $11, $12, $13, $14, $15)
             ON CONFLICT (domain_id, code) DO NOTHING RETURNING *
          ) {}",
         chain_select_from("ARRAY[]::bigint[]", "c")
@@ -67,6 +67,7 @@ pub(super) async fn insert_plain(
             &new.archived_at,
             &new.imported_visits,
             &options_text(&new.options),
+            &new.visits_taken,
         ],
         chain_from_row,
     )
@@ -122,6 +123,7 @@ pub(super) async fn insert_plain_rows(
                 .iter()
                 .map(|n| options_text(&n.options))
                 .collect::<Vec<Option<String>>>(),
+            &column(|n| n.visits_taken),
         ],
         |row| Ok((ChainId(row.int(0)?), row.text(1)?, domain_at(row, 2)?)),
     )
@@ -156,12 +158,12 @@ static INSERT_CHAINS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| 
         "WITH c AS (
             INSERT INTO chains (user_id, chain_type, sub_type, domain_id, code, title,
                 target_url, valid_time, created_at, status, updated_at, rules, archived_at,
-                imported_visits, options)
-            SELECT u, k, s, d, code, title, target, vt, at, st, at, rules, arch, iv, opts
+                imported_visits, options, visits_taken)
+            SELECT u, k, s, d, code, title, target, vt, at, st, at, rules, arch, iv, opts, vtk
             FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[], $5::text[],
                         $6::text[], $7::text[], $8::bigint[], $9::bigint[], $10::bigint[],
-                        $11::text[], $12::bigint[], $13::bigint[], $14::text[])
-                 AS t(u, k, s, d, code, title, target, vt, at, st, rules, arch, iv, opts)
+                        $11::text[], $12::bigint[], $13::bigint[], $14::text[], $15::bigint[])
+                 AS t(u, k, s, d, code, title, target, vt, at, st, rules, arch, iv, opts, vtk)
             ON CONFLICT (domain_id, code) DO NOTHING RETURNING id, code, domain_id
          )
          SELECT c.id, c.code, {DOMAIN_COLUMNS_OF_D} FROM c JOIN domains d ON d.id = c.domain_id"

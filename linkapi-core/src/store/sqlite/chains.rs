@@ -203,8 +203,8 @@ impl ChainWrites for SqliteTx<'_> {
             .prepare_cached(
                 "INSERT INTO chains (user_id, chain_type, sub_type, domain_id, code, title,
                     target_url, valid_time, status, created_at, updated_at, rules, archived_at,
-                    imported_visits, options)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?11, ?12, ?13, ?14)
+                    imported_visits, options, visits_taken)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?11, ?12, ?13, ?14, ?15)
                  ON CONFLICT (domain_id, code) DO NOTHING RETURNING id",
             )
             .and_then(|mut insert| {
@@ -224,7 +224,8 @@ impl ChainWrites for SqliteTx<'_> {
                             rules_text(&new.rules),
                             new.archived_at,
                             new.imported_visits,
-                            options_text(&new.options)
+                            options_text(&new.options),
+                            new.visits_taken
                         ],
                         |r| r.get(0),
                     )

@@ -54,6 +54,11 @@ impl ExportedChain {
             archived_at: c.archived_at.map(format_rfc3339),
             groups,
             pv_history: view.views.history + c.imported_visits,
+            redirect_status: c.options.redirect_status.map_or(0, |s| i64::from(s.code())),
+            valid_since: c.options.valid_since,
+            max_visits: c.options.max_visits,
+            visits_left: (c.options.max_visits != 0)
+                .then(|| (c.options.max_visits - c.visits_taken).max(0)),
         }
     }
 }

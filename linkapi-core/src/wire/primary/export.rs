@@ -71,10 +71,18 @@ pub struct ExportedChain {
     /// Visits so far: those counted here and those it was imported with. An import reads
     /// them back as its imported visits.
     pub pv_history: i64,
+    /// 301, 302, 307 or 308; 0: the deployment's.
+    pub redirect_status: i64,
+    /// Unix seconds before which it answers as an expired chain; 0 none.
+    pub valid_since: i64,
+    /// People's visits it serves in all; 0 unlimited.
+    pub max_visits: i64,
+    /// Of `max_visits`, the visits it still serves; `null` when unlimited.
+    pub visits_left: Option<i64>,
 }
 
 /// The CSV header of an export: [`ExportedChain`]'s fields, in order.
-pub const EXPORT_CSV_COLUMNS: [&str; 11] = [
+pub const EXPORT_CSV_COLUMNS: [&str; 15] = [
     "code",
     "domain",
     "target_url",
@@ -86,7 +94,14 @@ pub const EXPORT_CSV_COLUMNS: [&str; 11] = [
     "groups",
     "rules",
     "pv_history",
+    "redirect_status",
+    "valid_since",
+    "max_visits",
+    "visits_left",
 ];
+
+/// Columns of an export's CSV before the link options: a file with only these imports too.
+pub const EXPORT_CSV_COLUMNS_BEFORE_OPTIONS: usize = 11;
 
 impl ExportedChain {
     /// The chain as one line of `format`, its line break included.
@@ -114,6 +129,10 @@ impl ExportedChain {
                     &groups,
                     &rules,
                     &self.pv_history.to_string(),
+                    &self.redirect_status.to_string(),
+                    &self.valid_since.to_string(),
+                    &self.max_visits.to_string(),
+                    &self.visits_left.map(|n| n.to_string()).unwrap_or_default(),
                 ])
             }
         }

@@ -67,6 +67,19 @@ pub struct ImportChain {
     /// visits counted here.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pv_history: Option<i64>,
+    /// 301, 302, 307 or 308; 0 or absent: the deployment's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub redirect_status: Option<i64>,
+    /// Unix seconds before which it answers as an expired chain; 0 or absent: none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub valid_since: Option<i64>,
+    /// People's visits it serves in all; 0 or absent: unlimited.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_visits: Option<i64>,
+    /// Of `max_visits`, the visits it still serves (0 to `max_visits`): what the other
+    /// shortener had served counts against the limit. Absent or `null`: all of them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub visits_left: Option<i64>,
 }
 
 /// `rules` of an item: rules with their types only (see [`super::BulkChain`]).
