@@ -18,6 +18,7 @@ mod memory;
 #[path = "../../../linkapi-core/tests/memory_probe.rs"]
 mod memory_probe;
 mod moving;
+mod options;
 mod page_chains;
 #[path = "../../../linkapi-core/tests/pg_cluster.rs"]
 mod pg_cluster;
