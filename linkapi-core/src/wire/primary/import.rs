@@ -84,7 +84,7 @@ pub struct ImportChain {
 
 /// `rules` of an item: rules with their types only (see [`super::BulkChain`]).
 fn rules_types_only(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-    let rule = super::rule_types_only(generator);
+    let rule = super::chains::rule_types_only(generator);
     schemars::json_schema!({"type": "array", "items": rule})
 }
 
