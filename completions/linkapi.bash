@@ -3028,7 +3028,7 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__chain__subcmd__create)
-            opts="-h -V --title --code --domain --group --expires --rule --rules-file --redirect-status --valid-since --max-visits --idempotency-key --json --host --profile --no-input --help --version"
+            opts="-h -V --title --code --domain --group --expires --rule --rules-file --redirect-status --valid-since --max-visits --preview-title --preview-description --preview-image --idempotency-key --json --host --profile --no-input --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3071,6 +3071,18 @@ _linkapi() {
                     return 0
                     ;;
                 --max-visits)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --preview-title)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --preview-description)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --preview-image)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3124,7 +3136,7 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__chain__subcmd__edit)
-            opts="-h -V --code --domain --title --target-url --expires --rule --rules-file --clear-rules --redirect-status --valid-since --max-visits --json --host --profile --no-input --help --version"
+            opts="-h -V --code --domain --title --target-url --expires --rule --rules-file --clear-rules --redirect-status --valid-since --max-visits --preview-title --preview-description --preview-image --json --host --profile --no-input --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3163,6 +3175,18 @@ _linkapi() {
                     return 0
                     ;;
                 --max-visits)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --preview-title)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --preview-description)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --preview-image)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

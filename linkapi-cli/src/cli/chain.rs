@@ -42,6 +42,8 @@ Examples:
   linkapi chain create https://example.com --idempotency-key nightly-42
   linkapi chain create https://example.com/old --redirect-status 301
   linkapi chain create https://example.com/launch --valid-since \"2027-03-01 09:00:00\" --max-visits 500
+  linkapi chain create https://example.com/spring --preview-title \"Spring sale\" \\
+      --preview-image https://example.com/spring.png
 
   linkapi chain create https://example.com/app \\
       --rule 'device=ios => https://apps.apple.com/app/id1' \\
@@ -208,7 +210,7 @@ Examples:
         #[command(flatten)]
         image: QrArgs,
     },
-    /// Change a chain's title, destination, expiry, redirect rules, status, start or visit limit
+    /// Change a chain's title, destination, expiry, rules, redirect status, start, visit limit or preview
     #[command(after_help = "\
 Examples:
   linkapi chain edit 12 --target-url https://example.com/summer
@@ -293,7 +295,7 @@ pub enum ImportFormat {
     Jsonl,
 }
 
-/// `--redirect-status`, `--valid-since` and `--max-visits`.
+/// `--redirect-status`, `--valid-since`, `--max-visits` and the `--preview-...` options.
 #[derive(Debug, Clone, Default, Args)]
 pub struct LinkOptionArgs {
     /// The status its redirects answer with: 301, 302, 307 or 308 (0: the server's default)
@@ -307,6 +309,16 @@ pub struct LinkOptionArgs {
     /// (bots take none; 0 unlimited)
     #[arg(long, value_name = "N")]
     pub max_visits: Option<i64>,
+    /// The title of the card link previews (chat apps, social sites) show; everyone else is
+    /// redirected ("" removes it)
+    #[arg(long, value_name = "TEXT")]
+    pub preview_title: Option<String>,
+    /// The preview card's text ("" removes it)
+    #[arg(long, value_name = "TEXT")]
+    pub preview_description: Option<String>,
+    /// The preview card's image, an http(s) URL ("" removes it)
+    #[arg(long, value_name = "URL")]
+    pub preview_image: Option<String>,
 }
 
 /// `--rule` and `--rules-file`.

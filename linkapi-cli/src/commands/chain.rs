@@ -47,6 +47,9 @@ pub async fn run(ctx: Context, command: ChainCommand) -> Result<()> {
                     redirect_status: options.redirect_status,
                     valid_since: valid_since(&options)?,
                     max_visits: options.max_visits,
+                    preview_title: options.preview_title,
+                    preview_description: options.preview_description,
+                    preview_image: options.preview_image,
                 },
                 expires,
                 idempotency_key,
@@ -110,6 +113,9 @@ pub async fn run(ctx: Context, command: ChainCommand) -> Result<()> {
                 redirect_status: options.redirect_status,
                 valid_since: valid_since(&options)?,
                 max_visits: options.max_visits,
+                preview_title: options.preview_title,
+                preview_description: options.preview_description,
+                preview_image: options.preview_image,
             };
             edit(ctx, chain, changes, expires, json.json).await
         }
@@ -359,11 +365,15 @@ async fn edit(
         && changes.redirect_status.is_none()
         && changes.valid_since.is_none()
         && changes.max_visits.is_none()
+        && changes.preview_title.is_none()
+        && changes.preview_description.is_none()
+        && changes.preview_image.is_none()
         && expires.is_none()
     {
         return Err(UsageError(
             "nothing to change: give --title, --target-url, --expires, --rule, --rules-file, \
-             --clear-rules, --redirect-status, --valid-since or --max-visits"
+             --clear-rules, --redirect-status, --valid-since, --max-visits, --preview-title, \
+             --preview-description or --preview-image"
                 .into(),
         )
         .into());

@@ -159,9 +159,10 @@ fn read_linkapi(name: &str, text: &str) -> Result<Vec<PeerLink>> {
     }
     let mut reader = csv::ReaderBuilder::new().from_reader(text.as_bytes());
     let headers: Vec<String> = reader.headers()?.iter().map(str::to_owned).collect();
-    // An export made before the link options has their columns missing, and imports too.
+    // An export made before (some of) the link options has their columns missing, and
+    // imports too.
     let columns = headers.len();
-    if columns != EXPORT_CSV_COLUMNS.len() && columns != EXPORT_CSV_COLUMNS_BEFORE_OPTIONS
+    if !(EXPORT_CSV_COLUMNS_BEFORE_OPTIONS..=EXPORT_CSV_COLUMNS.len()).contains(&columns)
         || headers != EXPORT_CSV_COLUMNS[..columns]
     {
         bail!(
@@ -206,6 +207,9 @@ fn read_linkapi(name: &str, text: &str) -> Result<Vec<PeerLink>> {
                 valid_since: option("valid_since")?,
                 max_visits: option("max_visits")?,
                 visits_left: option("visits_left")?,
+                preview_title: text("preview_title"),
+                preview_description: text("preview_description"),
+                preview_image: text("preview_image"),
             })
         };
         links.push(match read() {
@@ -239,7 +243,7 @@ mod tests {
     }
 
     #[test]
-    fn an_export_from_before_the_link_options_still_reads() {
+    fn exports_from_before_each_link_option_still_read() {
         let header = EXPORT_CSV_COLUMNS[..EXPORT_CSV_COLUMNS_BEFORE_OPTIONS].join(",");
         let row = "abc,,https://example.com/,Title,0,0,2026-12-01T00:00:00Z,,\"[]\",\"[]\",4";
         let links = read_linkapi("old.csv", &format!("{header}\n{row}\n")).expect("an old export");
@@ -251,13 +255,25 @@ mod tests {
         assert_eq!(item.pv_history, Some(4));
         assert_eq!((item.redirect_status, item.max_visits), (None, None));
 
-        let header = EXPORT_CSV_COLUMNS.join(",");
+        let header = EXPORT_CSV_COLUMNS[..15].join(",");
         let row = format!("{row},308,1000,5,2");
-        let links = read_linkapi("new.csv", &format!("{header}\n{row}\n")).expect("an export");
+        let links = read_linkapi("options.csv", &format!("{header}\n{row}\n")).expect("older");
         let item = links[0].item.as_ref().expect("carried");
         assert_eq!(item.redirect_status, Some(308));
         assert_eq!(item.valid_since, Some(1000));
         assert_eq!((item.max_visits, item.visits_left), (Some(5), Some(2)));
+        assert_eq!(item.preview_title, None);
+
+        let header = EXPORT_CSV_COLUMNS.join(",");
+        let row = format!("{row},\"Sale, \"\"now\"\"\",,https://example.com/i.png");
+        let links = read_linkapi("new.csv", &format!("{header}\n{row}\n")).expect("an export");
+        let item = links[0].item.as_ref().expect("carried");
+        assert_eq!(item.preview_title.as_deref(), Some("Sale, \"now\""));
+        assert_eq!(item.preview_description, None);
+        assert_eq!(
+            item.preview_image.as_deref(),
+            Some("https://example.com/i.png")
+        );
 
         let shuffled = "code,target_url\nabc,https://example.com/\n";
         assert!(read_linkapi("other.csv", shuffled).is_err());

@@ -1,6 +1,6 @@
 //! A short link's options set with `linkapi chain create|edit` against a server whose
 //! configuration file sets the deployment's redirect status: each status answered, a start
-//! and a visit limit that answer 410, and a bot that uses up no visits.
+//! and a visit limit that answer 410, a bot that uses up no visits, and a preview bots get.
 
 use std::process::Command;
 
@@ -133,4 +133,66 @@ fn a_start_and_a_visit_limit_answer_410_and_bots_use_up_none() {
         .ok();
     assert_eq!(visit(&link("two"), BROWSER).0, 302);
     assert_eq!(visit(&link("two"), BROWSER).0, 410);
+}
+
+#[test]
+fn a_preview_set_with_the_cli_is_what_bots_get_and_people_are_redirected() {
+    let server = TestServer::start();
+    let home = Home::new();
+    let link = format!("{}/spring", server.url);
+    let created = home
+        .admin(
+            &server,
+            &[
+                "chain",
+                "create",
+                "https://example.com/spring",
+                "--code",
+                "spring",
+                "--preview-title",
+                "Spring <sale>",
+                "--preview-description",
+                "Half off",
+                "--preview-image",
+                "https://example.com/spring.png",
+                "--json",
+            ],
+        )
+        .json();
+    assert_eq!(created["preview_title"], "Spring <sale>");
+    let bot = "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)";
+    assert_eq!(visit(&link, bot).0, 200);
+    let page = Command::new("curl")
+        .args(["-sS", "-A", bot, &link])
+        .output()
+        .expect("curl runs");
+    let page = String::from_utf8_lossy(&page.stdout);
+    assert!(
+        page.contains("og:title") && page.contains("&lt;sale&gt;") && !page.contains("<sale>"),
+        "{page}"
+    );
+    assert!(!page.contains("example.com/spring\""), "no target: {page}");
+    assert_eq!(
+        visit(&link, BROWSER),
+        (302, "https://example.com/spring".to_owned())
+    );
+
+    let edited = home
+        .admin(
+            &server,
+            &["chain", "edit", "spring", "--preview-title", "", "--json"],
+        )
+        .json();
+    assert_eq!(edited["preview_title"], serde_json::Value::Null);
+    assert_eq!(edited["preview_image"], "https://example.com/spring.png");
+    let refused = home.admin(
+        &server,
+        &["chain", "edit", "spring", "--preview-image", "javascript:x"],
+    );
+    assert_ne!(refused.code, 0);
+    assert!(
+        refused.stderr.contains("preview_image"),
+        "{}",
+        refused.stderr
+    );
 }

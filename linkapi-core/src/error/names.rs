@@ -54,6 +54,9 @@ names! {
     INVALID_MAX_VISITS: 400 = "invalid_max_visits";
     /// A `valid_since` below 0 or past 9999-12-31.
     INVALID_VALID_SINCE_MALFORMED: 400 = "invalid_valid_since";
+    /// A preview's title or description too long or with refused characters, or an image
+    /// that is not an http(s) URL.
+    INVALID_PREVIEW: 400 = "invalid_preview";
     /// A title too long or with refused characters.
     INVALID_TITLE: 400 = "invalid_title";
     /// A name too long, empty, or with refused characters.

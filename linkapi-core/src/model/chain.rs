@@ -233,7 +233,7 @@ pub struct Chain {
     /// Visits it had on another shortener before it was imported: history shown apart from
     /// the visits counted here.
     pub imported_visits: i64,
-    /// A short chain's options (redirect status, start, visit limit).
+    /// A short chain's options (redirect status, start, visit limit, preview).
     pub options: super::LinkOptions,
     /// Visits taken against its `max_visits`.
     pub visits_taken: i64,
@@ -252,6 +252,12 @@ impl Chain {
         } else {
             self.stored_status
         }
+    }
+
+    /// Of its `max_visits`, the visits it still serves; `None` when unlimited.
+    pub fn visits_left(&self) -> Option<i64> {
+        let max = self.options.max_visits;
+        (max != 0).then(|| (max - self.visits_taken).max(0))
     }
 
     /// `scheme://domain/code`.

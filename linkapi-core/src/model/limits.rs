@@ -12,6 +12,8 @@ pub const MAX_TITLE_CHARS: usize = 255;
 
 /// Largest `max_visits` of a short chain: a trillion visits, more than any link gets.
 pub const MAX_VISITS_LIMIT: i64 = 1_000_000_000_000;
+/// Longest preview description, in characters (a card shows a few lines of it).
+pub const MAX_PREVIEW_TEXT: usize = 1000;
 /// Longest user, key or group name.
 pub const MAX_NAME_CHARS: usize = 64;
 /// Longest host name, in characters (DNS's limit).

@@ -1,5 +1,5 @@
-//! A short chain's options beyond its target: how its redirect answers, and the visits and
-//! times it serves in. Stored as JSON beside the chain, in this shape; absent for a chain
+//! A short chain's options beyond its target: how its redirect answers, the visits and
+//! times it serves in, and the preview link-preview agents are shown. Stored as JSON beside the chain, in this shape; absent for a chain
 //! without any (nearly all), which the redirect path then never looks at.
 
 use serde::{Deserialize, Serialize};
@@ -74,6 +74,37 @@ pub struct LinkOptions {
     /// as an expired chain does. 0 unlimited.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub max_visits: i64,
+    /// What link-preview agents are shown instead of the redirect; `None` for the redirect.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preview: Option<LinkPreview>,
+}
+
+/// The social preview of a short chain: a page with Open Graph and Twitter card tags that
+/// link-preview agents (bots) get instead of the redirect. Each part empty when not set; at
+/// least one is set.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LinkPreview {
+    /// The card's title.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub title: String,
+    /// The card's text.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    /// The card's image: an http(s) URL.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub image: String,
+}
+
+impl LinkPreview {
+    /// Its text's bytes, which a cached link carries.
+    pub fn len(&self) -> usize {
+        self.title.len() + self.description.len() + self.image.len()
+    }
+
+    /// Whether no part is set.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
 }
 
 #[allow(
@@ -88,6 +119,11 @@ impl LinkOptions {
     /// Whether no option is set.
     pub fn is_empty(&self) -> bool {
         *self == LinkOptions::default()
+    }
+
+    /// Bytes it holds beyond its fixed fields (a cached link weighs them).
+    pub fn text_len(&self) -> usize {
+        self.preview.as_ref().map_or(0, LinkPreview::len)
     }
 
     /// Whether a visit at `now` is before the chain's start.

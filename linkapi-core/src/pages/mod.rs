@@ -1,5 +1,6 @@
 //! Jump pages: the wake-up page a messaging-app chain shows, rendered with minijinja from its
-//! template (a built-in layout shipped in this directory, or an administrator's page source).
+//! template (a built-in layout shipped in this directory, or an administrator's page source);
+//! and the page of a short chain's social preview ([`preview_page`]).
 //!
 //! Every value reaches the engine already written as inert text ([`inert_text`]) and marked
 //! safe, so nothing a template does (`|safe`, `{% autoescape false %}`, a value in an unquoted
@@ -7,6 +8,10 @@
 //! attribute only through [`safe_url`]: `http`, `https` and the messaging app's `weixin`
 //! scheme, nothing else (`javascript:`, `data:`, `file:` and the rest are dropped). Pages run
 //! no script and carry [`CONTENT_SECURITY_POLICY`].
+
+mod preview;
+
+pub use preview::preview_page;
 
 use std::fmt::Write as _;
 

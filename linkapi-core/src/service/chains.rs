@@ -180,7 +180,8 @@ impl App {
             return Err(Error::bad_request(
                 names::EMPTY_UPDATE,
                 "give at least one of chain_title, target_url, valid_time, rules, \
-                 redirect_status, valid_since, max_visits",
+                 redirect_status, valid_since, max_visits, preview_title, preview_description, \
+                 preview_image",
             ));
         }
         let chain = self.own_short_chain(who, id).await?;
@@ -188,8 +189,9 @@ impl App {
         // start is refused as that start would be; merged over its options as read (a
         // concurrent edit of other options of the same chain is replaced, as page settings are).
         let valid_time = patch.valid_time.unwrap_or(chain.valid_time);
+        let changes_options = !options.is_empty();
         let merged = options.apply(&chain.options, valid_time)?;
-        if !options.is_empty() {
+        if changes_options {
             patch.options = Some(merged);
         }
         self.patch_chain(who, id, patch, None).await

@@ -1,14 +1,17 @@
 //! A short chain's options as a caller gives them (`redirect_status`, `valid_since`,
-//! `max_visits`), checked and merged over what the chain has. What they do to a visit is the
+//! `max_visits`, the preview's `preview_title`, `preview_description` and `preview_image`),
+//! checked and merged over what the chain has. What they do to a visit is the
 //! redirect path's (`redirects`).
 
+use super::{TextRule, check_text};
 use crate::error::{Error, Result, names};
-use crate::model::limits::MAX_VISITS_LIMIT;
-use crate::model::{LinkOptions, RedirectStatus, Timestamp};
+use crate::model::limits::{MAX_PREVIEW_TEXT, MAX_TITLE_CHARS, MAX_VISITS_LIMIT};
+use crate::model::{LinkOptions, LinkPreview, RedirectStatus, Timestamp};
 
 /// Options a create sets or an edit changes; `None` leaves one as it is (on a create: unset).
-/// 0 unsets one: the deployment's redirect status, no start, no visit limit.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+/// 0 (or an empty text) unsets one: the deployment's redirect status, no start, no visit
+/// limit, no part of the preview.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct OptionsInput {
     /// 301, 302, 307 or 308; 0 the deployment's default.
     pub redirect_status: Option<i64>,
@@ -16,6 +19,12 @@ pub struct OptionsInput {
     pub valid_since: Option<Timestamp>,
     /// People's visits it serves in all; 0 unlimited.
     pub max_visits: Option<i64>,
+    /// The preview's title.
+    pub preview_title: Option<String>,
+    /// The preview's text.
+    pub preview_description: Option<String>,
+    /// The preview's image, an http(s) URL.
+    pub preview_image: Option<String>,
 }
 
 impl OptionsInput {
@@ -29,7 +38,8 @@ impl OptionsInput {
     ///
     /// # Errors
     /// 400 for a status that is not a redirect's, a negative or too large limit, a start
-    /// before 1970 or after 9999; 422 for a start not before the chain's expiry.
+    /// before 1970 or after 9999, a preview's text too long or with control characters or
+    /// an image that is not an http(s) URL; 422 for a start not before the chain's expiry.
     pub(crate) fn apply(self, base: &LinkOptions, valid_time: Timestamp) -> Result<LinkOptions> {
         let mut options = base.clone();
         if let Some(code) = self.redirect_status {
@@ -61,6 +71,7 @@ impl OptionsInput {
             }
             options.valid_since = since;
         }
+        options.preview = self.preview(base.preview.clone().unwrap_or_default())?;
         if options.valid_since != 0 && valid_time != 0 && options.valid_since >= valid_time {
             return Err(Error::unprocessable(
                 names::INVALID_VALID_SINCE,
@@ -68,6 +79,35 @@ impl OptionsInput {
             ));
         }
         Ok(options)
+    }
+
+    /// `base` with the preview's changes; `None` when nothing of it is left.
+    fn preview(&self, mut preview: LinkPreview) -> Result<Option<LinkPreview>> {
+        let text = |field: &str, text: &str, max: usize| {
+            let rule = TextRule {
+                max,
+                required: false,
+                lines: false,
+                code: names::INVALID_PREVIEW,
+            };
+            check_text(field, text, rule)
+        };
+        if let Some(title) = &self.preview_title {
+            preview.title = text("preview_title", title, MAX_TITLE_CHARS)?;
+        }
+        if let Some(description) = &self.preview_description {
+            preview.description = text("preview_description", description, MAX_PREVIEW_TEXT)?;
+        }
+        if let Some(image) = &self.preview_image {
+            preview.image = match image.trim() {
+                "" => String::new(),
+                image => crate::codes::validate_target_url(image).map_err(|err| {
+                    let why = err.to_string().replacen("target_url", "preview_image", 1);
+                    Error::bad_request(names::INVALID_PREVIEW, why)
+                })?,
+            };
+        }
+        Ok((!preview.is_empty()).then_some(preview))
     }
 }
 
@@ -81,6 +121,10 @@ mod tests {
             redirect_status: Some(RedirectStatus::Moved),
             valid_since: 100,
             max_visits: 5,
+            preview: Some(LinkPreview {
+                title: "Spring".into(),
+                ..LinkPreview::default()
+            }),
         };
         let only_limit = OptionsInput {
             max_visits: Some(9),
@@ -89,10 +133,27 @@ mod tests {
         let merged = only_limit.apply(&base, 0).expect("valid");
         assert_eq!(merged.max_visits, 9);
         assert_eq!(merged.redirect_status, Some(RedirectStatus::Moved));
+        assert_eq!(merged.preview, base.preview);
+        let image = OptionsInput {
+            preview_image: Some(" https://img.example/a.png ".into()),
+            ..OptionsInput::default()
+        };
+        let preview = image
+            .apply(&base, 0)
+            .expect("valid")
+            .preview
+            .expect("a preview");
+        assert_eq!(
+            (preview.title.as_str(), preview.image.as_str()),
+            ("Spring", "https://img.example/a.png")
+        );
         let unset = OptionsInput {
             redirect_status: Some(0),
             valid_since: Some(0),
             max_visits: Some(0),
+            preview_title: Some(String::new()),
+            preview_description: None,
+            preview_image: Some(" ".into()),
         };
         assert!(unset.apply(&base, 0).expect("valid").is_empty());
     }
@@ -119,7 +180,23 @@ mod tests {
             valid_since: Some(200),
             ..OptionsInput::default()
         };
-        assert_eq!(refused(since, 200), "invalid_valid_since");
+        assert_eq!(refused(since.clone(), 200), "invalid_valid_since");
         assert!(since.apply(&LinkOptions::default(), 201).is_ok());
+        for bad in [
+            OptionsInput {
+                preview_image: Some("javascript:alert(1)".into()),
+                ..OptionsInput::default()
+            },
+            OptionsInput {
+                preview_title: Some("two\nlines".into()),
+                ..OptionsInput::default()
+            },
+            OptionsInput {
+                preview_description: Some("x".repeat(MAX_PREVIEW_TEXT + 1)),
+                ..OptionsInput::default()
+            },
+        ] {
+            assert_eq!(refused(bad, 0), "invalid_preview");
+        }
     }
 }

@@ -52,7 +52,8 @@ async fn an_export_holds_what_a_reimport_needs_in_json_lines_and_csv() {
         .create_chain(
             &key,
             json!({"target_url": "https://e.com/b", "code": "promo", "chain_title": "春季 ✨",
-                   "redirect_status": 308, "max_visits": 10}),
+                   "redirect_status": 308, "max_visits": 10,
+                   "preview_title": "Sale, \"now\"", "preview_image": "https://e.com/i.png"}),
         )
         .await;
     let archived = server
@@ -124,6 +125,8 @@ async fn an_export_holds_what_a_reimport_needs_in_json_lines_and_csv() {
     assert_eq!(exported["promo"]["chain_title"], "春季 ✨");
     assert_eq!(exported["promo"]["groups"], json!([]));
     assert_eq!(exported["promo"]["redirect_status"], 308);
+    assert_eq!(exported["promo"]["preview_title"], "Sale, \"now\"");
+    assert_eq!(exported["Promo"]["preview_title"], Value::Null);
     assert_eq!(exported["promo"]["visits_left"], 10);
     assert_eq!(promo["redirect_status"], 0, "the deployment's");
     assert_eq!(promo["visits_left"], json!(null), "unlimited");
@@ -148,7 +151,9 @@ async fn an_export_holds_what_a_reimport_needs_in_json_lines_and_csv() {
              \x20   row['visits_left'] = int(row['visits_left']) if row['visits_left'] else None\n\
              \x20   for name in ('groups', 'rules'):\n\
              \x20       row[name] = json.loads(row[name])\n\
-             \x20   row['archived_at'] = row['archived_at'] or None\n\
+             \x20   for name in ('archived_at', 'preview_title', 'preview_description',\n\
+             \x20                'preview_image'):\n\
+             \x20       row[name] = row[name] or None\n\
              print(json.dumps(rows))",
         ]),
         csv.text.as_bytes(),
@@ -224,7 +229,8 @@ async fn an_export_of_nothing_is_empty_and_a_bad_format_is_refused() {
     assert_eq!(
         csv.text,
         "code,domain,target_url,chain_title,status,valid_time,created_at,archived_at,groups,rules,pv_history,\
-         redirect_status,valid_since,max_visits,visits_left\r\n"
+         redirect_status,valid_since,max_visits,visits_left,preview_title,preview_description,\
+         preview_image\r\n"
     );
     let bad = server.get("/chains/export?format=xml", &key).await;
     assert_eq!(bad.status, StatusCode::BAD_REQUEST, "{}", bad.text);

@@ -13,15 +13,7 @@ const GOOGLEBOT: &str = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.goo
 
 /// A visit of `code` on `server`'s default domain with `method` and `agent`.
 async fn visit_as(server: &TestServer, method: Method, code: &str, agent: &str) -> StatusCode {
-    server
-        .client
-        .request(method, server.url(&format!("/{code}")))
-        .header("host", &server.host)
-        .header("user-agent", agent)
-        .send()
-        .await
-        .expect("a visit")
-        .status()
+    server.visit_with(method, code, agent).await.status
 }
 
 fn chain_path(chain: &Value) -> String {

@@ -33,6 +33,7 @@ mod page_chains_compat;
 mod persistence;
 #[path = "../pg_cluster.rs"]
 mod pg_cluster;
+mod previews;
 mod primary;
 mod qr;
 mod redirect;

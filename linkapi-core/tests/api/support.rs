@@ -418,6 +418,20 @@ impl TestServer {
         Reply::from(resp).await
     }
 
+    /// A visit of a short link on the default domain with `method` and `agent` as its user
+    /// agent, not following the redirect.
+    pub async fn visit_with(&self, method: Method, code: &str, agent: &str) -> Reply {
+        let resp = self
+            .client
+            .request(method, self.url(&format!("/{code}")))
+            .header("host", &self.host)
+            .header("user-agent", agent)
+            .send()
+            .await
+            .expect("visit");
+        Reply::from(resp).await
+    }
+
     /// A new user and a key for it with `scopes`; returns (user id, key).
     pub async fn user_with_key(&self, name: &str, scopes: &[&str]) -> (i64, String) {
         let user = self

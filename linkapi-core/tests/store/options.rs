@@ -1,10 +1,10 @@
-//! A short chain's options as written and read (insert, bulk insert, patch, the redirect
-//! path's read), and visits taken against its limit: exact under racing takes, none taken by
+//! A short chain's options, a preview's text included, as written and read (insert, bulk
+//! insert, patch, the redirect path's read), and visits taken against its limit: exact under racing takes, none taken by
 //! a bot's ask, none for a deleted chain.
 
 use std::sync::Arc;
 
-use linkapi_core::model::{LinkOptions, RedirectStatus};
+use linkapi_core::model::{LinkOptions, LinkPreview, RedirectStatus};
 use linkapi_core::store::{ChainPatch, Store};
 
 use crate::{T0, conformance, domain, short_chain, tx, user};
@@ -19,6 +19,11 @@ fn options() -> LinkOptions {
         redirect_status: Some(RedirectStatus::Permanent),
         valid_since: T0 + 60,
         max_visits: 5,
+        preview: Some(LinkPreview {
+            title: "Spring \"sale\" — 50 % <off>".into(),
+            description: "Two lines'\\ worth of text".into(),
+            image: "https://img.example/spring.png".into(),
+        }),
     }
 }
 

@@ -136,6 +136,20 @@ fn bulk_item_out(index: usize, result: &BulkItem) -> wire::BulkItemResult {
     }
 }
 
+/// The link options of a create, an edit or an import item, which name them alike.
+macro_rules! options_in {
+    ($input:ident) => {
+        OptionsInput {
+            redirect_status: $input.redirect_status,
+            valid_since: $input.valid_since,
+            max_visits: $input.max_visits,
+            preview_title: $input.preview_title,
+            preview_description: $input.preview_description,
+            preview_image: $input.preview_image,
+        }
+    };
+}
+
 /// What `POST /chains` (and each item of `POST /chains/bulk`) asks the service for.
 fn new_short_chain(input: wire::CreateChain) -> NewShortChain {
     NewShortChain {
@@ -146,11 +160,7 @@ fn new_short_chain(input: wire::CreateChain) -> NewShortChain {
         valid_time: input.valid_time.unwrap_or(0),
         group_id: input.group_id.map(GroupId),
         rules: input.rules.map(rules_in).unwrap_or_default(),
-        options: OptionsInput {
-            redirect_status: input.redirect_status,
-            valid_since: input.valid_since,
-            max_visits: input.max_visits,
-        },
+        options: options_in!(input),
     }
 }
 
@@ -174,11 +184,7 @@ pub(crate) async fn import_chains(app: &App, mut call: Call) -> Result<Response>
             groups: item.groups,
             rules: rules_in(item.rules),
             visits: item.pv_history.unwrap_or(0),
-            options: OptionsInput {
-                redirect_status: item.redirect_status,
-                valid_since: item.valid_since,
-                max_visits: item.max_visits,
-            },
+            options: options_in!(item),
             visits_left: item.visits_left,
         })
         .collect();
@@ -264,11 +270,7 @@ pub(crate) async fn update_chain(app: &App, call: Call) -> Result<Response> {
                 target_url: input.target_url,
                 valid_time: input.valid_time,
                 rules: input.rules.map(rules_in),
-                options: OptionsInput {
-                    redirect_status: input.redirect_status,
-                    valid_since: input.valid_since,
-                    max_visits: input.max_visits,
-                },
+                options: options_in!(input),
             },
         )
         .await?;

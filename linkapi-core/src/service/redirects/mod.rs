@@ -10,6 +10,7 @@ use std::sync::{Arc, RwLock};
 
 mod counting;
 mod limits;
+mod previews;
 
 pub use super::engine::links::Location;
 use super::engine::links::{Cached, LinkRef, LinkTable};
@@ -39,7 +40,7 @@ pub enum VisitAnswer {
         /// or a page chain's jump.
         status: RedirectStatus,
     },
-    /// 200 with a jump page.
+    /// 200 with a jump page, or a short chain's preview for a link-preview agent.
     Page(String),
     /// 404: unknown host or code, deleted or disabled chain, domain not effective.
     NotFound,
@@ -281,6 +282,10 @@ impl App {
                         return Ok(VisitAnswer::Expired);
                     }
                 }
+                if let Some(preview) = self.preview_for(options.as_deref(), &request) {
+                    self.count_redirect(&preview);
+                    return Ok(preview);
+                }
                 self.redirect_visit(chain_id, location, rules, options.as_deref(), &request)
             }
             // Boxed: inline, its state (824 bytes) made every redirect's future twice the
@@ -336,7 +341,15 @@ impl App {
                 location,
                 rules,
                 options,
-            } => self.redirect_visit(chain_id, location, rules, options.as_deref(), &request()),
+            } => {
+                let request = request();
+                match self.preview_for(options.as_deref(), &request) {
+                    Some(preview) => preview,
+                    None => {
+                        self.redirect_visit(chain_id, location, rules, options.as_deref(), &request)
+                    }
+                }
+            }
             Resolution::NotFound => VisitAnswer::NotFound,
             Resolution::Gone => VisitAnswer::Expired,
             Resolution::Jump { .. } => return None,

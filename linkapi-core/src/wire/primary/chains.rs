@@ -52,6 +52,19 @@ pub struct CreateChain {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 0, max = crate::model::limits::MAX_VISITS_LIMIT))]
     pub max_visits: Option<i64>,
+    /// The title of the card link-preview agents (bots) are shown instead of the redirect;
+    /// empty or absent none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = crate::wire::TEXT_PATTERN), length(max = crate::model::limits::MAX_TITLE_CHARS))]
+    pub preview_title: Option<String>,
+    /// The preview card's text; empty or absent none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = crate::wire::TEXT_PATTERN), length(max = crate::model::limits::MAX_PREVIEW_TEXT))]
+    pub preview_description: Option<String>,
+    /// The preview card's image, an http(s) URL; empty or absent none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = crate::wire::URL_OR_EMPTY_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
+    pub preview_image: Option<String>,
 }
 
 /// A redirect rule: visitors who meet every condition it gives go to its `target_url`. A rule
@@ -244,6 +257,9 @@ fn update_chain_changes(schema: &mut schemars::Schema) {
             "redirect_status",
             "valid_since",
             "max_visits",
+            "preview_title",
+            "preview_description",
+            "preview_image",
         ],
     );
 }
@@ -284,6 +300,19 @@ pub struct UpdateChain {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 0, max = crate::model::limits::MAX_VISITS_LIMIT))]
     pub max_visits: Option<i64>,
+    /// The title of the card link-preview agents (bots) are shown instead of the redirect;
+    /// `""` removes it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = crate::wire::TEXT_PATTERN), length(max = crate::model::limits::MAX_TITLE_CHARS))]
+    pub preview_title: Option<String>,
+    /// The preview card's text; `""` removes it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = crate::wire::TEXT_PATTERN), length(max = crate::model::limits::MAX_PREVIEW_TEXT))]
+    pub preview_description: Option<String>,
+    /// The preview card's image, an http(s) URL; `""` removes it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = crate::wire::URL_OR_EMPTY_PATTERN), length(max = crate::codes::MAX_URL_LEN))]
+    pub preview_image: Option<String>,
 }
 
 /// `GET /chains` query.
@@ -394,6 +423,15 @@ pub struct Chain {
     /// Visits it still serves under `max_visits`; `null` when unlimited.
     #[serde(default)]
     pub visits_left: Option<i64>,
+    /// The title of the card link-preview agents are shown; `null` when not set.
+    #[serde(default)]
+    pub preview_title: Option<String>,
+    /// The preview card's text; `null` when not set.
+    #[serde(default)]
+    pub preview_description: Option<String>,
+    /// The preview card's image; `null` when not set.
+    #[serde(default)]
+    pub preview_image: Option<String>,
 }
 
 /// A page of chains.

@@ -32,8 +32,10 @@ impl From<&ChainView> for Chain {
             redirect_status: c.options.redirect_status.map(|s| i64::from(s.code())),
             valid_since: c.options.valid_since,
             max_visits: c.options.max_visits,
-            visits_left: (c.options.max_visits != 0)
-                .then(|| (c.options.max_visits - c.visits_taken).max(0)),
+            visits_left: c.visits_left(),
+            preview_title: preview_part(&c.options, |p| &p.title),
+            preview_description: preview_part(&c.options, |p| &p.description),
+            preview_image: preview_part(&c.options, |p| &p.image),
         }
     }
 }
@@ -42,6 +44,7 @@ impl ExportedChain {
     /// The chain of `view` as an export writes it, in the groups named `groups`.
     pub fn new(view: ChainView, groups: Vec<String>) -> Self {
         let c = view.chain;
+        let visits_left = c.visits_left();
         ExportedChain {
             rules: c.rules.iter().map(RedirectRule::from).collect(),
             code: c.code,
@@ -57,10 +60,25 @@ impl ExportedChain {
             redirect_status: c.options.redirect_status.map_or(0, |s| i64::from(s.code())),
             valid_since: c.options.valid_since,
             max_visits: c.options.max_visits,
-            visits_left: (c.options.max_visits != 0)
-                .then(|| (c.options.max_visits - c.visits_taken).max(0)),
+            visits_left,
+            preview_title: preview_part(&c.options, |p| &p.title),
+            preview_description: preview_part(&c.options, |p| &p.description),
+            preview_image: preview_part(&c.options, |p| &p.image),
         }
     }
+}
+
+/// One part of a chain's preview, `None` when it has none.
+fn preview_part(
+    options: &model::LinkOptions,
+    part: fn(&model::LinkPreview) -> &String,
+) -> Option<String> {
+    options
+        .preview
+        .as_ref()
+        .map(part)
+        .filter(|text| !text.is_empty())
+        .cloned()
 }
 
 impl From<&model::RedirectRule> for RedirectRule {

@@ -79,10 +79,16 @@ pub struct ExportedChain {
     pub max_visits: i64,
     /// Of `max_visits`, the visits it still serves; `null` when unlimited.
     pub visits_left: Option<i64>,
+    /// The preview card's title; `null` when not set.
+    pub preview_title: Option<String>,
+    /// The preview card's text; `null` when not set.
+    pub preview_description: Option<String>,
+    /// The preview card's image; `null` when not set.
+    pub preview_image: Option<String>,
 }
 
 /// The CSV header of an export: [`ExportedChain`]'s fields, in order.
-pub const EXPORT_CSV_COLUMNS: [&str; 15] = [
+pub const EXPORT_CSV_COLUMNS: [&str; 18] = [
     "code",
     "domain",
     "target_url",
@@ -98,9 +104,13 @@ pub const EXPORT_CSV_COLUMNS: [&str; 15] = [
     "valid_since",
     "max_visits",
     "visits_left",
+    "preview_title",
+    "preview_description",
+    "preview_image",
 ];
 
-/// Columns of an export's CSV before the link options: a file with only these imports too.
+/// Columns of an export's CSV before the link options: a file with only the first of
+/// [`EXPORT_CSV_COLUMNS`], at least these, imports too.
 pub const EXPORT_CSV_COLUMNS_BEFORE_OPTIONS: usize = 11;
 
 impl ExportedChain {
@@ -133,6 +143,9 @@ impl ExportedChain {
                     &self.valid_since.to_string(),
                     &self.max_visits.to_string(),
                     &self.visits_left.map(|n| n.to_string()).unwrap_or_default(),
+                    self.preview_title.as_deref().unwrap_or(""),
+                    self.preview_description.as_deref().unwrap_or(""),
+                    self.preview_image.as_deref().unwrap_or(""),
                 ])
             }
         }

@@ -80,6 +80,15 @@ pub struct ImportChain {
     /// shortener had served counts against the limit. Absent or `null`: all of them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub visits_left: Option<i64>,
+    /// The title of the card link-preview agents are shown; absent, `null` or empty: none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preview_title: Option<String>,
+    /// The preview card's text; absent, `null` or empty: none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preview_description: Option<String>,
+    /// The preview card's image, an http(s) URL; absent, `null` or empty: none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preview_image: Option<String>,
 }
 
 /// `rules` of an item: rules with their types only (see [`super::BulkChain`]).

@@ -26,7 +26,7 @@ pub(super) const PAGE_WEIGHT: usize = 1024;
 /// What a redirect rule weighs beyond its target URL, about, in bytes.
 pub(super) const RULE_WEIGHT: usize = 160;
 
-/// What a short chain's options weigh, about, in bytes.
+/// What a short chain's options weigh, about, in bytes, beyond their text (a preview's).
 pub(super) const OPTIONS_WEIGHT: usize = 64;
 
 /// The meta word: the record's length in words (reserved extra weight included), the code's
@@ -231,7 +231,10 @@ pub(super) fn encode(
                 + link.rules.as_ref().map_or(0, |rules| {
                     rules.iter().map(|r| RULE_WEIGHT + r.target_url.len()).sum()
                 })
-                + link.options.as_ref().map_or(0, |_| OPTIONS_WEIGHT);
+                + link
+                    .options
+                    .as_ref()
+                    .map_or(0, |o| OPTIONS_WEIGHT + o.text_len());
             Extras {
                 domain: key.domain(),
                 code: code.into(),
