@@ -5738,7 +5738,7 @@ _linkapi() {
             return 0
             ;;
         linkapi__subcmd__stats)
-            opts="-h -V --code --domain --days --by --limit --json --host --profile --no-input --help --version"
+            opts="-h -V --code --orphans --domain --days --by --limit --json --host --profile --no-input --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -420,6 +420,7 @@ set edit:completion:arg-completer[linkapi] = {|@words|
             cand --host 'Server URL [default: the profile''s host, else http://127.0.0.1:8080]'
             cand --profile 'Profile: a named server and key [default: config.toml''s default_profile, else "default"]'
             cand --code 'Take CHAIN as a code even when it is all digits'
+            cand --orphans 'Requests of every domain that reached no chain (the base URL, unknown codes, other paths), per domain and kind; needs an admin key'
             cand --no-input 'Never prompt; fail instead where a prompt would be needed (LINKAPI_NO_INPUT: 1, true or yes; 0, false or no prompts as usual)'
             cand -h 'Print help'
             cand --help 'Print help'

@@ -299,6 +299,7 @@ complete -c linkapi -n '__linkapi_at \'domain list\'' -l version -s V -d 'Print 
 complete -c linkapi -n '__linkapi_at \'domain help\' 0' -f -a 'list' -d 'List the domains you may use'
 complete -c linkapi -n '__linkapi_at \'domain help\' 0' -f -a 'help' -d 'Print this message or the help of the given subcommand(s)'
 complete -c linkapi -n '__linkapi_at \'stats\'' -l code -d 'Take CHAIN as a code even when it is all digits'
+complete -c linkapi -n '__linkapi_at \'stats\'' -l orphans -d 'Requests of every domain that reached no chain (the base URL, unknown codes, other paths), per domain and kind; needs an admin key'
 complete -c linkapi -n '__linkapi_at \'stats\'' -l domain -r -d 'Domain id or host name, when you have the code on several domains'
 complete -c linkapi -n '__linkapi_at \'stats\'' -l days -r -d 'Days counted, today included (1 to 365)'
 complete -c linkapi -n '__linkapi_at \'stats\'' -l by -x -a 'referrers devices os browsers countries languages rules' -d 'Break the chain\'s visits down by this'

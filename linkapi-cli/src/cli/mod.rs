@@ -401,6 +401,10 @@ pub struct StatsArgs {
     /// Take CHAIN as a code even when it is all digits
     #[arg(long, requires = "chain")]
     pub code: bool,
+    /// Requests of every domain that reached no chain (the base URL, unknown codes, other
+    /// paths), per domain and kind; needs an admin key
+    #[arg(long, conflicts_with_all = ["chain", "by"])]
+    pub orphans: bool,
     /// Domain id or host name, when you have the code on several domains
     #[arg(long, value_name = "DOMAIN", requires = "chain")]
     pub domain: Option<DomainArg>,

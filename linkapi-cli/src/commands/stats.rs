@@ -1,5 +1,5 @@
-//! `linkapi stats [CHAIN]`: a chain's totals and daily trend, its visits by one dimension, or
-//! the caller's visits across their chains. On a terminal, charts fitted to its width; piped,
+//! `linkapi stats [CHAIN]`: a chain's totals and daily trend, its visits by one dimension, the
+//! caller's visits across their chains, or (`--orphans`) the requests that reached no chain. On a terminal, charts fitted to its width; piped,
 //! plain rows; with `--json`, the server's figures.
 
 use anyhow::Result;
@@ -25,6 +25,9 @@ fn frame_width(columns: usize) -> usize {
 /// Runs `linkapi stats ...`.
 pub async fn run(ctx: Context, args: StatsArgs) -> Result<()> {
     let client = ctx.client()?;
+    if args.orphans {
+        return orphans(&ctx, &client, &args).await;
+    }
     let Some(chain) = args.chain.as_deref() else {
         return user_summary(&ctx, &client, &args).await;
     };
@@ -274,6 +277,52 @@ async fn user_summary(ctx: &Context, client: &Client, args: &StatsArgs) -> Resul
         .collect();
     ctx.out
         .line(&ranked_table(&ctx.out, ["CODE", "URL", "VISITS"], rows));
+    Ok(())
+}
+
+/// `linkapi stats --orphans`: requests of each domain that reached no chain, by kind, most
+/// first.
+async fn orphans(ctx: &Context, client: &Client, args: &StatsArgs) -> Result<()> {
+    let mut counts = client.orphan_visits(Some(args.days)).await?;
+    let json = args.json.json.as_deref();
+    if json.is_some() {
+        return ctx.out.record(&counts, json);
+    }
+    counts
+        .list
+        .sort_by(|a, b| b.visits.cmp(&a.visits).then(a.domain.cmp(&b.domain)));
+    if !ctx.out.stdout_tty {
+        for count in &counts.list {
+            ctx.out.line(&format!(
+                "{}\t{}\t{}",
+                count.domain, count.kind, count.visits
+            ));
+        }
+        return Ok(());
+    }
+    let total: i64 = counts.list.iter().map(|c| c.visits).sum();
+    ctx.out.line(&format!(
+        "Last {} days: {} requests reached no chain",
+        counts.days,
+        thousands(total)
+    ));
+    if counts.list.is_empty() {
+        return Ok(());
+    }
+    let rows = counts
+        .list
+        .iter()
+        .map(|count| {
+            let cells = [
+                count.domain.clone(),
+                count.kind.clone(),
+                thousands(count.visits),
+            ];
+            (cells, count.visits)
+        })
+        .collect();
+    ctx.out
+        .line(&ranked_table(&ctx.out, ["DOMAIN", "KIND", "VISITS"], rows));
     Ok(())
 }
 

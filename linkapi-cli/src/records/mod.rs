@@ -55,6 +55,17 @@ impl Record for primary::ChainBreakdown {
     }
 }
 
+impl Record for admin::OrphanVisits {
+    fn columns() -> Vec<Column<Self>> {
+        vec![
+            col("DAYS", |s| s.days.to_string()),
+            col("VISITS", |s| {
+                s.list.iter().map(|c| c.visits).sum::<i64>().to_string()
+            }),
+        ]
+    }
+}
+
 impl Record for primary::UserStats {
     fn columns() -> Vec<Column<Self>> {
         vec![

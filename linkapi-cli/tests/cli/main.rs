@@ -19,6 +19,7 @@ mod memory;
 mod memory_probe;
 mod moving;
 mod options;
+mod orphans;
 mod page_chains;
 #[path = "../../../linkapi-core/tests/pg_cluster.rs"]
 mod pg_cluster;

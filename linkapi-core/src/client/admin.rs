@@ -56,6 +56,22 @@ impl Client {
             .await
     }
 
+    /// `GET /admin/orphan-visits`: requests of the domains that reached no chain over the
+    /// last `days` days (the server's default, 7, when `None`).
+    ///
+    /// # Errors
+    /// As the server answers; see [`ClientError`].
+    pub async fn orphan_visits(
+        &self,
+        days: Option<i64>,
+    ) -> Result<admin::OrphanVisits, ClientError> {
+        let path = match days {
+            Some(days) => format!("/admin/orphan-visits?days={days}"),
+            None => "/admin/orphan-visits".to_owned(),
+        };
+        self.get(op::ADMIN_ORPHAN_VISITS, &path).await
+    }
+
     /// `GET /admin/keys`, all or one user's.
     ///
     /// # Errors

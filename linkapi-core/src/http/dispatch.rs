@@ -224,6 +224,18 @@ async fn dispatch(
             );
         }
         Matched::NotFound(envelope) => {
+            // A path of a short-link domain that no route has and that cannot be a code.
+            if envelope == Envelope::Primary
+                && matches!(*req.method(), http::Method::GET | http::Method::HEAD)
+            {
+                let host = req
+                    .headers()
+                    .get(http::header::HOST)
+                    .and_then(|h| h.to_str().ok())
+                    .or_else(|| req.uri().authority().map(|a| a.as_str()))
+                    .unwrap_or_default();
+                app.record_orphan(host, crate::model::OrphanKind::ReservedPath);
+            }
             drop(Metered::new(req.into_body(), shared.pace(true)));
             return (UNMATCHED, envelope, None, Err(Error::NotFound("route")));
         }

@@ -5,7 +5,7 @@
 //! `account` users and keys, `domain` domains, `chain` chains with their page settings,
 //! channels and groups, `options` a short chain's options (redirect status, visit and time
 //! limits), `content` templates and uploads, `workchat` work-chat data, `visit`
-//! the dimensions visits are broken down by, `webhook` webhook endpoints, event types and
+//! the dimensions visits are broken down by and the kinds of orphan visits, `webhook` webhook endpoints, event types and
 //! delivery attempts, [`limits`] the input limits.
 
 mod account;

@@ -1,10 +1,55 @@
 //! What a visit is classified by: the breakdowns statistics are read in, the device classes
-//! visits are sorted into, and the redirect rules that send some visitors elsewhere.
+//! visits are sorted into, the redirect rules that send some visitors elsewhere, and the
+//! kinds of orphan visits (requests that reached no chain).
 
 use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
+
+/// What an orphan visit asked for: a request of a short-link domain that reached no chain.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum OrphanKind {
+    /// The domain's base URL, `/`.
+    BaseUrl,
+    /// A code no live chain has: never made, deleted, disabled, or its owner's links halted.
+    UnknownCode,
+    /// A path that cannot be a code (several segments, characters codes do not have, a
+    /// reserved word) that no route answers.
+    ReservedPath,
+}
+
+impl OrphanKind {
+    /// Every kind, in the order listings give them.
+    pub const ALL: [OrphanKind; 3] = [
+        OrphanKind::BaseUrl,
+        OrphanKind::UnknownCode,
+        OrphanKind::ReservedPath,
+    ];
+
+    /// The name in the API.
+    pub fn name(self) -> &'static str {
+        match self {
+            OrphanKind::BaseUrl => "base_url",
+            OrphanKind::UnknownCode => "unknown_code",
+            OrphanKind::ReservedPath => "reserved_path",
+        }
+    }
+
+    /// The stored integer.
+    pub fn code(self) -> i64 {
+        match self {
+            OrphanKind::BaseUrl => 1,
+            OrphanKind::UnknownCode => 2,
+            OrphanKind::ReservedPath => 3,
+        }
+    }
+
+    /// The kind of a stored integer.
+    pub fn from_code(code: i64) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.code() == code)
+    }
+}
 
 /// A way visits of a chain are broken down. Each visit by a person counts once in every
 /// dimension; bots count only in [`Dimension::Devices`].

@@ -25,6 +25,7 @@ mod groups;
 mod imports;
 mod link_options;
 mod listings;
+mod orphans;
 mod page_chains;
 mod plain_creates;
 mod quota;
@@ -63,6 +64,7 @@ pub use engine::visitors::{VisitRequest, is_bot_agent};
 pub use imports::{ImportChain, ImportOutcome, ImportResult};
 pub use link_options::OptionsInput;
 pub use listings::{ChainListing, EXPORT_PAGE, ExportedChain};
+pub use orphans::{OrphanItem, OrphanStats};
 pub use page_chains::{
     ChannelSpec, PageChainInput, PageChainView, PageChains, app_link, fixed_destination,
 };

@@ -37,4 +37,14 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
         postgres: "ALTER TABLE chains ADD COLUMN options TEXT;
             ALTER TABLE chains ADD COLUMN visits_taken BIGINT NOT NULL DEFAULT 0;",
     },
+    // Orphan visits (requests of a short-link domain that reached no chain) per domain, kind
+    // and day, added by the visit flush. No foreign key: a domain's counts outlive it.
+    Migration {
+        sqlite: "CREATE TABLE orphan_visits (domain_id INTEGER NOT NULL,
+                kind INTEGER NOT NULL, day INTEGER NOT NULL, visits INTEGER NOT NULL,
+                PRIMARY KEY (domain_id, kind, day)) WITHOUT ROWID;",
+        postgres: "CREATE TABLE orphan_visits (domain_id BIGINT NOT NULL,
+                kind BIGINT NOT NULL, day BIGINT NOT NULL, visits BIGINT NOT NULL,
+                PRIMARY KEY (domain_id, kind, day));",
+    },
 ];

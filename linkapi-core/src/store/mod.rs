@@ -107,7 +107,7 @@ pub use uploads::{BlobRecord, NewUpload, UploadClaim, UploadStore, UploadWrites}
 pub use users::{NewUser, UserStore, UserWrites};
 pub use visits::{
     BreakdownCounts, BreakdownVisits, ChainVisits, ChannelVisits, DailyVisits, DayVisits,
-    UserVisits, VisitBatch, VisitStore, VisitWrites, VisitorKey, VisitorSecret,
+    OrphanVisits, UserVisits, VisitBatch, VisitStore, VisitWrites, VisitorKey, VisitorSecret,
 };
 pub use webhooks::{
     AttemptVerdict, ClaimedDelivery, FinishedAttempt, NewEvent, NewWebhook, WebhookPatch,

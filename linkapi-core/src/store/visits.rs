@@ -6,7 +6,9 @@ use std::collections::HashMap;
 use async_trait::async_trait;
 
 use super::{Misuse, StoreError, StoreResult, StoredRow};
-use crate::model::{ChainId, ChannelId, Dimension, PageViews, Timestamp, UserId};
+use crate::model::{
+    ChainId, ChannelId, Dimension, DomainId, OrphanKind, PageViews, Timestamp, UserId,
+};
 
 /// A visitor as counted: a keyed hash of the client address and user agent (see
 /// [`VisitorSecret`]). Addresses themselves are never stored.
@@ -75,6 +77,8 @@ pub struct VisitBatch {
     pub channels: Vec<ChannelVisits>,
     /// People's visits per chain, dimension, day and value, in that order.
     pub breakdowns: Vec<BreakdownVisits>,
+    /// Orphan visits per domain, kind and day.
+    pub orphans: Vec<OrphanVisits>,
     /// Visits are piling up faster than they are written: the store should write this batch
     /// as fast as it can rather than give way to requests (see the SQLite writer's yield).
     pub behind: bool,
@@ -95,6 +99,41 @@ pub struct BreakdownVisits {
     pub value: Option<std::sync::Arc<str>>,
     /// Visits.
     pub clicks: i64,
+}
+
+/// Orphan visits (requests that reached no chain) of one domain, kind and day.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OrphanVisits {
+    /// The domain asked (the default domain for a host that names none).
+    pub domain_id: DomainId,
+    /// What was asked for.
+    pub kind: OrphanKind,
+    /// The first second of the day.
+    pub day: Timestamp,
+    /// Requests (people's and bots' alike).
+    pub visits: i64,
+}
+
+/// Orphan visits of the days that start at or after `$1`.
+pub(crate) const ORPHAN_VISITS: &str = "SELECT domain_id, kind, day, visits FROM orphan_visits
+     WHERE day >= $1 ORDER BY domain_id, kind, day";
+
+/// Adds one domain's orphan visits of one kind and day (SQLite; PostgreSQL adds them in its
+/// flush statement).
+pub(crate) const ADD_ORPHAN_VISITS: &str =
+    "INSERT INTO orphan_visits (domain_id, kind, day, visits) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (domain_id, kind, day) DO UPDATE SET visits = orphan_visits.visits + excluded.visits";
+
+/// A row of [`ORPHAN_VISITS`].
+pub(crate) fn orphan_visits_from_row(row: &dyn StoredRow) -> StoreResult<OrphanVisits> {
+    let kind = row.int(1)?;
+    Ok(OrphanVisits {
+        domain_id: DomainId(row.int(0)?),
+        kind: OrphanKind::from_code(kind)
+            .ok_or_else(|| StoreError::backend(Misuse("an orphan visit of no known kind")))?,
+        day: row.int(2)?,
+        visits: row.int(3)?,
+    })
 }
 
 /// Visits of one channel on one day, added up in memory.
@@ -283,6 +322,8 @@ pub trait VisitStore: Send + Sync {
         to: Timestamp,
         limit: i64,
     ) -> StoreResult<UserVisits>;
+    /// Orphan visits of the days that start at or after `from`, by domain, kind and day.
+    async fn orphan_visits(&self, from: Timestamp) -> StoreResult<Vec<OrphanVisits>>;
 }
 
 /// Writes to visit counters. A batch's breakdowns keep to

@@ -213,6 +213,41 @@ pub struct VisitorSecretRotated {
     pub rotated_at: String,
 }
 
+/// `GET /admin/orphan-visits`: requests of the deployment's domains that reached no chain,
+/// over the last `days` days.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct OrphanVisits {
+    /// Days in the window, today included.
+    pub days: i64,
+    /// Per domain and kind that had any in the window, by domain id then kind.
+    pub list: Vec<OrphanVisitCount>,
+}
+
+/// One domain's orphan visits of one kind.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct OrphanVisitCount {
+    /// The domain's id.
+    pub domain_id: i64,
+    /// Its host; empty for a domain no longer there.
+    pub domain: String,
+    /// `base_url` (`/`), `unknown_code` (no live chain has it) or `reserved_path` (a path
+    /// that cannot be a code, which no route answers).
+    pub kind: String,
+    /// Requests in the window, people's and bots' alike.
+    pub visits: i64,
+    /// Requests per day, oldest first, ending today, days without any included.
+    pub daily_trend: Vec<OrphanDay>,
+}
+
+/// One day of an orphan-visit count.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct OrphanDay {
+    /// The calendar day, `YYYY-MM-DD`, in the server's time zone.
+    pub day: String,
+    /// Requests that day.
+    pub visits: i64,
+}
+
 /// `POST /admin/templates`: a custom template.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

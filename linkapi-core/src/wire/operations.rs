@@ -81,6 +81,7 @@ operations! {
     ADMIN_KEYS_LIST = GET "/admin/keys" Primary "admin.keys.list" "List a user's API keys";
     ADMIN_KEYS_CREATE = POST "/admin/keys" Primary "admin.keys.create" "Issue an API key";
     ADMIN_KEYS_REVOKE = DELETE "/admin/keys/{id}" Primary "admin.keys.revoke" "Revoke an API key";
+    ADMIN_ORPHAN_VISITS = GET "/admin/orphan-visits" Primary "admin.orphan_visits" "Count requests of the domains that reached no chain";
     ADMIN_TEMPLATES_LIST = GET "/admin/templates" Primary "admin.templates.list" "List jump-page templates, retired ones included";
     ADMIN_TEMPLATES_CREATE = POST "/admin/templates" Primary "admin.templates.create" "Add a jump-page template";
     ADMIN_TEMPLATES_RETIRE = DELETE "/admin/templates/{id}" Primary "admin.templates.retire" "Retire a jump-page template";

@@ -28,6 +28,7 @@ mod metrics;
 mod migration;
 mod mmdb;
 mod openapi;
+mod orphans;
 mod page_chains;
 mod page_chains_compat;
 mod persistence;

@@ -210,6 +210,11 @@ async fn fill(server: &TestServer) -> (Vec<(Method, String, String, Option<Value
             server.clock.advance(86_400);
         }
     }
+    // A request that reached no chain: an orphan visit.
+    assert_eq!(
+        server.visit("no-such-code").await.status,
+        StatusCode::NOT_FOUND
+    );
     server.flush_visits().await;
 
     // A webhook whose endpoint refuses connections: an event, its delivery and an attempt.
@@ -266,6 +271,7 @@ async fn fill(server: &TestServer) -> (Vec<(Method, String, String, Option<Value
         "/admin/keys",
         "/admin/domains",
         "/admin/templates",
+        "/admin/orphan-visits?days=30",
     ] {
         get(path.to_owned(), ADMIN_KEY);
     }

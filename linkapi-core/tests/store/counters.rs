@@ -434,6 +434,7 @@ async fn a_visit_batch_is_added_once_and_counts_new_visitors_once(store: Arc<dyn
             visits: 4,
         }],
         breakdowns: Vec::new(),
+        orphans: Vec::new(),
         // A batch written while visits pile up (SQLite writes it without yielding) counts alike.
         behind: true,
     });
@@ -453,6 +454,7 @@ async fn a_visit_batch_is_added_once_and_counts_new_visitors_once(store: Arc<dyn
         visitors: vec![(a, [2; 16]), (a, [3; 16])],
         channels: Vec::new(),
         breakdowns: Vec::new(),
+        orphans: Vec::new(),
         behind: false,
     };
     // A batch added inside a transaction counts the same way.

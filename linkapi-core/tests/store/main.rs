@@ -22,6 +22,7 @@ mod counters;
 mod idempotency;
 mod imports;
 mod options;
+mod orphans;
 mod transactions;
 mod uploads;
 mod webhooks;

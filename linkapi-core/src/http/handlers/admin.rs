@@ -1,4 +1,5 @@
-//! Administration: `/admin/users`, `/admin/keys`, `/admin/domains` (scope `admin`).
+//! Administration: `/admin/users`, `/admin/keys`, `/admin/domains`, `/admin/orphan-visits`
+//! (scope `admin`).
 
 use crate::clock::format_rfc3339;
 use crate::error::Result;
@@ -55,6 +56,31 @@ fn domain_out(d: &Domain) -> wire::Domain {
         status: d.status.code(),
         created_at: format_rfc3339(d.created_at),
     }
+}
+
+/// # `GET /admin/orphan-visits`
+pub(crate) async fn orphan_visits(app: &App, call: Call) -> Result<Response> {
+    let q: crate::wire::primary::StatsQuery = query(&call.parts)?;
+    let stats = app.orphan_visits(q.days).await?;
+    let list = stats
+        .items
+        .into_iter()
+        .map(|item| wire::OrphanVisitCount {
+            domain_id: item.domain_id.0,
+            domain: item.host,
+            kind: item.kind.name().into(),
+            visits: item.visits,
+            daily_trend: item
+                .daily
+                .into_iter()
+                .map(|(day, visits)| wire::OrphanDay { day, visits })
+                .collect(),
+        })
+        .collect();
+    Ok(call.reply.ok(wire::OrphanVisits {
+        days: stats.days,
+        list,
+    }))
 }
 
 /// # `POST /admin/users`

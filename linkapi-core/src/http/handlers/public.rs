@@ -65,7 +65,9 @@ pub(crate) async fn favicon(_app: &App, _call: PublicCall<'_>) -> Result<Respons
 /// # `GET /`: the server's own root. A 302 to the deployment's `home_url` when it names one
 /// (the operator's site), else a plain page saying what the server is: not the unknown-link
 /// page a code would get, which told someone trying the bare domain that something was broken.
-pub(crate) async fn home(app: &App, _call: PublicCall<'_>) -> Result<Response> {
+pub(crate) async fn home(app: &App, call: PublicCall<'_>) -> Result<Response> {
+    let host = request_host(&call.head()).unwrap_or_default();
+    app.record_orphan(host, crate::model::OrphanKind::BaseUrl);
     let Some(home) = &app.config().home_url else {
         return Ok(page(
             StatusCode::OK,

@@ -227,6 +227,13 @@ pub(crate) fn routes(metrics: MetricsAccess) -> Vec<Route> {
             .ok::<Vec<wa::Key>>(),
         primary(op::ADMIN_KEYS_REVOKE, Admin, handler!(admin::revoke_key)).ok::<wa::Key>(),
         primary(
+            op::ADMIN_ORPHAN_VISITS,
+            Admin,
+            handler!(admin::orphan_visits),
+        )
+        .query::<wp::StatsQuery>()
+        .ok::<wa::OrphanVisits>(),
+        primary(
             op::ADMIN_DOMAINS_CREATE,
             Admin,
             handler!(admin::create_domain),

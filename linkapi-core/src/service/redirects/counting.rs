@@ -1,11 +1,21 @@
 //! Counting a visit: classified once (a bot's or a person's, and what breakdowns and rules
-//! look at), then handed to the visit pipeline with its visitor's key.
+//! look at), then handed to the visit pipeline with its visitor's key; and counting an orphan
+//! visit, a request that reached no chain, by its domain and kind alone.
 
-use crate::model::{ChainId, ChannelId, DIRECT};
+use crate::model::{ChainId, ChannelId, DIRECT, OrphanKind};
 use crate::service::engine::breakdown::Traits;
 use crate::service::engine::classify::{primary_language, referrer_host};
 use crate::service::engine::visitors::VisitRequest;
 use crate::service::engine::visits::{ClassifiedVisit, RULE_NAMES};
+
+/// What a request of `/{code}` that found no chain asked for: a code no live chain has, or a
+/// path no code can be (characters codes do not have, too long).
+pub(super) fn orphan_kind(code: &str) -> OrphanKind {
+    match crate::codes::validate_code(code) {
+        Ok(()) | Err(crate::codes::CodeError::Reserved(_)) => OrphanKind::UnknownCode,
+        Err(_) => OrphanKind::ReservedPath,
+    }
+}
 
 impl crate::service::App {
     /// Counts a visit of `chain_id`. Never waits on the store: the count is written within
@@ -26,6 +36,18 @@ impl crate::service::App {
     ) {
         let visit = self.classify_visit(&request);
         self.record_classified(chain_id, channel, &request, &visit, None);
+    }
+
+    /// Counts an orphan visit: a `GET` or `HEAD` of `host` that reached no chain, asking for
+    /// `kind`. A host that names no domain is the default domain's, as its visits are. Costs
+    /// a lookup in the domain directory and one in a small map: never the store.
+    pub fn record_orphan(&self, host: &str, kind: OrphanKind) {
+        let links = &self.inner.links;
+        let Some((domain, _)) = links.domain_for_visit(host, self.inner.default_domain) else {
+            return;
+        };
+        let day = self.config().calendar.day_start(self.now());
+        self.inner.visits.record_orphan(domain, kind, day);
     }
 
     /// What a visit is: a bot's or a person's, and what its breakdowns and redirect rules

@@ -303,7 +303,10 @@ impl App {
                 super::PageAnswer::Page(html) => VisitAnswer::Page(html),
                 super::PageAnswer::UsedUp => VisitAnswer::UsedUp,
             },
-            Resolution::NotFound => VisitAnswer::NotFound,
+            Resolution::NotFound => {
+                self.record_orphan(host, counting::orphan_kind(code));
+                VisitAnswer::NotFound
+            }
             Resolution::Gone => VisitAnswer::Expired,
         };
         self.count_redirect(&answer);
@@ -350,7 +353,10 @@ impl App {
                     }
                 }
             }
-            Resolution::NotFound => VisitAnswer::NotFound,
+            Resolution::NotFound => {
+                self.record_orphan(host, counting::orphan_kind(code));
+                VisitAnswer::NotFound
+            }
             Resolution::Gone => VisitAnswer::Expired,
             Resolution::Jump { .. } => return None,
         };

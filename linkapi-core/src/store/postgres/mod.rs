@@ -20,6 +20,7 @@ mod changes;
 mod channels;
 mod conversions;
 mod domains;
+mod flush_breakdowns;
 mod groups;
 mod idempotency;
 mod keys;

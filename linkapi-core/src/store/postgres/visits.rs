@@ -1,22 +1,25 @@
 //! Visit counters on PostgreSQL.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use async_trait::async_trait;
 use deadpool_postgres::GenericClient;
 use tokio_postgres::types::ToSql;
 
+use super::flush_breakdowns::{
+    BREAKDOWN_DAYS, BREAKDOWN_SPANS, MergedBreakdowns, merge_breakdowns,
+};
 use super::{PgStore, PgTx, all, one, pg_error};
-use crate::model::{ChainId, Dimension, MAX_BREAKDOWN_VALUES, PageViews, Timestamp, UserId};
-use crate::store::breakdowns::{Packed, breakdown_of, by_chain_day, chain_days};
+use crate::model::{ChainId, Dimension, PageViews, Timestamp, UserId};
+use crate::store::breakdowns::breakdown_of;
 use crate::store::visits::{
-    CHAIN_DAYS, CHAIN_TOTALS, USER_TOP_CHAINS, USER_TOTALS, VISITOR_SECRET, chain_totals_from_row,
-    day_visits_from_row, span_of, two_ints_from_row, user_visits_from, visitor_secret_from_row,
-    whole_spans,
+    CHAIN_DAYS, CHAIN_TOTALS, ORPHAN_VISITS, USER_TOP_CHAINS, USER_TOTALS, VISITOR_SECRET,
+    chain_totals_from_row, day_visits_from_row, orphan_visits_from_row, two_ints_from_row,
+    user_visits_from, visitor_secret_from_row, whole_spans,
 };
 use crate::store::{
-    BreakdownCounts, BreakdownVisits, ChainVisits, DailyVisits, Misuse, StoreError, StoreResult,
+    BreakdownCounts, ChainVisits, DailyVisits, Misuse, OrphanVisits, StoreError, StoreResult,
     StoredRow, UserVisits, VisitBatch, VisitStore, VisitWrites, VisitorSecret,
 };
 
@@ -85,6 +88,11 @@ impl VisitStore for PgStore {
         self.one(VISITOR_SECRET, &[], visitor_secret_from_row).await
     }
 
+    async fn orphan_visits(&self, from: Timestamp) -> StoreResult<Vec<OrphanVisits>> {
+        self.all(ORPHAN_VISITS, &[&from], orphan_visits_from_row)
+            .await
+    }
+
     async fn breakdown(
         &self,
         chain: ChainId,
@@ -142,8 +150,8 @@ impl VisitStore for PgStore {
 
 /// Adds a batch of visits in one statement, so no transaction spans round trips: the batch id
 /// is claimed (a retry of a batch that committed adds nothing), ids older than
-/// `forget_before` are forgotten, and the day rows, new visitors, totals, channel counts and
-/// breakdowns are raised only when the claim succeeded.
+/// `forget_before` are forgotten, and the day rows, new visitors, totals, channel counts,
+/// orphan visits and breakdowns are raised only when the claim succeeded.
 ///
 /// Breakdowns are read first (no lock held) and merged here ([`merge_breakdowns`]); the
 /// statement writes each row back only if it still holds what was read, and fails as a
@@ -197,6 +205,15 @@ async fn write_visits(
     let channel_ids: Vec<i64> = channels.iter().map(|c| c.channel_id.0).collect();
     let channel_days: Vec<i64> = channels.iter().map(|c| c.day).collect();
     let channel_visits: Vec<i64> = channels.iter().map(|c| c.visits).collect();
+    let mut orphans = batch.orphans.clone();
+    orphans.sort_by_key(|o| (o.domain_id, o.kind, o.day));
+    let orphan_column =
+        |f: fn(&crate::store::OrphanVisits) -> i64| orphans.iter().map(f).collect::<Vec<i64>>();
+    let (orphan_domains, orphan_kinds) = (
+        orphan_column(|o| o.domain_id.0),
+        orphan_column(|o| o.kind.code()),
+    );
+    let (orphan_days, orphan_visits) = (orphan_column(|o| o.day), orphan_column(|o| o.visits));
     let statement = client.prepare_cached(&FLUSH).await.map_err(pg_error)?;
     let (day_chains, days) = (column(|d| d.chain_id.0), column(|d| d.day));
     let (day_clicks, day_bots) = (column(|d| d.clicks), column(|d| d.bot_clicks));
@@ -221,6 +238,12 @@ async fn write_visits(
     params.extend(breakdowns.days.params());
     params.extend(breakdowns.spans.params());
     params.push(&rows);
+    params.extend([
+        &orphan_domains as &(dyn ToSql + Sync),
+        &orphan_kinds,
+        &orphan_days,
+        &orphan_visits,
+    ]);
     let row = client
         .query_one(&statement, &params)
         .await
@@ -283,6 +306,14 @@ static FLUSH: LazyLock<String> = LazyLock::new(|| {
                  FROM (SELECT id, sum(v)::bigint AS visits
                        FROM unnest($13::bigint[], $15::bigint[]) AS u(id, v) GROUP BY id) t
                  WHERE c.id = t.id AND EXISTS (SELECT 1 FROM claim)
+             ), orphans AS (
+                 INSERT INTO orphan_visits (domain_id, kind, day, visits)
+                 SELECT t.* FROM unnest($31::bigint[], $32::bigint[], $33::bigint[],
+                                        $34::bigint[]) AS t(domain_id, kind, day, visits)
+                 WHERE EXISTS (SELECT 1 FROM claim)
+                 ORDER BY t.domain_id, t.kind, t.day
+                 ON CONFLICT (domain_id, kind, day) DO UPDATE
+                 SET visits = orphan_visits.visits + excluded.visits
              ), {days}, {spans}
              SELECT EXISTS (SELECT 1 FROM claim),
                     linkapi_rows_unchanged(
@@ -294,214 +325,6 @@ static FLUSH: LazyLock<String> = LazyLock::new(|| {
         spans = BREAKDOWN_SPANS.writes("spans", 23),
     )
 });
-
-/// Reads the rows of a batch's chain-days and of their spans, each tagged with whether it is
-/// a span's.
-static READ_BREAKDOWNS: LazyLock<String> = LazyLock::new(|| {
-    format!(
-        "{} UNION ALL {}",
-        BREAKDOWN_DAYS.read(1),
-        BREAKDOWN_SPANS.read(3)
-    )
-});
-
-/// A table of breakdown rows, one per chain and day or per chain and span, which the flush
-/// reads and writes alike.
-struct BreakdownTable {
-    name: &'static str,
-    /// The key beside the chain: `day` or `span`.
-    key: &'static str,
-}
-
-const BREAKDOWN_DAYS: BreakdownTable = BreakdownTable {
-    name: "chain_breakdown_days",
-    key: "day",
-};
-
-const BREAKDOWN_SPANS: BreakdownTable = BreakdownTable {
-    name: "chain_breakdown_spans",
-    key: "span",
-};
-
-impl BreakdownTable {
-    /// Its rows of the keys in parameters `$first` (chains) and `$first + 1` (days or spans).
-    /// The lateral subquery looks each key up in the index: joined plainly to the arrays, the
-    /// planner may choose a hash join that reads the whole table.
-    fn read(&self, first: usize) -> String {
-        let BreakdownTable { name, key } = self;
-        let (chains, keys) = (first, first + 1);
-        format!(
-            "SELECT {is_span}, k.chain_id, k.{key}, r.data
-             FROM unnest(${chains}::bigint[], ${keys}::bigint[]) AS k(chain_id, {key})
-             CROSS JOIN LATERAL (SELECT data FROM {name} t
-                                 WHERE t.chain_id = k.chain_id AND t.{key} = k.{key}
-                                 OFFSET 0) AS r",
-            is_span = *key == "span",
-        )
-    }
-
-    /// The flush statement's two writes of this table, `{prefix}_rewritten` and
-    /// `{prefix}_added`, from the seven parameters from `$first` ([`MergedRows::params`]):
-    /// each row read is rewritten only where it still holds what was read (found by key and
-    /// old text, updated by its `ctid`), the rows there were not are inserted unless another
-    /// instance did so first; each returns one row per row written.
-    fn writes(&self, prefix: &str, first: usize) -> String {
-        let BreakdownTable { name, key } = self;
-        let [chains, keys, data, read, new_chains, new_keys, new_data] =
-            std::array::from_fn::<usize, 7, _>(|at| first + at);
-        format!(
-            "{prefix}_rewritten AS (
-                 UPDATE {name} d SET data = r.data
-                 FROM (SELECT u.data, found.row FROM unnest(${chains}::bigint[], ${keys}::bigint[],
-                                                              ${data}::text[], ${read}::text[])
-                           AS u(chain_id, {key}, data, read)
-                       CROSS JOIN LATERAL (
-                           SELECT ctid AS row FROM {name} s
-                           WHERE s.chain_id = u.chain_id AND s.{key} = u.{key} AND s.data = u.read
-                           OFFSET 0) AS found) AS r
-                 WHERE d.ctid = r.row AND EXISTS (SELECT 1 FROM claim)
-                 RETURNING 1
-             ), {prefix}_added AS (
-                 INSERT INTO {name} (chain_id, {key}, data)
-                 SELECT t.* FROM unnest(${new_chains}::bigint[], ${new_keys}::bigint[],
-                                        ${new_data}::text[])
-                     AS t(chain_id, {key}, data)
-                 WHERE EXISTS (SELECT 1 FROM claim)
-                 ON CONFLICT DO NOTHING RETURNING 1
-             )"
-        )
-    }
-}
-
-/// A batch's breakdown rows as merged before the flush's statement writes them.
-#[derive(Default)]
-struct MergedBreakdowns {
-    days: MergedRows,
-    spans: MergedRows,
-}
-
-impl MergedBreakdowns {
-    /// The rows the statement is to write.
-    fn rows(&self) -> i64 {
-        [&self.days, &self.spans]
-            .iter()
-            .map(|rows| rows.rewritten.chains.len() + rows.added.chains.len())
-            .sum::<usize>() as i64
-    }
-}
-
-/// One table's merged rows: those there were, with what was read, and those there were not.
-#[derive(Default)]
-struct MergedRows {
-    rewritten: Columns,
-    added: Columns,
-}
-
-impl MergedRows {
-    /// Its columns as [`BreakdownTable::writes`] takes them.
-    fn params(&self) -> [&(dyn ToSql + Sync); 7] {
-        let MergedRows { rewritten, added } = self;
-        [
-            &rewritten.chains,
-            &rewritten.keys,
-            &rewritten.data,
-            &rewritten.read,
-            &added.chains,
-            &added.keys,
-            &added.data,
-        ]
-    }
-
-    /// Adds the merged `packed` of `key`, which held `read` (nothing: no row).
-    fn push(
-        &mut self,
-        key: (i64, Timestamp),
-        packed: &Packed,
-        read: Option<String>,
-    ) -> StoreResult<()> {
-        let data = packed.encode()?;
-        match read {
-            Some(read) => {
-                self.rewritten.push(key, data);
-                self.rewritten.read.push(read);
-            }
-            None => self.added.push(key, data),
-        }
-        Ok(())
-    }
-}
-
-/// Rows, column by column, as `unnest` takes them.
-#[derive(Default)]
-struct Columns {
-    chains: Vec<i64>,
-    /// Days or spans.
-    keys: Vec<i64>,
-    data: Vec<String>,
-    /// What each row held when read (rows rewritten only).
-    read: Vec<String>,
-}
-
-impl Columns {
-    fn push(&mut self, (chain, key): (i64, Timestamp), data: String) {
-        self.chains.push(chain);
-        self.keys.push(key);
-        self.data.push(data);
-    }
-}
-
-/// Reads the day and span rows a batch's breakdowns add to (one statement, no lock held) and
-/// merges the batch into them: each chain-day keeps to its cap of values a dimension
-/// ([`Packed::add_day`]), and what the days kept is added to their spans.
-async fn merge_breakdowns(
-    client: &impl GenericClient,
-    breakdowns: &[BreakdownVisits],
-) -> StoreResult<MergedBreakdowns> {
-    let mut merged = MergedBreakdowns::default();
-    if breakdowns.is_empty() {
-        return Ok(merged);
-    }
-    let rows = by_chain_day(breakdowns);
-    let days: Vec<_> = chain_days(&rows).collect();
-    let span_keys: BTreeSet<(i64, Timestamp)> = days
-        .iter()
-        .map(|&((chain, day), _)| (chain, span_of(day)))
-        .collect();
-    let (day_chains, day_keys): (Vec<i64>, Vec<i64>) = days.iter().map(|(key, _)| *key).unzip();
-    let (span_chains, span_keys): (Vec<i64>, Vec<i64>) = span_keys.into_iter().unzip();
-    let read = all(
-        client,
-        &READ_BREAKDOWNS,
-        &[&day_chains, &day_keys, &span_chains, &span_keys],
-        |row| Ok((row.flag(0)?, (row.int(1)?, row.int(2)?), row.text(3)?)),
-    )
-    .await?;
-    let (mut stored_days, mut stored_spans) = (HashMap::new(), HashMap::new());
-    for (is_span, key, data) in read {
-        if is_span {
-            &mut stored_spans
-        } else {
-            &mut stored_days
-        }
-        .insert(key, data);
-    }
-    let mut spans: BTreeMap<(i64, Timestamp), Packed> = BTreeMap::new();
-    for (key, visits) in days {
-        let read = stored_days.remove(&key);
-        let mut day = Packed::decode(read.as_deref())?;
-        let kept = day.add_day(visits.iter().copied(), MAX_BREAKDOWN_VALUES);
-        merged.days.push(key, &day, read)?;
-        let (chain, day) = key;
-        spans.entry((chain, span_of(day))).or_default().add(&kept);
-    }
-    for (key, kept) in spans {
-        let read = stored_spans.remove(&key);
-        let mut span = Packed::decode(read.as_deref())?;
-        span.add(&kept);
-        merged.spans.push(key, &span, read)?;
-    }
-    Ok(merged)
-}
 
 #[async_trait]
 impl VisitWrites for PgTx<'_> {

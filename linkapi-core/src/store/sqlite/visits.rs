@@ -16,12 +16,13 @@ use super::{SqliteStore, SqliteTx, all, one};
 use crate::model::{ChainId, Dimension, PageViews, Timestamp, UserId};
 use crate::store::breakdowns::breakdown_of;
 use crate::store::visits::{
-    CHAIN_DAYS, CHAIN_TOTALS, VISITOR_SECRET, chain_totals_from_row, day_visits_from_row,
-    spans_without_rows, two_ints_from_row, user_visits_from, visitor_secret_from_row, whole_spans,
+    ADD_ORPHAN_VISITS, CHAIN_DAYS, CHAIN_TOTALS, ORPHAN_VISITS, VISITOR_SECRET,
+    chain_totals_from_row, day_visits_from_row, orphan_visits_from_row, spans_without_rows,
+    two_ints_from_row, user_visits_from, visitor_secret_from_row, whole_spans,
 };
 use crate::store::{
-    BreakdownCounts, ChainVisits, DayVisits, StoreError, StoreResult, StoredRow, UserVisits,
-    VisitBatch, VisitStore, VisitWrites, VisitorSecret,
+    BreakdownCounts, ChainVisits, DayVisits, OrphanVisits, StoreError, StoreResult, StoredRow,
+    UserVisits, VisitBatch, VisitStore, VisitWrites, VisitorSecret,
 };
 
 /// The day rows of a user's live chains (`?1`) in a window of days (`?2` to `?3`), folded
@@ -149,6 +150,11 @@ impl VisitStore for SqliteStore {
             .await
     }
 
+    async fn orphan_visits(&self, from: Timestamp) -> StoreResult<Vec<OrphanVisits>> {
+        self.read(move |c| all(c, ORPHAN_VISITS, [from], orphan_visits_from_row))
+            .await
+    }
+
     async fn breakdown(
         &self,
         chain: ChainId,
@@ -251,6 +257,10 @@ impl VisitWrites for SqliteTx<'_> {
         write_recent_days(conn, batch, new_visitors)?;
         for c in &batch.channels {
             count_channel_visits(conn, c.channel_id, c.day, c.visits)?;
+        }
+        let mut orphans = conn.prepare_cached(ADD_ORPHAN_VISITS)?;
+        for o in &batch.orphans {
+            orphans.execute(params![o.domain_id.0, o.kind.code(), o.day, o.visits])?;
         }
         fold_closed_days(conn)?;
         Ok(true)

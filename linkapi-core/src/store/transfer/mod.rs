@@ -45,6 +45,7 @@ pub const TABLES: &[&str] = &[
     "chain_visit_totals",
     "chain_breakdown_days",
     "chain_breakdown_spans",
+    "orphan_visits",
     "visitor_secrets",
     "visit_batches",
     "blobs",

@@ -331,6 +331,7 @@ impl Sealed {
             visitors,
             channels,
             breakdowns,
+            orphans: Vec::new(),
             behind: false,
         };
         (batch, visits)

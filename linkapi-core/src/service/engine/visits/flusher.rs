@@ -12,6 +12,7 @@ use super::{
     BATCH_ENTRIES, BATCH_ID_RETENTION, LOG_EVERY, MAX_STRETCH, RELEASE_EVERY, Shared,
     WAIT_PER_WRITE, lock,
 };
+use crate::locks::Unpoisoned;
 use crate::model::Timestamp;
 use crate::store::{Store, VisitBatch};
 
@@ -67,6 +68,8 @@ pub(super) async fn flush_loop(
     // the store rather than copied per attempt: a batch at a million chains is tens of
     // thousands of rows, each breakdown's value a string.
     let mut sealed: Option<(Arc<VisitBatch>, u64, usize)> = None;
+    // Orphan visits taken from the request path and not yet sealed into a batch.
+    let mut orphans = super::OrphanCounts::new();
     let mut failures: u64 = 0;
     let mut wait = interval;
     let mut open = true;
@@ -95,6 +98,9 @@ pub(super) async fn flush_loop(
             // few thousand entries to merge).
             tokio::task::yield_now().await;
         }
+        for (key, visits) in std::mem::take(&mut *shared.orphans.lock().unpoisoned()) {
+            *orphans.entry(key).or_default() += visits;
+        }
         // Entries that met one already in the backlog merged into it.
         let merged = before + taken - backlog.entries();
         reclaim.held(backlog.entries());
@@ -102,11 +108,22 @@ pub(super) async fn flush_loop(
         let mut spent = Duration::ZERO;
         let written = loop {
             if sealed.is_none() {
-                if backlog.entries() == 0 {
+                if backlog.entries() == 0 && orphans.is_empty() {
                     break true;
                 }
                 let (mut batch, visits, entries) = backlog.seal(BATCH_ENTRIES);
                 batch.behind = shared.behind();
+                batch.orphans = orphans
+                    .drain()
+                    .map(
+                        |((domain_id, kind, day), visits)| crate::store::OrphanVisits {
+                            domain_id,
+                            kind,
+                            day,
+                            visits,
+                        },
+                    )
+                    .collect();
                 sealed = Some((Arc::new(batch), visits, entries));
             }
             let Some((batch, visits, entries)) = &sealed else {

@@ -26,6 +26,10 @@
 //! a visit that would need a new entry past the bound is not counted, and that is logged and
 //! counted in `linkapi_visits_dropped_total`.
 //!
+//! Orphan visits (requests that reached no chain) are added up beside them, per domain, kind
+//! and day, at most [`MAX_ORPHAN_KEYS`] of those, and written with the next batch: a 404
+//! costs one lock of a small map.
+//!
 //! Here: the request path's side ([`VisitCounter`], classification, the shards). `backlog`:
 //! what the flusher took from the shards and how it is sealed into batches in chain order.
 //! `flusher`: the rounds of writes, their spacing and giving memory back. The keys unique
@@ -49,7 +53,7 @@ use super::rule_match::RuleVisit;
 use super::visitors::VisitRequest;
 use crate::locks::Unpoisoned;
 use crate::metrics::VisitCounters;
-use crate::model::{ChainId, ChannelId, Timestamp};
+use crate::model::{ChainId, ChannelId, DomainId, OrphanKind, Timestamp};
 use crate::store::{Store, VisitorKey};
 
 /// Lock shards of the pending counts; visits of one chain always meet the same shard.
@@ -80,6 +84,11 @@ const PACE_WAIT: Duration = Duration::from_millis(250);
 /// system at most this often: under steady load the next backlog would take it again at
 /// once, and giving it back walks the whole heap.
 const RELEASE_EVERY: Duration = Duration::from_secs(60);
+/// Orphan visits' (domain, kind, day) keys pending at most: domains are the operator's few,
+/// so this is room for every domain's kinds over the days a flush could be late by.
+const MAX_ORPHAN_KEYS: usize = 10_000;
+/// Orphan visits pending, per domain, kind and day.
+pub(super) type OrphanCounts = std::collections::HashMap<(DomainId, OrphanKind, Timestamp), i64>;
 /// The rule of a visit a redirect rule served: its position, from 1.
 pub(crate) const RULE_NAMES: [&str; crate::model::MAX_REDIRECT_RULES] = [
     "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17",
@@ -115,6 +124,8 @@ impl ClassifiedVisit {
 /// State shared by the request path and the flusher.
 struct Shared {
     shards: Box<[Mutex<Pending>]>,
+    /// Orphan visits, apart from the shards: taken whole by each round.
+    orphans: Mutex<OrphanCounts>,
     /// Entries pending in the shards and the flusher's backlog.
     entries: AtomicUsize,
     max_entries: usize,
@@ -168,6 +179,7 @@ impl VisitCounter {
     ) -> Self {
         let shared = Arc::new(Shared {
             shards: (0..SHARDS).map(|_| Mutex::default()).collect(),
+            orphans: Mutex::default(),
             entries: AtomicUsize::new(0),
             max_entries: settings.max_pending.max(1),
             metrics,
@@ -262,6 +274,24 @@ impl VisitCounter {
         true
     }
 
+    /// Counts one orphan visit of `domain` asking for `kind` on the day starting at `day`.
+    /// Returns `false` when it could not be counted (its map full).
+    pub(crate) fn record_orphan(&self, domain: DomainId, kind: OrphanKind, day: Timestamp) -> bool {
+        let mut orphans = self.shared.orphans.lock().unpoisoned();
+        let key = (domain, kind, day);
+        if let Some(visits) = orphans.get_mut(&key) {
+            *visits += 1;
+            return true;
+        }
+        if orphans.len() >= MAX_ORPHAN_KEYS {
+            drop(orphans);
+            self.shared.metrics.dropped.inc();
+            return false;
+        }
+        orphans.insert(key, 1);
+        true
+    }
+
     /// Holds a visit back, before it is resolved or counted, while visits are counted faster
     /// than the store takes them: past half the bound, until the next batch is
     /// written (the flusher starts a round at once) or [`PACE_WAIT`] at most.
@@ -309,6 +339,7 @@ mod tests {
     fn shared(shards: usize, max_entries: usize) -> Shared {
         Shared {
             shards: (0..shards).map(|_| Mutex::default()).collect(),
+            orphans: Mutex::default(),
             entries: AtomicUsize::new(0),
             max_entries,
             metrics: crate::metrics::Metrics::new().visits.clone(),
