@@ -186,7 +186,7 @@ fn stats_limit(limit: Option<i64>) -> Result<i64> {
 }
 
 /// The window's length asked for, or why it is refused.
-pub(super) fn stats_days(days: Option<i64>) -> Result<i64> {
+pub(crate) fn stats_days(days: Option<i64>) -> Result<i64> {
     let days = days.unwrap_or(DEFAULT_STATS_DAYS);
     if !(1..=MAX_STATS_DAYS).contains(&days) {
         return Err(Error::bad_request(
@@ -200,7 +200,7 @@ pub(super) fn stats_days(days: Option<i64>) -> Result<i64> {
 impl App {
     /// The first second of the window of the last `days` days (today included) and the first
     /// second after it.
-    pub(super) fn stats_window(&self, days: i64) -> (Timestamp, Timestamp) {
+    pub(crate) fn stats_window(&self, days: i64) -> (Timestamp, Timestamp) {
         let now = self.now();
         let calendar = &self.config().calendar;
         let window = calendar.last_days(now, days as u32);
