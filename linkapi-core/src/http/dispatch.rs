@@ -228,12 +228,9 @@ async fn dispatch(
             if envelope == Envelope::Primary
                 && matches!(*req.method(), http::Method::GET | http::Method::HEAD)
             {
-                let host = req
-                    .headers()
-                    .get(http::header::HOST)
-                    .and_then(|h| h.to_str().ok())
-                    .or_else(|| req.uri().authority().map(|a| a.as_str()))
-                    .unwrap_or_default();
+                let host =
+                    super::request::request_host(req.headers().get(http::header::HOST), req.uri())
+                        .unwrap_or_default();
                 app.record_orphan(host, crate::model::OrphanKind::ReservedPath);
             }
             drop(Metered::new(req.into_body(), shared.pace(true)));

@@ -93,12 +93,9 @@ fn client(app: &App, head: &Head<'_>) -> std::net::IpAddr {
     )
 }
 
-/// The host a request was sent to: `Host` on HTTP/1.1, the authority on HTTP/2.
+/// The host a visit was sent to.
 fn request_host<'h>(head: &Head<'h>) -> Option<&'h str> {
-    head.known
-        .host
-        .and_then(|h| h.to_str().ok())
-        .or_else(|| head.uri.authority().map(|a| a.as_str()))
+    crate::http::request::request_host(head.known.host, head.uri)
 }
 
 /// # `GET|HEAD /{code}` on a chain's domain: 302, 404 or 410 for short chains; the jump page

@@ -25,6 +25,16 @@ use crate::error::{Error, Result, names};
 use crate::service::{ClientAddressHeader, IdempotencyKey};
 use sha2::{Digest, Sha256};
 
+/// The host a request was sent to: its `Host` header (`host`) on HTTP/1.1, the authority of
+/// `uri` on HTTP/2.
+pub(crate) fn request_host<'a>(
+    host: Option<&'a http::HeaderValue>,
+    uri: &'a http::Uri,
+) -> Option<&'a str> {
+    host.and_then(|h| h.to_str().ok())
+        .or_else(|| uri.authority().map(|a| a.as_str()))
+}
+
 /// The header that makes a create safe to send again.
 pub(crate) const IDEMPOTENCY_KEY: &str = "idempotency-key";
 
