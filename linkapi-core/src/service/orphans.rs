@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use super::App;
-use super::stats::stats_days;
+use super::stats::{per_window_day, stats_days};
 use crate::error::Result;
 use crate::model::{DomainId, OrphanKind};
 
@@ -65,16 +65,7 @@ impl App {
             .into_iter()
             .map(|((domain_id, kind), rows)| {
                 // Rows come in day order.
-                let mut rows = rows.into_iter().filter(|(day, _)| *day < to).peekable();
-                let mut daily = Vec::with_capacity(window.len());
-                for (index, (_, date)) in window.iter().enumerate() {
-                    let end = window.get(index + 1).map_or(to, |(next, _)| *next);
-                    let mut visits = 0;
-                    while let Some((_, n)) = rows.next_if(|(day, _)| *day < end) {
-                        visits += n;
-                    }
-                    daily.push((date.clone(), visits));
-                }
+                let daily = per_window_day(&window, to, rows, |sum: &mut i64, n| *sum += n);
                 OrphanItem {
                     domain_id,
                     host: hosts.get(&domain_id).cloned().unwrap_or_default(),

@@ -90,22 +90,18 @@ impl App {
         let window = calendar.last_days(now, days as u32);
         let (from, to) = self.stats_window(days);
         let visits = self.store().chain_visits(id, from, to).await?;
-        // Both lists are in day order: walk them together.
-        let mut rows = visits.daily.into_iter().peekable();
-        let mut daily = Vec::with_capacity(window.len());
-        for (index, (_, date)) in window.iter().enumerate() {
-            let end = window.get(index + 1).map_or(to, |(next, _)| *next);
-            let mut day = DailyClicks {
-                date: date.clone(),
-                clicks: 0,
-                bot_clicks: 0,
-            };
-            while let Some(row) = rows.next_if(|row| row.day < end) {
-                day.clicks += row.clicks;
-                day.bot_clicks += row.bot_clicks;
-            }
-            daily.push(day);
-        }
+        let rows = visits.daily.into_iter().map(|row| (row.day, row));
+        let daily = per_window_day(&window, to, rows, |sum: &mut (i64, i64), row| {
+            sum.0 += row.clicks;
+            sum.1 += row.bot_clicks;
+        })
+        .into_iter()
+        .map(|(date, (clicks, bot_clicks))| DailyClicks {
+            date,
+            clicks,
+            bot_clicks,
+        })
+        .collect();
         Ok(ChainStats {
             chain_id: id,
             total_clicks: visits.clicks,
@@ -186,6 +182,32 @@ fn stats_limit(limit: Option<i64>) -> Result<i64> {
 }
 
 /// The window's length asked for, or why it is refused.
+/// Each day of `window` (its days' first seconds and dates, oldest first, the last ending at
+/// `to`) with what `add` summed of the `rows` (each a day's first second and its figures, in
+/// day order) that fall in it; days without rows included, rows outside the window left out.
+pub(crate) fn per_window_day<R, S: Default>(
+    window: &[(Timestamp, String)],
+    to: Timestamp,
+    rows: impl IntoIterator<Item = (Timestamp, R)>,
+    mut add: impl FnMut(&mut S, R),
+) -> Vec<(String, S)> {
+    let first = window.first().map_or(to, |(start, _)| *start);
+    let mut rows = rows
+        .into_iter()
+        .skip_while(|(day, _)| *day < first)
+        .peekable();
+    let mut days = Vec::with_capacity(window.len());
+    for (index, (_, date)) in window.iter().enumerate() {
+        let end = window.get(index + 1).map_or(to, |(next, _)| *next);
+        let mut sum = S::default();
+        while let Some((_, row)) = rows.next_if(|(day, _)| *day < end) {
+            add(&mut sum, row);
+        }
+        days.push((date.clone(), sum));
+    }
+    days
+}
+
 pub(crate) fn stats_days(days: Option<i64>) -> Result<i64> {
     let days = days.unwrap_or(DEFAULT_STATS_DAYS);
     if !(1..=MAX_STATS_DAYS).contains(&days) {
